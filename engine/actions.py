@@ -1,0 +1,125 @@
+"""Actions: one small frozen value per thing a player can do. ``seat`` is who does it."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from .errors import RuleError
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: ClassVar[str] = ""
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key, value in data.items():
+            if isinstance(value, tuple):
+                data[key] = list(value)
+        return {"type": self.kind, **data}
+
+
+@dataclass(frozen=True)
+class Claim(Action):
+    """Claim an empty territory (deployment ``claim``)."""
+
+    kind: ClassVar[str] = "claim"
+    territory: str
+
+
+@dataclass(frozen=True)
+class Place(Action):
+    """Place armies: in setup, from reinforcements, or (two players, setup) a neutral army on a neutral territory."""
+
+    kind: ClassVar[str] = "place"
+    territory: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Trade(Action):
+    """Trade three cards for armies; ``bonus_territory`` picks which held territory gets the +2."""
+
+    kind: ClassVar[str] = "trade"
+    cards: tuple[str, ...]
+    bonus_territory: str | None = None
+
+
+@dataclass(frozen=True)
+class Attack(Action):
+    """One battle: ``dice`` attacker dice (None = the most allowed)."""
+
+    kind: ClassVar[str] = "attack"
+    source: str
+    target: str
+    dice: int | None = None
+
+
+@dataclass(frozen=True)
+class Blitz(Action):
+    """Attack with the most dice until the target falls or the source is down to ``stop_at`` armies."""
+
+    kind: ClassVar[str] = "blitz"
+    source: str
+    target: str
+    stop_at: int = 1
+
+
+@dataclass(frozen=True)
+class Occupy(Action):
+    """Move armies into a just-conquered territory."""
+
+    kind: ClassVar[str] = "occupy"
+    count: int
+
+
+@dataclass(frozen=True)
+class EndAttack(Action):
+    """Stop attacking and go on to fortify."""
+
+    kind: ClassVar[str] = "end_attack"
+
+
+@dataclass(frozen=True)
+class Fortify(Action):
+    """The one free move of the turn; ends the turn."""
+
+    kind: ClassVar[str] = "fortify"
+    source: str
+    target: str
+    count: int
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    """End the turn without (more) attacks or a fortify move."""
+
+    kind: ClassVar[str] = "end_turn"
+
+
+@dataclass(frozen=True)
+class Surrender(Action):
+    """Resign: the player's territories become neutral."""
+
+    kind: ClassVar[str] = "surrender"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.kind: cls for cls in (Claim, Place, Trade, Attack, Blitz, Occupy, EndAttack, Fortify, EndTurn, Surrender)
+}
+
+
+def action_from_dict(data: dict[str, Any]) -> Action:
+    """Rebuild an action from ``to_dict`` output (for storage and replays)."""
+    kind = data.get("type")
+    cls = ACTION_TYPES.get(str(kind))
+    if cls is None:
+        raise RuleError(f"unknown action “{kind}”")
+    names = {f.name for f in fields(cls)}
+    kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k in names}
+    try:
+        return cls(**kwargs)  # type: ignore[arg-type]
+    except TypeError as exc:
+        raise RuleError(f"incomplete action “{kind}”: {exc}") from exc

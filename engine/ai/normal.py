@@ -1,0 +1,173 @@
+"""The normal AI: continent focus, reinforced borders, attacks when the exact odds are good, sensible cards."""
+
+from __future__ import annotations
+
+from ..actions import Action, Blitz, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
+from ..game import Game
+from ..odds import battle_odds
+from ..state import ATTACK, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
+
+
+class NormalAI:
+    level = "normal"
+
+    # -- evaluation helpers --------------------------------------------------------------------------
+    @staticmethod
+    def continent_share(game: Game, seat: int) -> dict[str, float]:
+        """How much of each continent a seat holds, weighted so small valuable continents come first."""
+        s = game.state
+        out: dict[str, float] = {}
+        for c in game.board.continents.values():
+            held = sum(1 for t in c.territories if s.owners.get(t) == seat)
+            out[c.id] = held / len(c.territories) + c.bonus / (len(c.territories) * 4)
+        return out
+
+    @staticmethod
+    def enemy_pressure(game: Game, seat: int, territory: str) -> int:
+        s = game.state
+        return sum(s.armies[n] for n in game.board.neighbours(territory)
+                   if s.owners.get(n) not in (seat, NEUTRAL))
+
+    def is_border(self, game: Game, seat: int, territory: str) -> bool:
+        s = game.state
+        return any(s.owners.get(n) != seat for n in game.board.neighbours(territory))
+
+    def target_continent(self, game: Game, seat: int) -> str:
+        share = self.continent_share(game, seat)
+        s = game.state
+        # Prefer continents we are close to finishing that are not yet ours.
+        open_continents = [c for c in share
+                           if any(s.owners.get(t) != seat for t in game.board.continents[c].territories)]
+        pool = open_continents or list(share)
+        return max(pool, key=lambda c: share[c])
+
+    # -- decisions -------------------------------------------------------------------------------------
+    def choose(self, game: Game, seat: int) -> Action:
+        s = game.state
+        if s.phase == CLAIM:
+            return Claim(seat, self._claim_choice(game, seat))
+        if s.phase == SETUP:
+            return self._setup_place(game, seat)
+        if s.phase == REINFORCE:
+            best = game.best_set(seat)
+            if best is not None:
+                return Trade(seat, best)
+            return Place(seat, self._reinforce_target(game, seat), s.reinforcements)
+        if s.phase == OCCUPY:
+            return Occupy(seat, self._occupy_count(game, seat))
+        if s.phase == ATTACK:
+            return self._attack_choice(game, seat) or EndAttack(seat)
+        if s.phase == FORTIFY:
+            return self._fortify_choice(game, seat) or EndTurn(seat)
+        raise RuntimeError(f"no move for phase {s.phase}")
+
+    def _claim_choice(self, game: Game, seat: int) -> str:
+        s = game.state
+        share = self.continent_share(game, seat)
+        def score(t: str) -> float:
+            c = game.board.territories[t].continent
+            size = len(game.board.continents[c].territories)
+            others = sum(1 for x in game.board.continents[c].territories if s.owners.get(x) not in (None, seat))
+            mine_near = sum(1 for n in game.board.neighbours(t) if s.owners.get(n) == seat)
+            return share[c] * 3 - others / size * 2 + mine_near * 0.3 - size * 0.05
+        return max(game.claimable(), key=score)
+
+    def _setup_place(self, game: Game, seat: int) -> Action:
+        s = game.state
+        if s.batch_left == 0:
+            # Two-player setup: put the neutral army where it blocks the opponent most.
+            neutral = [t for t in game.placeable(seat) if s.owners.get(t) == NEUTRAL]
+            def wall(t: str) -> float:
+                enemies = sum(1 for n in game.board.neighbours(t) if s.owners.get(n) not in (seat, NEUTRAL))
+                return enemies - s.armies[t] * 0.1
+            return Place(seat, max(neutral, key=wall), 1)
+        return Place(seat, self._reinforce_target(game, seat), 1)
+
+    def _reinforce_target(self, game: Game, seat: int) -> str:
+        s = game.state
+        goal = self.target_continent(game, seat)
+        mine = [t for t in game.board.territory_ids if s.owners.get(t) == seat]
+        borders = [t for t in mine if self.is_border(game, seat, t)] or mine
+
+        def score(t: str) -> float:
+            c = game.board.territories[t].continent
+            enemy_near = [n for n in game.board.neighbours(t) if s.owners.get(n) != seat]
+            weakest = min((s.armies[n] for n in enemy_near), default=99)
+            in_goal = 1.0 if c == goal else 0.0
+            targets_in_goal = sum(1 for n in enemy_near if game.board.territories[n].continent == goal)
+            threat = self.enemy_pressure(game, seat, t) - s.armies[t]
+            return in_goal * 4 + targets_in_goal * 2 + max(threat, 0) * 0.15 - weakest * 0.1 + s.armies[t] * 0.05
+
+        return max(borders, key=score)
+
+    def _attack_choice(self, game: Game, seat: int) -> Action | None:
+        s = game.state
+        goal = self.target_continent(game, seat)
+        best: tuple[float, str, str] | None = None
+        owned_continents = {c.id for c in game.board.continents.values()
+                            if all(s.owners.get(t) == seat for t in c.territories)}
+        for src in game.attack_sources(seat):
+            for dst in game.attack_targets(seat, src):
+                odds = battle_odds(s.armies[src], s.armies[dst])
+                c = game.board.territories[dst].continent
+                value = odds.win
+                value += 0.25 if c == goal else 0.0
+                defender = s.owners[dst]
+                if defender != NEUTRAL:
+                    remaining = sum(1 for o in s.owners.values() if o == defender)
+                    if remaining <= 3:
+                        value += 0.3  # finish a player: cards
+                        if len(s.hands.get(defender, [])) >= 3:
+                            value += 0.2
+                    # Breaking an enemy continent is worth a lot.
+                    if all(s.owners.get(t) == defender for t in game.board.continents[c].territories):
+                        value += 0.3
+                else:
+                    value -= 0.1
+                if c in owned_continents:
+                    value += 0.1
+                threshold = 0.6 if not s.conquered_this_turn else 0.75
+                if odds.win >= threshold and (best is None or value > best[0]):
+                    best = (value, src, dst)
+        if best is None:
+            return None
+        _, src, dst = best
+        # Keep a garrison behind on exposed borders.
+        keep = 1
+        return Blitz(seat, src, dst, stop_at=max(keep, min(3, s.armies[src] // 4)))
+
+    def _occupy_count(self, game: Game, seat: int) -> int:
+        s = game.state
+        p = s.pending
+        assert p is not None
+        lo, hi = p["min"], p["max"]
+        src, dst = p["from"], p["to"]
+        src_exposed = self.enemy_pressure(game, seat, src) > 0 or any(
+            s.owners.get(n) not in (seat,) for n in game.board.neighbours(src) if n != dst)
+        dst_exposed = any(s.owners.get(n) != seat for n in game.board.neighbours(dst))
+        if not dst_exposed:
+            return lo
+        if not src_exposed:
+            return hi
+        return max(lo, min(hi, (hi + 1) * 2 // 3))
+
+    def _fortify_choice(self, game: Game, seat: int) -> Action | None:
+        s = game.state
+        interior = [t for t in game.fortify_sources(seat) if not self.is_border(game, seat, t)]
+        best: tuple[int, str, str] | None = None
+        for src in interior:
+            for dst in game.fortify_targets(seat, src):
+                if self.is_border(game, seat, dst):
+                    gain = s.armies[src] - 1 + self.enemy_pressure(game, seat, dst)
+                    if best is None or gain > best[0]:
+                        best = (gain, src, dst)
+        if best is None:
+            # Move interior armies one step closer to a border.
+            for src in interior:
+                for dst in game.fortify_targets(seat, src):
+                    if any(self.is_border(game, seat, n) for n in game.board.neighbours(dst)
+                           if s.owners.get(n) == seat):
+                        return Fortify(seat, src, dst, s.armies[src] - 1)
+            return None
+        _, src, dst = best
+        return Fortify(seat, src, dst, s.armies[src] - 1)

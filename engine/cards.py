@@ -1,0 +1,64 @@
+"""Risk cards: the deck, what makes a set, and what a set is worth."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+from .board import Board
+
+WILD = "wild"
+WILD_CARDS = ("wild_1", "wild_2")
+FIXED_VALUES = {"infantry": 4, "cavalry": 6, "artillery": 8, "mixed": 10}
+
+
+def full_deck(board: Board, wilds: bool = True) -> list[str]:
+    """All cards: one per territory (its id) and, unless left out, the two wild cards."""
+    return list(board.territory_ids) + (list(WILD_CARDS) if wilds else [])
+
+
+def symbol(board: Board, card: str) -> str:
+    return WILD if card in WILD_CARDS else board.territories[card].card
+
+
+def set_kind(board: Board, cards: tuple[str, ...] | list[str]) -> str | None:
+    """The kind of a valid set (a symbol name, ``"mixed"``, or for wild sets the best kind), else None."""
+    if len(cards) != 3 or len(set(cards)) != 3:
+        return None
+    symbols = [symbol(board, c) for c in cards]
+    wilds = symbols.count(WILD)
+    plain = [s for s in symbols if s != WILD]
+    if wilds:
+        # Any two cards plus a wild make a set; in fixed values the wild takes the best role.
+        if wilds >= 2 or len(set(plain)) == 2:
+            return "mixed"
+        return plain[0] if len(plain) == 2 else "mixed"
+    if len(set(plain)) == 1:
+        return plain[0]
+    if len(set(plain)) == 3:
+        return "mixed"
+    return None
+
+
+def escalating_value(set_number: int) -> int:
+    """Armies for the n-th set traded in the game (counted across all players): 4 6 8 10 12 15 20 25 ..."""
+    if set_number <= 5:
+        return 2 + 2 * set_number
+    return 15 + 5 * (set_number - 6)
+
+
+def set_value(mode: str, set_number: int, kind: str) -> int:
+    if mode == "escalating":
+        return escalating_value(set_number)
+    if mode == "fixed":
+        return FIXED_VALUES[kind]
+    return 0
+
+
+def valid_sets(board: Board, hand: list[str]) -> list[tuple[str, ...]]:
+    """Every distinct valid set in a hand, in hand order."""
+    return [combo for combo in combinations(hand, 3) if set_kind(board, combo) is not None]
+
+
+def hand_symbols(board: Board, hand: list[str]) -> Counter[str]:
+    return Counter(symbol(board, c) for c in hand)

@@ -1,0 +1,73 @@
+"""Typed errors. Every refusal of the rules is a `RuleError` whose message a player understands."""
+
+from __future__ import annotations
+
+
+class RuleError(Exception):
+    """An action the rules do not allow. The game state is unchanged when it is raised."""
+
+    code = "rule"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotYourTurn(RuleError):
+    code = "not_your_turn"
+
+
+class WrongPhase(RuleError):
+    code = "wrong_phase"
+
+
+class UnknownTerritory(RuleError):
+    code = "unknown_territory"
+
+
+class NotOwner(RuleError):
+    code = "not_owner"
+
+
+class NotAdjacent(RuleError):
+    code = "not_adjacent"
+
+
+class NotConnected(RuleError):
+    code = "not_connected"
+
+
+class NotEnoughArmies(RuleError):
+    code = "not_enough_armies"
+
+
+class InvalidCount(RuleError):
+    code = "invalid_count"
+
+
+class InvalidDice(RuleError):
+    code = "invalid_dice"
+
+
+class InvalidSet(RuleError):
+    code = "invalid_set"
+
+
+class MustTrade(RuleError):
+    code = "must_trade"
+
+
+class AlreadyClaimed(RuleError):
+    code = "already_claimed"
+
+
+class GameOver(RuleError):
+    code = "game_over"
+
+
+class MapError(ValueError):
+    """A map file that breaks the rules of a board (one-way border, unknown territory, ...)."""
+
+
+class SettingsError(ValueError):
+    """Game settings that are not valid (unknown key or value, wrong number of players)."""

@@ -1,0 +1,667 @@
+"""The rules of Risk: validate an action, turn it into events, apply them.
+
+``Game`` wraps a ``GameState``. ``apply(action)`` either raises a ``RuleError`` and changes nothing, or
+returns the events it applied. Legal-action queries (``attack_sources``, ``attack_targets``, ...) serve
+autocomplete, buttons and the AI.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from . import dice
+from .actions import (
+    Action,
+    Attack,
+    Blitz,
+    Claim,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    Place,
+    Surrender,
+    Trade,
+)
+from .board import Board, load_map
+from .cards import WILD_CARDS, full_deck, set_kind, set_value, valid_sets
+from .errors import (
+    AlreadyClaimed,
+    GameOver,
+    InvalidCount,
+    InvalidDice,
+    InvalidSet,
+    MustTrade,
+    NotAdjacent,
+    NotConnected,
+    NotEnoughArmies,
+    NotOwner,
+    NotYourTurn,
+    RuleError,
+    SettingsError,
+    UnknownTerritory,
+    WrongPhase,
+)
+from .settings import NEUTRAL_ARMIES_TWO_PLAYER, STARTING_ARMIES, Settings
+from .state import (
+    ATTACK,
+    CLAIM,
+    FORTIFY,
+    NEUTRAL,
+    OCCUPY,
+    OVER,
+    REINFORCE,
+    SETUP,
+    Event,
+    GameState,
+    Player,
+    apply_event,
+    initial_state,
+)
+
+PHASE_WORDS = {
+    CLAIM: "claiming territories", SETUP: "placing starting armies", REINFORCE: "placing reinforcements",
+    ATTACK: "attacking", OCCUPY: "moving into a conquered territory", FORTIFY: "fortifying", OVER: "over",
+}
+
+
+class Game:
+    """One game of Risk: its state, and the rules that change it."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.board: Board = load_map(state.settings.map)
+
+    # -- creation --------------------------------------------------------------------------------
+    @classmethod
+    def new(cls, players: list[Player | tuple[str, str] | str] | list[Player] | list[str], seed: str,
+            settings: Settings | dict[str, Any] | None = None) -> tuple[Game, list[Event]]:
+        """Start a game: seats in the order given. Returns the game and its opening events."""
+        if not isinstance(settings, Settings):
+            settings = Settings.from_dict(settings)
+        seats: list[Player] = []
+        for i, p in enumerate(players):
+            if isinstance(p, Player):
+                seats.append(Player(i, p.name, p.kind, p.level))
+            elif isinstance(p, tuple):
+                seats.append(Player(i, p[0], "ai" if p[1] != "human" else "human", None if p[1] == "human" else p[1]))
+            else:
+                seats.append(Player(i, p))
+        if not 2 <= len(seats) <= 6:
+            raise SettingsError("Risk is played by 2 to 6 players")
+        if not seed:
+            raise SettingsError("a game needs a secret seed")
+        board = load_map(settings.map)
+        n = len(seats)
+        starting = {p.seat: STARTING_ARMIES[n] for p in seats}
+        roster: list[dict[str, Any]] = [p.to_dict() for p in seats]
+        if n == 2:
+            starting[NEUTRAL] = NEUTRAL_ARMIES_TWO_PLAYER
+            roster.append({"seat": NEUTRAL, "name": "Neutral", "kind": "neutral", "level": None})
+        started: Event = {
+            "type": "game_started", "settings": settings.to_dict(), "map": board.id, "players": roster,
+            "seat_order": [p.seat for p in seats], "starting_armies": {str(k): v for k, v in starting.items()},
+            "seed_commitment": dice.commitment(seed),
+        }
+        game = cls(initial_state(started, seed))
+        events = [started]
+        events += game._emit_all(game._opening())
+        return game, events
+
+    @classmethod
+    def from_events(cls, events: Iterable[Event], seed: str = "") -> Game:
+        """Rebuild a game by replaying its log."""
+        it = iter(events)
+        started = next(it)
+        if started.get("type") != "game_started":
+            raise ValueError("a game log must begin with game_started")
+        game = cls(initial_state(started, seed))
+        for event in it:
+            apply_event(game.state, event)
+        return game
+
+    # -- applying ---------------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Validate and apply one action. Raises RuleError (and changes nothing) if it is not allowed."""
+        handler = self._handlers().get(type(action))
+        if handler is None:
+            raise RuleError(f"unknown action {action!r}")
+        saved = self.state
+        self.state = saved.copy()
+        try:
+            events = self._emit_all(handler(action))
+        except BaseException:
+            self.state = saved
+            raise
+        return events
+
+    def validate(self, action: Action) -> None:
+        """Raise the RuleError ``apply`` would raise, without changing the game."""
+        trial = Game(self.state.copy())
+        trial.apply(action)
+
+    def _handlers(self) -> dict[type[Action], Callable[[Any], Iterable[Event]]]:
+        return {
+            Claim: self._claim, Place: self._place, Trade: self._trade, Attack: self._attack,
+            Blitz: self._blitz, Occupy: self._occupy, EndAttack: self._end_attack, Fortify: self._fortify,
+            EndTurn: self._end_turn, Surrender: self._surrender,
+        }
+
+    def _emit_all(self, generated: Iterable[Event]) -> list[Event]:
+        """Drain a generator of events, applying each as it comes so later checks see the new state."""
+        out: list[Event] = []
+        for event in generated:
+            apply_event(self.state, event)
+            out.append(event)
+        return out
+
+    # -- shared checks ----------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.state.phase == OVER
+
+    def name(self, territory: str) -> str:
+        return self.board.name(territory)
+
+    def _territory(self, text: str) -> str:
+        if text in self.board.territories:
+            return text
+        return self.board.resolve(text)
+
+    def _check_turn(self, seat: int, *phases: str) -> None:
+        s = self.state
+        if s.phase == OVER:
+            raise GameOver("The game is over.")
+        if not 0 <= seat < len(s.players):
+            raise NotYourTurn("You are not playing in this game.")
+        if seat != s.current:
+            raise NotYourTurn(f"It is {s.seat_name(s.current)}'s turn, not yours.")
+        if phases and s.phase not in phases:
+            wanted = " or ".join(PHASE_WORDS[p] for p in phases)
+            raise WrongPhase(f"You can do that only while {wanted}; now you are {PHASE_WORDS[s.phase]}.")
+
+    def _own(self, seat: int, territory: str) -> None:
+        owner = self.state.owners.get(territory)
+        if owner != seat:
+            who = "nobody" if owner is None else self.state.seat_name(owner)
+            raise NotOwner(f"{self.name(territory)} belongs to {who}, not you.")
+
+    @staticmethod
+    def _positive(count: Any, what: str) -> int:
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise InvalidCount(f"{what} must be a whole number of at least 1.")
+        return count
+
+    # -- setup --------------------------------------------------------------------------------------
+    def _opening(self) -> Iterable[Event]:
+        """First player by dice, the deck, and deployment."""
+        s = self.state
+        contenders = [p.seat for p in s.players]
+        rounds: list[dict[str, int]] = []
+        start = s.dice_index
+        index = start
+        while len(contenders) > 1:
+            rolls = {seat: dice.die(s.seed, index + i) for i, seat in enumerate(contenders)}
+            index += len(contenders)
+            rounds.append({str(k): v for k, v in rolls.items()})
+            best = max(rolls.values())
+            contenders = [seat for seat, v in rolls.items() if v == best]
+        yield {"type": "first_player", "seat": contenders[0], "rounds": rounds,
+               "roll_index": start, "rolls": index - start}
+        first = contenders[0]
+        mode = s.settings.deployment
+        if s.two_player or mode in ("deal", "auto"):
+            yield from self._deal(first)
+        if mode == "claim" and not s.two_player:
+            yield self._setup_turn_event(first, CLAIM)
+        elif mode == "auto":
+            yield from self._random_placements()
+            yield from self._shuffle_deck(wilds=True)
+            yield self._turn_started(first, turn=1)
+        else:
+            yield self._setup_turn_event(first, SETUP)
+
+    def _deal(self, first: int) -> Iterable[Event]:
+        """Deal territories: as cards from a shuffled deck without wilds, round-robin from the first seat."""
+        s = self.state
+        order = list(self.board.territory_ids)
+        used = dice.shuffle(s.seed, s.draw_index, order)
+        seats = [p.seat for p in s.players]
+        if s.two_player:
+            seats.append(NEUTRAL)
+        rotation = seats[seats.index(first):] + seats[:seats.index(first)]
+        owners = {t: rotation[i % len(rotation)] for i, t in enumerate(order)}
+        yield {"type": "territories_dealt", "owners": owners, "draws": used}
+
+    def _random_placements(self) -> Iterable[Event]:
+        """Deployment ``auto``: every remaining starting army to a random territory of its owner."""
+        s = self.state
+        added: dict[str, int] = {}
+        draws = 0
+        for seat, left in sorted(s.setup_remaining.items()):
+            mine = sorted(t for t, o in s.owners.items() if o == seat)
+            for _ in range(left):
+                t = mine[dice.draw(s.seed, dice.SHUFFLE, s.draw_index + draws, len(mine))]
+                draws += 1
+                added[t] = added.get(t, 0) + 1
+        first = True
+        for t in self.board.territory_ids:
+            if t in added:
+                event: Event = {"type": "armies_placed", "seat": s.owners[t], "territory": t, "count": added[t],
+                                "source": "random"}
+                if first:
+                    event["draws"] = draws
+                    first = False
+                yield event
+
+    def _shuffle_deck(self, wilds: bool) -> Iterable[Event]:
+        if self.state.settings.cards == "none":
+            return
+        deck = full_deck(self.board, wilds=wilds)
+        used = dice.shuffle(self.state.seed, self.state.draw_index, deck)
+        yield {"type": "deck_shuffled", "cards": deck, "draws": used}
+
+    def _setup_turn_event(self, seat: int, phase: str) -> Event:
+        s = self.state
+        if phase == CLAIM:
+            return {"type": "setup_turn", "seat": seat, "phase": CLAIM}
+        batch = s.settings.setup_batch
+        per_turn = 2 * batch if s.two_player else batch
+        armies = min(per_turn, s.setup_remaining[seat])
+        neutral = min(batch, s.setup_remaining.get(NEUTRAL, 0)) if s.two_player else 0
+        return {"type": "setup_turn", "seat": seat, "phase": SETUP, "armies": armies, "neutral": neutral}
+
+    def _claim(self, a: Claim) -> Iterable[Event]:
+        self._check_turn(a.seat, CLAIM)
+        t = self._territory(a.territory)
+        if t in self.state.owners:
+            raise AlreadyClaimed(f"{self.name(t)} is already held by {self.state.seat_name(self.state.owners[t])}.")
+        yield {"type": "territory_claimed", "seat": a.seat, "territory": t}
+        if len(self.state.owners) < len(self.board.territories):
+            yield self._setup_turn_event(self.state.next_seat(a.seat), CLAIM)
+        else:
+            yield from self._next_setup_turn(a.seat)
+
+    def _next_setup_turn(self, seat: int) -> Iterable[Event]:
+        s = self.state
+        waiting = [p.seat for p in s.players if s.setup_remaining[p.seat] > 0]
+        if waiting:
+            yield self._setup_turn_event(s.next_seat(seat, waiting), SETUP)
+            return
+        if s.two_player:
+            deck, used = self._deck_with_wilds()
+            yield {"type": "wilds_returned", "cards": deck, "draws": used}
+        else:
+            yield from self._shuffle_deck(wilds=True)
+        yield self._turn_started(s.first_seat, turn=1)
+
+    def _deck_with_wilds(self) -> tuple[list[str], int]:
+        deck = full_deck(self.board, wilds=True)
+        if self.state.settings.cards == "none":
+            return [], 0
+        used = dice.shuffle(self.state.seed, self.state.draw_index, deck)
+        return deck, used
+
+    def _place(self, a: Place) -> Iterable[Event]:
+        s = self.state
+        self._check_turn(a.seat, SETUP, REINFORCE)
+        t = self._territory(a.territory)
+        count = self._positive(a.count, "The number of armies")
+        if s.phase == SETUP:
+            yield from self._place_setup(a.seat, t, count)
+            return
+        hand = s.hands[a.seat]
+        if s.trade_down and len(hand) > 4:
+            raise MustTrade(f"You hold {len(hand)} cards after the elimination: trade sets until you hold 4 or fewer.")
+        if not s.trade_down and len(hand) >= 5:
+            raise MustTrade(f"You hold {len(hand)} cards: you must trade a set before placing armies.")
+        self._own(a.seat, t)
+        if count > s.reinforcements:
+            raise InvalidCount(f"You have only {s.reinforcements} armies to place, not {count}.")
+        yield {"type": "armies_placed", "seat": a.seat, "territory": t, "count": count, "source": "reinforcement"}
+
+    def _place_setup(self, seat: int, t: str, count: int) -> Iterable[Event]:
+        s = self.state
+        owner = s.owners.get(t)
+        if owner == NEUTRAL and s.two_player:
+            if s.neutral_left == 0:
+                raise InvalidCount("You have already placed this turn's neutral army.")
+            if count > s.neutral_left:
+                raise InvalidCount(f"You may place only {s.neutral_left} neutral army this turn.")
+            yield {"type": "armies_placed", "seat": seat, "territory": t, "count": count, "source": "neutral"}
+        else:
+            self._own(seat, t)
+            if s.batch_left == 0:
+                raise InvalidCount("You have placed all your armies for this turn; now place the neutral army.")
+            if count > s.batch_left:
+                raise InvalidCount(f"You may place {s.batch_left} more armies this turn, not {count}.")
+            yield {"type": "armies_placed", "seat": seat, "territory": t, "count": count, "source": "setup"}
+        if s.batch_left == 0 and s.neutral_left == 0:
+            yield from self._next_setup_turn(seat)
+
+    # -- turns --------------------------------------------------------------------------------------
+    def reinforcement_breakdown(self, seat: int) -> dict[str, Any]:
+        """Armies a player would receive now: territories // 3 (at least 3) plus continents held whole."""
+        owners = self.state.owners
+        held = sum(1 for o in owners.values() if o == seat)
+        continents = {c.id: c.bonus for c in self.board.continents.values()
+                      if all(owners.get(t) == seat for t in c.territories)}
+        base = max(3, held // 3)
+        return {"territories": base, "territory_count": held, "continents": continents,
+                "total": base + sum(continents.values())}
+
+    def _turn_started(self, seat: int, turn: int) -> Event:
+        r = self.reinforcement_breakdown(seat)
+        return {"type": "turn_started", "seat": seat, "turn": turn,
+                "reinforcements": {"territories": r["territories"], "continents": r["continents"]},
+                "total": r["total"]}
+
+    def _trade(self, a: Trade) -> Iterable[Event]:
+        s = self.state
+        self._check_turn(a.seat, REINFORCE)
+        if s.settings.cards == "none":
+            raise InvalidSet("This game is played without cards.")
+        hand = s.hands[a.seat]
+        if s.trade_down and len(hand) <= 4:
+            raise WrongPhase("You hold 4 cards or fewer: no more trading until your next turn.")
+        cards = tuple(a.cards)
+        missing = [c for c in cards if c not in hand]
+        if missing:
+            raise InvalidSet(f"You do not hold {self.card_name(missing[0])}.")
+        kind = set_kind(self.board, cards)
+        if kind is None:
+            raise InvalidSet("Those cards are not a set: trade three of a kind, one of each, or any two with a wild.")
+        number = s.sets_traded + 1
+        armies = set_value(s.settings.cards, number, kind)
+        matching = [c for c in cards if c not in WILD_CARDS and s.owners.get(c) == a.seat]
+        bonus_territory: str | None = None
+        if a.bonus_territory is not None:
+            chosen = self._territory(a.bonus_territory)
+            if chosen not in matching:
+                raise InvalidSet(f"{self.name(chosen)} is not on a traded card showing a territory you hold.")
+            bonus_territory = chosen
+        elif matching:
+            bonus_territory = matching[0]
+        bonus = min(2, 2 - s.bonus_this_turn) if bonus_territory else 0
+        if bonus <= 0:
+            bonus_territory = None
+        yield {"type": "cards_traded", "seat": a.seat,
+               "cards": [{"card": c, "territory": None if c in WILD_CARDS else c,
+                          "symbol": self.card_symbol(c)} for c in cards],
+               "set_number": number, "armies": armies, "bonus_territory": bonus_territory, "bonus_armies": bonus}
+        if bonus_territory:
+            yield {"type": "armies_placed", "seat": a.seat, "territory": bonus_territory, "count": bonus,
+                   "source": "card_bonus"}
+
+    def card_symbol(self, card: str) -> str:
+        return "wild" if card in WILD_CARDS else self.board.territories[card].card
+
+    def card_name(self, card: str) -> str:
+        if card in WILD_CARDS:
+            return "a wild card"
+        return f"the {self.name(card)} card ({self.board.territories[card].card})"
+
+    # -- attack -------------------------------------------------------------------------------------
+    def _check_attack(self, seat: int, source: str, target: str) -> tuple[str, str]:
+        s = self.state
+        self._check_turn(seat, ATTACK, REINFORCE)
+        src, dst = self._territory(source), self._territory(target)
+        if s.phase == REINFORCE:
+            if s.trade_down:
+                raise MustTrade("Trade down to 4 cards and place those armies before attacking again.")
+            raise WrongPhase(f"Place all your reinforcements first ({s.reinforcements} left).")
+        self._own(seat, src)
+        if s.owners[dst] == seat:
+            raise NotOwner(f"{self.name(dst)} is yours: attack an enemy territory.")
+        if not self.board.adjacent(src, dst):
+            raise NotAdjacent(f"{self.name(src)} is not adjacent to {self.name(dst)}.")
+        if s.armies[src] < 2:
+            raise NotEnoughArmies(f"{self.name(src)} has only 1 army: you need at least 2 to attack.")
+        return src, dst
+
+    def _battle(self, seat: int, src: str, dst: str, attacker_dice: int) -> Iterable[Event]:
+        s = self.state
+        defender = s.owners[dst]
+        defender_dice = min(2, s.armies[dst])
+        start = s.dice_index
+        rolled = dice.roll(s.seed, start, attacker_dice + defender_dice)
+        att = sorted(rolled[:attacker_dice], reverse=True)
+        dfn = sorted(rolled[attacker_dice:], reverse=True)
+        a_loss = d_loss = 0
+        for x, y in zip(att, dfn, strict=False):
+            if x > y:
+                d_loss += 1
+            else:
+                a_loss += 1  # ties go to the defender
+        yield {"type": "battle", "seat": seat, "from": src, "to": dst, "defender": defender,
+               "attacker_dice": att, "defender_dice": dfn, "attacker_losses": a_loss, "defender_losses": d_loss,
+               "roll_index": start, "rolls": attacker_dice + defender_dice}
+        if s.armies[dst] == 0:
+            yield from self._conquer(seat, src, dst, defender, attacker_dice)
+
+    def _conquer(self, seat: int, src: str, dst: str, defender: int, last_dice: int) -> Iterable[Event]:
+        s = self.state
+        min_move = min(last_dice, s.armies[src] - 1)
+        yield {"type": "territory_conquered", "seat": seat, "from": src, "to": dst, "defender": defender,
+               "min_move": min_move}
+        if defender != NEUTRAL and not any(o == defender for o in s.owners.values()):
+            yield {"type": "player_eliminated", "seat": defender, "by": seat,
+                   "cards_taken": list(s.hands[defender])}
+        winner = self._winner()
+        if winner is not None:
+            yield {"type": "occupied", "seat": seat, "from": src, "to": dst, "count": s.pending["max"] if s.pending
+                   else min_move}
+            yield self._game_over(winner, "conquest")
+            return
+        if s.pending and s.pending["min"] == s.pending["max"]:
+            yield {"type": "occupied", "seat": seat, "from": src, "to": dst, "count": s.pending["min"]}
+
+    def _winner(self) -> int | None:
+        """The winner, if one player is left or one player holds every territory."""
+        s = self.state
+        active = s.active_seats()
+        if len(active) == 1:
+            return active[0]
+        owners = set(s.owners.values())
+        if len(s.owners) == len(self.board.territories) and len(owners) == 1 and NEUTRAL not in owners:
+            return owners.pop()
+        return None
+
+    def _game_over(self, winner: int, reason: str) -> Event:
+        return {"type": "game_over", "winner": winner, "reason": reason, "seed": self.state.seed,
+                "seed_commitment": self.state.seed_commitment}
+
+    def _attack(self, a: Attack) -> Iterable[Event]:
+        src, dst = self._check_attack(a.seat, a.source, a.target)
+        allowed = min(3, self.state.armies[src] - 1)
+        n = allowed if a.dice is None else a.dice
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 3:
+            raise InvalidDice("Roll 1, 2 or 3 dice.")
+        if n > allowed:
+            raise InvalidDice(f"With {self.state.armies[src]} armies in {self.name(src)} you can roll at most "
+                              f"{allowed} {'die' if allowed == 1 else 'dice'}.")
+        yield from self._battle(a.seat, src, dst, n)
+
+    def _blitz(self, a: Blitz) -> Iterable[Event]:
+        src, dst = self._check_attack(a.seat, a.source, a.target)
+        stop_at = self._positive(a.stop_at, "The stop threshold")
+        s = self.state
+        if s.armies[src] <= stop_at:
+            raise NotEnoughArmies(f"{self.name(src)} already has {s.armies[src]} armies, at or below your stop "
+                                  f"threshold of {stop_at}.")
+        while s.phase == ATTACK and s.owners[dst] != a.seat and s.armies[src] > stop_at:
+            yield from self._battle(a.seat, src, dst, min(3, s.armies[src] - 1))
+
+    def _occupy(self, a: Occupy) -> Iterable[Event]:
+        s = self.state
+        self._check_turn(a.seat, OCCUPY)
+        p = s.pending
+        assert p is not None
+        count = a.count
+        if isinstance(count, bool) or not isinstance(count, int) or not p["min"] <= count <= p["max"]:
+            raise InvalidCount(f"Move between {p['min']} and {p['max']} armies into {self.name(p['to'])}.")
+        yield {"type": "occupied", "seat": a.seat, "from": p["from"], "to": p["to"], "count": count}
+
+    def _end_attack(self, a: EndAttack) -> Iterable[Event]:
+        self._check_turn(a.seat, ATTACK)
+        yield {"type": "attack_ended", "seat": a.seat}
+
+    # -- fortify and end of turn ---------------------------------------------------------------------
+    def fortify_targets(self, seat: int, source: str) -> list[str]:
+        """Territories armies may move to from ``source`` under this game's fortify rule."""
+        s = self.state
+        if s.owners.get(source) != seat:
+            return []
+        if s.settings.fortify == "adjacent":
+            return sorted(n for n in self.board.neighbours(source) if s.owners.get(n) == seat)
+        reached = {source}
+        queue = deque([source])
+        while queue:
+            for n in self.board.neighbours(queue.popleft()):
+                if n not in reached and s.owners.get(n) == seat:
+                    reached.add(n)
+                    queue.append(n)
+        reached.discard(source)
+        return sorted(reached)
+
+    def _fortify(self, a: Fortify) -> Iterable[Event]:
+        s = self.state
+        self._check_turn(a.seat, ATTACK, FORTIFY)
+        src, dst = self._territory(a.source), self._territory(a.target)
+        self._own(a.seat, src)
+        self._own(a.seat, dst)
+        if src == dst:
+            raise InvalidCount("Choose two different territories.")
+        if dst not in self.fortify_targets(a.seat, src):
+            if s.settings.fortify == "adjacent":
+                raise NotAdjacent(f"{self.name(src)} is not adjacent to {self.name(dst)}: "
+                                  "in this game you fortify only between adjacent territories.")
+            raise NotConnected(f"{self.name(dst)} is not connected to {self.name(src)} through your territories.")
+        count = self._positive(a.count, "The number of armies")
+        if count > s.armies[src] - 1:
+            raise NotEnoughArmies(f"You can move at most {s.armies[src] - 1} armies from {self.name(src)}: "
+                                  "one must stay behind.")
+        yield {"type": "fortified", "seat": a.seat, "from": src, "to": dst, "count": count}
+        yield from self._finish_turn(a.seat)
+
+    def _end_turn(self, a: EndTurn) -> Iterable[Event]:
+        self._check_turn(a.seat, ATTACK, FORTIFY)
+        yield from self._finish_turn(a.seat)
+
+    def _finish_turn(self, seat: int) -> Iterable[Event]:
+        s = self.state
+        if s.conquered_this_turn and s.settings.cards != "none":
+            if not s.deck and s.discard:
+                deck = list(s.discard)
+                used = dice.shuffle(s.seed, s.draw_index, deck)
+                yield {"type": "deck_shuffled", "cards": deck, "from_discard": True, "draws": used}
+            if s.deck:
+                yield {"type": "card_drawn", "seat": seat, "card": s.deck[0]}
+        yield {"type": "turn_ended", "seat": seat}
+        nxt = s.next_seat(seat)
+        yield self._turn_started(nxt, s.turn + 1)
+
+    def _surrender(self, a: Surrender) -> Iterable[Event]:
+        s = self.state
+        if s.phase == OVER:
+            raise GameOver("The game is over.")
+        if a.seat not in s.active_seats():
+            raise NotYourTurn("You are not playing in this game.")
+        if s.phase in (CLAIM, SETUP):
+            raise WrongPhase("You can surrender once deployment is over.")
+        was_current = s.current == a.seat
+        yield {"type": "player_surrendered", "seat": a.seat}
+        winner = self._winner()
+        if winner is not None:
+            yield self._game_over(winner, "surrender")
+        elif was_current:
+            yield {"type": "turn_ended", "seat": a.seat}
+            yield self._turn_started(s.next_seat(a.seat), s.turn + 1)
+
+    # -- legal-action queries -----------------------------------------------------------------------
+    def allowed_dice(self, source: str) -> list[int]:
+        return list(range(1, min(3, self.state.armies.get(source, 0) - 1) + 1))
+
+    def attack_sources(self, seat: int) -> list[str]:
+        """Your territories that can attack now (at least 2 armies and an enemy neighbour)."""
+        s = self.state
+        return [t for t in self.board.territory_ids if s.owners.get(t) == seat and s.armies[t] >= 2
+                and any(s.owners.get(n) != seat for n in self.board.neighbours(t))]
+
+    def attack_targets(self, seat: int, source: str) -> list[str]:
+        s = self.state
+        if s.owners.get(source) != seat:
+            return []
+        return sorted(n for n in self.board.neighbours(source) if s.owners.get(n) != seat)
+
+    def fortify_sources(self, seat: int) -> list[str]:
+        s = self.state
+        return [t for t in self.board.territory_ids if s.owners.get(t) == seat and s.armies[t] >= 2
+                and any(s.owners.get(n) == seat for n in self.board.neighbours(t))]
+
+    def move_in_range(self) -> tuple[int, int] | None:
+        p = self.state.pending
+        return (p["min"], p["max"]) if p else None
+
+    def can_trade(self, seat: int) -> bool:
+        s = self.state
+        if s.settings.cards == "none" or s.phase != REINFORCE or s.current != seat:
+            return False
+        return not s.trade_down or len(s.hands[seat]) > 4
+
+    def tradeable_sets(self, seat: int) -> list[tuple[str, ...]]:
+        """The sets ``seat`` may trade now (none outside their reinforcement phase)."""
+        if not self.can_trade(seat):
+            return []
+        return valid_sets(self.board, self.state.hands.get(seat, []))
+
+    def best_set(self, seat: int) -> tuple[str, ...] | None:
+        """The set worth the most now: value, then a +2 territory bonus, then keeping wilds."""
+        s = self.state
+        best: tuple[tuple[int, int, int], tuple[str, ...]] | None = None
+        for cards in self.tradeable_sets(seat):
+            kind = set_kind(self.board, cards)
+            assert kind is not None
+            value = set_value(s.settings.cards, s.sets_traded + 1, kind)
+            bonus = 1 if any(c not in WILD_CARDS and s.owners.get(c) == seat for c in cards) else 0
+            wilds = -sum(1 for c in cards if c in WILD_CARDS)
+            score = (value, bonus, wilds)
+            if best is None or score > best[0]:
+                best = (score, cards)
+        return best[1] if best else None
+
+    def next_set_value(self) -> int:
+        s = self.state
+        if s.settings.cards == "escalating":
+            return set_value("escalating", s.sets_traded + 1, "mixed")
+        return 0
+
+    def must_trade(self, seat: int) -> bool:
+        s = self.state
+        if s.phase != REINFORCE or s.current != seat or s.settings.cards == "none":
+            return False
+        return len(s.hands[seat]) > 4 if s.trade_down else len(s.hands[seat]) >= 5
+
+    def claimable(self) -> list[str]:
+        return [t for t in self.board.territory_ids if t not in self.state.owners]
+
+    def placeable(self, seat: int) -> list[str]:
+        """Territories ``seat`` may place on now (in a two-player setup, neutral ones too)."""
+        s = self.state
+        mine = [t for t in self.board.territory_ids if s.owners.get(t) == seat]
+        if s.phase == SETUP and s.two_player:
+            neutral = [t for t in self.board.territory_ids if s.owners.get(t) == NEUTRAL]
+            return (mine if s.batch_left else []) + (neutral if s.neutral_left else [])
+        return mine
+
+
+def check_territory(board: Board, text: str) -> str:
+    """Resolve a typed name to a territory id or raise UnknownTerritory."""
+    if text in board.territories:
+        return text
+    return board.resolve(text)
+
+
+__all__ = ["Game", "UnknownTerritory", "check_territory"]

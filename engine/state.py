@@ -1,0 +1,353 @@
+"""The game state and the event reducer.
+
+Every change to a game is an event (a plain JSON-ready dict with a ``type``). ``apply_event`` is the one
+place that changes a state, so a game's log replays to exactly the state the engine had.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Board, load_map
+from .settings import Settings
+
+SCHEMA_VERSION = 1
+NEUTRAL = -1
+Event = dict[str, Any]
+
+# Phases, in the order a game goes through them.
+CLAIM = "claim"          # deployment "claim": claim one empty territory per turn
+SETUP = "setup"          # place the remaining starting armies
+REINFORCE = "reinforce"  # trade cards and place reinforcements
+ATTACK = "attack"
+OCCUPY = "occupy"        # a territory was conquered: decide how many armies move in
+FORTIFY = "fortify"
+OVER = "over"
+
+
+@dataclass
+class Player:
+    seat: int
+    name: str
+    kind: str = "human"          # human | ai
+    level: str | None = None     # AI level for kind "ai"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "kind": self.kind, "level": self.level}
+
+
+@dataclass
+class GameState:
+    """Everything about one game. Serialises to JSON and back without loss."""
+
+    settings: Settings
+    players: list[Player]
+    seed: str = ""
+    seed_commitment: str = ""
+    owners: dict[str, int] = field(default_factory=dict)
+    armies: dict[str, int] = field(default_factory=dict)
+    phase: str = CLAIM
+    current: int = 0
+    first_seat: int = 0
+    turn: int = 0
+    setup_remaining: dict[int, int] = field(default_factory=dict)
+    batch_left: int = 0
+    neutral_left: int = 0
+    reinforcements: int = 0
+    deck: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    hands: dict[int, list[str]] = field(default_factory=dict)
+    sets_traded: int = 0
+    bonus_this_turn: int = 0
+    conquered_this_turn: bool = False
+    trade_down: bool = False
+    pending: dict[str, Any] | None = None
+    eliminated: list[int] = field(default_factory=list)
+    surrendered: list[int] = field(default_factory=list)
+    winner: int | None = None
+    result: str | None = None
+    dice_index: int = 0
+    draw_index: int = 0
+    event_count: int = 0
+
+    # -- derived facts ---------------------------------------------------------------------------
+    @property
+    def board(self) -> Board:
+        return load_map(self.settings.map)
+
+    @property
+    def two_player(self) -> bool:
+        return len(self.players) == 2
+
+    def active_seats(self) -> list[int]:
+        """Seats still in the game, in seat order."""
+        out = set(self.eliminated) | set(self.surrendered)
+        return [p.seat for p in self.players if p.seat not in out]
+
+    def player(self, seat: int) -> Player:
+        return self.players[seat]
+
+    def seat_name(self, seat: int) -> str:
+        return "Neutral" if seat == NEUTRAL else self.players[seat].name
+
+    def territories_of(self, seat: int) -> list[str]:
+        return [t for t, s in self.owners.items() if s == seat]
+
+    def army_total(self, seat: int) -> int:
+        return sum(a for t, a in self.armies.items() if self.owners.get(t) == seat)
+
+    def next_seat(self, seat: int, candidates: list[int] | None = None) -> int:
+        """The next seat after ``seat`` in seat order among ``candidates`` (default: active seats)."""
+        pool = self.active_seats() if candidates is None else candidates
+        n = len(self.players)
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if s in pool:
+                return s
+        return seat
+
+    def copy(self) -> GameState:
+        return copy.deepcopy(self)
+
+    # -- serialisation ----------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA_VERSION,
+            "settings": self.settings.to_dict(),
+            "players": [p.to_dict() for p in self.players],
+            "seed": self.seed, "seed_commitment": self.seed_commitment,
+            "owners": dict(self.owners), "armies": dict(self.armies),
+            "phase": self.phase, "current": self.current, "first_seat": self.first_seat, "turn": self.turn,
+            "setup_remaining": {str(k): v for k, v in self.setup_remaining.items()},
+            "batch_left": self.batch_left, "neutral_left": self.neutral_left,
+            "reinforcements": self.reinforcements,
+            "deck": list(self.deck), "discard": list(self.discard),
+            "hands": {str(k): list(v) for k, v in self.hands.items()},
+            "sets_traded": self.sets_traded, "bonus_this_turn": self.bonus_this_turn,
+            "conquered_this_turn": self.conquered_this_turn, "trade_down": self.trade_down,
+            "pending": dict(self.pending) if self.pending else None,
+            "eliminated": list(self.eliminated), "surrendered": list(self.surrendered),
+            "winner": self.winner, "result": self.result,
+            "dice_index": self.dice_index, "draw_index": self.draw_index, "event_count": self.event_count,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        schema = data.get("schema")
+        if schema != SCHEMA_VERSION:
+            raise ValueError(f"game state schema {schema} is not supported (this engine reads {SCHEMA_VERSION})")
+        return cls(
+            settings=Settings.from_dict(data["settings"]),
+            players=[Player(**p) for p in data["players"]],
+            seed=data["seed"], seed_commitment=data["seed_commitment"],
+            owners=dict(data["owners"]), armies=dict(data["armies"]),
+            phase=data["phase"], current=data["current"], first_seat=data["first_seat"], turn=data["turn"],
+            setup_remaining={int(k): v for k, v in data["setup_remaining"].items()},
+            batch_left=data["batch_left"], neutral_left=data["neutral_left"],
+            reinforcements=data["reinforcements"],
+            deck=list(data["deck"]), discard=list(data["discard"]),
+            hands={int(k): list(v) for k, v in data["hands"].items()},
+            sets_traded=data["sets_traded"], bonus_this_turn=data["bonus_this_turn"],
+            conquered_this_turn=data["conquered_this_turn"], trade_down=data["trade_down"],
+            pending=data["pending"], eliminated=list(data["eliminated"]), surrendered=list(data["surrendered"]),
+            winner=data["winner"], result=data["result"],
+            dice_index=data["dice_index"], draw_index=data["draw_index"], event_count=data["event_count"],
+        )
+
+
+def initial_state(started: Event, seed: str = "") -> GameState:
+    """The state right after a ``game_started`` event."""
+    players = [Player(seat=p["seat"], name=p["name"], kind=p["kind"], level=p.get("level"))
+               for p in started["players"] if p["kind"] != "neutral"]
+    state = GameState(settings=Settings.from_dict(started["settings"]), players=players, seed=seed,
+                      seed_commitment=started["seed_commitment"])
+    state.setup_remaining = {int(k): v for k, v in started["starting_armies"].items()}
+    state.hands = {p.seat: [] for p in players}
+    state.first_seat = started.get("first_seat", 0)
+    return state
+
+
+def _advance_counters(state: GameState, event: Event) -> None:
+    state.draw_index += event.get("draws", 0)
+    if "roll_index" in event:
+        state.dice_index = event["roll_index"] + event.get("rolls", 0)
+
+
+def apply_event(state: GameState, event: Event) -> None:
+    """Apply one event to a state. The only function that changes a game."""
+    kind = event["type"]
+    _advance_counters(state, event)
+    state.event_count += 1
+    handler = _REDUCERS.get(kind)
+    if handler is not None:
+        handler(state, event)
+
+
+def _first_player(state: GameState, e: Event) -> None:
+    state.first_seat = e["seat"]
+    state.current = e["seat"]
+
+
+def _deck_shuffled(state: GameState, e: Event) -> None:
+    if e.get("from_discard"):
+        state.discard = []
+    state.deck = list(e["cards"])
+
+
+def _setup_turn(state: GameState, e: Event) -> None:
+    state.phase = e["phase"]
+    state.current = e["seat"]
+    state.batch_left = e.get("armies", 0)
+    state.neutral_left = e.get("neutral", 0)
+
+
+def _claimed(state: GameState, e: Event) -> None:
+    t = e["territory"]
+    state.owners[t] = e["seat"]
+    state.armies[t] = 1
+    state.setup_remaining[e["seat"]] -= 1
+
+
+def _dealt(state: GameState, e: Event) -> None:
+    for t, seat in e["owners"].items():
+        state.owners[t] = seat
+        state.armies[t] = 1
+        state.setup_remaining[seat] -= 1
+
+
+def _placed(state: GameState, e: Event) -> None:
+    t, count, source = e["territory"], e["count"], e.get("source", "reinforcement")
+    state.armies[t] += count
+    if source == "setup":
+        state.setup_remaining[e["seat"]] -= count
+        state.batch_left -= count
+    elif source == "neutral":
+        state.setup_remaining[NEUTRAL] -= count
+        state.neutral_left -= count
+    elif source == "random":
+        state.setup_remaining[state.owners[t]] -= count
+    elif source == "reinforcement":
+        state.reinforcements -= count
+        if state.reinforcements == 0 and state.phase == REINFORCE and (
+            not state.trade_down or len(state.hands[e["seat"]]) <= 4
+        ):
+            state.phase = ATTACK
+            state.trade_down = False
+
+
+def _turn_started(state: GameState, e: Event) -> None:
+    state.phase = REINFORCE
+    state.current = e["seat"]
+    state.turn = e["turn"]
+    state.reinforcements = e["total"]
+    state.bonus_this_turn = 0
+    state.conquered_this_turn = False
+    state.trade_down = False
+    state.pending = None
+
+
+def _traded(state: GameState, e: Event) -> None:
+    hand = state.hands[e["seat"]]
+    for card in e["cards"]:
+        hand.remove(card["card"])
+        state.discard.append(card["card"])
+    state.sets_traded = e["set_number"]
+    state.reinforcements += e["armies"]
+    if e.get("bonus_territory"):
+        state.bonus_this_turn += e["bonus_armies"]
+    if state.phase == ATTACK:  # a forced trade after an elimination
+        state.phase = REINFORCE
+
+
+def _battle(state: GameState, e: Event) -> None:
+    state.armies[e["from"]] -= e["attacker_losses"]
+    state.armies[e["to"]] -= e["defender_losses"]
+
+
+def _conquered(state: GameState, e: Event) -> None:
+    src, dst = e["from"], e["to"]
+    state.owners[dst] = e["seat"]
+    state.conquered_this_turn = True
+    state.phase = OCCUPY
+    state.pending = {"from": src, "to": dst, "min": e["min_move"], "max": state.armies[src] - 1}
+
+
+def _occupied(state: GameState, e: Event) -> None:
+    state.armies[e["from"]] -= e["count"]
+    state.armies[e["to"]] = e["count"]
+    state.pending = None
+    if len(state.hands[e["seat"]]) >= 6 and state.settings.cards != "none":
+        state.phase = REINFORCE
+        state.trade_down = True
+    else:
+        state.phase = ATTACK
+
+
+def _eliminated(state: GameState, e: Event) -> None:
+    seat, by = e["seat"], e["by"]
+    state.eliminated.append(seat)
+    state.hands[by].extend(state.hands[seat])
+    state.hands[seat] = []
+
+
+def _attack_ended(state: GameState, e: Event) -> None:
+    state.phase = FORTIFY
+
+
+def _fortified(state: GameState, e: Event) -> None:
+    state.armies[e["from"]] -= e["count"]
+    state.armies[e["to"]] += e["count"]
+
+
+def _card_drawn(state: GameState, e: Event) -> None:
+    card = e["card"]
+    state.deck.remove(card)
+    state.hands[e["seat"]].append(card)
+
+
+def _wilds_returned(state: GameState, e: Event) -> None:
+    state.deck = list(e["cards"])
+
+
+def _surrendered(state: GameState, e: Event) -> None:
+    seat = e["seat"]
+    state.surrendered.append(seat)
+    for t, owner in state.owners.items():
+        if owner == seat:
+            state.owners[t] = NEUTRAL
+    state.discard.extend(state.hands[seat])
+    state.hands[seat] = []
+
+
+def _game_over(state: GameState, e: Event) -> None:
+    state.phase = OVER
+    state.winner = e["winner"]
+    state.result = e["reason"]
+    state.pending = None
+    if e.get("seed"):
+        state.seed = e["seed"]
+
+
+_REDUCERS = {
+    "first_player": _first_player,
+    "deck_shuffled": _deck_shuffled,
+    "setup_turn": _setup_turn,
+    "territory_claimed": _claimed,
+    "territories_dealt": _dealt,
+    "armies_placed": _placed,
+    "turn_started": _turn_started,
+    "cards_traded": _traded,
+    "battle": _battle,
+    "territory_conquered": _conquered,
+    "occupied": _occupied,
+    "player_eliminated": _eliminated,
+    "attack_ended": _attack_ended,
+    "fortified": _fortified,
+    "card_drawn": _card_drawn,
+    "wilds_returned": _wilds_returned,
+    "player_surrendered": _surrendered,
+    "game_over": _game_over,
+}
+EVENT_TYPES = frozenset(_REDUCERS) | {"game_started", "turn_ended"}
