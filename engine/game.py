@@ -128,14 +128,13 @@ class Game:
         handler = self._handlers().get(type(action))
         if handler is None:
             raise RuleError(f"unknown action {action!r}")
-        saved = self.state
-        self.state = saved.copy()
+        saved = self.state.copy()
         try:
-            events = self._emit_all(handler(action))
+            return self._emit_all(handler(action))
         except BaseException:
-            self.state = saved
+            # Put every field back in place, so references to the state stay valid.
+            self.state.__dict__.update(saved.__dict__)
             raise
-        return events
 
     def validate(self, action: Action) -> None:
         """Raise the RuleError ``apply`` would raise, without changing the game."""
@@ -290,7 +289,7 @@ class Game:
         if waiting:
             yield self._setup_turn_event(s.next_seat(seat, waiting), SETUP)
             return
-        if s.two_player:
+        if s.two_player and s.settings.cards != "none":
             deck, used = self._deck_with_wilds()
             yield {"type": "wilds_returned", "cards": deck, "draws": used}
         else:

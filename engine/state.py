@@ -267,16 +267,20 @@ def _battle(state: GameState, e: Event) -> None:
 
 
 def _conquered(state: GameState, e: Event) -> None:
-    src, dst = e["from"], e["to"]
+    # The armies of the last roll move in at once (no territory is ever empty); the rest is a decision.
+    src, dst, moved = e["from"], e["to"], e["min_move"]
     state.owners[dst] = e["seat"]
+    state.pending = {"from": src, "to": dst, "min": moved, "max": state.armies[src] - 1}
+    state.armies[src] -= moved
+    state.armies[dst] = moved
     state.conquered_this_turn = True
     state.phase = OCCUPY
-    state.pending = {"from": src, "to": dst, "min": e["min_move"], "max": state.armies[src] - 1}
 
 
 def _occupied(state: GameState, e: Event) -> None:
-    state.armies[e["from"]] -= e["count"]
-    state.armies[e["to"]] = e["count"]
+    extra = e["count"] - state.armies[e["to"]]
+    state.armies[e["from"]] -= extra
+    state.armies[e["to"]] += extra
     state.pending = None
     if len(state.hands[e["seat"]]) >= 6 and state.settings.cards != "none":
         state.phase = REINFORCE

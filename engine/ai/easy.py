@@ -20,7 +20,8 @@ class EasyAI:
 
     def _pick(self, game: Game, n: int, tag: str) -> int:
         s = game.state
-        digest = hashlib.sha256(f"{s.seed_commitment}:{s.event_count}:{s.dice_index}:{tag}:{self.salt}".encode()).digest()
+        key = f"{s.seed_commitment}:{s.event_count}:{s.dice_index}:{tag}:{self.salt}"
+        digest = hashlib.sha256(key.encode()).digest()
         return int.from_bytes(digest[:8], "big") % n
 
     def choose(self, game: Game, seat: int) -> Action:

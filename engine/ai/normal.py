@@ -140,8 +140,8 @@ class NormalAI:
         s = game.state
         p = s.pending
         assert p is not None
-        lo, hi = p["min"], p["max"]
-        src, dst = p["from"], p["to"]
+        lo, hi = int(p["min"]), int(p["max"])
+        src, dst = str(p["from"]), str(p["to"])
         src_exposed = self.enemy_pressure(game, seat, src) > 0 or any(
             s.owners.get(n) not in (seat,) for n in game.board.neighbours(src) if n != dst)
         dst_exposed = any(s.owners.get(n) != seat for n in game.board.neighbours(dst))

@@ -1,0 +1,59 @@
+"""The event log as a file: JSON Lines, and the public view of events that hides what players may not see."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from .state import Event
+
+# Fields that reveal hidden information: cards in hand, the deck order, the seed.
+_HIDDEN: dict[str, tuple[str, ...]] = {
+    "card_drawn": ("card",),
+    "deck_shuffled": ("cards",),
+    "wilds_returned": ("cards",),
+    "player_eliminated": ("cards_taken",),
+}
+
+
+def public_event(event: Event, game_over: bool = False) -> Event:
+    """The event as every player may see it. After the game everything is public."""
+    if game_over:
+        return dict(event)
+    hidden = _HIDDEN.get(event["type"])
+    if not hidden:
+        return dict(event)
+    out: dict[str, Any] = dict(event)
+    for key in hidden:
+        value = out.get(key)
+        out[key] = None
+        if isinstance(value, list):
+            out[f"{key}_count"] = len(value)
+    return out
+
+
+def dumps(events: Iterable[Event]) -> str:
+    return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
+
+
+def write_log(path: str | Path, events: Iterable[Event]) -> None:
+    Path(path).write_text(dumps(events), encoding="utf-8")
+
+
+def read_log(path: str | Path) -> list[Event]:
+    return list(iter_log(Path(path).read_text(encoding="utf-8").splitlines()))
+
+
+def iter_log(lines: Iterable[str]) -> Iterator[Event]:
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"line {number} is not JSON: {exc}") from exc
+        if not isinstance(event, dict) or "type" not in event:
+            raise ValueError(f"line {number} is not an event (an object with a type)")
+        yield event

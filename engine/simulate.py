@@ -1,0 +1,136 @@
+"""Play whole games between AIs.
+
+``python -m engine.simulate --players 4 --games 100 --seed 7 --ai normal,easy,easy,easy
+--set cards=escalating --set fortify=adjacent --out DIR`` writes one ``DIR/game-N.jsonl`` log per game and
+prints a summary: wins by seat and by AI level, turns, and time per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .ai import LEVELS, make_ai
+from .game import Game
+from .log import write_log
+from .settings import Settings
+from .state import OVER, Event, Player
+
+MAX_ACTIONS = 200_000
+
+
+@dataclass
+class GameResult:
+    game: Game
+    events: list[Event]
+    actions: int
+    seconds: float
+
+    @property
+    def winner(self) -> int | None:
+        return self.game.state.winner
+
+
+def game_seed(base: str | int, index: int) -> str:
+    """A reproducible secret seed for game ``index`` of a run."""
+    return hashlib.sha256(f"simulate:{base}:{index}".encode()).hexdigest()
+
+
+def play_game(levels: Sequence[str], seed: str, settings: Settings | dict[str, Any] | None = None,
+              max_actions: int = MAX_ACTIONS) -> GameResult:
+    """Play one game to the end with an AI in every seat."""
+    started = time.perf_counter()
+    players = [Player(i, f"{level.title()} {i + 1}", "ai", level) for i, level in enumerate(levels)]
+    game, events = Game.new(players, seed, settings)
+    ais = [make_ai(level, salt=str(i)) for i, level in enumerate(levels)]
+    actions = 0
+    while game.state.phase != OVER:
+        if actions >= max_actions:
+            raise RuntimeError(f"game with seed {seed} did not finish in {max_actions} actions")
+        seat = game.state.current
+        events += game.apply(ais[seat].choose(game, seat))
+        actions += 1
+    return GameResult(game, events, actions, time.perf_counter() - started)
+
+
+def parse_settings(pairs: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise argparse.ArgumentTypeError(f"--set takes key=value, not “{pair}”")
+        out[key.strip()] = value.strip()
+    Settings.from_dict(out)  # validate early with a clear message
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.simulate", description="Play whole games between AIs.")
+    parser.add_argument("--players", type=int, default=4, help="players per game, 2 to 6 (default 4)")
+    parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    parser.add_argument("--seed", default="0", help="base seed; the same seed replays the same games")
+    parser.add_argument("--ai", default="normal",
+                        help=f"one level for every seat or a comma list, one per seat ({', '.join(LEVELS)})")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game setting, e.g. cards=fixed, fortify=connected, deployment=deal, setup_batch=3")
+    parser.add_argument("--out", type=Path, help="directory for one game-N.jsonl event log per game")
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    args = parser.parse_args(argv)
+    levels = [x.strip() for x in args.ai.split(",")]
+    if len(levels) == 1:
+        levels = levels * args.players
+    if len(levels) != args.players:
+        parser.error(f"--ai lists {len(levels)} levels for {args.players} players")
+    unknown = [lv for lv in levels if lv not in LEVELS]
+    if unknown:
+        parser.error(f"unknown AI level {unknown[0]}; levels: {', '.join(LEVELS)}")
+    if not 2 <= args.players <= 6:
+        parser.error("--players must be 2 to 6")
+    try:
+        settings = parse_settings(args.set)
+    except (argparse.ArgumentTypeError, ValueError) as exc:
+        parser.error(str(exc))
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+    wins: Counter[int] = Counter()
+    turns: list[int] = []
+    times: list[float] = []
+    for i in range(args.games):
+        result = play_game(levels, game_seed(args.seed, i), settings)
+        if result.winner is not None:
+            wins[result.winner] += 1
+        turns.append(result.game.state.turn)
+        times.append(result.seconds)
+        if args.out:
+            write_log(args.out / f"game-{i + 1}.jsonl", result.events)
+        if not args.quiet and sys.stderr.isatty():
+            print(f"\r{i + 1}/{args.games} games", end="", file=sys.stderr, flush=True)
+    if not args.quiet and sys.stderr.isatty():
+        print(file=sys.stderr)
+    print(f"{args.games} games, {args.players} players, settings {Settings.from_dict(settings).to_dict()}")
+    print("wins by seat:")
+    for seat, level in enumerate(levels):
+        share = wins[seat] / args.games if args.games else 0.0
+        print(f"  seat {seat + 1} ({level}): {wins[seat]} ({share:.0%})")
+    by_level: Counter[str] = Counter()
+    for seat, count in wins.items():
+        by_level[levels[seat]] += count
+    print("wins by AI level: " + ", ".join(f"{lv} {by_level[lv]}" for lv in sorted(set(levels))))
+    if turns:
+        print(f"turns: median {statistics.median(turns)}, min {min(turns)}, max {max(turns)}")
+        print(f"time per game: median {statistics.median(times) * 1000:.1f} ms, total {sum(times):.2f} s")
+    if args.out:
+        print(f"logs in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

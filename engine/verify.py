@@ -1,0 +1,117 @@
+"""Check a finished game's dice: ``python -m engine.verify GAME.jsonl`` prints ``OK`` or the first mismatch.
+
+It checks that the revealed seed matches the commitment published at the start, that every die of every
+battle (and of the roll for the first player) is the one the seed gives at that roll's index, that no roll
+was skipped or repeated, that each battle's losses follow from its dice (ties to the defender), and that
+every shuffle and deal is the one the seed gives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import dice
+from .cards import full_deck
+from .game import Game
+from .log import read_log
+from .state import NEUTRAL, Event, apply_event, initial_state
+
+
+class Mismatch(Exception):
+    pass
+
+
+def _battle_losses(att: list[int], dfn: list[int]) -> tuple[int, int]:
+    a = d = 0
+    for x, y in zip(att, dfn, strict=False):
+        if x > y:
+            d += 1
+        else:
+            a += 1
+    return a, d
+
+
+def verify_events(events: Sequence[Event]) -> None:
+    """Raise Mismatch with a description of the first problem; return quietly if the game checks out."""
+    if not events or events[0].get("type") != "game_started":
+        raise Mismatch("line 1: the log does not begin with game_started")
+    over = [e for e in events if e["type"] == "game_over"]
+    if not over:
+        raise Mismatch("the game is not finished: the seed is revealed only in game_over")
+    seed = over[-1].get("seed")
+    if not seed:
+        raise Mismatch("game_over carries no seed")
+    if dice.commitment(seed) != events[0]["seed_commitment"]:
+        raise Mismatch(f"the seed does not match the commitment {events[0]['seed_commitment']}")
+    state = initial_state(events[0], seed)
+    game = Game(state)
+    for line, event in enumerate(events[1:], start=2):
+        kind = event["type"]
+        where = f"line {line} ({kind})"
+        if "roll_index" in event and event["roll_index"] != state.dice_index:
+            raise Mismatch(f"{where}: roll index {event['roll_index']}, expected {state.dice_index}")
+        if kind == "battle":
+            a, d = len(event["attacker_dice"]), len(event["defender_dice"])
+            rolled = dice.roll(seed, event["roll_index"], a + d)
+            att, dfn = sorted(rolled[:a], reverse=True), sorted(rolled[a:], reverse=True)
+            if att != event["attacker_dice"] or dfn != event["defender_dice"]:
+                raise Mismatch(f"{where}: dice {event['attacker_dice']} vs {event['defender_dice']}, "
+                               f"the seed gives {att} vs {dfn}")
+            if (event["attacker_losses"], event["defender_losses"]) != _battle_losses(att, dfn):
+                raise Mismatch(f"{where}: losses do not follow from the dice")
+        elif kind == "first_player":
+            index = event["roll_index"]
+            for rnd in event["rounds"]:
+                for seat, value in rnd.items():
+                    if dice.die(seed, index) != value:
+                        raise Mismatch(f"{where}: seat {seat} rolled {value}, the seed gives {dice.die(seed, index)}")
+                    index += 1
+        elif kind in ("territories_dealt", "deck_shuffled", "wilds_returned"):
+            expected = _expected_shuffle(game, event)
+            if expected != event:
+                raise Mismatch(f"{where}: the shuffle is not the one the seed gives")
+        elif kind == "armies_placed" and event.get("source") == "random" and "draws" in event:
+            expected_random = list(game._random_placements())
+            got = events[line - 1: line - 1 + len(expected_random)]
+            if expected_random != got:
+                raise Mismatch(f"{where}: the random placements are not the ones the seed gives")
+        apply_event(state, event)
+
+
+def _expected_shuffle(game: Game, event: Event) -> Event:
+    s = game.state
+    kind = event["type"]
+    if kind == "territories_dealt":
+        return next(iter(game._deal(s.first_seat)))
+    if kind == "deck_shuffled" and event.get("from_discard"):
+        deck = list(s.discard)
+        used = dice.shuffle(s.seed, s.draw_index, deck)
+        return {"type": "deck_shuffled", "cards": deck, "from_discard": True, "draws": used}
+    deck = full_deck(game.board, wilds=True)
+    used = dice.shuffle(s.seed, s.draw_index, deck)
+    return {"type": kind, "cards": deck, "draws": used}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.verify", description=__doc__.split("\n")[0])
+    parser.add_argument("log", help="a finished game's event log (JSON Lines, from /risk export)")
+    args = parser.parse_args(argv)
+    try:
+        events = read_log(args.log)
+        verify_events(events)
+    except (Mismatch, ValueError, KeyError) as exc:
+        print(f"MISMATCH: {exc}")
+        return 1
+    except OSError as exc:
+        print(f"cannot read {args.log}: {exc}", file=sys.stderr)
+        return 2
+    print("OK")
+    return 0
+
+
+__all__ = ["NEUTRAL", "Mismatch", "main", "verify_events"]
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Shared helpers: games in a chosen position, built through the engine's own API."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine import Game, Player  # noqa: E402
+from engine.state import ATTACK, REINFORCE  # noqa: E402
+
+
+def new_game(players: int = 3, seed: str = "test-seed", **settings: object) -> Game:
+    settings.setdefault("deployment", "auto")
+    game, _ = Game.new([Player(i, f"P{i + 1}") for i in range(players)], seed, settings)
+    return game
+
+
+def position(game: Game, owners: dict[str, int], armies: dict[str, int] | None = None, *, seat: int = 0,
+             phase: str = ATTACK, default_owner: int = 1, default_armies: int = 1) -> Game:
+    """Put the board in a position: the given owners/armies, everything else to ``default_owner``."""
+    s = game.state
+    for t in game.board.territory_ids:
+        s.owners[t] = owners.get(t, default_owner)
+        s.armies[t] = (armies or {}).get(t, default_armies)
+    s.current = seat
+    s.phase = phase
+    s.reinforcements = 0 if phase != REINFORCE else s.reinforcements
+    s.pending = None
+    return game
+
+
+@pytest.fixture
+def game3() -> Game:
+    return new_game(3)
