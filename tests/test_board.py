@@ -7,7 +7,14 @@ from engine import MapError, load_map, parse_map
 from engine.board import MAPS_DIR
 from engine.errors import UnknownTerritory
 
-CANONICAL = ["alaska", "northwest_territory", "greenland", "alberta", "ontario", "quebec", "western_united_states", "eastern_united_states", "central_america", "venezuela", "peru", "brazil", "argentina", "iceland", "scandinavia", "ukraine", "great_britain", "northern_europe", "southern_europe", "western_europe", "north_africa", "egypt", "east_africa", "congo", "south_africa", "madagascar", "ural", "siberia", "yakutsk", "kamchatka", "irkutsk", "mongolia", "japan", "afghanistan", "china", "middle_east", "india", "siam", "indonesia", "new_guinea", "western_australia", "eastern_australia"]
+CANONICAL = [
+    "alaska", "northwest_territory", "greenland", "alberta", "ontario", "quebec", "western_united_states",
+    "eastern_united_states", "central_america", "venezuela", "peru", "brazil", "argentina", "iceland",
+    "scandinavia", "ukraine", "great_britain", "northern_europe", "southern_europe", "western_europe",
+    "north_africa", "egypt", "east_africa", "congo", "south_africa", "madagascar", "ural", "siberia", "yakutsk",
+    "kamchatka", "irkutsk", "mongolia", "japan", "afghanistan", "china", "middle_east", "india", "siam",
+    "indonesia", "new_guinea", "western_australia", "eastern_australia",
+]
 
 
 def raw() -> dict:
