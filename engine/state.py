@@ -109,7 +109,19 @@ class GameState:
         return seat
 
     def copy(self) -> GameState:
-        return copy.deepcopy(self)
+        """A deep copy (hand-written: this runs before every action, and deepcopy is slow)."""
+        new = copy.copy(self)
+        new.players = [copy.copy(p) for p in self.players]
+        new.owners = dict(self.owners)
+        new.armies = dict(self.armies)
+        new.setup_remaining = dict(self.setup_remaining)
+        new.deck = list(self.deck)
+        new.discard = list(self.discard)
+        new.hands = {k: list(v) for k, v in self.hands.items()}
+        new.pending = dict(self.pending) if self.pending else None
+        new.eliminated = list(self.eliminated)
+        new.surrendered = list(self.surrendered)
+        return new
 
     # -- serialisation ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

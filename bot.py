@@ -1,0 +1,192 @@
+"""Risk on Discord: run the bot, sync its commands, play offline, export and list games.
+
+    python bot.py                 run the bot (or, with no token, the offline console)
+    python bot.py sync [--guild ID] [--dry-run]
+    python bot.py console [--db FILE] [--out DIR] [SCRIPT]
+    python bot.py export --db FILE --channel ID [--game ID] --out game.jsonl
+    python bot.py games --db FILE
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from cogs import EXTENSIONS
+from cogs.errors import install as install_error_handler
+from store import DatabaseError, SQLiteStore, Store
+
+log = logging.getLogger("risk")
+ROOT = Path(__file__).resolve().parent
+
+
+@dataclass
+class Config:
+    token: str = ""
+    database: str = "data/risk.sqlite3"
+    log_level: str = "INFO"
+    dev_guild: int = 0
+    console_out: str = "out"
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Config:
+        """``config.toml`` if present (every key optional), with the token also from ``DISCORD_TOKEN``."""
+        path = path or ROOT / "config.toml"
+        data: dict[str, Any] = {}
+        if path.is_file():
+            with path.open("rb") as f:
+                data = tomllib.load(f)
+            unknown = set(data) - set(cls.__dataclass_fields__)
+            if unknown:
+                raise SystemExit(f"{path}: unknown setting(s) {', '.join(sorted(unknown))}")
+        config = cls(**data)
+        if not config.token:
+            config.token = os.environ.get("DISCORD_TOKEN", "").strip()
+        return config
+
+
+class RiskBot(commands.Bot):
+    """The bot: one store, the cogs in ``EXTENSIONS``, one error handler."""
+
+    def __init__(self, config: Config, store: Store | None = None) -> None:
+        intents = discord.Intents.default()  # no privileged intents
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.config = config
+        self.store: Store = store or SQLiteStore(config.database)
+        self.extensions_loaded: list[str] = []
+
+    async def setup_hook(self) -> None:
+        await self.store.open()
+        install_error_handler(self.tree)
+        for name in EXTENSIONS:
+            try:
+                await self.load_extension(name)
+            except Exception:
+                log.exception("the cog %s failed to load; stopping", name)
+                raise
+            self.extensions_loaded.append(name)
+        log.info("loaded %s", ", ".join(self.extensions_loaded))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s), in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        cog = self.get_cog("RiskCog")
+        if cog is not None:
+            resumed = await cog.resume_games()  # type: ignore[attr-defined]
+            if resumed:
+                log.info("resumed %d games waiting on an AI", resumed)
+
+    async def close(self) -> None:
+        await super().close()
+        await self.store.close()
+
+
+def create_bot(config: Config | None = None, store: Store | None = None) -> RiskBot:
+    """Build the bot without running it (for tests, the console and tools)."""
+    return RiskBot(config or Config.load(), store)
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+
+
+async def _run(config: Config) -> int:
+    bot = create_bot(config)
+    try:
+        async with bot:
+            await bot.start(config.token)
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check `token` in config.toml or DISCORD_TOKEN.")
+        return 1
+    except DatabaseError as exc:
+        log.error("%s", exc)
+        return 1
+    except Exception:
+        log.exception("the bot stopped")
+        return 1
+    return 0
+
+
+async def _sync(config: Config, guild: int | None, dry_run: bool) -> int:
+    bot = create_bot(config)
+    if dry_run:
+        async with bot:
+            await bot.setup_hook()
+            target = discord.Object(guild) if guild else None
+            if target:
+                bot.tree.copy_global_to(guild=target)
+            payload = [c.to_dict(bot.tree) for c in bot.tree.get_commands(guild=target)]
+            print(json.dumps(payload, indent=1, ensure_ascii=False))
+        return 0
+    if not config.token:
+        log.error("sync needs the bot's token (config.toml or DISCORD_TOKEN)")
+        return 1
+    async with bot:
+        await bot.login(config.token)
+        target = discord.Object(guild) if guild else None
+        if target:
+            bot.tree.copy_global_to(guild=target)
+        synced = await bot.tree.sync(guild=target)
+        print(f"synced {len(synced)} commands " + (f"to guild {guild}" if guild else "globally (may take a while)"))
+    return 0
+
+
+def _console(config: Config, db: str | None, out: str | None, script: str | None) -> int:
+    from offline.console import run_console_sync
+
+    config.database = db or config.database
+    bot = create_bot(config)
+    source = open(script, encoding="utf-8") if script else sys.stdin  # noqa: SIM115
+    try:
+        return run_console_sync(bot, source, Path(out or config.console_out))
+    finally:
+        if script:
+            source.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bot.py", description="Risk on Discord.")
+    parser.add_argument("--config", type=Path, help="config file (default: config.toml beside bot.py)")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the bot (the default)")
+    p_sync = sub.add_parser("sync", help="sync the slash commands with Discord")
+    p_sync.add_argument("--guild", type=int, help="sync to one server (instant); default: global")
+    p_sync.add_argument("--dry-run", action="store_true", help="print the command payload instead of syncing")
+    p_console = sub.add_parser("console", help="play offline: each line is an interaction")
+    p_console.add_argument("--db", help="database file (default: the config's)")
+    p_console.add_argument("--out", help="folder for received images (default: out)")
+    p_console.add_argument("script", nargs="?", help="a file of console lines (default: standard input)")
+    for name, text in (("export", "write a game's event log as JSON Lines"), ("games", "list the stored games")):
+        p = sub.add_parser(name, help=text, add_help=False)
+        p.add_argument("rest", nargs=argparse.REMAINDER)
+    args, _unknown = parser.parse_known_args(argv)
+    config = Config.load(args.config)
+    setup_logging(config.log_level)
+    if args.command in ("export", "games"):
+        from store.export import main as store_main
+        return store_main([args.command, *args.rest], prog="bot.py")
+    if args.command == "sync":
+        return asyncio.run(_sync(config, args.guild or config.dev_guild or None, args.dry_run))
+    if args.command == "console":
+        return _console(config, args.db, args.out, args.script)
+    if not config.token:
+        print("No Discord token configured (config.toml or DISCORD_TOKEN): starting the offline console.\n"
+              "Type `help` for the commands, e.g. `/risk new`, `/risk addbot`, `/risk start`.", file=sys.stderr)
+        return _console(config, None, None, None)
+    return asyncio.run(_run(config))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""One error handler for every command, button and select.
+
+A refusal of the rules (``RuleError``), of the store (``StoreError``) or of the cog (``UserError``) becomes a
+short private explanation. Anything else is logged with its traceback and the interaction's options; the
+user gets a private apology with an error id. Nothing is written when an action is refused.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from engine import RuleError, SettingsError
+from store import StoreError
+
+from .i18n import _
+
+log = logging.getLogger("risk.errors")
+
+
+class UserError(Exception):
+    """A refusal the player should read, written in their words."""
+
+
+async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def explain(exc: BaseException) -> str | None:
+    """The player-facing text of an expected refusal, or None for a real error."""
+    while isinstance(exc, (app_commands.CommandInvokeError, app_commands.TransformerError)) and exc.__cause__:
+        exc = exc.__cause__
+    if isinstance(exc, (RuleError, StoreError)):
+        return exc.message
+    if isinstance(exc, (UserError, SettingsError)):
+        return str(exc)
+    if isinstance(exc, app_commands.CheckFailure):
+        return str(exc) or None
+    return None
+
+
+async def handle_error(interaction: discord.Interaction[Any], exc: BaseException,
+                       context: dict[str, Any] | None = None) -> None:
+    text = explain(exc)
+    if text is None:
+        error_id = secrets.token_hex(4)
+        data = interaction.data or {}
+        log.error("error %s in %s by %s in channel %s: %r", error_id, context or data.get("name"),
+                  interaction.user.id if interaction.user else None, interaction.channel_id, data,
+                  exc_info=(type(exc), exc, exc.__traceback__))
+        text = _("Sorry, something went wrong on my side (error {id}). Nothing was changed.", interaction.locale,
+                 id=error_id)
+    else:
+        text = "⛔ " + text
+    try:
+        await reply_private(interaction, text)
+    except discord.HTTPException:  # the interaction may have expired
+        log.warning("could not answer interaction %s: %s", interaction.id, text)
+
+
+def install(tree: app_commands.CommandTree[Any]) -> None:
+    """Make ``handle_error`` the command tree's error handler."""
+
+    async def on_error(interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        await handle_error(interaction, error)
+
+    tree.on_error = on_error  # type: ignore[method-assign]

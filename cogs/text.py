@@ -1,0 +1,124 @@
+"""Events as short lines of text for the channel, in the reader's language. Nothing hidden is ever shown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine import Board, GameState
+from engine.state import Event
+
+from .i18n import _
+
+SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "wild": "🃏"}
+
+
+def seat_name(state: GameState, seat: int, locale: object | None = None) -> str:
+    return _("Neutral", locale) if seat < 0 else state.seat_name(seat)
+
+
+def dice_text(values: Sequence[int]) -> str:
+    return " ".join(str(v) for v in values)
+
+
+def describe(events: Sequence[Event], state: GameState, board: Board, locale: object | None = None,
+             *, include_setup: bool = False) -> list[str]:
+    """One line per thing that happened; runs of battles on the same front are summed up (blitz)."""
+    lines: list[str] = []
+    i = 0
+    name = board.name
+    while i < len(events):
+        e = events[i]
+        kind = e["type"]
+        who = seat_name(state, e["seat"], locale) if "seat" in e and isinstance(e["seat"], int) else ""
+        if kind == "battle":
+            run = [e]
+            while i + 1 < len(events) and events[i + 1]["type"] == "battle" and \
+                    events[i + 1]["from"] == e["from"] and events[i + 1]["to"] == e["to"]:
+                i += 1
+                run.append(events[i])
+            lines.append(_battle_line(run, state, board, locale))
+        elif kind == "territory_conquered":
+            lines.append(_("🏴 {player} conquered {territory}!", locale, player=who, territory=name(e["to"])))
+        elif kind == "occupied":
+            lines.append(_("{count} armies hold {territory}.", locale, count=e["count"], territory=name(e["to"])))
+        elif kind == "armies_placed" and (include_setup or e.get("source") not in ("random",)):
+            if e.get("source") == "card_bonus":
+                lines.append(_("+{count} card bonus on {territory}.", locale, count=e["count"],
+                               territory=name(e["territory"])))
+            elif e.get("source") == "neutral":
+                lines.append(_("{player} placed {count} neutral army on {territory}.", locale, player=who,
+                               count=e["count"], territory=name(e["territory"])))
+            else:
+                lines.append(_("{player} placed {count} on {territory}.", locale, player=who, count=e["count"],
+                               territory=name(e["territory"])))
+        elif kind == "territory_claimed":
+            lines.append(_("{player} claimed {territory}.", locale, player=who, territory=name(e["territory"])))
+        elif kind == "cards_traded":
+            symbols = " ".join(SYMBOLS.get(c["symbol"], "?") for c in e["cards"])
+            line = _("{player} traded {symbols} (set #{number}) for {armies} armies.", locale, player=who,
+                     symbols=symbols, number=e["set_number"], armies=e["armies"])
+            lines.append(line)
+        elif kind == "player_eliminated":
+            count = len(e["cards_taken"]) if e.get("cards_taken") is not None else e.get("cards_taken_count", 0)
+            lines.append(_("☠️ {player} was eliminated by {by}, who takes {count} cards.", locale, player=who,
+                           by=seat_name(state, e["by"], locale), count=count))
+        elif kind == "fortified":
+            lines.append(_("{player} moved {count} from {source} to {target}.", locale, player=who,
+                           count=e["count"], source=name(e["from"]), target=name(e["to"])))
+        elif kind == "turn_started":
+            r = e["reinforcements"]
+            bonus = sum(r["continents"].values())
+            if bonus:
+                lines.append(_("Turn {turn}: {player} gets {total} armies ({base} for territories, {bonus} for "
+                               "continents).", locale, turn=e["turn"], player=who, total=e["total"],
+                               base=r["territories"], bonus=bonus))
+            else:
+                lines.append(_("Turn {turn}: {player} gets {total} armies.", locale, turn=e["turn"], player=who,
+                               total=e["total"]))
+        elif kind == "card_drawn":
+            lines.append(_("{player} draws a card.", locale, player=who))
+        elif kind == "attack_ended":
+            lines.append(_("{player} stops attacking.", locale, player=who))
+        elif kind == "turn_ended":
+            lines.append(_("{player} ends the turn.", locale, player=who))
+        elif kind == "player_surrendered":
+            lines.append(_("🏳️ {player} surrendered; their territories are neutral now.", locale, player=who))
+        elif kind == "first_player":
+            lines.append(_("🎲 {player} rolled highest and goes first.", locale, player=who))
+        elif kind == "territories_dealt":
+            lines.append(_("The territories were dealt.", locale))
+        elif kind == "deck_shuffled" and e.get("from_discard"):
+            lines.append(_("The discard pile was shuffled into a new deck.", locale))
+        elif kind == "game_over":
+            winner = seat_name(state, e["winner"], locale)
+            lines.append(_("🏆 {player} wins the game!", locale, player=winner))
+        i += 1
+    return lines
+
+
+def _battle_line(run: list[Event], state: GameState, board: Board, locale: object | None) -> str:
+    first, last = run[0], run[-1]
+    attacker = seat_name(state, first["seat"], locale)
+    defender = seat_name(state, first["defender"], locale)
+    a_loss = sum(b["attacker_losses"] for b in run)
+    d_loss = sum(b["defender_losses"] for b in run)
+    if len(run) == 1:
+        return _("⚔️ {source} attacked {target}: {a} vs {d}. {attacker} loses {al}, {defender} loses {dl}.", locale,
+                 source=board.name(first["from"]), target=board.name(first["to"]),
+                 a=dice_text(last["attacker_dice"]), d=dice_text(last["defender_dice"]), attacker=attacker,
+                 al=a_loss, defender=defender, dl=d_loss)
+    return _("⚔️ {source} blitzed {target}: {n} rolls, last {a} vs {d}. {attacker} loses {al}, {defender} loses "
+             "{dl}.", locale, source=board.name(first["from"]), target=board.name(first["to"]), n=len(run),
+             a=dice_text(last["attacker_dice"]), d=dice_text(last["defender_dice"]), attacker=attacker, al=a_loss,
+             defender=defender, dl=d_loss)
+
+
+def phase_text(state: GameState, locale: object | None = None) -> str:
+    words: dict[str, Any] = {
+        "claim": _("claiming territories", locale), "setup": _("placing starting armies", locale),
+        "reinforce": _("placing reinforcements", locale), "attack": _("attacking", locale),
+        "occupy": _("moving into a conquered territory", locale), "fortify": _("fortifying", locale),
+        "over": _("game over", locale),
+    }
+    return str(words.get(state.phase, state.phase))
