@@ -1,0 +1,190 @@
+"""The static layer of the map, built once per process and shared read-only by every render.
+
+The whole static picture (sea, coasts, borders, sea routes, names, continent bonuses, the panel background) is
+one palette image. Its pixel values say what a pixel shows:
+
+- ``1..42``: territory *t*'s fill; ``t + 42 k`` (k = 1, 2, 3): that fill under k quarters of dark ink, the
+  anti-aliased edge of a border or of a name's halo;
+- ``STATIC_BASE..254``: fixed colours (the sea and everything drawn on it, letters, solid ink);
+- ``PANEL_VALUE``: the panel's background.
+
+A render copies the image, writes the owners' colours into palette entries 1..168 and converts it: one
+``putpalette`` recolours the world with anti-aliased borders intact. No flood fill, no per-territory paste,
+no compositing of a full-size overlay.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageMath
+
+from . import layout, style
+from .geometry import Geometry, load_geometry
+
+N_TERRITORY_VALUES = 42          # the classic board; the layout below assumes at most this many
+INK_LEVELS = 4                   # ink coverage steps on land: 0, 1/4, 2/4, 3/4 (and solid)
+STATIC_BASE = N_TERRITORY_VALUES * INK_LEVELS + 1
+PANEL_VALUE = 255
+N_STATIC = PANEL_VALUE - STATIC_BASE
+QUANTIZE_METHOD = Image.Quantize.FASTOCTREE
+
+
+@dataclass(frozen=True)
+class StaticLayers:
+    geometry: Geometry
+    index: Image.Image              # "P" image, width x (map height + panel height); palette set per render
+    static_palette: tuple[int, ...]  # 768 palette values with the fixed entries filled in
+    panel_height: int
+
+
+def _scaled(mask: Image.Image, factor: float) -> Image.Image:
+    return mask.point(lambda v: min(255, round(v * factor)))
+
+
+def _ramp(mask: Image.Image, at: int, soft: float = 8.0) -> Image.Image:
+    """A threshold of a blurred mask with a short ramp: a band with a smooth edge but a flat inside."""
+    return mask.point(lambda v: max(0, min(255, round((v - at) * 255 / soft + 128))))
+
+
+def _text_masks(size: tuple[int, int], items: list[tuple[str, tuple[int, int], object, int]]
+                ) -> tuple[Image.Image, Image.Image]:
+    """Masks of the halos and of the letters of text items (text, centre, font, halo width)."""
+    halo = Image.new("L", size, 0)
+    letters = Image.new("L", size, 0)
+    dh, dl = ImageDraw.Draw(halo), ImageDraw.Draw(letters)
+    for text, centre, font, width in items:
+        dh.text(centre, text, font=font, anchor="mm", fill=255, stroke_width=width, stroke_fill=255)
+        dl.text(centre, text, font=font, anchor="mm", fill=255)
+    return halo, letters
+
+
+def _dashed(draw: ImageDraw.ImageDraw, x0: float, y0: float, x1: float, y1: float, dash: float, gap: float,
+            width: int) -> None:
+    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+    if length == 0:
+        return
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    pos = 0.0
+    while pos < length:
+        end = min(pos + dash, length)
+        draw.line([(x0 + ux * pos, y0 + uy * pos), (x0 + ux * end, y0 + uy * end)], fill=255, width=width)
+        pos = end + gap
+
+
+def _over(base: Image.Image, colour: tuple[int, int, int], alpha: Image.Image) -> Image.Image:
+    return Image.composite(Image.new("RGB", base.size, colour), base, alpha)
+
+
+def _sea(geo: Geometry, land: Image.Image, continent_masks: dict[str, Image.Image]) -> Image.Image:
+    size = (geo.width, geo.height)
+    sea = Image.new("RGB", size, style.SEA)
+    # Shallow water: two flat bands of lighter blue along every coast.
+    spread = land.filter(ImageFilter.GaussianBlur(8))
+    sea = _over(sea, style.SEA_MID, _ramp(spread, 14))
+    sea = _over(sea, style.SEA_LIGHT, _ramp(spread, 70))
+    # Each continent's coast is edged with its own tint, which tells the continents apart at a glance.
+    for cid, mask in continent_masks.items():
+        halo = _ramp(mask.filter(ImageFilter.GaussianBlur(2.5)), 34, 30)
+        sea = _over(sea, style.CONTINENT_TINTS[cid], _scaled(halo, 0.8))
+    return sea
+
+
+def build_static_layers(board: object) -> StaticLayers:
+    geo = load_geometry()
+    if set(geo.territories) != set(board.territory_ids):  # type: ignore[attr-defined]
+        raise ValueError(f"render/data has no geometry for the map “{board.id}”")  # type: ignore[attr-defined]
+    if len(geo.territories) > N_TERRITORY_VALUES:
+        raise ValueError("the palette layout allows at most 42 territories")
+    size = (geo.width, geo.height)
+    land = geo.label.point(lambda v: 255 if v else 0)
+    continent_masks: dict[str, Image.Image] = {}
+    for cid, continent in board.continents.items():  # type: ignore[attr-defined]
+        values = {geo.territories[t].value for t in continent.territories}
+        continent_masks[cid] = geo.label.point(lambda v, values=values: 255 if v in values else 0)
+
+    # Coverage masks of everything drawn in ink, and of light marks (sea routes at sea, letters).
+    routes_big = Image.new("L", (size[0] * 2, size[1] * 2), 0)
+    draw = ImageDraw.Draw(routes_big)
+    for _a, _b, segments in geo.sea_routes:
+        for x0, y0, x1, y1 in segments:
+            _dashed(draw, x0 * 2, y0 * 2, x1 * 2, y1 * 2, dash=12, gap=9, width=4)
+    routes = routes_big.reduce(2)
+    names = [(board.territories[tid].short, shape.label, style.label_font(), style.LABEL_STROKE)  # type: ignore[attr-defined]
+             for tid, shape in geo.territories.items()]
+    halo, letters = _text_masks(size, names)
+    ink = ImageChops.screen(_scaled(geo.borders, 0.6), _scaled(geo.continents, 0.92))
+    ink = ImageChops.screen(ink, _scaled(geo.coast, 0.95))
+    ink_land = ImageChops.screen(ink, ImageChops.multiply(routes, land))   # routes cross land in ink
+    ink_land = ImageChops.screen(ink_land, halo)
+
+    # The fixed colours: the sea with its lines and words, and the letters and solid ink on land.
+    fixed = _sea(geo, land, continent_masks)
+    fixed = _over(fixed, style.INK, ink)
+    fixed = _over(fixed, style.ROUTE, ImageChops.multiply(_scaled(routes, 0.92), ImageChops.invert(land)))
+    fixed = _over(fixed, style.INK, halo)
+    fixed = _over(fixed, style.TEXT, letters)
+    cfont = style.font(style.CONTINENT_FONT_SIZE, bold=True)
+    for cid, centre in geo.continent_labels.items():
+        c = board.continents[cid]  # type: ignore[attr-defined]
+        chalo, cletters = _text_masks(size, [(layout.continent_text(c.name, c.bonus), centre, cfont,
+                                              style.CONTINENT_STROKE)])
+        fixed = _over(fixed, style.SEA, chalo)
+        fixed = _over(fixed, style.CONTINENT_TINTS[cid], cletters)
+
+    # Which pixels take a fixed colour: the sea, letters, and nearly solid ink.
+    level = ink_land.point(lambda v: min(INK_LEVELS, round(v * INK_LEVELS / 255)))
+    solid = level.point(lambda v: 255 if v >= INK_LEVELS else 0)
+    is_fixed = ImageChops.lighter(ImageChops.invert(land), ImageChops.lighter(solid, letters.point(
+        lambda v: 255 if v > 24 else 0)))
+    only_fixed = Image.composite(fixed, Image.new("RGB", size, style.SEA), is_fixed)
+    quantized = only_fixed.quantize(colors=N_STATIC, method=QUANTIZE_METHOD, dither=Image.Dither.NONE)
+    fixed_values = quantized.point(lambda v: v + STATIC_BASE)
+    fixed_values = Image.frombytes("L", size, fixed_values.tobytes())
+    land_values = ImageMath.lambda_eval(
+        lambda a: a["label"] + a["level"] * N_TERRITORY_VALUES, label=geo.label, level=level).convert("L")
+    values = Image.composite(fixed_values, land_values, is_fixed)
+
+    panel_height = style.PANEL_HEIGHT
+    full = Image.new("L", (geo.width, geo.height + panel_height), PANEL_VALUE)
+    full.paste(values, (0, 0))
+    index = Image.frombytes("P", full.size, full.tobytes())
+
+    palette = [0] * 768
+    qpal = quantized.getpalette() or []
+    for i in range(N_STATIC):
+        palette[(STATIC_BASE + i) * 3: (STATIC_BASE + i) * 3 + 3] = qpal[i * 3: i * 3 + 3] or [0, 0, 0]
+    palette[0:3] = style.SEA
+    palette[PANEL_VALUE * 3: PANEL_VALUE * 3 + 3] = style.PANEL_BG
+    return StaticLayers(geometry=geo, index=index, static_palette=tuple(palette), panel_height=panel_height)
+
+
+def palette_for(layers: StaticLayers, fills: dict[int, tuple[int, int, int]]) -> list[int]:
+    """The full palette for one render: each territory value's fill, its ink-blended edge shades, and the
+    fixed colours."""
+    palette = list(layers.static_palette)
+    ink = style.INK
+    for value, colour in fills.items():
+        for k in range(INK_LEVELS):
+            a = k / INK_LEVELS
+            i = (value + k * N_TERRITORY_VALUES) * 3
+            palette[i: i + 3] = [round(c * (1 - a) + n * a) for c, n in zip(colour, ink, strict=True)]
+    return palette
+
+
+_lock = threading.Lock()
+_layers: dict[str, StaticLayers] = {}
+
+
+def static_layers(board: object) -> StaticLayers:
+    """The static layer for a board (built on first use, then shared)."""
+    key = board.id  # type: ignore[attr-defined]
+    layers = _layers.get(key)
+    if layers is None:
+        with _lock:
+            layers = _layers.get(key)
+            if layers is None:
+                layers = build_static_layers(board)
+                _layers[key] = layers
+    return layers

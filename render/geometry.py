@@ -1,0 +1,86 @@
+"""The committed map data under ``render/data/``, loaded once per process.
+
+Built by ``render/tools/build_geometry.py`` (see docs/map.md). Everything here is read-only after loading, so
+one copy is shared by all threads.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+DATA_DIR = Path(__file__).parent / "data"
+
+Point = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class TerritoryShape:
+    id: str
+    value: int                  # pixel value in the label image (territory index + 1)
+    anchor: Point               # centre of the army badge
+    label: Point                # centre of the short-name label
+    bbox: tuple[int, int, int, int]
+    area: int
+
+
+@dataclass(frozen=True)
+class Geometry:
+    width: int
+    height: int
+    label: Image.Image          # "L": territory value per pixel, 0 = sea
+    coast: Image.Image          # "L" masks of anti-aliased lines
+    borders: Image.Image
+    continents: Image.Image
+    territories: dict[str, TerritoryShape]
+    sea_routes: tuple[tuple[str, str, tuple[tuple[float, float, float, float], ...]], ...]
+    continent_labels: dict[str, Point]
+    raw: dict[str, Any]
+
+
+_lock = threading.Lock()
+_cached: Geometry | None = None
+
+
+def _load_l(path: Path) -> Image.Image:
+    with Image.open(path) as im:
+        im.load()
+        if im.mode == "P":   # keep the pixel values, not the preview palette
+            return Image.frombytes("L", im.size, im.tobytes())
+        return im.convert("L")
+
+
+def load_geometry() -> Geometry:
+    """The map geometry (loaded on first use, then shared)."""
+    global _cached
+    if _cached is not None:
+        return _cached
+    with _lock:
+        if _cached is None:
+            raw = json.loads((DATA_DIR / "geometry.json").read_text(encoding="utf-8"))
+            shapes = {
+                tid: TerritoryShape(tid, info["index"] + 1, tuple(info["anchor"]), tuple(info["label"]),  # type: ignore[arg-type]
+                                    tuple(info["bbox"]), info["area"])  # type: ignore[arg-type]
+                for tid, info in raw["territories"].items()
+            }
+            routes = tuple(
+                (r["between"][0], r["between"][1], tuple(tuple(s) for s in r["segments"]))
+                for r in raw["sea_routes"]
+            )
+            _cached = Geometry(
+                width=raw["width"], height=raw["height"],
+                label=_load_l(DATA_DIR / "territories.png"),
+                coast=_load_l(DATA_DIR / "coast.png"),
+                borders=_load_l(DATA_DIR / "borders.png"),
+                continents=_load_l(DATA_DIR / "continents.png"),
+                territories=shapes,
+                sea_routes=routes,  # type: ignore[arg-type]
+                continent_labels={k: tuple(v) for k, v in raw["continent_labels"].items()},  # type: ignore[misc]
+                raw=raw,
+            )
+    return _cached

@@ -1,0 +1,190 @@
+"""``render_map``: a game state in, a picture of the board out.
+
+A render copies the static palette image, gives it this state's colours, lays the static overlay on top and
+then draws what changes: highlights of the last action, army badges, placement tags and the panel. It reads
+the state and the shared static layers and writes only to its own new image, so renders may run in parallel
+threads (``asyncio.to_thread``).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections import Counter
+from typing import Any
+
+from PIL import Image
+
+from . import sprites, style
+from .base import palette_for, static_layers
+from .layout import layout_boxes, overlaps
+from .panel import Battle, draw_panel
+from .seats import NEUTRAL, fill_colour, seat_colour, seat_shape
+
+
+def _board_for(state: Any) -> Any:
+    from engine import load_map
+
+    return load_map(state.settings.map)
+
+
+def _fills(state: Any, geo: Any, hidden: set[str]) -> dict[int, tuple[int, int, int]]:
+    fills = {}
+    for tid, shape in geo.territories.items():
+        if tid in hidden:
+            fills[shape.value] = style.FOG_COLOUR
+        elif tid in state.owners:
+            fills[shape.value] = fill_colour(state.owners[tid])
+        else:
+            fills[shape.value] = style.UNOWNED_COLOUR
+    return fills
+
+
+def _last_battle(events: list[dict[str, Any]], state: Any) -> Battle | None:
+    for e in reversed(events):
+        if e.get("type") == "battle":
+            defender = e.get("defender", state.owners.get(e["to"], NEUTRAL))
+            return Battle(e["from"], e["to"], e["seat"], defender, tuple(e.get("attacker_dice", ())),
+                          tuple(e.get("defender_dice", ())))
+    return None
+
+
+def _shorten(a: tuple[float, float], b: tuple[float, float], by: float) -> tuple[float, float, float, float]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    by = min(by, d / 3)
+    return a[0] + dx / d * by, a[1] + dy / d * by, b[0] - dx / d * by, b[1] - dy / d * by
+
+
+def _draw_arrow(img: Image.Image, a: tuple[int, int], b: tuple[int, int], width: int,
+                colour: tuple[int, int, int]) -> None:
+    """An arrow between two badges; across the map's east-west edge (Alaska-Kamchatka) it leaves one edge and
+    comes back at the other."""
+    gap = style.BADGE_SIZE / 2 + 4
+    if abs(b[0] - a[0]) > width / 2:
+        shift = width if b[0] < a[0] else -width
+        x0, y0, x1, y1 = _shorten(a, (b[0] + shift, b[1]), gap)
+        for dx in (0, -shift):
+            patch, pos = sprites.arrow(x0 + dx, y0, x1 + dx, y1, colour=colour)
+            img.paste(patch, pos, patch)
+        return
+    x0, y0, x1, y1 = _shorten(a, b, gap)
+    patch, pos = sprites.arrow(x0, y0, x1, y1, colour=colour)
+    img.paste(patch, pos, patch)
+
+
+_boxes_cache: dict[str, list[tuple[int, int, int, int]]] = {}
+
+
+def _static_boxes(board: Any) -> list[tuple[int, int, int, int]]:
+    boxes = _boxes_cache.get(board.id)
+    if boxes is None:
+        geo = static_layers(board).geometry
+        boxes = [b.box for b in layout_boxes(geo.raw, board)]
+        _boxes_cache[board.id] = boxes
+    return boxes
+
+
+def _tag_box(anchor: tuple[int, int], size: tuple[int, int], taken: list[tuple[int, int, int, int]],
+             width: int, height: int) -> tuple[int, int, int, int]:
+    """Where a "+N" tag goes: at a corner of the badge, the first that covers no name or other badge."""
+    x, y = anchor
+    half = (style.BADGE_SIZE + 2) // 2
+    w, h = size
+    spots = [(x + half - 8, y - half - 12), (x - half + 8 - w, y - half - 12), (x + half - 8, y + half - 10),
+             (x - half + 8 - w, y + half - 10), (x + half + 2, y - h // 2), (x - half - 2 - w, y - h // 2)]
+    own = (x - half, y - half, x + half, y + half)
+    boxes = []
+    for sx, sy in spots:
+        sx, sy = min(max(0, sx), width - w), min(max(0, sy), height - h)
+        box = (sx, sy, sx + w, sy + h)
+        boxes.append(box)
+        if not any(overlaps(box, b) for b in taken if b != own):
+            return box
+    return boxes[0]
+
+
+def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str, Any]] | None = None,
+               viewer: int | None = None, visible: set[str] | None = None) -> Image.Image:
+    """Draw the board for a game state.
+
+    ``highlight_events`` are the events of the last action (battle, territory_conquered, armies_placed,
+    fortified, occupied, territory_claimed): the renderer draws the attack arrow, outlines a conquered or
+    claimed territory, shows the dice and marks placements (+N). With ``visible`` (fog of war, for
+    ``viewer``), other territories are drawn without owner or army count and other players' totals are
+    hidden. Returns an RGB image.
+    """
+    if board is None:
+        board = _board_for(state)
+    layers = static_layers(board)
+    geo = layers.geometry
+    fog = visible is not None
+    hidden = set(board.territory_ids) - set(visible) if visible is not None else set()
+    events = list(highlight_events or [])
+
+    index = layers.index.copy()
+    index.putpalette(palette_for(layers, _fills(state, geo, hidden)))
+    img = index.convert("RGB")
+
+    # The last action: conquered territories outlined, arrows, then badges on top, then tags.
+    conquered = [e["to"] if e.get("type") == "territory_conquered" else e["territory"] for e in events
+                 if e.get("type") in ("territory_conquered", "territory_claimed")]
+    conquered = [t for t in conquered if t not in hidden]
+    for tid in dict.fromkeys(conquered):
+        patch, pos = sprites.outline_sprite(tid)
+        img.paste(patch, pos, patch)
+    battle = _last_battle(events, state)
+    if battle is not None and battle.source in hidden and battle.target in hidden:
+        battle = None   # nothing the viewer could have seen
+    if battle is not None:
+        _draw_arrow(img, geo.territories[battle.source].anchor, geo.territories[battle.target].anchor,
+                    geo.width, style.ATTACK_ARROW)
+    for e in events:
+        if e.get("type") == "fortified" and not (e["from"] in hidden and e["to"] in hidden):
+            _draw_arrow(img, geo.territories[e["from"]].anchor, geo.territories[e["to"]].anchor, geo.width,
+                        style.FORTIFY_ARROW)
+
+    half = (style.BADGE_SIZE + 2) // 2
+    for tid, shape in geo.territories.items():
+        x, y = shape.anchor
+        if tid in hidden:
+            sprite = sprites.badge("circle", style.FOG_BADGE, "?")
+        elif tid in state.owners:
+            owner = state.owners[tid]
+            sprite = sprites.badge(seat_shape(owner), seat_colour(owner), str(state.armies.get(tid, 0)))
+        else:
+            continue
+        img.paste(sprite, (x - half, y - half), sprite)
+
+    added: Counter[str] = Counter()
+    for e in events:
+        kind = e.get("type")
+        if kind == "armies_placed":
+            added[e["territory"]] += e.get("count", 0)
+        elif kind in ("fortified", "occupied"):
+            added[e["to"]] += e.get("count", 0)
+    taken = _static_boxes(board)
+    for tid, count in added.items():
+        if count <= 0 or tid in hidden:
+            continue
+        t = sprites.tag(f"+{count}")
+        box = _tag_box(geo.territories[tid].anchor, t.size, taken, geo.width, geo.height)
+        taken = [*taken, box]
+        img.paste(t, box[:2], t)
+
+    draw_panel(img, geo.height, state, board, battle=battle, hidden_totals=fog, viewer=viewer)
+    return img
+
+
+def encode_png(img: Image.Image, *, quantize: bool = True, compress_level: int = 1) -> bytes:
+    """PNG bytes of a rendered map.
+
+    By default the image is first reduced to a 256-colour palette (fast octree, no dithering): the map is
+    made of flat colours, so this is hard to tell from the original and the PNG is about a third of the size
+    of an RGB one, and quicker to write. ``quantize=False`` writes the exact RGB image.
+    """
+    if quantize and img.mode == "RGB":
+        img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    img.save(out, "PNG", compress_level=compress_level)
+    return out.getvalue()

@@ -1,0 +1,181 @@
+"""The panel under the map: players in turn order, whose turn and phase, the next card set, the last
+battle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from . import sprites, style
+from .seats import NEUTRAL, seat_colour, seat_shape, turn_order
+
+PHASE_WORDS = {
+    "claim": "claiming territories", "setup": "placing starting armies",
+    "reinforce": "placing reinforcements",
+    "attack": "attacking", "occupy": "moving in", "fortify": "fortifying", "over": "game over",
+}
+MARGIN = 14
+COLUMNS = 3
+CARD_W, CARD_H = 346, 84
+STATUS_X = MARGIN + COLUMNS * (CARD_W + 10) + 6
+
+
+@dataclass(frozen=True)
+class Battle:
+    """The last battle, for the dice display."""
+
+    source: str
+    target: str
+    attacker: int
+    defender: int
+    attacker_dice: tuple[int, ...]
+    defender_dice: tuple[int, ...]
+
+
+def _paste(img: Image.Image, sprite: Image.Image, x: float, y: float) -> None:
+    img.paste(sprite, (round(x), round(y)), sprite)
+
+
+def _text(img: Image.Image, x: float, y: float, text: str, size: int, colour: tuple[int, int, int],
+          bold: bool = False) -> int:
+    """Draw text with its top-left at (x, y); returns its width."""
+    sprite = sprites.text_sprite(text, size, colour, bold)
+    _paste(img, sprite, x, y)
+    return sprite.width
+
+
+def _fit(text: str, size: int, bold: bool, width: int) -> str:
+    font = style.font(size, bold=bold)
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _stat(img: Image.Image, x: float, y: float, number: str, unit: str, size: int) -> int:
+    """A number in bold followed by its unit, dimmed; returns the width."""
+    w = _text(img, x, y - 1, number, size + 1, style.TEXT, bold=True) if number else 0
+    return w + _text(img, x + w, y, unit, size - 1, style.TEXT_DIM)
+
+
+def next_set_value(state: Any) -> str | None:
+    cards = getattr(state.settings, "cards", "escalating")
+    if cards == "escalating":
+        n = state.sets_traded + 1
+        value = 2 + 2 * n if n <= 5 else 15 + 5 * (n - 6)
+        return f"Next card set: {value} armies"
+    if cards == "fixed":
+        return "Card sets: 4 · 6 · 8 · 10 armies"
+    return None
+
+
+def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Battle | None,
+               hidden_totals: bool, viewer: int | None) -> None:
+    w = img.width
+    draw = ImageDraw.Draw(img)
+    draw.line((0, top, w, top), fill=style.PANEL_LINE, width=2)
+    seats = turn_order(state)
+    names = {p.seat: p.name for p in state.players}
+    if any(owner == NEUTRAL for owner in state.owners.values()):
+        seats.append(NEUTRAL)
+        names[NEUTRAL] = "Neutral"
+    eliminated = set(getattr(state, "eliminated", [])) | set(getattr(state, "surrendered", []))
+    while len(seats) > COLUMNS * 2 and any(s in eliminated for s in seats):
+        seats.remove(next(s for s in seats if s in eliminated))   # room for Neutral after a surrender
+    over = state.phase == "over"
+    territories = dict.fromkeys(seats, 0)
+    armies = dict.fromkeys(seats, 0)
+    for t, owner in state.owners.items():
+        if owner in territories:
+            territories[owner] += 1
+            armies[owner] += state.armies.get(t, 0)
+
+    rows = 1 if len(seats) <= COLUMNS else 2
+    card_h = CARD_H if rows == 2 else 2 * CARD_H + 8
+    for i, seat in enumerate(seats[: COLUMNS * 2]):
+        col, row = i % COLUMNS, i // COLUMNS
+        x = MARGIN + col * (CARD_W + 10)
+        y = top + MARGIN + row * (CARD_H + 8)
+        current = seat == state.current and not over
+        out = seat in eliminated
+        colour = seat_colour(seat)
+        box_fill = (30, 42, 56) if current else (22, 32, 44)
+        draw.rounded_rectangle((x, y, x + CARD_W, y + card_h), radius=10, fill=box_fill,
+                               outline=colour if current else style.PANEL_LINE,
+                               width=3 if current else 1)
+        swatch = sprites.badge(seat_shape(seat), colour, "") if not out else sprites.badge(
+            seat_shape(seat), (90, 96, 104), "")
+        _paste(img, swatch, x + 12, y + 12)
+        name = _fit(names.get(seat, f"Seat {seat}"), 24, True,
+                    CARD_W - 70 - (70 if current else 0) - (90 if over and state.winner == seat else 0))
+        name_colour = style.TEXT_DIM if out else style.TEXT
+        nw = _text(img, x + 56, y + 10, name, 24, name_colour, bold=True)
+        if out:
+            draw.line((x + 54, y + 25, x + 58 + nw, y + 25), fill=style.TEXT, width=3)
+        badge = sprites.tag("TURN", colour) if current else (
+            sprites.tag("WINNER", colour) if over and state.winner == seat else None)
+        if badge is not None:
+            _paste(img, badge, x + CARD_W - badge.width - 10, y + 12)
+        hand = len(state.hands.get(seat, [])) if seat != NEUTRAL else None
+        cards = [(str(hand), " card" if hand == 1 else " cards")] if hand is not None else []
+        if out:
+            stats = [("", "eliminated" if seat in getattr(state, "eliminated", []) else "surrendered")]
+        elif hidden_totals and seat not in (viewer, NEUTRAL):
+            stats = [("", "hidden"), *cards]
+        else:
+            stats = [(str(territories[seat]), " terr."), (str(armies[seat]), " armies"), *cards]
+        if rows == 1:   # tall cards: one fact a line, larger
+            for k, (number, unit) in enumerate(stats):
+                _stat(img, x + 56, y + 50 + k * 32, number, unit, 22)
+        else:
+            sx = x + 56
+            for number, unit in stats:
+                sx += _stat(img, sx, y + 48, number, unit, 19) + 14
+
+    # Status: turn, phase, cards, last battle.
+    x = STATUS_X
+    y = top + MARGIN
+    draw.rounded_rectangle((x, y, w - MARGIN, y + 2 * CARD_H + 8), radius=10, fill=(22, 32, 44),
+                           outline=style.PANEL_LINE, width=1)
+    x += 16
+    y += 10
+    if over and state.winner is not None:
+        _text(img, x, y, "Game over", 26, style.TEXT, bold=True)
+        winner = names.get(state.winner, "?")
+        _text(img, x, y + 36, _fit(f"{winner} rules the world", 22, True, w - MARGIN - x - 16), 22,
+              seat_colour(state.winner), bold=True)
+        y += 72
+    else:
+        label = f"Turn {state.turn}" if state.turn else "Setup"
+        tw = _text(img, x, y, label, 26, style.TEXT, bold=True)
+        who = names.get(state.current, "")
+        _text(img, x + tw + 12, y, _fit(who, 26, True, w - MARGIN - x - tw - 28), 26,
+              seat_colour(state.current), bold=True)
+        _text(img, x, y + 36, PHASE_WORDS.get(state.phase, state.phase), 21, style.TEXT_DIM)
+        y += 70
+    cards = next_set_value(state) if not over else None
+    if cards:
+        _text(img, x, y, cards, 19, style.TEXT_DIM)
+    y += 30
+    if battle is not None:
+        src = board.territories[battle.source].short
+        dst = board.territories[battle.target].short
+        _text(img, x, y, f"{src} → {dst}", 18, style.TEXT_DIM)
+        y += 24
+        pairs = min(len(battle.attacker_dice), len(battle.defender_dice))
+        a_sorted = sorted(battle.attacker_dice, reverse=True)
+        d_sorted = sorted(battle.defender_dice, reverse=True)
+        a_lost = [i < pairs and a_sorted[i] <= d_sorted[i] for i in range(len(a_sorted))]
+        d_lost = [i < pairs and a_sorted[i] > d_sorted[i] for i in range(len(d_sorted))]
+        dx = x
+        for v, lost in zip(a_sorted, a_lost, strict=True):
+            _paste(img, sprites.die(v, seat_colour(battle.attacker), 28, lost), dx, y)
+            dx += 32
+        dx += 8
+        dx += _text(img, dx, y + 3, "vs", 18, style.TEXT_DIM) + 10
+        for v, lost in zip(d_sorted, d_lost, strict=True):
+            _paste(img, sprites.die(v, seat_colour(battle.defender), 28, lost), dx, y)
+            dx += 32

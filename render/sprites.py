@@ -1,0 +1,237 @@
+"""Small images drawn over the map: army badges, dice, text, arrows and highlights.
+
+Sprites are drawn at four times their size and reduced (smooth edges at any angle), then cached: a game uses
+a few hundred distinct badges, so after the first renders a badge costs one ``alpha_composite``.
+Cached images are never modified after creation, so they are safe to share between threads.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+from . import style
+
+SS = 4   # super-sampling factor
+
+Colour = tuple[int, int, int]
+
+
+def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]] | None:
+    """Polygon of a badge shape (None for the circle)."""
+    if shape == "square":
+        s = r * 0.86
+        return [(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)]
+    if shape == "diamond":
+        return [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
+    if shape == "hexagon":
+        return [(cx + r * math.cos(math.radians(a)), cy + r * 0.94 * math.sin(math.radians(a)))
+                for a in range(0, 360, 60)]
+    if shape == "shield":       # flat top, pointed bottom
+        s = r * 0.86
+        return [(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + 0.25 * r), (cx, cy + r),
+                (cx - s, cy + 0.25 * r)]
+    if shape == "octagon":
+        return [(cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
+                for a in (22.5 + 45 * k for k in range(8))]
+    if shape == "house":        # pointed top, flat bottom
+        s = r * 0.86
+        return [(cx, cy - r), (cx + s, cy - 0.25 * r), (cx + s, cy + s), (cx - s, cy + s),
+                (cx - s, cy - 0.25 * r)]
+    return None
+
+
+def _draw_shape(draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float, fill: tuple[int, ...]
+                ) -> None:
+    points = _shape_points(shape, cx, cy, r)
+    if points is None:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
+    else:
+        draw.polygon(points, fill=fill)
+
+
+def luminance(c: Colour) -> float:
+    def lin(v: int) -> float:
+        x = v / 255
+        return x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
+    return 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+
+
+def text_colour_on(c: Colour) -> Colour:
+    """Dark or light text, whichever reads better on a colour."""
+    return style.INK if luminance(c) > 0.18 else style.TEXT
+
+
+@lru_cache(maxsize=64)
+def shape_sprite(shape: str, colour: Colour, size: int, outline: int = 2) -> Image.Image:
+    """A filled shape with a dark outline, ``size`` px square."""
+    big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    c = size * SS / 2
+    r = c - SS * 0.5
+    _draw_shape(draw, shape, c, c, r, (*style.INK, 255))
+    _draw_shape(draw, shape, c, c, r - outline * SS, (*style.BADGE_RING, 255))
+    _draw_shape(draw, shape, c, c, r - (outline + style.BADGE_RING_WIDTH) * SS, (*colour, 255))
+    return big.reduce(SS)
+
+
+def _fit_font(text: str, max_width: int, sizes: tuple[int, ...]) -> object:
+    for size in sizes:
+        f = style.font(size, bold=True)
+        left, _, right, _ = f.getbbox(text, anchor="mm")
+        if right - left <= max_width:
+            return f
+    return style.font(sizes[-1], bold=True)
+
+
+@lru_cache(maxsize=4096)
+def badge(shape: str, colour: Colour, text: str) -> Image.Image:
+    """An army badge: the owner's shape in the owner's colour, with the count in the middle."""
+    size = style.BADGE_SIZE + 2
+    img = shape_sprite(shape, colour, size).copy()
+    draw = ImageDraw.Draw(img)
+    inner = {"diamond": 18, "house": 22, "shield": 22}.get(shape, 24)
+    font = _fit_font(text, inner, (20, 18, 16, 14, 12))
+    dy = {"house": 2, "shield": -2}.get(shape, 0)
+    draw.text((size / 2, size / 2 + dy), text, font=font, anchor="mm", fill=text_colour_on(colour))
+    return img
+
+
+@lru_cache(maxsize=512)
+def text_sprite(text: str, size: int, colour: Colour, bold: bool = False, stroke: int = 0,
+                stroke_colour: Colour = style.INK) -> Image.Image:
+    """Text as an RGBA image with a little margin; drawn with its top-left at the returned image's origin."""
+    font = style.font(size, bold=bold)
+    left, top, right, bottom = font.getbbox(text, stroke_width=stroke)
+    w, h = right - left + 2, bottom - top + 2
+    mask_stroke = Image.new("L", (w, h), 0)
+    mask_fill = Image.new("L", (w, h), 0)
+    origin = (1 - left, 1 - top)
+    if stroke:
+        ImageDraw.Draw(mask_stroke).text(origin, text, font=font, fill=255, stroke_width=stroke,
+                                         stroke_fill=255)
+    ImageDraw.Draw(mask_fill).text(origin, text, font=font, fill=255)
+    img = Image.new("RGBA", (w, h), (*stroke_colour, 0))
+    if stroke:
+        img.putalpha(mask_stroke)
+    top_layer = Image.new("RGBA", (w, h), (*colour, 0))
+    top_layer.putalpha(mask_fill)
+    img.alpha_composite(top_layer)
+    return img
+
+
+@lru_cache(maxsize=64)
+def tag(text: str, colour: Colour = (255, 255, 255)) -> Image.Image:
+    """A small rounded label ("+3") with dark text and outline."""
+    font = style.font(16, bold=True)
+    left, _top, right, _bottom = font.getbbox(text, anchor="lm")
+    w, h = right - left + 12, 22
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    draw.rounded_rectangle((0, 0, w * SS - 1, h * SS - 1), radius=h * SS // 2, fill=(*style.INK, 255))
+    draw.rounded_rectangle((2 * SS, 2 * SS, (w - 2) * SS - 1, (h - 2) * SS - 1), radius=(h - 4) * SS // 2,
+                           fill=(*colour, 255))
+    img = big.reduce(SS)
+    ImageDraw.Draw(img).text((w / 2, h / 2 + 1), text, font=font, anchor="mm", fill=style.INK)
+    return img
+
+
+PIPS = {
+    1: [(0.5, 0.5)], 2: [(0.27, 0.27), (0.73, 0.73)], 3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
+    4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+    5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
+    6: [(0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)],
+}
+
+
+@lru_cache(maxsize=64)
+def die(value: int, colour: Colour, size: int = 30, lost: bool = False) -> Image.Image:
+    """A die face in a player's colour; a lost die is dimmed and crossed."""
+    s = size * SS
+    big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    draw.rounded_rectangle((0, 0, s - 1, s - 1), radius=s // 5, fill=(*style.INK, 255))
+    face = colour if not lost else tuple(round(v * 0.45 + 40) for v in colour)
+    draw.rounded_rectangle((2 * SS, 2 * SS, s - 2 * SS - 1, s - 2 * SS - 1), radius=s // 6, fill=(*face, 255))
+    pip = text_colour_on(face)  # type: ignore[arg-type]
+    pr = s * 0.085
+    for px, py in PIPS.get(value, []):
+        draw.ellipse((px * s - pr, py * s - pr, px * s + pr, py * s + pr), fill=(*pip, 255))
+    img = big.reduce(SS)
+    if lost:
+        d = ImageDraw.Draw(img)
+        d.line((3, size - 4, size - 4, 3), fill=(*style.INK, 255), width=3)
+    return img
+
+
+@lru_cache(maxsize=128)
+def arrow(x0: float, y0: float, x1: float, y1: float, colour: Colour = style.ATTACK_ARROW, width: float = 7,
+          head: float = 20, outline: float = 2.5, tip: bool = True) -> tuple[Image.Image, tuple[int, int]]:
+    """An arrow from (x0, y0) to (x1, y1), as an RGBA patch and the patch's top-left corner on the map.
+    Drawn at twice the size (arrows can be long: 4x would cost milliseconds) and cached."""
+    ss = 2
+    pad = head + outline + 2
+    left, top = math.floor(min(x0, x1) - pad), math.floor(min(y0, y1) - pad)
+    right, bottom = math.ceil(max(x0, x1) + pad), math.ceil(max(y0, y1) + pad)
+    w, h = right - left, bottom - top
+    edge = Image.new("L", (w * ss, h * ss), 0)
+    body_mask = Image.new("L", (w * ss, h * ss), 0)
+    ax, ay = (x0 - left) * ss, (y0 - top) * ss
+    bx, by = (x1 - left) * ss, (y1 - top) * ss
+    length = math.hypot(bx - ax, by - ay) or 1.0
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    nx, ny = -uy, ux
+    hl = min(head * ss, length * 0.6) if tip else 0.0
+    hw = head * ss * 0.62
+
+    def body(grow: float) -> list[tuple[float, float]]:
+        half = width * ss / 2 + grow
+        sx, sy = ax - ux * grow, ay - uy * grow
+        ex, ey = bx - ux * hl, by - uy * hl
+        if not tip:
+            ex, ey = bx + ux * grow, by + uy * grow
+        pts = [(sx + nx * half, sy + ny * half), (ex + nx * half, ey + ny * half)]
+        if tip:
+            pts += [(ex + nx * (hw + grow), ey + ny * (hw + grow)),
+                    (bx + ux * grow * 1.6, by + uy * grow * 1.6),
+                    (ex - nx * (hw + grow), ey - ny * (hw + grow))]
+        pts += [(ex - nx * half, ey - ny * half), (sx - nx * half, sy - ny * half)]
+        return pts
+
+    # Masks drawn in "L" (fast) and coloured afterwards.
+    ImageDraw.Draw(edge).polygon(body(outline * ss), fill=235)
+    ImageDraw.Draw(body_mask).polygon(body(0), fill=255)
+    img = Image.new("RGBA", (w, h), (*style.INK, 0))
+    img.putalpha(edge.reduce(ss))
+    img.paste(colour, (0, 0), body_mask.reduce(ss))
+    return img, (left, top)
+
+
+@lru_cache(maxsize=64)
+def outline_sprite(territory: str, colour: Colour = style.HIGHLIGHT, width: int = 3
+                   ) -> tuple[Image.Image, tuple[int, int]]:
+    """A glowing outline around every piece of one territory, and where it goes on the map."""
+    from .geometry import load_geometry
+
+    geo = load_geometry()
+    shape = geo.territories[territory]
+    label, value, bbox = geo.label, shape.value, shape.bbox
+    pad = width + 6
+    box = (max(0, bbox[0] - pad), max(0, bbox[1] - pad), min(label.width, bbox[2] + pad),
+           min(label.height, bbox[3] + pad))
+    mask = label.crop(box).point(lambda v: 255 if v == value else 0)
+    outer = mask
+    for _ in range(width):
+        outer = outer.filter(ImageFilter.MaxFilter(3))
+    inner = mask.filter(ImageFilter.MinFilter(3))
+    ring = ImageChops.subtract(outer, inner).filter(ImageFilter.GaussianBlur(0.7))
+    glow = outer.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(2.5))
+    glow = ImageChops.subtract(glow, mask).point(lambda v: v * 3 // 5)
+    img = Image.new("RGBA", mask.size, (*style.INK, 0))
+    img.putalpha(glow)
+    top = Image.new("RGBA", mask.size, (*colour, 0))
+    top.putalpha(ring)
+    img.alpha_composite(top)
+    return img, (box[0], box[1])
