@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
@@ -81,10 +81,10 @@ class RiskCog(commands.Cog):
 
     risk = app_commands.Group(name="risk", description="Games of Risk: lobby, status, rules and help")
 
-    def __init__(self, bot: commands.Bot, store: Store) -> None:
+    def __init__(self, bot: commands.Bot, store: Store, new_seed: Callable[[], str] | None = None) -> None:
         self.bot = bot
         self.store = store
-        self.service = GameService(store)
+        self.service = GameService(store, new_seed)
         self._last_fronts: dict[int, tuple[str, str]] = {}
 
     async def cog_load(self) -> None:
@@ -183,10 +183,11 @@ class RiskCog(commands.Cog):
         game = record.game()
         placed = sum(e["count"] for e in turn.events
                      if e["type"] == "armies_placed" and e.get("source") in ("reinforcement", "setup", "card_bonus"))
-        lines = list(describe([e for e in turn.events if e["type"] != "armies_placed"], game.state,
-                                    game.board, locale))
+        shown = [e for e in turn.events if e["type"] not in ("armies_placed", "turn_started", "turn_ended")]
+        lines = list(describe(shown, game.state, game.board, locale))
         name = seat_name(game.state, turn.seat, locale)
-        head = _("🤖 {player} played:", locale, player=name)
+        head = _("🤖 {player} played turn {turn}:", locale, player=name, turn=turn.turn) if turn.turn else \
+            _("🤖 {player} played:", locale, player=name)
         if placed:
             lines.insert(0, _("{player} placed {count} armies.", locale, player=name, count=placed))
         file = await self.service.render_file(record, turn.events)
@@ -1036,7 +1037,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lob
 async def setup(bot: commands.Bot) -> None:
     store: Store = bot.store  # type: ignore[attr-defined]
     bot.add_dynamic_items(LobbyButton)
-    await bot.add_cog(RiskCog(bot, store))
+    await bot.add_cog(RiskCog(bot, store, getattr(bot, "new_seed", None)))
 
 
 __all__ = ["RiskCog", "setup"]

@@ -10,7 +10,7 @@ import asyncio
 import io
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import discord
@@ -30,12 +30,14 @@ MAX_AI_ACTIONS = 5_000
 @dataclass
 class AITurn:
     seat: int
+    turn: int = 0
     events: list[Event] = field(default_factory=list)
 
 
 class GameService:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, new_seed: Callable[[], str] | None = None) -> None:
         self.store = store
+        self.new_seed = new_seed or (lambda: secrets.token_hex(32))
         self._game_locks: dict[int, asyncio.Lock] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -52,7 +54,7 @@ class GameService:
         return await self.store.get_game(game_id), turns
 
     async def start(self, record: GameRecord) -> tuple[GameRecord, list[Event], list[AITurn]]:
-        started, events = await self.store.start_game(record.id, seed=secrets.token_hex(32))
+        started, events = await self.store.start_game(record.id, seed=self.new_seed())
         turns = await self.run_ai(started.id)
         final = await self.store.get_game(started.id) if turns else started
         return final, events, turns
@@ -75,7 +77,7 @@ class GameService:
                 action = make_ai(player.ai_level or "normal", salt=str(seat)).choose(game, seat)
                 result = await self.store.apply_action(game_id, action)
                 if not turns or turns[-1].seat != seat:
-                    turns.append(AITurn(seat))
+                    turns.append(AITurn(seat, turn=game.state.turn))
                 turns[-1].events.extend(result.events)
                 record = result.record
             else:  # pragma: no cover - a safety net

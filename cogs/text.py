@@ -8,7 +8,7 @@ from typing import Any
 from engine import Board, GameState
 from engine.state import Event
 
-from .i18n import _
+from .i18n import _, ngettext
 
 SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "wild": "🃏"}
 
@@ -41,7 +41,8 @@ def describe(events: Sequence[Event], state: GameState, board: Board, locale: ob
         elif kind == "territory_conquered":
             lines.append(_("🏴 {player} conquered {territory}!", locale, player=who, territory=name(e["to"])))
         elif kind == "occupied":
-            lines.append(_("{count} armies hold {territory}.", locale, count=e["count"], territory=name(e["to"])))
+            lines.append(ngettext("{n} army holds {territory}.", "{n} armies hold {territory}.", e["count"], locale,
+                                  territory=name(e["to"])))
         elif kind == "armies_placed" and (include_setup or e.get("source") not in ("random",)):
             if e.get("source") == "card_bonus":
                 lines.append(_("+{count} card bonus on {territory}.", locale, count=e["count"],

@@ -1,0 +1,58 @@
+"""Build the real bot on a temporary database and drive it through the offline Discord."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from pathlib import Path
+from typing import Any
+
+from bot import Config, create_bot
+from engine import Action, Attack, Blitz, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Surrender, Trade
+from engine.cards import WILD_CARDS
+from offline import OfflineDiscord
+
+_counter = itertools.count()
+
+
+def make_bot(db: Path, seed: str = "fixed") -> Any:
+    bot = create_bot(Config(database=str(db)))
+    numbers = itertools.count()
+    bot.new_seed = lambda: hashlib.sha256(f"{seed}:{next(numbers)}".encode()).hexdigest()
+    return bot
+
+
+def command_for(action: Action, game: Any) -> tuple[str, dict[str, Any]]:
+    """The slash command a player would type for an engine action."""
+    name = game.board.name
+    if isinstance(action, Claim):
+        return "place", {"territory": name(action.territory)}
+    if isinstance(action, Place):
+        return "place", {"territory": name(action.territory), "count": action.count}
+    if isinstance(action, Trade):
+        cards = ", ".join("wild" if c in WILD_CARDS else name(c) for c in action.cards)
+        return "trade", {"cards": cards}
+    if isinstance(action, Attack):
+        options: dict[str, Any] = {"from": name(action.source), "to": name(action.target)}
+        if action.dice is not None:
+            options["dice"] = action.dice
+        return "attack", options
+    if isinstance(action, Blitz):
+        return "blitz", {"from": action.source, "to": action.target, "stop_at": action.stop_at}
+    if isinstance(action, Occupy):
+        return "move", {"count": action.count}
+    if isinstance(action, (EndAttack, EndTurn)):
+        return "end", {}
+    if isinstance(action, Fortify):
+        return "fortify", {"from": action.source, "to": action.target, "count": action.count}
+    if isinstance(action, Surrender):
+        return "risk surrender", {}
+    raise AssertionError(action)
+
+
+async def open_lobby(d: OfflineDiscord, host: str = "alice", **settings: Any) -> None:
+    step = await d.send_command(host, "general", "risk new", settings)
+    assert not step.problems, step.problems
+
+
+__all__ = ["OfflineDiscord", "command_for", "make_bot", "open_lobby"]
