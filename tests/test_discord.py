@@ -128,7 +128,7 @@ async def test_whole_turn_by_taps(tmp_path: Path):
         step = await d.select("alice", [dst])
         assert "Blitz" in [b["label"] for b in step[0].buttons]
         step = await d.click("alice", step[0].buttons[0]["label"])  # one roll
-        battle = [m for m in step if not m.ephemeral][0]
+        battle = next(m for m in step if not m.ephemeral)
         assert "⚔️" in battle.content and " vs " in battle.content
         record = await game_of(db, d.channel("general").id)
         if record.game().state.phase == "occupy":
