@@ -97,9 +97,18 @@ def create_bot(config: Config | None = None, store: Store | None = None) -> Risk
     return RiskBot(config or Config.load(), store)
 
 
+class _NoVoiceWarning(logging.Filter):
+    """The bot never uses voice: discord.py's warnings about missing voice libraries are noise."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "voice will NOT be supported" not in record.getMessage()
+
+
 def setup_logging(level: str) -> None:
     logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), stream=sys.stderr,
                         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_NoVoiceWarning())
 
 
 async def _run(config: Config) -> int:
@@ -173,7 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("rest", nargs=argparse.REMAINDER)
     args, _unknown = parser.parse_known_args(argv)
     config = Config.load(args.config)
-    setup_logging(config.log_level)
+    offline = args.command == "console" or (args.command in (None, "run") and not config.token)
+    # The console's own output is the conversation; only warnings go to stderr there.
+    setup_logging("WARNING" if offline and config.log_level.upper() == "INFO" else config.log_level)
     if args.command in ("export", "games"):
         from store.export import main as store_main
         return store_main([args.command, *args.rest], prog="bot.py")

@@ -306,8 +306,12 @@ class RiskCog(commands.Cog):
             s = game.state
             if s.phase == CLAIM:
                 return Claim(seat, territory)
-            n = count if count is not None else (s.reinforcements if s.phase == REINFORCE else s.batch_left or 1)
-            return Place(seat, territory, n)
+            if count is not None:
+                return Place(seat, territory, count)
+            if s.phase == REINFORCE:
+                return Place(seat, territory, s.reinforcements)
+            neutral = s.owners.get(game.board.resolve(territory)) == NEUTRAL
+            return Place(seat, territory, (s.neutral_left if neutral else s.batch_left) or 1)
         await self.act(interaction, build)
 
     @app_commands.command(name="attack", description="Attack an adjacent territory (one roll)")
