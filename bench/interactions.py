@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import Config, create_bot  # noqa: E402
-from offline import OfflineDiscord  # noqa: E402
-from store import SQLiteStore  # noqa: E402
+from bot import Config, create_bot
+from offline import OfflineDiscord
+from store import SQLiteStore
 
 
 async def run(attacks: int) -> list[float]:
