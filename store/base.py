@@ -1,0 +1,153 @@
+"""The storage interface the cogs use. ``SQLiteStore`` (store/sqlite.py) implements it."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any, Self
+
+from engine import Action, Event
+
+from .records import ActionResult, Deadline, GameRecord, GuildSettings, UserPrefs
+
+
+class Store(abc.ABC):
+    """Games, their event logs and the bot's small tables, behind one narrow async interface.
+
+    Every method that writes is one atomic transaction: it either happens completely or not at all. Lobby
+    and game methods raise ``StoreError`` subclasses (messages in player words); ``apply_action`` lets the
+    engine's ``RuleError`` through unchanged, and a refused action writes nothing.
+    """
+
+    # -- lifetime ----------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def open(self) -> None:
+        """Open the database (creating or upgrading it). Raises ``DatabaseError`` if it cannot be used."""
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Finish the writes in flight and close."""
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()
+
+    # -- lobby -------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+                           settings: Mapping[str, Any] | None = None) -> GameRecord:
+        """Open a lobby in a channel with the host in seat 0. ``ChannelBusy`` if the channel has an active game.
+
+        Without ``settings`` the guild's default settings apply.
+        """
+
+    @abc.abstractmethod
+    async def join(self, game_id: int, user_id: int, name: str) -> GameRecord:
+        """Seat a user in the next free seat."""
+
+    @abc.abstractmethod
+    async def leave(self, game_id: int, user_id: int) -> GameRecord:
+        """Unseat a user. If the host leaves, the next human hosts; with no human left the lobby is cancelled."""
+
+    @abc.abstractmethod
+    async def add_ai(self, game_id: int, level: str = "normal", name: str | None = None) -> GameRecord:
+        """Seat an AI player of a level (``easy`` or ``normal``)."""
+
+    @abc.abstractmethod
+    async def kick(self, game_id: int, seat: int) -> GameRecord:
+        """Remove whoever sits in a seat (a user or an AI). Later seats move up one."""
+
+    @abc.abstractmethod
+    async def update_settings(self, game_id: int, changes: Mapping[str, Any]) -> GameRecord:
+        """Change some settings of a lobby; the engine validates them (``SettingsError``)."""
+
+    @abc.abstractmethod
+    async def start_game(self, game_id: int, seed: str | None = None) -> tuple[GameRecord, list[Event]]:
+        """Start the game with the seated players in seat order. Returns the record and the opening events."""
+
+    # -- play ----------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def apply_action(self, game_id: int, action: Action, interaction_id: str | None = None,
+                           expected_version: int | None = None) -> ActionResult:
+        """Apply one action in one transaction and return what happened.
+
+        A repeated ``interaction_id`` returns the first result with ``duplicate=True`` and writes nothing.
+        ``expected_version`` raises ``VersionConflict`` if the game changed since the caller read it.
+        When the game ends its status becomes ``finished`` in the same transaction.
+        """
+
+    @abc.abstractmethod
+    async def pause(self, game_id: int) -> GameRecord:
+        """Pause a running game."""
+
+    @abc.abstractmethod
+    async def resume(self, game_id: int) -> GameRecord:
+        """Resume a paused game."""
+
+    @abc.abstractmethod
+    async def cancel(self, game_id: int) -> GameRecord:
+        """Cancel an active game (lobby, running or paused). Its history stays."""
+
+    # -- reading -------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def get_game(self, game_id: int) -> GameRecord:
+        """A game by id. ``UnknownGame`` if there is none."""
+
+    @abc.abstractmethod
+    async def get_active_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's game in its lobby, running or paused, if any."""
+
+    @abc.abstractmethod
+    async def list_games(self, status: str | None = None, *, guild_id: int | None = None,
+                         channel_id: int | None = None, limit: int | None = None) -> list[GameRecord]:
+        """Games, newest first, optionally filtered."""
+
+    @abc.abstractmethod
+    async def running_games(self) -> list[GameRecord]:
+        """Every running game (for resuming AI turns and timers at start-up)."""
+
+    @abc.abstractmethod
+    async def events(self, game_id: int, since_seq: int = 0) -> list[Event]:
+        """The game's events after ``since_seq``, in order. Event number n (from 1) has seq n."""
+
+    # -- preferences and settings ------------------------------------------------------------------
+    @abc.abstractmethod
+    async def get_user_prefs(self, user_id: int) -> UserPrefs:
+        """A user's preferences (the defaults if none were saved)."""
+
+    @abc.abstractmethod
+    async def set_user_prefs(self, prefs: UserPrefs) -> UserPrefs:
+        """Save a user's preferences (validated)."""
+
+    @abc.abstractmethod
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """A guild's settings (the defaults if none were saved)."""
+
+    @abc.abstractmethod
+    async def set_guild_settings(self, settings: GuildSettings) -> GuildSettings:
+        """Save a guild's settings (default game settings are validated by the engine)."""
+
+    # -- deadlines and reminders ---------------------------------------------------------------------
+    @abc.abstractmethod
+    async def set_deadline(self, game_id: int, seat: int, kind: str, due_at: float) -> Deadline:
+        """Set (or move) the timer of a kind for a seat."""
+
+    @abc.abstractmethod
+    async def clear_deadlines(self, game_id: int, seat: int | None = None, kind: str | None = None) -> int:
+        """Remove a game's timers (optionally only a seat's, or a kind); returns how many."""
+
+    @abc.abstractmethod
+    async def next_due(self) -> Deadline | None:
+        """The earliest timer of any game, to know how long to sleep."""
+
+    @abc.abstractmethod
+    async def due_deadlines(self, now: float) -> list[Deadline]:
+        """Every timer due at or before ``now``, earliest first."""
+
+
+__all__ = ["Store"]

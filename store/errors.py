@@ -1,0 +1,75 @@
+"""Typed storage errors. Every message is written for the player or admin who will read it."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Something the store refuses to do. Nothing was written when it is raised."""
+
+    code = "store"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class UnknownGame(StoreError):
+    code = "unknown_game"
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a game in its lobby, running or paused."""
+
+    code = "channel_busy"
+
+
+class NotInLobby(StoreError):
+    """Seats and settings change only while the game waits in its lobby."""
+
+    code = "not_in_lobby"
+
+
+class GameNotRunning(StoreError):
+    """Moves are accepted only while the game is running (not in the lobby, paused, over or cancelled)."""
+
+    code = "not_running"
+
+
+class AlreadySeated(StoreError):
+    code = "already_seated"
+
+
+class NotSeated(StoreError):
+    code = "not_seated"
+
+
+class LobbyFull(StoreError):
+    code = "lobby_full"
+
+
+class NotEnoughPlayers(StoreError):
+    code = "not_enough_players"
+
+
+class VersionConflict(StoreError):
+    """The game changed since the caller read it (``expected_version`` no longer matches)."""
+
+    code = "version_conflict"
+
+
+class InvalidValue(StoreError):
+    """A preference, AI level or similar value the store does not accept."""
+
+    code = "invalid_value"
+
+
+class DatabaseError(StoreError):
+    """The database file cannot be used: not SQLite, read-only, from a newer version, or failing."""
+
+    code = "database"
+
+
+__all__ = [
+    "AlreadySeated", "ChannelBusy", "DatabaseError", "GameNotRunning", "InvalidValue", "LobbyFull",
+    "NotEnoughPlayers", "NotInLobby", "NotSeated", "StoreError", "UnknownGame", "VersionConflict",
+]

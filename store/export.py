@@ -1,0 +1,200 @@
+"""Command-line tools over the database: list games, export a game's event log as JSON Lines.
+
+These open the database read-only and never migrate it, so they are safe while the bot runs. The export
+writes one public event per line (the format of docs/events.md): cards, the deck order and the dice seed
+stay hidden until the game is over, then everything is revealed so anyone can replay and verify it.
+
+``bot.py`` delegates its ``export`` and ``games`` subcommands to ``main``; ``python -m store.export`` works too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import sys
+import tempfile
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import NamedTuple, TextIO
+from urllib.parse import quote
+
+from engine.log import dumps, public_event
+
+from .errors import DatabaseError, StoreError, UnknownGame
+from .migrations import LATEST_VERSION
+from .records import FINISHED, STATUSES
+from .sqlite import DEFAULT_PATH, SQLITE_HEADER
+
+
+class GameRow(NamedTuple):
+    """One line of the games listing."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str
+    players: str
+    turn: int | None
+    updated: str
+
+
+class ExportSummary(NamedTuple):
+    game_id: int
+    status: str
+    events: int
+    revealed: bool
+    out: str
+
+
+def connect_read_only(db_path: str | Path) -> sqlite3.Connection:
+    """A read-only connection to an existing store database; ``DatabaseError`` if it is not one we can read."""
+    path = Path(db_path)
+    if not path.is_file():
+        raise DatabaseError(f"There is no database at {path}.")
+    with path.open("rb") as f:
+        if f.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
+            raise DatabaseError(f"{path} is not a SQLite database.")
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"Cannot read the database {path}: {exc}.") from exc
+    if version > LATEST_VERSION:
+        conn.close()
+        raise DatabaseError(f"The database {path} was written by a newer version of the bot (database version "
+                            f"{version}; this version reads up to {LATEST_VERSION}).")
+    if version == 0:
+        conn.close()
+        raise DatabaseError(f"{path} is not a database of this bot (it has no games table).")
+    return conn
+
+
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def list_games(db_path: str | Path, status: str | None = None) -> list[GameRow]:
+    """Every game, newest first (optionally only those of a status): id, guild, channel, status, players, turn,
+    last update (UTC)."""
+    if status is not None and status not in STATUSES:
+        raise StoreError(f"Unknown status “{status}”; statuses: {', '.join(STATUSES)}.")
+    conn = connect_read_only(db_path)
+    try:
+        rows = conn.execute(
+            "SELECT g.id, g.guild_id, g.channel_id, g.status, "
+            "  (SELECT group_concat(name, ', ') FROM "
+            "     (SELECT name FROM players p WHERE p.game_id = g.id ORDER BY p.seat)), "
+            "  json_extract(g.state, '$.turn'), g.updated_at "
+            "FROM games g WHERE (? IS NULL OR g.status = ?) ORDER BY g.id DESC", (status, status)).fetchall()
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"Cannot read the database {db_path}: {exc}.") from exc
+    finally:
+        conn.close()
+    return [GameRow(r[0], r[1], r[2], r[3], r[4] or "", r[5], _iso(r[6])) for r in rows]
+
+
+def export_game(db_path: str | Path, channel_id: int, game_id: int | None = None,
+                out: str | Path | TextIO = "game.jsonl") -> ExportSummary:
+    """Write a game's event log as JSON Lines, in public form (hidden information revealed only after the end).
+
+    Without ``game_id`` the channel's latest game is exported (its active game if it has one). ``out`` is a
+    path (written atomically) or an open text stream.
+    """
+    conn = connect_read_only(db_path)
+    try:
+        if game_id is None:
+            head = conn.execute("SELECT id, status FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+                                (channel_id,)).fetchone()
+            if head is None:
+                raise UnknownGame(f"Channel {channel_id} has no games.")
+        else:
+            head = conn.execute("SELECT id, status FROM games WHERE id = ? AND channel_id = ?",
+                                (game_id, channel_id)).fetchone()
+            if head is None:
+                raise UnknownGame(f"There is no game #{game_id} in channel {channel_id}.")
+        chosen, status = int(head[0]), str(head[1])
+        revealed = status == FINISHED
+        events = [public_event(json.loads(row[0]), revealed) for row in
+                  conn.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (chosen,))]
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"Cannot read the database {db_path}: {exc}.") from exc
+    finally:
+        conn.close()
+    text = dumps(events)
+    if isinstance(out, (str, Path)):
+        _write_atomically(Path(out), text)
+        target = str(out)
+    else:
+        out.write(text)
+        target = getattr(out, "name", "<stream>")
+    return ExportSummary(chosen, status, len(events), revealed, target)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def format_games(rows: Sequence[GameRow]) -> str:
+    """The listing as an aligned text table."""
+    header = ("id", "guild", "channel", "status", "turn", "updated", "players")
+    table = [header] + [(str(r.id), "" if r.guild_id is None else str(r.guild_id), str(r.channel_id), r.status,
+                         "" if r.turn is None else str(r.turn), r.updated, r.players) for r in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(header) - 1)]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=False)).rstrip()
+                     + "  " + line[-1] for line in table).rstrip() + "\n"
+
+
+def build_parser(prog: str = "bot.py") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Tools for the Risk bot's game database.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    export = commands.add_parser("export", help="export a game's event log as JSON Lines",
+                                 description="Export a game's event log as JSON Lines (one event per line). "
+                                             "Hidden information (cards, deck, dice seed) is revealed only "
+                                             "once the game is over.")
+    export.add_argument("--db", default=str(DEFAULT_PATH), help="database file (default: %(default)s)")
+    export.add_argument("--channel", type=int, required=True, help="Discord channel id of the game")
+    export.add_argument("--game", type=int, default=None,
+                        help="game id (default: the channel's latest game)")
+    export.add_argument("--out", default="game.jsonl", help="output file, or - for standard output "
+                                                             "(default: %(default)s)")
+
+    games = commands.add_parser("games", help="list the games in the database",
+                                description="List the games in the database, newest first.")
+    games.add_argument("--db", default=str(DEFAULT_PATH), help="database file (default: %(default)s)")
+    games.add_argument("--status", choices=STATUSES, default=None, help="only games with this status")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "bot.py") -> int:
+    """Run ``export`` or ``games``; returns the exit code (errors go to stderr in one line)."""
+    args = build_parser(prog).parse_args(argv)
+    try:
+        if args.command == "export":
+            out: str | TextIO = sys.stdout if args.out == "-" else args.out
+            summary = export_game(args.db, args.channel, args.game, out=out)
+            if args.out != "-":
+                hidden = "" if summary.revealed else " (hidden information kept hidden: the game is not over)"
+                print(f"Game #{summary.game_id} ({summary.status}): {summary.events} events written to "
+                      f"{summary.out}{hidden}.")
+        else:
+            sys.stdout.write(format_games(list_games(args.db, args.status)))
+    except StoreError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(prog="python -m store.export"))

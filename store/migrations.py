@@ -1,0 +1,143 @@
+"""The database schema as numbered migration steps.
+
+``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``; the version is SQLite's
+``PRAGMA user_version``. Steps are only ever appended: a released step is never edited.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+# 1: games, seats, the event log and processed interactions.
+_V1 = """
+CREATE TABLE games (
+    id           INTEGER PRIMARY KEY,
+    guild_id     INTEGER,
+    channel_id   INTEGER NOT NULL,
+    status       TEXT    NOT NULL DEFAULT 'lobby'
+                 CHECK (status IN ('lobby', 'running', 'paused', 'finished', 'cancelled')),
+    settings     TEXT    NOT NULL DEFAULT '{}',
+    host_id      INTEGER NOT NULL,
+    state        TEXT,
+    state_schema INTEGER,
+    version      INTEGER NOT NULL DEFAULT 0,
+    last_seq     INTEGER NOT NULL DEFAULT 0,
+    created_at   REAL    NOT NULL,
+    updated_at   REAL    NOT NULL
+);
+
+-- One active game per channel; finished and cancelled games stay as history.
+CREATE UNIQUE INDEX games_one_active_per_channel ON games (channel_id)
+    WHERE status IN ('lobby', 'running', 'paused');
+CREATE INDEX games_by_status ON games (status);
+CREATE INDEX games_by_channel ON games (channel_id, id);
+
+CREATE TABLE players (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 5),
+    user_id  INTEGER,
+    ai_level TEXT,
+    name     TEXT    NOT NULL,
+    colour   INTEGER NOT NULL CHECK (colour BETWEEN 0 AND 5),
+    PRIMARY KEY (game_id, seat),
+    CHECK ((user_id IS NULL) <> (ai_level IS NULL))
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX players_user_once ON players (game_id, user_id) WHERE user_id IS NOT NULL;
+CREATE UNIQUE INDEX players_colour_once ON players (game_id, colour);
+CREATE INDEX players_by_user ON players (user_id) WHERE user_id IS NOT NULL;
+
+-- The engine's events, in order: seq runs 1, 2, 3, ... per game with no gaps.
+CREATE TABLE events (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seq     INTEGER NOT NULL CHECK (seq >= 1),
+    event   TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TRIGGER events_never_updated BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'the event log is append-only');
+END;
+CREATE TRIGGER events_never_deleted BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'the event log is append-only');
+END;
+
+-- Interactions already applied, with a summary of their result, so a repeat is answered, not re-applied.
+CREATE TABLE interactions (
+    game_id        INTEGER NOT NULL REFERENCES games (id),
+    interaction_id TEXT    NOT NULL,
+    result         TEXT    NOT NULL,
+    created_at     REAL    NOT NULL,
+    PRIMARY KEY (game_id, interaction_id)
+) WITHOUT ROWID;
+"""
+
+# 2: turn deadlines and reminders, user preferences, guild settings.
+_V2 = """
+CREATE TABLE deadlines (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seat    INTEGER NOT NULL,
+    kind    TEXT    NOT NULL,
+    due_at  REAL    NOT NULL,
+    PRIMARY KEY (game_id, seat, kind)
+) WITHOUT ROWID;
+CREATE INDEX deadlines_by_due ON deadlines (due_at);
+
+CREATE TABLE user_prefs (
+    user_id     INTEGER PRIMARY KEY,
+    language    TEXT,
+    notify      TEXT NOT NULL DEFAULT 'mention',
+    quiet_start TEXT,
+    quiet_end   TEXT,
+    timezone    TEXT,
+    updated_at  REAL NOT NULL
+);
+
+CREATE TABLE guild_settings (
+    guild_id         INTEGER PRIMARY KEY,
+    default_settings TEXT NOT NULL DEFAULT '{}',
+    allowed_channels TEXT NOT NULL DEFAULT '[]',
+    updated_at       REAL NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+LATEST_VERSION = len(MIGRATIONS)
+
+
+def statements(script: str) -> Iterator[str]:
+    """Split a migration script into complete SQL statements (trigger bodies stay whole)."""
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statement = buffer.strip()
+            buffer = ""
+            if statement.rstrip(";").strip():
+                yield statement
+    if buffer.strip():
+        raise ValueError(f"incomplete SQL statement in a migration: {buffer.strip()[:60]!r}")
+
+
+def migrate_sync(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> int:
+    """Bring a plain ``sqlite3`` connection (autocommit) up to ``target`` in one transaction; return the version.
+
+    The store migrates through aiosqlite at open; this twin serves tools and tests.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        for number in range(version, target):
+            for statement in statements(MIGRATIONS[number]):
+                conn.execute(statement)
+        if target > version:
+            conn.execute(f"PRAGMA user_version = {int(target)}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return max(version, target)
+
+
+__all__ = ["LATEST_VERSION", "MIGRATIONS", "migrate_sync", "statements"]

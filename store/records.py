@@ -1,0 +1,142 @@
+"""What the store hands back: plain frozen values, detached from the database."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from engine import Event, Game, GameState, Player
+
+from .errors import GameNotRunning
+
+MAX_SEATS = 6
+LOBBY, RUNNING, PAUSED, FINISHED, CANCELLED = "lobby", "running", "paused", "finished", "cancelled"
+STATUSES = (LOBBY, RUNNING, PAUSED, FINISHED, CANCELLED)
+ACTIVE_STATUSES = (LOBBY, RUNNING, PAUSED)
+AI_LEVELS = ("easy", "normal")
+NOTIFY_MODES = ("mention", "dm", "off")
+
+STATUS_WORDS = {
+    LOBBY: "waiting in its lobby", RUNNING: "running", PAUSED: "paused", FINISHED: "over",
+    CANCELLED: "cancelled",
+}
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat at the table: a Discord user, or an AI (``user_id`` None and an ``ai_level``)."""
+
+    seat: int
+    user_id: int | None
+    ai_level: str | None
+    name: str
+    colour: int
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+    def engine_player(self) -> Player:
+        if self.is_ai:
+            return Player(self.seat, self.name, "ai", self.ai_level)
+        return Player(self.seat, self.name, "human", None)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game as stored at one ``version``. ``state_json`` is the engine state (None before the start)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str
+    settings: dict[str, Any]
+    host_id: int
+    players: tuple[SeatRecord, ...]
+    state_json: str | None
+    state_schema: int | None
+    version: int
+    last_seq: int
+    created_at: float
+    updated_at: float
+
+    @property
+    def is_active(self) -> bool:
+        """Lobby, running or paused: the game that occupies its channel."""
+        return self.status in ACTIVE_STATUSES
+
+    @cached_property
+    def state(self) -> dict[str, Any] | None:
+        """The engine state as a dict (parsed once per record). Treat it as read-only."""
+        return None if self.state_json is None else dict(json.loads(self.state_json))
+
+    def game(self) -> Game:
+        """A fresh engine ``Game`` built from the stored state; changing it changes nothing stored."""
+        if self.state_json is None:
+            raise GameNotRunning(f"Game #{self.id} has not started yet.")
+        return Game(GameState.from_dict(json.loads(self.state_json)))
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of a Discord user in this game, or None."""
+        for p in self.players:
+            if p.user_id == user_id:
+                return p.seat
+        return None
+
+    def player(self, seat: int) -> SeatRecord:
+        return self.players[seat]
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    """The outcome of ``apply_action``.
+
+    ``record`` is the game as stored now; ``events`` are the events the action produced. When ``duplicate``
+    is true the interaction had already been applied: nothing was written, and ``events`` are those of the
+    first application.
+    """
+
+    record: GameRecord
+    events: list[Event]
+    duplicate: bool = False
+    first_seq: int = 0
+
+
+@dataclass(frozen=True)
+class UserPrefs:
+    """Per-user preferences. Quiet hours are local "HH:MM" times in ``timezone`` (an IANA name)."""
+
+    user_id: int
+    language: str | None = None
+    notify: str = "mention"
+    quiet_start: str | None = None
+    quiet_end: str | None = None
+    timezone: str | None = None
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """Per-guild settings: default game settings for new lobbies and the channels games may use (empty: any)."""
+
+    guild_id: int
+    default_settings: dict[str, Any] = field(default_factory=dict)
+    allowed_channels: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A timer for one seat of a game: a turn deadline or a reminder. ``due_at`` is a Unix time in seconds."""
+
+    game_id: int
+    seat: int
+    kind: str
+    due_at: float
+
+
+__all__ = [
+    "ACTIVE_STATUSES", "AI_LEVELS", "CANCELLED", "FINISHED", "LOBBY", "MAX_SEATS", "NOTIFY_MODES", "PAUSED",
+    "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "SeatRecord",
+    "UserPrefs",
+]
