@@ -52,6 +52,8 @@ LONG_LIVED_TASKS = (
     ".<locals>.inner_call",
     ".delete.<locals>.delete",
 )
+# Tasks named with this prefix are the bot's own long-lived loops (a scheduler, a checkpointer): never waited for.
+BACKGROUND_PREFIX = "background:"
 
 UserLike = str | OfflineUser | int
 ChannelLike = str | OfflineChannel | int
@@ -500,6 +502,8 @@ class OfflineDiscord:
 
     def _long_lived(self, task: asyncio.Task[Any]) -> bool:
         if self.ignore_task is not None and self.ignore_task(task):
+            return True
+        if task.get_name().startswith(BACKGROUND_PREFIX):
             return True
         name = _qualname(task)
         return any(name == known or (known.startswith(".") and name.endswith(known)) for known in LONG_LIVED_TASKS)

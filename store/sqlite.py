@@ -231,7 +231,8 @@ class SQLiteStore(Store):
             raise
         self._db = db
         if self.checkpoint_interval is not None:
-            self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint_in_background())
+            self._checkpointer = asyncio.get_running_loop().create_task(
+                self._checkpoint_in_background(), name="background:wal-checkpoint")
 
     async def _prepare(self, db: aiosqlite.Connection) -> None:
         """Settings of the connection, then migrations. Nothing is written before the version is checked."""
