@@ -353,9 +353,29 @@ class Game:
 
     def _turn_started(self, seat: int, turn: int) -> Event:
         r = self.reinforcement_breakdown(seat)
-        return {"type": "turn_started", "seat": seat, "turn": turn,
+        return {"type": "turn_started", "seat": seat, "turn": turn, "round": self._round_of(seat, turn),
                 "reinforcements": {"territories": r["territories"], "continents": r["continents"]},
                 "total": r["total"]}
+
+    def _round_of(self, seat: int, turn: int) -> int:
+        """The round a turn belongs to: a new round begins when play comes round past the first seat again."""
+        s = self.state
+        if turn == 1:
+            return 1
+        n = len(s.players)
+        def pos(x: int) -> int:
+            return (x - s.first_seat) % n
+        return s.round + 1 if pos(seat) <= pos(s.current) else s.round
+
+    def _round_limit_reached(self, next_seat: int) -> bool:
+        s = self.state
+        limit = s.settings.max_rounds
+        return bool(limit) and self._round_of(next_seat, s.turn + 1) > limit
+
+    def leader(self) -> int:
+        """The player ahead on territories, then armies, then the earlier seat (for a round limit)."""
+        s = self.state
+        return max(s.active_seats(), key=lambda seat: (len(s.territories_of(seat)), s.army_total(seat), -seat))
 
     def _trade(self, a: Trade) -> Iterable[Event]:
         s = self.state
@@ -560,6 +580,9 @@ class Game:
                 yield {"type": "card_drawn", "seat": seat, "card": s.deck[0]}
         yield {"type": "turn_ended", "seat": seat}
         nxt = s.next_seat(seat)
+        if self._round_limit_reached(nxt):
+            yield self._game_over(self.leader(), "round_limit")
+            return
         yield self._turn_started(nxt, s.turn + 1)
 
     def _surrender(self, a: Surrender) -> Iterable[Event]:

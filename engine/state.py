@@ -52,6 +52,7 @@ class GameState:
     current: int = 0
     first_seat: int = 0
     turn: int = 0
+    round: int = 0
     setup_remaining: dict[int, int] = field(default_factory=dict)
     batch_left: int = 0
     neutral_left: int = 0
@@ -132,6 +133,7 @@ class GameState:
             "seed": self.seed, "seed_commitment": self.seed_commitment,
             "owners": dict(self.owners), "armies": dict(self.armies),
             "phase": self.phase, "current": self.current, "first_seat": self.first_seat, "turn": self.turn,
+            "round": self.round,
             "setup_remaining": {str(k): v for k, v in self.setup_remaining.items()},
             "batch_left": self.batch_left, "neutral_left": self.neutral_left,
             "reinforcements": self.reinforcements,
@@ -156,6 +158,7 @@ class GameState:
             seed=data["seed"], seed_commitment=data["seed_commitment"],
             owners=dict(data["owners"]), armies=dict(data["armies"]),
             phase=data["phase"], current=data["current"], first_seat=data["first_seat"], turn=data["turn"],
+            round=data.get("round", 0),
             setup_remaining={int(k): v for k, v in data["setup_remaining"].items()},
             batch_left=data["batch_left"], neutral_left=data["neutral_left"],
             reinforcements=data["reinforcements"],
@@ -253,6 +256,7 @@ def _turn_started(state: GameState, e: Event) -> None:
     state.phase = REINFORCE
     state.current = e["seat"]
     state.turn = e["turn"]
+    state.round = e.get("round", state.round)
     state.reinforcements = e["total"]
     state.bonus_this_turn = 0
     state.conquered_this_turn = False

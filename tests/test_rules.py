@@ -527,3 +527,34 @@ def test_new_game_validates_players_and_settings():
         Game.new(["A", "B", "C"], "seed", {"colour": "red"})
     with pytest.raises(E.SettingsError):
         Game.new([Player(0, "A"), Player(1, "B")], "")
+
+
+def test_round_limit_ends_the_game_with_the_leader_on_territories_then_armies():
+    game = new_game(3, max_rounds=2)
+    s = game.state
+    first = s.current
+    rounds = []
+    while s.phase != OVER:
+        seat = s.current
+        rounds.append(s.round)
+        if s.phase == REINFORCE:
+            game.apply(Place(seat, s.territories_of(seat)[0], s.reinforcements))
+        events = game.apply(EndTurn(seat))
+    assert rounds == [1, 1, 1, 2, 2, 2] and s.turn == 6 and first == game.state.first_seat
+    assert events[-1]["type"] == "game_over" and events[-1]["reason"] == "round_limit"
+    best = max(range(3), key=lambda p: (len(s.territories_of(p)), s.army_total(p), -p))
+    assert s.winner == best
+
+
+def test_cautious_ai_reinforces_and_never_attacks():
+    from engine.ai import make_ai
+    game = new_game(3)
+    s = game.state
+    seat = s.current
+    ai = make_ai("cautious")
+    kinds = []
+    while s.current == seat:
+        action = ai.choose(game, seat)
+        kinds.append(type(action).__name__)
+        game.apply(action)
+    assert set(kinds) <= {"Place", "Trade", "EndTurn"} and kinds[-1] == "EndTurn"

@@ -11,11 +11,17 @@ LEVELS = ("easy", "normal")
 
 
 def make_ai(level: str, salt: str = "") -> EasyAI | NormalAI:
-    """An AI of a level. ``salt`` varies the easy AI's choices between seats."""
+    """An AI of a level. ``salt`` varies the easy AI's choices between seats.
+
+    ``cautious`` and ``skip`` play the turn of an absent player (see ``NormalAI``)."""
     if level == "easy":
         return EasyAI(salt)
     if level == "normal":
         return NormalAI()
+    if level == "cautious":
+        return NormalAI(cautious=True)
+    if level == "skip":
+        return NormalAI(minimal=True)
     raise ValueError(f"unknown AI level “{level}”; levels: {', '.join(LEVELS)}")
 
 

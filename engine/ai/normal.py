@@ -9,7 +9,14 @@ from ..state import ATTACK, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
 
 
 class NormalAI:
+    """``cautious``: the turn of an absent player: trade only if forced, reinforce threatened borders, no attacks,
+    no fortify. ``minimal``: place everything at once on the most threatened border and stop."""
+
     level = "normal"
+
+    def __init__(self, cautious: bool = False, minimal: bool = False) -> None:
+        self.cautious = cautious or minimal
+        self.minimal = minimal
 
     # -- evaluation helpers --------------------------------------------------------------------------
     @staticmethod
@@ -50,9 +57,15 @@ class NormalAI:
             return self._setup_place(game, seat)
         if s.phase == REINFORCE:
             best = game.best_set(seat)
-            if best is not None:
+            if best is not None and (not self.cautious or game.must_trade(seat)):
                 return Trade(seat, best)
+            if self.cautious:
+                target = self._most_threatened(game, seat)
+                count = s.reinforcements if self.minimal else max(1, (s.reinforcements + 1) // 2)
+                return Place(seat, target, count)
             return Place(seat, self._reinforce_target(game, seat), s.reinforcements)
+        if self.cautious and s.phase in (ATTACK, FORTIFY):
+            return EndTurn(seat)
         if s.phase == OCCUPY:
             return Occupy(seat, self._occupy_count(game, seat))
         if s.phase == ATTACK:
@@ -99,6 +112,12 @@ class NormalAI:
             return in_goal * 4 + targets_in_goal * 2 + max(threat, 0) * 0.15 - weakest * 0.1 + s.armies[t] * 0.05
 
         return max(borders, key=score)
+
+    def _most_threatened(self, game: Game, seat: int) -> str:
+        s = game.state
+        mine = [t for t in game.board.territory_ids if s.owners.get(t) == seat]
+        return max(mine, key=lambda t: (self.enemy_pressure(game, seat, t) - s.armies[t],
+                                        self.is_border(game, seat, t)))
 
     def _attack_choice(self, game: Game, seat: int) -> Action | None:
         s = game.state
