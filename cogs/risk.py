@@ -85,7 +85,6 @@ class RiskCog(commands.Cog):
         self.bot = bot
         self.store = store
         self.service = GameService(store, new_seed)
-        self._last_fronts: dict[int, tuple[str, str]] = {}
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(GameButton, GameSelect)
@@ -154,7 +153,7 @@ class RiskCog(commands.Cog):
         kwargs: dict[str, Any] = {"content": clip(lines)}
         if file is not None:
             kwargs["file"] = file
-        view = self.controls(after, game) if game.state.current == action.seat else None
+        view = self.controls(after, game, result.events) if game.state.current == action.seat else None
         if view is not None:
             kwargs["view"] = view
         await interaction.followup.send(**kwargs)
@@ -234,7 +233,7 @@ class RiskCog(commands.Cog):
                      n=s.reinforcements) + extra
         return _("🎯 {who}, it is your turn ({phase}).", locale, who=who, phase=phase_text(s, locale))
 
-    def controls(self, record: GameRecord, game: Game) -> discord.ui.View | None:
+    def controls(self, record: GameRecord, game: Game, events: Sequence[Event] = ()) -> discord.ui.View | None:
         """The buttons for the player whose move it is, for the phase the game is in."""
         s = game.state
         gid = record.id
@@ -262,12 +261,13 @@ class RiskCog(commands.Cog):
                 label = _("Move {n}", locale, n=n) if n != hi else _("Move all ({n})", locale, n=n)
                 items.append(GameButton(gid, "move", n, label=label, style=Blue if n == hi else Grey))
         elif s.phase == ATTACK:
-            last = self.last_front(record)
+            last = next(((e["from"], e["to"]) for e in reversed(events) if e["type"] == "battle"), None)
             if last and last[0] in game.attack_sources(seat) and last[1] in game.attack_targets(seat, last[0]):
                 src, dst = last
                 items.append(GameButton(gid, "atk", src, dst, 0, label=_("Attack again", locale), style=Red,
                                         emoji="⚔️"))
                 items.append(GameButton(gid, "blitz", src, dst, label=_("Blitz", locale), style=Red, emoji="⚡"))
+                items.append(GameButton(gid, "stop", label=_("Stop", locale), style=Grey, emoji="✋"))
             items.append(GameButton(gid, "attack", label=_("Attack", locale), style=Red if not items else Grey,
                                     emoji="🎯"))
             items.append(GameButton(gid, "fortify", label=_("Fortify", locale), style=Grey, emoji="🛡️"))
@@ -277,19 +277,6 @@ class RiskCog(commands.Cog):
             items.append(GameButton(gid, "endok", label=_("End turn", locale), style=Grey, emoji="⏭️"))
         items.append(GameButton(gid, "map", label=_("Map", locale), style=Grey, emoji="🗺️"))
         return view_of(*items[:25])
-
-    def last_front(self, record: GameRecord) -> tuple[str, str] | None:
-        """The territories of the last battle this turn (for Attack again and Blitz)."""
-        return self._last_fronts.get(record.id)
-
-    def remember_front(self, game_id: int, events: Sequence[Event]) -> None:
-        for e in reversed(events):
-            if e["type"] == "battle":
-                self._last_fronts[game_id] = (e["from"], e["to"])
-                return
-            if e["type"] in ("turn_started", "turn_ended"):
-                self._last_fronts.pop(game_id, None)
-                return
 
     # == slash commands: play ===========================================================================
     async def act(self, interaction: discord.Interaction[Any], build: Any) -> None:
@@ -628,10 +615,11 @@ class RiskCog(commands.Cog):
             await self.pick_territory(interaction, record, "atksrc", sources, _("Attack from where?", locale))
         elif verb == "atk":
             src, dst, dice = args[0], args[1], int(args[2])
-            self.remember_front(record.id, [{"type": "battle", "from": src, "to": dst}])
-            await self.perform_attack(interaction, record, Attack(seat, src, dst, dice or None))
+            await self.perform(interaction, record, Attack(seat, src, dst, dice or None))
         elif verb == "blitz":
-            await self.perform_attack(interaction, record, Blitz(seat, args[0], args[1]))
+            await self.perform(interaction, record, Blitz(seat, args[0], args[1]))
+        elif verb == "stop":
+            await self.perform(interaction, record, EndAttack(seat))
         elif verb == "move":
             await self.perform(interaction, record, Occupy(seat, int(args[0])))
         elif verb == "fortify":
@@ -653,10 +641,6 @@ class RiskCog(commands.Cog):
             await self.perform(interaction, record, EndTurn(seat))
         else:
             raise UserError(_("This button is from an older version of the bot; use the slash commands.", locale))
-
-    async def perform_attack(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None:
-        await self.perform(interaction, record, action)
-        self.remember_front(record.id, (await self.store.events(record.id, max(0, record.last_seq)))[-400:])
 
     async def pick_territory(self, interaction: discord.Interaction[Any], record: GameRecord, purpose: str,
                              territories: Sequence[str], prompt: str, *extra: str) -> None:

@@ -234,3 +234,41 @@ async def test_lobby_buttons_join_and_start(tmp_path: Path):
         assert step[0].ephemeral and "Only the host" in step[0].content
         step = await d.click("alice", "Start")
         assert any("The game begins" in m.content for m in step)
+
+
+async def test_after_a_battle_the_answer_offers_attack_again_blitz_and_stop(tmp_path: Path):
+    db = tmp_path / "g.db"
+    async with OfflineDiscord(make_bot(db, seed="again")) as d:
+        await start_vs_ai(d, deployment="auto")
+        record = await game_of(db, d.channel("general").id)
+        game = record.game()
+        s = game.state
+        src = max((t for t in s.territories_of(0) if game.attack_targets(0, t)), key=lambda t: s.armies[t])
+        await d.send_command("alice", "general", "place", {"territory": src, "count": s.reinforcements})
+        record = await game_of(db, d.channel("general").id)
+        game = record.game()
+        dst = max(game.attack_targets(0, src), key=lambda t: game.state.armies[t])
+        step = await d.send_command("alice", "general", "attack", {"from": src, "to": dst, "dice": 1})
+        answer = next(m for m in step if not m.ephemeral)
+        labels = [b["label"] for b in answer.buttons]
+        record = await game_of(db, d.channel("general").id)
+        assert record.game().state.phase == "attack" and record.game().state.owners[dst] != 0  # (this seed)
+        assert labels[:3] == ["Attack again", "Blitz", "Stop"]
+        await d.click("alice", "Stop", message=answer)
+        assert (await game_of(db, d.channel("general").id)).game().state.phase == "fortify"
+
+
+async def test_a_cog_that_fails_to_load_stops_the_bot(tmp_path: Path, monkeypatch, caplog):
+    import bot as bot_module
+
+    monkeypatch.setattr(bot_module, "EXTENSIONS", ("cogs.risk", "cogs.does_not_exist"))
+    broken = make_bot(tmp_path / "g.db")
+    with pytest.raises(Exception, match="does_not_exist"):
+        await broken.setup_hook()
+    await broken.store.close()
+    assert "failed to load" in caplog.text
+
+    async def start(self, token, *, reconnect=True):
+        await self.setup_hook()
+    monkeypatch.setattr(bot_module.RiskBot, "start", start)
+    assert await bot_module._run(bot_module.Config(token="x", database=str(tmp_path / "h.db"))) == 1
