@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from cogs import EXTENSIONS
 from cogs.errors import install as install_error_handler
+from cogs.scheduler import Clock
 from store import DatabaseError, SQLiteStore, Store
 
 log = logging.getLogger("risk")
@@ -65,6 +66,7 @@ class RiskBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
         self.config = config
         self.store: Store = store or SQLiteStore(config.database)
+        self.clock = Clock()
         self.extensions_loaded: list[str] = []
 
     async def setup_hook(self) -> None:
@@ -86,6 +88,12 @@ class RiskBot(commands.Bot):
             resumed = await cog.resume_games()  # type: ignore[attr-defined]
             if resumed:
                 log.info("resumed %d games waiting on an AI", resumed)
+
+    async def advance_time(self, seconds: float) -> int:
+        """Move the bot's clock forward and handle what fell due (the console's `advance 25h`)."""
+        self.clock.advance(seconds)
+        cog = self.get_cog("RiskCog")
+        return await cog.scheduler.run_due() if cog is not None else 0  # type: ignore[attr-defined]
 
     async def close(self) -> None:
         await super().close()

@@ -34,7 +34,7 @@ from engine.ai import LEVELS
 from engine.cards import WILD_CARDS
 from engine.log import dumps, public_event
 from engine.odds import battle_odds
-from engine.settings import CHOICES
+from engine.settings import CHOICES, DEADLINES
 from engine.state import ATTACK, CLAIM, FORTIFY, NEUTRAL, OCCUPY, OVER, REINFORCE, SETUP, Event
 from store import GameRecord, Store
 
@@ -42,6 +42,7 @@ from .components import GameButton, GameSelect, view_of
 from .errors import UserError, reply_private
 from .i18n import _
 from .rules_text import HELP_TEXT, RULE_TOPICS
+from .scheduler import Clock, Scheduler
 from .service import AITurn, GameService
 from .text import SYMBOLS, describe, phase_text, seat_name
 
@@ -60,6 +61,15 @@ def game_locale(record: GameRecord, interaction: discord.Interaction[Any] | None
     if interaction is not None and interaction.guild_locale is not None:
         return interaction.guild_locale
     return None
+
+
+def deadline_name(seconds: int) -> str:
+    if seconds % 86400 == 0:
+        days = seconds // 86400
+        return f"{days} day" if days == 1 else f"{days} days"
+    if seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    return f"{seconds // 60} min"
 
 
 def clip(lines: Sequence[str]) -> str:
@@ -85,9 +95,15 @@ class RiskCog(commands.Cog):
         self.bot = bot
         self.store = store
         self.service = GameService(store, new_seed)
+        self.clock: Clock = getattr(bot, "clock", None) or Clock()
+        self.scheduler = Scheduler(self, store, self.clock)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(GameButton, GameSelect)
+        self.scheduler.start()
+
+    async def cog_unload(self) -> None:
+        await self.scheduler.stop()
 
     # == finding the game and the player ================================================================
     async def game_here(self, interaction: discord.Interaction[Any], *, running: bool = True) -> GameRecord:
@@ -157,6 +173,8 @@ class RiskCog(commands.Cog):
         if view is not None:
             kwargs["view"] = view
         await interaction.followup.send(**kwargs)
+        if any(e["type"] in ("turn_ended", "setup_turn", "turn_started") for e in result.events):
+            await self.store.reset_missed(after.id, action.seat)  # they played: no longer absent
         await self.after_turn(interaction.channel, after, result.events, actor=action.seat)
 
     async def after_turn(self, channel: Any, record: GameRecord, events: Sequence[Event], *, actor: int | None) -> None:
@@ -165,6 +183,7 @@ class RiskCog(commands.Cog):
         final, turns = await self.service.follow_up(record.id)
         for turn in turns:
             await self.post_ai_turn(channel, final, turn)
+        due = await self.scheduler.sync(final)
         game = final.game() if final.state is not None else None
         if game is None:
             return
@@ -175,7 +194,7 @@ class RiskCog(commands.Cog):
         new_turn = any(e["type"] in ("turn_started", "setup_turn") for e in events)
         passed = bool(turns) or (new_turn and game.state.current != actor)
         if passed:
-            await self.post_panel(channel, final, locale)
+            await self.post_panel(channel, final, locale, due)
 
     async def post_ai_turn(self, channel: Any, record: GameRecord, turn: AITurn) -> None:
         locale = game_locale(record)
@@ -192,6 +211,14 @@ class RiskCog(commands.Cog):
         file = await self.service.render_file(record, turn.events)
         await channel.send(clip([head, *lines]), **({"file": file} if file else {}))
 
+    async def post_summary(self, channel: Any, record: GameRecord, head: Sequence[str],
+                           events: Sequence[Event]) -> None:
+        """Lines about what happened outside a player's own action (a deadline), then its events, with the map."""
+        game = record.game()
+        lines = [*head, *describe(events, game.state, game.board, game_locale(record))]
+        file = await self.service.render_file(record, events)
+        await channel.send(clip(lines), **({"file": file} if file else {}))
+
     async def post_game_over(self, channel: Any, record: GameRecord) -> None:
         locale = game_locale(record)
         game = record.game()
@@ -207,13 +234,16 @@ class RiskCog(commands.Cog):
         file = await self.service.render_file(record)
         await channel.send(embed=embed, **({"file": file} if file else {}))
 
-    async def post_panel(self, channel: Any, record: GameRecord, locale: object) -> None:
+    async def post_panel(self, channel: Any, record: GameRecord, locale: object, due: float | None = None) -> None:
         """The turn panel: one message that mentions the player, with the map and the buttons."""
         game = record.game()
         s = game.state
         player = record.player(s.current)
-        who = f"<@{player.user_id}>" if player.user_id else player.name
+        prefs = await self.store.get_user_prefs(player.user_id) if player.user_id else None
+        who = f"<@{player.user_id}>" if player.user_id and (prefs is None or prefs.notify != "off") else player.name
         text = self.turn_prompt(record, game, locale, who)
+        if due is not None:
+            text += " " + _("Ends <t:{t}:R>.", locale, t=int(due))
         file = await self.service.render_file(record)
         await channel.send(text, view=self.controls(record, game), allowed_mentions=MENTION_USERS,
                            **({"file": file} if file else {}))
@@ -759,19 +789,29 @@ class RiskCog(commands.Cog):
     # == /risk: the lobby and the rest ==================================================================
     @risk.command(name="new", description="Open a game lobby in this channel; you are the host")
     @app_commands.describe(deployment="How territories are taken at the start", setup_batch="Armies per setup turn",
-                           cards="Card set values", fortify="The free move at the end of a turn")
+                           cards="Card set values", fortify="The free move at the end of a turn",
+                           turn_deadline="Time for each turn", on_timeout="What happens when time runs out",
+                           max_missed="Missed turns in a row before the seat is replaced (0: never)",
+                           on_boot="Who takes a replaced seat", max_rounds="End after this many rounds (0: no limit)")
     @app_commands.choices(
         deployment=[app_commands.Choice(name=n, value=n) for n in CHOICES["deployment"]],
         cards=[app_commands.Choice(name=n, value=n) for n in CHOICES["cards"]],
         fortify=[app_commands.Choice(name=n, value=n) for n in CHOICES["fortify"]],
+        turn_deadline=[app_commands.Choice(name=deadline_name(v), value=v) for v in DEADLINES],
+        on_timeout=[app_commands.Choice(name=n, value=n) for n in CHOICES["on_timeout"]],
+        on_boot=[app_commands.Choice(name=n, value=n) for n in CHOICES["on_boot"]],
     )
     async def risk_new(self, interaction: discord.Interaction[Any], deployment: str | None = None,
                        setup_batch: app_commands.Range[int, 1, 50] | None = None, cards: str | None = None,
-                       fortify: str | None = None) -> None:
+                       fortify: str | None = None, turn_deadline: int | None = None, on_timeout: str | None = None,
+                       max_missed: app_commands.Range[int, 0, 20] | None = None, on_boot: str | None = None,
+                       max_rounds: app_commands.Range[int, 0, 1000] | None = None) -> None:
         if interaction.channel_id is None:
             raise UserError(_("Games are played in server channels.", interaction.locale))
-        chosen = {k: v for k, v in (("deployment", deployment), ("setup_batch", setup_batch), ("cards", cards),
-                                    ("fortify", fortify)) if v is not None}
+        given = {"deployment": deployment, "setup_batch": setup_batch, "cards": cards, "fortify": fortify,
+                 "turn_deadline": turn_deadline, "on_timeout": on_timeout, "max_missed": max_missed,
+                 "on_boot": on_boot, "max_rounds": max_rounds}
+        chosen = {k: v for k, v in given.items() if v is not None}
         record = await self.store.create_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                                interaction.user.display_name, chosen or None)
         await interaction.response.send_message(embed=self.lobby_embed(record, interaction),
@@ -791,7 +831,9 @@ class RiskCog(commands.Cog):
     def settings_text(settings: dict[str, Any]) -> str:
         from engine import Settings
         full = Settings.from_dict({k: v for k, v in settings.items() if k in Settings.__dataclass_fields__})
-        return "\n".join(f"{k}: **{v}**" for k, v in full.to_dict().items() if k != "map")
+        shown = {k: (deadline_name(v) if k == "turn_deadline" else v) for k, v in full.to_dict().items()
+                 if k not in ("map", "language")}
+        return "\n".join(f"{k}: **{v}**" for k, v in shown.items())
 
     def lobby_view(self, record: GameRecord, interaction: discord.Interaction[Any]) -> discord.ui.View:
         locale = game_locale(record, interaction)
@@ -863,10 +905,11 @@ class RiskCog(commands.Cog):
         for turn in turns:
             await self.post_ai_turn(channel, started, turn)
         final = await self.store.get_game(started.id)
+        due = await self.scheduler.sync(final)
         if final.game().state.phase == OVER:
             await self.post_game_over(channel, final)
         else:
-            await self.post_panel(channel, final, locale)
+            await self.post_panel(channel, final, locale, due)
 
     @risk.command(name="status", description="Players, whose turn it is, and the dice commitment")
     async def risk_status(self, interaction: discord.Interaction[Any]) -> None:
@@ -892,6 +935,11 @@ class RiskCog(commands.Cog):
                                                       phase=phase_text(s, locale)), inline=False)
         if s.settings.cards == "escalating":
             embed.add_field(name=_("Next set", locale), value=str(game.next_set_value()))
+        turn_timer = next((t for t in await self.store.game_deadlines(record.id) if t.kind.startswith("turn|")), None)
+        if turn_timer is not None:
+            embed.add_field(name=_("Deadline", locale), value=_("ends <t:{t}:R>", locale, t=int(turn_timer.due_at)))
+        if record.status == "paused":
+            embed.add_field(name=_("Paused", locale), value=_("The host resumes with /risk resume.", locale))
         embed.add_field(name=_("Dice commitment", locale), value=f"`{s.seed_commitment}`", inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -986,6 +1034,88 @@ class RiskCog(commands.Cog):
     @risk.command(name="help", description="How to play Risk with this bot")
     async def risk_help(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.send_message(_(HELP_TEXT, interaction.locale), ephemeral=True)
+
+    # == asynchronous play ===============================================================================
+    @risk.command(name="pause", description="Pause the game: deadlines stop (host)")
+    async def risk_pause(self, interaction: discord.Interaction[Any]) -> None:
+        record = await self.game_here(interaction)
+        self.require_host(record, interaction)
+        record = await self.store.pause(record.id)
+        await self.scheduler.sync(record)
+        await interaction.response.send_message(_("⏸️ Game #{id} is paused. /risk resume goes on.",
+                                                  game_locale(record, interaction), id=record.id))
+
+    @risk.command(name="resume", description="Resume a paused game (host)")
+    async def risk_resume(self, interaction: discord.Interaction[Any]) -> None:
+        record = await self.game_here(interaction, running=False)
+        self.require_host(record, interaction)
+        record = await self.store.resume(record.id)
+        await interaction.response.send_message(_("▶️ Game #{id} goes on.", game_locale(record, interaction),
+                                                  id=record.id))
+        await self.after_turn(interaction.channel, record, [], actor=None)
+        await self.post_panel(interaction.channel, record, game_locale(record, interaction),
+                              await self.scheduler.sync(record))
+
+    @risk.command(name="vacation", description="Take days off: your deadlines in this game move back")
+    @app_commands.describe(days="How many days")
+    async def risk_vacation(self, interaction: discord.Interaction[Any], days: app_commands.Range[int, 1, 60]) -> None:
+        record = await self.game_here(interaction)
+        seat = self.seat_of(record, interaction)
+        limit = record.game().state.settings.vacation_days
+        status = await self.store.take_vacation(record.id, seat, days, limit, self.clock())
+        if record.game().state.current == seat:
+            await self.scheduler.restart_timers(record)
+        assert status.vacation_until is not None
+        await interaction.response.send_message(
+            _("🏖️ {player} is on vacation until <t:{t}:f>; their deadlines wait until then ({left} days left).",
+              game_locale(record, interaction), player=interaction.user.display_name, t=int(status.vacation_until),
+              left=limit - status.vacation_days))
+
+    @risk.command(name="reinstate", description="Give a player replaced by the AI their seat back (host)")
+    async def risk_reinstate(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        record = await self.game_here(interaction)
+        self.require_host(record, interaction)
+        record = await self.store.reinstate(record.id, player.id)
+        await interaction.response.send_message(_("↩️ {player} has their seat back.", game_locale(record, interaction),
+                                                  player=player.display_name))
+        await self.scheduler.sync(record)
+
+    @risk.command(name="notify", description="How the bot tells you it is your turn, and your quiet hours")
+    @app_commands.describe(mode="mention in the channel, also a direct message, or nothing",
+                           quiet_start="Quiet hours start, HH:MM", quiet_end="Quiet hours end, HH:MM",
+                           timezone="Your time zone, e.g. Europe/Oslo")
+    @app_commands.choices(mode=[app_commands.Choice(name=n, value=n) for n in ("mention", "dm", "off")])
+    async def risk_notify(self, interaction: discord.Interaction[Any], mode: str | None = None,
+                          quiet_start: str | None = None, quiet_end: str | None = None,
+                          timezone: str | None = None) -> None:
+        from dataclasses import replace
+        prefs = await self.store.get_user_prefs(interaction.user.id)
+        changes = {k: v for k, v in (("notify", mode), ("quiet_start", quiet_start), ("quiet_end", quiet_end),
+                                     ("timezone", timezone)) if v is not None}
+        prefs = await self.store.set_user_prefs(replace(prefs, **changes))
+        quiet = f"{prefs.quiet_start}–{prefs.quiet_end} ({prefs.timezone or 'UTC'})" if prefs.quiet_start else "—"
+        await interaction.response.send_message(
+            _("Notifications: {mode}. Quiet hours: {quiet}.", interaction.locale, mode=prefs.notify, quiet=quiet),
+            ephemeral=True)
+
+    @risk.command(name="mygames", description="Your running games on this server, and whose turn it is")
+    async def risk_mygames(self, interaction: discord.Interaction[Any]) -> None:
+        locale = interaction.locale
+        rows = []
+        for record in await self.store.list_games("running", guild_id=interaction.guild_id, limit=200):
+            if record.seat_of(interaction.user.id) is None or record.state is None:
+                continue
+            s = record.game().state
+            timer = next((t for t in await self.store.game_deadlines(record.id) if t.kind.startswith("turn|")), None)
+            mine = s.current == record.seat_of(interaction.user.id)
+            line = f"<#{record.channel_id}> #{record.id}: " + (_("your turn", locale) if mine else
+                                                               _("{player}'s turn", locale,
+                                                                 player=seat_name(s, s.current, locale)))
+            if timer is not None:
+                line += " · " + _("ends <t:{t}:R>", locale, t=int(timer.due_at))
+            rows.append(("0" if mine else "1") + line)
+        text = "\n".join(r[1:] for r in sorted(rows)) or _("You are in no running game on this server.", locale)
+        await interaction.response.send_message(clip(text.split("\n")), ephemeral=True)
 
     # == start-up: finish AI turns that a restart interrupted ==========================================
     async def resume_games(self) -> int:

@@ -9,6 +9,7 @@ Input, one action per line (``#channel`` and ``@user`` are optional, defaulting 
     [#channel] [@user] complete /command option:partial
                                          show the bot's suggestions for the last option
     [@user] locale CODE                  the user's client language from now on (en-US, no, es-ES...)
+    advance DURATION                     move the bot's clock forward (25h, 90m, 2d) and run what fell due
     help                                 this text and the list of commands
     quit | exit
 
@@ -89,6 +90,15 @@ def tokenize(line: str) -> list[Token]:
     return tokens
 
 
+def parse_duration(text: str) -> float:
+    """``90s``, ``15m``, ``25h``, ``2d`` (or combinations like ``1d6h``) in seconds."""
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    parts = re.findall(r"(\d+(?:\.\d+)?)([smhd])", text.lower())
+    if not parts or "".join(n + u for n, u in parts) != text.lower():
+        raise OfflineError(f"not a duration: {text!r} (use s, m, h or d, e.g. 25h)")
+    return sum(float(n) * units[u] for n, u in parts)
+
+
 class Console:
     """Reads input lines, runs them on an :class:`OfflineDiscord` and writes what users would see."""
 
@@ -153,13 +163,27 @@ class Console:
             self.show(await self.discord.submit_form(user, values))
         elif lowered == "complete":
             await self._complete(user, channel, tokens[1:])
+        elif lowered == "advance":
+            await self._advance(tokens[1:])
         elif verb.startswith("/") and not tokens[0].quoted:
             path, options = self._command(tokens)
             self.show(await self.discord.send_command(user, channel, path, options))
         else:
             raise OfflineError(f"cannot read {line!r}: a line is /command, click, select, complete, locale, "
-                               "help or quit")
+                               "advance, help or quit")
         return True
+
+    async def _advance(self, tokens: list[Token]) -> None:
+        """``advance 25h``: move the bot's clock forward (``advance_time``) and show what happened."""
+        if len(tokens) != 1:
+            raise OfflineError("usage: advance DURATION, e.g. advance 25h, advance 90m, advance 2d")
+        seconds = parse_duration(tokens[0].text)
+        bot: Any = self.discord.bot
+        if not hasattr(bot, "advance_time"):
+            raise OfflineError("this bot has no clock to move")
+        step = await self.discord.run(bot.advance_time(seconds))
+        self.write(f"(the clock moved {tokens[0].text} forward)")
+        self.show(step)
 
     @staticmethod
     def _remainder(line: str, words: int) -> str:

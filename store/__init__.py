@@ -32,6 +32,7 @@ from .records import (
     GameRecord,
     GuildSettings,
     SeatRecord,
+    SeatStatus,
     UserPrefs,
 )
 from .sqlite import DEFAULT_PATH, SQLiteStore, open_store
@@ -40,5 +41,6 @@ __all__ = [
     "ACTIVE_STATUSES", "CANCELLED", "DEFAULT_PATH", "FINISHED", "LATEST_VERSION", "LOBBY", "MAX_SEATS", "PAUSED",
     "RUNNING", "ActionResult", "AlreadySeated", "ChannelBusy", "DatabaseError", "Deadline", "GameNotRunning",
     "GameRecord", "GuildSettings", "InvalidValue", "LobbyFull", "NotEnoughPlayers", "NotInLobby", "NotSeated",
-    "SQLiteStore", "SeatRecord", "Store", "StoreError", "UnknownGame", "UserPrefs", "VersionConflict", "open_store",
+    "SQLiteStore", "SeatRecord", "SeatStatus", "Store", "StoreError", "UnknownGame", "UserPrefs", "VersionConflict",
+    "open_store",
 ]

@@ -9,7 +9,7 @@ from typing import Any, Self
 
 from engine import Action, Event
 
-from .records import ActionResult, Deadline, GameRecord, GuildSettings, UserPrefs
+from .records import ActionResult, Deadline, GameRecord, GuildSettings, SeatStatus, UserPrefs
 
 
 class Store(abc.ABC):
@@ -148,6 +148,35 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def due_deadlines(self, now: float) -> list[Deadline]:
         """Every timer due at or before ``now``, earliest first."""
+
+    @abc.abstractmethod
+    async def game_deadlines(self, game_id: int) -> list[Deadline]:
+        """A game's timers, earliest first."""
+
+    # -- absent players ------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def seat_status(self, game_id: int, seat: int) -> SeatStatus:
+        """A seat's missed turns, vacation and replacement (the defaults if nothing was recorded)."""
+
+    @abc.abstractmethod
+    async def record_missed_turn(self, game_id: int, seat: int, turn_key: str) -> SeatStatus:
+        """Count a missed turn once per ``turn_key`` (a second call for the same turn changes nothing)."""
+
+    @abc.abstractmethod
+    async def reset_missed(self, game_id: int, seat: int) -> None:
+        """The player acted: their count of missed turns in a row starts again."""
+
+    @abc.abstractmethod
+    async def take_vacation(self, game_id: int, seat: int, days: int, limit: int, now: float) -> SeatStatus:
+        """Extend a seat's deadlines by ``days``; ``InvalidValue`` past the game's ``limit`` of days."""
+
+    @abc.abstractmethod
+    async def replace_with_ai(self, game_id: int, seat: int, level: str = "normal") -> GameRecord:
+        """Give an absent player's seat to the AI, remembering who sat there."""
+
+    @abc.abstractmethod
+    async def reinstate(self, game_id: int, user_id: int) -> GameRecord:
+        """Give a replaced player their seat back."""
 
 
 __all__ = ["Store"]

@@ -102,7 +102,22 @@ CREATE TABLE guild_settings (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+# 3: per seat of a running game: missed turns in a row, vacation, and who was replaced by the AI.
+_V3 = """
+CREATE TABLE seat_status (
+    game_id          INTEGER NOT NULL REFERENCES games (id),
+    seat             INTEGER NOT NULL,
+    missed           INTEGER NOT NULL DEFAULT 0,
+    last_missed_turn TEXT,
+    vacation_until   REAL,
+    vacation_days    INTEGER NOT NULL DEFAULT 0,
+    booted_user_id   INTEGER,
+    booted_name      TEXT,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 LATEST_VERSION = len(MIGRATIONS)
 
 

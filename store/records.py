@@ -126,6 +126,20 @@ class GuildSettings:
 
 
 @dataclass(frozen=True)
+class SeatStatus:
+    """How a seat of a running game is doing with its deadlines."""
+
+    game_id: int
+    seat: int
+    missed: int = 0
+    last_missed_turn: str | None = None
+    vacation_until: float | None = None
+    vacation_days: int = 0
+    booted_user_id: int | None = None
+    booted_name: str | None = None
+
+
+@dataclass(frozen=True)
 class Deadline:
     """A timer for one seat of a game: a turn deadline or a reminder. ``due_at`` is a Unix time in seconds."""
 
@@ -138,5 +152,6 @@ class Deadline:
 __all__ = [
     "ACTIVE_STATUSES", "AI_LEVELS", "CANCELLED", "FINISHED", "LOBBY", "MAX_SEATS", "NOTIFY_MODES", "PAUSED",
     "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "SeatRecord",
+    "SeatStatus",
     "UserPrefs",
 ]

@@ -68,6 +68,7 @@ from .records import (
     GameRecord,
     GuildSettings,
     SeatRecord,
+    SeatStatus,
     UserPrefs,
 )
 from .transaction import Reader, Step, Transaction
@@ -802,6 +803,102 @@ class SQLiteStore(Store):
                 rows = await db.fetch(
                     "SELECT game_id, seat, kind, due_at FROM deadlines WHERE due_at <= ? ORDER BY due_at", (now,))
             return [Deadline(*row) for row in rows]
+        return await self._run(work())
+
+    async def game_deadlines(self, game_id: int) -> list[Deadline]:
+        async def work() -> list[Deadline]:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT game_id, seat, kind, due_at FROM deadlines WHERE game_id = ? "
+                                      "ORDER BY due_at", (game_id,))
+            return [Deadline(*row) for row in rows]
+        return await self._run(work())
+
+    # -- absent players ------------------------------------------------------------------------------
+    _SEAT_STATUS = ("SELECT game_id, seat, missed, last_missed_turn, vacation_until, vacation_days, booted_user_id, "
+                    "booted_name FROM seat_status WHERE game_id = ? AND seat = ?")
+
+    async def seat_status(self, game_id: int, seat: int) -> SeatStatus:
+        async def work() -> SeatStatus:
+            async with self._reading() as db:
+                rows = await db.fetch(self._SEAT_STATUS, (game_id, seat))
+            return SeatStatus(*rows[0]) if rows else SeatStatus(game_id, seat)
+        return await self._run(work())
+
+    async def _seat_change(self, game_id: int, seat: int, *steps: Step) -> SeatStatus:
+        async def work() -> SeatStatus:
+            async with self._transaction() as db:
+                rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
+                if not rows:
+                    raise UnknownGame(f"There is no game #{game_id}.")
+                await db.commit(Step("INSERT INTO seat_status (game_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                                     (game_id, seat)), *steps)
+            return await self.seat_status(game_id, seat)
+        return await self._run(work())
+
+    async def record_missed_turn(self, game_id: int, seat: int, turn_key: str) -> SeatStatus:
+        return await self._seat_change(game_id, seat, Step(
+            "UPDATE seat_status SET missed = missed + 1, last_missed_turn = ? WHERE game_id = ? AND seat = ? "
+            "AND last_missed_turn IS NOT ?", (turn_key, game_id, seat, turn_key)))
+
+    async def reset_missed(self, game_id: int, seat: int) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                await db.commit(Step("UPDATE seat_status SET missed = 0 WHERE game_id = ? AND seat = ? AND missed > 0",
+                                     (game_id, seat)))
+        await self._run(work())
+
+    async def take_vacation(self, game_id: int, seat: int, days: int, limit: int, now: float) -> SeatStatus:
+        status = await self.seat_status(game_id, seat)
+        if days < 1:
+            raise InvalidValue("Take at least one day of vacation.")
+        if status.vacation_days + days > limit:
+            left = max(0, limit - status.vacation_days)
+            raise InvalidValue(f"This game allows {limit} days of vacation per player; you have {left} left.")
+        start = max(now, status.vacation_until or now)
+        return await self._seat_change(game_id, seat, Step(
+            "UPDATE seat_status SET vacation_until = ?, vacation_days = vacation_days + ? "
+            "WHERE game_id = ? AND seat = ?",
+            (start + days * 86400, days, game_id, seat)))
+
+    async def replace_with_ai(self, game_id: int, seat: int, level: str = "normal") -> GameRecord:
+        async def work() -> GameRecord:
+            self._cache.pop(game_id, None)
+            async with self._serialised(game_id), self._transaction() as db:
+                record = await self._load(db, game_id)
+                player = record.player(seat)
+                if player.is_ai:
+                    raise InvalidValue(f"Seat {seat + 1} is already played by the AI.")
+                await db.commit(
+                    Step("INSERT INTO seat_status (game_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                         (game_id, seat)),
+                    Step("UPDATE seat_status SET booted_user_id = ?, booted_name = ?, missed = 0 "
+                         "WHERE game_id = ? AND seat = ?", (player.user_id, player.name, game_id, seat)),
+                    Step("UPDATE players SET user_id = NULL, ai_level = ? WHERE game_id = ? AND seat = ?",
+                         (level, game_id, seat)),
+                    Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
+                         (self._clock(), game_id)))
+            async with self._reading() as reader:
+                return await self._load(reader, game_id)
+        return await self._run(work())
+
+    async def reinstate(self, game_id: int, user_id: int) -> GameRecord:
+        async def work() -> GameRecord:
+            self._cache.pop(game_id, None)
+            async with self._serialised(game_id), self._transaction() as db:
+                rows = await db.fetch("SELECT seat FROM seat_status WHERE game_id = ? AND booted_user_id = ?",
+                                      (game_id, user_id))
+                if not rows:
+                    raise NotSeated("That player was not replaced in this game.")
+                seat = rows[0][0]
+                await db.commit(
+                    Step("UPDATE players SET user_id = ?, ai_level = NULL WHERE game_id = ? AND seat = ?",
+                         (user_id, game_id, seat)),
+                    Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0 "
+                         "WHERE game_id = ? AND seat = ?", (game_id, seat)),
+                    Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
+                         (self._clock(), game_id)))
+            async with self._reading() as reader:
+                return await self._load(reader, game_id)
         return await self._run(work())
 
 
