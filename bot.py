@@ -27,6 +27,7 @@ from discord.ext import commands
 from cogs import EXTENSIONS
 from cogs.errors import install as install_error_handler
 from cogs.scheduler import Clock
+from cogs.translator import CatalogTranslator
 from store import DatabaseError, SQLiteStore, Store
 
 log = logging.getLogger("risk")
@@ -72,6 +73,7 @@ class RiskBot(commands.Bot):
     async def setup_hook(self) -> None:
         await self.store.open()
         install_error_handler(self.tree)
+        await self.tree.set_translator(CatalogTranslator())
         for name in EXTENSIONS:
             try:
                 await self.load_extension(name)

@@ -40,7 +40,7 @@ from store import GameRecord, Store
 
 from .components import GameButton, GameSelect, view_of
 from .errors import UserError, reply_private
-from .i18n import _
+from .i18n import _, continent_name, resolve_territory, territory_name
 from .rules_text import HELP_TEXT, RULE_TOPICS
 from .scheduler import Clock, Scheduler
 from .service import AITurn, GameService
@@ -124,6 +124,11 @@ class RiskCog(commands.Cog):
         if record.status != "running":
             raise UserError(_("This game is not running any more.", interaction.locale))
         return record
+
+    @staticmethod
+    def tn(game: Game, territory: str, interaction: discord.Interaction[Any]) -> str:
+        """A territory's name in the user's language."""
+        return territory_name(game.board, territory, interaction.locale)
 
     @staticmethod
     def seat_of(record: GameRecord, interaction: discord.Interaction[Any]) -> int:
@@ -321,14 +326,15 @@ class RiskCog(commands.Cog):
     async def place(self, interaction: discord.Interaction[Any], territory: str, count: int | None = None) -> None:
         def build(seat: int, game: Game) -> Action:
             s = game.state
+            where = resolve_territory(game.board, territory)
             if s.phase == CLAIM:
-                return Claim(seat, territory)
+                return Claim(seat, where)
             if count is not None:
-                return Place(seat, territory, count)
+                return Place(seat, where, count)
             if s.phase == REINFORCE:
-                return Place(seat, territory, s.reinforcements)
-            neutral = s.owners.get(game.board.resolve(territory)) == NEUTRAL
-            return Place(seat, territory, (s.neutral_left if neutral else s.batch_left) or 1)
+                return Place(seat, where, s.reinforcements)
+            neutral = s.owners.get(where) == NEUTRAL
+            return Place(seat, where, (s.neutral_left if neutral else s.batch_left) or 1)
         await self.act(interaction, build)
 
     @app_commands.command(name="attack", description="Attack an adjacent territory (one roll)")
@@ -337,7 +343,8 @@ class RiskCog(commands.Cog):
                            dice="1 to 3 dice (default: the most you may roll)")
     async def attack(self, interaction: discord.Interaction[Any], source: str, target: str,
                      dice: int | None = None) -> None:
-        await self.act(interaction, lambda seat, game: Attack(seat, source, target, dice))
+        await self.act(interaction, lambda seat, game: Attack(seat, resolve_territory(game.board, source),
+                                                              resolve_territory(game.board, target), dice))
 
     @app_commands.command(name="blitz", description="Attack again and again until the territory falls or you stop")
     @app_commands.rename(source="from", target="to")
@@ -345,7 +352,8 @@ class RiskCog(commands.Cog):
                            stop_at="Stop when your territory is down to this many armies (default 1)")
     async def blitz(self, interaction: discord.Interaction[Any], source: str, target: str,
                     stop_at: int = 1) -> None:
-        await self.act(interaction, lambda seat, game: Blitz(seat, source, target, stop_at))
+        await self.act(interaction, lambda seat, game: Blitz(seat, resolve_territory(game.board, source),
+                                                             resolve_territory(game.board, target), stop_at))
 
     @app_commands.command(name="move", description="Move armies into the territory you just conquered")
     @app_commands.describe(count="How many armies end up in the conquered territory")
@@ -355,7 +363,8 @@ class RiskCog(commands.Cog):
     @app_commands.command(name="fortify", description="Your one free move: armies from one territory to another")
     @app_commands.rename(source="from", target="to")
     async def fortify(self, interaction: discord.Interaction[Any], source: str, target: str, count: int) -> None:
-        await self.act(interaction, lambda seat, game: Fortify(seat, source, target, count))
+        await self.act(interaction, lambda seat, game: Fortify(seat, resolve_territory(game.board, source),
+                                                               resolve_territory(game.board, target), count))
 
     @app_commands.command(name="trade", description="Trade a set of cards for armies (no cards: the best set)")
     @app_commands.describe(cards="Three cards, comma separated (territory names or 'wild'); empty: the best set")
@@ -382,7 +391,7 @@ class RiskCog(commands.Cog):
                     raise UserError(_("You hold no wild card.", locale))
                 chosen.append(wild)
             else:
-                chosen.append(game.board.resolve(part))
+                chosen.append(resolve_territory(game.board, part))
         return tuple(chosen)
 
     @app_commands.command(name="end", description="End your attacks, or your turn")
@@ -421,7 +430,8 @@ class RiskCog(commands.Cog):
                      locale)
         else:
             rows = [f"{SYMBOLS[game.card_symbol(c)]} " + (_("Wild", locale) if c in WILD_CARDS else
-                                                         game.board.name(c) + (" ★" if s.owners.get(c) == seat else ""))
+                                                         self.tn(game, c, interaction) +
+                                                         (" ★" if s.owners.get(c) == seat else ""))
                     for c in hand]
             text = _("Your cards:", locale) + "\n" + "\n".join(rows)
             text += "\n" + _("★ = a territory you hold: +2 armies there when traded.", locale)
@@ -447,9 +457,9 @@ class RiskCog(commands.Cog):
         if source and target:
             record = await self.game_here(interaction)
             game = record.game()
-            src, dst = game.board.resolve(source), game.board.resolve(target)
+            src, dst = resolve_territory(game.board, source), resolve_territory(game.board, target)
             attackers, defenders = game.state.armies[src], game.state.armies[dst]
-            head = f"{game.board.name(src)} ({attackers}) → {game.board.name(dst)} ({defenders})"
+            head = f"{self.tn(game, src, interaction)} ({attackers}) → {self.tn(game, dst, interaction)} ({defenders})"
         elif attackers is not None and defenders is not None:
             head = f"{attackers} → {defenders}"
         else:
@@ -472,7 +482,8 @@ class RiskCog(commands.Cog):
         return record, record.game(), record.seat_of(interaction.user.id)
 
     @staticmethod
-    def _choices(game: Game, ranked: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    def _choices(game: Game, ranked: list[tuple[str, str]], current: str,
+                 locale: object = None) -> list[app_commands.Choice[str]]:
         """Legal choices first (as ranked), then any territory whose name matches what is typed."""
         typed = current.strip().lower()
         out: list[app_commands.Choice[str]] = []
@@ -483,8 +494,9 @@ class RiskCog(commands.Cog):
             out.append(app_commands.Choice(name=label[:100], value=tid))
             seen.add(tid)
         for tid in game.board.territory_ids:
-            if tid not in seen and (not typed or typed in game.board.name(tid).lower()):
-                out.append(app_commands.Choice(name=game.board.name(tid), value=tid))
+            label = territory_name(game.board, tid, locale)
+            if tid not in seen and (not typed or typed in label.lower() or typed in game.board.name(tid).lower()):
+                out.append(app_commands.Choice(name=label, value=tid))
         return out[:25]
 
     @place.autocomplete("territory")
@@ -495,12 +507,12 @@ class RiskCog(commands.Cog):
         game, seat = found[1], found[2]
         s = game.state
         if s.phase == CLAIM:
-            ranked = [(t, game.board.name(t)) for t in game.claimable()]
+            ranked = [(t, self.tn(game, t, interaction)) for t in game.claimable()]
         else:
             mine = game.placeable(seat) if seat is not None else []
-            ranked = sorted(((t, f"{game.board.name(t)} ({s.armies[t]})") for t in mine),
+            ranked = sorted(((t, f"{self.tn(game, t, interaction)} ({s.armies[t]})") for t in mine),
                             key=lambda x: -sum(1 for n in game.board.neighbours(x[0]) if s.owners.get(n) != seat))
-        return self._choices(game, ranked, current)
+        return self._choices(game, ranked, current, interaction.locale)
 
     @attack.autocomplete("source")
     @blitz.autocomplete("source")
@@ -512,7 +524,8 @@ class RiskCog(commands.Cog):
         assert seat is not None
         s = game.state
         sources = sorted(game.attack_sources(seat), key=lambda t: -s.armies[t])
-        return self._choices(game, [(t, f"{game.board.name(t)} ({s.armies[t]})") for t in sources], current)
+        ranked = [(t, f"{self.tn(game, t, interaction)} ({s.armies[t]})") for t in sources]
+        return self._choices(game, ranked, current, interaction.locale)
 
     @attack.autocomplete("target")
     @blitz.autocomplete("target")
@@ -525,7 +538,7 @@ class RiskCog(commands.Cog):
         s = game.state
         typed_source = getattr(interaction.namespace, "from", None)
         try:
-            source = game.board.resolve(typed_source) if typed_source else None
+            source = resolve_territory(game.board, typed_source) if typed_source else None
         except RuleError:
             source = None
         pairs = [(src, dst) for src in ([source] if source else game.attack_sources(seat))
@@ -533,11 +546,11 @@ class RiskCog(commands.Cog):
         ranked: list[tuple[float, str, str]] = []
         for src, dst in pairs:
             o = battle_odds(s.armies[src], s.armies[dst])
-            label = f"{game.board.name(dst)} ({s.armies[dst]}, {seat_name(s, s.owners[dst])}) · {o.win:.0%}"
+            label = f"{self.tn(game, dst, interaction)} ({s.armies[dst]}, {seat_name(s, s.owners[dst])}) · {o.win:.0%}"
             ranked.append((o.win, dst, label))
         ranked.sort(key=lambda x: -x[0])
         unique = list({dst: (dst, label) for _w, dst, label in reversed(ranked)}.values())[::-1]
-        return self._choices(game, unique, current)
+        return self._choices(game, unique, current, interaction.locale)
 
     @fortify.autocomplete("source")
     async def ac_fortify_source(self, interaction: discord.Interaction[Any],
@@ -549,7 +562,8 @@ class RiskCog(commands.Cog):
         assert seat is not None
         s = game.state
         sources = sorted(game.fortify_sources(seat), key=lambda t: -s.armies[t])
-        return self._choices(game, [(t, f"{game.board.name(t)} ({s.armies[t]})") for t in sources], current)
+        ranked = [(t, f"{self.tn(game, t, interaction)} ({s.armies[t]})") for t in sources]
+        return self._choices(game, ranked, current, interaction.locale)
 
     @fortify.autocomplete("target")
     async def ac_fortify_target(self, interaction: discord.Interaction[Any],
@@ -561,12 +575,13 @@ class RiskCog(commands.Cog):
         assert seat is not None
         typed_source = getattr(interaction.namespace, "from", None)
         try:
-            source = game.board.resolve(typed_source) if typed_source else None
+            source = resolve_territory(game.board, typed_source) if typed_source else None
         except RuleError:
             source = None
         targets = game.fortify_targets(seat, source) if source else []
         s = game.state
-        return self._choices(game, [(t, f"{game.board.name(t)} ({s.armies[t]})") for t in targets], current)
+        ranked = [(t, f"{self.tn(game, t, interaction)} ({s.armies[t]})") for t in targets]
+        return self._choices(game, ranked, current, interaction.locale)
 
     @odds.autocomplete("source")
     async def ac_odds_source(self, interaction: discord.Interaction[Any],
@@ -681,14 +696,15 @@ class RiskCog(commands.Cog):
             raise UserError(_("There is no territory to choose.", interaction.locale))
         if len(territories) > 25:
             continents = sorted({game.board.territories[t].continent for t in territories})
-            options = [discord.SelectOption(label=game.board.continents[c].name, value=c,
+            options = [discord.SelectOption(label=continent_name(game.board, c, interaction.locale), value=c,
                                             description=str(sum(1 for t in territories
                                                                 if game.board.territories[t].continent == c)))
                        for c in continents]
             select = GameSelect(record.id, "cont", purpose, *extra, options=options,
                                 placeholder=_("Choose a continent", interaction.locale))
         else:
-            options = [discord.SelectOption(label=self.option_label(game, t, purpose, extra), value=t)
+            options = [discord.SelectOption(label=self.option_label(game, t, purpose, extra, interaction.locale),
+                                            value=t)
                        for t in territories]
             select = GameSelect(record.id, purpose, *extra, options=options, placeholder=prompt)
         if interaction.response.is_done():
@@ -700,9 +716,10 @@ class RiskCog(commands.Cog):
         del s
 
     @staticmethod
-    def option_label(game: Game, t: str, purpose: str, extra: Sequence[str]) -> str:
+    def option_label(game: Game, t: str, purpose: str, extra: Sequence[str], locale: object = None) -> str:
         s = game.state
-        label = f"{game.board.name(t)} ({s.armies.get(t, 0)})" if t in s.owners else game.board.name(t)
+        name = territory_name(game.board, t, locale)
+        label = f"{name} ({s.armies.get(t, 0)})" if t in s.owners else name
         if purpose == "atkdst" and extra:
             o = battle_odds(s.armies[extra[0]], s.armies[t])
             label += f" · {seat_name(s, s.owners[t])} · {o.win:.0%}"
@@ -736,7 +753,7 @@ class RiskCog(commands.Cog):
                                         label=_("All {n}", locale, n=n) if n == left else f"+{n}",
                                         style=Blue if n == left else Grey) for n in counts])
             await interaction.response.edit_message(content=_("How many armies on {territory}?", locale,
-                                                              territory=game.board.name(value)), view=view)
+                                                              territory=self.tn(game, value, interaction)), view=view)
         elif verb == "atksrc":
             targets = game.attack_targets(seat, value)
             await self.pick_territory(interaction, record, "atkdst", targets, _("Attack which territory?", locale),
@@ -749,7 +766,8 @@ class RiskCog(commands.Cog):
                                   _("1 die", locale), style=Red if n == max(dice) else Grey) for n in dice]
             buttons.append(GameButton(record.id, "blitz", src, value, label=_("Blitz", locale), style=Red, emoji="⚡"))
             text = _("{source} ({a}) → {target} ({d}): blitz wins {win:.0%} of the time. Roll how many dice?",
-                     locale, source=game.board.name(src), a=s.armies[src], target=game.board.name(value),
+                     locale, source=self.tn(game, src, interaction), a=s.armies[src],
+                     target=self.tn(game, value, interaction),
                      d=s.armies[value], win=o.win)
             await interaction.response.edit_message(content=text, view=view_of(*buttons))
         elif verb == "fortsrc":
@@ -763,7 +781,8 @@ class RiskCog(commands.Cog):
                                   if n == most else str(n), style=Blue if n == most else Grey) for n in counts]
             await interaction.response.edit_message(
                 content=_("Move how many armies from {source} to {target}? This ends your turn.", locale,
-                          source=game.board.name(src), target=game.board.name(value)), view=view_of(*buttons))
+                          source=self.tn(game, src, interaction), target=self.tn(game, value, interaction)),
+                view=view_of(*buttons))
         else:
             raise UserError(_("This menu is from an older version of the bot; use the slash commands.", locale))
 

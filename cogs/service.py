@@ -21,6 +21,8 @@ from engine.state import OVER, Event
 from render import encode_png, render_map
 from store import ActionResult, GameRecord, Store
 
+from .i18n import language_of, map_labels
+
 log = logging.getLogger(__name__)
 
 # An AI seat never takes more actions than this in one go (a safety net; a whole AI turn is ~20-200).
@@ -89,14 +91,17 @@ class GameService:
         return record.game().state
 
     async def render_file(self, record: GameRecord, highlight: Sequence[Event] = (), *,
-                          viewer: int | None = None) -> discord.File | None:
-        """The map as a PNG attachment, rendered in a worker thread."""
+                          viewer: int | None = None, locale: object | None = None,
+                          visible: set[str] | None = None) -> discord.File | None:
+        """The map as a PNG attachment in the game's (or the given) language, rendered in a worker thread."""
         if record.state is None:
             return None
         state = self.state_of(record)
+        labels = map_labels(language_of(locale or record.settings.get("language") or None))
 
         def work() -> bytes:
-            return encode_png(render_map(state, highlight_events=list(highlight), viewer=viewer))
+            return encode_png(render_map(state, highlight_events=list(highlight), viewer=viewer, labels=labels,
+                                         visible=visible))
 
         data = await asyncio.to_thread(work)
         return discord.File(io.BytesIO(data), filename="map.png")

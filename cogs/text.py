@@ -8,7 +8,7 @@ from typing import Any
 from engine import Board, GameState
 from engine.state import Event
 
-from .i18n import _, ngettext
+from .i18n import _, ngettext, territory_name
 
 SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "wild": "🃏"}
 
@@ -26,7 +26,10 @@ def describe(events: Sequence[Event], state: GameState, board: Board, locale: ob
     """One line per thing that happened; runs of battles on the same front are summed up (blitz)."""
     lines: list[str] = []
     i = 0
-    name = board.name
+
+    def name(territory: str) -> str:
+        return territory_name(board, territory, locale)
+
     while i < len(events):
         e = events[i]
         kind = e["type"]
@@ -104,13 +107,16 @@ def _battle_line(run: list[Event], state: GameState, board: Board, locale: objec
     defender = seat_name(state, first["defender"], locale)
     a_loss = sum(b["attacker_losses"] for b in run)
     d_loss = sum(b["defender_losses"] for b in run)
+
+    def name(territory: str) -> str:
+        return territory_name(board, territory, locale)
     if len(run) == 1:
         return _("⚔️ {source} attacked {target}: {a} vs {d}. {attacker} loses {al}, {defender} loses {dl}.", locale,
-                 source=board.name(first["from"]), target=board.name(first["to"]),
+                 source=name(first["from"]), target=name(first["to"]),
                  a=dice_text(last["attacker_dice"]), d=dice_text(last["defender_dice"]), attacker=attacker,
                  al=a_loss, defender=defender, dl=d_loss)
     return _("⚔️ {source} blitzed {target}: {n} rolls, last {a} vs {d}. {attacker} loses {al}, {defender} loses "
-             "{dl}.", locale, source=board.name(first["from"]), target=board.name(first["to"]), n=len(run),
+             "{dl}.", locale, source=name(first["from"]), target=name(first["to"]), n=len(run),
              a=dice_text(last["attacker_dice"]), d=dice_text(last["defender_dice"]), attacker=attacker, al=a_loss,
              defender=defender, dl=d_loss)
 

@@ -4,6 +4,7 @@
 ``encode_png(img)`` turns it into PNG bytes. Nothing here knows about Discord or the database.
 """
 
+from .labels import Labels
 from .mapview import encode_png, render_map
 
-__all__ = ["encode_png", "render_map"]
+__all__ = ["Labels", "encode_png", "render_map"]

@@ -22,6 +22,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageMath
 
 from . import layout, style
 from .geometry import Geometry, load_geometry
+from .labels import ENGLISH, Labels
 
 N_TERRITORY_VALUES = 42          # the classic board; the layout below assumes at most this many
 INK_LEVELS = 4                   # ink coverage steps on land: 0, 1/4, 2/4, 3/4 (and solid)
@@ -91,7 +92,7 @@ def _sea(geo: Geometry, land: Image.Image, continent_masks: dict[str, Image.Imag
     return sea
 
 
-def build_static_layers(board: object) -> StaticLayers:
+def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers:
     geo = load_geometry()
     if set(geo.territories) != set(board.territory_ids):  # type: ignore[attr-defined]
         raise ValueError(f"render/data has no geometry for the map “{board.id}”")  # type: ignore[attr-defined]
@@ -111,7 +112,7 @@ def build_static_layers(board: object) -> StaticLayers:
         for x0, y0, x1, y1 in segments:
             _dashed(draw, x0 * 2, y0 * 2, x1 * 2, y1 * 2, dash=12, gap=9, width=4)
     routes = routes_big.reduce(2)
-    names = [(board.territories[tid].short, shape.label, style.label_font(), style.LABEL_STROKE)  # type: ignore[attr-defined]
+    names = [(labels.short(board, tid), shape.label, style.label_font(), style.LABEL_STROKE)  # type: ignore[attr-defined]
              for tid, shape in geo.territories.items()]
     halo, letters = _text_masks(size, names)
     ink = ImageChops.screen(_scaled(geo.borders, 0.6), _scaled(geo.continents, 0.92))
@@ -128,7 +129,8 @@ def build_static_layers(board: object) -> StaticLayers:
     cfont = style.font(style.CONTINENT_FONT_SIZE, bold=True)
     for cid, centre in geo.continent_labels.items():
         c = board.continents[cid]  # type: ignore[attr-defined]
-        chalo, cletters = _text_masks(size, [(layout.continent_text(c.name, c.bonus), centre, cfont,
+        text = layout.continent_text(labels.continent(board, cid), c.bonus)
+        chalo, cletters = _text_masks(size, [(text, centre, cfont,
                                               style.CONTINENT_STROKE)])
         fixed = _over(fixed, style.SEA, chalo)
         fixed = _over(fixed, style.CONTINENT_TINTS[cid], cletters)
@@ -177,14 +179,14 @@ _lock = threading.Lock()
 _layers: dict[str, StaticLayers] = {}
 
 
-def static_layers(board: object) -> StaticLayers:
-    """The static layer for a board (built on first use, then shared)."""
-    key = board.id  # type: ignore[attr-defined]
+def static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers:
+    """The static layer for a board and a language (built on first use, then shared)."""
+    key = f"{board.id}:{labels.key}"  # type: ignore[attr-defined]
     layers = _layers.get(key)
     if layers is None:
         with _lock:
             layers = _layers.get(key)
             if layers is None:
-                layers = build_static_layers(board)
+                layers = build_static_layers(board, labels)
                 _layers[key] = layers
     return layers

@@ -17,6 +17,7 @@ from PIL import Image
 
 from . import sprites, style
 from .base import palette_for, static_layers
+from .labels import ENGLISH, Labels
 from .layout import layout_boxes, overlaps
 from .panel import Battle, draw_panel
 from .seats import NEUTRAL, fill_colour, seat_colour, seat_shape
@@ -105,6 +106,7 @@ def _tag_box(anchor: tuple[int, int], size: tuple[int, int], taken: list[tuple[i
 
 
 def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str, Any]] | None = None,
+               labels: Labels = ENGLISH,
                viewer: int | None = None, visible: set[str] | None = None) -> Image.Image:
     """Draw the board for a game state.
 
@@ -116,7 +118,7 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
     """
     if board is None:
         board = _board_for(state)
-    layers = static_layers(board)
+    layers = static_layers(board, labels)
     geo = layers.geometry
     fog = visible is not None
     hidden = set(board.territory_ids) - set(visible) if visible is not None else set()
@@ -172,7 +174,7 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
         taken = [*taken, box]
         img.paste(t, box[:2], t)
 
-    draw_panel(img, geo.height, state, board, battle=battle, hidden_totals=fog, viewer=viewer)
+    draw_panel(img, geo.height, state, board, battle=battle, hidden_totals=fog, viewer=viewer, labels=labels)
     return img
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from . import sprites, style
+from .labels import ENGLISH, Labels
 from .seats import NEUTRAL, seat_colour, seat_shape, turn_order
 
 PHASE_WORDS = {
@@ -61,19 +62,19 @@ def _stat(img: Image.Image, x: float, y: float, number: str, unit: str, size: in
     return w + _text(img, x + w, y, unit, size - 1, style.TEXT_DIM)
 
 
-def next_set_value(state: Any) -> str | None:
+def next_set_value(state: Any, labels: Labels = ENGLISH) -> str | None:
     cards = getattr(state.settings, "cards", "escalating")
     if cards == "escalating":
         n = state.sets_traded + 1
         value = 2 + 2 * n if n <= 5 else 15 + 5 * (n - 6)
-        return f"Next card set: {value} armies"
+        return labels.word("Next card set: {value} armies", value=value)
     if cards == "fixed":
-        return "Card sets: 4 · 6 · 8 · 10 armies"
+        return labels.word("Card sets: 4 · 6 · 8 · 10 armies")
     return None
 
 
 def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Battle | None,
-               hidden_totals: bool, viewer: int | None) -> None:
+               hidden_totals: bool, viewer: int | None, labels: Labels = ENGLISH) -> None:
     w = img.width
     draw = ImageDraw.Draw(img)
     draw.line((0, top, w, top), fill=style.PANEL_LINE, width=2)
@@ -120,13 +121,14 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
         if badge is not None:
             _paste(img, badge, x + CARD_W - badge.width - 10, y + 12)
         hand = len(state.hands.get(seat, [])) if seat != NEUTRAL else None
-        cards = [(str(hand), " card" if hand == 1 else " cards")] if hand is not None else []
+        cards = [(str(hand), labels.word(" card" if hand == 1 else " cards"))] if hand is not None else []
         if out:
             stats = [("", "eliminated" if seat in getattr(state, "eliminated", []) else "surrendered")]
         elif hidden_totals and seat not in (viewer, NEUTRAL):
-            stats = [("", "hidden"), *cards]
+            stats = [("", labels.word("hidden")), *cards]
         else:
-            stats = [(str(territories[seat]), " terr."), (str(armies[seat]), " armies"), *cards]
+            stats = [(str(territories[seat]), labels.word(" terr.")), (str(armies[seat]), labels.word(" armies")),
+                     *cards]
         if rows == 1:   # tall cards: one fact a line, larger
             for k, (number, unit) in enumerate(stats):
                 _stat(img, x + 56, y + 50 + k * 32, number, unit, 22)
@@ -143,26 +145,27 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
     x += 16
     y += 10
     if over and state.winner is not None:
-        _text(img, x, y, "Game over", 26, style.TEXT, bold=True)
+        _text(img, x, y, labels.word("Game over"), 26, style.TEXT, bold=True)
         winner = names.get(state.winner, "?")
-        _text(img, x, y + 36, _fit(f"{winner} rules the world", 22, True, w - MARGIN - x - 16), 22,
+        _text(img, x, y + 36, _fit(labels.word("{winner} rules the world", winner=winner), 22, True,
+                                   w - MARGIN - x - 16), 22,
               seat_colour(state.winner), bold=True)
         y += 72
     else:
-        label = f"Turn {state.turn}" if state.turn else "Setup"
+        label = labels.word("Turn {n}", n=state.turn) if state.turn else labels.word("Setup")
         tw = _text(img, x, y, label, 26, style.TEXT, bold=True)
         who = names.get(state.current, "")
         _text(img, x + tw + 12, y, _fit(who, 26, True, w - MARGIN - x - tw - 28), 26,
               seat_colour(state.current), bold=True)
-        _text(img, x, y + 36, PHASE_WORDS.get(state.phase, state.phase), 21, style.TEXT_DIM)
+        _text(img, x, y + 36, labels.word(PHASE_WORDS.get(state.phase, state.phase)), 21, style.TEXT_DIM)
         y += 70
-    cards = next_set_value(state) if not over else None
+    cards = next_set_value(state, labels) if not over else None
     if cards:
         _text(img, x, y, cards, 19, style.TEXT_DIM)
     y += 30
     if battle is not None:
-        src = board.territories[battle.source].short
-        dst = board.territories[battle.target].short
+        src = labels.short(board, battle.source)
+        dst = labels.short(board, battle.target)
         _text(img, x, y, f"{src} → {dst}", 18, style.TEXT_DIM)
         y += 24
         pairs = min(len(battle.attacker_dice), len(battle.defender_dice))

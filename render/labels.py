@@ -1,0 +1,41 @@
+"""The words on the map, in the game's language. The renderer knows no catalogs: callers hand it these."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Territory short names, continent names and the panel's words; anything missing stays English.
+
+    ``key`` names the set (a language code): static layers are built once per board and key.
+    """
+
+    key: str = "en"
+    territories: Mapping[str, str] = field(default_factory=dict)
+    continents: Mapping[str, str] = field(default_factory=dict)
+    words: Mapping[str, str] = field(default_factory=dict)
+
+    def short(self, board: Any, territory: str) -> str:
+        return self.territories.get(territory) or str(board.territories[territory].short)
+
+    def continent(self, board: Any, continent: str) -> str:
+        return self.continents.get(continent) or str(board.continents[continent].name)
+
+    def word(self, english: str, **values: Any) -> str:
+        text = self.words.get(english) or english
+        return text.format(**values) if values else text
+
+
+ENGLISH = Labels()
+
+# Every panel text, for translators (the keys of ``Labels.words``).
+PANEL_WORDS = (
+    "claiming territories", "placing starting armies", "placing reinforcements", "attacking", "moving in",
+    "fortifying", "game over", "Turn {n}", "Setup", "Game over", "{winner} rules the world",
+    "Next card set: {value} armies", "Card sets: 4 · 6 · 8 · 10 armies", " terr.", " armies", " card", " cards",
+    "hidden",
+)
