@@ -40,7 +40,7 @@ from store import GameRecord, Store
 
 from .components import GameButton, GameSelect, view_of
 from .errors import UserError, reply_private
-from .i18n import _, continent_name, resolve_territory, territory_name
+from .i18n import LANGUAGES, _, continent_name, language_of, resolve_territory, territory_name
 from .rules_text import HELP_TEXT, RULE_TOPICS
 from .scheduler import Clock, Scheduler
 from .service import AITurn, GameService
@@ -811,7 +811,8 @@ class RiskCog(commands.Cog):
                            cards="Card set values", fortify="The free move at the end of a turn",
                            turn_deadline="Time for each turn", on_timeout="What happens when time runs out",
                            max_missed="Missed turns in a row before the seat is replaced (0: never)",
-                           on_boot="Who takes a replaced seat", max_rounds="End after this many rounds (0: no limit)")
+                           on_boot="Who takes a replaced seat", max_rounds="End after this many rounds (0: no limit)",
+                           language="The language of the game's public messages (default: the server's)")
     @app_commands.choices(
         deployment=[app_commands.Choice(name=n, value=n) for n in CHOICES["deployment"]],
         cards=[app_commands.Choice(name=n, value=n) for n in CHOICES["cards"]],
@@ -819,17 +820,20 @@ class RiskCog(commands.Cog):
         turn_deadline=[app_commands.Choice(name=deadline_name(v), value=v) for v in DEADLINES],
         on_timeout=[app_commands.Choice(name=n, value=n) for n in CHOICES["on_timeout"]],
         on_boot=[app_commands.Choice(name=n, value=n) for n in CHOICES["on_boot"]],
+        language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()],
     )
     async def risk_new(self, interaction: discord.Interaction[Any], deployment: str | None = None,
                        setup_batch: app_commands.Range[int, 1, 50] | None = None, cards: str | None = None,
                        fortify: str | None = None, turn_deadline: int | None = None, on_timeout: str | None = None,
                        max_missed: app_commands.Range[int, 0, 20] | None = None, on_boot: str | None = None,
-                       max_rounds: app_commands.Range[int, 0, 1000] | None = None) -> None:
+                       max_rounds: app_commands.Range[int, 0, 1000] | None = None,
+                       language: str | None = None) -> None:
         if interaction.channel_id is None:
             raise UserError(_("Games are played in server channels.", interaction.locale))
         given = {"deployment": deployment, "setup_batch": setup_batch, "cards": cards, "fortify": fortify,
                  "turn_deadline": turn_deadline, "on_timeout": on_timeout, "max_missed": max_missed,
-                 "on_boot": on_boot, "max_rounds": max_rounds}
+                 "on_boot": on_boot, "max_rounds": max_rounds,
+                 "language": language or language_of(interaction.guild_locale)}
         chosen = {k: v for k, v in given.items() if v is not None}
         record = await self.store.create_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                                interaction.user.display_name, chosen or None)

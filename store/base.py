@@ -43,7 +43,7 @@ class Store(abc.ABC):
                            settings: Mapping[str, Any] | None = None) -> GameRecord:
         """Open a lobby in a channel with the host in seat 0. ``ChannelBusy`` if the channel has an active game.
 
-        Without ``settings`` the guild's default settings apply.
+        The guild's default settings apply where ``settings`` does not say otherwise.
         """
 
     @abc.abstractmethod

@@ -462,11 +462,12 @@ class SQLiteStore(Store):
                 if busy:
                     raise ChannelBusy(f"This channel already has a game (#{busy[0][0]}, "
                                       f"{STATUS_WORDS[busy[0][1]]}). Finish or cancel it before starting another.")
-                chosen: Mapping[str, Any] | None = settings
-                if chosen is None and guild_id is not None:
+                chosen: dict[str, Any] = {}
+                if guild_id is not None:  # the guild's defaults, then what was chosen for this game
                     rows = await db.fetch("SELECT default_settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
-                    chosen = json.loads(rows[0][0]) if rows else None
-                normalised = Settings.from_dict(dict(chosen or {})).to_dict()
+                    chosen = dict(json.loads(rows[0][0])) if rows else {}
+                chosen.update(settings or {})
+                normalised = Settings.from_dict(chosen).to_dict()
                 name = _seat_name(host_name)
                 now = self._clock()
                 try:
