@@ -514,74 +514,76 @@ class RiskCog(commands.Cog):
                             key=lambda x: -sum(1 for n in game.board.neighbours(x[0]) if s.owners.get(n) != seat))
         return self._choices(game, ranked, current, interaction.locale)
 
+    async def _ac_player(self, interaction: discord.Interaction[Any]) -> tuple[Game, int] | None:
+        """The channel's game and the user's seat, for autocomplete (None: nothing to suggest)."""
+        found = await self._ac_game(interaction)
+        if not found or found[2] is None:
+            return None
+        return found[1], found[2]
+
+    @staticmethod
+    def _typed_source(game: Game, interaction: discord.Interaction[Any]) -> str | None:
+        typed = getattr(interaction.namespace, "from", None)
+        try:
+            return resolve_territory(game.board, typed) if typed else None
+        except RuleError:
+            return None
+
+    def _with_armies(self, game: Game, territories: Sequence[str], current: str,
+                     interaction: discord.Interaction[Any]) -> list[app_commands.Choice[str]]:
+        """Choices labelled with their armies, the biggest first."""
+        s = game.state
+        ordered = sorted(territories, key=lambda t: -s.armies[t])
+        ranked = [(t, f"{self.tn(game, t, interaction)} ({s.armies[t]})") for t in ordered]
+        return self._choices(game, ranked, current, interaction.locale)
+
     @attack.autocomplete("source")
     @blitz.autocomplete("source")
     async def ac_source(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        found = await self._ac_game(interaction)
-        if not found or found[2] is None:
+        found = await self._ac_player(interaction)
+        if not found:
             return []
-        _record, game, seat = found
-        assert seat is not None
-        s = game.state
-        sources = sorted(game.attack_sources(seat), key=lambda t: -s.armies[t])
-        ranked = [(t, f"{self.tn(game, t, interaction)} ({s.armies[t]})") for t in sources]
-        return self._choices(game, ranked, current, interaction.locale)
+        game, seat = found
+        return self._with_armies(game, game.attack_sources(seat), current, interaction)
 
     @attack.autocomplete("target")
     @blitz.autocomplete("target")
     async def ac_target(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        found = await self._ac_game(interaction)
-        if not found or found[2] is None:
+        found = await self._ac_player(interaction)
+        if not found:
             return []
-        _record, game, seat = found
-        assert seat is not None
+        game, seat = found
         s = game.state
-        typed_source = getattr(interaction.namespace, "from", None)
-        try:
-            source = resolve_territory(game.board, typed_source) if typed_source else None
-        except RuleError:
-            source = None
-        pairs = [(src, dst) for src in ([source] if source else game.attack_sources(seat))
-                 for dst in game.attack_targets(seat, src or "")] if (source or game.attack_sources(seat)) else []
-        ranked: list[tuple[float, str, str]] = []
-        for src, dst in pairs:
-            o = battle_odds(s.armies[src], s.armies[dst])
-            label = f"{self.tn(game, dst, interaction)} ({s.armies[dst]}, {seat_name(s, s.owners[dst])}) · {o.win:.0%}"
-            ranked.append((o.win, dst, label))
-        ranked.sort(key=lambda x: -x[0])
-        unique = list({dst: (dst, label) for _w, dst, label in reversed(ranked)}.values())[::-1]
-        return self._choices(game, unique, current, interaction.locale)
+        source = self._typed_source(game, interaction)
+        sources = [source] if source else game.attack_sources(seat)
+        best: dict[str, tuple[float, str]] = {}
+        for src in sources:
+            for dst in game.attack_targets(seat, src):
+                win = battle_odds(s.armies[src], s.armies[dst]).win
+                if dst not in best or win > best[dst][0]:
+                    owner = seat_name(s, s.owners[dst], interaction.locale)
+                    best[dst] = (win, f"{self.tn(game, dst, interaction)} ({s.armies[dst]}, {owner}) · {win:.0%}")
+        ranked = [(dst, label) for dst, (_win, label) in sorted(best.items(), key=lambda x: -x[1][0])]
+        return self._choices(game, ranked, current, interaction.locale)
 
     @fortify.autocomplete("source")
     async def ac_fortify_source(self, interaction: discord.Interaction[Any],
                                 current: str) -> list[app_commands.Choice[str]]:
-        found = await self._ac_game(interaction)
-        if not found or found[2] is None:
+        found = await self._ac_player(interaction)
+        if not found:
             return []
-        _record, game, seat = found
-        assert seat is not None
-        s = game.state
-        sources = sorted(game.fortify_sources(seat), key=lambda t: -s.armies[t])
-        ranked = [(t, f"{self.tn(game, t, interaction)} ({s.armies[t]})") for t in sources]
-        return self._choices(game, ranked, current, interaction.locale)
+        game, seat = found
+        return self._with_armies(game, game.fortify_sources(seat), current, interaction)
 
     @fortify.autocomplete("target")
     async def ac_fortify_target(self, interaction: discord.Interaction[Any],
                                 current: str) -> list[app_commands.Choice[str]]:
-        found = await self._ac_game(interaction)
-        if not found or found[2] is None:
+        found = await self._ac_player(interaction)
+        if not found:
             return []
-        game, seat = found[1], found[2]
-        assert seat is not None
-        typed_source = getattr(interaction.namespace, "from", None)
-        try:
-            source = resolve_territory(game.board, typed_source) if typed_source else None
-        except RuleError:
-            source = None
-        targets = game.fortify_targets(seat, source) if source else []
-        s = game.state
-        ranked = [(t, f"{self.tn(game, t, interaction)} ({s.armies[t]})") for t in targets]
-        return self._choices(game, ranked, current, interaction.locale)
+        game, seat = found
+        source = self._typed_source(game, interaction)
+        return self._with_armies(game, game.fortify_targets(seat, source) if source else [], current, interaction)
 
     @odds.autocomplete("source")
     async def ac_odds_source(self, interaction: discord.Interaction[Any],
