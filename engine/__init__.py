@@ -4,6 +4,7 @@ from .actions import (
     Action,
     Attack,
     Blitz,
+    ChooseCapital,
     Claim,
     EndAttack,
     EndTurn,
@@ -15,14 +16,17 @@ from .actions import (
     action_from_dict,
 )
 from .board import Board, Continent, Territory, load_map, load_map_file, parse_map
-from .errors import MapError, RuleError, SettingsError
+from .errors import MapError, RuleError, SettingsError, Teammate
+from .fog import public_events_for, visible_territories
 from .game import Game
-from .settings import Settings
+from .missions import mission_text
+from .settings import PRESETS, Settings, apply_preset
 from .state import NEUTRAL, SCHEMA_VERSION, Event, GameState, Player, apply_event
 
 __all__ = [
-    "NEUTRAL", "SCHEMA_VERSION", "Action", "Attack", "Blitz", "Board", "Claim", "Continent", "EndAttack", "EndTurn",
-    "Event", "Fortify", "Game", "GameState", "MapError", "Occupy", "Place", "Player", "RuleError", "Settings",
-    "SettingsError", "Surrender", "Territory", "Trade", "action_from_dict", "apply_event", "load_map",
-    "load_map_file", "parse_map",
+    "NEUTRAL", "PRESETS", "SCHEMA_VERSION", "Action", "Attack", "Blitz", "Board", "ChooseCapital", "Claim", "Continent",
+    "EndAttack", "EndTurn", "Event", "Fortify", "Game", "GameState", "MapError", "Occupy", "Place", "Player",
+    "RuleError", "Settings", "SettingsError", "Surrender", "Teammate", "Territory", "Trade", "action_from_dict",
+    "apply_event", "apply_preset", "load_map", "load_map_file", "mission_text", "parse_map", "public_events_for",
+    "visible_territories",
 ]

@@ -84,7 +84,7 @@ class EndAttack(Action):
 
 @dataclass(frozen=True)
 class Fortify(Action):
-    """The one free move of the turn; ends the turn."""
+    """The free move of the turn; ends the turn (with fortify ``unlimited``: one of any number of moves)."""
 
     kind: ClassVar[str] = "fortify"
     source: str
@@ -100,6 +100,14 @@ class EndTurn(Action):
 
 
 @dataclass(frozen=True)
+class ChooseCapital(Action):
+    """Mode ``capitals``: choose one of your territories as your capital (once, before the first turn)."""
+
+    kind: ClassVar[str] = "choose_capital"
+    territory: str
+
+
+@dataclass(frozen=True)
 class Surrender(Action):
     """Resign: the player's territories become neutral."""
 
@@ -107,7 +115,8 @@ class Surrender(Action):
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls for cls in (Claim, Place, Trade, Attack, Blitz, Occupy, EndAttack, Fortify, EndTurn, Surrender)
+    cls.kind: cls for cls in (Claim, Place, Trade, Attack, Blitz, Occupy, EndAttack, Fortify, EndTurn, ChooseCapital,
+                               Surrender)
 }
 
 

@@ -61,6 +61,12 @@ class AlreadyClaimed(RuleError):
     code = "already_claimed"
 
 
+class Teammate(RuleError):
+    """An attack on a teammate's territory."""
+
+    code = "teammate"
+
+
 class GameOver(RuleError):
     code = "game_over"
 

@@ -7,8 +7,9 @@ autocomplete, buttons and the AI.
 
 from __future__ import annotations
 
+import copy
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from . import dice
@@ -16,6 +17,7 @@ from .actions import (
     Action,
     Attack,
     Blitz,
+    ChooseCapital,
     Claim,
     EndAttack,
     EndTurn,
@@ -41,12 +43,16 @@ from .errors import (
     NotYourTurn,
     RuleError,
     SettingsError,
+    Teammate,
     UnknownTerritory,
     WrongPhase,
 )
-from .settings import NEUTRAL_ARMIES_TWO_PLAYER, STARTING_ARMIES, Settings
+from .missions import Mission, mission_text
+from .modes import MODES, Mode, Victory
+from .settings import NEUTRAL_ARMIES_TWO_PLAYER, STARTING_ARMIES, Settings, assign_teams
 from .state import (
     ATTACK,
+    CAPITAL,
     CLAIM,
     FORTIFY,
     NEUTRAL,
@@ -64,6 +70,13 @@ from .state import (
 PHASE_WORDS = {
     CLAIM: "claiming territories", SETUP: "placing starting armies", REINFORCE: "placing reinforcements",
     ATTACK: "attacking", OCCUPY: "moving into a conquered territory", FORTIFY: "fortifying", OVER: "over",
+    CAPITAL: "choosing capitals",
+}
+# Fortify rules: whether armies may travel along a chain of friendly territories, and whether a move ends the turn.
+FORTIFY_RULES: dict[str, tuple[bool, bool]] = {
+    "adjacent": (False, True),
+    "connected": (True, True),
+    "unlimited": (True, False),
 }
 
 
@@ -77,8 +90,12 @@ class Game:
     # -- creation --------------------------------------------------------------------------------
     @classmethod
     def new(cls, players: list[Player | tuple[str, str] | str] | list[Player] | list[str], seed: str,
-            settings: Settings | dict[str, Any] | None = None) -> tuple[Game, list[Event]]:
-        """Start a game: seats in the order given. Returns the game and its opening events."""
+            settings: Settings | dict[str, Any] | None = None,
+            team_of: Sequence[int] | None = None) -> tuple[Game, list[Event]]:
+        """Start a game: seats in the order given. Returns the game and its opening events.
+
+        With teams, ``team_of[seat]`` (0-based) puts seats in teams; by default seat i is in team
+        i % number of teams."""
         if not isinstance(settings, Settings):
             settings = Settings.from_dict(settings)
         seats: list[Player] = []
@@ -89,8 +106,7 @@ class Game:
                 seats.append(Player(i, p[0], "ai" if p[1] != "human" else "human", None if p[1] == "human" else p[1]))
             else:
                 seats.append(Player(i, p))
-        if not 2 <= len(seats) <= 6:
-            raise SettingsError("Risk is played by 2 to 6 players")
+        teams = assign_teams(settings, len(seats), team_of)
         if not seed:
             raise SettingsError("a game needs a secret seed")
         board = load_map(settings.map)
@@ -105,9 +121,12 @@ class Game:
             "seat_order": [p.seat for p in seats], "starting_armies": {str(k): v for k, v in starting.items()},
             "seed_commitment": dice.commitment(seed),
         }
+        if teams:
+            started["teams"] = {str(k): v for k, v in teams.items()}
         game = cls(initial_state(started, seed))
         events = [started]
         events += game._emit_all(game._opening())
+        events += game._emit_all(game._checkpoint())
         return game, events
 
     @classmethod
@@ -130,7 +149,9 @@ class Game:
             raise RuleError(f"unknown action {action!r}")
         saved = self.state.copy()
         try:
-            return self._emit_all(handler(action))
+            events = self._emit_all(handler(action))
+            events += self._emit_all(self._checkpoint())
+            return events
         except BaseException:
             # Put every field back in place, so references to the state stay valid.
             self.state.__dict__.update(saved.__dict__)
@@ -145,7 +166,7 @@ class Game:
         return {
             Claim: self._claim, Place: self._place, Trade: self._trade, Attack: self._attack,
             Blitz: self._blitz, Occupy: self._occupy, EndAttack: self._end_attack, Fortify: self._fortify,
-            EndTurn: self._end_turn, Surrender: self._surrender,
+            EndTurn: self._end_turn, ChooseCapital: self._choose_capital, Surrender: self._surrender,
         }
 
     def _emit_all(self, generated: Iterable[Event]) -> list[Event]:
@@ -160,6 +181,37 @@ class Game:
     @property
     def over(self) -> bool:
         return self.state.phase == OVER
+
+    @property
+    def mode(self) -> Mode:
+        """The hooks of this game's mode (classic, missions, capitals)."""
+        return MODES[self.state.settings.mode]
+
+    # -- teams --------------------------------------------------------------------------------------
+    def team_of(self, seat: int) -> int | None:
+        """The team (0-based) of a seat, or None in a game without teams."""
+        return self.state.teams.get(seat)
+
+    def teammates(self, seat: int) -> list[int]:
+        """The other seats of ``seat``'s team (none without teams)."""
+        team = self.team_of(seat)
+        if team is None:
+            return []
+        return sorted(s for s, t in self.state.teams.items() if t == team and s != seat)
+
+    def side(self, seat: int) -> int:
+        """Who wins together with ``seat``, as one number: its team, or (without teams) the seat."""
+        team = self.team_of(seat)
+        return seat if team is None else team
+
+    def friendly(self, seat: int, owner: int | None) -> bool:
+        """Whether ``owner`` is ``seat`` itself or one of its teammates (never neutral or nobody)."""
+        if owner is None or owner == NEUTRAL:
+            return False
+        return owner == seat or (self.team_of(seat) is not None and self.team_of(owner) == self.team_of(seat))
+
+    def _side_members(self, seat: int) -> list[int]:
+        return sorted([seat, *self.teammates(seat)])
 
     def name(self, territory: str) -> str:
         return self.board.name(territory)
@@ -209,6 +261,7 @@ class Game:
             contenders = [seat for seat, v in rolls.items() if v == best]
         yield {"type": "first_player", "seat": contenders[0], "rounds": rounds,
                "roll_index": start, "rolls": index - start}
+        yield from self.mode.opening(self)
         first = contenders[0]
         mode = s.settings.deployment
         if s.two_player or mode in ("deal", "auto"):
@@ -218,7 +271,7 @@ class Game:
         elif mode == "auto":
             yield from self._random_placements()
             yield from self._shuffle_deck(wilds=True)
-            yield self._turn_started(first, turn=1)
+            yield from self.mode.begin_play(self, first)
         else:
             yield self._setup_turn_event(first, SETUP)
 
@@ -294,7 +347,27 @@ class Game:
             yield {"type": "wilds_returned", "cards": deck, "draws": used}
         else:
             yield from self._shuffle_deck(wilds=True)
-        yield self._turn_started(s.first_seat, turn=1)
+        yield from self.mode.begin_play(self, s.first_seat)
+
+    # -- capitals -------------------------------------------------------------------------------------
+    def capital_choices(self, seat: int) -> list[str]:
+        """Territories ``seat`` may choose as capital now (none unless it is their turn to choose)."""
+        s = self.state
+        if s.phase != CAPITAL or s.current != seat or seat in s.capitals:
+            return []
+        return [t for t in self.board.territory_ids if s.owners.get(t) == seat]
+
+    def _choose_capital(self, a: ChooseCapital) -> Iterable[Event]:
+        s = self.state
+        self._check_turn(a.seat, CAPITAL)
+        t = self._territory(a.territory)
+        self._own(a.seat, t)
+        yield {"type": "capital_chosen", "seat": a.seat, "territory": t}
+        waiting = [p.seat for p in s.players if p.seat not in s.capitals]
+        if waiting:
+            yield {"type": "setup_turn", "seat": s.next_seat(a.seat, waiting), "phase": CAPITAL}
+        else:
+            yield self.turn_started_event(s.first_seat, turn=1)
 
     def _deck_with_wilds(self) -> tuple[list[str], int]:
         deck = full_deck(self.board, wilds=True)
@@ -351,7 +424,8 @@ class Game:
         return {"territories": base, "territory_count": held, "continents": continents,
                 "total": base + sum(continents.values())}
 
-    def _turn_started(self, seat: int, turn: int) -> Event:
+    def turn_started_event(self, seat: int, turn: int) -> Event:
+        """The event that starts ``seat``'s turn number ``turn``, with its reinforcements."""
         r = self.reinforcement_breakdown(seat)
         return {"type": "turn_started", "seat": seat, "turn": turn, "round": self._round_of(seat, turn),
                 "reinforcements": {"territories": r["territories"], "continents": r["continents"]},
@@ -434,6 +508,9 @@ class Game:
         self._own(seat, src)
         if s.owners[dst] == seat:
             raise NotOwner(f"{self.name(dst)} is yours: attack an enemy territory.")
+        if self.friendly(seat, s.owners[dst]):
+            raise Teammate(f"{self.name(dst)} is held by your teammate {s.seat_name(s.owners[dst])}: "
+                           "teammates cannot attack each other.")
         if not self.board.adjacent(src, dst):
             raise NotAdjacent(f"{self.name(src)} is not adjacent to {self.name(dst)}.")
         if s.armies[src] < 2:
@@ -468,29 +545,52 @@ class Game:
         if defender != NEUTRAL and not any(o == defender for o in s.owners.values()):
             yield {"type": "player_eliminated", "seat": defender, "by": seat,
                    "cards_taken": list(s.hands[defender])}
+            yield from self.mode.player_out(self, defender, seat)
         winner = self._winner()
-        if winner is not None:
+        victory = Victory("conquest") if winner is not None else self.mode.victory(self, seat)
+        if victory is not None:
             yield {"type": "occupied", "seat": seat, "from": src, "to": dst, "count": s.pending["max"] if s.pending
                    else min_move}
-            yield self._game_over(winner, "conquest")
+            yield self._game_over(seat if winner is None else winner, victory.reason, **victory.details)
             return
         if s.pending and s.pending["min"] == s.pending["max"]:
             yield {"type": "occupied", "seat": seat, "from": src, "to": dst, "count": s.pending["min"]}
 
     def _winner(self) -> int | None:
-        """The winner, if one player is left or one player holds every territory."""
+        """The winner, if one player (or team) is left or holds every territory. With teams: the team's lead
+        seat (the player whose turn it is if they are in it, else its first seat still in the game)."""
         s = self.state
         active = s.active_seats()
-        if len(active) == 1:
-            return active[0]
+        sides = {self.side(seat) for seat in active}
+        if len(sides) == 1:
+            return self._lead(active)
         owners = set(s.owners.values())
-        if len(s.owners) == len(self.board.territories) and len(owners) == 1 and NEUTRAL not in owners:
-            return owners.pop()
+        if len(s.owners) == len(self.board.territories) and NEUTRAL not in owners \
+                and len({self.side(o) for o in owners}) == 1:
+            return self._lead([o for o in active if o in owners] or sorted(owners))
         return None
 
-    def _game_over(self, winner: int, reason: str) -> Event:
-        return {"type": "game_over", "winner": winner, "reason": reason, "seed": self.state.seed,
-                "seed_commitment": self.state.seed_commitment}
+    def _lead(self, seats: list[int]) -> int:
+        return self.state.current if self.state.current in seats else min(seats)
+
+    def _game_over(self, winner: int, reason: str, **details: Any) -> Event:
+        event: Event = {"type": "game_over", "winner": winner, "reason": reason}
+        if self.state.teams:
+            event["winners"] = self._side_members(winner)
+            event["reason"] = "teams" if reason == "conquest" else reason
+        event.update(details)
+        event["seed"] = self.state.seed
+        event["seed_commitment"] = self.state.seed_commitment
+        return event
+
+    def _checkpoint(self) -> Iterable[Event]:
+        """After each action (and before a turn passes): has the player whose turn it is won by the mode's goal?"""
+        s = self.state
+        if s.phase in (OVER, CLAIM, SETUP, CAPITAL, OCCUPY):
+            return
+        victory = self.mode.victory(self, s.current)
+        if victory is not None:
+            yield self._game_over(s.current, victory.reason, **victory.details)
 
     def _attack(self, a: Attack) -> Iterable[Event]:
         src, dst = self._check_attack(a.seat, a.source, a.target)
@@ -528,18 +628,24 @@ class Game:
         yield {"type": "attack_ended", "seat": a.seat}
 
     # -- fortify and end of turn ---------------------------------------------------------------------
+    @property
+    def fortify_ends_turn(self) -> bool:
+        """Whether a fortify move ends the turn (every rule but ``unlimited``)."""
+        return FORTIFY_RULES[self.state.settings.fortify][1]
+
     def fortify_targets(self, seat: int, source: str) -> list[str]:
-        """Territories armies may move to from ``source`` under this game's fortify rule."""
+        """Territories armies may move to from ``source`` under this game's fortify rule: your own and (with
+        teams) your teammates', adjacent or along a chain of your team's territories."""
         s = self.state
         if s.owners.get(source) != seat:
             return []
-        if s.settings.fortify == "adjacent":
-            return sorted(n for n in self.board.neighbours(source) if s.owners.get(n) == seat)
+        if not FORTIFY_RULES[s.settings.fortify][0]:
+            return sorted(n for n in self.board.neighbours(source) if self.friendly(seat, s.owners.get(n)))
         reached = {source}
         queue = deque([source])
         while queue:
             for n in self.board.neighbours(queue.popleft()):
-                if n not in reached and s.owners.get(n) == seat:
+                if n not in reached and self.friendly(seat, s.owners.get(n)):
                     reached.add(n)
                     queue.append(n)
         reached.discard(source)
@@ -550,20 +656,25 @@ class Game:
         self._check_turn(a.seat, ATTACK, FORTIFY)
         src, dst = self._territory(a.source), self._territory(a.target)
         self._own(a.seat, src)
-        self._own(a.seat, dst)
+        if not self.friendly(a.seat, s.owners.get(dst)):
+            self._own(a.seat, dst)
         if src == dst:
             raise InvalidCount("Choose two different territories.")
         if dst not in self.fortify_targets(a.seat, src):
+            paths = "your team's territories" if s.teams else "your territories"
             if s.settings.fortify == "adjacent":
                 raise NotAdjacent(f"{self.name(src)} is not adjacent to {self.name(dst)}: "
                                   "in this game you fortify only between adjacent territories.")
-            raise NotConnected(f"{self.name(dst)} is not connected to {self.name(src)} through your territories.")
+            raise NotConnected(f"{self.name(dst)} is not connected to {self.name(src)} through {paths}.")
         count = self._positive(a.count, "The number of armies")
         if count > s.armies[src] - 1:
             raise NotEnoughArmies(f"You can move at most {s.armies[src] - 1} armies from {self.name(src)}: "
                                   "one must stay behind.")
+        if not self.fortify_ends_turn and s.phase == ATTACK:
+            yield {"type": "attack_ended", "seat": a.seat}
         yield {"type": "fortified", "seat": a.seat, "from": src, "to": dst, "count": count}
-        yield from self._finish_turn(a.seat)
+        if self.fortify_ends_turn:
+            yield from self._finish_turn(a.seat)
 
     def _end_turn(self, a: EndTurn) -> Iterable[Event]:
         self._check_turn(a.seat, ATTACK, FORTIFY)
@@ -571,6 +682,11 @@ class Game:
 
     def _finish_turn(self, seat: int) -> Iterable[Event]:
         s = self.state
+        # A mission completed by the last move is won before the turn passes.
+        won = list(self._checkpoint())
+        if won:
+            yield from won
+            return
         if s.conquered_this_turn and s.settings.cards != "none":
             if not s.deck and s.discard:
                 deck = list(s.discard)
@@ -583,7 +699,7 @@ class Game:
         if self._round_limit_reached(nxt):
             yield self._game_over(self.leader(), "round_limit")
             return
-        yield self._turn_started(nxt, s.turn + 1)
+        yield self.turn_started_event(nxt, s.turn + 1)
 
     def _surrender(self, a: Surrender) -> Iterable[Event]:
         s = self.state
@@ -591,16 +707,17 @@ class Game:
             raise GameOver("The game is over.")
         if a.seat not in s.active_seats():
             raise NotYourTurn("You are not playing in this game.")
-        if s.phase in (CLAIM, SETUP):
+        if s.phase in (CLAIM, SETUP, CAPITAL):
             raise WrongPhase("You can surrender once deployment is over.")
         was_current = s.current == a.seat
         yield {"type": "player_surrendered", "seat": a.seat}
+        yield from self.mode.player_out(self, a.seat, None)
         winner = self._winner()
         if winner is not None:
             yield self._game_over(winner, "surrender")
         elif was_current:
             yield {"type": "turn_ended", "seat": a.seat}
-            yield self._turn_started(s.next_seat(a.seat), s.turn + 1)
+            yield self.turn_started_event(s.next_seat(a.seat), s.turn + 1)
 
     # -- legal-action queries -----------------------------------------------------------------------
     def allowed_dice(self, source: str) -> list[int]:
@@ -610,18 +727,32 @@ class Game:
         """Your territories that can attack now (at least 2 armies and an enemy neighbour)."""
         s = self.state
         return [t for t in self.board.territory_ids if s.owners.get(t) == seat and s.armies[t] >= 2
-                and any(s.owners.get(n) != seat for n in self.board.neighbours(t))]
+                and any(not self.friendly(seat, s.owners.get(n)) for n in self.board.neighbours(t))]
 
     def attack_targets(self, seat: int, source: str) -> list[str]:
+        """Enemy (and neutral) neighbours of ``source``; never your own or a teammate's territory."""
         s = self.state
         if s.owners.get(source) != seat:
             return []
-        return sorted(n for n in self.board.neighbours(source) if s.owners.get(n) != seat)
+        return sorted(n for n in self.board.neighbours(source) if not self.friendly(seat, s.owners.get(n)))
 
     def fortify_sources(self, seat: int) -> list[str]:
         s = self.state
         return [t for t in self.board.territory_ids if s.owners.get(t) == seat and s.armies[t] >= 2
-                and any(s.owners.get(n) == seat for n in self.board.neighbours(t))]
+                and any(self.friendly(seat, s.owners.get(n)) for n in self.board.neighbours(t))]
+
+    def mission(self, seat: int) -> Mission | None:
+        """The secret mission of ``seat`` (mode ``missions``), or None. Hidden information: show it only to them."""
+        mission = self.state.missions.get(seat)
+        return copy.deepcopy(mission) if mission is not None else None
+
+    def mission_text(self, seat: int) -> str | None:
+        """The mission of ``seat`` in plain English, or None without missions."""
+        mission = self.state.missions.get(seat)
+        return None if mission is None else mission_text(mission, self.board, self.state.players)
+
+    def capital_of(self, seat: int) -> str | None:
+        return self.state.capitals.get(seat)
 
     def move_in_range(self) -> tuple[int, int] | None:
         p = self.state.pending

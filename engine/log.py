@@ -9,12 +9,14 @@ from typing import Any
 
 from .state import Event
 
-# Fields that reveal hidden information: cards in hand, the deck order, the seed.
+# Fields that reveal hidden information: cards in hand, the deck order, secret missions, the seed.
 _HIDDEN: dict[str, tuple[str, ...]] = {
     "card_drawn": ("card",),
     "deck_shuffled": ("cards",),
     "wilds_returned": ("cards",),
     "player_eliminated": ("cards_taken",),
+    "missions_dealt": ("missions",),
+    "mission_changed": ("seat", "from", "to"),
 }
 
 

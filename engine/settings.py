@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -10,7 +11,10 @@ from .errors import SettingsError
 CHOICES: dict[str, tuple[str, ...]] = {
     "deployment": ("claim", "deal", "auto"),
     "cards": ("escalating", "fixed", "none"),
-    "fortify": ("adjacent", "connected"),
+    "fortify": ("adjacent", "connected", "unlimited"),
+    "mode": ("classic", "missions", "capitals"),
+    "teams": ("none", "2v2", "3v3", "2v2v2"),
+    "fog": ("off", "on"),
     "on_timeout": ("cautious", "skip", "ai"),
     "on_boot": ("ai", "neutral"),
     "reminders": ("auto", "none"),
@@ -19,6 +23,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
 DEADLINES = (300, 900, 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400)
 STARTING_ARMIES = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
 NEUTRAL_ARMIES_TWO_PLAYER = 40
+# Team formats: (number of teams, players per team).
+TEAM_FORMATS: dict[str, tuple[int, int]] = {"none": (0, 0), "2v2": (2, 2), "3v3": (2, 3), "2v2v2": (3, 2)}
 
 
 @dataclass(frozen=True)
@@ -30,6 +36,9 @@ class Settings:
     cards: str = "escalating"
     fortify: str = "adjacent"
     map: str = "classic"
+    mode: str = "classic"               # classic | missions (secret missions) | capitals
+    teams: str = "none"                 # none | 2v2 | 3v3 | 2v2v2: teammates share a victory
+    fog: str = "off"                    # on: each player sees only their territories and their neighbours
     # Asynchronous play: not rules of the board, but frozen with them when the game starts.
     turn_deadline: int = 86400          # seconds a player has for a turn
     reminders: str = "auto"             # auto: at half time and one hour before (none for live games)
@@ -54,9 +63,32 @@ class Settings:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    @property
+    def team_count(self) -> int:
+        """How many teams the ``teams`` format has (0 without teams)."""
+        return TEAM_FORMATS[self.teams][0]
+
+    @property
+    def team_size(self) -> int:
+        """Players per team (0 without teams)."""
+        return TEAM_FORMATS[self.teams][1]
+
+    def check_players(self, count: int) -> None:
+        """Raise SettingsError if ``count`` players cannot play with these settings."""
+        if not 2 <= count <= 6:
+            raise SettingsError("Risk is played by 2 to 6 players")
+        if self.teams != "none" and count != self.team_count * self.team_size:
+            raise SettingsError(f"teams {self.teams} needs exactly {self.team_count * self.team_size} players, "
+                                f"not {count}")
+
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> Settings:
+        """Settings from a dict of values (strings are fine for numbers). A ``preset`` key starts from that
+        preset, and the other keys override it."""
         data = dict(data or {})
+        if "preset" in data:
+            name = str(data.pop("preset")).strip()
+            return apply_preset(name, data)
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -70,6 +102,48 @@ class Settings:
         return cls(**data)
 
 
+# Named starting points for a game's settings; a host may still change any setting after choosing one.
+PRESETS: dict[str, dict[str, Any]] = {
+    # The classic rules of the seeds: every default.
+    "classic": {},
+    # A shorter game: territories dealt and armies placed at random, escalating cards, fortify along a chain.
+    "quick": {"deployment": "auto", "cards": "escalating", "fortify": "connected", "turn_deadline": 86400},
+}
+
+
+def apply_preset(name: str, overrides: dict[str, Any] | None = None) -> Settings:
+    """The settings of preset ``name`` with ``overrides`` on top. Raises SettingsError for an unknown preset."""
+    if name not in PRESETS:
+        raise SettingsError(f"there is no preset “{name}”; presets: {', '.join(PRESETS)}")
+    overrides = dict(overrides or {})
+    overrides.pop("preset", None)
+    return Settings.from_dict({**PRESETS[name], **overrides})
+
+
 def _whole(value: object, name: str, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise SettingsError(f"{name} must be a whole number from {low} to {high}")
+
+
+def assign_teams(settings: Settings, count: int, team_of: Sequence[int] | None = None) -> dict[int, int]:
+    """Seat -> team for a game of ``count`` players: ``team_of[seat]`` if given, else seat order
+    (team of seat i = i % number of teams, so 2v2 is seats 0 and 2 against 1 and 3). Empty without teams."""
+    settings.check_players(count)
+    if settings.teams == "none":
+        if team_of is not None:
+            raise SettingsError("teams are given but the game is played without teams (choose teams 2v2, 3v3 or 2v2v2)")
+        return {}
+    n, size = settings.team_count, settings.team_size
+    if team_of is None:
+        return {seat: seat % n for seat in range(count)}
+    chosen = list(team_of)
+    if len(chosen) != count:
+        raise SettingsError(f"give a team for each of the {count} players, not {len(chosen)}")
+    for team in chosen:
+        if isinstance(team, bool) or not isinstance(team, int) or not 0 <= team < n:
+            raise SettingsError(f"teams are numbered 0 to {n - 1} in {settings.teams}, not “{team}”")
+    for team in range(n):
+        if chosen.count(team) != size:
+            raise SettingsError(f"teams {settings.teams} needs {size} players in each team; "
+                                f"team {team + 1} has {chosen.count(team)}")
+    return dict(enumerate(chosen))

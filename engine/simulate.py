@@ -2,7 +2,10 @@
 
 ``python -m engine.simulate --players 4 --games 100 --seed 7 --ai normal,easy,easy,easy
 --set cards=escalating --set fortify=adjacent --out DIR`` writes one ``DIR/game-N.jsonl`` log per game and
-prints a summary: wins by seat and by AI level, turns, and time per game.
+prints a summary: wins by seat and by AI level, how games ended, turns, and time per game.
+
+Every setting works, variants included: ``--set mode=missions``, ``--set mode=capitals``, ``--set teams=2v2``
+(4 players; seats split by seat order), ``--set fog=on``, ``--set fortify=unlimited``, ``--set preset=quick``.
 """
 
 from __future__ import annotations
@@ -80,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ai", default="normal",
                         help=f"one level for every seat or a comma list, one per seat ({', '.join(LEVELS)})")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game setting, e.g. cards=fixed, fortify=connected, deployment=deal, setup_batch=3")
+                        help="a game setting, e.g. cards=fixed, mode=missions, teams=2v2, preset=quick")
     parser.add_argument("--out", type=Path, help="directory for one game-N.jsonl event log per game")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     args = parser.parse_args(argv)
@@ -96,17 +99,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--players must be 2 to 6")
     try:
         settings = parse_settings(args.set)
+        Settings.from_dict(settings).check_players(args.players)
     except (argparse.ArgumentTypeError, ValueError) as exc:
         parser.error(str(exc))
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
     wins: Counter[int] = Counter()
+    endings: Counter[str] = Counter()
     turns: list[int] = []
     times: list[float] = []
     for i in range(args.games):
         result = play_game(levels, game_seed(args.seed, i), settings)
-        if result.winner is not None:
-            wins[result.winner] += 1
+        state = result.game.state
+        for seat in state.winners or ([] if result.winner is None else [result.winner]):
+            wins[seat] += 1
+        endings[state.result or "none"] += 1
         turns.append(result.game.state.turn)
         times.append(result.seconds)
         if args.out:
@@ -116,7 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.quiet and sys.stderr.isatty():
         print(file=sys.stderr)
     print(f"{args.games} games, {args.players} players, settings {Settings.from_dict(settings).to_dict()}")
-    print("wins by seat:")
+    teams = Settings.from_dict(settings).teams != "none"
+    print("wins by seat (a team's win counts for each of its players):" if teams else "wins by seat:")
     for seat, level in enumerate(levels):
         share = wins[seat] / args.games if args.games else 0.0
         print(f"  seat {seat + 1} ({level}): {wins[seat]} ({share:.0%})")
@@ -124,6 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for seat, count in wins.items():
         by_level[levels[seat]] += count
     print("wins by AI level: " + ", ".join(f"{lv} {by_level[lv]}" for lv in sorted(set(levels))))
+    print("endings: " + ", ".join(f"{reason} {count}" for reason, count in endings.most_common()))
     if turns:
         print(f"turns: median {statistics.median(turns)}, min {min(turns)}, max {max(turns)}")
         print(f"time per game: median {statistics.median(times) * 1000:.1f} ms, total {sum(times):.2f} s")

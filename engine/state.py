@@ -20,6 +20,7 @@ Event = dict[str, Any]
 # Phases, in the order a game goes through them.
 CLAIM = "claim"          # deployment "claim": claim one empty territory per turn
 SETUP = "setup"          # place the remaining starting armies
+CAPITAL = "capital"      # mode "capitals": each player chooses a capital, in turn order
 REINFORCE = "reinforce"  # trade cards and place reinforcements
 ATTACK = "attack"
 OCCUPY = "occupy"        # a territory was conquered: decide how many armies move in
@@ -68,7 +69,11 @@ class GameState:
     eliminated: list[int] = field(default_factory=list)
     surrendered: list[int] = field(default_factory=list)
     winner: int | None = None
+    winners: list[int] = field(default_factory=list)   # the winner, or with teams the whole winning team
     result: str | None = None
+    teams: dict[int, int] = field(default_factory=dict)             # seat -> team (teams games only)
+    missions: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> mission (mode "missions")
+    capitals: dict[int, str] = field(default_factory=dict)          # seat -> territory (mode "capitals")
     dice_index: int = 0
     draw_index: int = 0
     event_count: int = 0
@@ -122,6 +127,10 @@ class GameState:
         new.pending = dict(self.pending) if self.pending else None
         new.eliminated = list(self.eliminated)
         new.surrendered = list(self.surrendered)
+        new.winners = list(self.winners)
+        new.teams = dict(self.teams)
+        new.missions = dict(self.missions)  # the reducer replaces a mission whole, never edits one in place
+        new.capitals = dict(self.capitals)
         return new
 
     # -- serialisation ----------------------------------------------------------------------------
@@ -143,7 +152,10 @@ class GameState:
             "conquered_this_turn": self.conquered_this_turn, "trade_down": self.trade_down,
             "pending": dict(self.pending) if self.pending else None,
             "eliminated": list(self.eliminated), "surrendered": list(self.surrendered),
-            "winner": self.winner, "result": self.result,
+            "winner": self.winner, "winners": list(self.winners), "result": self.result,
+            "teams": {str(k): v for k, v in self.teams.items()},
+            "missions": {str(k): copy.deepcopy(v) for k, v in self.missions.items()},
+            "capitals": {str(k): v for k, v in self.capitals.items()},
             "dice_index": self.dice_index, "draw_index": self.draw_index, "event_count": self.event_count,
         }
 
@@ -168,6 +180,11 @@ class GameState:
             conquered_this_turn=data["conquered_this_turn"], trade_down=data["trade_down"],
             pending=data["pending"], eliminated=list(data["eliminated"]), surrendered=list(data["surrendered"]),
             winner=data["winner"], result=data["result"],
+            # Fields added with the variants: older stored states lack them.
+            winners=list(data.get("winners") or ([data["winner"]] if data["winner"] is not None else [])),
+            teams={int(k): v for k, v in (data.get("teams") or {}).items()},
+            missions={int(k): dict(v) for k, v in (data.get("missions") or {}).items()},
+            capitals={int(k): v for k, v in (data.get("capitals") or {}).items()},
             dice_index=data["dice_index"], draw_index=data["draw_index"], event_count=data["event_count"],
         )
 
@@ -181,6 +198,7 @@ def initial_state(started: Event, seed: str = "") -> GameState:
     state.setup_remaining = {int(k): v for k, v in started["starting_armies"].items()}
     state.hands = {p.seat: [] for p in players}
     state.first_seat = started.get("first_seat", 0)
+    state.teams = {int(k): v for k, v in (started.get("teams") or {}).items()}
     return state
 
 
@@ -341,9 +359,22 @@ def _surrendered(state: GameState, e: Event) -> None:
     state.hands[seat] = []
 
 
+def _missions_dealt(state: GameState, e: Event) -> None:
+    state.missions = {int(k): copy.deepcopy(v) for k, v in e["missions"].items()}
+
+
+def _mission_changed(state: GameState, e: Event) -> None:
+    state.missions[e["seat"]] = copy.deepcopy(e["to"])
+
+
+def _capital_chosen(state: GameState, e: Event) -> None:
+    state.capitals[e["seat"]] = e["territory"]
+
+
 def _game_over(state: GameState, e: Event) -> None:
     state.phase = OVER
     state.winner = e["winner"]
+    state.winners = list(e.get("winners", [e["winner"]]))
     state.result = e["reason"]
     state.pending = None
     if e.get("seed"):
@@ -368,6 +399,9 @@ _REDUCERS = {
     "card_drawn": _card_drawn,
     "wilds_returned": _wilds_returned,
     "player_surrendered": _surrendered,
+    "missions_dealt": _missions_dealt,
+    "mission_changed": _mission_changed,
+    "capital_chosen": _capital_chosen,
     "game_over": _game_over,
 }
 EVENT_TYPES = frozenset(_REDUCERS) | {"game_started", "turn_ended"}

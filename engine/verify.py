@@ -3,7 +3,7 @@
 It checks that the revealed seed matches the commitment published at the start, that every die of every
 battle (and of the roll for the first player) is the one the seed gives at that roll's index, that no roll
 was skipped or repeated, that each battle's losses follow from its dice (ties to the defender), and that
-every shuffle and deal is the one the seed gives.
+every shuffle and deal (territories, cards, secret missions) is the one the seed gives.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from . import dice
 from .cards import full_deck
 from .game import Game
 from .log import read_log
+from .modes import MissionsMode
 from .state import NEUTRAL, Event, apply_event, initial_state
 
 
@@ -72,6 +73,9 @@ def verify_events(events: Sequence[Event]) -> None:
             expected = _expected_shuffle(game, event)
             if expected != event:
                 raise Mismatch(f"{where}: the shuffle is not the one the seed gives")
+        elif kind == "missions_dealt":
+            if MissionsMode.deal(game) != event:
+                raise Mismatch(f"{where}: the missions are not the ones the seed gives")
         elif kind == "armies_placed" and event.get("source") == "random" and "draws" in event:
             expected_random = list(game._random_placements())
             got = events[line - 1: line - 1 + len(expected_random)]

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import hashlib
 
-from ..actions import Action, Attack, Blitz, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
+from ..actions import Action, Attack, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
 from ..game import Game
-from ..state import ATTACK, CLAIM, FORTIFY, OCCUPY, REINFORCE, SETUP
+from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, REINFORCE, SETUP
 
 
 class EasyAI:
@@ -32,6 +32,9 @@ class EasyAI:
         if s.phase == SETUP:
             options = game.placeable(seat)
             return Place(seat, options[self._pick(game, len(options), "setup")], 1)
+        if s.phase == CAPITAL:
+            options = game.capital_choices(seat)
+            return ChooseCapital(seat, options[self._pick(game, len(options), "capital")])
         if s.phase == REINFORCE:
             best = game.best_set(seat)
             if best is not None and (game.must_trade(seat) or self._pick(game, 2, "trade") == 0):
@@ -61,6 +64,11 @@ class EasyAI:
             if interior:
                 src = interior[self._pick(game, len(interior), "fsrc")]
                 targets = game.fortify_targets(seat, src)
+                if not game.fortify_ends_turn:
+                    # Many moves a turn: only toward the front, so the moves run out.
+                    targets = [t for t in targets if game.attack_targets(seat, t) or s.owners.get(t) != seat]
+                    if not targets:
+                        return EndTurn(seat)
                 dst = targets[self._pick(game, len(targets), "fdst")]
                 return Fortify(seat, src, dst, s.armies[src] - 1)
             return EndTurn(seat)

@@ -1,11 +1,14 @@
-"""The normal AI: continent focus, reinforced borders, attacks when the exact odds are good, sensible cards."""
+"""The normal AI: continent focus, reinforced borders, attacks when the exact odds are good, sensible cards.
+
+It plays toward the game's goal: the continents or the player named by its secret mission, the capitals of
+its enemies (and the defence of its own), and never against its teammates."""
 
 from __future__ import annotations
 
-from ..actions import Action, Blitz, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
+from ..actions import Action, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
 from ..game import Game
 from ..odds import battle_odds
-from ..state import ATTACK, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
+from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
 
 
 class NormalAI:
@@ -33,11 +36,11 @@ class NormalAI:
     def enemy_pressure(game: Game, seat: int, territory: str) -> int:
         s = game.state
         return sum(s.armies[n] for n in game.board.neighbours(territory)
-                   if s.owners.get(n) not in (seat, NEUTRAL))
+                   if s.owners.get(n) != NEUTRAL and not game.friendly(seat, s.owners.get(n)))
 
     def is_border(self, game: Game, seat: int, territory: str) -> bool:
         s = game.state
-        return any(s.owners.get(n) != seat for n in game.board.neighbours(territory))
+        return any(not game.friendly(seat, s.owners.get(n)) for n in game.board.neighbours(territory))
 
     def target_continent(self, game: Game, seat: int) -> str:
         share = self.continent_share(game, seat)
@@ -45,8 +48,27 @@ class NormalAI:
         # Prefer continents we are close to finishing that are not yet ours.
         open_continents = [c for c in share
                            if any(s.owners.get(t) != seat for t in game.board.continents[c].territories)]
+        # A continents mission names the continents to take first.
+        mission = game.mission(seat)
+        if mission is not None and mission["kind"] == "continents":
+            required = [c for c in mission["continents"] if c in open_continents]
+            if required:
+                open_continents = required
         pool = open_continents or list(share)
         return max(pool, key=lambda c: share[c])
+
+    @staticmethod
+    def target_seat(game: Game, seat: int) -> int | None:
+        """The player a destroy mission names, if any."""
+        mission = game.mission(seat)
+        if mission is not None and mission["kind"] == "destroy":
+            return int(mission["seat"])
+        return None
+
+    @staticmethod
+    def enemy_capitals(game: Game, seat: int) -> set[str]:
+        s = game.state
+        return {t for t in s.capitals.values() if not game.friendly(seat, s.owners.get(t))}
 
     # -- decisions -------------------------------------------------------------------------------------
     def choose(self, game: Game, seat: int) -> Action:
@@ -55,6 +77,8 @@ class NormalAI:
             return Claim(seat, self._claim_choice(game, seat))
         if s.phase == SETUP:
             return self._setup_place(game, seat)
+        if s.phase == CAPITAL:
+            return ChooseCapital(seat, self.capital_choice(game, seat))
         if s.phase == REINFORCE:
             best = game.best_set(seat)
             if best is not None and (not self.cautious or game.must_trade(seat)):
@@ -96,20 +120,40 @@ class NormalAI:
             return Place(seat, max(neutral, key=wall), 1)
         return Place(seat, self._reinforce_target(game, seat), 1)
 
+    def capital_choice(self, game: Game, seat: int) -> str:
+        """A well-defended capital: many armies, few enemy neighbours, surrounded by our own territories."""
+        s = game.state
+
+        def score(t: str) -> float:
+            nbs = game.board.neighbours(t)
+            own = sum(1 for n in nbs if s.owners.get(n) == seat)
+            return own / len(nbs) * 4 + s.armies[t] * 0.5 - self.enemy_pressure(game, seat, t) * 0.3
+
+        return max(game.capital_choices(seat), key=score)
+
     def _reinforce_target(self, game: Game, seat: int) -> str:
         s = game.state
         goal = self.target_continent(game, seat)
         mine = [t for t in game.board.territory_ids if s.owners.get(t) == seat]
         borders = [t for t in mine if self.is_border(game, seat, t)] or mine
+        capital = game.capital_of(seat)
+        if capital is not None and s.owners.get(capital) == seat \
+                and self.enemy_pressure(game, seat, capital) > s.armies[capital]:
+            return capital  # losing the capital loses the game's goal
+        prey = self.target_seat(game, seat)
+        capitals = self.enemy_capitals(game, seat)
 
         def score(t: str) -> float:
             c = game.board.territories[t].continent
-            enemy_near = [n for n in game.board.neighbours(t) if s.owners.get(n) != seat]
+            enemy_near = [n for n in game.board.neighbours(t) if not game.friendly(seat, s.owners.get(n))]
             weakest = min((s.armies[n] for n in enemy_near), default=99)
             in_goal = 1.0 if c == goal else 0.0
             targets_in_goal = sum(1 for n in enemy_near if game.board.territories[n].continent == goal)
+            prey_near = sum(1 for n in enemy_near if s.owners.get(n) == prey) if prey is not None else 0
+            capitals_near = sum(1 for n in enemy_near if n in capitals)
             threat = self.enemy_pressure(game, seat, t) - s.armies[t]
-            return in_goal * 4 + targets_in_goal * 2 + max(threat, 0) * 0.15 - weakest * 0.1 + s.armies[t] * 0.05
+            return (in_goal * 4 + targets_in_goal * 2 + prey_near * 2 + capitals_near * 3 + max(threat, 0) * 0.15
+                    - weakest * 0.1 + s.armies[t] * 0.05)
 
         return max(borders, key=score)
 
@@ -125,6 +169,8 @@ class NormalAI:
         best: tuple[float, str, str] | None = None
         owned_continents = {c.id for c in game.board.continents.values()
                             if all(s.owners.get(t) == seat for t in c.territories)}
+        prey = self.target_seat(game, seat)
+        capitals = self.enemy_capitals(game, seat)
         for src in game.attack_sources(seat):
             for dst in game.attack_targets(seat, src):
                 odds = battle_odds(s.armies[src], s.armies[dst])
@@ -145,6 +191,10 @@ class NormalAI:
                     value -= 0.1
                 if c in owned_continents:
                     value += 0.1
+                if prey is not None and defender == prey:
+                    value += 0.35
+                if dst in capitals:
+                    value += 0.35
                 threshold = 0.6 if not s.conquered_this_turn else 0.75
                 if odds.win >= threshold and (best is None or value > best[0]):
                     best = (value, src, dst)
@@ -162,8 +212,8 @@ class NormalAI:
         lo, hi = int(p["min"]), int(p["max"])
         src, dst = str(p["from"]), str(p["to"])
         src_exposed = self.enemy_pressure(game, seat, src) > 0 or any(
-            s.owners.get(n) not in (seat,) for n in game.board.neighbours(src) if n != dst)
-        dst_exposed = any(s.owners.get(n) != seat for n in game.board.neighbours(dst))
+            not game.friendly(seat, s.owners.get(n)) for n in game.board.neighbours(src) if n != dst)
+        dst_exposed = any(not game.friendly(seat, s.owners.get(n)) for n in game.board.neighbours(dst))
         if not dst_exposed:
             return lo
         if not src_exposed:
@@ -171,11 +221,13 @@ class NormalAI:
         return max(lo, min(hi, (hi + 1) * 2 // 3))
 
     def _fortify_choice(self, game: Game, seat: int) -> Action | None:
+        # Armies only ever move from interior territories toward borders, so with fortify "unlimited" the
+        # moves of a turn run out: a border territory is never a source.
         s = game.state
         interior = [t for t in game.fortify_sources(seat) if not self.is_border(game, seat, t)]
         best: tuple[int, str, str] | None = None
         for src in interior:
-            for dst in game.fortify_targets(seat, src):
+            for dst in self._own_targets(game, seat, src):
                 if self.is_border(game, seat, dst):
                     gain = s.armies[src] - 1 + self.enemy_pressure(game, seat, dst)
                     if best is None or gain > best[0]:
@@ -183,10 +235,15 @@ class NormalAI:
         if best is None:
             # Move interior armies one step closer to a border.
             for src in interior:
-                for dst in game.fortify_targets(seat, src):
+                for dst in self._own_targets(game, seat, src):
                     if any(self.is_border(game, seat, n) for n in game.board.neighbours(dst)
                            if s.owners.get(n) == seat):
                         return Fortify(seat, src, dst, s.armies[src] - 1)
             return None
         _, src, dst = best
         return Fortify(seat, src, dst, s.armies[src] - 1)
+
+    @staticmethod
+    def _own_targets(game: Game, seat: int, source: str) -> list[str]:
+        """Fortify targets that stay ours (armies moved to a teammate become the teammate's)."""
+        return [t for t in game.fortify_targets(seat, source) if game.state.owners.get(t) == seat]

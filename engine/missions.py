@@ -1,0 +1,127 @@
+"""Secret missions (mode ``missions``): the mission deck, when a mission is complete, and its text.
+
+A mission is a plain JSON-ready dict with an ``id`` and a ``kind``:
+
+* ``{"kind": "continents", "continents": [a, b], "plus_any": 0 or 1}``: hold continents ``a`` and ``b``
+  whole (and, with ``plus_any``, one more continent of your choice);
+* ``{"kind": "territories", "count": 24, "armies": 1}``: hold ``count`` territories with at least
+  ``armies`` armies on each;
+* ``{"kind": "destroy", "seat": n}``: eliminate seat ``n`` yourself.
+
+A destroy mission that cannot be played (your own seat, a teammate, a seat not in play) is dealt as
+24 territories, with ``"replaces"`` naming the mission it stands for; one whose target is eliminated by
+someone else, or surrenders, becomes 24 territories during the game (event ``mission_changed``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .board import Board
+from .state import GameState, Player
+
+Mission = dict[str, Any]
+
+# The classic mission cards, as (continents, plus one continent of your choice).
+CONTINENT_MISSIONS: tuple[tuple[tuple[str, str], int], ...] = (
+    (("north_america", "africa"), 0),
+    (("north_america", "australia"), 0),
+    (("asia", "south_america"), 0),
+    (("asia", "africa"), 0),
+    (("europe", "south_america"), 1),
+    (("europe", "australia"), 1),
+)
+
+
+def continents_mission(continents: Sequence[str], plus_any: int = 0) -> Mission:
+    ident = "+".join(continents) + ("+any" if plus_any else "")
+    return {"id": ident, "kind": "continents", "continents": list(continents), "plus_any": plus_any}
+
+
+def territories_mission(count: int, armies: int = 1) -> Mission:
+    ident = f"territories-{count}" + (f"x{armies}" if armies > 1 else "")
+    return {"id": ident, "kind": "territories", "count": count, "armies": armies}
+
+
+def destroy_mission(seat: int) -> Mission:
+    return {"id": f"destroy-{seat}", "kind": "destroy", "seat": seat}
+
+
+def fallback_mission(replaces: Mission) -> Mission:
+    """24 territories, standing for a destroy mission that cannot be played."""
+    return {**territories_mission(24), "replaces": replaces["id"]}
+
+
+def mission_deck(board: Board, seats: Sequence[int]) -> list[Mission]:
+    """The mission cards in a fixed order: continents, territories, then one destroy card per seat in play."""
+    deck = [continents_mission(cs, plus) for cs, plus in CONTINENT_MISSIONS
+            if all(c in board.continents for c in cs)]
+    deck += [territories_mission(24), territories_mission(18, 2)]
+    deck += [destroy_mission(seat) for seat in seats]
+    return deck
+
+
+def playable(mission: Mission, seat: int, state: GameState) -> Mission:
+    """The mission as dealt to ``seat``: a destroy card for yourself, a teammate or a seat out of play is 24."""
+    if mission["kind"] != "destroy":
+        return mission
+    target = mission["seat"]
+    team = state.teams.get(seat)
+    if target == seat or target not in state.active_seats() or (team is not None and state.teams.get(target) == team):
+        return fallback_mission(mission)
+    return mission
+
+
+def continents_held(state: GameState, board: Board, seat: int) -> set[str]:
+    return {c.id for c in board.continents.values() if all(state.owners.get(t) == seat for t in c.territories)}
+
+
+def mission_complete(mission: Mission, state: GameState, board: Board, seat: int) -> bool:
+    """Whether ``seat`` has completed ``mission`` in this position."""
+    kind = mission["kind"]
+    if kind == "continents":
+        held = continents_held(state, board, seat)
+        required = set(mission["continents"])
+        extra: int = mission.get("plus_any", 0)
+        return required <= held and len(held - required) >= extra
+    if kind == "territories":
+        enough = [t for t, o in state.owners.items() if o == seat and state.armies.get(t, 0) >= mission["armies"]]
+        count: int = mission["count"]
+        return len(enough) >= count
+    if kind == "destroy":
+        return bool(mission["seat"] in state.eliminated)
+    raise ValueError(f"unknown mission kind “{kind}”")
+
+
+def _names(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def mission_text(mission: Mission, board: Board, players: Sequence[Player] | Mapping[int, str]) -> str:
+    """The mission in plain English, e.g. “Conquer North America and Africa.”"""
+    def seat_name(seat: int) -> str:
+        if isinstance(players, Mapping):
+            return players.get(seat, f"seat {seat + 1}")
+        return players[seat].name if 0 <= seat < len(players) else f"seat {seat + 1}"
+
+    kind = mission["kind"]
+    if kind == "continents":
+        names = [board.continents[c].name if c in board.continents else c for c in mission["continents"]]
+        if mission.get("plus_any"):
+            return f"Conquer {', '.join(names)} and one more continent of your choice."
+        return f"Conquer {_names(names)}."
+    if kind == "territories":
+        text = f"Occupy {mission['count']} territories"
+        if mission["armies"] > 1:
+            text += f" with at least {mission['armies']} armies in each"
+        text += "."
+        replaced = str(mission.get("replaces", ""))
+        if replaced.startswith("destroy-"):
+            text += f" (This replaces destroying {seat_name(int(replaced.split('-', 1)[1]))}.)"
+        return text
+    if kind == "destroy":
+        name = seat_name(mission["seat"])
+        return (f"Destroy all of {name}'s armies: take their last territory yourself. If someone else eliminates "
+                f"{name} first, your mission becomes occupying 24 territories.")
+    raise ValueError(f"unknown mission kind “{kind}”")
