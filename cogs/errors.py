@@ -15,9 +15,10 @@ import discord
 from discord import app_commands
 
 from engine import RuleError, SettingsError
+from engine.errors import Phrase, Territory
 from store import StoreError
 
-from .i18n import _
+from .i18n import _, territory_name
 
 log = logging.getLogger("risk.errors")
 
@@ -33,11 +34,29 @@ async def reply_private(interaction: discord.Interaction[Any], text: str) -> Non
         await interaction.response.send_message(text, ephemeral=True)
 
 
-def explain(exc: BaseException) -> str | None:
+def translate_rule(exc: RuleError, locale: object | None) -> str:
+    """A refusal of the rules in the reader's language: the template, territory names and phrases."""
+    from engine import load_map
+
+    board = load_map()
+    values: dict[str, object] = {}
+    for key, value in exc.params.items():
+        if isinstance(value, Territory):
+            values[key] = territory_name(board, value.territory, locale)
+        elif isinstance(value, Phrase):
+            values[key] = _(value.joiner, locale).join(_(part, locale) for part in value.parts)
+        else:
+            values[key] = value
+    return _(exc.template, locale, **values)
+
+
+def explain(exc: BaseException, locale: object | None = None) -> str | None:
     """The player-facing text of an expected refusal, or None for a real error."""
     while isinstance(exc, (app_commands.CommandInvokeError, app_commands.TransformerError)) and exc.__cause__:
         exc = exc.__cause__
-    if isinstance(exc, (RuleError, StoreError)):
+    if isinstance(exc, RuleError):
+        return translate_rule(exc, locale)
+    if isinstance(exc, StoreError):
         return exc.message
     if isinstance(exc, (UserError, SettingsError)):
         return str(exc)
@@ -48,7 +67,7 @@ def explain(exc: BaseException) -> str | None:
 
 async def handle_error(interaction: discord.Interaction[Any], exc: BaseException,
                        context: dict[str, Any] | None = None) -> None:
-    text = explain(exc)
+    text = explain(exc, interaction.locale)
     if text is None:
         error_id = secrets.token_hex(4)
         data = interaction.data or {}

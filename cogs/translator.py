@@ -53,10 +53,19 @@ class CatalogTranslator(app_commands.Translator):
 def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
     from babel.messages.extract import extract_from_dir
 
-    keywords = {"_": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
-    for folder in ("cogs",):
+    from engine import errors
+
+    keywords: dict[str, Any] = {"_": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+    # The engine's refusals: the first argument of every RuleError, and the phrases put into them.
+    rule_errors = {name for name, value in vars(errors).items()
+                   if isinstance(value, type) and issubclass(value, errors.RuleError)}
+    keywords.update(dict.fromkeys(rule_errors, (1,)))
+    keywords["Phrase"] = None
+    for folder in ("cogs", "engine"):
         for filename, _lineno, message, _comments, context in extract_from_dir(
                 str(ROOT / folder), method_map=[("**.py", "python")], keywords=keywords):
+            if folder == "engine" and not message:
+                continue
             yield message, context, f"{folder}/{filename}"
 
 
@@ -118,12 +127,10 @@ def build_template() -> Any:
         template.add(text, context=ctx, locations=[("engine/maps/classic.json", 0)])
     for text in _text_messages():
         template.add(text, locations=[("cogs/rules_text.py", 0)])
-    try:
-        from engine.errors import MESSAGES
-    except ImportError:  # older engines carry no message templates
-        MESSAGES = ()
-    for text in MESSAGES:
-        template.add(text, locations=[("engine", 0)])
+    from engine.game import PHASE_WORDS
+
+    for text in (*PHASE_WORDS.values(), " or ", "The number of armies", "The stop threshold"):
+        template.add(text, locations=[("engine/game.py", 0)])
     return template
 
 

@@ -125,10 +125,10 @@ def action_from_dict(data: dict[str, Any]) -> Action:
     kind = data.get("type")
     cls = ACTION_TYPES.get(str(kind))
     if cls is None:
-        raise RuleError(f"unknown action “{kind}”")
+        raise RuleError("Unknown action “{kind}”.", kind=str(kind))
     names = {f.name for f in fields(cls)}
     kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k in names}
     try:
         return cls(**kwargs)  # type: ignore[arg-type]
     except TypeError as exc:
-        raise RuleError(f"incomplete action “{kind}”: {exc}") from exc
+        raise RuleError("Incomplete action “{kind}”: {problem}.", kind=str(kind), problem=str(exc)) from exc

@@ -83,8 +83,8 @@ class Board:
             return matches.pop()
         if matches:
             names = ", ".join(sorted(self.name(t) for t in matches))
-            raise UnknownTerritory(f"“{text}” could mean {names}: type more of the name.")
-        raise UnknownTerritory(f"There is no territory called “{text}”.")
+            raise UnknownTerritory("“{text}” could mean {names}: type more of the name.", text=text, names=names)
+        raise UnknownTerritory("There is no territory called “{text}”.", text=text)
 
 
 def _require(cond: bool, message: str) -> None:

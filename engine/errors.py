@@ -3,14 +3,45 @@
 from __future__ import annotations
 
 
+class Territory(str):
+    """A territory in a message: reads as its English name, and keeps its id so it can be named in any language."""
+
+    territory: str
+
+    def __new__(cls, territory: str, name: str) -> Territory:
+        obj = super().__new__(cls, name)
+        obj.territory = territory
+        return obj
+
+
+class Phrase(str):
+    """Words in a message that are themselves translated: one or more phrases joined by ``joiner``."""
+
+    parts: tuple[str, ...]
+    joiner: str
+
+    def __new__(cls, *parts: str, joiner: str = " or ") -> Phrase:
+        obj = super().__new__(cls, joiner.join(parts))
+        obj.parts = parts
+        obj.joiner = joiner
+        return obj
+
+
 class RuleError(Exception):
-    """An action the rules do not allow. The game state is unchanged when it is raised."""
+    """An action the rules do not allow. The game state is unchanged when it is raised.
+
+    ``template`` is the English message with ``{placeholders}`` filled from ``params``; the Discord layer
+    translates the template and the ``Territory`` and ``Phrase`` values in it.
+    """
 
     code = "rule"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, template: str, /, **params: object) -> None:
+        message = template.format(**params) if params else template
         super().__init__(message)
         self.message = message
+        self.template = template
+        self.params = params
 
 
 class NotYourTurn(RuleError):

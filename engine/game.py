@@ -41,9 +41,11 @@ from .errors import (
     NotEnoughArmies,
     NotOwner,
     NotYourTurn,
+    Phrase,
     RuleError,
     SettingsError,
     Teammate,
+    Territory,
     UnknownTerritory,
     WrongPhase,
 )
@@ -146,7 +148,7 @@ class Game:
         """Validate and apply one action. Raises RuleError (and changes nothing) if it is not allowed."""
         handler = self._handlers().get(type(action))
         if handler is None:
-            raise RuleError(f"unknown action {action!r}")
+            raise RuleError("Unknown action {action}.", action=repr(action))
         saved = self.state.copy()
         try:
             events = self._emit_all(handler(action))
@@ -228,21 +230,23 @@ class Game:
         if not 0 <= seat < len(s.players):
             raise NotYourTurn("You are not playing in this game.")
         if seat != s.current:
-            raise NotYourTurn(f"It is {s.seat_name(s.current)}'s turn, not yours.")
+            raise NotYourTurn("It is {player}'s turn, not yours.", player=s.seat_name(s.current))
         if phases and s.phase not in phases:
-            wanted = " or ".join(PHASE_WORDS[p] for p in phases)
-            raise WrongPhase(f"You can do that only while {wanted}; now you are {PHASE_WORDS[s.phase]}.")
+            raise WrongPhase("You can do that only while {wanted}; now you are {now}.",
+                             wanted=Phrase(*(PHASE_WORDS[p] for p in phases)), now=Phrase(PHASE_WORDS[s.phase]))
 
     def _own(self, seat: int, territory: str) -> None:
         owner = self.state.owners.get(territory)
         if owner != seat:
-            who = "nobody" if owner is None else self.state.seat_name(owner)
-            raise NotOwner(f"{self.name(territory)} belongs to {who}, not you.")
+            if owner is None:
+                raise NotOwner("{territory} belongs to nobody, not you.", territory=self.ref(territory))
+            raise NotOwner("{territory} belongs to {player}, not you.", territory=self.ref(territory),
+                           player=self.state.seat_name(owner))
 
     @staticmethod
     def _positive(count: Any, what: str) -> int:
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise InvalidCount(f"{what} must be a whole number of at least 1.")
+            raise InvalidCount("{what} must be a whole number of at least 1.", what=Phrase(what))
         return count
 
     # -- setup --------------------------------------------------------------------------------------
@@ -329,7 +333,8 @@ class Game:
         self._check_turn(a.seat, CLAIM)
         t = self._territory(a.territory)
         if t in self.state.owners:
-            raise AlreadyClaimed(f"{self.name(t)} is already held by {self.state.seat_name(self.state.owners[t])}.")
+            raise AlreadyClaimed("{territory} is already held by {player}.", territory=self.ref(t),
+                                 player=self.state.seat_name(self.state.owners[t]))
         yield {"type": "territory_claimed", "seat": a.seat, "territory": t}
         if len(self.state.owners) < len(self.board.territories):
             yield self._setup_turn_event(self.state.next_seat(a.seat), CLAIM)
@@ -386,12 +391,13 @@ class Game:
             return
         hand = s.hands[a.seat]
         if s.trade_down and len(hand) > 4:
-            raise MustTrade(f"You hold {len(hand)} cards after the elimination: trade sets until you hold 4 or fewer.")
+            raise MustTrade("You hold {cards} cards after the elimination: trade sets until you hold 4 or fewer.",
+                            cards=len(hand))
         if not s.trade_down and len(hand) >= 5:
-            raise MustTrade(f"You hold {len(hand)} cards: you must trade a set before placing armies.")
+            raise MustTrade("You hold {cards} cards: you must trade a set before placing armies.", cards=len(hand))
         self._own(a.seat, t)
         if count > s.reinforcements:
-            raise InvalidCount(f"You have only {s.reinforcements} armies to place, not {count}.")
+            raise InvalidCount("You have only {left} armies to place, not {count}.", left=s.reinforcements, count=count)
         yield {"type": "armies_placed", "seat": a.seat, "territory": t, "count": count, "source": "reinforcement"}
 
     def _place_setup(self, seat: int, t: str, count: int) -> Iterable[Event]:
@@ -401,14 +407,14 @@ class Game:
             if s.neutral_left == 0:
                 raise InvalidCount("You have already placed this turn's neutral army.")
             if count > s.neutral_left:
-                raise InvalidCount(f"You may place only {s.neutral_left} neutral army this turn.")
+                raise InvalidCount("You may place only {n} neutral army this turn.", n=s.neutral_left)
             yield {"type": "armies_placed", "seat": seat, "territory": t, "count": count, "source": "neutral"}
         else:
             self._own(seat, t)
             if s.batch_left == 0:
                 raise InvalidCount("You have placed all your armies for this turn; now place the neutral army.")
             if count > s.batch_left:
-                raise InvalidCount(f"You may place {s.batch_left} more armies this turn, not {count}.")
+                raise InvalidCount("You may place {n} more armies this turn, not {count}.", n=s.batch_left, count=count)
             yield {"type": "armies_placed", "seat": seat, "territory": t, "count": count, "source": "setup"}
         if s.batch_left == 0 and s.neutral_left == 0:
             yield from self._next_setup_turn(seat)
@@ -462,7 +468,7 @@ class Game:
         cards = tuple(a.cards)
         missing = [c for c in cards if c not in hand]
         if missing:
-            raise InvalidSet(f"You do not hold {self.card_name(missing[0])}.")
+            raise self.missing_card(missing[0])
         kind = set_kind(self.board, cards)
         if kind is None:
             raise InvalidSet("Those cards are not a set: trade three of a kind, one of each, or any two with a wild.")
@@ -473,7 +479,8 @@ class Game:
         if a.bonus_territory is not None:
             chosen = self._territory(a.bonus_territory)
             if chosen not in matching:
-                raise InvalidSet(f"{self.name(chosen)} is not on a traded card showing a territory you hold.")
+                raise InvalidSet("{territory} is not on a traded card showing a territory you hold.",
+                                 territory=self.ref(chosen))
             bonus_territory = chosen
         elif matching:
             bonus_territory = matching[0]
@@ -491,6 +498,15 @@ class Game:
     def card_symbol(self, card: str) -> str:
         return "wild" if card in WILD_CARDS else self.board.territories[card].card
 
+    def ref(self, territory: str) -> Territory:
+        """A territory for a message: its name now, its id for translation."""
+        return Territory(territory, self.name(territory))
+
+    def missing_card(self, card: str) -> InvalidSet:
+        if card in WILD_CARDS:
+            return InvalidSet("You do not hold a wild card.")
+        return InvalidSet("You do not hold the {territory} card.", territory=self.ref(card))
+
     def card_name(self, card: str) -> str:
         if card in WILD_CARDS:
             return "a wild card"
@@ -504,17 +520,18 @@ class Game:
         if s.phase == REINFORCE:
             if s.trade_down:
                 raise MustTrade("Trade down to 4 cards and place those armies before attacking again.")
-            raise WrongPhase(f"Place all your reinforcements first ({s.reinforcements} left).")
+            raise WrongPhase("Place all your reinforcements first ({left} left).", left=s.reinforcements)
         self._own(seat, src)
         if s.owners[dst] == seat:
-            raise NotOwner(f"{self.name(dst)} is yours: attack an enemy territory.")
+            raise NotOwner("{territory} is yours: attack an enemy territory.", territory=self.ref(dst))
         if self.friendly(seat, s.owners[dst]):
-            raise Teammate(f"{self.name(dst)} is held by your teammate {s.seat_name(s.owners[dst])}: "
-                           "teammates cannot attack each other.")
+            raise Teammate("{territory} is held by your teammate {player}: teammates cannot attack each other.",
+                           territory=self.ref(dst), player=s.seat_name(s.owners[dst]))
         if not self.board.adjacent(src, dst):
-            raise NotAdjacent(f"{self.name(src)} is not adjacent to {self.name(dst)}.")
+            raise NotAdjacent("{source} is not adjacent to {target}.", source=self.ref(src), target=self.ref(dst))
         if s.armies[src] < 2:
-            raise NotEnoughArmies(f"{self.name(src)} has only 1 army: you need at least 2 to attack.")
+            raise NotEnoughArmies("{territory} has only 1 army: you need at least 2 to attack.",
+                                  territory=self.ref(src))
         return src, dst
 
     def _battle(self, seat: int, src: str, dst: str, attacker_dice: int) -> Iterable[Event]:
@@ -599,8 +616,11 @@ class Game:
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 3:
             raise InvalidDice("Roll 1, 2 or 3 dice.")
         if n > allowed:
-            raise InvalidDice(f"With {self.state.armies[src]} armies in {self.name(src)} you can roll at most "
-                              f"{allowed} {'die' if allowed == 1 else 'dice'}.")
+            if allowed == 1:
+                raise InvalidDice("With {armies} armies in {territory} you can roll only 1 die.",
+                                  armies=self.state.armies[src], territory=self.ref(src))
+            raise InvalidDice("With {armies} armies in {territory} you can roll at most {allowed} dice.",
+                              armies=self.state.armies[src], territory=self.ref(src), allowed=allowed)
         yield from self._battle(a.seat, src, dst, n)
 
     def _blitz(self, a: Blitz) -> Iterable[Event]:
@@ -608,8 +628,8 @@ class Game:
         stop_at = self._positive(a.stop_at, "The stop threshold")
         s = self.state
         if s.armies[src] <= stop_at:
-            raise NotEnoughArmies(f"{self.name(src)} already has {s.armies[src]} armies, at or below your stop "
-                                  f"threshold of {stop_at}.")
+            raise NotEnoughArmies("{territory} already has {armies} armies, at or below your stop threshold of "
+                                  "{stop_at}.", territory=self.ref(src), armies=s.armies[src], stop_at=stop_at)
         while s.phase == ATTACK and s.owners[dst] != a.seat and s.armies[src] > stop_at:
             yield from self._battle(a.seat, src, dst, min(3, s.armies[src] - 1))
 
@@ -620,7 +640,8 @@ class Game:
         assert p is not None
         count = a.count
         if isinstance(count, bool) or not isinstance(count, int) or not p["min"] <= count <= p["max"]:
-            raise InvalidCount(f"Move between {p['min']} and {p['max']} armies into {self.name(p['to'])}.")
+            raise InvalidCount("Move between {low} and {high} armies into {territory}.", low=p["min"], high=p["max"],
+                               territory=self.ref(p["to"]))
         yield {"type": "occupied", "seat": a.seat, "from": p["from"], "to": p["to"], "count": count}
 
     def _end_attack(self, a: EndAttack) -> Iterable[Event]:
@@ -661,15 +682,18 @@ class Game:
         if src == dst:
             raise InvalidCount("Choose two different territories.")
         if dst not in self.fortify_targets(a.seat, src):
-            paths = "your team's territories" if s.teams else "your territories"
             if s.settings.fortify == "adjacent":
-                raise NotAdjacent(f"{self.name(src)} is not adjacent to {self.name(dst)}: "
-                                  "in this game you fortify only between adjacent territories.")
-            raise NotConnected(f"{self.name(dst)} is not connected to {self.name(src)} through {paths}.")
+                raise NotAdjacent("{source} is not adjacent to {target}: in this game you fortify only between "
+                                  "adjacent territories.", source=self.ref(src), target=self.ref(dst))
+            if s.teams:
+                raise NotConnected("{target} is not connected to {source} through your team's territories.",
+                                   source=self.ref(src), target=self.ref(dst))
+            raise NotConnected("{target} is not connected to {source} through your territories.",
+                               source=self.ref(src), target=self.ref(dst))
         count = self._positive(a.count, "The number of armies")
         if count > s.armies[src] - 1:
-            raise NotEnoughArmies(f"You can move at most {s.armies[src] - 1} armies from {self.name(src)}: "
-                                  "one must stay behind.")
+            raise NotEnoughArmies("You can move at most {most} armies from {territory}: one must stay behind.",
+                                  most=s.armies[src] - 1, territory=self.ref(src))
         if not self.fortify_ends_turn and s.phase == ATTACK:
             yield {"type": "attack_ended", "seat": a.seat}
         yield {"type": "fortified", "seat": a.seat, "from": src, "to": dst, "count": count}
