@@ -19,6 +19,7 @@ from engine import (
     Action,
     Attack,
     Blitz,
+    ChooseCapital,
     Claim,
     EndAttack,
     EndTurn,
@@ -32,10 +33,11 @@ from engine import (
 )
 from engine.ai import LEVELS
 from engine.cards import WILD_CARDS
+from engine.fog import public_events_for, visible_territories
 from engine.log import dumps, public_event
 from engine.odds import battle_odds
-from engine.settings import CHOICES, DEADLINES
-from engine.state import ATTACK, CLAIM, FORTIFY, NEUTRAL, OCCUPY, OVER, REINFORCE, SETUP, Event
+from engine.settings import CHOICES, DEADLINES, PRESETS
+from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, OVER, REINFORCE, SETUP, Event
 from store import GameRecord, Store
 
 from .components import GameButton, GameSelect, view_of
@@ -61,6 +63,20 @@ def game_locale(record: GameRecord, interaction: discord.Interaction[Any] | None
     if interaction is not None and interaction.guild_locale is not None:
         return interaction.guild_locale
     return None
+
+
+# Under fog of war, the events everybody may read about (where things happen stays hidden).
+FOG_PUBLIC = frozenset({"turn_started", "turn_ended", "card_drawn", "cards_traded", "player_eliminated",
+                        "player_surrendered", "game_over", "attack_ended", "first_player"})
+
+
+def fogged(game: Game) -> bool:
+    return bool(game.state.settings.fog == "on")
+
+
+def fog_public(events: Sequence[Event]) -> list[Event]:
+    from engine.log import public_event
+    return [public_event(e) for e in events if e["type"] in FOG_PUBLIC]
 
 
 def deadline_name(seconds: int) -> str:
@@ -158,19 +174,31 @@ class RiskCog(commands.Cog):
     # == playing: one path for commands and buttons =====================================================
     async def perform(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None:
         """Apply an action and answer: what happened, the map, the next buttons; then AI turns and the panel."""
+        before = record.game().state
         result = await self.service.apply(record, action, str(interaction.id))
         if result.duplicate:
             await reply_private(interaction, _("That was already done.", interaction.locale))
             return
-        if interaction.type == discord.InteractionType.component:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(thinking=True)
         after = result.record
-        locale = game_locale(after, interaction)
         game = after.game()
-        lines = describe(result.events, game.state, game.board, locale) or [_("Done.", locale)]
-        file = await self.service.render_file(after, result.events)
+        fog = fogged(game) and game.state.phase != OVER
+        if interaction.type == discord.InteractionType.component:
+            await interaction.response.defer(ephemeral=fog)
+        else:
+            await interaction.response.defer(thinking=True, ephemeral=fog)
+        locale = interaction.locale if fog else game_locale(after, interaction)
+        if fog:
+            # The player sees what they could see; the channel only what everybody may.
+            mine = public_events_for(result.events, action.seat, before=before)
+            lines = describe(mine, game.state, game.board, locale) or [_("Done.", locale)]
+            file = await self.service.render_file(after, mine, viewer=action.seat, locale=locale,
+                                                  visible=visible_territories(game.state, action.seat))
+            shared = describe(fog_public(result.events), game.state, game.board, game_locale(after))
+            if shared:
+                await interaction.channel.send(clip(shared))
+        else:
+            lines = describe(result.events, game.state, game.board, locale) or [_("Done.", locale)]
+            file = await self.service.render_file(after, result.events)
         kwargs: dict[str, Any] = {"content": clip(lines)}
         if file is not None:
             kwargs["file"] = file
@@ -206,22 +234,25 @@ class RiskCog(commands.Cog):
         game = record.game()
         placed = sum(e["count"] for e in turn.events
                      if e["type"] == "armies_placed" and e.get("source") in ("reinforcement", "setup", "card_bonus"))
-        shown = [e for e in turn.events if e["type"] not in ("armies_placed", "turn_started", "turn_ended")]
+        fog = fogged(game) and game.state.phase != OVER
+        source = fog_public(turn.events) if fog else turn.events
+        shown = [e for e in source if e["type"] not in ("armies_placed", "turn_started", "turn_ended")]
         lines = list(describe(shown, game.state, game.board, locale))
         name = seat_name(game.state, turn.seat, locale)
         head = _("🤖 {player} played turn {turn}:", locale, player=name, turn=turn.turn) if turn.turn else \
             _("🤖 {player} played:", locale, player=name)
         if placed:
             lines.insert(0, _("{player} placed {count} armies.", locale, player=name, count=placed))
-        file = await self.service.render_file(record, turn.events)
+        file = None if fog else await self.service.render_file(record, turn.events)
         await channel.send(clip([head, *lines]), **({"file": file} if file else {}))
 
     async def post_summary(self, channel: Any, record: GameRecord, head: Sequence[str],
                            events: Sequence[Event]) -> None:
         """Lines about what happened outside a player's own action (a deadline), then its events, with the map."""
         game = record.game()
-        lines = [*head, *describe(events, game.state, game.board, game_locale(record))]
-        file = await self.service.render_file(record, events)
+        fog = fogged(game) and game.state.phase != OVER
+        lines = [*head, *describe(fog_public(events) if fog else events, game.state, game.board, game_locale(record))]
+        file = None if fog else await self.service.render_file(record, events)
         await channel.send(clip(lines), **({"file": file} if file else {}))
 
     async def post_game_over(self, channel: Any, record: GameRecord) -> None:
@@ -249,7 +280,7 @@ class RiskCog(commands.Cog):
         text = self.turn_prompt(record, game, locale, who)
         if due is not None:
             text += " " + _("Ends <t:{t}:R>.", locale, t=int(due))
-        file = await self.service.render_file(record)
+        file = None if fogged(game) else await self.service.render_file(record)
         await channel.send(text, view=self.controls(record, game), allowed_mentions=MENTION_USERS,
                            **({"file": file} if file else {}))
 
@@ -257,6 +288,8 @@ class RiskCog(commands.Cog):
         s = game.state
         if s.phase == CLAIM:
             return _("🎯 {who}, claim a territory ({left} left).", locale, who=who, left=len(game.claimable()))
+        if s.phase == CAPITAL:
+            return _("🎯 {who}, choose your capital.", locale, who=who)
         if s.phase == SETUP:
             if s.batch_left:
                 return _("🎯 {who}, place {n} of your starting armies.", locale, who=who, n=s.batch_left)
@@ -279,6 +312,8 @@ class RiskCog(commands.Cog):
             return None
         if s.phase == CLAIM:
             items.append(GameButton(gid, "claim", label=_("Claim", locale), style=Blue, emoji="🚩"))
+        elif s.phase == CAPITAL:
+            items.append(GameButton(gid, "capital", label=_("Capital", locale), style=Blue, emoji="🏰"))
         elif s.phase == SETUP:
             if s.batch_left:
                 items.append(GameButton(gid, "place", label=_("Place", locale), style=Blue, emoji="➕"))
@@ -329,6 +364,8 @@ class RiskCog(commands.Cog):
             where = resolve_territory(game.board, territory)
             if s.phase == CLAIM:
                 return Claim(seat, where)
+            if s.phase == CAPITAL:
+                return ChooseCapital(seat, where)
             if count is not None:
                 return Place(seat, where, count)
             if s.phase == REINFORCE:
@@ -407,8 +444,13 @@ class RiskCog(commands.Cog):
 
     async def send_map(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        file = await self.service.render_file(record)
         game = record.game()
+        if fogged(game) and game.state.phase != OVER:
+            seat = record.seat_of(interaction.user.id)
+            visible = visible_territories(game.state, seat) if seat is not None else set()
+            file = await self.service.render_file(record, viewer=seat, visible=visible, locale=interaction.locale)
+        else:
+            file = await self.service.render_file(record, locale=interaction.locale)
         text = _("Turn {turn}: {player} is {phase}.", interaction.locale, turn=game.state.turn,
                  player=seat_name(game.state, game.state.current, interaction.locale),
                  phase=phase_text(game.state, interaction.locale))
@@ -447,6 +489,17 @@ class RiskCog(commands.Cog):
         await interaction.response.send_message(text, ephemeral=True,
                                                 **({"view": view_of(*items)} if items else {}))
 
+    @app_commands.command(name="mission", description="Your secret mission (only you see it)")
+    async def mission(self, interaction: discord.Interaction[Any]) -> None:
+        record = await self.game_here(interaction)
+        seat = self.seat_of(record, interaction)
+        game = record.game()
+        text = game.mission_text(seat)
+        if text is None:
+            raise UserError(_("This game has no secret missions: conquer the world.", interaction.locale))
+        await interaction.response.send_message(_("🎯 Your mission: {mission}", interaction.locale, mission=text),
+                                                ephemeral=True)
+
     @app_commands.command(name="odds", description="Exact odds of an attack: two territories, or two numbers")
     @app_commands.rename(source="from", target="to")
     @app_commands.describe(source="Attacking territory", target="Defending territory",
@@ -458,6 +511,13 @@ class RiskCog(commands.Cog):
             record = await self.game_here(interaction)
             game = record.game()
             src, dst = resolve_territory(game.board, source), resolve_territory(game.board, target)
+            if fogged(game) and game.state.phase != OVER:
+                seat = record.seat_of(interaction.user.id)
+                seen = visible_territories(game.state, seat) if seat is not None else set()
+                hidden = [t for t in (src, dst) if t not in seen]
+                if hidden:
+                    raise UserError(_("You cannot see {territory} through the fog.", interaction.locale,
+                                      territory=self.tn(game, hidden[0], interaction)))
             attackers, defenders = game.state.armies[src], game.state.armies[dst]
             head = f"{self.tn(game, src, interaction)} ({attackers}) → {self.tn(game, dst, interaction)} ({defenders})"
         elif attackers is not None and defenders is not None:
@@ -630,7 +690,10 @@ class RiskCog(commands.Cog):
             return
         game, seat = self._turn_check(interaction, record)
         s = game.state
-        if verb == "claim":
+        if verb == "capital":
+            await self.pick_territory(interaction, record, "capital", game.capital_choices(seat),
+                                      _("Which territory is your capital?", locale))
+        elif verb == "claim":
             await self.pick_territory(interaction, record, "claim", game.claimable(),
                                       _("Claim which territory?", locale))
         elif verb == "place":
@@ -744,7 +807,9 @@ class RiskCog(commands.Cog):
             return
         if value not in game.board.territories:
             raise UserError(_("There is no territory called “{name}”.", locale, name=value))
-        if verb == "claim":
+        if verb == "capital":
+            await self.perform(interaction, record, ChooseCapital(seat, value))
+        elif verb == "claim":
             await self.perform(interaction, record, Claim(seat, value))
         elif verb == "neutral":
             await self.perform(interaction, record, Place(seat, value, 1))
@@ -781,10 +846,12 @@ class RiskCog(commands.Cog):
             counts = sorted({1, (most + 1) // 2, most} - {0})
             buttons = [GameButton(record.id, "fort", src, value, n, label=_("All but one ({n})", locale, n=n)
                                   if n == most else str(n), style=Blue if n == most else Grey) for n in counts]
+            ends = _("Move how many armies from {source} to {target}? This ends your turn.", locale,
+                     source=self.tn(game, src, interaction), target=self.tn(game, value, interaction))
+            more = _("Move how many armies from {source} to {target}?", locale,
+                     source=self.tn(game, src, interaction), target=self.tn(game, value, interaction))
             await interaction.response.edit_message(
-                content=_("Move how many armies from {source} to {target}? This ends your turn.", locale,
-                          source=self.tn(game, src, interaction), target=self.tn(game, value, interaction)),
-                view=view_of(*buttons))
+                content=ends if game.fortify_ends_turn else more, view=view_of(*buttons))
         else:
             raise UserError(_("This menu is from an older version of the bot; use the slash commands.", locale))
 
@@ -793,6 +860,8 @@ class RiskCog(commands.Cog):
         s = game.state
         if purpose == "claim":
             return game.claimable()
+        if purpose == "capital":
+            return game.capital_choices(seat)
         if purpose == "place":
             return [t for t in game.placeable(seat) if s.owners.get(t) == seat]
         if purpose == "neutral":
@@ -814,7 +883,10 @@ class RiskCog(commands.Cog):
                            turn_deadline="Time for each turn", on_timeout="What happens when time runs out",
                            max_missed="Missed turns in a row before the seat is replaced (0: never)",
                            on_boot="Who takes a replaced seat", max_rounds="End after this many rounds (0: no limit)",
-                           language="The language of the game's public messages (default: the server's)")
+                           language="The language of the game's public messages (default: the server's)",
+                           mode="Classic world domination, secret missions, or capitals",
+                           teams="Play in teams", fog="Fog of war: see only your territories and their neighbours",
+                           preset="A set of settings in one choice (other options override it)")
     @app_commands.choices(
         deployment=[app_commands.Choice(name=n, value=n) for n in CHOICES["deployment"]],
         cards=[app_commands.Choice(name=n, value=n) for n in CHOICES["cards"]],
@@ -823,20 +895,28 @@ class RiskCog(commands.Cog):
         on_timeout=[app_commands.Choice(name=n, value=n) for n in CHOICES["on_timeout"]],
         on_boot=[app_commands.Choice(name=n, value=n) for n in CHOICES["on_boot"]],
         language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()],
+        mode=[app_commands.Choice(name=n, value=n) for n in CHOICES["mode"]],
+        teams=[app_commands.Choice(name=n, value=n) for n in CHOICES["teams"]],
+        fog=[app_commands.Choice(name=n, value=n) for n in CHOICES["fog"]],
+        preset=[app_commands.Choice(name=n, value=n) for n in PRESETS],
     )
     async def risk_new(self, interaction: discord.Interaction[Any], deployment: str | None = None,
                        setup_batch: app_commands.Range[int, 1, 50] | None = None, cards: str | None = None,
                        fortify: str | None = None, turn_deadline: int | None = None, on_timeout: str | None = None,
                        max_missed: app_commands.Range[int, 0, 20] | None = None, on_boot: str | None = None,
                        max_rounds: app_commands.Range[int, 0, 1000] | None = None,
-                       language: str | None = None) -> None:
+                       language: str | None = None, mode: str | None = None, teams: str | None = None,
+                       fog: str | None = None, preset: str | None = None) -> None:
         if interaction.channel_id is None:
             raise UserError(_("Games are played in server channels.", interaction.locale))
         given = {"deployment": deployment, "setup_batch": setup_batch, "cards": cards, "fortify": fortify,
                  "turn_deadline": turn_deadline, "on_timeout": on_timeout, "max_missed": max_missed,
                  "on_boot": on_boot, "max_rounds": max_rounds,
-                 "language": language or language_of(interaction.guild_locale)}
+                 "language": language or language_of(interaction.guild_locale), "mode": mode, "teams": teams,
+                 "fog": fog}
         chosen = {k: v for k, v in given.items() if v is not None}
+        if preset:
+            chosen = {**PRESETS[preset], **chosen}
         record = await self.store.create_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                                interaction.user.display_name, chosen or None)
         await interaction.response.send_message(embed=self.lobby_embed(record, interaction),
@@ -1007,7 +1087,9 @@ class RiskCog(commands.Cog):
         record = await self.game_here(interaction)
         events = await self.store.events(record.id)
         game = record.game()
-        public = [public_event(e, game.state.phase == OVER) for e in events]
+        seat = record.seat_of(interaction.user.id)
+        public = public_events_for(events, seat, game_over=game.state.phase == OVER) if fogged(game) else \
+            [public_event(e, game.state.phase == OVER) for e in events]
         lines = describe(public[-max(1, min(count, 200)):], game.state, game.board, interaction.locale,
                          include_setup=True)
         await interaction.response.send_message(clip(lines) or _("Nothing yet.", interaction.locale), ephemeral=True)
