@@ -46,7 +46,7 @@ from .i18n import LANGUAGES, _, continent_name, language_of, resolve_territory, 
 from .rules_text import HELP_TEXT, RULE_TOPICS
 from .scheduler import Clock, Scheduler
 from .service import AITurn, GameService
-from .text import SYMBOLS, describe, phase_text, seat_name
+from .text import SYMBOLS, describe, mission_line, phase_text, seat_name
 
 log = logging.getLogger(__name__)
 Blue, Grey, Green, Red = (discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
@@ -494,9 +494,10 @@ class RiskCog(commands.Cog):
         record = await self.game_here(interaction)
         seat = self.seat_of(record, interaction)
         game = record.game()
-        text = game.mission_text(seat)
-        if text is None:
+        mission = game.mission(seat)
+        if mission is None:
             raise UserError(_("This game has no secret missions: conquer the world.", interaction.locale))
+        text = mission_line(mission, game.board, game.state, interaction.locale)
         await interaction.response.send_message(_("🎯 Your mission: {mission}", interaction.locale, mission=text),
                                                 ephemeral=True)
 

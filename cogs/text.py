@@ -129,3 +129,31 @@ def phase_text(state: GameState, locale: object | None = None) -> str:
         "over": _("game over", locale),
     }
     return str(words.get(state.phase, state.phase))
+
+
+def mission_line(mission: dict[str, Any] | None, board: Board, state: GameState, locale: object | None = None) -> str:
+    """A secret mission in the reader's language."""
+    from .i18n import continent_name
+
+    if mission is None:
+        return ""
+    kind = mission["kind"]
+    if kind == "continents":
+        names = [continent_name(board, c, locale) for c in mission["continents"]]
+        if mission.get("plus_any"):
+            return _("Conquer {a} and {b} and one more continent of your choice.", locale, a=names[0], b=names[1])
+        return _("Conquer {a} and {b}.", locale, a=names[0], b=names[1])
+    if kind == "territories":
+        if mission["armies"] > 1:
+            text = _("Occupy {count} territories with at least {armies} armies in each.", locale,
+                     count=mission["count"], armies=mission["armies"])
+        else:
+            text = _("Occupy {count} territories.", locale, count=mission["count"])
+        replaced = str(mission.get("replaces", ""))
+        if replaced.startswith("destroy-"):
+            text += " " + _("(This replaces destroying {player}.)", locale,
+                            player=seat_name(state, int(replaced.split("-", 1)[1]), locale))
+        return text
+    name = seat_name(state, mission["seat"], locale)
+    return _("Destroy all of {player}'s armies: take their last territory yourself. If someone else eliminates "
+             "{player} first, your mission becomes occupying 24 territories.", locale, player=name)

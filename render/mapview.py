@@ -158,6 +158,14 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
             continue
         img.paste(sprite, (x - half, y - half), sprite)
 
+    # Capitals (mode capitals): a star on the badge's upper left.
+    for tid in dict.fromkeys(getattr(state, "capitals", {}).values()):
+        if tid in hidden or tid not in geo.territories:
+            continue
+        x, y = geo.territories[tid].anchor
+        star = sprites.tag("★")
+        img.paste(star, (max(0, x - half - star.width + 10), max(0, y - half - 12)), star)
+
     added: Counter[str] = Counter()
     for e in events:
         kind = e.get("type")
