@@ -199,7 +199,7 @@ class RiskCog(commands.Cog):
         else:
             lines = describe(result.events, game.state, game.board, locale) or [_("Done.", locale)]
             file = await self.service.render_file(after, result.events)
-        kwargs: dict[str, Any] = {"content": clip(lines)}
+        kwargs: dict[str, Any] = {"content": clip(lines), "ephemeral": fog}
         if file is not None:
             kwargs["file"] = file
         view = self.controls(after, game, result.events) if game.state.current == action.seat else None

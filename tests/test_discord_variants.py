@@ -90,3 +90,16 @@ async def test_fog_answers_privately_and_hides_the_map_from_the_channel(tmp_path
         hidden = next(t for t in game.board.territory_ids if t not in visible_territories(s, seat))
         step = await d.send_command(mover, "general", "odds", {"from": s.territories_of(seat)[0], "to": hidden})
         assert step[0].ephemeral and "fog" in step[0].content
+
+
+async def test_fog_taps_answer_privately_too(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="fogtap")) as d:
+        await start(d, ["alice", "bob"], 1, deployment="auto", fog="on")
+        record = await record_of(d)
+        s = record.game().state
+        mover = "alice" if record.player(s.current).user_id == d.user("alice").id else "bob"
+        await d.click(mover, "Place")
+        await d.select(mover, [s.territories_of(s.current)[0]])
+        step = await d.click(mover, next(b["label"] for b in d.visible_to(mover)[-1].buttons
+                                         if b["label"].startswith("All")))
+        assert [m for m in step if m.attachments] and all(m.ephemeral for m in step if m.attachments)
