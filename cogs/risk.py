@@ -1029,10 +1029,15 @@ class RiskCog(commands.Cog):
         embed = discord.Embed(title=_("Risk: game #{id}, turn {turn}", locale, id=record.id, turn=s.turn),
                               colour=discord.Colour.dark_green())
         rows = []
+        viewer = record.seat_of(interaction.user.id)
+        fog = fogged(game) and s.phase != OVER
         for p in record.players:
             out = p.seat in s.eliminated or p.seat in s.surrendered
-            line = _("{name}: {t} territories, {a} armies, {c} cards", locale, name=p.name,
-                     t=len(s.territories_of(p.seat)), a=s.army_total(p.seat), c=len(s.hands.get(p.seat, [])))
+            if fog and p.seat != viewer:  # under fog, other players' totals stay hidden
+                line = _("{name}: {c} cards", locale, name=p.name, c=len(s.hands.get(p.seat, [])))
+            else:
+                line = _("{name}: {t} territories, {a} armies, {c} cards", locale, name=p.name,
+                         t=len(s.territories_of(p.seat)), a=s.army_total(p.seat), c=len(s.hands.get(p.seat, [])))
             line = f"~~{line}~~" if out else line
             rows.append(("▶ " if p.seat == s.current and s.phase != OVER else "") + line)
         embed.add_field(name=_("Players", locale), value="\n".join(rows), inline=False)
