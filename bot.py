@@ -146,7 +146,9 @@ async def _sync(config: Config, guild: int | None, dry_run: bool) -> int:
             target = discord.Object(guild) if guild else None
             if target:
                 bot.tree.copy_global_to(guild=target)
-            payload = [c.to_dict(bot.tree) for c in bot.tree.get_commands(guild=target)]
+            translator = bot.tree.translator
+            payload = [await c.get_translated_payload(bot.tree, translator) if translator else c.to_dict(bot.tree)
+                       for c in bot.tree.get_commands(guild=target)]
             print(json.dumps(payload, indent=1, ensure_ascii=False))
         return 0
     if not config.token:

@@ -41,12 +41,12 @@ class CatalogTranslator(app_commands.Translator):
         message = string.message
         ctx = NAME_CONTEXTS.get(context.location)
         if ctx is not None:
+            # A name may stay the same in a language ("risk"); an invalid one is never sent.
             text = cat.pgettext(ctx, message)
-            if text == message or not VALID_NAME.match(text) or text != text.lower():
+            if context.location != Where.choice_name and (not VALID_NAME.match(text) or text != text.lower()):
                 return None
             return text
-        text = cat.gettext(message)
-        return text if text != message else None
+        return cat.gettext(message)
 
 
 # -- extraction --------------------------------------------------------------------------------------------

@@ -80,4 +80,5 @@ async def test_each_player_gets_private_answers_in_their_language_and_public_one
         panel = [m for m in d.messages if "🎯" in m.content][-1]
         assert _("Place", "nb") in [b["label"] for b in panel.buttons] and _("Place", "nb") != "Place"
         step = await d.send_command("ana", "general", "cards", {})
-        assert step[0].ephemeral and step[0].content.startswith(_("You hold no cards.", "es")[:10])
+        no_cards = "You hold no cards. You draw one at the end of a turn in which you conquered a territory."
+        assert step[0].ephemeral and step[0].content == _(no_cards, "es") != no_cards
