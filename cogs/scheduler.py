@@ -217,9 +217,9 @@ class Scheduler:
             return
         from .risk import game_locale
         locale = game_locale(record)
-        when = f"<t:{int(due)}:R>" if due else "soon"
-        text = _("⏰ {who}, your turn in game #{id} ends {when}.", locale, who=f"<@{player.user_id}>", id=record.id,
-                 when=when)
+        when = f"<t:{int(due)}:R>" if due else _("soon", locale)
+        mention = f"<@{player.user_id}>"
+        text = _("⏰ {who}, your turn in game #{id} ends {when}.", locale, who=mention, id=record.id, when=when)
         await self.channel(record).send(text, allowed_mentions=discord.AllowedMentions(users=True))
         if prefs.notify == "dm":
             await self.direct_message(player.user_id, text)

@@ -86,7 +86,7 @@ async def _tree_messages() -> list[tuple[str, str | None]]:
                         walk(sub)
                     return
                 for p in command.parameters:
-                    out.append((p.name, "option-name"))
+                    out.append((p.display_name, "option-name"))
                     out.append((p.description, None))
                     for choice in p.choices:
                         out.append((choice.name, "choice-name"))

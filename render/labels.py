@@ -37,5 +37,5 @@ PANEL_WORDS = (
     "claiming territories", "placing starting armies", "placing reinforcements", "attacking", "moving in",
     "fortifying", "game over", "Turn {n}", "Setup", "Game over", "{winner} rules the world",
     "Next card set: {value} armies", "Card sets: 4 · 6 · 8 · 10 armies", " terr.", " armies", " card", " cards",
-    "hidden",
+    "hidden", "Neutral", "TURN", "WINNER", "eliminated", "surrendered",
 )

@@ -82,7 +82,7 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
     names = {p.seat: p.name for p in state.players}
     if any(owner == NEUTRAL for owner in state.owners.values()):
         seats.append(NEUTRAL)
-        names[NEUTRAL] = "Neutral"
+        names[NEUTRAL] = labels.word("Neutral")
     eliminated = set(getattr(state, "eliminated", [])) | set(getattr(state, "surrendered", []))
     while len(seats) > COLUMNS * 2 and any(s in eliminated for s in seats):
         seats.remove(next(s for s in seats if s in eliminated))   # room for Neutral after a surrender
@@ -116,14 +116,14 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
         nw = _text(img, x + 56, y + 10, name, 24, name_colour, bold=True)
         if out:
             draw.line((x + 54, y + 25, x + 58 + nw, y + 25), fill=style.TEXT, width=3)
-        badge = sprites.tag("TURN", colour) if current else (
-            sprites.tag("WINNER", colour) if over and state.winner == seat else None)
+        badge = sprites.tag(labels.word("TURN"), colour) if current else (
+            sprites.tag(labels.word("WINNER"), colour) if over and state.winner == seat else None)
         if badge is not None:
             _paste(img, badge, x + CARD_W - badge.width - 10, y + 12)
         hand = len(state.hands.get(seat, [])) if seat != NEUTRAL else None
         cards = [(str(hand), labels.word(" card" if hand == 1 else " cards"))] if hand is not None else []
         if out:
-            stats = [("", "eliminated" if seat in getattr(state, "eliminated", []) else "surrendered")]
+            stats = [("", labels.word("eliminated" if seat in getattr(state, "eliminated", []) else "surrendered"))]
         elif hidden_totals and seat not in (viewer, NEUTRAL):
             stats = [("", labels.word("hidden")), *cards]
         else:
