@@ -28,10 +28,14 @@ class UserError(Exception):
 
 
 async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    if not interaction.response.is_done():
+        try:
+            await interaction.response.send_message(text, ephemeral=True)
+            return
+        except discord.HTTPException as exc:
+            if exc.code != 40060:  # already acknowledged (a second delivery): a follow-up still works
+                raise
+    await interaction.followup.send(text, ephemeral=True)
 
 
 def translate_rule(exc: RuleError, locale: object | None) -> str:

@@ -6,6 +6,7 @@ live in the engine; every refusal is the engine's or the store's explanation, se
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from collections.abc import Callable, Sequence
@@ -52,6 +53,7 @@ log = logging.getLogger(__name__)
 Blue, Grey, Green, Red = (discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
                           discord.ButtonStyle.danger)
 MAX_CONTENT = 1900
+ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 
 
@@ -174,18 +176,41 @@ class RiskCog(commands.Cog):
     # == playing: one path for commands and buttons =====================================================
     async def perform(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None:
         """Apply an action and answer: what happened, the map, the next buttons; then AI turns and the panel."""
-        before = record.game().state
-        result = await self.service.apply(record, action, str(interaction.id))
+        if await self.store.processed(record.id, str(interaction.id)):
+            # A second delivery of an interaction that was applied (and so acknowledged): a follow-up answers it.
+            text = _("That was already done.", interaction.locale)
+            try:
+                await interaction.followup.send(text, ephemeral=True)
+            except discord.HTTPException:
+                await interaction.response.send_message(text, ephemeral=True)
+            return
+        start = record.game()
+        before = start.state
+        fog = fogged(start) and before.phase != OVER
+        # A legal action is acknowledged at once (Discord waits 3 s for that), then stored; a refusal or a
+        # repeated interaction is found by the store and answered privately.
+        try:
+            start.validate(action)
+            early = True
+        except RuleError:
+            early = False
+        if early:
+            await self.acknowledge(interaction, fog)
+        try:
+            result = await self.service.apply(record, action, str(interaction.id))
+        except Exception:
+            if early:
+                await self.withdraw(interaction)
+            raise
         if result.duplicate:
+            if early:
+                await self.withdraw(interaction)
             await reply_private(interaction, _("That was already done.", interaction.locale))
             return
+        if not early:
+            await self.acknowledge(interaction, fog)
         after = result.record
         game = after.game()
-        fog = fogged(game) and game.state.phase != OVER
-        if interaction.type == discord.InteractionType.component:
-            await interaction.response.defer(ephemeral=fog)
-        else:
-            await interaction.response.defer(thinking=True, ephemeral=fog)
         locale = interaction.locale if fog else game_locale(after, interaction)
         if fog:
             # The player sees what they could see; the channel only what everybody may.
@@ -209,6 +234,24 @@ class RiskCog(commands.Cog):
         if any(e["type"] in ("turn_ended", "setup_turn", "turn_started") for e in result.events):
             await self.store.reset_missed(after.id, action.seat)  # they played: no longer absent
         await self.after_turn(interaction.channel, after, result.events, actor=action.seat)
+
+    @staticmethod
+    async def acknowledge(interaction: discord.Interaction[Any], private: bool) -> None:
+        try:
+            if interaction.type == discord.InteractionType.component:
+                await interaction.response.defer(ephemeral=private)
+            else:
+                await interaction.response.defer(thinking=True, ephemeral=private)
+        except discord.HTTPException as exc:
+            if exc.code != ALREADY_ACKNOWLEDGED:  # a second delivery of an answered interaction: follow up
+                raise
+
+    @staticmethod
+    async def withdraw(interaction: discord.Interaction[Any]) -> None:
+        """Remove a "thinking…" answer that will not come, so the explanation that follows stands alone."""
+        if interaction.type != discord.InteractionType.component:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
 
     async def after_turn(self, channel: Any, record: GameRecord, events: Sequence[Event], *, actor: int | None) -> None:
         """After an action: let the AIs play, announce the end, or call the next player with the panel."""

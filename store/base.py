@@ -82,6 +82,10 @@ class Store(abc.ABC):
         """
 
     @abc.abstractmethod
+    async def processed(self, game_id: int, interaction_id: str) -> bool:
+        """Whether an interaction was already applied to a game (a retry or a duplicate delivery)."""
+
+    @abc.abstractmethod
     async def pause(self, game_id: int) -> GameRecord:
         """Pause a running game."""
 

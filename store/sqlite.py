@@ -806,6 +806,14 @@ class SQLiteStore(Store):
             return [Deadline(*row) for row in rows]
         return await self._run(work())
 
+    async def processed(self, game_id: int, interaction_id: str) -> bool:
+        async def work() -> bool:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT 1 FROM interactions WHERE game_id = ? AND interaction_id = ?",
+                                      (game_id, interaction_id))
+            return bool(rows)
+        return await self._run(work())
+
     async def game_deadlines(self, game_id: int) -> list[Deadline]:
         async def work() -> list[Deadline]:
             async with self._reading() as db:

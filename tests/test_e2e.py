@@ -283,8 +283,9 @@ async def test_killed_and_restarted_the_bot_loses_nothing_and_repeats_nothing(
             timeline.append(f"kill {delay:.2f} s into a step ({'done' if done_before_kill else 'in flight'})")
             await restart(step)
 
-        # One kill exactly between "stored" and "answered": Discord holds the answer with a long 429, the bot
-        # dies waiting. The action is stored; when the same interaction comes again it is not applied twice.
+        # One kill exactly between "stored" and "answered": the bot acknowledges a legal move at once, stores it,
+        # then Discord holds the answer (the follow-up) with a long 429 and the bot dies waiting. The action is
+        # stored; when the same interaction comes again it is not applied twice.
         for _ in range(50):
             snap = table.snapshot()
             assert snap is not None and snap.status == "running"
@@ -296,13 +297,14 @@ async def test_killed_and_restarted_the_bot_loses_nothing_and_repeats_nothing(
         game = snap.game()
         seat = snap.current or 0
         path, options = command_for(table._ai.choose(game, seat), game)
-        hold = fake.rate_limit("POST", CALLBACK, times=1, retry_after=60)
+        hold = fake.rate_limit("POST", FOLLOWUP, times=1, retry_after=60)
         cut = await fake.command(table.user_of(snap, seat), table.channel, path, options, tag=(ACTION, snap.version))
         table.sent.append(cut)
         await fake.wait_for(lambda: hold.served == 1, 30, "the held answer")
         timeline.append("kill while the answer is held")
         await restart()
-        assert not cut.answered
+        stored = table.snapshot()
+        assert stored is not None and stored.version > snap.version  # stored before the answer was lost
         again = await fake.redeliver(cut)
         table.sent.append(again)
         await again.wait_settled(30)
