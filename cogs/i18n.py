@@ -67,6 +67,24 @@ def ngettext(singular: str, plural: str, n: int, locale: object | None = None, /
     return text.format(n=n, **values)
 
 
+def percent(value: float, locale: object | None = None, digits: int = 0) -> str:
+    """A share as the reader writes it: 64.6% in English, 64,6 % in Norwegian and Spanish."""
+    from babel import Locale
+    from babel.numbers import format_percent
+
+    language = language_of(locale)
+    pattern = Locale.parse(language).percent_formats[None].pattern
+    if digits:
+        pattern = pattern.replace("0", "0." + "0" * digits, 1)
+    return str(format_percent(value, format=pattern, locale=language))
+
+
+def decimal(value: float, locale: object | None = None, digits: int = 1) -> str:
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(round(value, digits), format="#,##0." + "0" * digits, locale=language_of(locale)))
+
+
 def pgettext(context: str, message: str, locale: object | None = None) -> str:
     """Translate with a context (``territory``, ``continent``, ``command-name`` ...)."""
     return catalog(language_of(locale)).pgettext(context, message) or message

@@ -43,7 +43,7 @@ from store import GameRecord, Store
 
 from .components import GameButton, GameSelect, view_of
 from .errors import UserError, reply_private
-from .i18n import LANGUAGES, _, continent_name, language_of, resolve_territory, territory_name
+from .i18n import LANGUAGES, _, continent_name, decimal, language_of, percent, resolve_territory, territory_name
 from .rules_text import HELP_TEXT, RULE_TOPICS
 from .scheduler import Clock, Scheduler
 from .service import AITurn, GameService
@@ -571,9 +571,10 @@ class RiskCog(commands.Cog):
         if not (1 <= attackers <= 1000 and 1 <= defenders <= 1000):
             raise UserError(_("Armies must be between 1 and 1000.", locale))
         o = battle_odds(attackers, defenders)
-        text = _("{head}: the attacker takes it {win:.1%} of the time (blitz to the end). Expected left: attacker "
-                 "{a:.1f}, defender {d:.1f}.", locale, head=head, win=o.win, a=o.expected_attacker_left,
-                 d=o.expected_defender_left)
+        text = _("{head}: the attacker takes it {win} of the time (blitz to the end). Expected left: attacker "
+                 "{a}, defender {d}.", locale, head=head, win=percent(o.win, locale, 1),
+                 a=decimal(o.expected_attacker_left, locale),
+                 d=decimal(o.expected_defender_left, locale))
         await interaction.response.send_message(text, ephemeral=True)
 
     # -- autocomplete ---------------------------------------------------------------------------------
@@ -666,7 +667,8 @@ class RiskCog(commands.Cog):
                 win = battle_odds(s.armies[src], s.armies[dst]).win
                 if dst not in best or win > best[dst][0]:
                     owner = seat_name(s, s.owners[dst], interaction.locale)
-                    best[dst] = (win, f"{self.tn(game, dst, interaction)} ({s.armies[dst]}, {owner}) · {win:.0%}")
+                    chance = percent(win, interaction.locale)
+                    best[dst] = (win, f"{self.tn(game, dst, interaction)} ({s.armies[dst]}, {owner}) · {chance}")
         ranked = [(dst, label) for dst, (_win, label) in sorted(best.items(), key=lambda x: -x[1][0])]
         return self._choices(game, ranked, current, interaction.locale)
 
@@ -831,7 +833,7 @@ class RiskCog(commands.Cog):
         label = f"{name} ({s.armies.get(t, 0)})" if t in s.owners else name
         if purpose == "atkdst" and extra:
             o = battle_odds(s.armies[extra[0]], s.armies[t])
-            label += f" · {seat_name(s, s.owners[t])} · {o.win:.0%}"
+            label += f" · {seat_name(s, s.owners[t], locale)} · {percent(o.win, locale)}"
         return label[:100]
 
     async def _on_select(self, interaction: discord.Interaction[Any], game_id: int, verb: str, args: list[str],
@@ -876,10 +878,10 @@ class RiskCog(commands.Cog):
             buttons = [GameButton(record.id, "atk", src, value, n, label=_("{n} dice", locale, n=n) if n > 1 else
                                   _("1 die", locale), style=Red if n == max(dice) else Grey) for n in dice]
             buttons.append(GameButton(record.id, "blitz", src, value, label=_("Blitz", locale), style=Red, emoji="⚡"))
-            text = _("{source} ({a}) → {target} ({d}): blitz wins {win:.0%} of the time. Roll how many dice?",
+            text = _("{source} ({a}) → {target} ({d}): blitz wins {win} of the time. Roll how many dice?",
                      locale, source=self.tn(game, src, interaction), a=s.armies[src],
                      target=self.tn(game, value, interaction),
-                     d=s.armies[value], win=o.win)
+                     d=s.armies[value], win=percent(o.win, locale))
             await interaction.response.edit_message(content=text, view=view_of(*buttons))
         elif verb == "fortsrc":
             targets = game.fortify_targets(seat, value)

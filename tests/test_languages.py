@@ -82,3 +82,16 @@ async def test_each_player_gets_private_answers_in_their_language_and_public_one
         step = await d.send_command("ana", "general", "cards", {})
         no_cards = "You hold no cards. You draw one at the end of a turn in which you conquered a territory."
         assert step[0].ephemeral and step[0].content == _(no_cards, "es") != no_cards
+
+
+@pytest.mark.asyncio
+async def test_numbers_are_written_the_readers_way(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        d.set_locale("ana", "es-ES")
+        d.set_locale("ola", "no")
+        english = await d.send_command("bob", "general", "odds", {"attackers": 10, "defenders": 8})
+        spanish = await d.send_command("ana", "general", "odds", {"attackers": 10, "defenders": 8})
+        norwegian = await d.send_command("ola", "general", "odds", {"attackers": 10, "defenders": 8})
+        assert "64.6%" in english[0].content
+        assert "64,6\xa0%" in spanish[0].content or "64,6 %" in spanish[0].content
+        assert "64,6" in norwegian[0].content and "64.6" not in norwegian[0].content
