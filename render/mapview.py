@@ -35,7 +35,7 @@ def _fills(state: Any, geo: Any, hidden: set[str]) -> dict[int, tuple[int, int, 
         if tid in hidden:
             fills[shape.value] = style.FOG_COLOUR
         elif tid in state.owners:
-            fills[shape.value] = fill_colour(state.owners[tid])
+            fills[shape.value] = fill_colour(state.owners[tid], state)
         else:
             fills[shape.value] = style.UNOWNED_COLOUR
     return fills
@@ -153,7 +153,7 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
             sprite = sprites.badge("circle", style.FOG_BADGE, "?")
         elif tid in state.owners:
             owner = state.owners[tid]
-            sprite = sprites.badge(seat_shape(owner), seat_colour(owner), str(state.armies.get(tid, 0)))
+            sprite = sprites.badge(seat_shape(owner), seat_colour(owner, state), str(state.armies.get(tid, 0)))
         else:
             continue
         img.paste(sprite, (x - half, y - half), sprite)

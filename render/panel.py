@@ -102,7 +102,7 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
         y = top + MARGIN + row * (CARD_H + 8)
         current = seat == state.current and not over
         out = seat in eliminated
-        colour = seat_colour(seat)
+        colour = seat_colour(seat, state)
         box_fill = (30, 42, 56) if current else (22, 32, 44)
         draw.rounded_rectangle((x, y, x + CARD_W, y + card_h), radius=10, fill=box_fill,
                                outline=colour if current else style.PANEL_LINE,
@@ -149,14 +149,14 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
         winner = names.get(state.winner, "?")
         _text(img, x, y + 36, _fit(labels.word("{winner} rules the world", winner=winner), 22, True,
                                    w - MARGIN - x - 16), 22,
-              seat_colour(state.winner), bold=True)
+              seat_colour(state.winner, state), bold=True)
         y += 72
     else:
         label = labels.word("Turn {n}", n=state.turn) if state.turn else labels.word("Setup")
         tw = _text(img, x, y, label, 26, style.TEXT, bold=True)
         who = names.get(state.current, "")
         _text(img, x + tw + 12, y, _fit(who, 26, True, w - MARGIN - x - tw - 28), 26,
-              seat_colour(state.current), bold=True)
+              seat_colour(state.current, state), bold=True)
         _text(img, x, y + 36, labels.word(PHASE_WORDS.get(state.phase, state.phase)), 21, style.TEXT_DIM)
         y += 70
     cards = next_set_value(state, labels) if not over else None
@@ -175,10 +175,10 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
         d_lost = [i < pairs and a_sorted[i] > d_sorted[i] for i in range(len(d_sorted))]
         dx = x
         for v, lost in zip(a_sorted, a_lost, strict=True):
-            _paste(img, sprites.die(v, seat_colour(battle.attacker), 28, lost), dx, y)
+            _paste(img, sprites.die(v, seat_colour(battle.attacker, state), 28, lost), dx, y)
             dx += 32
         dx += 8
         dx += _text(img, dx, y + 3, "vs", 18, style.TEXT_DIM) + 10
         for v, lost in zip(d_sorted, d_lost, strict=True):
-            _paste(img, sprites.die(v, seat_colour(battle.defender), 28, lost), dx, y)
+            _paste(img, sprites.die(v, seat_colour(battle.defender, state), 28, lost), dx, y)
             dx += 32

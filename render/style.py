@@ -39,6 +39,12 @@ PLAYER_COLOURS: tuple[Colour, ...] = (
     (230, 159, 0),    # orange
 )
 PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "diamond", "hexagon", "shield", "house")
+# Teams: related shades of one colour per team (the badge shapes still tell teammates apart).
+TEAM_SHADES: tuple[tuple[Colour, ...], ...] = (
+    ((213, 94, 0), (240, 150, 70), (160, 62, 0)),        # vermillion
+    ((86, 180, 233), (30, 110, 190), (160, 215, 245)),   # blue
+    ((0, 158, 115), (90, 205, 160), (0, 105, 75)),       # green
+)
 NEUTRAL_COLOUR: Colour = (150, 150, 150)
 NEUTRAL_SHAPE = "octagon"
 FOG_COLOUR: Colour = (62, 72, 84)
