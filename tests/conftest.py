@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from engine import Game, Player  # noqa: E402
+
+# On CI the property tests replay the same examples every run (a landing never depends on luck); on a
+# developer's machine they keep exploring new ones.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    hypothesis_settings.load_profile("ci")
 from engine.state import ATTACK, REINFORCE  # noqa: E402
 
 
