@@ -46,7 +46,6 @@ from .errors import (
     SettingsError,
     Teammate,
     Territory,
-    UnknownTerritory,
     WrongPhase,
 )
 from .missions import Mission, mission_text
@@ -274,7 +273,7 @@ class Game:
             yield self._setup_turn_event(first, CLAIM)
         elif mode == "auto":
             yield from self._random_placements()
-            yield from self._shuffle_deck(wilds=True)
+            yield from self._shuffle_deck()
             yield from self.mode.begin_play(self, first)
         else:
             yield self._setup_turn_event(first, SETUP)
@@ -312,12 +311,16 @@ class Game:
                     first = False
                 yield event
 
-    def _shuffle_deck(self, wilds: bool) -> Iterable[Event]:
-        if self.state.settings.cards == "none":
-            return
-        deck = full_deck(self.board, wilds=wilds)
+    def shuffle_event(self, kind: str, cards: list[str], **extra: Any) -> Event:
+        """Shuffle ``cards`` with the seed's next draws; the event that records the new order."""
+        deck = list(cards)
         used = dice.shuffle(self.state.seed, self.state.draw_index, deck)
-        yield {"type": "deck_shuffled", "cards": deck, "draws": used}
+        return {"type": kind, "cards": deck, **extra, "draws": used}
+
+    def _shuffle_deck(self, kind: str = "deck_shuffled") -> Iterable[Event]:
+        """The whole deck, wilds included, shuffled for play (nothing in a game without cards)."""
+        if self.state.settings.cards != "none":
+            yield self.shuffle_event(kind, full_deck(self.board, wilds=True))
 
     def _setup_turn_event(self, seat: int, phase: str) -> Event:
         s = self.state
@@ -347,11 +350,8 @@ class Game:
         if waiting:
             yield self._setup_turn_event(s.next_seat(seat, waiting), SETUP)
             return
-        if s.two_player and s.settings.cards != "none":
-            deck, used = self._deck_with_wilds()
-            yield {"type": "wilds_returned", "cards": deck, "draws": used}
-        else:
-            yield from self._shuffle_deck(wilds=True)
+        # Two players dealt the territory cards without wilds: the wilds go back in before play.
+        yield from self._shuffle_deck("wilds_returned" if s.two_player else "deck_shuffled")
         yield from self.mode.begin_play(self, s.first_seat)
 
     # -- capitals -------------------------------------------------------------------------------------
@@ -373,13 +373,6 @@ class Game:
             yield {"type": "setup_turn", "seat": s.next_seat(a.seat, waiting), "phase": CAPITAL}
         else:
             yield self.turn_started_event(s.first_seat, turn=1)
-
-    def _deck_with_wilds(self) -> tuple[list[str], int]:
-        deck = full_deck(self.board, wilds=True)
-        if self.state.settings.cards == "none":
-            return [], 0
-        used = dice.shuffle(self.state.seed, self.state.draw_index, deck)
-        return deck, used
 
     def _place(self, a: Place) -> Iterable[Event]:
         s = self.state
@@ -506,11 +499,6 @@ class Game:
         if card in WILD_CARDS:
             return InvalidSet("You do not hold a wild card.")
         return InvalidSet("You do not hold the {territory} card.", territory=self.ref(card))
-
-    def card_name(self, card: str) -> str:
-        if card in WILD_CARDS:
-            return "a wild card"
-        return f"the {self.name(card)} card ({self.board.territories[card].card})"
 
     # -- attack -------------------------------------------------------------------------------------
     def _check_attack(self, seat: int, source: str, target: str) -> tuple[str, str]:
@@ -713,9 +701,7 @@ class Game:
             return
         if s.conquered_this_turn and s.settings.cards != "none":
             if not s.deck and s.discard:
-                deck = list(s.discard)
-                used = dice.shuffle(s.seed, s.draw_index, deck)
-                yield {"type": "deck_shuffled", "cards": deck, "from_discard": True, "draws": used}
+                yield self.shuffle_event("deck_shuffled", s.discard, from_discard=True)
             if s.deck:
                 yield {"type": "card_drawn", "seat": seat, "card": s.deck[0]}
         yield {"type": "turn_ended", "seat": seat}
@@ -834,11 +820,4 @@ class Game:
         return mine
 
 
-def check_territory(board: Board, text: str) -> str:
-    """Resolve a typed name to a territory id or raise UnknownTerritory."""
-    if text in board.territories:
-        return text
-    return board.resolve(text)
-
-
-__all__ = ["Game", "UnknownTerritory", "check_territory"]
+__all__ = ["Game"]

@@ -90,12 +90,8 @@ def _expected_shuffle(game: Game, event: Event) -> Event:
     if kind == "territories_dealt":
         return next(iter(game._deal(s.first_seat)))
     if kind == "deck_shuffled" and event.get("from_discard"):
-        deck = list(s.discard)
-        used = dice.shuffle(s.seed, s.draw_index, deck)
-        return {"type": "deck_shuffled", "cards": deck, "from_discard": True, "draws": used}
-    deck = full_deck(game.board, wilds=True)
-    used = dice.shuffle(s.seed, s.draw_index, deck)
-    return {"type": kind, "cards": deck, "draws": used}
+        return game.shuffle_event(kind, s.discard, from_discard=True)
+    return game.shuffle_event(kind, full_deck(game.board, wilds=True))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
