@@ -273,28 +273,26 @@ class RiskCog(commands.Cog):
             await self.post_panel(channel, final, locale, due)
 
     async def post_ai_turn(self, channel: Any, record: GameRecord, turn: AITurn) -> None:
+        """An AI's turn in a few lines: its placements summed up, then what it did, with the map."""
         locale = game_locale(record)
-        game = record.game()
+        name = seat_name(record.game().state, turn.seat, locale)
+        head = [_("🤖 {player} played turn {turn}:", locale, player=name, turn=turn.turn) if turn.turn else
+                _("🤖 {player} played:", locale, player=name)]
         placed = sum(e["count"] for e in turn.events
                      if e["type"] == "armies_placed" and e.get("source") in ("reinforcement", "setup", "card_bonus"))
-        fog = fogged(game) and game.state.phase != OVER
-        source = fog_public(turn.events) if fog else turn.events
-        shown = [e for e in source if e["type"] not in ("armies_placed", "turn_started", "turn_ended")]
-        lines = list(describe(shown, game.state, game.board, locale))
-        name = seat_name(game.state, turn.seat, locale)
-        head = _("🤖 {player} played turn {turn}:", locale, player=name, turn=turn.turn) if turn.turn else \
-            _("🤖 {player} played:", locale, player=name)
         if placed:
-            lines.insert(0, _("{player} placed {count} armies.", locale, player=name, count=placed))
-        file = None if fog else await self.service.render_file(record, turn.events)
-        await channel.send(clip([head, *lines]), **({"file": file} if file else {}))
+            head.append(_("{player} placed {count} armies.", locale, player=name, count=placed))
+        await self.post_summary(channel, record, head, turn.events,
+                                skip=("armies_placed", "turn_started", "turn_ended"))
 
-    async def post_summary(self, channel: Any, record: GameRecord, head: Sequence[str],
-                           events: Sequence[Event]) -> None:
-        """Lines about what happened outside a player's own action (a deadline), then its events, with the map."""
+    async def post_summary(self, channel: Any, record: GameRecord, head: Sequence[str], events: Sequence[Event],
+                           *, skip: Sequence[str] = ()) -> None:
+        """Lines about what happened outside a player's own answer (an AI's turn, a deadline), then its events
+        (but the ``skip`` types), with the map; under fog only what everybody may see, and no map."""
         game = record.game()
         fog = fogged(game) and game.state.phase != OVER
-        lines = [*head, *describe(fog_public(events) if fog else events, game.state, game.board, game_locale(record))]
+        told = [e for e in (fog_public(events) if fog else events) if e["type"] not in skip]
+        lines = [*head, *describe(told, game.state, game.board, game_locale(record))]
         file = None if fog else await self.service.render_file(record, events)
         await channel.send(clip(lines), **({"file": file} if file else {}))
 
