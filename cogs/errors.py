@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -17,8 +18,9 @@ from discord import app_commands
 from engine import RuleError, SettingsError
 from engine.errors import Phrase, Territory
 from store import StoreError
+from store.errors import StatusWord
 
-from .i18n import _, territory_name
+from .i18n import _, pgettext, territory_name
 
 log = logging.getLogger("risk.errors")
 
@@ -38,20 +40,27 @@ async def reply_private(interaction: discord.Interaction[Any], text: str) -> Non
     await interaction.followup.send(text, ephemeral=True)
 
 
-def translate_rule(exc: RuleError, locale: object | None) -> str:
-    """A refusal of the rules in the reader's language: the template, territory names and phrases."""
+def translate_template(template: str, params: Mapping[str, object], locale: object | None) -> str:
+    """A refusal (of the rules or the store) in the reader's language: the template, and the territory names,
+    phrases and game statuses in it."""
     from engine import load_map
 
-    board = load_map()
     values: dict[str, object] = {}
-    for key, value in exc.params.items():
+    for key, value in params.items():
         if isinstance(value, Territory):
-            values[key] = territory_name(board, value.territory, locale)
+            values[key] = territory_name(load_map(), value.territory, locale)
         elif isinstance(value, Phrase):
             values[key] = _(value.joiner, locale).join(_(part, locale) for part in value.parts)
+        elif isinstance(value, StatusWord):
+            values[key] = pgettext("game-status", str(value), locale)
         else:
             values[key] = value
-    return _(exc.template, locale, **values)
+    return _(template, locale, **values)
+
+
+def translate_rule(exc: RuleError, locale: object | None) -> str:
+    """A refusal of the rules in the reader's language: the template, territory names and phrases."""
+    return translate_template(exc.template, exc.params, locale)
 
 
 def explain(exc: BaseException, locale: object | None = None) -> str | None:
@@ -61,7 +70,7 @@ def explain(exc: BaseException, locale: object | None = None) -> str | None:
     if isinstance(exc, RuleError):
         return translate_rule(exc, locale)
     if isinstance(exc, StoreError):
-        return exc.message
+        return translate_template(exc.template, exc.params, locale)
     if isinstance(exc, (UserError, SettingsError)):
         return str(exc)
     if isinstance(exc, app_commands.CheckFailure):

@@ -2,7 +2,7 @@
 
 ``python -m cogs.translator extract`` rebuilds ``locales/risk.pot`` from the code (``_``, ``ngettext`` and
 ``pgettext`` calls), the command tree (names, descriptions, options, choices), the board (territory and
-continent names), the rule texts and the engine's refusals, then merges it into every
+continent names), the rule texts and the refusals of the engine and the store, then merges it into every
 ``locales/<lang>/LC_MESSAGES/risk.po``. ``python -m cogs.translator check`` lists what is missing.
 """
 
@@ -54,17 +54,21 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]
     from babel.messages.extract import extract_from_dir
 
     from engine import errors
+    from store import errors as store_errors
 
     keywords: dict[str, Any] = {"_": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
-    # The engine's refusals: the first argument of every RuleError, and the phrases put into them.
-    rule_errors = {name for name, value in vars(errors).items()
-                   if isinstance(value, type) and issubclass(value, errors.RuleError)}
-    keywords.update(dict.fromkeys(rule_errors, (1,)))
+    # The refusals of the engine and the store: the first argument of every RuleError and StoreError, and the
+    # phrases put into them.
+    refusals = {name for module, base in ((errors, errors.RuleError), (store_errors, store_errors.StoreError))
+                for name, value in vars(module).items() if isinstance(value, type) and issubclass(value, base)}
+    keywords.update(dict.fromkeys(refusals, (1,)))
     keywords["Phrase"] = None
-    for folder in ("cogs", "engine"):
+    # store/export.py is a command-line tool: its messages are read in the console, in English.
+    method_map = [("export.py", "ignore"), ("**.py", "python")]
+    for folder in ("cogs", "engine", "store"):
         for filename, _lineno, message, _comments, context in extract_from_dir(
-                str(ROOT / folder), method_map=[("**.py", "python")], keywords=keywords):
-            if folder == "engine" and not message:
+                str(ROOT / folder), method_map=method_map, keywords=keywords):
+            if folder != "cogs" and not message:
                 continue
             yield message, context, f"{folder}/{filename}"
 
@@ -131,6 +135,10 @@ def build_template() -> Any:
 
     for text in (*PHASE_WORDS.values(), " or ", "The number of armies", "The stop threshold"):
         template.add(text, locations=[("engine/game.py", 0)])
+    from store.records import STATUS_WORDS
+
+    for text in STATUS_WORDS.values():
+        template.add(text, context="game-status", locations=[("store/records.py", 0)])
     return template
 
 

@@ -1,6 +1,23 @@
-"""Typed storage errors. Every message is written for the player or admin who will read it."""
+"""Typed storage errors. Every refusal is a template a player or admin reads in their own language.
+
+Like the engine's ``RuleError``, a ``StoreError`` carries the English ``template`` with ``{placeholders}`` and the
+``params`` that fill it; ``message`` (and ``str(exc)``) is the English text. The Discord layer translates the
+template, the ``Phrase`` values and the ``StatusWord`` values in it.
+"""
 
 from __future__ import annotations
+
+
+class StatusWord(str):
+    """A game's status in a message ("paused", "over"...): reads as its English words and keeps the status, so
+    the words can be translated (with the context ``game-status``: they read after "is", as in "Game #3 is over")."""
+
+    status: str
+
+    def __new__(cls, status: str, words: str) -> StatusWord:
+        obj = super().__new__(cls, words)
+        obj.status = status
+        return obj
 
 
 class StoreError(Exception):
@@ -8,9 +25,12 @@ class StoreError(Exception):
 
     code = "store"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, template: str, /, **params: object) -> None:
+        message = template.format(**params) if params else template
         super().__init__(message)
         self.message = message
+        self.template = template
+        self.params = params
 
 
 class UnknownGame(StoreError):
@@ -71,5 +91,5 @@ class DatabaseError(StoreError):
 
 __all__ = [
     "AlreadySeated", "ChannelBusy", "DatabaseError", "GameNotRunning", "InvalidValue", "LobbyFull",
-    "NotEnoughPlayers", "NotInLobby", "NotSeated", "StoreError", "UnknownGame", "VersionConflict",
+    "NotEnoughPlayers", "NotInLobby", "NotSeated", "StatusWord", "StoreError", "UnknownGame", "VersionConflict",
 ]

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine import Event, Game, GameState, Player
 
-from .errors import GameNotRunning
+from .errors import GameNotRunning, StatusWord
 
 MAX_SEATS = 6
 LOBBY, RUNNING, PAUSED, FINISHED, CANCELLED = "lobby", "running", "paused", "finished", "cancelled"
@@ -22,6 +22,11 @@ STATUS_WORDS = {
     LOBBY: "waiting in its lobby", RUNNING: "running", PAUSED: "paused", FINISHED: "over",
     CANCELLED: "cancelled",
 }
+
+
+def status_word(status: str) -> StatusWord:
+    """A status as it reads in a refusal ("Game #3 is {status}"), translated by the Discord layer."""
+    return StatusWord(status, STATUS_WORDS[status])
 
 
 @dataclass(frozen=True)
@@ -75,7 +80,7 @@ class GameRecord:
     def game(self) -> Game:
         """A fresh engine ``Game`` built from the stored state; changing it changes nothing stored."""
         if self.state_json is None:
-            raise GameNotRunning(f"Game #{self.id} has not started yet.")
+            raise GameNotRunning("Game #{id} has not started yet.", id=self.id)
         return Game(GameState.from_dict(json.loads(self.state_json)))
 
     def seat_of(self, user_id: int) -> int | None:
@@ -152,6 +157,5 @@ class Deadline:
 __all__ = [
     "ACTIVE_STATUSES", "AI_LEVELS", "CANCELLED", "FINISHED", "LOBBY", "MAX_SEATS", "NOTIFY_MODES", "PAUSED",
     "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "SeatRecord",
-    "SeatStatus",
-    "UserPrefs",
+    "SeatStatus", "UserPrefs", "status_word",
 ]

@@ -34,6 +34,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import aiosqlite
 
 from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings
+from engine.errors import Phrase
 
 from .base import Store
 from .errors import (
@@ -46,6 +47,7 @@ from .errors import (
     NotEnoughPlayers,
     NotInLobby,
     NotSeated,
+    StatusWord,
     StoreError,
     UnknownGame,
     VersionConflict,
@@ -61,7 +63,6 @@ from .records import (
     NOTIFY_MODES,
     PAUSED,
     RUNNING,
-    STATUS_WORDS,
     STATUSES,
     ActionResult,
     Deadline,
@@ -70,6 +71,7 @@ from .records import (
     SeatRecord,
     SeatStatus,
     UserPrefs,
+    status_word,
 )
 from .transaction import Reader, Step, Transaction
 
@@ -105,14 +107,16 @@ def _dumps(value: Any) -> str:
 def _database_error(exc: sqlite3.Error, path: str | Path) -> DatabaseError:
     text = str(exc)
     if "not a database" in text:
-        return DatabaseError(f"{path} is not a SQLite database (or it is damaged); the bot left it untouched.")
+        return DatabaseError("{path} is not a SQLite database (or it is damaged); the bot left it untouched.",
+                             path=path)
     if "readonly" in text or "read-only" in text:
-        return DatabaseError(f"The database {path} is read-only: the bot cannot save anything to it.")
+        return DatabaseError("The database {path} is read-only: the bot cannot save anything to it.", path=path)
     if "locked" in text or "busy" in text:
         return DatabaseError("The database is busy (another program is writing to it); try again in a moment.")
     if "disk" in text or "full" in text:
-        return DatabaseError(f"The database {path} cannot be written ({text}); check the free disk space.")
-    return DatabaseError(f"The database {path} failed: {text}.")
+        return DatabaseError("The database {path} cannot be written ({error}); check the free disk space.",
+                             path=path, error=text)
+    return DatabaseError("The database {path} failed: {error}.", path=path, error=text)
 
 
 def _seat(row: Sequence[Any], offset: int) -> SeatRecord | None:
@@ -150,32 +154,33 @@ def _check_file(path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise DatabaseError(f"Cannot create the folder for the database {path}: {exc.strerror}.") from exc
+        raise DatabaseError("Cannot create the folder for the database {path}: {error}.", path=path,
+                            error=exc.strerror) from exc
     if not path.exists():
         if not os.access(path.parent, os.W_OK):
-            raise DatabaseError(f"Cannot create the database {path}: its folder is read-only.")
+            raise DatabaseError("Cannot create the database {path}: its folder is read-only.", path=path)
         return
     if not path.is_file():
-        raise DatabaseError(f"{path} is not a file; give the path of a database file.")
+        raise DatabaseError("{path} is not a file; give the path of a database file.", path=path)
     mode = path.stat().st_mode
     # Root may write anyway; a file without write permission is still meant to stay unchanged.
     if not os.access(path, os.W_OK) or not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
-        raise DatabaseError(f"The database {path} is read-only: the bot needs to write to it. "
-                            "Make it writable or choose another file.")
+        raise DatabaseError("The database {path} is read-only: the bot needs to write to it. "
+                            "Make it writable or choose another file.", path=path)
     if not os.access(path.parent, os.W_OK):
-        raise DatabaseError(f"The folder of the database {path} is read-only: SQLite needs to create its "
-                            "journal files next to it.")
+        raise DatabaseError("The folder of the database {path} is read-only: SQLite needs to create its "
+                            "journal files next to it.", path=path)
     with path.open("rb") as f:
         header = f.read(len(SQLITE_HEADER))
     if header and header != SQLITE_HEADER:
-        raise DatabaseError(f"{path} is not a SQLite database; the bot left it untouched. "
-                            "Move it away or choose another file.")
+        raise DatabaseError("{path} is not a SQLite database; the bot left it untouched. "
+                            "Move it away or choose another file.", path=path)
 
 
 def _newer_schema(path: str | Path, version: int) -> DatabaseError:
-    return DatabaseError(f"The database {path} was written by a newer version of the bot (database version "
-                         f"{version}; this version knows up to {LATEST_VERSION}). Upgrade the bot; the file was "
-                         "left unchanged.")
+    return DatabaseError("The database {path} was written by a newer version of the bot (database version "
+                         "{version}; this version knows up to {latest}). Upgrade the bot; the file was "
+                         "left unchanged.", path=path, version=version, latest=LATEST_VERSION)
 
 
 @dataclass
@@ -244,7 +249,8 @@ class SQLiteStore(Store):
             raise _newer_schema(self.path, version)
         mode = await self._scalar(db, "PRAGMA journal_mode = WAL")
         if str(mode).lower() != "wal":
-            raise DatabaseError(f"The database {self.path} cannot use write-ahead logging (journal mode {mode}).")
+            raise DatabaseError("The database {path} cannot use write-ahead logging (journal mode {mode}).",
+                                path=self.path, mode=mode)
         await db.execute(f"PRAGMA synchronous = {self.synchronous}")
         if version < LATEST_VERSION:
             await self._migrate(db)
@@ -396,7 +402,7 @@ class SQLiteStore(Store):
         rows = await db.fetch(f"{_GAME_WITH_SEATS} WHERE g.id = ? ORDER BY p.seat", (game_id,))
         records = _records(rows)
         if not records:
-            raise UnknownGame(f"There is no game #{game_id}.")
+            raise UnknownGame("There is no game #{id}.", id=game_id)
         return records[0]
 
     async def get_game(self, game_id: int) -> GameRecord:
@@ -418,7 +424,8 @@ class SQLiteStore(Store):
     async def list_games(self, status: str | None = None, *, guild_id: int | None = None,
                          channel_id: int | None = None, limit: int | None = None) -> list[GameRecord]:
         if status is not None and status not in STATUSES:
-            raise InvalidValue(f"Unknown game status “{status}”; statuses: {', '.join(STATUSES)}.")
+            raise InvalidValue("Unknown game status “{status}”; statuses: {statuses}.", status=status,
+                               statuses=", ".join(STATUSES))
         where: list[str] = []
         params: list[Any] = []
         for column, value in (("status", status), ("guild_id", guild_id), ("channel_id", channel_id)):
@@ -448,7 +455,7 @@ class SQLiteStore(Store):
                     "SELECT e.event FROM games g LEFT JOIN events e ON e.game_id = g.id AND e.seq > ? "
                     "WHERE g.id = ? ORDER BY e.seq", (since_seq, game_id))
             if not rows:
-                raise UnknownGame(f"There is no game #{game_id}.")
+                raise UnknownGame("There is no game #{id}.", id=game_id)
             return [json.loads(row[0]) for row in rows if row[0] is not None]
         return await self._run(work())
 
@@ -460,8 +467,8 @@ class SQLiteStore(Store):
                 busy = await db.fetch(
                     f"SELECT id, status FROM games WHERE channel_id = ? AND status IN {_ACTIVE_SQL}", (channel_id,))
                 if busy:
-                    raise ChannelBusy(f"This channel already has a game (#{busy[0][0]}, "
-                                      f"{STATUS_WORDS[busy[0][1]]}). Finish or cancel it before starting another.")
+                    raise ChannelBusy("This channel already has a game (#{id}, {status}). Finish or cancel it "
+                                      "before starting another.", id=busy[0][0], status=status_word(busy[0][1]))
                 chosen: dict[str, Any] = {}
                 if guild_id is not None:  # the guild's defaults, then what was chosen for this game
                     rows = await db.fetch("SELECT default_settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -493,8 +500,8 @@ class SQLiteStore(Store):
             async with self._serialised(game_id), self._transaction() as db:
                 record = await self._load(db, game_id)
                 if record.status != LOBBY:
-                    raise NotInLobby(f"Game #{game_id} is {STATUS_WORDS[record.status]}: seats and settings change "
-                                     "only in the lobby.")
+                    raise NotInLobby("Game #{id} is {status}: seats and settings change only in the lobby.",
+                                     id=game_id, status=status_word(record.status))
                 changed = change(record)
                 seats = [replace(p, seat=i) for i, p in enumerate(changed.players)]
                 now = self._clock()
@@ -514,13 +521,15 @@ class SQLiteStore(Store):
         def change(record: GameRecord) -> GameRecord:
             seat = record.seat_of(user_id)
             if seat is not None:
-                raise AlreadySeated(f"You are already seated in this game (seat {seat + 1}).")
+                raise AlreadySeated("You are already seated in this game (seat {seat}).", seat=seat + 1)
             return replace(record, players=(*record.players, self._new_seat(record, user_id, None, name)))
         return await self._change_lobby(game_id, change)
 
     async def add_ai(self, game_id: int, level: str = "normal", name: str | None = None) -> GameRecord:
         if level not in AI_LEVELS:
-            raise InvalidValue(f"There is no AI level “{level}”; choose {' or '.join(AI_LEVELS)}.")
+            # The levels are shown as they are written (they are what the store accepts); "or" is translated.
+            raise InvalidValue("There is no AI level “{level}”; choose {levels}.", level=level,
+                               levels=Phrase(*AI_LEVELS))
 
         def change(record: GameRecord) -> GameRecord:
             label = name
@@ -534,7 +543,7 @@ class SQLiteStore(Store):
     @staticmethod
     def _new_seat(record: GameRecord, user_id: int | None, level: str | None, name: str) -> SeatRecord:
         if len(record.players) >= MAX_SEATS:
-            raise LobbyFull(f"The lobby is full: Risk is played by at most {MAX_SEATS} players.")
+            raise LobbyFull("The lobby is full: Risk is played by at most {n} players.", n=MAX_SEATS)
         used = {p.colour for p in record.players}
         colour = min(c for c in range(MAX_SEATS) if c not in used)
         return SeatRecord(seat=len(record.players), user_id=user_id, ai_level=level, name=_seat_name(name),
@@ -551,7 +560,7 @@ class SQLiteStore(Store):
     async def kick(self, game_id: int, seat: int) -> GameRecord:
         def change(record: GameRecord) -> GameRecord:
             if not 0 <= seat < len(record.players):
-                raise NotSeated(f"Nobody sits in seat {seat + 1}.")
+                raise NotSeated("Nobody sits in seat {seat}.", seat=seat + 1)
             return self._without_seat(record, seat)
         return await self._change_lobby(game_id, change)
 
@@ -583,11 +592,11 @@ class SQLiteStore(Store):
                 async with self._transaction() as db:
                     record = await self._load(db, game_id)
                     if record.status != LOBBY:
-                        raise NotInLobby(f"Game #{game_id} is {STATUS_WORDS[record.status]}; only a game in its "
-                                         "lobby can start.")
+                        raise NotInLobby("Game #{id} is {status}; only a game in its lobby can start.", id=game_id,
+                                         status=status_word(record.status))
                     if len(record.players) < 2:
-                        raise NotEnoughPlayers(f"A game needs at least 2 players; the lobby has "
-                                               f"{len(record.players)}.")
+                        raise NotEnoughPlayers("A game needs at least 2 players; the lobby has {n}.",
+                                               n=len(record.players))
                     game, events = Game.new([p.engine_player() for p in record.players], seed or secrets.token_hex(32),
                                             record.settings)
                     status = FINISHED if game.over else RUNNING
@@ -622,7 +631,7 @@ class SQLiteStore(Store):
                 async with self._transaction() as db:
                     rows = await db.fetch(_ACTION_HEAD, (cached[0].version if cached else -1, interaction_id, game_id))
                     if not rows:
-                        raise UnknownGame(f"There is no game #{game_id}.")
+                        raise UnknownGame("There is no game #{id}.", id=game_id)
                     version, status, last_seq, state_json, previous = rows[0]
                     if cached is not None and state_json is None and cached[0].status == status:
                         keep = cached
@@ -632,7 +641,8 @@ class SQLiteStore(Store):
                         raise VersionConflict("The game has moved on since this was shown; look at the board again "
                                               "and retry.")
                     if status != RUNNING:
-                        raise GameNotRunning(f"Game #{game_id} is {STATUS_WORDS[status]}; no moves can be made.")
+                        raise GameNotRunning("Game #{id} is {status}; no moves can be made.", id=game_id,
+                                             status=status_word(status))
                     if keep is not None:
                         record, game = keep
                         self.stats["cache_hits"] += 1
@@ -685,13 +695,15 @@ class SQLiteStore(Store):
         record = cached[0] if cached is not None else await self._load(db, game_id)
         return ActionResult(record, [json.loads(r[0]) for r in rows], duplicate=True, first_seq=summary["first_seq"])
 
-    async def _set_status(self, game_id: int, allowed: Sequence[str], status: str, refusal: str) -> GameRecord:
+    async def _set_status(self, game_id: int, allowed: Sequence[str], status: str,
+                          refusal: Callable[[StatusWord], StoreError]) -> GameRecord:
+        """Move a game whose status is one of ``allowed`` to ``status``; otherwise raise ``refusal(its status)``."""
         async def work() -> GameRecord:
             self._cache.pop(game_id, None)
             async with self._serialised(game_id), self._transaction() as db:
                 record = await self._load(db, game_id)
                 if record.status not in allowed:
-                    raise GameNotRunning(refusal.format(id=game_id, status=STATUS_WORDS[record.status]))
+                    raise refusal(status_word(record.status))
                 now = self._clock()
                 await db.commit(Step("UPDATE games SET status = ?, version = version + 1, updated_at = ? WHERE id = ?",
                                      (status, now, game_id)),
@@ -700,14 +712,16 @@ class SQLiteStore(Store):
         return await self._run(work())
 
     async def pause(self, game_id: int) -> GameRecord:
-        return await self._set_status(game_id, (RUNNING,), PAUSED, "Game #{id} is {status}; only a running game "
-                                      "can be paused.")
+        return await self._set_status(game_id, (RUNNING,), PAUSED, lambda now: GameNotRunning(
+            "Game #{id} is {status}; only a running game can be paused.", id=game_id, status=now))
 
     async def resume(self, game_id: int) -> GameRecord:
-        return await self._set_status(game_id, (PAUSED,), RUNNING, "Game #{id} is {status}, not paused.")
+        return await self._set_status(game_id, (PAUSED,), RUNNING, lambda now: GameNotRunning(
+            "Game #{id} is {status}, not paused.", id=game_id, status=now))
 
     async def cancel(self, game_id: int) -> GameRecord:
-        return await self._set_status(game_id, ACTIVE_STATUSES, CANCELLED, "Game #{id} is already {status}.")
+        return await self._set_status(game_id, ACTIVE_STATUSES, CANCELLED, lambda now: GameNotRunning(
+            "Game #{id} is already {status}.", id=game_id, status=now))
 
     # -- preferences and settings ------------------------------------------------------------------
     async def get_user_prefs(self, user_id: int) -> UserPrefs:
@@ -772,9 +786,10 @@ class SQLiteStore(Store):
             async with self._transaction() as db:
                 rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
                 if not rows:
-                    raise UnknownGame(f"There is no game #{game_id}.")
+                    raise UnknownGame("There is no game #{id}.", id=game_id)
                 if rows[0][0] not in ACTIVE_STATUSES:
-                    raise GameNotRunning(f"Game #{game_id} is {STATUS_WORDS[rows[0][0]]}; it needs no timers.")
+                    raise GameNotRunning("Game #{id} is {status}; it needs no timers.", id=game_id,
+                                         status=status_word(rows[0][0]))
                 await db.commit(Step(
                     "INSERT INTO deadlines (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at",
@@ -838,7 +853,7 @@ class SQLiteStore(Store):
             async with self._transaction() as db:
                 rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
                 if not rows:
-                    raise UnknownGame(f"There is no game #{game_id}.")
+                    raise UnknownGame("There is no game #{id}.", id=game_id)
                 await db.commit(Step("INSERT INTO seat_status (game_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
                                      (game_id, seat)), *steps)
             return await self.seat_status(game_id, seat)
@@ -862,7 +877,8 @@ class SQLiteStore(Store):
             raise InvalidValue("Take at least one day of vacation.")
         if status.vacation_days + days > limit:
             left = max(0, limit - status.vacation_days)
-            raise InvalidValue(f"This game allows {limit} days of vacation per player; you have {left} left.")
+            raise InvalidValue("This game allows {limit} days of vacation per player; you have {left} left.",
+                               limit=limit, left=left)
         start = max(now, status.vacation_until or now)
         return await self._seat_change(game_id, seat, Step(
             "UPDATE seat_status SET vacation_until = ?, vacation_days = vacation_days + ? "
@@ -876,7 +892,7 @@ class SQLiteStore(Store):
                 record = await self._load(db, game_id)
                 player = record.player(seat)
                 if player.is_ai:
-                    raise InvalidValue(f"Seat {seat + 1} is already played by the AI.")
+                    raise InvalidValue("Seat {seat} is already played by the AI.", seat=seat + 1)
                 await db.commit(
                     Step("INSERT INTO seat_status (game_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
                          (game_id, seat)),
@@ -930,19 +946,21 @@ def _seat_name(name: str) -> str:
 
 def _check_prefs(prefs: UserPrefs) -> None:
     if prefs.language is not None and not _LANGUAGE.match(prefs.language):
-        raise InvalidValue(f"“{prefs.language}” is not a language code (like en-GB, no or es-ES).")
+        raise InvalidValue("“{language}” is not a language code (like en-GB, no or es-ES).", language=prefs.language)
     if prefs.notify not in NOTIFY_MODES:
-        raise InvalidValue(f"Unknown notification mode “{prefs.notify}”; choose {', '.join(NOTIFY_MODES)}.")
+        raise InvalidValue("Unknown notification mode “{mode}”; choose {modes}.", mode=prefs.notify,
+                           modes=", ".join(NOTIFY_MODES))
     if (prefs.quiet_start is None) != (prefs.quiet_end is None):
         raise InvalidValue("Quiet hours need both a start and an end.")
     for value in (prefs.quiet_start, prefs.quiet_end):
         if value is not None and not _HHMM.match(value):
-            raise InvalidValue(f"“{value}” is not a time of day; write it as HH:MM, like 22:30.")
+            raise InvalidValue("“{value}” is not a time of day; write it as HH:MM, like 22:30.", value=value)
     if prefs.timezone is not None:
         try:
             ZoneInfo(prefs.timezone)
         except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise InvalidValue(f"Unknown time zone “{prefs.timezone}”; use a name like Europe/Oslo.") from exc
+            raise InvalidValue("Unknown time zone “{timezone}”; use a name like Europe/Oslo.",
+                               timezone=prefs.timezone) from exc
 
 
 async def open_store(path: str | Path = DEFAULT_PATH, **options: Any) -> SQLiteStore:
