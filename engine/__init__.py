@@ -17,7 +17,7 @@ from .actions import (
 )
 from .board import Board, Continent, Territory, load_map, load_map_file, parse_map
 from .errors import MapError, RuleError, SettingsError, Teammate
-from .fog import public_events_for, visible_territories
+from .fog import events_for, public_events_for, state_for, visible_territories
 from .game import Game
 from .missions import mission_text
 from .settings import PRESETS, Settings, apply_preset
@@ -27,6 +27,6 @@ __all__ = [
     "NEUTRAL", "PRESETS", "SCHEMA_VERSION", "Action", "Attack", "Blitz", "Board", "ChooseCapital", "Claim", "Continent",
     "EndAttack", "EndTurn", "Event", "Fortify", "Game", "GameState", "MapError", "Occupy", "Place", "Player",
     "RuleError", "Settings", "SettingsError", "Surrender", "Teammate", "Territory", "Trade", "action_from_dict",
-    "apply_event", "apply_preset", "load_map", "load_map_file", "mission_text", "parse_map", "public_events_for",
-    "visible_territories",
+    "apply_event", "apply_preset", "events_for", "load_map", "load_map_file", "mission_text", "parse_map",
+    "public_events_for", "state_for", "visible_territories",
 ]

@@ -1,9 +1,21 @@
-"""Fog of war and what one player may see of a game's events.
+"""What each audience may know of a game: the one definition, used for every message, map, log and export.
 
-The log always holds everything; these functions build the view of one seat. With fog ``on`` a player sees
-their own territories (and their teammates') and the territories next to them; events that touch only
-territories they cannot see are hidden. Independently of fog, hidden information (cards drawn, the deck,
-missions) is shown only to the player it belongs to. After the game everything is public.
+An *audience* is a seat (that player, who also sees what their teammates see) or ``None``: everybody, such as
+the channel or someone who is not playing. The log always holds everything; these functions build the view of
+one audience:
+
+- Hidden information (the card drawn, the deck, the cards taken, missions) is shown only to the player it
+  belongs to (``engine.log.public_event`` removes it for everybody else).
+- With fog of war ``on`` a player sees their own (and their teammates') territories and the ones next to them.
+  Events that touch only territories out of sight are hidden, and in one that is seen a territory out of
+  sight is named ``null`` (an attack from the fog); another player's turn shows no reinforcement
+  figures (they would tell how many territories and which continents that player holds), and traded cards name
+  no territory. Everybody (``None``) learns only that a turn started or ended, trades (without territories),
+  eliminations, surrenders and the game's end.
+- After the game everything is public, the dice seed included.
+
+A hidden event keeps only ``type``, ``seat`` and ``"hidden": true``, so every audience sees the same number of
+events (and counts them the same way).
 """
 
 from __future__ import annotations
@@ -14,25 +26,77 @@ from typing import Any
 from .board import load_map
 from .game import Game
 from .log import public_event
-from .state import Event, GameState, apply_event, initial_state
+from .state import OVER, Event, GameState, apply_event, initial_state
+
+Audience = int | None  # a seat, or None: everybody (the channel, a spectator)
+EVERYBODY: Audience = None
 
 # Event fields that name one territory, and the events that touch the board through them.
 _TERRITORY_FIELDS = ("from", "to", "territory")
-_BOARD_EVENTS = frozenset({"battle", "territory_conquered", "occupied", "fortified", "armies_placed"})
+_BOARD_EVENTS = frozenset({"battle", "territory_conquered", "occupied", "fortified", "armies_placed",
+                           "territory_claimed", "capital_chosen"})
+# Under fog, the events every player may read about (their territories stripped by ``_fog_public``).
+PUBLIC_UNDER_FOG = frozenset({"game_started", "first_player", "missions_dealt", "territories_dealt", "setup_turn",
+                              "deck_shuffled", "wilds_returned", "turn_started", "turn_ended", "cards_traded",
+                              "player_eliminated", "player_surrendered", "mission_changed", "game_over"})
 
 
-def visible_territories(source: GameState | Game, seat: int | None) -> set[str]:
-    """The territories ``seat`` can see: its own and its teammates', and every territory next to them.
+def fog_hides_board(state: GameState) -> bool:
+    """Whether fog of war hides part of the board now (it lifts when the game ends)."""
+    return state.settings.fog == "on" and state.phase != OVER
 
-    ``seat`` None (a spectator) sees nothing. Without fog the UI need not ask: everything is visible."""
+
+def friends_of(state: GameState, seat: int | None) -> set[int]:
+    """The seat and its teammates (nobody for ``None``)."""
+    if seat is None:
+        return set()
+    team = state.teams.get(seat)
+    return {seat} if team is None else {s for s, t in state.teams.items() if t == team} | {seat}
+
+
+def visible_territories(source: GameState | Game, seat: Audience) -> set[str]:
+    """The territories ``seat`` can see under fog: its own and its teammates', and every territory next to them.
+
+    ``None`` (everybody) sees none. Without fog every territory is visible: ask ``visible_to`` instead."""
     state = source.state if isinstance(source, Game) else source
     if seat is None:
         return set()
     board = load_map(state.settings.map)
-    team = state.teams.get(seat)
-    friends = {seat} if team is None else {s for s, t in state.teams.items() if t == team} | {seat}
+    friends = friends_of(state, seat)
     own = {t for t, owner in state.owners.items() if owner in friends}
     return own | {n for t in own for n in board.neighbours(t)}
+
+
+def visible_to(state: GameState, audience: Audience) -> set[str] | None:
+    """The territories an audience can see now, or None when it can see the whole board."""
+    return visible_territories(state, audience) if fog_hides_board(state) else None
+
+
+def state_for(state: GameState, audience: Audience) -> GameState:
+    """A copy of the state holding only what the audience may know: the state to draw a map or a panel from.
+
+    Out of sight (fog), a territory has no owner and no armies; other players' cards are face down (their
+    number stays, as on the table); missions other than the audience's own, the deck order and, before the end,
+    the dice seed are gone."""
+    view = state.copy()
+    if state.phase == OVER:
+        return view
+    view.seed = ""
+    view.deck = [""] * len(state.deck)
+    view.discard = list(state.discard)
+    friends = friends_of(state, audience)
+    view.hands = {s: (list(h) if s == audience else [""] * len(h)) for s, h in state.hands.items()}
+    view.missions = {s: m for s, m in state.missions.items() if s == audience}
+    seen = visible_to(state, audience)
+    if seen is not None:
+        view.owners = {t: o for t, o in state.owners.items() if t in seen}
+        view.armies = {t: a for t, a in state.armies.items() if t in seen}
+        view.capitals = {s: t for s, t in state.capitals.items() if t in seen or s in friends}
+        if view.pending is not None and state.current not in friends:
+            view.pending = None
+        if state.current not in friends:
+            view.reinforcements = 0
+    return view
 
 
 def _hidden(event: Event) -> Event:
@@ -42,7 +106,7 @@ def _hidden(event: Event) -> Event:
     return out
 
 
-def _own_secrets(event: Event, seat: int | None) -> Event:
+def _own_secrets(event: Event, seat: Audience) -> Event:
     """The event with hidden information removed, except what belongs to ``seat``."""
     kind = event["type"]
     if seat is not None:
@@ -57,17 +121,16 @@ def _own_secrets(event: Event, seat: int | None) -> Event:
     return out
 
 
-def public_events_for(events: Sequence[Event], seat: int | None, *, before: GameState | None = None,
-                      game_over: bool = False) -> list[Event]:
-    """The events as ``seat`` may see them (None: a spectator).
+def events_for(events: Sequence[Event], audience: Audience, *, before: GameState | None = None) -> list[Event]:
+    """The events as an audience may see them.
 
-    ``events`` is a whole log (from ``game_started``) or, with ``before`` (the state just before the first
-    of them; it is not changed), a run of events from the middle of a game. A hidden event keeps only its
-    ``type``, ``seat`` and ``"hidden": true``. With ``game_over`` everything is shown."""
-    if game_over:
-        return [dict(e) for e in events]
+    ``events`` is a whole log (from ``game_started``) or, with ``before`` (the state just before the first of
+    them; it is not changed), a run of events from the middle of a game. Once the game is over (a ``game_over``
+    among the events, or ``before`` already over) everything is shown."""
     if not events:
         return []
+    if any(e["type"] == "game_over" for e in events) or (before is not None and before.phase == OVER):
+        return [dict(e) for e in events]
     rest: Sequence[Event] = events
     out: list[Event] = []
     if before is not None:
@@ -80,29 +143,57 @@ def public_events_for(events: Sequence[Event], seat: int | None, *, before: Game
         raise ValueError("give the state before the events, or a log that begins with game_started")
     fog = state.settings.fog == "on"
     for event in rest:
-        seen_before = visible_territories(state, seat) if fog else set()
+        seen_before = visible_territories(state, audience) if fog else set()
+        friends = friends_of(state, audience)
         apply_event(state, event)
-        view = _own_secrets(event, seat)
+        view = _own_secrets(event, audience)
         if fog:
-            seen = seen_before | visible_territories(state, seat)
-            view = _fogged(view, event, seen)
+            seen = seen_before | visible_territories(state, audience)
+            view = _fogged(view, event, seen, friends)
         out.append(view)
     return out
 
 
-def _fogged(view: Event, event: Event, seen: set[str]) -> Event:
+def public_events_for(events: Sequence[Event], seat: Audience, *, before: GameState | None = None,
+                      game_over: bool = False) -> list[Event]:
+    """``events_for`` under its older name; ``game_over`` shows everything."""
+    if game_over:
+        return [dict(e) for e in events]
+    return events_for(events, seat, before=before)
+
+
+def _fogged(view: Event, event: Event, seen: set[str], friends: set[int]) -> Event:
     kind = event["type"]
-    if kind == "territories_dealt":
-        view["owners"] = {t: s for t, s in event["owners"].items() if t in seen}
-        return view
-    if kind == "cards_traded" and event.get("bonus_territory") not in (None, *seen):
-        view["bonus_territory"] = None
-        return view
+    mine = event.get("seat") in friends
+    if kind in PUBLIC_UNDER_FOG:
+        return view if mine else _fog_public(view, seen)
     if kind in _BOARD_EVENTS:
         touched: list[Any] = [event.get(key) for key in _TERRITORY_FIELDS if event.get(key)]
         if not any(t in seen for t in touched):
             return _hidden(event)
+        for key in _TERRITORY_FIELDS:  # an attack from the fog onto a territory in sight: the source stays unknown
+            if view.get(key) and view[key] not in seen:
+                view[key] = None
+        return view
+    return view if mine else _hidden(event)
+
+
+def _fog_public(view: Event, seen: set[str]) -> Event:
+    """A public event of another player (or of the game) under fog: no territory out of sight, no figures that
+    tell how much of the board someone holds."""
+    kind = view["type"]
+    if kind == "territories_dealt":
+        view["owners"] = {t: s for t, s in view["owners"].items() if t in seen}
+    elif kind == "turn_started":
+        view = {"type": kind, "seat": view["seat"], "turn": view["turn"]}
+    elif kind == "cards_traded":
+        view["cards"] = [{"card": None, "territory": None, "symbol": c.get("symbol")} for c in view["cards"]]
+        if view.get("bonus_territory") not in seen:
+            view["bonus_territory"] = None
+    elif kind == "setup_turn":
+        view = {"type": kind, "seat": view["seat"], "phase": view["phase"]}
     return view
 
 
-__all__ = ["public_events_for", "visible_territories"]
+__all__ = ["EVERYBODY", "PUBLIC_UNDER_FOG", "Audience", "events_for", "fog_hides_board", "friends_of",
+           "public_events_for", "state_for", "visible_territories", "visible_to"]

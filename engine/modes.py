@@ -18,14 +18,23 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from . import dice
+from .board import Board
 from .missions import fallback_mission, mission_complete, mission_deck, playable
-from .state import ATTACK, CAPITAL, FORTIFY, REINFORCE, Event
+from .state import ATTACK, CAPITAL, FORTIFY, REINFORCE, Event, GameState
 
-if TYPE_CHECKING:
-    from .game import Game
+
+class Game(Protocol):
+    """What a mode needs of the game it plugs into (``engine.game.Game``, which imports the modes)."""
+
+    state: GameState
+    board: Board
+
+    def turn_started_event(self, seat: int, turn: int) -> Event: ...
+
+    def friendly(self, seat: int, owner: int | None) -> bool: ...
 
 
 @dataclass(frozen=True)
