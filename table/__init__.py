@@ -1,0 +1,14 @@
+"""The table: the game flow between the Discord layer and the store, with no Discord in it.
+
+Applying an action, starting a game or a timer falling due returns an ``Outcome`` (``table.outcome``): the
+parts each actor played with the board after each, the notes to announce, and the next deadline. The
+announcer in ``cogs/`` decides, through ``engine.fog``, what each audience is told of it.
+"""
+
+from .clock import Clock, in_quiet_hours, turn_key
+from .flow import MAX_AI_ACTIONS, Table
+from .outcome import Note, Outcome, Part
+from .scheduler import Reminder, Scheduler, Sink
+
+__all__ = ["MAX_AI_ACTIONS", "Clock", "Note", "Outcome", "Part", "Reminder", "Scheduler", "Sink", "Table",
+           "in_quiet_hours", "turn_key"]

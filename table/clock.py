@@ -1,0 +1,57 @@
+"""Time for the table: a clock the console and tests can move, turn keys, and quiet hours."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from engine import GameState
+from engine.state import CLAIM, SETUP
+from store import UserPrefs
+
+
+class Clock:
+    """Wall-clock time that the console and tests can move forward."""
+
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
+        self._now = now
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return self._now() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+def turn_key(state: GameState) -> str:
+    """Names one turn of one player, so timers of a turn that is over can be recognised."""
+    if state.phase == CLAIM:
+        return f"c{len(state.owners)}"
+    if state.phase == SETUP:
+        return f"s{state.current}.{state.setup_remaining.get(state.current, 0)}"
+    return f"t{state.turn}"
+
+
+def in_quiet_hours(prefs: UserPrefs, now: float) -> float | None:
+    """If ``now`` falls in the user's quiet hours, the time they end; else None."""
+    if not prefs.quiet_start or not prefs.quiet_end:
+        return None
+    try:
+        zone = ZoneInfo(prefs.timezone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    local = dt.datetime.fromtimestamp(now, zone)
+    start = dt.time.fromisoformat(prefs.quiet_start)
+    end = dt.time.fromisoformat(prefs.quiet_end)
+    t = local.time()
+    quiet = (start <= t < end) if start < end else (t >= start or t < end)
+    if not quiet:
+        return None
+    end_day = local.date() if t < end else local.date() + dt.timedelta(days=1)
+    return dt.datetime.combine(end_day, end, zone).timestamp()
+
+
+__all__ = ["Clock", "in_quiet_hours", "turn_key"]

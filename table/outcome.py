@@ -1,0 +1,92 @@
+"""What one step of a game produced: the parts each actor played, with the board after each, and how it ended.
+
+An ``Outcome`` is plain data: the announcer in ``cogs/`` turns it into messages for each audience, and nothing
+here knows about Discord.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import Event, GameState
+from engine.state import OVER
+from store import GameRecord
+
+# Who played a part.
+PLAYER = "player"    # the player who acted (a command or a tap)
+AI = "ai"            # an AI seat
+TIMEOUT = "timeout"  # the AI standing in for a player whose time ran out
+HOST = "host"        # the host removed a player
+START = "start"      # the opening of the game (deal, first player, missions)
+
+
+@dataclass
+class Part:
+    """One actor's share of an outcome: the events, and the board just before and just after them.
+
+    ``before`` is None for the opening part (its events begin with ``game_started``)."""
+
+    seat: int
+    by: str
+    turn: int
+    before: GameState | None
+    after: GameState
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def ended(self) -> bool:
+        return any(e["type"] == "game_over" for e in self.events)
+
+
+# Things to announce that are not events.
+TIME_RAN_OUT = "time_ran_out"   # a player's turn was played for them (count: missed turns in a row)
+SEAT_TO_AI = "seat_to_ai"       # after too many missed turns the AI takes the seat
+SEAT_REMOVED = "seat_removed"   # after too many missed turns the seat is resigned
+KICKED = "kicked"               # the host removed the player
+
+
+@dataclass(frozen=True)
+class Note:
+    kind: str
+    seat: int
+    count: int = 0
+    cautious: bool = False
+
+
+@dataclass
+class Outcome:
+    """The result of an action, a timer or a start: every part in order, and the game as it is afterwards."""
+
+    record: GameRecord
+    parts: list[Part] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    deadline: float | None = None   # when the turn that is now waiting ends, if it has a deadline
+    duplicate: bool = False         # the interaction had already been applied: nothing happened now
+
+    @property
+    def state(self) -> GameState | None:
+        """The board after everything (None if the game has not started)."""
+        return self.parts[-1].after if self.parts else (self.record.game().state if self.record.state_json else None)
+
+    @property
+    def events(self) -> list[Event]:
+        return [e for part in self.parts for e in part.events]
+
+    @property
+    def ended(self) -> bool:
+        """The game ended in this outcome."""
+        return any(part.ended for part in self.parts)
+
+    @property
+    def over(self) -> bool:
+        state = self.state
+        return state is not None and state.phase == OVER
+
+    def waiting_on(self) -> int | None:
+        """The seat whose move it is now, if the game goes on."""
+        state = self.state
+        return None if state is None or state.phase == OVER else state.current
+
+
+__all__ = ["AI", "HOST", "KICKED", "PLAYER", "SEAT_REMOVED", "SEAT_TO_AI", "START", "TIMEOUT", "TIME_RAN_OUT",
+           "Note", "Outcome", "Part"]

@@ -1,0 +1,143 @@
+"""Games that never stall: one task sleeps until the next timer of any game is due, then handles it.
+
+Timers live in the database, so after a restart every deadline that passed while the bot was down is handled,
+once, in order. A timer's kind names the turn it belongs to (``turn|t14``); a timer for a turn that is over is
+dropped, and a missed turn is counted once per turn however often the handler runs. The scheduler knows
+nothing of Discord: what a timer produced goes to a ``Sink`` (an ``Outcome`` or a ``Reminder``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine.state import OVER
+from store import Deadline, GameRecord, Store
+
+from .clock import in_quiet_hours, turn_key
+from .flow import Table
+from .outcome import Outcome
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A player's turn ends soon: tell them (``dm``: by direct message too)."""
+
+    record: GameRecord
+    seat: int
+    user_id: int
+    due: float | None
+    dm: bool
+
+
+class Sink(Protocol):
+    async def outcome(self, outcome: Outcome) -> None: ...
+
+    async def reminder(self, reminder: Reminder) -> None: ...
+
+
+class Scheduler:
+    def __init__(self, table: Table, store: Store, clock: Callable[[], float], sink: Sink) -> None:
+        self.table = table
+        self.store = store
+        self.clock = clock
+        self.sink = sink
+        table.timers_changed = self.poke
+        self._wake = asyncio.Event()
+        self._running = asyncio.Lock()  # one pass over the due timers at a time
+        self._task: asyncio.Task[None] | None = None
+        self.wakeups = 0      # how often the loop woke (for tests and the curious)
+        self.fired = 0        # timers handled
+
+    # -- the loop -----------------------------------------------------------------------------------
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="background:scheduler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    def poke(self) -> None:
+        """A timer changed: recompute how long to sleep."""
+        self._wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                nxt = await self.store.next_due()
+                now = self.clock()
+                if nxt is not None and nxt.due_at <= now:
+                    await self.run_due()
+                    continue
+                self._wake.clear()
+                timeout = None if nxt is None else min(nxt.due_at - now, 86400.0)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(timeout):  # no extra task, unlike wait_for
+                        await self._wake.wait()
+                self.wakeups += 1
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("scheduler error; retrying in 5 s")
+                await asyncio.sleep(5)
+
+    async def run_due(self) -> int:
+        """Handle every timer due now, earliest first. Returns how many were handled."""
+        handled = 0
+        async with self._running:
+            for deadline in await self.store.due_deadlines(self.clock()):
+                try:
+                    await self.fire(deadline)
+                except Exception:
+                    log.exception("timer %s of game %s failed; dropping it", deadline.kind, deadline.game_id)
+                    await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
+                handled += 1
+                self.fired += 1
+        return handled
+
+    # -- firing ----------------------------------------------------------------------------------------
+    async def fire(self, deadline: Deadline) -> None:
+        what, _sep, key = deadline.kind.partition("|")
+        record = await self.store.get_game(deadline.game_id)
+        stale = record.status != "running" or record.state_json is None
+        if not stale:
+            state = record.game().state
+            stale = state.phase == OVER or state.current != deadline.seat or turn_key(state) != key \
+                or record.player(deadline.seat).is_ai
+        if stale:
+            await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
+            return
+        if what in ("half", "hour"):
+            await self.remind(record, deadline)
+            return
+        outcome = await self.table.time_up(record, deadline.seat, key)
+        await self.store.clear_deadlines(record.id, deadline.seat, deadline.kind)
+        await self.sink.outcome(outcome)
+
+    async def remind(self, record: GameRecord, deadline: Deadline) -> None:
+        player = record.player(deadline.seat)
+        assert player.user_id is not None
+        prefs = await self.store.get_user_prefs(player.user_id)
+        quiet_until = in_quiet_hours(prefs, self.clock())
+        due = next((t.due_at for t in await self.store.game_deadlines(record.id) if t.kind.startswith("turn|")), None)
+        if quiet_until is not None and (due is None or quiet_until < due):
+            await self.store.set_deadline(record.id, deadline.seat, deadline.kind, quiet_until)  # wait until then
+            self.poke()
+            return
+        await self.store.clear_deadlines(record.id, deadline.seat, deadline.kind)
+        if prefs.notify == "off":
+            return
+        await self.sink.reminder(Reminder(record, deadline.seat, player.user_id, due, prefs.notify == "dm"))
+
+
+__all__ = ["Reminder", "Scheduler", "Sink"]
