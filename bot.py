@@ -26,9 +26,9 @@ from discord.ext import commands
 
 from cogs import EXTENSIONS
 from cogs.errors import install as install_error_handler
-from cogs.scheduler import Clock
 from cogs.translator import CatalogTranslator
 from store import DatabaseError, SQLiteStore, Store
+from table import Clock
 
 log = logging.getLogger("risk")
 ROOT = Path(__file__).resolve().parent
@@ -64,7 +64,10 @@ class RiskBot(commands.Bot):
 
     def __init__(self, config: Config, store: Store | None = None) -> None:
         intents = discord.Intents.default()  # no privileged intents
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        # Nothing the bot sends pings anyone unless a message names the one user it means (the turn panel, a
+        # reminder): a player's name with @everyone or a role mention in it stays text.
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         allowed_mentions=discord.AllowedMentions.none())
         self.config = config
         self.store: Store = store or SQLiteStore(config.database)
         self.clock = Clock()

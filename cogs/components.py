@@ -1,25 +1,55 @@
-"""Buttons and selects that keep working after a restart.
+"""Buttons and selects that keep working after a restart, and the verbs they carry.
 
-Every component is a ``DynamicItem``: its custom id carries the game and the step (``risk:12:atk:alaska:
-kamchatka:3``), so a tap on a message from last week still reaches the right game. The callbacks only parse
-the id and hand over to the cog, which checks who may act.
+Every component is a ``DynamicItem``: its custom id carries the game, the verb and its arguments
+(``risk:12:atk:alaska:kamchatka:3``), so a tap on a message from last week still reaches the right game. The
+callbacks only parse the id and hand over to the ``TapHandler`` (the cog), which checks who may act and checks
+every argument and value against the legal choices of the game as it is now (``cogs/taps.py``).
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from discord import ui
 
-if TYPE_CHECKING:
-    from .risk import RiskCog
-
 MAX_CUSTOM_ID = 100
 
+# The verbs of buttons (``risk:``) and selects (``risks:``), named once. Each tap handler is in cogs/taps.py.
+MAP = "map"            # button: the map, privately
+CLAIM = "claim"        # button: choose a territory to claim / select: claim it
+CAPITAL = "capital"    # button: choose a capital / select: choose it
+PLACE = "place"        # button: choose where to place / select: then how many
+NEUTRAL = "neutral"    # button: choose where the neutral army goes / select: place it
+PUT = "put"            # button (territory, count): place that many armies there
+CARDS = "cards"        # button: your hand and the sets you can trade
+TRADE = "trade"        # button (card ids): trade that set
+ATTACK = "attack"      # button: choose a territory to attack from
+ATTACK_FROM = "atksrc"  # select: the attacking territory, then the target
+ATTACK_TO = "atkdst"   # select (source): the target, then the dice
+ROLL = "atk"           # button (source, target, dice): one battle (dice 0: the most allowed)
+BLITZ = "blitz"        # button (source, target): attack until it falls or you cannot go on
+STOP = "stop"          # button: stop attacking
+MOVE = "move"          # button (count): armies into the conquered territory
+FORTIFY = "fortify"    # button: choose where to move armies from
+FORTIFY_FROM = "fortsrc"  # select: the territory to move from, then where to
+FORTIFY_TO = "fortdst"  # select (source): where to, then how many
+FORT = "fort"          # button (source, target, count): the move
+END = "end"            # button: end the turn (asks first while attacking)
+END_CONFIRMED = "endok"  # button: end the turn, confirmed
+CONTINENT = "cont"     # select (purpose, extra...): more than 25 territories, narrowed to one continent
 
-def _cog(interaction: discord.Interaction[Any]) -> RiskCog:
+
+class TapHandler(Protocol):
+    async def on_button(self, interaction: discord.Interaction[Any], game_id: int, verb: str,
+                        args: list[str]) -> None: ...
+
+    async def on_select(self, interaction: discord.Interaction[Any], game_id: int, verb: str, args: list[str],
+                        values: list[str]) -> None: ...
+
+
+def _handler(interaction: discord.Interaction[Any]) -> TapHandler:
     cog = interaction.client.get_cog("RiskCog")  # type: ignore[attr-defined]
     assert cog is not None
     return cog  # type: ignore[no-any-return]
@@ -58,7 +88,7 @@ class GameButton(ui.DynamicItem[ui.Button[Any]], template=BUTTON_ID):
         return cls(int(match["gid"]), match["verb"], *_args(match), label=item.label or "", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _cog(interaction).on_button(interaction, self.game_id, self.verb, self.args)
+        await _handler(interaction).on_button(interaction, self.game_id, self.verb, self.args)
 
 
 class GameSelect(ui.DynamicItem[ui.Select[Any]], template=SELECT_ID):
@@ -79,7 +109,7 @@ class GameSelect(ui.DynamicItem[ui.Select[Any]], template=SELECT_ID):
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await _cog(interaction).on_select(interaction, self.game_id, self.verb, self.args, values)
+        await _handler(interaction).on_select(interaction, self.game_id, self.verb, self.args, values)
 
 
 def view_of(*items: ui.Item[Any]) -> ui.View:

@@ -5,16 +5,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import discord
+
 from engine import Board, GameState
-from engine.state import Event
+from engine.game import PHASE_WORDS
+from engine.state import OVER, Event
 
 from .i18n import _, ngettext, territory_name
 
 SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "wild": "🃏"}
 
 
+def safe_name(name: str) -> str:
+    """A player's name as plain text in a message: no mention, no markdown, no masked link."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(name, as_needed=False))
+    return text.replace("<", "<\u200b").replace("](", "]\u200b(")[:64] or "?"
+
+
 def seat_name(state: GameState, seat: int, locale: object | None = None) -> str:
-    return _("Neutral", locale) if seat < 0 else state.seat_name(seat)
+    """A seat's name, safe to put in a message."""
+    return _("Neutral", locale) if seat < 0 else safe_name(state.seat_name(seat))
+
+
+def fog_name(board: Board, territory: str | None, locale: object | None) -> str:
+    """A territory's name; an event seen through fog of war may name none (``null``)."""
+    return territory_name(board, territory, locale) if territory else _("a territory in the fog", locale)
 
 
 def dice_text(values: Sequence[int]) -> str:
@@ -23,16 +38,22 @@ def dice_text(values: Sequence[int]) -> str:
 
 def describe(events: Sequence[Event], state: GameState, board: Board, locale: object | None = None,
              *, include_setup: bool = False) -> list[str]:
-    """One line per thing that happened; runs of battles on the same front are summed up (blitz)."""
+    """One line per thing that happened; runs of battles on the same front are summed up (blitz).
+
+    The events are an audience's projection (``engine.fog.events_for``): hidden ones are skipped, and a
+    turn started without its figures is told without them."""
     lines: list[str] = []
     i = 0
 
-    def name(territory: str) -> str:
-        return territory_name(board, territory, locale)
+    def name(territory: str | None) -> str:
+        return fog_name(board, territory, locale)
 
     while i < len(events):
         e = events[i]
         kind = e["type"]
+        if e.get("hidden"):
+            i += 1
+            continue
         who = seat_name(state, e["seat"], locale) if "seat" in e and isinstance(e["seat"], int) else ""
         if kind == "battle":
             run = [e]
@@ -70,6 +91,8 @@ def describe(events: Sequence[Event], state: GameState, board: Board, locale: ob
         elif kind == "fortified":
             lines.append(_("{player} moved {count} from {source} to {target}.", locale, player=who,
                            count=e["count"], source=name(e["from"]), target=name(e["to"])))
+        elif kind == "turn_started" and "reinforcements" not in e:
+            lines.append(_("Turn {turn}: {player}'s turn.", locale, turn=e["turn"], player=who))
         elif kind == "turn_started":
             r = e["reinforcements"]
             bonus = sum(r["continents"].values())
@@ -108,8 +131,8 @@ def _battle_line(run: list[Event], state: GameState, board: Board, locale: objec
     a_loss = sum(b["attacker_losses"] for b in run)
     d_loss = sum(b["defender_losses"] for b in run)
 
-    def name(territory: str) -> str:
-        return territory_name(board, territory, locale)
+    def name(territory: str | None) -> str:
+        return fog_name(board, territory, locale)
     if len(run) == 1:
         return _("⚔️ {source} attacked {target}: {a} vs {d}. {attacker} loses {al}, {defender} loses {dl}.", locale,
                  source=name(first["from"]), target=name(first["to"]),
@@ -122,13 +145,10 @@ def _battle_line(run: list[Event], state: GameState, board: Board, locale: objec
 
 
 def phase_text(state: GameState, locale: object | None = None) -> str:
-    words: dict[str, Any] = {
-        "claim": _("claiming territories", locale), "setup": _("placing starting armies", locale),
-        "reinforce": _("placing reinforcements", locale), "attack": _("attacking", locale),
-        "occupy": _("moving into a conquered territory", locale), "fortify": _("fortifying", locale),
-        "over": _("game over", locale),
-    }
-    return str(words.get(state.phase, state.phase))
+    """What the player to move is doing, from the engine's one table of phase words."""
+    if state.phase == OVER:
+        return _("game over", locale)
+    return _(PHASE_WORDS[state.phase], locale)
 
 
 def mission_line(mission: dict[str, Any] | None, board: Board, state: GameState, locale: object | None = None) -> str:

@@ -9,10 +9,8 @@ continent names), the rule texts and the refusals of the engine and the store, t
 from __future__ import annotations
 
 import argparse
-import asyncio
 import re
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -73,30 +71,26 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]
             yield message, context, f"{folder}/{filename}"
 
 
-async def _tree_messages() -> list[tuple[str, str | None]]:
-    from bot import Config, create_bot
+def _tree_messages() -> list[tuple[str, str | None]]:
+    """Names, descriptions, options and choices of every command the cog declares."""
+    from .risk import RiskCog
 
     out: list[tuple[str, str | None]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(Config(database=str(Path(tmp) / "extract.sqlite3")))
-        async with bot:
-            await bot.setup_hook()
 
-            def walk(command: Any) -> None:
-                out.append((command.name, "command-name"))
-                out.append((command.description, None))
-                if isinstance(command, app_commands.Group):
-                    for sub in command.commands:
-                        walk(sub)
-                    return
-                for p in command.parameters:
-                    out.append((p.display_name, "option-name"))
-                    out.append((p.description, None))
-                    for choice in p.choices:
-                        out.append((choice.name, "choice-name"))
-            for command in bot.tree.get_commands():
-                walk(command)
-            await bot.store.close()
+    def walk(command: Any) -> None:
+        out.append((command.name, "command-name"))
+        out.append((command.description, None))
+        if isinstance(command, app_commands.Group):
+            for sub in command.commands:
+                walk(sub)
+            return
+        for p in command.parameters:
+            out.append((p.display_name, "option-name"))
+            out.append((p.description, None))
+            for choice in p.choices:
+                out.append((choice.name, "choice-name"))
+    for command in RiskCog.__cog_app_commands__:
+        walk(command)
     return out
 
 
@@ -124,7 +118,7 @@ def build_template() -> Any:
     template = Catalog(domain=DOMAIN, project="risk-bot", charset="utf-8")
     for message, context, where in _source_messages():
         template.add(message, locations=[(where, 0)], context=context)
-    for text, ctx in asyncio.run(_tree_messages()):
+    for text, ctx in _tree_messages():
         if text and text != "…":
             template.add(text, context=ctx, locations=[("command tree", 0)])
     for text, ctx in _board_messages():

@@ -34,7 +34,8 @@ ENGLISH = Labels()
 
 # Every panel text, for translators (the keys of ``Labels.words``).
 PANEL_WORDS = (
-    "claiming territories", "placing starting armies", "placing reinforcements", "attacking", "moving in",
+    "claiming territories", "placing starting armies", "choosing capitals", "placing reinforcements", "attacking",
+    "moving in",
     "fortifying", "game over", "Turn {n}", "Setup", "Game over", "{winner} rules the world",
     "Next card set: {value} armies", "Card sets: 4 · 6 · 8 · 10 armies", " terr.", " armies", " card", " cards",
     "hidden", "Neutral", "TURN", "WINNER", "eliminated", "surrendered",

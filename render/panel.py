@@ -8,15 +8,14 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.game import PHASE_WORDS as ENGINE_PHASE_WORDS
+
 from . import sprites, style
 from .labels import ENGLISH, Labels
 from .seats import NEUTRAL, seat_colour, seat_shape, turn_order
 
-PHASE_WORDS = {
-    "claim": "claiming territories", "setup": "placing starting armies",
-    "reinforce": "placing reinforcements",
-    "attack": "attacking", "occupy": "moving in", "fortify": "fortifying", "over": "game over",
-}
+# The engine's phase words, two of them shortened to fit the map's panel.
+PHASE_WORDS = {**ENGINE_PHASE_WORDS, "occupy": "moving in", "over": "game over"}
 MARGIN = 14
 COLUMNS = 3
 CARD_W, CARD_H = 346, 84

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, open_lobby
 
-from cogs.scheduler import in_quiet_hours
 from store import UserPrefs
+from table import in_quiet_hours
 
 pytestmark = pytest.mark.asyncio
 HOUR = 3600

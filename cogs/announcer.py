@@ -1,0 +1,254 @@
+"""The announcer: the one place that turns what happened in a game into messages, for each audience.
+
+An ``Outcome`` (table/) holds parts, each one actor's share with the board after it. For every part the
+announcer asks ``engine.fog`` what an audience may know (``events_for``, ``state_for`` through ``map_file``)
+and writes only that:
+
+- the actor (the user who tapped or typed) gets their answer: under fog of war privately, with their own map;
+- the channel gets the public projection: AI turns and timeouts one message each, with the map at the end of
+  that part (none under fog), then the game's end or the panel that calls the next player;
+- a player gets their reminder, and their private map when they ask for it.
+
+Nothing pings but the one player whose turn it is (``AllowedMentions`` for that user only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from engine import Game, GameState
+from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
+from engine.state import NEUTRAL
+from store import GameRecord, Store
+from table import Note, Outcome, Part, Reminder
+from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT
+
+from .guards import game_locale
+from .i18n import _
+from .maps import map_file
+from .panel import controls, turn_prompt
+from .text import describe, phase_text, seat_name
+
+MAX_CONTENT = 1900
+NOBODY = discord.AllowedMentions.none()
+TURN_EVENTS = frozenset({"turn_started", "setup_turn", "turn_ended"})
+PLACEMENTS = frozenset({"reinforcement", "setup", "card_bonus"})
+
+
+def only(user_id: int) -> discord.AllowedMentions:
+    """Mentions that ping this one user and nobody else."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)])
+
+
+def clip(lines: Sequence[str]) -> str:
+    """Lines as one message within Discord's limit; what does not fit is counted."""
+    text = "\n".join(lines)
+    if len(text) <= MAX_CONTENT:
+        return text
+    head: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) > MAX_CONTENT - 40:
+            break
+        head.append(line)
+        size += len(line) + 1
+    return "\n".join([*head, f"… (+{len(lines) - len(head)})"])
+
+
+def note_line(note: Note, state: GameState, locale: object) -> str:
+    name = seat_name(state, note.seat, locale)
+    if note.kind == TIME_RAN_OUT:
+        if note.cautious:
+            return _("⌛ {player}'s time ran out: the AI played their turn cautiously (missed turns in a row: {n}).",
+                     locale, player=name, n=note.count)
+        return _("⌛ {player}'s time ran out: the AI played their turn (missed turns in a row: {n}).", locale,
+                 player=name, n=note.count)
+    if note.kind == SEAT_TO_AI:
+        return _("🤖 {player} missed {n} turns in a row: the AI takes their seat. The host can give it back with "
+                 "/risk reinstate.", locale, player=name, n=note.count)
+    if note.kind == SEAT_REMOVED:
+        return _("🏳️ {player} missed {n} turns in a row: their territories are neutral now.", locale, player=name,
+                 n=note.count)
+    return _("🚪 The host removed {player} from the game: their territories are neutral now.", locale, player=name)
+
+
+class Announcer:
+    def __init__(self, bot: discord.Client, store: Store) -> None:
+        self.bot = bot
+        self.store = store
+
+    def channel(self, record: GameRecord) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(record.channel_id)
+
+    # -- what one part says, to one audience ----------------------------------------------------------
+    def part_lines(self, outcome: Outcome, part: Part, audience: Audience, locale: object) -> list[str]:
+        seen = events_for(part.events, audience, before=part.before)
+        state = part.after
+        board = Game(state).board
+        notes = [n for n in outcome.notes if n.seat == part.seat]
+        head: list[str] = []
+        skip: set[str] = set()
+        if part.by == START:
+            head.append(_("The game begins! Dice commitment: `{c}`", locale, c=state.seed_commitment[:16] + "…"))
+            seen = seen[1:]
+        elif part.by in (AI, TIMEOUT):
+            if part.by == TIMEOUT:
+                head += [note_line(n, state, locale) for n in notes if n.kind == TIME_RAN_OUT and part is
+                         next(p for p in outcome.parts if p.by == TIMEOUT and p.seat == n.seat)]
+            else:
+                name = seat_name(state, part.seat, locale)
+                head.append(_("🤖 {player} played turn {turn}:", locale, player=name, turn=part.turn) if part.turn
+                            else _("🤖 {player} played:", locale, player=name))
+            placed = sum(e["count"] for e in seen if e["type"] == "armies_placed" and not e.get("hidden")
+                         and e.get("source") in PLACEMENTS)
+            if placed:
+                head.append(_("{player} placed {count} armies.", locale, player=seat_name(state, part.seat, locale),
+                              count=placed))
+            skip |= {"armies_placed", "turn_started", "turn_ended"}
+        if part.by == HOST or any(n.kind == SEAT_REMOVED for n in notes):
+            skip.add("player_surrendered")
+        lines = head + describe([e for e in seen if e["type"] not in skip], state, board, locale)
+        if part.by == AI and len(lines) == 1:  # nothing this audience may read about: one short line
+            name = seat_name(state, part.seat, locale)
+            lines = [_("🤖 {player} played turn {turn}.", locale, player=name, turn=part.turn) if part.turn
+                     else _("🤖 {player} played.", locale, player=name)]
+        if part.by == HOST:
+            lines += [note_line(n, state, locale) for n in notes if n.kind == KICKED]
+        if part is self._last_timeout(outcome, part.seat):
+            lines += [note_line(n, state, locale) for n in notes if n.kind in (SEAT_TO_AI, SEAT_REMOVED)]
+        return lines
+
+    @staticmethod
+    def _last_timeout(outcome: Outcome, seat: int) -> Part | None:
+        return next((p for p in reversed(outcome.parts) if p.by == TIMEOUT and p.seat == seat), None)
+
+    # -- the actor's answer ---------------------------------------------------------------------------------
+    async def answer(self, interaction: discord.Interaction[Any], outcome: Outcome) -> None:
+        """Answer a deferred interaction with its first part, then tell the channel the rest."""
+        record = outcome.record
+        first = outcome.parts[0]
+        viewer = record.seat_of(interaction.user.id)
+        private = first.before is not None and fog_hides_board(first.before) and not first.ended
+        audience = viewer if private else EVERYBODY
+        locale = interaction.locale if private else game_locale(record, interaction)
+        seen = events_for(first.events, audience, before=first.before)
+        lines = self.part_lines(outcome, first, audience, locale) or [_("Done.", locale)]
+        kwargs: dict[str, Any] = {"content": clip(lines), "ephemeral": private, "allowed_mentions": NOBODY}
+        if first.by != START:
+            kwargs["file"] = await map_file(first.after, audience, seen, locale=locale)
+        if first.by == PLAYER and len(outcome.parts) == 1 and outcome.waiting_on() == viewer:
+            view = controls(record.id, Game(first.after), game_locale(record), first.events)
+            if view is not None:
+                kwargs["view"] = view
+        await interaction.followup.send(**kwargs)
+        if private:
+            shared = self.part_lines(outcome, first, EVERYBODY, game_locale(record))
+            if shared:
+                await self.channel(record).send(clip(shared), allowed_mentions=NOBODY)
+        await self.publish(outcome, start=1)
+
+    # -- the channel -------------------------------------------------------------------------------------
+    async def outcome(self, outcome: Outcome) -> None:
+        """What a timer (or a restart) produced: everything goes to the channel."""
+        await self.publish(outcome, start=0)
+
+    async def publish(self, outcome: Outcome, *, start: int = 0) -> None:
+        record = outcome.record
+        locale = game_locale(record)
+        channel = self.channel(record)
+        parts = outcome.parts[start:]
+        told = {p.seat for p in outcome.parts if p.by == TIMEOUT}
+        for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)
+            if note.kind != KICKED and note.seat not in told and outcome.state is not None:
+                await channel.send(note_line(note, outcome.state, locale), allowed_mentions=NOBODY)
+        for part in parts:
+            lines = self.part_lines(outcome, part, EVERYBODY, locale)
+            if not lines:
+                continue
+            kwargs: dict[str, Any] = {}
+            if part.by in (AI, TIMEOUT) and not part.ended and not fog_hides_board(part.after):
+                seen = events_for(part.events, EVERYBODY, before=part.before)
+                kwargs["file"] = await map_file(part.after, EVERYBODY, seen, locale=locale)
+            await channel.send(clip(lines), allowed_mentions=NOBODY, **kwargs)
+        if outcome.ended:
+            await self.game_over(record, outcome.state)
+        elif self._turn_passed(outcome):
+            await self.panel(record, outcome.deadline)
+
+    @staticmethod
+    def _turn_passed(outcome: Outcome) -> bool:
+        """Whether someone new must be called: the turn went to another player, or was played for someone."""
+        waiting = outcome.waiting_on()
+        if waiting is None or outcome.record.player(waiting).is_ai:
+            return False
+        if any(p.by in (AI, TIMEOUT, START) for p in outcome.parts) or any(n.kind == TIME_RAN_OUT
+                                                                           for n in outcome.notes):
+            return True
+        actor = outcome.parts[0].seat if outcome.parts and outcome.parts[0].by == PLAYER else None
+        return any(e["type"] in TURN_EVENTS for e in outcome.events) and waiting != actor
+
+    async def panel(self, record: GameRecord, due: float | None = None) -> None:
+        """The turn panel: one message that mentions the player, with the map (none under fog) and buttons."""
+        game = record.game()
+        s = game.state
+        locale = game_locale(record)
+        player = record.player(s.current)
+        prefs = await self.store.get_user_prefs(player.user_id) if player.user_id else None
+        mention = player.user_id is not None and (prefs is None or prefs.notify != "off")
+        who = f"<@{player.user_id}>" if mention else seat_name(s, s.current, locale)
+        text = turn_prompt(game, locale, who)
+        if due is not None:
+            text += " " + _("Ends <t:{t}:R>.", locale, t=int(due))
+        kwargs: dict[str, Any] = {"allowed_mentions": only(player.user_id) if mention and player.user_id else NOBODY}
+        if not fog_hides_board(s):
+            kwargs["file"] = await map_file(s, EVERYBODY, locale=locale)
+        view = controls(record.id, game, locale)
+        if view is not None:
+            kwargs["view"] = view
+        await self.channel(record).send(text, **kwargs)
+
+    async def game_over(self, record: GameRecord, state: GameState | None = None) -> None:
+        locale = game_locale(record)
+        s = state or record.game().state
+        winner = seat_name(s, s.winner if s.winner is not None else NEUTRAL, locale)
+        embed = discord.Embed(title=_("🏆 {player} wins!", locale, player=winner), colour=discord.Colour.gold())
+        embed.description = _("The game lasted {turns} turns. Check every die: /risk verify, then "
+                              "`python -m engine.verify game.jsonl` on the file from /risk export.", locale,
+                              turns=s.turn)
+        embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
+        embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
+                        inline=False)
+        file = await map_file(s, EVERYBODY, locale=locale)
+        await self.channel(record).send(embed=embed, file=file, allowed_mentions=NOBODY)
+
+    # -- one player ------------------------------------------------------------------------------------------
+    async def reminder(self, reminder: Reminder) -> None:
+        record = reminder.record
+        locale = game_locale(record)
+        when = f"<t:{int(reminder.due)}:R>" if reminder.due else _("soon", locale)
+        text = _("⏰ {who}, your turn in game #{id} ends {when}.", locale, who=f"<@{reminder.user_id}>", id=record.id,
+                 when=when)
+        await self.channel(record).send(text, allowed_mentions=only(reminder.user_id))
+        if reminder.dm:
+            try:
+                user = self.bot.get_user(reminder.user_id) or await self.bot.fetch_user(reminder.user_id)
+                await user.send(text, allowed_mentions=NOBODY)
+            except discord.HTTPException:
+                pass  # the user does not accept direct messages: the channel's reminder stands
+
+    async def private_map(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """The map as the user may see it (their own view under fog; nothing hidden for a spectator without)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        state = record.game().state
+        viewer = record.seat_of(interaction.user.id)
+        file = await map_file(state, viewer, locale=interaction.locale)
+        text = _("Turn {turn}: {player} is {phase}.", interaction.locale, turn=state.turn,
+                 player=seat_name(state, state.current, interaction.locale),
+                 phase=phase_text(state, interaction.locale))
+        await interaction.followup.send(text, ephemeral=True, file=file, allowed_mentions=NOBODY)
+
+
+__all__ = ["NOBODY", "Announcer", "clip", "only"]

@@ -1,0 +1,27 @@
+"""What every part of the Risk cog shares: the ``/risk`` group and the services a command calls."""
+
+from __future__ import annotations
+
+from discord import app_commands
+from discord.ext import commands
+
+from store import Store
+from table import Clock, Table
+
+from .announcer import Announcer
+
+risk_group = app_commands.Group(name="risk", description="Games of Risk: lobby, status, rules and help")
+
+
+class CogBase(commands.Cog):
+    """The services: the store (reads), the table (every change to a game) and the announcer (every message
+    about one). The command mixins are written against these."""
+
+    bot: commands.Bot
+    store: Store
+    table: Table
+    clock: Clock
+    announcer: Announcer
+
+
+__all__ = ["CogBase", "risk_group"]

@@ -1,0 +1,121 @@
+"""Running a game: removing and resigning players, cancelling, pausing, vacations and notifications."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from engine import Surrender
+from engine.fog import fog_hides_board
+
+from .announcer import NOBODY
+from .base import CogBase, risk_group
+from .errors import UserError
+from .guards import game_here, game_locale, require_host, seat_of
+from .i18n import _
+from .lobby import lobby_embed
+from .play import acknowledge
+from .text import safe_name
+
+
+class ControlCommands(CogBase):
+    @risk_group.command(name="kick", description="Remove a player (host): from the lobby, or resign them in a game")
+    async def risk_kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        record = await game_here(self.store, interaction, running=False)
+        require_host(record, interaction)
+        seat = record.seat_of(player.id)
+        if seat is None:
+            raise UserError(_("{name} is not playing in this game.", interaction.locale,
+                              name=safe_name(player.display_name)))
+        if record.status == "lobby":
+            record = await self.store.kick(record.id, seat)
+            await interaction.response.send_message(embed=lobby_embed(record, interaction), allowed_mentions=NOBODY)
+            return
+        record = await game_here(self.store, interaction)
+        game = record.game()
+        game.validate(Surrender(seat))
+        await acknowledge(interaction, private=fog_hides_board(game.state))
+        await self.announcer.answer(interaction, await self.table.remove(record, seat))
+
+    @risk_group.command(name="cancel", description="Cancel this channel's game (host)")
+    async def risk_cancel(self, interaction: discord.Interaction[Any]) -> None:
+        record = await game_here(self.store, interaction, running=False)
+        require_host(record, interaction)
+        await self.store.cancel(record.id)
+        await self.table.sync(await self.store.get_game(record.id))
+        await interaction.response.send_message(_("Game #{id} is cancelled.", game_locale(record, interaction),
+                                                  id=record.id))
+
+    @risk_group.command(name="surrender", description="Resign: your territories become neutral")
+    async def risk_surrender(self, interaction: discord.Interaction[Any]) -> None:
+        record = await game_here(self.store, interaction)
+        await self.perform(interaction, record, Surrender(seat_of(record, interaction)))
+
+    @risk_group.command(name="pause", description="Pause the game: deadlines stop (host)")
+    async def risk_pause(self, interaction: discord.Interaction[Any]) -> None:
+        record = await game_here(self.store, interaction)
+        require_host(record, interaction)
+        record = await self.store.pause(record.id)
+        await self.table.sync(record)
+        await interaction.response.send_message(_("⏸️ Game #{id} is paused. /risk resume goes on.",
+                                                  game_locale(record, interaction), id=record.id))
+
+    @risk_group.command(name="resume", description="Resume a paused game (host)")
+    async def risk_resume(self, interaction: discord.Interaction[Any]) -> None:
+        record = await game_here(self.store, interaction, running=False)
+        require_host(record, interaction)
+        record = await self.store.resume(record.id)
+        await interaction.response.send_message(_("▶️ Game #{id} goes on.", game_locale(record, interaction),
+                                                  id=record.id))
+        outcome = await self.table.resume(record.id)
+        if outcome.parts:
+            await self.announcer.publish(outcome)
+        elif outcome.waiting_on() is not None:
+            await self.announcer.panel(outcome.record, outcome.deadline)
+
+    @risk_group.command(name="vacation", description="Take days off: your deadlines in this game move back")
+    @app_commands.describe(days="How many days")
+    async def risk_vacation(self, interaction: discord.Interaction[Any], days: app_commands.Range[int, 1, 60]) -> None:
+        record = await game_here(self.store, interaction)
+        seat = seat_of(record, interaction)
+        limit = record.game().state.settings.vacation_days
+        status = await self.store.take_vacation(record.id, seat, days, limit, self.clock())
+        if record.game().state.current == seat:
+            await self.table.restart_timers(record)
+        assert status.vacation_until is not None
+        await interaction.response.send_message(
+            _("🏖️ {player} is on vacation until <t:{t}:f>; their deadlines wait until then ({left} days left).",
+              game_locale(record, interaction), player=safe_name(interaction.user.display_name),
+              t=int(status.vacation_until), left=limit - status.vacation_days), allowed_mentions=NOBODY)
+
+    @risk_group.command(name="reinstate", description="Give a player replaced by the AI their seat back (host)")
+    async def risk_reinstate(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        record = await game_here(self.store, interaction)
+        require_host(record, interaction)
+        record = await self.store.reinstate(record.id, player.id)
+        await interaction.response.send_message(_("↩️ {player} has their seat back.", game_locale(record, interaction),
+                                                  player=safe_name(player.display_name)), allowed_mentions=NOBODY)
+        await self.table.sync(record)
+
+    @risk_group.command(name="notify", description="How the bot tells you it is your turn, and your quiet hours")
+    @app_commands.describe(mode="mention in the channel, also a direct message, or nothing",
+                           quiet_start="Quiet hours start, HH:MM", quiet_end="Quiet hours end, HH:MM",
+                           timezone="Your time zone, e.g. Europe/Oslo")
+    @app_commands.choices(mode=[app_commands.Choice(name=n, value=n) for n in ("mention", "dm", "off")])
+    async def risk_notify(self, interaction: discord.Interaction[Any], mode: str | None = None,
+                          quiet_start: str | None = None, quiet_end: str | None = None,
+                          timezone: str | None = None) -> None:
+        prefs = await self.store.get_user_prefs(interaction.user.id)
+        changes = {k: v for k, v in (("notify", mode), ("quiet_start", quiet_start), ("quiet_end", quiet_end),
+                                     ("timezone", timezone)) if v is not None}
+        prefs = await self.store.set_user_prefs(replace(prefs, **changes))
+        quiet = f"{prefs.quiet_start}–{prefs.quiet_end} ({prefs.timezone or 'UTC'})" if prefs.quiet_start else "—"
+        await interaction.response.send_message(
+            _("Notifications: {mode}. Quiet hours: {quiet}.", interaction.locale, mode=prefs.notify,
+              quiet=discord.utils.escape_markdown(quiet)), ephemeral=True)
+
+
+__all__ = ["ControlCommands"]

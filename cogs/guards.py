@@ -1,0 +1,98 @@
+"""Who may act, and on which game: the checks every command and tap makes before it does anything."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from engine import Game
+from store import GameRecord, Store
+
+from .errors import UserError
+from .i18n import _
+from .text import seat_name
+
+
+def game_locale(record: GameRecord, interaction: discord.Interaction[Any] | None = None) -> object:
+    """The language of the game's public messages: the game's, else the server's."""
+    language = record.settings.get("language")
+    if language:
+        return language
+    if interaction is not None and interaction.guild_locale is not None:
+        return interaction.guild_locale
+    return None
+
+
+async def game_here(store: Store, interaction: discord.Interaction[Any], *, running: bool = True) -> GameRecord:
+    """The channel's game; with ``running``, it must be under way (not in its lobby, not paused)."""
+    if interaction.channel_id is None:
+        raise UserError(_("Games are played in server channels.", interaction.locale))
+    record = await store.get_active_game(interaction.channel_id)
+    if record is None:
+        raise UserError(_("There is no game in this channel. Start one with /risk new.", interaction.locale))
+    if running and record.status == "lobby":
+        raise UserError(_("The game has not started yet: the host starts it with /risk start.", interaction.locale))
+    if running and record.status == "paused":
+        raise UserError(_("The game is paused.", interaction.locale))
+    return record
+
+
+async def last_game_here(store: Store, interaction: discord.Interaction[Any]) -> GameRecord:
+    """The channel's newest game that has started (running or finished), for its log and its dice."""
+    if interaction.channel_id is None:
+        raise UserError(_("Games are played in server channels.", interaction.locale))
+    games = await store.list_games(channel_id=interaction.channel_id, limit=1)
+    if not games or games[0].state_json is None:
+        raise UserError(_("This channel has no game.", interaction.locale))
+    return games[0]
+
+
+async def running_game(store: Store, interaction: discord.Interaction[Any], game_id: int) -> GameRecord:
+    """The game a button or menu belongs to; it must still be running."""
+    record = await store.get_game(game_id)
+    if record.status != "running" or interaction.channel_id != record.channel_id:
+        raise UserError(_("This game is not running any more.", interaction.locale))
+    return record
+
+
+def seat_of(record: GameRecord, interaction: discord.Interaction[Any]) -> int:
+    """The user's seat in the game, or a refusal."""
+    seat = record.seat_of(interaction.user.id)
+    if seat is None:
+        raise UserError(_("You are not playing in this game.", interaction.locale))
+    return seat
+
+
+def on_turn(record: GameRecord, interaction: discord.Interaction[Any]) -> tuple[Game, int]:
+    """The game and the user's seat, if it is their move."""
+    seat = seat_of(record, interaction)
+    game = record.game()
+    if game.state.current != seat:
+        raise UserError(_("It is {player}'s turn, not yours.", interaction.locale,
+                          player=seat_name(game.state, game.state.current, interaction.locale)))
+    return game, seat
+
+
+def is_host(record: GameRecord, interaction: discord.Interaction[Any]) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return record.host_id == interaction.user.id or bool(perms and perms.manage_guild)
+
+
+def require_host(record: GameRecord, interaction: discord.Interaction[Any]) -> None:
+    if not is_host(record, interaction):
+        raise UserError(_("Only the host or a member with Manage Server can do that.", interaction.locale))
+
+
+def require_permissions(interaction: discord.Interaction[Any]) -> None:
+    """The bot can post in the channel: messages, maps and embeds."""
+    perms = interaction.app_permissions
+    missing = [name for name, ok in (("Send Messages", perms.send_messages), ("Attach Files", perms.attach_files),
+                                     ("Embed Links", perms.embed_links)) if not ok]
+    if missing and interaction.guild_id is not None:
+        raise UserError(_("I need these permissions in this channel: {missing}.", interaction.locale,
+                          missing=", ".join(missing)))
+
+
+__all__ = ["game_here", "game_locale", "is_host", "last_game_here", "on_turn", "require_host",
+           "require_permissions", "running_game", "seat_of"]

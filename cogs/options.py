@@ -1,0 +1,159 @@
+"""Territory options: a name or alias in any of our languages becomes a territory id, and autocomplete ranks
+the legal choices of the player who types (with armies and odds). Each is an ``app_commands.Transformer``.
+
+Autocomplete shows only what the typing user may see: labels with armies and owners come from their legal
+choices, which under fog of war are all in their sight; any other territory is offered by name alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from engine import Game, RuleError, load_map
+from engine.odds import battle_odds
+from engine.state import CLAIM
+from store import Store
+
+from .i18n import percent, resolve_territory, territory_name
+from .text import seat_name
+
+Choices = list[app_commands.Choice[str]]
+
+
+def _store(interaction: discord.Interaction[Any]) -> Store:
+    return interaction.client.store  # type: ignore[attr-defined,no-any-return]
+
+
+async def channel_game(interaction: discord.Interaction[Any]) -> tuple[Game, int | None] | None:
+    """The channel's running game and the user's seat in it (None: not playing), for autocomplete."""
+    if interaction.channel_id is None:
+        return None
+    record = await _store(interaction).get_active_game(interaction.channel_id)
+    if record is None or record.state_json is None:
+        return None
+    return record.game(), record.seat_of(interaction.user.id)
+
+
+def ranked_choices(game: Game, ranked: Sequence[tuple[str, str]], current: str, locale: object) -> Choices:
+    """Legal choices first (as ranked, with their labels), then any territory whose name matches what is typed."""
+    typed = current.strip().lower()
+    out: Choices = []
+    seen: set[str] = set()
+    for tid, label in ranked:
+        if typed and typed not in label.lower() and typed not in tid:
+            continue
+        out.append(app_commands.Choice(name=label[:100], value=tid))
+        seen.add(tid)
+    for tid in game.board.territory_ids:
+        label = territory_name(game.board, tid, locale)
+        if tid not in seen and (not typed or typed in label.lower() or typed in game.board.name(tid).lower()):
+            out.append(app_commands.Choice(name=label, value=tid))
+    return out[:25]
+
+
+def with_armies(game: Game, territories: Sequence[str], locale: object) -> list[tuple[str, str]]:
+    """Territories labelled with their armies, the biggest first."""
+    s = game.state
+    return [(t, f"{territory_name(game.board, t, locale)} ({s.armies[t]})")
+            for t in sorted(territories, key=lambda t: -s.armies[t])]
+
+
+def typed_source(game: Game, interaction: discord.Interaction[Any]) -> str | None:
+    """The ``from`` option as typed so far, if it names a territory."""
+    typed = getattr(interaction.namespace, "from", None)
+    try:
+        return resolve_territory(game.board, typed) if typed else None
+    except RuleError:
+        return None
+
+
+class TerritoryOption(app_commands.Transformer):
+    """Any territory, by id, name or alias in English, Norwegian or Spanish."""
+
+    async def transform(self, interaction: discord.Interaction[Any], value: str) -> str:
+        found = await channel_game(interaction)
+        return resolve_territory(found[0].board if found else load_map(), value)
+
+    def ranked(self, game: Game, seat: int | None, interaction: discord.Interaction[Any]) -> list[tuple[str, str]]:
+        return []
+
+    async def autocomplete(self, interaction: discord.Interaction[Any], value: int | float | str, /) -> Choices:
+        found = await channel_game(interaction)
+        if found is None:
+            return []
+        game, seat = found
+        return ranked_choices(game, self.ranked(game, seat, interaction), str(value), interaction.locale)
+
+
+class PlaceOption(TerritoryOption):
+    """Where to place (or, while claiming, which territory to claim): the most exposed first."""
+
+    def ranked(self, game: Game, seat: int | None, interaction: discord.Interaction[Any]) -> list[tuple[str, str]]:
+        s = game.state
+        locale = interaction.locale
+        if s.phase == CLAIM:
+            return [(t, territory_name(game.board, t, locale)) for t in game.claimable()]
+        if seat is None:
+            return []
+        exposed = sorted(game.placeable(seat), key=lambda t: -sum(1 for n in game.board.neighbours(t)
+                                                                   if s.owners.get(n) != seat))
+        return [(t, f"{territory_name(game.board, t, locale)} ({s.armies[t]})") for t in exposed]
+
+
+class AttackFromOption(TerritoryOption):
+    """A territory that can attack now, the strongest first."""
+
+    def ranked(self, game: Game, seat: int | None, interaction: discord.Interaction[Any]) -> list[tuple[str, str]]:
+        return [] if seat is None else with_armies(game, game.attack_sources(seat), interaction.locale)
+
+
+class AttackToOption(TerritoryOption):
+    """A territory that can be attacked (from the typed source, or any), the best odds first."""
+
+    def ranked(self, game: Game, seat: int | None, interaction: discord.Interaction[Any]) -> list[tuple[str, str]]:
+        if seat is None:
+            return []
+        s = game.state
+        locale = interaction.locale
+        source = typed_source(game, interaction)
+        sources = [source] if source in game.attack_sources(seat) else game.attack_sources(seat)
+        best: dict[str, tuple[float, str]] = {}
+        for src in sources:
+            for dst in game.attack_targets(seat, src):
+                win = battle_odds(s.armies[src], s.armies[dst]).win
+                if dst not in best or win > best[dst][0]:
+                    label = (f"{territory_name(game.board, dst, locale)} ({s.armies[dst]}, "
+                             f"{seat_name(s, s.owners[dst], locale)}) · {percent(win, locale)}")
+                    best[dst] = (win, label)
+        return [(dst, label) for dst, (_win, label) in sorted(best.items(), key=lambda x: -x[1][0])]
+
+
+class FortifyFromOption(TerritoryOption):
+    """A territory that can send armies now."""
+
+    def ranked(self, game: Game, seat: int | None, interaction: discord.Interaction[Any]) -> list[tuple[str, str]]:
+        return [] if seat is None else with_armies(game, game.fortify_sources(seat), interaction.locale)
+
+
+class FortifyToOption(TerritoryOption):
+    """Where the typed source can send armies."""
+
+    def ranked(self, game: Game, seat: int | None, interaction: discord.Interaction[Any]) -> list[tuple[str, str]]:
+        source = typed_source(game, interaction)
+        if seat is None or source not in game.fortify_sources(seat):
+            return []
+        return with_armies(game, game.fortify_targets(seat, source), interaction.locale)
+
+
+PlaceTerritory = app_commands.Transform[str, PlaceOption]
+AttackFrom = app_commands.Transform[str, AttackFromOption]
+AttackTo = app_commands.Transform[str, AttackToOption]
+FortifyFrom = app_commands.Transform[str, FortifyFromOption]
+FortifyTo = app_commands.Transform[str, FortifyToOption]
+
+__all__ = ["AttackFrom", "AttackTo", "FortifyFrom", "FortifyTo", "PlaceTerritory", "channel_game",
+           "ranked_choices"]

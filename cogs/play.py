@@ -1,0 +1,266 @@
+"""Playing: the slash commands of a turn, and the one path every move takes (commands and taps alike)."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from engine import (
+    Action,
+    Attack,
+    Blitz,
+    ChooseCapital,
+    Claim,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Game,
+    Occupy,
+    Place,
+    RuleError,
+    Trade,
+)
+from engine.cards import WILD_CARDS
+from engine.fog import fog_hides_board, visible_to
+from engine.odds import battle_odds
+from engine.state import ATTACK, CAPITAL, CLAIM, NEUTRAL, REINFORCE
+from store import GameRecord
+
+from . import components as verb
+from .base import CogBase
+from .components import GameButton, view_of
+from .errors import UserError, reply_private
+from .guards import game_here, seat_of
+from .i18n import _, decimal, percent, resolve_territory, territory_name
+from .options import AttackFrom, AttackTo, FortifyFrom, FortifyTo, PlaceTerritory
+from .panel import Green
+from .text import SYMBOLS, mission_line
+
+ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
+MAX_TRADE_BUTTONS = 4
+
+
+async def acknowledge(interaction: discord.Interaction[Any], private: bool) -> None:
+    """The first response, within Discord's 3 seconds; the answer follows."""
+    try:
+        if interaction.type == discord.InteractionType.component:
+            await interaction.response.defer(ephemeral=private)
+        else:
+            await interaction.response.defer(thinking=True, ephemeral=private)
+    except discord.HTTPException as exc:
+        if exc.code != ALREADY_ACKNOWLEDGED:  # a second delivery of an answered interaction: follow up
+            raise
+
+
+async def withdraw(interaction: discord.Interaction[Any]) -> None:
+    """Remove a "thinking…" answer that will not come, so the explanation that follows stands alone."""
+    if interaction.type != discord.InteractionType.component:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+
+
+def parse_cards(game: Game, seat: int, text: str, locale: object) -> tuple[str, ...]:
+    """Cards typed as territory names (any language) or "wild", comma separated."""
+    hand = list(game.state.hands.get(seat, []))
+    chosen: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if part.lower() in ("wild", "joker", "comodín", "comodin"):
+            wild = next((c for c in hand if c in WILD_CARDS and c not in chosen), None)
+            if wild is None:
+                raise UserError(_("You hold no wild card.", locale))
+            chosen.append(wild)
+        else:
+            chosen.append(resolve_territory(game.board, part))
+    return tuple(chosen)
+
+
+class PlayCommands(CogBase):
+    # -- the one path of a move --------------------------------------------------------------------------
+    async def perform(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None:
+        """Apply an action and answer: acknowledged first, then stored, then announced to each audience."""
+        if await self.store.processed(record.id, str(interaction.id)):
+            # A second delivery of an interaction that was applied (and so acknowledged): a follow-up answers it.
+            text = _("That was already done.", interaction.locale)
+            try:
+                await interaction.followup.send(text, ephemeral=True)
+            except discord.HTTPException:
+                await interaction.response.send_message(text, ephemeral=True)
+            return
+        game = record.game()
+        private = fog_hides_board(game.state)
+        # A legal action is acknowledged at once (Discord waits 3 s for that), then stored; a refusal or a
+        # repeated interaction is found by the store and answered privately.
+        try:
+            game.validate(action)
+            early = True
+        except RuleError:
+            early = False
+        if early:
+            await acknowledge(interaction, private)
+        try:
+            outcome = await self.table.apply(record, action, str(interaction.id))
+        except Exception:
+            if early:
+                await withdraw(interaction)
+            raise
+        if outcome.duplicate:
+            if early:
+                await withdraw(interaction)
+            await reply_private(interaction, _("That was already done.", interaction.locale))
+            return
+        if not early:
+            await acknowledge(interaction, private)
+        await self.announcer.answer(interaction, outcome)
+
+    async def act(self, interaction: discord.Interaction[Any], build: Any) -> None:
+        """A typed move: the channel's game, the user's seat, the action ``build(seat, game)`` makes."""
+        record = await game_here(self.store, interaction)
+        seat = seat_of(record, interaction)
+        await self.perform(interaction, record, build(seat, record.game()))
+
+    # -- moves ---------------------------------------------------------------------------------------------
+    @app_commands.command(name="place", description="Place armies on one of your territories (or claim one)")
+    @app_commands.describe(territory="Your territory (any name or alias)", count="How many armies (default: all)")
+    async def place(self, interaction: discord.Interaction[Any], territory: PlaceTerritory,
+                    count: int | None = None) -> None:
+        def build(seat: int, game: Game) -> Action:
+            s = game.state
+            if s.phase == CLAIM:
+                return Claim(seat, territory)
+            if s.phase == CAPITAL:
+                return ChooseCapital(seat, territory)
+            if count is not None:
+                return Place(seat, territory, count)
+            if s.phase == REINFORCE:
+                return Place(seat, territory, s.reinforcements)
+            neutral = s.owners.get(territory) == NEUTRAL
+            return Place(seat, territory, (s.neutral_left if neutral else s.batch_left) or 1)
+        await self.act(interaction, build)
+
+    @app_commands.command(name="attack", description="Attack an adjacent territory (one roll)")
+    @app_commands.rename(source="from", target="to")
+    @app_commands.describe(source="Your territory with 2 or more armies", target="An adjacent enemy territory",
+                           dice="1 to 3 dice (default: the most you may roll)")
+    async def attack(self, interaction: discord.Interaction[Any], source: AttackFrom, target: AttackTo,
+                     dice: int | None = None) -> None:
+        await self.act(interaction, lambda seat, game: Attack(seat, source, target, dice))
+
+    @app_commands.command(name="blitz", description="Attack again and again until the territory falls or you stop")
+    @app_commands.rename(source="from", target="to")
+    @app_commands.describe(source="Your territory", target="An adjacent enemy territory",
+                           stop_at="Stop when your territory is down to this many armies (default 1)")
+    async def blitz(self, interaction: discord.Interaction[Any], source: AttackFrom, target: AttackTo,
+                    stop_at: int = 1) -> None:
+        await self.act(interaction, lambda seat, game: Blitz(seat, source, target, stop_at))
+
+    @app_commands.command(name="move", description="Move armies into the territory you just conquered")
+    @app_commands.describe(count="How many armies end up in the conquered territory")
+    async def move(self, interaction: discord.Interaction[Any], count: int) -> None:
+        await self.act(interaction, lambda seat, game: Occupy(seat, count))
+
+    @app_commands.command(name="fortify", description="Your one free move: armies from one territory to another")
+    @app_commands.rename(source="from", target="to")
+    async def fortify(self, interaction: discord.Interaction[Any], source: FortifyFrom, target: FortifyTo,
+                      count: int) -> None:
+        await self.act(interaction, lambda seat, game: Fortify(seat, source, target, count))
+
+    @app_commands.command(name="trade", description="Trade a set of cards for armies (no cards: the best set)")
+    @app_commands.describe(cards="Three cards, comma separated (territory names or 'wild'); empty: the best set")
+    async def trade(self, interaction: discord.Interaction[Any], cards: str | None = None) -> None:
+        def build(seat: int, game: Game) -> Action:
+            if cards:
+                return Trade(seat, parse_cards(game, seat, cards, interaction.locale))
+            best = game.best_set(seat)
+            if best is None:
+                raise UserError(_("You have no set to trade now.", interaction.locale))
+            return Trade(seat, best)
+        await self.act(interaction, build)
+
+    @app_commands.command(name="end", description="End your attacks, or your turn")
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        await self.act(interaction, lambda seat, game: EndAttack(seat) if game.state.phase == ATTACK
+                       else EndTurn(seat))
+
+    # -- what only you see -----------------------------------------------------------------------------------
+    @app_commands.command(name="map", description="Show the map (only to you)")
+    async def map(self, interaction: discord.Interaction[Any]) -> None:
+        await self.announcer.private_map(interaction, await game_here(self.store, interaction))
+
+    @app_commands.command(name="cards", description="Your cards (only you see them)")
+    async def cards(self, interaction: discord.Interaction[Any]) -> None:
+        record = await game_here(self.store, interaction)
+        await self.send_cards(interaction, record, seat_of(record, interaction))
+
+    async def send_cards(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None:
+        game = record.game()
+        s = game.state
+        locale = interaction.locale
+        hand = s.hands.get(seat, [])
+        if not hand:
+            text = _("You hold no cards. You draw one at the end of a turn in which you conquered a territory.",
+                     locale)
+        else:
+            rows = [f"{SYMBOLS[game.card_symbol(c)]} " + (_("Wild", locale) if c in WILD_CARDS else
+                                                         territory_name(game.board, c, locale) +
+                                                         (" ★" if s.owners.get(c) == seat else ""))
+                    for c in hand]
+            text = _("Your cards:", locale) + "\n" + "\n".join(rows)
+            text += "\n" + _("★ = a territory you hold: +2 armies there when traded.", locale)
+            if s.settings.cards == "escalating":
+                text += "\n" + _("The next set is worth {n} armies.", locale, n=game.next_set_value())
+        buttons = [GameButton(record.id, verb.TRADE, ".".join(combo), style=Green,
+                              label=_("Trade", locale) + " " + " ".join(SYMBOLS[game.card_symbol(c)] for c in combo))
+                   for combo in game.tradeable_sets(seat)[:MAX_TRADE_BUTTONS]]
+        await interaction.response.send_message(text, ephemeral=True,
+                                                **({"view": view_of(*buttons)} if buttons else {}))
+
+    @app_commands.command(name="mission", description="Your secret mission (only you see it)")
+    async def mission(self, interaction: discord.Interaction[Any]) -> None:
+        record = await game_here(self.store, interaction)
+        seat = seat_of(record, interaction)
+        game = record.game()
+        mission = game.mission(seat)
+        if mission is None:
+            raise UserError(_("This game has no secret missions: conquer the world.", interaction.locale))
+        text = mission_line(mission, game.board, game.state, interaction.locale)
+        await interaction.response.send_message(_("🎯 Your mission: {mission}", interaction.locale, mission=text),
+                                                ephemeral=True)
+
+    @app_commands.command(name="odds", description="Exact odds of an attack: two territories, or two numbers")
+    @app_commands.rename(source="from", target="to")
+    @app_commands.describe(source="Attacking territory", target="Defending territory",
+                           attackers="Armies in the attacking territory", defenders="Armies defending")
+    async def odds(self, interaction: discord.Interaction[Any], source: AttackFrom | None = None,
+                   target: AttackTo | None = None, attackers: int | None = None,
+                   defenders: int | None = None) -> None:
+        locale = interaction.locale
+        if source and target:
+            record = await game_here(self.store, interaction)
+            game = record.game()
+            seen = visible_to(game.state, record.seat_of(interaction.user.id))
+            hidden = [t for t in (source, target) if seen is not None and t not in seen]
+            if hidden:
+                raise UserError(_("You cannot see {territory} through the fog.", locale,
+                                  territory=territory_name(game.board, hidden[0], locale)))
+            attackers, defenders = game.state.armies[source], game.state.armies[target]
+            head = (f"{territory_name(game.board, source, locale)} ({attackers}) → "
+                    f"{territory_name(game.board, target, locale)} ({defenders})")
+        elif attackers is not None and defenders is not None:
+            head = f"{attackers} → {defenders}"
+        else:
+            raise UserError(_("Give two territories (from, to) or two numbers (attackers, defenders).", locale))
+        if not (1 <= attackers <= 1000 and 1 <= defenders <= 1000):
+            raise UserError(_("Armies must be between 1 and 1000.", locale))
+        o = battle_odds(attackers, defenders)
+        text = _("{head}: the attacker takes it {win} of the time (blitz to the end). Expected left: attacker "
+                 "{a}, defender {d}.", locale, head=head, win=percent(o.win, locale, 1),
+                 a=decimal(o.expected_attacker_left, locale), d=decimal(o.expected_defender_left, locale))
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+__all__ = ["PlayCommands", "acknowledge", "parse_cards", "withdraw"]
