@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import datetime
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -256,6 +257,28 @@ class OfflineMessage:
     reactions: list[str] = field(default_factory=list)
     versions: list[MessageVersion] = field(default_factory=list)
     reference_id: int | None = None
+    allowed_mentions: dict[str, Any] | None = None
+
+    @property
+    def pings(self) -> set[str]:
+        """Whom the message notifies, as Discord decides from its content and ``allowed_mentions``:
+        ``"everyone"`` (for @everyone and @here), ``"user:ID"`` and ``"role:ID"``. Without ``allowed_mentions``
+        Discord parses every kind."""
+        allowed = self.allowed_mentions
+        parse = set(allowed.get("parse", [])) if allowed is not None else {"everyone", "users", "roles"}
+        users = {str(u) for u in (allowed or {}).get("users", [])}
+        roles = {str(r) for r in (allowed or {}).get("roles", [])}
+        text = self.text
+        out: set[str] = set()
+        if "everyone" in parse and ("@everyone" in text or "@here" in text):
+            out.add("everyone")
+        for user in re.findall(r"<@!?(\d+)>", text):
+            if "users" in parse or user in users:
+                out.add(f"user:{user}")
+        for role in re.findall(r"<@&(\d+)>", text):
+            if "roles" in parse or role in roles:
+                out.add(f"role:{role}")
+        return out
 
     @property
     def ephemeral(self) -> bool:

@@ -480,7 +480,7 @@ class OfflineServer:
             created_at=discord.utils.utcnow(), interaction_id=interaction.id if interaction else None,
             interaction_name=interaction.name if interaction else None,
             interaction_user=interaction.user.name if interaction else None, message_type=message_type,
-            reference_id=int(reference) if reference else None,
+            reference_id=int(reference) if reference else None, allowed_mentions=body.get("allowed_mentions"),
         )
         self.messages[message.id] = message
         self.log.append(LogEntry("create", message.id, message.snapshot()))
@@ -495,6 +495,8 @@ class OfflineServer:
             content = body["content"] or ""
         embeds = list(body["embeds"] or []) if "embeds" in body else message.embeds
         components = list(body["components"] or []) if "components" in body else message.raw_components
+        if "allowed_mentions" in body:
+            message.allowed_mentions = body["allowed_mentions"]
         flags = message.flags
         if "flags" in body and body["flags"] is not None:
             keep = EPHEMERAL if message.ephemeral else 0
