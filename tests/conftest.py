@@ -44,5 +44,15 @@ def position(game: Game, owners: dict[str, int], armies: dict[str, int] | None =
 
 
 @pytest.fixture
+async def store(tmp_path: Path):
+    """A fresh SQLite store in a temporary folder."""
+    from store import open_store
+
+    s = await open_store(tmp_path / "risk.sqlite3")
+    yield s
+    await s.close()
+
+
+@pytest.fixture
 def game3() -> Game:
     return new_game(3)

@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from bot import Config, create_bot
-from engine import Action, Attack, Blitz, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Surrender, Trade
+from engine import (
+    Action,
+    Attack,
+    Blitz,
+    ChooseCapital,
+    Claim,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    Place,
+    Surrender,
+    Trade,
+)
 from engine.cards import WILD_CARDS
 from offline import OfflineDiscord
 
@@ -25,7 +39,7 @@ def make_bot(db: Path, seed: str = "fixed") -> Any:
 def command_for(action: Action, game: Any) -> tuple[str, dict[str, Any]]:
     """The slash command a player would type for an engine action."""
     name = game.board.name
-    if isinstance(action, Claim):
+    if isinstance(action, (Claim, ChooseCapital)):
         return "place", {"territory": name(action.territory)}
     if isinstance(action, Place):
         return "place", {"territory": name(action.territory), "count": action.count}
@@ -55,4 +69,15 @@ async def open_lobby(d: OfflineDiscord, host: str = "alice", **settings: Any) ->
     assert not step.problems, step.problems
 
 
-__all__ = ["OfflineDiscord", "command_for", "make_bot", "open_lobby"]
+async def start(d: OfflineDiscord, humans: Sequence[str], ais: int, **settings: Any) -> None:
+    """A game in #general: the first human hosts, the others join, ``ais`` AIs take seats, and it starts."""
+    await open_lobby(d, humans[0], **settings)
+    for name in humans[1:]:
+        await d.send_command(name, "general", "risk join", {})
+    for _ in range(ais):
+        await d.send_command(humans[0], "general", "risk addbot", {})
+    step = await d.send_command(humans[0], "general", "risk start", {})
+    assert not step.problems, step.problems
+
+
+__all__ = ["OfflineDiscord", "command_for", "make_bot", "open_lobby", "start"]

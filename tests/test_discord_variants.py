@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from discord_helpers import OfflineDiscord, make_bot, open_lobby
+from discord_helpers import OfflineDiscord, make_bot, start
 
 pytestmark = pytest.mark.asyncio
 
@@ -13,15 +13,6 @@ pytestmark = pytest.mark.asyncio
 async def record_of(d: OfflineDiscord):
     return await d.bot.store.get_active_game(d.channel("general").id)
 
-
-async def start(d: OfflineDiscord, humans: list[str], ais: int, **settings) -> None:
-    await open_lobby(d, humans[0], **settings)
-    for name in humans[1:]:
-        await d.send_command(name, "general", "risk join", {})
-    for _ in range(ais):
-        await d.send_command(humans[0], "general", "risk addbot", {})
-    step = await d.send_command(humans[0], "general", "risk start", {})
-    assert not step.problems, step.problems
 
 
 async def test_mission_is_private(tmp_path: Path):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
-from pathlib import Path
 
 import pytest
 
@@ -27,18 +26,12 @@ from store import (
     UnknownGame,
     UserPrefs,
     VersionConflict,
-    open_store,
 )
 from store.export import export_game, format_games, list_games, main
 
 GUILD, CHANNEL, HOST = 10, 100, 1000
 
 
-@pytest.fixture
-async def store(tmp_path: Path):
-    s = await open_store(tmp_path / "risk.sqlite3")
-    yield s
-    await s.close()
 
 
 async def started_game(store: SQLiteStore, channel: int = CHANNEL, ais: tuple[str, ...] = ("normal", "easy"),

@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
-
-import pytest
 
 from engine import Game
 from engine.ai import make_ai
-from store import GameRecord, SQLiteStore, VersionConflict, open_store
+from store import GameRecord, SQLiteStore, VersionConflict
 
 GUILD, HOST = 10, 1000
-
-
-@pytest.fixture
-async def store(tmp_path: Path):
-    s = await open_store(tmp_path / "risk.sqlite3")
-    yield s
-    await s.close()
 
 
 async def started_game(store: SQLiteStore, channel: int) -> GameRecord:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from cogs.errors import explain
@@ -18,7 +16,6 @@ from store import (
     NotInLobby,
     StoreError,
     UnknownGame,
-    open_store,
 )
 from store.errors import StatusWord
 from store.records import status_word
@@ -26,11 +23,6 @@ from store.records import status_word
 GUILD, CHANNEL, HOST = 10, 100, 1000
 
 
-@pytest.fixture
-async def store(tmp_path: Path):
-    s = await open_store(tmp_path / "risk.sqlite3")
-    yield s
-    await s.close()
 
 
 def texts(exc: StoreError) -> tuple[str, str | None, str | None, str | None]:

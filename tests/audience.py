@@ -1,0 +1,205 @@
+"""An independent referee of what the bot tells whom.
+
+It replays the game's true log on its own (its own idea of fog of war: a player's and teammates' territories
+and their neighbours) and checks every message, embed, map and exported log an audience received against
+what that audience could have seen at some point of the game so far. It shares no code with ``engine.fog``
+beyond the board and the reducer, so a mistake in the projections shows up here.
+
+Maps are linked to the audience they were drawn for by hooking the renderer: each PNG the bot sends is
+traced back to the state it was drawn from and the viewer it was drawn for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import load_map
+from engine.state import OVER, apply_event, initial_state
+
+Audience = int | None
+
+
+def own_view(state: Any, audience: Audience) -> set[str]:
+    """The territories ``audience`` sees under fog, computed here from scratch."""
+    if audience is None:
+        return set()
+    board = load_map(state.settings.map)
+    team = state.teams.get(audience)
+    friends = {audience} | ({s for s, t in state.teams.items() if t == team} if team is not None else set())
+    held = {t for t, owner in state.owners.items() if owner in friends}
+    return held | {n for t in held for n in board.neighbours(t)}
+
+
+class RenderTrace:
+    """Hooks ``cogs.maps``: which state and viewer each PNG was drawn from."""
+
+    def __init__(self, monkeypatch: Any) -> None:
+        from cogs import maps
+
+        self.by_digest: dict[str, tuple[Audience, Any]] = {}
+        local = threading.local()
+        real_render, real_encode = maps.render_map, maps.encode_png
+
+        def render(state: Any, **kwargs: Any) -> Any:
+            local.drawn = (kwargs.get("viewer"), state.copy())
+            return real_render(state, **kwargs)
+
+        def encode(img: Any, **kwargs: Any) -> bytes:
+            data: bytes = real_encode(img, **kwargs)
+            self.by_digest[hashlib.sha256(data).hexdigest()] = local.drawn
+            return data
+
+        monkeypatch.setattr(maps, "render_map", render)
+        monkeypatch.setattr(maps, "encode_png", encode)
+
+
+@dataclass
+class Referee:
+    """Follows one game; ``check`` looks at the messages sent since the last check."""
+
+    trace: RenderTrace
+    seats: dict[str, int]                       # user name -> seat
+    language_names: dict[str, str] = field(default_factory=dict)  # territory id -> its name in messages
+    ever_seen: dict[Audience, set[str]] = field(default_factory=dict)
+    ever_held_cards: dict[int, set[str]] = field(default_factory=dict)
+    checked_events: int = 0
+    checked_messages: int = 0
+    fog: bool = False
+    over: bool = False
+    state: Any = None
+    problems: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=lambda: {"messages": 0, "maps": 0, "exports": 0})
+
+    def follow(self, events: list[dict[str, Any]]) -> None:
+        """Advance along the true log: what each audience has seen so far."""
+        if self.state is None:
+            self.state = initial_state(events[0])
+            self.fog = self.state.settings.fog == "on"
+            board = load_map(self.state.settings.map)
+            self.language_names = {t: board.name(t) for t in board.territory_ids}
+            self.checked_events = 1
+        audiences: list[Audience] = [None, *range(len(self.state.players))]
+        for event in events[self.checked_events:]:
+            for a in audiences:
+                self.ever_seen.setdefault(a, set()).update(own_view(self.state, a))
+            apply_event(self.state, event)
+            for a in audiences:
+                self.ever_seen.setdefault(a, set()).update(own_view(self.state, a))
+            for seat, hand in self.state.hands.items():
+                self.ever_held_cards.setdefault(seat, set()).update(hand)
+        self.checked_events = len(events)
+        self.over = self.state.phase == OVER
+
+    def allowed(self, audience: Audience) -> set[str] | None:
+        if self.over or not self.fog:
+            return None
+        cards = self.ever_held_cards.get(audience, set()) if audience is not None else set()
+        return self.ever_seen.get(audience, set()) | cards
+
+    def audience_of(self, message: Any) -> Audience:
+        if message.visible_to is None:
+            return None
+        return self.seats.get(message.visible_to)
+
+    def check(self, messages: list[Any], events: list[dict[str, Any]], secrets: dict[int, list[str]]) -> None:
+        """``secrets``: per seat, texts only that seat may read before the end (its mission, for example)."""
+        self.follow(events)
+        seed = self.state.seed if not self.over else None
+        for message in messages[self.checked_messages:]:
+            self.counts["messages"] += 1
+            audience = self.audience_of(message)
+            where = f"message {message.content[:60]!r} to {audience}"
+            text = message.text
+            allowed = self.allowed(audience)
+            if allowed is not None:
+                for tid, name in self.language_names.items():
+                    if tid not in allowed and re.search(rf"\b{re.escape(name)}\b", text):
+                        self.problems.append(f"{where} names {name}, out of its sight")
+            if seed and seed in text:
+                self.problems.append(f"{where} shows the dice seed")
+            if not self.over:
+                for seat, texts in secrets.items():
+                    mine = secrets.get(audience, []) if audience is not None else []
+                    if seat != audience and any(t and t in text and not any(t in m for m in mine) for t in texts):
+                        self.problems.append(f"{where} shows seat {seat}'s secret")
+            for attached in message.attachments:
+                if attached.filename.endswith(".png"):
+                    self._check_map(where, audience, attached.data)
+                elif attached.filename.endswith(".jsonl"):
+                    self._check_export(where, audience, attached.data.decode(), events, seed)
+        self.checked_messages = len(messages)
+
+    def _check_map(self, where: str, audience: Audience, data: bytes) -> None:
+        self.counts["maps"] += 1
+        drawn = self.trace.by_digest.get(hashlib.sha256(data).hexdigest())
+        if drawn is None:
+            self.problems.append(f"{where}: a map that was not drawn through cogs.maps")
+            return
+        viewer, state = drawn
+        if viewer is not None and viewer != audience:
+            self.problems.append(f"{where}: a map drawn for seat {viewer}")
+        if state.phase == OVER:
+            return
+        shown = set(state.owners) | set(state.armies)
+        allowed = self.allowed(audience)
+        if allowed is not None and not shown <= allowed:
+            self.problems.append(f"{where}: the map shows {sorted(shown - allowed)[:3]}")
+        if state.seed:
+            self.problems.append(f"{where}: the map's state holds the seed")
+        for seat, hand in state.hands.items():
+            if seat != audience and any(hand):
+                self.problems.append(f"{where}: the map's state holds seat {seat}'s cards")
+        if set(state.missions) - {audience}:
+            self.problems.append(f"{where}: the map's state holds others' missions")
+
+    def _check_export(self, where: str, audience: Audience, text: str, events: list[dict[str, Any]],
+                      seed: str | None) -> None:
+        self.counts["exports"] += 1
+        shown = [json.loads(line) for line in text.splitlines() if line.strip()]
+        if seed and seed in text:
+            self.problems.append(f"{where}: the export holds the seed")
+        if len(shown) > len(events):
+            self.problems.append(f"{where}: the export has more events than the game")
+            return
+        if any(e["type"] == "game_over" for e in events[: len(shown)]):
+            return
+        state = initial_state(events[0])
+        fog = state.settings.fog == "on"
+        for seen, true in zip(shown[1:], events[1: len(shown)], strict=True):
+            sight = own_view(state, audience)
+            apply_event(state, true)
+            sight |= own_view(state, audience)
+            if seen.get("type") != true["type"]:
+                self.problems.append(f"{where}: event {true['type']} exported as {seen.get('type')}")
+            if seen.get("hidden"):
+                continue
+            owner = true.get("seat")
+            if true["type"] == "card_drawn" and owner != audience and seen.get("card") is not None:
+                self.problems.append(f"{where}: seat {owner}'s card")
+            if true["type"] == "missions_dealt" and set(seen.get("missions") or {}) - {str(audience)}:
+                self.problems.append(f"{where}: others' missions")
+            if true["type"] == "player_eliminated" and audience not in (true["seat"], true["by"]) \
+                    and seen.get("cards_taken") is not None:
+                self.problems.append(f"{where}: cards taken at an elimination")
+            if not fog:
+                continue
+            names = [seen.get(k) for k in ("from", "to", "territory", "bonus_territory") if seen.get(k)]
+            names += list((seen.get("owners") or {}).keys())
+            names += [c.get("territory") for c in seen.get("cards") or [] if isinstance(c, dict) and c.get("territory")]
+            mates = {audience} | ({s for s, t in state.teams.items() if t == state.teams.get(audience)}
+                                  if audience is not None and audience in state.teams else set())
+            if owner in mates and true["type"] in ("cards_traded", "turn_started"):
+                continue
+            out = [t for t in names if t not in sight]
+            if out:
+                self.problems.append(f"{where}: {true['type']} names {out} out of sight")
+            if true["type"] == "turn_started" and "reinforcements" in seen:
+                self.problems.append(f"{where}: another player's reinforcement figures")
+
+
+__all__ = ["Referee", "RenderTrace", "own_view"]

@@ -1,0 +1,86 @@
+"""The shape of the house: layers that do not know Discord, no import circles, short files in cogs/."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("engine", "store", "table", "render", "cogs", "offline")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """Every module of the house that ``path`` imports, anywhere in it (type-checking imports included)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {m for m in found if m.split(".")[0] in (*PACKAGES, "bot")}
+
+
+def house() -> dict[str, set[str]]:
+    files = [p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")] + [ROOT / "bot.py"]
+    modules = {module_name(p): p for p in files}
+    return {name: {m for m in imports_of(path) if m in modules and m != name} for name, path in modules.items()}
+
+
+def test_no_import_circles_anywhere():
+    graph = house()
+    # A package's __init__ re-exporting its own modules is not a circle of the design: follow only real modules.
+    edges = {m: {n for n in deps if not (graph.get(n) is not None and m.startswith(n + "."))}
+             for m, deps in graph.items()}
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(edges[node]):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        state[node] = 2
+        path.pop()
+        return None
+
+    for node in sorted(edges):
+        if node not in state:
+            cycle = visit(node)
+            assert cycle is None, " -> ".join(cycle)
+
+
+def test_only_the_discord_layer_knows_discord():
+    for package in ("engine", "store", "table", "render"):
+        for path in (ROOT / package).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            assert "import discord" not in text and "from discord" not in text, path
+            assert "from cogs" not in text and "import cogs" not in text, path
+
+
+def test_the_discord_layer_is_split_by_job():
+    for path in (ROOT / "cogs").glob("*.py"):
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        assert lines <= 400, f"{path.name} has {lines} lines"
+
+
+def test_only_the_announcer_posts_to_a_channel():
+    senders = sorted(p.name for p in (ROOT / "cogs").glob("*.py")
+                     if ".send(" in p.read_text(encoding="utf-8").replace("followup.send(", "")
+                     .replace("response.send(", ""))
+    assert senders == ["announcer.py"], senders
