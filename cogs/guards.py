@@ -24,11 +24,20 @@ def game_locale(record: GameRecord, interaction: discord.Interaction[Any] | None
     return None
 
 
+async def channel_game(store: Store, interaction: discord.Interaction[Any]) -> GameRecord | None:
+    """The channel's active game, read once per interaction (its options and its body share the read)."""
+    if "game" not in interaction.extras:
+        found = await store.get_active_game(interaction.channel_id) if interaction.channel_id is not None else None
+        interaction.extras["game"] = found
+    record: GameRecord | None = interaction.extras["game"]
+    return record
+
+
 async def game_here(store: Store, interaction: discord.Interaction[Any], *, running: bool = True) -> GameRecord:
     """The channel's game; with ``running``, it must be under way (not in its lobby, not paused)."""
     if interaction.channel_id is None:
         raise UserError(_("Games are played in server channels.", interaction.locale))
-    record = await store.get_active_game(interaction.channel_id)
+    record = await channel_game(store, interaction)
     if record is None:
         raise UserError(_("There is no game in this channel. Start one with /risk new.", interaction.locale))
     if running and record.status == "lobby":
@@ -94,5 +103,5 @@ def require_permissions(interaction: discord.Interaction[Any]) -> None:
                           missing=", ".join(missing)))
 
 
-__all__ = ["game_here", "game_locale", "is_host", "last_game_here", "on_turn", "require_host",
+__all__ = ["channel_game", "game_here", "game_locale", "is_host", "last_game_here", "on_turn", "require_host",
            "require_permissions", "running_game", "seat_of"]

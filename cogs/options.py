@@ -18,6 +18,7 @@ from engine.odds import battle_odds
 from engine.state import CLAIM
 from store import Store
 
+from .guards import channel_game
 from .i18n import percent, resolve_territory, territory_name
 from .text import seat_name
 
@@ -28,11 +29,9 @@ def _store(interaction: discord.Interaction[Any]) -> Store:
     return interaction.client.store  # type: ignore[attr-defined,no-any-return]
 
 
-async def channel_game(interaction: discord.Interaction[Any]) -> tuple[Game, int | None] | None:
+async def playing(interaction: discord.Interaction[Any]) -> tuple[Game, int | None] | None:
     """The channel's running game and the user's seat in it (None: not playing), for autocomplete."""
-    if interaction.channel_id is None:
-        return None
-    record = await _store(interaction).get_active_game(interaction.channel_id)
+    record = await channel_game(_store(interaction), interaction)
     if record is None or record.state_json is None:
         return None
     return record.game(), record.seat_of(interaction.user.id)
@@ -75,14 +74,14 @@ class TerritoryOption(app_commands.Transformer):
     """Any territory, by id, name or alias in English, Norwegian or Spanish."""
 
     async def transform(self, interaction: discord.Interaction[Any], value: str) -> str:
-        found = await channel_game(interaction)
-        return resolve_territory(found[0].board if found else load_map(), value)
+        record = await channel_game(_store(interaction), interaction)
+        return resolve_territory(load_map(record.settings.get("map") or "classic") if record else load_map(), value)
 
     def ranked(self, game: Game, seat: int | None, interaction: discord.Interaction[Any]) -> list[tuple[str, str]]:
         return []
 
     async def autocomplete(self, interaction: discord.Interaction[Any], value: int | float | str, /) -> Choices:
-        found = await channel_game(interaction)
+        found = await playing(interaction)
         if found is None:
             return []
         game, seat = found
@@ -155,5 +154,5 @@ AttackTo = app_commands.Transform[str, AttackToOption]
 FortifyFrom = app_commands.Transform[str, FortifyFromOption]
 FortifyTo = app_commands.Transform[str, FortifyToOption]
 
-__all__ = ["AttackFrom", "AttackTo", "FortifyFrom", "FortifyTo", "PlaceTerritory", "channel_game",
+__all__ = ["AttackFrom", "AttackTo", "FortifyFrom", "FortifyTo", "PlaceTerritory", "playing",
            "ranked_choices"]

@@ -122,15 +122,17 @@ class Table:
 
     # -- the loop --------------------------------------------------------------------------------------
     async def _finish(self, record: GameRecord, parts: list[Part], notes: list[Note] | None = None) -> Outcome:
-        async with self.lock(record.id):
-            record = await self._stand_ins(record, parts)
-        deadline = await self.sync(record)
+        """Let the AIs play if it is their turn, then set the timers; ``record`` is the game as stored now."""
+        known = parts[-1].after if parts and parts[-1].by != START else None
+        if known is None or known.phase == OVER or record.player(known.current).is_ai:
+            async with self.lock(record.id):
+                record = await self._stand_ins(await self.store.get_game(record.id), parts)
+            known = None
+        deadline = await self.sync(record, known)
         return Outcome(record, parts, notes or [], deadline)
 
     async def _stand_ins(self, record: GameRecord, parts: list[Part], stand_in: StandIn | None = None) -> GameRecord:
         """Play for every seat no human plays now (AI seats; a turn whose time ran out) until a human must act."""
-        record = await self.store.get_game(record.id)
-        game: Game | None = None
         for _ in range(MAX_AI_ACTIONS):
             if record.status != "running" or record.state_json is None:
                 break
@@ -168,11 +170,12 @@ class Table:
         return Game.from_events(events[: first_seq - 1]).state
 
     # -- timers ------------------------------------------------------------------------------------------
-    async def sync(self, record: GameRecord) -> float | None:
-        """Make the game's timers match whose turn it is. Returns the current turn's deadline, if any."""
+    async def sync(self, record: GameRecord, state: GameState | None = None) -> float | None:
+        """Make the game's timers match whose turn it is (``state``: the record's, if the caller has it at hand).
+        Returns the current turn's deadline, if any."""
         timers = await self.store.game_deadlines(record.id)
         if record.status == "running" and record.state_json is not None:
-            state = record.game().state
+            state = state or record.game().state
             seat = state.current
             if state.phase != OVER and not record.player(seat).is_ai:
                 key = turn_key(state)
