@@ -13,6 +13,7 @@ from .actions import (
     Place,
     Surrender,
     Trade,
+    Undo,
     action_from_dict,
 )
 from .board import Board, Continent, Territory, load_map, load_map_file, parse_map
@@ -26,7 +27,7 @@ from .state import NEUTRAL, SCHEMA_VERSION, Event, GameState, Player, apply_even
 __all__ = [
     "NEUTRAL", "PRESETS", "SCHEMA_VERSION", "Action", "Attack", "Blitz", "Board", "ChooseCapital", "Claim", "Continent",
     "EndAttack", "EndTurn", "Event", "Fortify", "Game", "GameState", "MapError", "Occupy", "Place", "Player",
-    "RuleError", "Settings", "SettingsError", "Surrender", "Teammate", "Territory", "Trade", "action_from_dict",
+    "RuleError", "Settings", "SettingsError", "Surrender", "Teammate", "Territory", "Trade", "Undo", "action_from_dict",
     "apply_event", "apply_preset", "events_for", "load_map", "load_map_file", "mission_text", "parse_map",
     "public_events_for", "state_for", "visible_territories",
 ]

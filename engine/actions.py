@@ -114,9 +114,16 @@ class Surrender(Action):
     kind: ClassVar[str] = "surrender"
 
 
+@dataclass(frozen=True)
+class Undo(Action):
+    """Take back every reinforcement army placed this turn, before the turn's first battle or fortify move."""
+
+    kind: ClassVar[str] = "undo"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls for cls in (Claim, Place, Trade, Attack, Blitz, Occupy, EndAttack, Fortify, EndTurn, ChooseCapital,
-                               Surrender)
+                               Surrender, Undo)
 }
 
 

@@ -98,6 +98,10 @@ class Teammate(RuleError):
     code = "teammate"
 
 
+class NothingToUndo(RuleError):
+    code = "nothing_to_undo"
+
+
 class GameOver(RuleError):
     code = "game_over"
 

@@ -96,6 +96,7 @@ def state_for(state: GameState, audience: Audience) -> GameState:
             view.pending = None
         if state.current not in friends:
             view.reinforcements = 0
+            view.undoable_placements = None
     return view
 
 
@@ -167,6 +168,11 @@ def _fogged(view: Event, event: Event, seen: set[str], friends: set[int]) -> Eve
     mine = event.get("seat") in friends
     if kind in PUBLIC_UNDER_FOG:
         return view if mine else _fog_public(view, seen)
+    if kind == "placements_undone":  # like the placements it takes back: only the territories in sight
+        shown = {t: n for t, n in event["placements"].items() if t in seen}
+        if not shown:
+            return _hidden(event)
+        return {**view, "placements": shown, "armies": sum(shown.values())}
     if kind in _BOARD_EVENTS:
         touched: list[Any] = [event.get(key) for key in _TERRITORY_FIELDS if event.get(key)]
         if not any(t in seen for t in touched):

@@ -26,6 +26,7 @@ from .actions import (
     Place,
     Surrender,
     Trade,
+    Undo,
 )
 from .board import Board, load_map
 from .cards import WILD_CARDS, full_deck, set_kind, set_value, valid_sets
@@ -39,6 +40,7 @@ from .errors import (
     NotAdjacent,
     NotConnected,
     NotEnoughArmies,
+    NothingToUndo,
     NotOwner,
     NotYourTurn,
     Phrase,
@@ -168,6 +170,7 @@ class Game:
             Claim: self._claim, Place: self._place, Trade: self._trade, Attack: self._attack,
             Blitz: self._blitz, Occupy: self._occupy, EndAttack: self._end_attack, Fortify: self._fortify,
             EndTurn: self._end_turn, ChooseCapital: self._choose_capital, Surrender: self._surrender,
+            Undo: self._undo,
         }
 
     def _emit_all(self, generated: Iterable[Event]) -> list[Event]:
@@ -411,6 +414,36 @@ class Game:
             yield {"type": "armies_placed", "seat": seat, "territory": t, "count": count, "source": "setup"}
         if s.batch_left == 0 and s.neutral_left == 0:
             yield from self._next_setup_turn(seat)
+
+    # -- undo ---------------------------------------------------------------------------------------
+    def undoable(self, seat: int) -> dict[str, int]:
+        """The reinforcement armies ``Undo(seat)`` would take back now, {territory: armies} in board order; empty
+        when it would be refused. Armies a trade placed (the +2 of a card) are never among them."""
+        s = self.state
+        placed = s.undoable_placements
+        if not placed or s.phase not in (REINFORCE, ATTACK) or s.current != seat or seat not in s.active_seats():
+            return {}
+        return {t: placed[t] for t in self.board.territory_ids if placed.get(t)}
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether ``seat`` may undo their placements now (for showing an Undo button)."""
+        return bool(self.undoable(seat))
+
+    def _undo(self, a: Undo) -> Iterable[Event]:
+        s = self.state
+        self._check_turn(a.seat)
+        if s.phase in (CLAIM, SETUP, CAPITAL):
+            raise WrongPhase("Starting armies cannot be taken back: you can undo only the reinforcements you place "
+                             "during your turn.")
+        if s.phase == FORTIFY:
+            raise WrongPhase("You have moved on to fortifying: your placements can no longer be undone.")
+        if s.undoable_placements is None or s.phase not in (REINFORCE, ATTACK):
+            raise WrongPhase("You have attacked this turn: your placements can no longer be undone.")
+        placements = self.undoable(a.seat)
+        if not placements:
+            raise NothingToUndo("You have placed no reinforcements this turn: there is nothing to undo.")
+        yield {"type": "placements_undone", "seat": a.seat, "placements": placements,
+               "armies": sum(placements.values())}
 
     # -- turns --------------------------------------------------------------------------------------
     def reinforcement_breakdown(self, seat: int) -> dict[str, Any]:

@@ -65,6 +65,9 @@ class GameState:
     bonus_this_turn: int = 0
     conquered_this_turn: bool = False
     trade_down: bool = False
+    # Reinforcement armies placed this turn that ``Undo`` would take back ({territory: armies}); None once the turn
+    # can no longer be undone (a battle, the end of the attacks, a fortify move) and outside turns.
+    undoable_placements: dict[str, int] | None = None
     pending: dict[str, Any] | None = None
     eliminated: list[int] = field(default_factory=list)
     surrendered: list[int] = field(default_factory=list)
@@ -125,6 +128,7 @@ class GameState:
         new.discard = list(self.discard)
         new.hands = {k: list(v) for k, v in self.hands.items()}
         new.pending = dict(self.pending) if self.pending else None
+        new.undoable_placements = None if self.undoable_placements is None else dict(self.undoable_placements)
         new.eliminated = list(self.eliminated)
         new.surrendered = list(self.surrendered)
         new.winners = list(self.winners)
@@ -151,6 +155,7 @@ class GameState:
             "sets_traded": self.sets_traded, "bonus_this_turn": self.bonus_this_turn,
             "conquered_this_turn": self.conquered_this_turn, "trade_down": self.trade_down,
             "pending": dict(self.pending) if self.pending else None,
+            "undoable_placements": None if self.undoable_placements is None else dict(self.undoable_placements),
             "eliminated": list(self.eliminated), "surrendered": list(self.surrendered),
             "winner": self.winner, "winners": list(self.winners), "result": self.result,
             "teams": {str(k): v for k, v in self.teams.items()},
@@ -185,8 +190,14 @@ class GameState:
             teams={int(k): v for k, v in (data.get("teams") or {}).items()},
             missions={int(k): dict(v) for k, v in (data.get("missions") or {}).items()},
             capitals={int(k): v for k, v in (data.get("capitals") or {}).items()},
+            # Added with undo: a state stored before it has nothing to undo.
+            undoable_placements=_undoable(data.get("undoable_placements", {})),
             dice_index=data["dice_index"], draw_index=data["draw_index"], event_count=data["event_count"],
         )
+
+
+def _undoable(value: Any) -> dict[str, int] | None:
+    return None if value is None else {str(k): int(v) for k, v in value.items()}
 
 
 def initial_state(started: Event, seed: str = "") -> GameState:
@@ -263,6 +274,8 @@ def _placed(state: GameState, e: Event) -> None:
         state.setup_remaining[state.owners[t]] -= count
     elif source == "reinforcement":
         state.reinforcements -= count
+        if state.undoable_placements is not None:
+            state.undoable_placements[t] = state.undoable_placements.get(t, 0) + count
         if state.reinforcements == 0 and state.phase == REINFORCE and (
             not state.trade_down or len(state.hands[e["seat"]]) <= 4
         ):
@@ -280,6 +293,21 @@ def _turn_started(state: GameState, e: Event) -> None:
     state.conquered_this_turn = False
     state.trade_down = False
     state.pending = None
+    state.undoable_placements = {}
+
+
+def _placements_undone(state: GameState, e: Event) -> None:
+    # Every reinforcement placed this turn goes back to the armies to place; the reinforcement phase begins again.
+    for t, count in e["placements"].items():
+        state.armies[t] -= count
+        state.reinforcements += count
+    state.undoable_placements = {}
+    state.phase = REINFORCE
+
+
+def _close_undo(state: GameState) -> None:
+    """A battle, the end of the attacks, a fortify move or the end of a turn: no placement of it is undone now."""
+    state.undoable_placements = None
 
 
 def _traded(state: GameState, e: Event) -> None:
@@ -296,6 +324,7 @@ def _traded(state: GameState, e: Event) -> None:
 
 
 def _battle(state: GameState, e: Event) -> None:
+    _close_undo(state)
     state.armies[e["from"]] -= e["attacker_losses"]
     state.armies[e["to"]] -= e["defender_losses"]
 
@@ -332,9 +361,11 @@ def _eliminated(state: GameState, e: Event) -> None:
 
 def _attack_ended(state: GameState, e: Event) -> None:
     state.phase = FORTIFY
+    _close_undo(state)
 
 
 def _fortified(state: GameState, e: Event) -> None:
+    _close_undo(state)
     state.armies[e["from"]] -= e["count"]
     state.armies[e["to"]] += e["count"]
 
@@ -371,8 +402,13 @@ def _capital_chosen(state: GameState, e: Event) -> None:
     state.capitals[e["seat"]] = e["territory"]
 
 
+def _turn_ended(state: GameState, e: Event) -> None:
+    _close_undo(state)
+
+
 def _game_over(state: GameState, e: Event) -> None:
     state.phase = OVER
+    _close_undo(state)
     state.winner = e["winner"]
     state.winners = list(e.get("winners", [e["winner"]]))
     state.result = e["reason"]
@@ -389,6 +425,8 @@ _REDUCERS = {
     "territories_dealt": _dealt,
     "armies_placed": _placed,
     "turn_started": _turn_started,
+    "placements_undone": _placements_undone,
+    "turn_ended": _turn_ended,
     "cards_traded": _traded,
     "battle": _battle,
     "territory_conquered": _conquered,
@@ -404,4 +442,4 @@ _REDUCERS = {
     "capital_chosen": _capital_chosen,
     "game_over": _game_over,
 }
-EVENT_TYPES = frozenset(_REDUCERS) | {"game_started", "turn_ended"}
+EVENT_TYPES = frozenset(_REDUCERS) | {"game_started"}
