@@ -28,6 +28,8 @@ from cogs import EXTENSIONS
 from cogs.errors import install as install_error_handler
 from cogs.translator import CatalogTranslator
 from store import DatabaseError, SQLiteStore, Store
+from store.export import add_commands as add_store_commands
+from store.export import run as run_store_command
 from table import Clock
 
 log = logging.getLogger("risk")
@@ -192,17 +194,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_console.add_argument("--db", help="database file (default: the config's)")
     p_console.add_argument("--out", help="folder for received images (default: out)")
     p_console.add_argument("script", nargs="?", help="a file of console lines (default: standard input)")
-    for name, text in (("export", "write a game's event log as JSON Lines"), ("games", "list the stored games")):
-        p = sub.add_parser(name, help=text, add_help=False)
-        p.add_argument("rest", nargs=argparse.REMAINDER)
-    args, _unknown = parser.parse_known_args(argv)
+    add_store_commands(sub, db_default=None, db_help="database file (default: the config's, data/risk.sqlite3)")
+    args, unknown = parser.parse_known_args(argv)
+    if unknown and args.command in ("export", "games"):
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     config = Config.load(args.config)
     offline = args.command == "console" or (args.command in (None, "run") and not config.token)
     # The console's own output is the conversation; only warnings go to stderr there.
     setup_logging("WARNING" if offline and config.log_level.upper() == "INFO" else config.log_level)
     if args.command in ("export", "games"):
-        from store.export import main as store_main
-        return store_main([args.command, *args.rest], prog="bot.py")
+        args.db = args.db or config.database
+        return run_store_command(args)
     if args.command == "sync":
         return asyncio.run(_sync(config, args.guild or config.dev_guild or None, args.dry_run))
     if args.command == "console":

@@ -21,9 +21,10 @@ attacking territory's count includes the army that stays behind.
 
 Command line::
 
-    python -m engine.odds SOURCE_ARMIES DEFENDERS [--stop-at N]
+    python -m engine.odds SOURCE_ARMIES DEFENDERS [--stop-at N] [--json]
 
-prints one JSON object with the odds.
+prints the odds as a table (win chance, expected armies left, how many armies are left how often), or as
+one JSON object with ``--json``.
 """
 
 from __future__ import annotations
@@ -184,8 +185,44 @@ def battle_odds(source_armies: int, defenders: int, stop_at: int = 1) -> BattleO
     )
 
 
+TABLE_ROWS = 15  # at most this many rows of "armies left": larger battles show ranges of counts
+
+
+def _percent(p: float) -> str:
+    if p <= 0.0:
+        return "-"
+    return "<0.1%" if p < 0.0005 else f"{p:.1%}"
+
+
+def format_table(source_armies: int, defenders: int, stop_at: int, odds: BattleOdds) -> str:
+    """The odds as a text table: the win chance, the armies expected to be left, and how many are left how often."""
+    until = f"the attacker is down to {stop_at}" if stop_at > 1 else "the attacker has 1 army left"
+    lines = [f"{source_armies} armies attack {defenders}: the attacker rolls the most dice it can until the "
+             f"territory falls or {until}.", ""]
+    summary = [("", "attacker", "defender"),
+               ("armies at the start", str(source_armies), str(defenders)),
+               ("win chance", _percent(odds.win), _percent(1.0 - odds.win)),
+               ("expected armies left", f"{odds.expected_attacker_left:.2f}", f"{odds.expected_defender_left:.2f}")]
+    lines += [f"{a:<22}{b:>10}{c:>10}" for a, b, c in summary]
+    attacker, defender = odds.attacker_distribution, odds.defender_distribution
+    top = max(source_armies, defenders)
+    if top <= TABLE_ROWS:
+        ranges = [(n, n) for n in range(top + 1)]
+    else:
+        width = -(-top // (TABLE_ROWS - 1))
+        ranges = [(0, 0)] + [(low, min(low + width - 1, top)) for low in range(1, top + 1, width)]
+    lines += ["", f"{'armies left':<22}{'attacker':>10}{'defender':>10}"]
+    for low, high in ranges:
+        a = sum(p for n, p in attacker.items() if low <= n <= high)
+        d = sum(p for n, p in defender.items() if low <= n <= high)
+        if a > 0.0 or d > 0.0:
+            label = str(low) if low == high else f"{low}-{high}"
+            lines.append(f"{label:>11}{'':11}{_percent(a):>10}{_percent(d):>10}")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry point: print the battle odds as one JSON object."""
+    """Command-line entry point: print the battle odds as a table, or as one JSON object with ``--json``."""
     parser = argparse.ArgumentParser(
         prog="python -m engine.odds",
         description="Exact Risk battle odds (attacker always rolls the maximum number of dice).",
@@ -199,11 +236,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         help="stop attacking once the source territory is down to N armies (default: 1)",
     )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     args = parser.parse_args(argv)
     try:
         odds = battle_odds(args.source_armies, args.defenders, args.stop_at)
     except ValueError as exc:
         parser.error(str(exc))  # exits with status 2
+    if not args.json:
+        sys.stdout.write(format_table(args.source_armies, args.defenders, args.stop_at, odds))
+        return 0
     result = {
         "source_armies": args.source_armies,
         "defenders": args.defenders,

@@ -4,7 +4,8 @@ These open the database read-only and never migrate it, so they are safe while t
 writes one public event per line (the format of docs/events.md): cards, the deck order and the dice seed
 stay hidden until the game is over, then everything is revealed so anyone can replay and verify it.
 
-``bot.py`` delegates its ``export`` and ``games`` subcommands to ``main``; ``python -m store.export`` works too.
+``bot.py`` takes its ``export`` and ``games`` subcommands from ``add_commands`` and runs them with ``run``;
+``python -m store.export`` works too.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple, TextIO
+from typing import Any, NamedTuple, TextIO
 from urllib.parse import quote
 
 from engine.log import dumps, public_event
@@ -155,16 +156,15 @@ def format_games(rows: Sequence[GameRow]) -> str:
                      + "  " + line[-1] for line in table).rstrip() + "\n"
 
 
-def build_parser(prog: str = "bot.py") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description="Tools for the Risk bot's game database.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
+def add_commands(commands: Any, db_default: str | None = str(DEFAULT_PATH),
+                 db_help: str = "database file (default: %(default)s)") -> None:
+    """Add the ``export`` and ``games`` subcommands, with all their options, to an argparse subparsers object."""
     export = commands.add_parser("export", help="export a game's event log as JSON Lines",
                                  description="Export a game's event log as JSON Lines (one event per line). "
                                              "Hidden information (cards, deck, dice seed) is revealed only "
                                              "once the game is over.")
-    export.add_argument("--db", default=str(DEFAULT_PATH), help="database file (default: %(default)s)")
-    export.add_argument("--channel", type=int, required=True, help="Discord channel id of the game")
+    export.add_argument("--db", default=db_default, help=db_help)
+    export.add_argument("--channel", type=int, required=True, help="Discord channel id of the game (see games)")
     export.add_argument("--game", type=int, default=None,
                         help="game id (default: the channel's latest game)")
     export.add_argument("--out", default="game.jsonl", help="output file, or - for standard output "
@@ -172,14 +172,18 @@ def build_parser(prog: str = "bot.py") -> argparse.ArgumentParser:
 
     games = commands.add_parser("games", help="list the games in the database",
                                 description="List the games in the database, newest first.")
-    games.add_argument("--db", default=str(DEFAULT_PATH), help="database file (default: %(default)s)")
+    games.add_argument("--db", default=db_default, help=db_help)
     games.add_argument("--status", choices=STATUSES, default=None, help="only games with this status")
+
+
+def build_parser(prog: str = "bot.py") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Tools for the Risk bot's game database.")
+    add_commands(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"))
     return parser
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "bot.py") -> int:
-    """Run ``export`` or ``games``; returns the exit code (errors go to stderr in one line)."""
-    args = build_parser(prog).parse_args(argv)
+def run(args: argparse.Namespace) -> int:
+    """Run a parsed ``export`` or ``games`` command; returns the exit code (errors go to stderr in one line)."""
     try:
         if args.command == "export":
             out: str | TextIO = sys.stdout if args.out == "-" else args.out
@@ -194,6 +198,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "bot.py") -> int:
         print(f"error: {exc.message}", file=sys.stderr)
         return 1
     return 0
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "bot.py") -> int:
+    """Run ``export`` or ``games``; returns the exit code (errors go to stderr in one line)."""
+    return run(build_parser(prog).parse_args(argv))
 
 
 if __name__ == "__main__":

@@ -266,8 +266,48 @@ def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cli_outputs_json() -> None:
+def test_cli_prints_a_table_by_default() -> None:
     proc = _run_cli("10", "8")
+    assert proc.returncode == 0, proc.stderr
+    odds = battle_odds(10, 8)
+    lines = proc.stdout.splitlines()
+    assert lines[0] == ("10 armies attack 8: the attacker rolls the most dice it can until the territory falls "
+                        "or the attacker has 1 army left.")
+    assert lines[2].split() == ["attacker", "defender"]
+    assert lines[3].split() == ["armies", "at", "the", "start", "10", "8"]
+    assert lines[4].split() == ["win", "chance", "64.6%", "35.4%"]
+    assert lines[5].split() == ["expected", "armies", "left", f"{odds.expected_attacker_left:.2f}",
+                                f"{odds.expected_defender_left:.2f}"] == ["expected", "armies", "left", "4.05", "1.23"]
+    assert lines[7].split() == ["armies", "left", "attacker", "defender"]
+    rows = {line.split()[0]: line.split()[1:] for line in lines[8:]}
+    assert rows["0"] == ["-", "64.6%"]                 # the territory falls
+    assert rows["1"] == ["35.4%", "4.3%"]              # the attacker is stopped at 1
+    assert rows["10"] == ["1.9%", "-"]                 # no losses at all
+    assert list(rows) == [str(n) for n in range(11)]
+    assert sum(float(a.rstrip("%")) for a, _ in rows.values() if a != "-") == pytest.approx(100, abs=0.1)
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(proc.stdout)
+
+
+def test_cli_table_of_a_large_battle_shows_ranges() -> None:
+    proc = _run_cli("60", "40")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[4].split() == ["win", "chance", "99.0%", "1.0%"]
+    rows = [line.split()[0] for line in lines[8:]]
+    assert rows[0] == "0" and rows[1] == "1-5" and rows[-1] == "56-60"
+    assert len(lines) <= 8 + 15
+
+
+def test_cli_table_with_stop_at() -> None:
+    proc = _run_cli("10", "8", "--stop-at", "4")
+    assert proc.returncode == 0, proc.stderr
+    assert "until the territory falls or the attacker is down to 4." in proc.stdout
+    assert f"{battle_odds(10, 8, stop_at=4).win:.1%}" in proc.stdout.splitlines()[4]
+
+
+def test_cli_outputs_json() -> None:
+    proc = _run_cli("10", "8", "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     expected = battle_odds(10, 8)
@@ -285,7 +325,7 @@ def test_cli_outputs_json() -> None:
 
 
 def test_cli_stop_at() -> None:
-    proc = _run_cli("10", "8", "--stop-at", "4")
+    proc = _run_cli("10", "8", "--stop-at", "4", "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["win"] == pytest.approx(battle_odds(10, 8, stop_at=4).win, abs=1e-12)
@@ -303,10 +343,13 @@ def test_cli_help() -> None:
     proc = _run_cli("--help")
     assert proc.returncode == 0
     assert "--stop-at" in proc.stdout
+    assert "--json" in proc.stdout
 
 
 def test_main_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["4", "2"]) == 0
+    assert f"win chance                 {battle_odds(4, 2).win:.1%}" in capsys.readouterr().out
+    assert main(["4", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["win"] == pytest.approx(battle_odds(4, 2).win, abs=1e-12)
     with pytest.raises(SystemExit) as exc:

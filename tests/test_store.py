@@ -5,6 +5,9 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +33,7 @@ from store import (
 from store.export import export_game, format_games, list_games, main
 
 GUILD, CHANNEL, HOST = 10, 100, 1000
+ROOT = Path(__file__).resolve().parent.parent
 
 
 
@@ -388,3 +392,63 @@ def test_export_to_a_stream(tmp_path):
     stream = io.StringIO()
     summary = export_game(tmp_path / "risk.sqlite3", CHANNEL, out=stream)
     assert summary.events == len(stream.getvalue().splitlines())
+
+
+def bot_py(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """``python bot.py ARGS`` as the README writes it."""
+    return subprocess.run([sys.executable, str(ROOT / "bot.py"), *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=120)
+
+
+async def test_bot_py_games_and_export_take_their_options(store, tmp_path):
+    first = await started_game(store)
+    second = await started_game(store, channel=CHANNEL + 1)
+    await store.cancel(second.id)
+    third = await started_game(store, channel=CHANNEL + 1)
+    db = tmp_path / "risk.sqlite3"
+
+    listed = bot_py("games", "--db", str(db))
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split()[:5] for line in listed.stdout.splitlines()]
+    assert rows[0] == ["id", "guild", "channel", "status", "turn"]
+    assert rows[1:] == [[str(third.id), str(GUILD), str(CHANNEL + 1), "running", "1"],
+                        [str(second.id), str(GUILD), str(CHANNEL + 1), "cancelled", "1"],
+                        [str(first.id), str(GUILD), str(CHANNEL), "running", "1"]]
+    only = bot_py("games", "--db", str(db), "--status", "cancelled")
+    assert [line.split()[0] for line in only.stdout.splitlines()] == ["id", str(second.id)]
+
+    out = tmp_path / "game.jsonl"
+    latest = bot_py("export", "--db", str(db), "--channel", str(CHANNEL + 1), "--out", str(out))
+    assert latest.returncode == 0, latest.stderr
+    assert latest.stdout == (f"Game #{third.id} (running): {third.last_seq} events written to {out} "
+                             "(hidden information kept hidden: the game is not over).\n")
+    assert read_log(out)[0]["type"] == "game_started"
+
+    chosen = bot_py("export", "--db", str(db), "--channel", str(CHANNEL + 1), "--game", str(second.id),
+                    "--out", str(out))
+    assert chosen.returncode == 0, chosen.stderr
+    assert chosen.stdout.startswith(f"Game #{second.id} (cancelled): ")
+    assert len(read_log(out)) == (await store.get_game(second.id)).last_seq
+
+    printed = bot_py("export", "--db", str(db), "--channel", str(CHANNEL), "--out", "-")
+    events = [json.loads(line) for line in printed.stdout.splitlines()]
+    assert events[0]["type"] == "game_started" and len(events) == first.last_seq
+
+    wrong = bot_py("export", "--db", str(db), "--channel", str(CHANNEL), "--game", str(third.id), "--out", str(out))
+    assert wrong.returncode == 1
+    assert wrong.stderr.strip() == f"error: There is no game #{third.id} in channel {CHANNEL}."
+    typo = bot_py("games", "--db", str(db), "--state", "running")
+    assert typo.returncode == 2 and "unrecognized arguments: --state running" in typo.stderr
+    missing = bot_py("export", "--db", str(db), "--out", str(out))
+    assert missing.returncode == 2 and "the following arguments are required: --channel" in missing.stderr
+    helped = bot_py("export", "--help")
+    assert helped.returncode == 0 and "--game GAME" in helped.stdout and "--channel CHANNEL" in helped.stdout
+
+
+async def test_bot_py_games_without_db_reads_the_configured_database(store, tmp_path):
+    record = await started_game(store)
+    config = tmp_path / "config.toml"
+    config.write_text(f'database = "{(tmp_path / "risk.sqlite3").as_posix()}"\n', encoding="utf-8")
+    listed = bot_py("--config", str(config), "games")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines()[1].split()[:4] == [str(record.id), str(GUILD), str(CHANNEL), "running"]
