@@ -1,10 +1,11 @@
 """A text console on the offline Discord: type slash commands, press buttons, read the bot's answers.
 
-Input, one action per line (``#channel`` and ``@user`` are optional, defaulting to ``#general`` and ``@alice``)::
+Input, one action per line::
 
     [#channel] [@user] /command [subcommand] option:value option:"two words"
     [@user] click LABEL                  press a button on the newest message that user sees
-    [@user] select VALUE [VALUE...]      choose in the newest select menu that user sees
+    [@user] select VALUE [VALUE...]      choose in the newest select menu that user sees: a label, a value,
+                                         or the start of a name (select peru, select "south af")
     [@user] submit field:value ...       fill and send the form (modal) the bot opened
     [#channel] [@user] complete /command option:partial
                                          show the bot's suggestions for the last option
@@ -13,8 +14,14 @@ Input, one action per line (``#channel`` and ``@user`` are optional, defaulting 
     help                                 this text and the list of commands
     quit | exit
 
+    A line without @user is typed by @alice, the default user; without #channel it goes to #general.
+    Commands and options may be typed in English or in the user's language (after locale no:
+    /plasser territorium:Egypt).
+
 Blank lines and comments (``# ...``) are skipped. Each line runs to completion, including the background work
-it starts, before the next is read. Files the bot uploads are saved under the output directory.
+it starts, before the next is read. Files the bot uploads are saved under the output directory, numbered on
+from the highest number already there (``0001-map.png``, ``0002-map.png``...), so a new session never
+overwrites an earlier one.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import contextlib
 import re
 import sys
 import textwrap
+import unicodedata
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +46,22 @@ from offline.records import OfflineError, OfflineMessage, Step, embed_lines, mod
 SYNTAX = textwrap.dedent(__doc__.split("::", 1)[1].split("Blank lines", 1)[0]).strip() if __doc__ else ""
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 _MARKUP = re.compile(r"<(@!?|@&|#)(\d+)>")
+_NUMBERED = re.compile(r"^(\d{4,})-")
+# What follows a name in a menu label: an army count "(3)", or details after " · ".
+_LABEL_TAIL = re.compile(r"\s*\(\d+\).*$|\s+·\s.*$")
+_SUBCOMMAND, _GROUP = 1, 2
+
+
+def fold(text: str) -> str:
+    """Text compared loosely: case, accents and kinds of spaces ignored (``"Perú (3)"`` -> ``"peru (3)"``)."""
+    decomposed = unicodedata.normalize("NFKD", str(text))
+    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(plain.casefold().split())
+
+
+def label_name(label: str) -> str:
+    """The name in a menu label, without an army count or details: ``"Egypt (3) · Bob · 64%"`` -> ``"Egypt"``."""
+    return _LABEL_TAIL.sub("", str(label)).strip() or str(label)
 
 
 @dataclass
@@ -109,6 +133,8 @@ class Console:
         self.saved: dict[tuple[int, int], Path] = {}
         self.default_user = "alice"
         self.default_channel = "general"
+        self._number: int | None = None
+        self._payloads: list[dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------ input
 
@@ -166,7 +192,7 @@ class Console:
         elif lowered == "advance":
             await self._advance(tokens[1:])
         elif verb.startswith("/") and not tokens[0].quoted:
-            path, options = self._command(tokens)
+            path, options = await self._command(user, tokens)
             self.show(await self.discord.send_command(user, channel, path, options))
         else:
             raise OfflineError(f"cannot read {line!r}: a line is /command, click, select, complete, locale, "
@@ -206,24 +232,116 @@ class Console:
             raise OfflineError("select what? e.g. select Brazil")
         whole = self._unquote(remainder)
         try:
-            step = await self.discord.select(user, [whole])
-        except OfflineError:
+            step = await self.discord.select(user, [self.menu_value(user, whole)])
+        except OfflineError as error:
             if len(tokens) == 1:
                 raise
-            step = await self.discord.select(user, [t.text for t in tokens])
+            try:  # several values, one a word
+                step = await self.discord.select(user, [self.menu_value(user, t.text) for t in tokens])
+            except OfflineError:
+                raise error from None
         self.show(step)
 
-    def _command(self, tokens: list[Token]) -> tuple[str, dict[str, str]]:
-        """Split ``/game start players:3 name:"two words"`` into its path and raw option values."""
-        names = [tokens[0].text.lstrip("/")]
+    def menu_value(self, user: str, text: str) -> str:
+        """The option of the newest select menu ``user`` sees that ``text`` names.
+
+        An exact value or label is kept as typed. Otherwise the option is found by its name, the label without an
+        army count or details, ignoring case and accents: the whole name or an unambiguous start of it.
+        """
+        menu = next((m.selects[0] for m in reversed(self.discord.visible_to(user)) if m.selects), None)
+        if menu is None or menu.get("kind") != "string":
+            return text
+        options = menu.get("options") or []
+        if any(o["value"] == text or text.casefold() in (str(o["label"]).casefold(), str(o["value"]).casefold())
+               for o in options):
+            return text
+        wanted = fold(text)
+        if not wanted:
+            return text
+        names = [(o, fold(label_name(o["label"])), fold(o["label"]), fold(o["value"])) for o in options]
+        found = [o for o, name, label, value in names if wanted in (name, label, value)]
+        if not found:
+            found = [o for o, name, label, _ in names if name.startswith(wanted) or label.startswith(wanted)]
+        if len(found) == 1:
+            return str(found[0]["value"])
+        if found:
+            labels = " | ".join(str(o["label"]) for o in found)
+            raise OfflineError(f"{text!r} could be any of: {labels}; type more of the name")
+        return text  # the offline Discord says which options there are
+
+    # ------------------------------------------------------------------ commands, in any language
+
+    async def _command(self, user: str, tokens: list[Token]) -> tuple[str, dict[str, str]]:
+        """Split ``/game start players:3 name:"two words"`` into its path and raw option values.
+
+        Names of commands, subcommands, options and choices may be the English ones or their translations (the
+        bot's translator gives them): the user's language first, then any other.
+        """
+        locale = self.discord.server.locales.get(self.discord.user(user).id, "en-US")
+        payloads = await self.localised_commands()
+        node = self._pick(tokens[0].text.lstrip("/"), payloads, locale)
+        names = [node["name"] if node else tokens[0].text.lstrip("/")]
         index = 1
         while (index < len(tokens) and tokens[index].colon is None and not tokens[index].quoted
                and isinstance(self.discord.command_node(" ".join(names)), app_commands.Group)):
-            names.append(tokens[index].text)
+            subs = [o for o in (node or {}).get("options", []) if o.get("type") in (_SUBCOMMAND, _GROUP)]
+            node = self._pick(tokens[index].text, subs, locale)
+            names.append(node["name"] if node else tokens[index].text)
             index += 1
         path = " ".join(names)
         self.discord.find_command(path)
-        return path, self._options(tokens[index:], f"/{path}", path)
+        options = self._options(tokens[index:], f"/{path}", path)
+        if node is not None:
+            options = self._canonical_options(options, node, locale)
+        return path, options
+
+    async def localised_commands(self) -> list[dict[str, Any]]:
+        """The slash commands as Discord registers them, with the names in every language (once per session)."""
+        if self._payloads is None:
+            tree = self.discord.tree
+            payloads: list[dict[str, Any]] = []
+            seen: set[str] = set()
+            for guild in (discord.Object(self.discord.server.guild_id), None):
+                for command in tree.get_commands(guild=guild, type=discord.AppCommandType.chat_input):
+                    if command.name in seen:
+                        continue
+                    seen.add(command.name)
+                    translator = tree.translator
+                    payloads.append(await command.get_translated_payload(tree, translator) if translator
+                                    else command.to_dict(tree))
+            self._payloads = payloads
+        return self._payloads
+
+    @staticmethod
+    def _pick(word: str, nodes: list[dict[str, Any]], locale: str) -> dict[str, Any] | None:
+        """The node named ``word``: in English, else in ``locale``, else in one other language."""
+        wanted = fold(word)
+        if not wanted:
+            return None
+        for pool in ([n for n in nodes if fold(n["name"]) == wanted],
+                     [n for n in nodes if fold((n.get("name_localizations") or {}).get(locale, "")) == wanted],
+                     [n for n in nodes if wanted in {fold(v) for v in (n.get("name_localizations") or {}).values()}]):
+            distinct = {str(n["name"]): n for n in pool}
+            if len(distinct) == 1:
+                return next(iter(distinct.values()))
+        return None
+
+    def _canonical_options(self, options: dict[str, str], node: dict[str, Any], locale: str) -> dict[str, str]:
+        """Options renamed to their English names; a translated choice becomes its value."""
+        specs = [o for o in node.get("options", []) if o.get("type") not in (_SUBCOMMAND, _GROUP)]
+        out: dict[str, str] = {}
+        for key, value in options.items():
+            spec = self._pick(key, specs, locale)
+            if spec is None:
+                out[key] = value  # a Python parameter name, or a mistake the offline Discord explains
+                continue
+            choices = spec.get("choices") or []
+            known = {fold(c["name"]) for c in choices} | {fold(str(c["value"])) for c in choices}
+            if choices and fold(value) not in known:
+                choice = self._pick(value, [{**c, "value": str(c["value"])} for c in choices], locale)
+                value = choice["value"] if choice is not None else value
+            out[spec["name"]] = value
+        return out
 
     def _options(self, tokens: list[Token], after: str, path: str | None = None) -> dict[str, str]:
         """``name:value`` words as a dict; a word without ``name:`` continues the previous value."""
@@ -244,7 +362,7 @@ class Console:
     async def _complete(self, user: str, channel: str, tokens: list[Token]) -> None:
         if not tokens or not tokens[0].text.startswith("/"):
             raise OfflineError("usage: complete /command option:partial")
-        path, options = self._command(tokens)
+        path, options = await self._command(user, tokens)
         if not options:
             raise OfflineError("complete needs the option being typed, e.g. complete /attack from:Ala")
         focused = list(options)[-1]
@@ -379,18 +497,30 @@ class Console:
         return lines
 
     def save_attachments(self, message: OfflineMessage) -> dict[int, Path]:
-        """Save each attachment once, as ``NNNN-filename``; returns the path of every attachment."""
+        """Save each attachment once, as ``NNNN-filename``; returns the path of every attachment.
+
+        Numbers go on from the highest already in the output directory, so an earlier session's files stay.
+        """
         paths: dict[int, Path] = {}
         for attachment in message.attachments:
             key = (message.id, attachment.id)
             if key not in self.saved:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
                 safe = _SAFE_NAME.sub("_", Path(attachment.filename).name) or "file"
-                path = self.out_dir / f"{len(self.saved) + 1:04d}-{safe}"
+                path = self.out_dir / f"{self._next_number():04d}-{safe}"
+                while path.exists():
+                    path = self.out_dir / f"{self._next_number():04d}-{safe}"
                 path.write_bytes(attachment.data)
                 self.saved[key] = path
             paths[attachment.id] = self.saved[key]
         return paths
+
+    def _next_number(self) -> int:
+        if self._number is None:
+            found = (_NUMBERED.match(p.name) for p in self.out_dir.iterdir()) if self.out_dir.is_dir() else ()
+            self._number = max((int(m.group(1)) for m in found if m), default=0)
+        self._number += 1
+        return self._number
 
     @staticmethod
     def _size(size: int) -> str:

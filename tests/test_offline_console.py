@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 import pytest
@@ -202,3 +202,62 @@ def test_sync_wrapper_reads_a_file(tmp_path: Path) -> None:
 ])
 def test_tokenize_quotes_values(line: str, words: list[str]) -> None:
     assert [t.text for t in tokenize(line)] == words
+
+
+class Norwegian(app_commands.Translator):
+    """Names of the test bot's commands as a Norwegian user sees them."""
+
+    NAMES: ClassVar[dict[str, str]] = {"game": "spill", "start": "begynn", "name": "navn", "players": "spillere",
+                                       "map": "kart", "pick": "velg"}
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        if locale is not discord.Locale.norwegian or context.location.name.endswith("description"):
+            return None
+        return self.NAMES.get(string.message)
+
+
+def make_translated_bot() -> commands.Bot:
+    bot = make_bot()
+
+    async def setup_hook() -> None:
+        await bot.tree.set_translator(Norwegian())
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+def test_python_m_offline_names_selects_and_numbering(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from offline.__main__ import main
+
+    out = tmp_path / "out"
+    script = tmp_path / "script.txt"
+    script.write_text("\n".join([
+        "@bob locale no",
+        "@bob /spill begynn navn:Duel spillere:2",   # translated group, subcommand and options
+        "@bob /kart",
+        "/game start name:English players:3",        # English names still work
+        "/velg",                                      # another language's name, when it is not ambiguous
+        "select BRA",                                 # the start of a label, any case
+        "/pick",
+        "select north africa",                        # a label, any case
+        "/pick",
+        "select naf",                                 # an exact value
+        "/pick",
+        "select Mars",
+        "help",
+    ]) + "\n", encoding="utf-8")
+    argv = ["--bot", "test_offline_console:make_translated_bot", "--out", str(out), str(script)]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "[#general] bot: Duel: 2 players, fog False, in #general" in lines
+    assert "[#general] bot: English: 3 players, fog False, in #general" in lines
+    assert lines.count("[#general] bot: going to bra") == 1
+    assert lines.count("[#general] bot: going to naf") == 2
+    assert "error: no option 'Mars' in the select menu; options: North Africa | Brazil" in lines
+    assert "A line without @user is typed by @alice, the default user; without #channel it goes to #general." in lines
+    assert f"  file: {out / '0001-map.png'} (24 B)" in lines
+
+    assert main(argv) == 0  # a second session in the same folder keeps the first one's file
+    assert f"  file: {out / '0002-map.png'} (24 B)" in capsys.readouterr().out.splitlines()
+    assert sorted(p.name for p in out.iterdir()) == ["0001-map.png", "0002-map.png"]
