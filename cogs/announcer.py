@@ -21,16 +21,16 @@ import discord
 
 from engine import Game, GameState
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
-from engine.state import NEUTRAL
+from engine.state import NEUTRAL, REINFORCE, SETUP
 from store import GameRecord, Store
 from table import Note, Outcome, Part, Reminder
 from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT
 
 from .guards import game_locale
-from .i18n import _
+from .i18n import _, ngettext
 from .maps import map_file
 from .panel import controls, turn_prompt
-from .text import describe, phase_text, seat_name
+from .text import describe, mission_line, phase_text, seat_name
 
 MAX_CONTENT = 1900
 NOBODY = discord.AllowedMentions.none()
@@ -67,12 +67,52 @@ def note_line(note: Note, state: GameState, locale: object) -> str:
         return _("⌛ {player}'s time ran out: the AI played their turn (missed turns in a row: {n}).", locale,
                  player=name, n=note.count)
     if note.kind == SEAT_TO_AI:
-        return _("🤖 {player} missed {n} turns in a row: the AI takes their seat. The host can give it back with "
-                 "/risk reinstate.", locale, player=name, n=note.count)
+        return ngettext("🤖 {player} missed {n} turn: the AI takes their seat. The host can give it back with "
+                        "/risk reinstate.", "🤖 {player} missed {n} turns in a row: the AI takes their seat. The host "
+                        "can give it back with /risk reinstate.", note.count, locale, player=name)
     if note.kind == SEAT_REMOVED:
-        return _("🏳️ {player} missed {n} turns in a row: their territories are neutral now.", locale, player=name,
-                 n=note.count)
+        return ngettext("🏳️ {player} missed {n} turn: their territories are neutral now.",
+                        "🏳️ {player} missed {n} turns in a row: their territories are neutral now.", note.count,
+                        locale, player=name)
     return _("🚪 The host removed {player} from the game: their territories are neutral now.", locale, player=name)
+
+
+def winner_title(state: GameState, locale: object) -> str:
+    winners = state.winners or ([state.winner] if state.winner is not None else [])
+    names = [seat_name(state, seat, locale) for seat in winners] or [seat_name(state, NEUTRAL, locale)]
+    if len(names) > 1:
+        return _("🏆 {players} win!", locale, players=_(" and ", locale).join(names))
+    return _("🏆 {player} wins!", locale, player=names[0])
+
+
+def how_won(state: GameState, locale: object) -> list[str]:
+    """The reason the game ended, in the reader's words (with the standings of a round limit)."""
+    reason = state.result
+    winner = seat_name(state, state.winner if state.winner is not None else NEUTRAL, locale)
+    if reason == "mission" and state.winner is not None and state.winner in state.missions:
+        game = Game(state)
+        return [_("{player} completed their secret mission: {mission}", locale, player=winner,
+                  mission=mission_line(game.mission(state.winner), game.board, state, locale))]
+    if reason == "capitals":
+        return [_("{player} holds every capital.", locale, player=winner)]
+    if reason == "teams":
+        return [_("Every player of the other teams is out.", locale)]
+    if reason == "surrender":
+        return [_("Every other player surrendered.", locale)]
+    if reason == "round_limit":
+        ranked = sorted(state.active_seats(), key=lambda seat: (-len(state.territories_of(seat)),
+                                                                -state.army_total(seat), seat))
+        lines = [ngettext("The game reached its limit of {n} round: the most territories win, then the most armies.",
+                          "The game reached its limit of {n} rounds: the most territories win, then the most armies.",
+                          state.settings.max_rounds, locale)]
+        for place, seat in enumerate(ranked, 1):
+            lines.append(f"{place}. {seat_name(state, seat, locale)}: " + ", ".join([
+                ngettext("{n} territory", "{n} territories", len(state.territories_of(seat)), locale),
+                ngettext("{n} army", "{n} armies", state.army_total(seat), locale)]))
+        return lines
+    if len(set(state.owners.values())) == 1:
+        return [_("{player} holds every territory: world domination.", locale, player=winner)]
+    return [_("{player} is the last player standing.", locale, player=winner)]
 
 
 class Announcer:
@@ -105,8 +145,8 @@ class Announcer:
             placed = sum(e["count"] for e in seen if e["type"] == "armies_placed" and not e.get("hidden")
                          and e.get("source") in PLACEMENTS)
             if placed:
-                head.append(_("{player} placed {count} armies.", locale, player=seat_name(state, part.seat, locale),
-                              count=placed))
+                head.append(ngettext("{player} placed {n} army.", "{player} placed {n} armies.", placed, locale,
+                                     player=seat_name(state, part.seat, locale)))
             skip |= {"armies_placed", "turn_started", "turn_ended"}
         if part.by == HOST or any(n.kind == SEAT_REMOVED for n in notes):
             skip.add("player_surrendered")
@@ -126,21 +166,27 @@ class Announcer:
         return next((p for p in reversed(outcome.parts) if p.by == TIMEOUT and p.seat == seat), None)
 
     # -- the actor's answer ---------------------------------------------------------------------------------
-    async def answer(self, interaction: discord.Interaction[Any], outcome: Outcome) -> None:
-        """Answer a deferred interaction with its first part, then tell the channel the rest."""
+    async def answer(self, interaction: discord.Interaction[Any], outcome: Outcome, *, private: bool) -> None:
+        """Answer a deferred interaction with its first part, then tell the channel the rest.
+
+        ``private``: the interaction was acknowledged privately (fog of war), so its answer is the reader's own
+        view and the channel is told the public projection separately."""
         record = outcome.record
         first = outcome.parts[0]
         viewer = record.seat_of(interaction.user.id)
-        private = first.before is not None and fog_hides_board(first.before) and not first.ended
         audience = viewer if private else EVERYBODY
         locale = interaction.locale if private else game_locale(record, interaction)
         seen = events_for(first.events, audience, before=first.before)
         lines = self.part_lines(outcome, first, audience, locale) or [_("Done.", locale)]
+        after = first.after
+        left = after.reinforcements if after.phase == REINFORCE else after.batch_left if after.phase == SETUP else 0
+        if first.by == PLAYER and after.current == viewer and left:
+            lines.append(ngettext("{n} army left to place.", "{n} armies left to place.", left, locale))
         kwargs: dict[str, Any] = {"content": clip(lines), "ephemeral": private, "allowed_mentions": NOBODY}
         if first.by != START:
-            kwargs["file"] = await map_file(first.after, audience, seen, locale=locale)
+            kwargs["file"] = await map_file(after, audience, seen, locale=locale)
         if first.by == PLAYER and len(outcome.parts) == 1 and outcome.waiting_on() == viewer:
-            view = controls(record.id, Game(first.after), game_locale(record), first.events)
+            view = controls(record.id, Game(after), locale, first.events, public=not private)
             if view is not None:
                 kwargs["view"] = view
         await interaction.followup.send(**kwargs)
@@ -200,24 +246,33 @@ class Announcer:
         mention = player.user_id is not None and (prefs is None or prefs.notify != "off")
         who = f"<@{player.user_id}>" if mention else seat_name(s, s.current, locale)
         text = turn_prompt(game, locale, who)
+        if s.teams:
+            mates = [seat_name(s, m, locale) for m in game.teammates(s.current)]
+            text += " " + _("(team {n}, with {players})", locale, n=s.teams[s.current] + 1, players=", ".join(mates))
         if due is not None:
             text += " " + _("Ends <t:{t}:R>.", locale, t=int(due))
         kwargs: dict[str, Any] = {"allowed_mentions": only(player.user_id) if mention and player.user_id else NOBODY}
         if not fog_hides_board(s):
             kwargs["file"] = await map_file(s, EVERYBODY, locale=locale)
-        view = controls(record.id, game, locale)
+        view = controls(record.id, game, locale, public=True)
         if view is not None:
             kwargs["view"] = view
         await self.channel(record).send(text, **kwargs)
 
     async def game_over(self, record: GameRecord, state: GameState | None = None) -> None:
+        """How the game was won, the standings where they decided it, every mission, and the dice to check."""
         locale = game_locale(record)
         s = state or record.game().state
-        winner = seat_name(s, s.winner if s.winner is not None else NEUTRAL, locale)
-        embed = discord.Embed(title=_("🏆 {player} wins!", locale, player=winner), colour=discord.Colour.gold())
-        embed.description = _("The game lasted {turns} turns. Check every die: /risk verify, then "
-                              "`python -m engine.verify game.jsonl` on the file from /risk export.", locale,
-                              turns=s.turn)
+        embed = discord.Embed(title=winner_title(s, locale), colour=discord.Colour.gold())
+        embed.description = "\n".join([*how_won(s, locale), "", ngettext(
+            "The game lasted {n} turn.", "The game lasted {n} turns.", s.turn, locale) + " " + _(
+            "Check every die: /risk verify, then `python -m engine.verify game.jsonl` on the file from /risk export.",
+            locale)])
+        if s.missions:
+            game = Game(s)
+            embed.add_field(name=_("Missions", locale), inline=False, value=clip([
+                f"{seat_name(s, seat, locale)}: {mission_line(game.mission(seat), game.board, s, locale)}"
+                for seat in sorted(s.missions)])[:1024])
         embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
         embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
                         inline=False)
@@ -247,7 +302,7 @@ class Announcer:
         file = await map_file(state, viewer, locale=interaction.locale)
         text = _("Turn {turn}: {player} is {phase}.", interaction.locale, turn=state.turn,
                  player=seat_name(state, state.current, interaction.locale),
-                 phase=phase_text(state, interaction.locale))
+                 phase=phase_text(state, interaction.locale, viewer))
         await interaction.followup.send(text, ephemeral=True, file=file, allowed_mentions=NOBODY)
 
 

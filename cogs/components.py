@@ -39,6 +39,13 @@ FORT = "fort"          # button (source, target, count): the move
 END = "end"            # button: end the turn (asks first while attacking)
 END_CONFIRMED = "endok"  # button: end the turn, confirmed
 CONTINENT = "cont"     # select (purpose, extra...): more than 25 territories, narrowed to one continent
+MOVE_COUNT = "movecount"  # select: any number of armies into the conquered territory
+FORT_COUNT = "fortcount"  # select (source, target): any number of armies for the fortify move
+MISSION = "mission"    # button: your secret mission, privately (any time, no turn needed)
+SURRENDER = "giveup"   # button: resign, confirmed (any time, no turn needed)
+KICK = "kickok"        # button (seat): the host removes that player, confirmed
+UNDO = "undo"          # button: take back this turn's placements
+CONTROLS = "turn"      # button: the buttons of your move, privately (a public panel under fog shows no figures)
 
 
 class TapHandler(Protocol):

@@ -10,13 +10,17 @@ from discord import app_commands
 
 from engine import Surrender
 from engine.fog import fog_hides_board
+from store import GameRecord
 
+from . import components as verb
 from .announcer import NOBODY
 from .base import CogBase, risk_group
+from .components import GameButton, view_of
 from .errors import UserError
 from .guards import game_here, game_locale, require_host, seat_of
-from .i18n import _
+from .i18n import _, ngettext
 from .lobby import lobby_embed
+from .panel import Red
 from .play import acknowledge
 from .text import safe_name
 
@@ -35,10 +39,22 @@ class ControlCommands(CogBase):
             await interaction.response.send_message(embed=lobby_embed(record, interaction), allowed_mentions=NOBODY)
             return
         record = await game_here(self.store, interaction)
+        record.game().validate(Surrender(seat))
+        locale = interaction.locale
+        question = _("Remove yourself from game #{id}? That resigns you: your territories become neutral.", locale,
+                     id=record.id) if player.id == interaction.user.id else \
+            _("Remove {player} from game #{id}? Their territories become neutral.", locale, id=record.id,
+              player=safe_name(player.display_name))
+        await interaction.response.send_message(question, ephemeral=True, view=view_of(GameButton(
+            record.id, verb.KICK, seat, label=_("Yes, remove", locale), style=Red)))
+
+    async def remove_player(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None:
+        """The host confirmed: the player leaves the game, their territories become neutral."""
         game = record.game()
         game.validate(Surrender(seat))
-        await acknowledge(interaction, private=fog_hides_board(game.state))
-        await self.announcer.answer(interaction, await self.table.remove(record, seat))
+        private = fog_hides_board(game.state)
+        await acknowledge(interaction, private)
+        await self.announcer.answer(interaction, await self.table.remove(record, seat), private=private)
 
     @risk_group.command(name="cancel", description="Cancel this channel's game (host)")
     async def risk_cancel(self, interaction: discord.Interaction[Any]) -> None:
@@ -52,7 +68,13 @@ class ControlCommands(CogBase):
     @risk_group.command(name="surrender", description="Resign: your territories become neutral")
     async def risk_surrender(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction)
-        await self.perform(interaction, record, Surrender(seat_of(record, interaction)))
+        record.game().validate(Surrender(seat_of(record, interaction)))
+        locale = interaction.locale
+        await interaction.response.send_message(
+            _("Surrender game #{id}? Your territories become neutral and you cannot come back.", locale,
+              id=record.id), ephemeral=True,
+            view=view_of(GameButton(record.id, verb.SURRENDER, label=_("Yes, surrender", locale), style=Red,
+                                    emoji="🏳️")))
 
     @risk_group.command(name="pause", description="Pause the game: deadlines stop (host)")
     async def risk_pause(self, interaction: discord.Interaction[Any]) -> None:
@@ -87,9 +109,11 @@ class ControlCommands(CogBase):
             await self.table.restart_timers(record)
         assert status.vacation_until is not None
         await interaction.response.send_message(
-            _("🏖️ {player} is on vacation until <t:{t}:f>; their deadlines wait until then ({left} days left).",
-              game_locale(record, interaction), player=safe_name(interaction.user.display_name),
-              t=int(status.vacation_until), left=limit - status.vacation_days), allowed_mentions=NOBODY)
+            ngettext("🏖️ {player} is on vacation until <t:{t}:f>; their deadlines wait until then ({n} day left).",
+                     "🏖️ {player} is on vacation until <t:{t}:f>; their deadlines wait until then ({n} days left).",
+                     limit - status.vacation_days, game_locale(record, interaction),
+                     player=safe_name(interaction.user.display_name), t=int(status.vacation_until)),
+            allowed_mentions=NOBODY)
 
     @risk_group.command(name="reinstate", description="Give a player replaced by the AI their seat back (host)")
     async def risk_reinstate(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
@@ -106,8 +130,9 @@ class ControlCommands(CogBase):
                            timezone="Your time zone, e.g. Europe/Oslo")
     @app_commands.choices(mode=[app_commands.Choice(name=n, value=n) for n in ("mention", "dm", "off")])
     async def risk_notify(self, interaction: discord.Interaction[Any], mode: str | None = None,
-                          quiet_start: str | None = None, quiet_end: str | None = None,
-                          timezone: str | None = None) -> None:
+                          quiet_start: app_commands.Range[str, 1, 5] | None = None,
+                          quiet_end: app_commands.Range[str, 1, 5] | None = None,
+                          timezone: app_commands.Range[str, 1, 64] | None = None) -> None:
         prefs = await self.store.get_user_prefs(interaction.user.id)
         changes = {k: v for k, v in (("notify", mode), ("quiet_start", quiet_start), ("quiet_end", quiet_end),
                                      ("timezone", timezone)) if v is not None}

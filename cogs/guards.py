@@ -48,13 +48,23 @@ async def game_here(store: Store, interaction: discord.Interaction[Any], *, runn
 
 
 async def last_game_here(store: Store, interaction: discord.Interaction[Any]) -> GameRecord:
-    """The channel's newest game that has started (running or finished), for its log and its dice."""
+    """The channel's newest game that has started (running, paused or over), for its log and its dice; a lobby
+    opened since does not hide it."""
     if interaction.channel_id is None:
         raise UserError(_("Games are played in server channels.", interaction.locale))
-    games = await store.list_games(channel_id=interaction.channel_id, limit=1)
-    if not games or games[0].state_json is None:
-        raise UserError(_("This channel has no game.", interaction.locale))
-    return games[0]
+    games = await store.list_games(channel_id=interaction.channel_id, limit=5)
+    started = next((g for g in games if g.state_json is not None), None)
+    if started is None:
+        raise UserError(_("There is no game in this channel. Start one with /risk new.", interaction.locale))
+    return started
+
+
+async def game_or_last(store: Store, interaction: discord.Interaction[Any]) -> GameRecord:
+    """The channel's game; once it is over, still the last one until a new game starts."""
+    record = await channel_game(store, interaction)
+    if record is not None and (record.state_json is not None or record.status == "lobby"):
+        return record
+    return await last_game_here(store, interaction)
 
 
 async def running_game(store: Store, interaction: discord.Interaction[Any], game_id: int) -> GameRecord:
@@ -103,5 +113,16 @@ def require_permissions(interaction: discord.Interaction[Any]) -> None:
                           missing=", ".join(missing)))
 
 
-__all__ = ["channel_game", "game_here", "game_locale", "is_host", "last_game_here", "on_turn", "require_host",
-           "require_permissions", "running_game", "seat_of"]
+__all__ = [
+    "channel_game",
+    "game_here",
+    "game_locale",
+    "game_or_last",
+    "is_host",
+    "last_game_here",
+    "on_turn",
+    "require_host",
+    "require_permissions",
+    "running_game",
+    "seat_of",
+]

@@ -8,23 +8,24 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from engine.fog import events_for, fog_hides_board
+from engine.fog import events_for, fog_hides_board, without_hidden
 from engine.log import dumps
 from engine.state import OVER
 
 from .announcer import NOBODY, clip
 from .base import CogBase, risk_group
-from .guards import game_here, last_game_here
-from .i18n import _
+from .errors import UserError
+from .guards import game_here, game_or_last, last_game_here
+from .i18n import _, ngettext
 from .lobby import lobby_embed, settings_text
 from .rules_text import HELP_TEXT, RULE_TOPICS
-from .text import describe, phase_text, safe_name, seat_name
+from .text import describe, phase_text, safe_name, seat_name, team_lines
 
 
 class InfoCommands(CogBase):
     @risk_group.command(name="status", description="Players, whose turn it is, and the dice commitment")
     async def risk_status(self, interaction: discord.Interaction[Any]) -> None:
-        record = await game_here(self.store, interaction, running=False)
+        record = await game_or_last(self.store, interaction)
         if record.state_json is None:
             await interaction.response.send_message(embed=lobby_embed(record, interaction), ephemeral=True)
             return
@@ -37,17 +38,21 @@ class InfoCommands(CogBase):
         rows = []
         for p in record.players:
             name = safe_name(p.name)
+            cards = ngettext("{n} card", "{n} cards", len(s.hands.get(p.seat, [])), locale)
             if fog_hides_board(s) and p.seat != viewer:  # under fog, other players' totals stay hidden
-                line = _("{name}: {c} cards", locale, name=name, c=len(s.hands.get(p.seat, [])))
+                facts = [cards]
             else:
-                line = _("{name}: {t} territories, {a} armies, {c} cards", locale, name=name,
-                         t=len(s.territories_of(p.seat)), a=s.army_total(p.seat), c=len(s.hands.get(p.seat, [])))
+                facts = [ngettext("{n} territory", "{n} territories", len(s.territories_of(p.seat)), locale),
+                         ngettext("{n} army", "{n} armies", s.army_total(p.seat), locale), cards]
+            line = f"{name}: " + ", ".join(facts)
             line = f"~~{line}~~" if p.seat in s.eliminated or p.seat in s.surrendered else line
             rows.append(("▶ " if p.seat == s.current and s.phase != OVER else "") + line)
         embed.add_field(name=_("Players", locale), value="\n".join(rows), inline=False)
+        if s.teams:
+            embed.add_field(name=_("Teams", locale), value="\n".join(team_lines(s, locale)), inline=False)
         embed.add_field(name=_("Now", locale), value=_("{player} is {phase}.", locale,
                                                       player=seat_name(s, s.current, locale),
-                                                      phase=phase_text(s, locale)), inline=False)
+                                                      phase=phase_text(s, locale, viewer)), inline=False)
         if s.settings.cards == "escalating":
             embed.add_field(name=_("Next set", locale), value=str(game.next_set_value()))
         turn_timer = next((t for t in await self.store.game_deadlines(record.id) if t.kind.startswith("turn|")), None)
@@ -61,15 +66,18 @@ class InfoCommands(CogBase):
     @risk_group.command(name="settings", description="The rules this game is played with")
     async def risk_settings(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
-        await interaction.response.send_message(settings_text(record.settings), ephemeral=True)
+        await interaction.response.send_message(settings_text(record.settings, interaction.locale), ephemeral=True)
 
     @risk_group.command(name="log", description="Recent events of this game")
     @app_commands.describe(count="How many events (default 20)")
     async def risk_log(self, interaction: discord.Interaction[Any],
                        count: app_commands.Range[int, 1, 200] = 20) -> None:
-        record = await game_here(self.store, interaction)
+        record = await game_or_last(self.store, interaction)
+        if record.state_json is None:
+            raise UserError(_("The game has not started yet: the host starts it with /risk start.",
+                              interaction.locale))
         seen = events_for(await self.store.events(record.id), record.seat_of(interaction.user.id))
-        shown = [e for e in seen if not e.get("hidden")][-max(1, min(count, 200)):]
+        shown = without_hidden(seen)[-max(1, min(count, 200)):]
         game = record.game()
         lines = describe(shown, game.state, game.board, interaction.locale, include_setup=True)
         await interaction.response.send_message(clip(lines) or _("Nothing yet.", interaction.locale), ephemeral=True,
@@ -79,7 +87,7 @@ class InfoCommands(CogBase):
     async def risk_export(self, interaction: discord.Interaction[Any]) -> None:
         record = await last_game_here(self.store, interaction)
         over = record.game().state.phase == OVER
-        events = events_for(await self.store.events(record.id), record.seat_of(interaction.user.id))
+        events = without_hidden(events_for(await self.store.events(record.id), record.seat_of(interaction.user.id)))
         file = discord.File(io.BytesIO(dumps(events).encode()), filename=f"risk-game-{record.id}.jsonl")
         note = _("The full log of game #{id}. Check its dice with `python -m engine.verify {name}`.",
                  interaction.locale, id=record.id, name=file.filename) if over else \

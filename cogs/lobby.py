@@ -8,9 +8,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from engine import Settings
+from engine import Settings, SettingsError
 from engine.ai import LEVELS
-from engine.settings import CHOICES, DEADLINES, PRESETS
+from engine.settings import CHOICES, DEADLINES, PRESETS, assign_teams
 from store import GameRecord
 
 from .announcer import NOBODY
@@ -18,37 +18,98 @@ from .base import CogBase, risk_group
 from .components import view_of
 from .errors import UserError, handle_error
 from .guards import game_here, game_locale, require_host
-from .i18n import LANGUAGES, _, language_of
+from .i18n import LANGUAGES, _, language_of, ngettext
 from .panel import Blue, Green, Grey
 from .play import acknowledge
-from .text import safe_name
+from .text import _noop, player_name, safe_name
 
 JOIN, ADD_AI, START = "join", "bot", "start"  # the lobby buttons' verbs
+# A game without a preset: territories dealt at random and starting armies placed five at a time, so a game
+# over days reaches its first real turn after a few setup turns instead of some seventy (see docs/rules.md).
+ASYNC_DEFAULTS: dict[str, Any] = {"deployment": "deal", "setup_batch": 5}
 
 
-def deadline_name(seconds: int) -> str:
+def deadline_name(seconds: int, locale: object | None = None) -> str:
     if seconds % 86400 == 0:
-        days = seconds // 86400
-        return f"{days} day" if days == 1 else f"{days} days"
+        return ngettext("{n} day", "{n} days", seconds // 86400, locale)
     if seconds % 3600 == 0:
-        return f"{seconds // 3600} h"
-    return f"{seconds // 60} min"
+        return ngettext("{n} hour", "{n} hours", seconds // 3600, locale)
+    return ngettext("{n} minute", "{n} minutes", seconds // 60, locale)
 
 
-def settings_text(settings: dict[str, Any]) -> str:
+# Each setting as players read it: a label, and its values in words (numbers are shown as they are).
+SETTING_LABELS = {
+    "deployment": _noop("Deployment"), "setup_batch": _noop("Starting armies per set-up turn"),
+    "cards": _noop("Card sets"), "fortify": _noop("Fortify"), "mode": _noop("Goal"), "teams": _noop("Teams"),
+    "fog": _noop("Fog of war"), "turn_deadline": _noop("Time per turn"), "reminders": _noop("Reminders"),
+    "on_timeout": _noop("When time runs out"), "max_missed": _noop("Missed turns before the seat is replaced"),
+    "on_boot": _noop("A replaced seat goes to"), "vacation_days": _noop("Vacation days per player"),
+    "max_rounds": _noop("Round limit"),
+}
+SETTING_VALUES = {
+    ("deployment", "claim"): _noop("territories claimed one by one"),
+    ("deployment", "deal"): _noop("territories dealt at random"),
+    ("deployment", "auto"): _noop("territories and armies placed at random"),
+    ("cards", "escalating"): _noop("escalating: 4, 6, 8, 10, 12, 15, then 5 more each"),
+    ("cards", "fixed"): _noop("fixed: 4, 6, 8 or 10 armies by symbols"), ("cards", "none"): _noop("no cards"),
+    ("fortify", "adjacent"): _noop("one move to a neighbouring territory"),
+    ("fortify", "connected"): _noop("one move along a chain of your territories"),
+    ("fortify", "unlimited"): _noop("any number of moves along your territories"),
+    ("mode", "classic"): _noop("world domination"), ("mode", "missions"): _noop("secret missions"),
+    ("mode", "capitals"): _noop("capture the capitals"), ("teams", "none"): _noop("no teams"),
+    ("fog", "off"): _noop("off"), ("fog", "on"): _noop("on: you see your territories and their neighbours"),
+    ("reminders", "auto"): _noop("at half time and an hour before the end"), ("reminders", "none"): _noop("none"),
+    ("on_timeout", "cautious"): _noop("the AI plays a cautious turn"),
+    ("on_timeout", "skip"): _noop("the turn is skipped"),
+    ("on_timeout", "ai"): _noop("the AI plays the turn"), ("on_boot", "ai"): _noop("the AI"),
+    ("on_boot", "neutral"): _noop("nobody: the territories become neutral"),
+    ("max_missed", 0): _noop("never"), ("max_rounds", 0): _noop("no limit"),
+}
+
+
+def settings_text(settings: dict[str, Any], locale: object | None = None) -> str:
+    """The rules of a game, one line each, in the reader's words."""
     full = Settings.from_dict({k: v for k, v in settings.items() if k in Settings.__dataclass_fields__})
-    shown = {k: (deadline_name(v) if k == "turn_deadline" else v) for k, v in full.to_dict().items()
-             if k not in ("map", "language")}
-    return "\n".join(f"{k}: **{v}**" for k, v in shown.items())
+    lines = []
+    for key, value in full.to_dict().items():
+        if key not in SETTING_LABELS:
+            continue
+        if key == "turn_deadline":
+            shown = deadline_name(value, locale)
+        elif (key, value) in SETTING_VALUES:
+            shown = _(SETTING_VALUES[(key, value)], locale)
+        else:
+            shown = str(value)
+        lines.append(f"{_(SETTING_LABELS[key], locale)}: **{shown}**")
+    return "\n".join(lines)
+
+
+def teams_text(record: GameRecord, locale: object | None = None) -> str | None:
+    """Who plays with whom (seat order decides: teams are dealt in turn), or None without teams."""
+    full = Settings.from_dict({k: v for k, v in record.settings.items() if k in Settings.__dataclass_fields__})
+    try:
+        teams = assign_teams(full, len(record.players))
+    except SettingsError:  # not yet the number of players the format needs
+        return _("{teams}: the first player joins team 1, the next team 2, and so on.", locale, teams=full.teams) \
+            if full.teams != "none" else None
+    if not teams:
+        return None
+    names = {p.seat: safe_name(player_name(p.name, p.is_ai, locale)) for p in record.players}
+    return "\n".join(_("Team {n}: {players}", locale, n=team + 1,
+                        players=", ".join(names[s] for s in sorted(teams) if teams[s] == team))
+                      for team in sorted(set(teams.values())))
 
 
 def lobby_embed(record: GameRecord, interaction: discord.Interaction[Any]) -> discord.Embed:
     locale = game_locale(record, interaction)
     embed = discord.Embed(title=_("Risk: game #{id} lobby", locale, id=record.id), colour=discord.Colour.blue())
-    seats = "\n".join(f"{p.seat + 1}. {safe_name(p.name)}" + (f" 🤖 {p.ai_level}" if p.is_ai else "") +
+    seats = "\n".join(f"{p.seat + 1}. {safe_name(player_name(p.name, p.is_ai, locale))}" + (" 🤖" if p.is_ai else "") +
                       (" 👑" if p.user_id == record.host_id else "") for p in record.players)
     embed.add_field(name=_("Players ({n}/6)", locale, n=len(record.players)), value=seats or "—", inline=False)
-    embed.add_field(name=_("Settings", locale), value=settings_text(record.settings), inline=False)
+    teams = teams_text(record, locale)
+    if teams:
+        embed.add_field(name=_("Teams", locale), value=teams, inline=False)
+    embed.add_field(name=_("Settings", locale), value=settings_text(record.settings, locale), inline=False)
     embed.set_footer(text=_("/risk join to take a seat · the host starts with /risk start", locale))
     return embed
 
@@ -103,6 +164,9 @@ class LobbyCommands(CogBase):
             if preset not in PRESETS:
                 raise UserError(_("Choose one option.", interaction.locale))
             chosen = {**PRESETS[preset], **chosen}
+        else:  # the bot's defaults for play over days, under the server's own defaults
+            server = await self.store.get_guild_settings(interaction.guild_id) if interaction.guild_id else None
+            chosen = {**ASYNC_DEFAULTS, **(server.default_settings if server else {}), **chosen}
         record = await self.store.create_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                                interaction.user.display_name, chosen or None)
         await self.show_lobby(interaction, record)
@@ -169,7 +233,7 @@ class LobbyCommands(CogBase):
         if len(record.players) < 2:
             raise UserError(_("A game needs at least 2 players: /risk join or /risk addbot.", interaction.locale))
         await acknowledge(interaction, private=False)
-        await self.announcer.answer(interaction, await self.table.start(record.id))
+        await self.announcer.answer(interaction, await self.table.start(record.id), private=False)
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<gid>[0-9]+):(?P<verb>[a-z]+)"):

@@ -17,6 +17,7 @@ from engine.fog import Audience, state_for, visible_to
 from render import encode_png, render_map
 
 from .i18n import language_of, map_labels
+from .text import player_name
 
 
 async def map_file(state: GameState, audience: Audience, seen: Sequence[Event] = (), *,
@@ -24,6 +25,8 @@ async def map_file(state: GameState, audience: Audience, seen: Sequence[Event] =
     """The board as ``audience`` may see it, with ``seen`` (events already projected for that audience)
     marked: the last attack, placements, moves."""
     view = state_for(state, audience)
+    for player in view.players:  # an AI seat's default name in the reader's language
+        player.name = player_name(player.name, player.kind == "ai", locale or state.settings.language or None)
     visible = visible_to(state, audience)
     # Marks need both ends of an attack or a move: one in the fog (named null) leaves the event unmarked.
     highlight = [dict(e) for e in seen if not e.get("hidden")

@@ -12,8 +12,8 @@ from engine.fog import fog_hides_board
 from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP, Event
 
 from . import components as verb
-from .components import GameButton, view_of
-from .i18n import _
+from .components import GameButton, GameSelect, view_of
+from .i18n import _, ngettext
 from .text import phase_text
 
 Blue, Grey, Green, Red = (discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
@@ -29,25 +29,34 @@ def turn_prompt(game: Game, locale: object, who: str) -> str:
         return _("🎯 {who}, choose your capital.", locale, who=who)
     if s.phase == SETUP:
         if s.batch_left:
-            return _("🎯 {who}, place {n} of your starting armies.", locale, who=who, n=s.batch_left)
-        return _("🎯 {who}, place {n} neutral army.", locale, who=who, n=s.neutral_left)
+            return ngettext("🎯 {who}, place {n} of your starting armies.", "🎯 {who}, place {n} of your starting "
+                            "armies.", s.batch_left, locale, who=who)
+        return ngettext("🎯 {who}, place {n} neutral army.", "🎯 {who}, place {n} neutral armies.", s.neutral_left,
+                        locale, who=who)
     if s.phase == REINFORCE:
-        extra = _(" You hold {n} cards: trade a set first.", locale, n=len(s.hands[s.current])) \
-            if game.must_trade(s.current) else ""
+        extra = ngettext(" You hold {n} card: trade a set first.", " You hold {n} cards: trade a set first.",
+                         len(s.hands[s.current]), locale) if game.must_trade(s.current) else ""
         if fog_hides_board(s):
             return _("🎯 {who}, turn {turn}: place your reinforcements.", locale, who=who, turn=s.turn) + extra
-        return _("🎯 {who}, turn {turn}: place {n} armies.", locale, who=who, turn=s.turn, n=s.reinforcements) + extra
+        return ngettext("🎯 {who}, turn {turn}: place {n} army.", "🎯 {who}, turn {turn}: place {n} armies.",
+                        s.reinforcements, locale, who=who, turn=s.turn) + extra
     return _("🎯 {who}, it is your turn ({phase}).", locale, who=who, phase=phase_text(s, locale))
 
 
-def controls(game_id: int, game: Game, locale: object, events: Sequence[Event] = ()) -> discord.ui.View | None:
-    """The buttons for the player whose move it is; ``events`` (the last action's) offer "attack again"."""
+def controls(game_id: int, game: Game, locale: object, events: Sequence[Event] = (), *,
+             public: bool = False) -> discord.ui.View | None:
+    """The buttons for the player whose move it is; ``events`` (the last action's) offer "attack again".
+
+    ``public``: the buttons sit on a message everybody reads; under fog, those that would show figures (how
+    many armies can move in) are behind one button that answers the player privately."""
     s = game.state
     seat = s.current
     items: list[discord.ui.Item[Any]] = []
     if s.phase == OVER:
         return None
-    if s.phase == CLAIM:
+    if public and fog_hides_board(s) and s.phase == OCCUPY:
+        items.append(GameButton(game_id, verb.CONTROLS, label=_("Continue", locale), style=Blue, emoji="▶️"))
+    elif s.phase == CLAIM:
         items.append(GameButton(game_id, verb.CLAIM, label=_("Claim", locale), style=Blue, emoji="🚩"))
     elif s.phase == CAPITAL:
         items.append(GameButton(game_id, verb.CAPITAL, label=_("Capital", locale), style=Blue, emoji="🏰"))
@@ -57,15 +66,21 @@ def controls(game_id: int, game: Game, locale: object, events: Sequence[Event] =
         if s.neutral_left:
             items.append(GameButton(game_id, verb.NEUTRAL, label=_("Neutral", locale), style=Grey, emoji="⬜"))
     elif s.phase == REINFORCE:
-        items.append(GameButton(game_id, verb.PLACE, label=_("Place", locale), style=Blue, emoji="➕"))
-        if s.settings.cards != "none":
-            items.append(GameButton(game_id, verb.CARDS, label=_("Cards", locale), style=Grey, emoji="🃏"))
+        if game.must_trade(seat):  # nothing to place before a set is traded: the cards only
+            items.append(GameButton(game_id, verb.CARDS, label=_("Trade cards", locale), style=Blue, emoji="🃏"))
+        else:
+            items.append(GameButton(game_id, verb.PLACE, label=_("Place", locale), style=Blue, emoji="➕"))
+            if s.settings.cards != "none":
+                items.append(GameButton(game_id, verb.CARDS, label=_("Cards", locale), style=Grey, emoji="🃏"))
     elif s.phase == OCCUPY:
         assert s.pending is not None
         lo, hi = s.pending["min"], s.pending["max"]
         for n in sorted({lo, (lo + hi + 1) // 2, hi}):
             label = _("Move {n}", locale, n=n) if n != hi else _("Move all ({n})", locale, n=n)
             items.append(GameButton(game_id, verb.MOVE, n, label=label, style=Blue if n == hi else Grey))
+        if hi - lo > 2:  # any other number, from a menu on its own row
+            items.append(count_select(game_id, verb.MOVE_COUNT, range(lo, hi + 1), _("Another number…", locale),
+                                      row=1))
     elif s.phase == ATTACK:
         last = next(((e["from"], e["to"]) for e in reversed(events) if e["type"] == "battle" and "from" in e), None)
         if last and last[0] in game.attack_sources(seat) and last[1] in game.attack_targets(seat, last[0]):
@@ -81,8 +96,31 @@ def controls(game_id: int, game: Game, locale: object, events: Sequence[Event] =
     elif s.phase == FORTIFY:
         items.append(GameButton(game_id, verb.FORTIFY, label=_("Fortify", locale), style=Blue, emoji="🛡️"))
         items.append(GameButton(game_id, verb.END_CONFIRMED, label=_("End turn", locale), style=Grey, emoji="⏭️"))
+    if s.phase in (REINFORCE, ATTACK) and game.can_undo(seat):
+        items.append(GameButton(game_id, verb.UNDO, label=_("Undo placements", locale), style=Grey, emoji="↩️"))
     items.append(GameButton(game_id, verb.MAP, label=_("Map", locale), style=Grey, emoji="🗺️"))
-    return view_of(*items[:25])
+    if s.missions:
+        items.append(GameButton(game_id, verb.MISSION, label=_("Mission", locale), style=Grey, emoji="🎯"))
+    buttons = [i for i in items if isinstance(i, GameButton)]
+    for index, button in enumerate(buttons):  # five buttons a row; a count menu keeps its own row below
+        button.item.row = 0 if index < 5 else 2
+    return view_of(*items)
+
+
+def spread(numbers: range, most: int = 25) -> list[int]:
+    """At most ``most`` of the numbers, the first and the last always among them, evenly spread."""
+    values = list(numbers)
+    if len(values) <= most:
+        return values
+    step = (len(values) - 1) / (most - 1)
+    return sorted({values[round(i * step)] for i in range(most)})
+
+
+def count_select(game_id: int, purpose: str, numbers: range, placeholder: str, *extra: str,
+                 row: int | None = None) -> GameSelect:
+    """A menu of army counts (Discord allows 25 options: a long range is spread evenly)."""
+    options = [discord.SelectOption(label=str(n), value=str(n)) for n in spread(numbers)]
+    return GameSelect(game_id, purpose, *extra, options=options, placeholder=placeholder, row=row)
 
 
 __all__ = ["Blue", "Green", "Grey", "Red", "controls", "turn_prompt"]

@@ -22,9 +22,11 @@ from engine import (
     Place,
     RuleError,
     Trade,
+    Undo,
 )
 from engine.cards import WILD_CARDS
-from engine.fog import fog_hides_board, visible_to
+from engine.errors import Territory
+from engine.fog import fog_hides_board, visible_territories, visible_to
 from engine.odds import battle_odds
 from engine.state import ATTACK, CAPITAL, CLAIM, NEUTRAL, REINFORCE
 from store import GameRecord
@@ -33,10 +35,10 @@ from . import components as verb
 from .base import CogBase
 from .components import GameButton, view_of
 from .errors import UserError, reply_private
-from .guards import game_here, seat_of
-from .i18n import _, decimal, percent, resolve_territory, territory_name
+from .guards import game_here, game_or_last, seat_of
+from .i18n import _, decimal, ngettext, percent, resolve_territory, territory_name
 from .options import AttackFrom, AttackTo, FortifyFrom, FortifyTo, PlaceTerritory
-from .panel import Green
+from .panel import Green, Grey
 from .text import SYMBOLS, mission_line
 
 ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
@@ -79,6 +81,15 @@ def parse_cards(game: Game, seat: int, text: str, locale: object) -> tuple[str, 
     return tuple(chosen)
 
 
+def trade_label(game: Game, seat: int, cards: tuple[str, ...], locale: object) -> str:
+    """A trade button that says which cards it trades: their territories (★ where the card gives +2)."""
+    s = game.state
+    names = [_("Wild", locale) if c in WILD_CARDS else
+             territory_name(game.board, c, locale, short=True) + (" ★" if s.owners.get(c) == seat else "")
+             for c in cards]
+    return (_("Trade", locale) + ": " + ", ".join(names))[:80]
+
+
 class PlayCommands(CogBase):
     # -- the one path of a move --------------------------------------------------------------------------
     async def perform(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None:
@@ -98,8 +109,13 @@ class PlayCommands(CogBase):
         try:
             game.validate(action)
             early = True
-        except RuleError:
+        except RuleError as exc:
             early = False
+            hidden = next((v.territory for v in exc.params.values() if isinstance(v, Territory)
+                           and private and v.territory not in visible_territories(game.state, action.seat)), None)
+            if hidden is not None:  # the rules' words would tell who holds it: say only that it is out of sight
+                raise UserError(_("You cannot see {territory} through the fog.", interaction.locale,
+                                  territory=territory_name(game.board, hidden, interaction.locale))) from None
         if early:
             await acknowledge(interaction, private)
         try:
@@ -115,7 +131,7 @@ class PlayCommands(CogBase):
             return
         if not early:
             await acknowledge(interaction, private)
-        await self.announcer.answer(interaction, outcome)
+        await self.announcer.answer(interaction, outcome, private=private)
 
     async def act(self, interaction: discord.Interaction[Any], build: Any) -> None:
         """A typed move: the channel's game, the user's seat, the action ``build(seat, game)`` makes."""
@@ -171,7 +187,8 @@ class PlayCommands(CogBase):
 
     @app_commands.command(name="trade", description="Trade a set of cards for armies (no cards: the best set)")
     @app_commands.describe(cards="Three cards, comma separated (territory names or 'wild'); empty: the best set")
-    async def trade(self, interaction: discord.Interaction[Any], cards: str | None = None) -> None:
+    async def trade(self, interaction: discord.Interaction[Any],
+                    cards: app_commands.Range[str, 1, 300] | None = None) -> None:
         def build(seat: int, game: Game) -> Action:
             if cards:
                 return Trade(seat, parse_cards(game, seat, cards, interaction.locale))
@@ -181,6 +198,10 @@ class PlayCommands(CogBase):
             return Trade(seat, best)
         await self.act(interaction, build)
 
+    @app_commands.command(name="undo", description="Take back this turn's placements (before your first attack)")
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        await self.act(interaction, lambda seat, game: Undo(seat))
+
     @app_commands.command(name="end", description="End your attacks, or your turn")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         await self.act(interaction, lambda seat, game: EndAttack(seat) if game.state.phase == ATTACK
@@ -189,7 +210,11 @@ class PlayCommands(CogBase):
     # -- what only you see -----------------------------------------------------------------------------------
     @app_commands.command(name="map", description="Show the map (only to you)")
     async def map(self, interaction: discord.Interaction[Any]) -> None:
-        await self.announcer.private_map(interaction, await game_here(self.store, interaction))
+        record = await game_or_last(self.store, interaction)
+        if record.state_json is None:
+            raise UserError(_("The game has not started yet: the host starts it with /risk start.",
+                              interaction.locale))
+        await self.announcer.private_map(interaction, record)
 
     @app_commands.command(name="cards", description="Your cards (only you see them)")
     async def cards(self, interaction: discord.Interaction[Any]) -> None:
@@ -212,17 +237,20 @@ class PlayCommands(CogBase):
             text = _("Your cards:", locale) + "\n" + "\n".join(rows)
             text += "\n" + _("★ = a territory you hold: +2 armies there when traded.", locale)
             if s.settings.cards == "escalating":
-                text += "\n" + _("The next set is worth {n} armies.", locale, n=game.next_set_value())
-        buttons = [GameButton(record.id, verb.TRADE, ".".join(combo), style=Green,
-                              label=_("Trade", locale) + " " + " ".join(SYMBOLS[game.card_symbol(c)] for c in combo))
-                   for combo in game.tradeable_sets(seat)[:MAX_TRADE_BUTTONS]]
+                text += "\n" + ngettext("The next set is worth {n} army.", "The next set is worth {n} armies.",
+                                         game.next_set_value(), locale)
+        buttons = [GameButton(record.id, verb.TRADE, ".".join(combo), style=Green if n == 0 else Grey,
+                              label=trade_label(game, seat, combo, locale))
+                   for n, combo in enumerate(game.ranked_sets(seat)[:MAX_TRADE_BUTTONS])]
         await interaction.response.send_message(text, ephemeral=True,
                                                 **({"view": view_of(*buttons)} if buttons else {}))
 
     @app_commands.command(name="mission", description="Your secret mission (only you see it)")
     async def mission(self, interaction: discord.Interaction[Any]) -> None:
-        record = await game_here(self.store, interaction)
-        seat = seat_of(record, interaction)
+        record = await game_or_last(self.store, interaction)
+        await self.send_mission(interaction, record, seat_of(record, interaction))
+
+    async def send_mission(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None:
         game = record.game()
         mission = game.mission(seat)
         if mission is None:

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from engine.state import NEUTRAL
 from store import Store
 from table import Clock, Scheduler, Table
 
@@ -24,12 +25,12 @@ from .base import risk_group
 from .components import GameButton, GameSelect
 from .control import ControlCommands
 from .errors import UserError, handle_error
-from .guards import on_turn, require_permissions, running_game
+from .guards import on_turn, require_host, require_permissions, running_game, seat_of
 from .i18n import _
 from .info import InfoCommands
 from .lobby import LobbyButton, LobbyCommands
 from .play import PlayCommands
-from .taps import BUTTONS, Tap, on_select
+from .taps import BUTTONS, HOSTED, SEATED, Tap, on_select
 
 
 class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
@@ -65,11 +66,19 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
             if name == verb.MAP:
                 await self.announcer.private_map(interaction, record)
                 return
-            handler = BUTTONS.get(name)
-            if handler is None:
+            if name in SEATED:  # any time, for a player of the game
+                handler, seat, game = SEATED[name], seat_of(record, interaction), record.game()
+            elif name in HOSTED:  # any time, for the host
+                require_host(record, interaction)
+                handler, game = HOSTED[name], record.game()
+                seat = record.seat_of(interaction.user.id)
+                seat = NEUTRAL if seat is None else seat
+            elif name in BUTTONS:  # a move: only the player whose turn it is
+                handler = BUTTONS[name]
+                game, seat = on_turn(record, interaction)
+            else:
                 raise UserError(_("This button is from an older version of the bot; use the slash commands.",
                                   interaction.locale))
-            game, seat = on_turn(record, interaction)
             await handler(Tap(self, interaction, record, game, seat, args))
         except Exception as exc:  # one handler for every error, as for commands
             await handle_error(interaction, exc, {"button": name, "args": args, "game": game_id})

@@ -36,6 +36,24 @@ RULE_TOPICS: dict[str, str] = {
     "twoplayer": "**Two players** play with a neutral army: 40 armies each and 40 neutral, the territories dealt "
                  "in three piles of 14. Each setup turn you place 2 of your armies and 1 neutral army. Neutral "
                  "never attacks and is never reinforced. Eliminate your opponent to win.",
+    "missions": "**Secret missions** (mode missions). Each player gets a mission only they see (`/mission`, or the "
+                "Mission button): conquer two named continents (sometimes plus one of your choice), hold 18 "
+                "territories with 2 armies each or 24 territories, or destroy one player. Complete it and you win "
+                "at once, in your own turn. If your target is eliminated by someone else, or surrenders, your "
+                "mission becomes 24 territories. At the end every mission is shown.",
+    "capitals": "**Capitals** (mode capitals). Before the first turn each player chooses a capital among their "
+                "territories, in turn order. Hold every capital at the end of your turn, yours and all the "
+                "others', and you win. Capitals are marked with a star on the map.",
+    "teams": "**Teams** (2v2, 3v3, 2v2v2). Seats are dealt into teams in turn: seat 1 with seat 3, seat 2 with "
+             "seat 4. Teammates cannot attack each other, may fortify into each other's territories, and see "
+             "what each other sees under fog of war. A continent's bonus goes to a player who holds it alone. A "
+             "team wins when every player of the other teams is out.",
+    "fog": "**Fog of war** (fog on). You see your own territories, your teammates', and every territory next to "
+           "them: owner and armies. The rest is grey. Your moves are answered only to you, with your own map; the "
+           "channel learns only that turns start and end, trades, eliminations, surrenders and the end. When "
+           "the game ends the fog lifts and everything is shown.",
+    "undo": "**Undo.** Until your first attack you may take back the armies you placed this turn (the Undo "
+            "button, or `/undo`): they go back to be placed again. Armies from a card bonus stay.",
 }
 
 HELP_TEXT = (

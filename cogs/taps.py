@@ -14,19 +14,32 @@ from typing import Any, Protocol
 
 import discord
 
-from engine import Action, Attack, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Game, Occupy, Place, Trade
+from engine import (
+    Action,
+    Attack,
+    Blitz,
+    ChooseCapital,
+    Claim,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Game,
+    Occupy,
+    Place,
+    Surrender,
+    Trade,
+    Undo,
+)
 from engine.odds import battle_odds
-from engine.state import ATTACK, NEUTRAL, OCCUPY, REINFORCE
+from engine.state import ATTACK, OCCUPY, REINFORCE
 from store import GameRecord
 
 from . import components as verb
-from .components import GameButton, GameSelect, view_of
+from .components import GameButton, view_of
 from .errors import UserError
-from .i18n import _, continent_name, percent, territory_name
-from .panel import Blue, Grey, Red
-from .text import seat_name
-
-MAX_OPTIONS = 25  # Discord's limit on a select's options
+from .i18n import _, percent, territory_name
+from .menus import choices, pick_territory
+from .panel import Blue, Grey, Red, controls, count_select, turn_prompt
 
 
 class Player(Protocol):
@@ -35,6 +48,10 @@ class Player(Protocol):
     async def perform(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None: ...
 
     async def send_cards(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None: ...
+
+    async def send_mission(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None: ...
+
+    async def remove_player(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None: ...
 
 
 @dataclass
@@ -82,29 +99,8 @@ class Tap:
     async def act(self, action: Action) -> None:
         await self.cog.perform(self.interaction, self.record, action)
 
-
-def choices(game: Game, seat: int, purpose: str, extra: Sequence[str] = ()) -> list[str]:
-    """The territories a menu offers now; the extras (a source) are checked first."""
-    s = game.state
-    if purpose == verb.CLAIM:
-        return game.claimable()
-    if purpose == verb.CAPITAL:
-        return game.capital_choices(seat)
-    if purpose == verb.PLACE:
-        return [t for t in game.placeable(seat) if s.owners.get(t) == seat]
-    if purpose == verb.NEUTRAL:
-        return [t for t in game.placeable(seat) if s.owners.get(t) == NEUTRAL]
-    if purpose == verb.ATTACK_FROM:
-        return game.attack_sources(seat)
-    if purpose == verb.ATTACK_TO:
-        source = extra[0] if extra else ""
-        return game.attack_targets(seat, source) if source in game.attack_sources(seat) else []
-    if purpose == verb.FORTIFY_FROM:
-        return game.fortify_sources(seat)
-    if purpose == verb.FORTIFY_TO:
-        source = extra[0] if extra else ""
-        return game.fortify_targets(seat, source) if source in game.fortify_sources(seat) else []
-    return []
+    async def menu(self, purpose: str, territories: Sequence[str], prompt: str, *extra: str) -> None:
+        await pick_territory(self.interaction, self.record.id, self.game, purpose, territories, prompt, *extra)
 
 
 def armies_to_place(game: Game) -> int:
@@ -114,7 +110,8 @@ def armies_to_place(game: Game) -> int:
 
 # -- buttons ---------------------------------------------------------------------------------------------------
 async def _menu(tap: Tap, purpose: str, prompt: str) -> None:
-    await pick_territory(tap, purpose, choices(tap.game, tap.seat, purpose), prompt)
+    await tap.menu(purpose, choices(tap.game, tap.seat, purpose),
+                         prompt)
 
 
 async def claim(tap: Tap) -> None:
@@ -215,6 +212,31 @@ async def end_confirmed(tap: Tap) -> None:
     await tap.act(EndTurn(tap.seat))
 
 
+async def undo(tap: Tap) -> None:
+    await tap.act(Undo(tap.seat))
+
+
+async def my_controls(tap: Tap) -> None:
+    """The buttons of the move, privately: the public panel under fog shows no figures."""
+    locale = tap.locale
+    view = controls(tap.record.id, tap.game, locale)
+    await tap.interaction.response.send_message(turn_prompt(tap.game, locale, _("You", locale)), ephemeral=True,
+                                                **({"view": view} if view is not None else {}))
+
+
+async def show_mission(tap: Tap) -> None:
+    await tap.cog.send_mission(tap.interaction, tap.record, tap.seat)
+
+
+async def give_up(tap: Tap) -> None:
+    await tap.act(Surrender(tap.seat))
+
+
+async def remove(tap: Tap) -> None:
+    seat = tap.number(0, 0, len(tap.record.players) - 1)
+    await tap.cog.remove_player(tap.interaction, tap.record, seat)
+
+
 Handler = Callable[[Tap], Awaitable[None]]
 # Button verbs to their handlers (what each verb means is in cogs/components.py). The map button needs no
 # turn and is handled before this table.
@@ -222,8 +244,11 @@ BUTTONS: dict[str, Handler] = {
     verb.CLAIM: claim, verb.CAPITAL: capital, verb.PLACE: place, verb.NEUTRAL: neutral, verb.PUT: put,
     verb.CARDS: cards, verb.TRADE: trade, verb.ATTACK: attack, verb.ROLL: roll, verb.BLITZ: blitz,
     verb.STOP: stop, verb.MOVE: move, verb.FORTIFY: fortify, verb.FORT: fort, verb.END: end,
-    verb.END_CONFIRMED: end_confirmed,
+    verb.END_CONFIRMED: end_confirmed, verb.CONTROLS: my_controls, verb.UNDO: undo, verb.UNDO: undo,
 }
+# Buttons for a player whose turn it need not be, and for the host.
+SEATED: dict[str, Handler] = {verb.MISSION: show_mission, verb.SURRENDER: give_up}
+HOSTED: dict[str, Handler] = {verb.KICK: remove}
 
 
 # -- selects: the value is checked against the menu's choices before any of these runs ----------------------
@@ -251,7 +276,7 @@ async def chose_place(tap: Tap, value: str) -> None:
 
 
 async def chose_attack_from(tap: Tap, value: str) -> None:
-    await pick_territory(tap, verb.ATTACK_TO, choices(tap.game, tap.seat, verb.ATTACK_TO, [value]),
+    await tap.menu(verb.ATTACK_TO, choices(tap.game, tap.seat, verb.ATTACK_TO, [value]),
                          _("Attack which territory?", tap.locale), value)
 
 
@@ -273,7 +298,7 @@ async def chose_attack_to(tap: Tap, value: str) -> None:
 
 
 async def chose_fortify_from(tap: Tap, value: str) -> None:
-    await pick_territory(tap, verb.FORTIFY_TO, choices(tap.game, tap.seat, verb.FORTIFY_TO, [value]),
+    await tap.menu(verb.FORTIFY_TO, choices(tap.game, tap.seat, verb.FORTIFY_TO, [value]),
                          _("Move them to?", tap.locale), value)
 
 
@@ -282,15 +307,36 @@ async def chose_fortify_to(tap: Tap, value: str) -> None:
     source = tap.args[0]
     most = tap.game.state.armies[source] - 1
     counts = sorted({1, (most + 1) // 2, most} - {0})
-    buttons = [GameButton(tap.record.id, verb.FORT, source, value, n,
-                          label=_("All but one ({n})", locale, n=n) if n == most else str(n),
-                          style=Blue if n == most else Grey) for n in counts]
+    buttons: list[Any] = [GameButton(tap.record.id, verb.FORT, source, value, n,
+                                     label=_("All but one ({n})", locale, n=n) if n == most else str(n),
+                                     style=Blue if n == most else Grey) for n in counts]
+    if most > 3:  # any other number, from a menu
+        buttons.append(count_select(tap.record.id, verb.FORT_COUNT, range(1, most + 1), _("Another number…", locale),
+                                    source, value, row=1))
     names = {"source": tap.name(source), "target": tap.name(value)}
     text = _("Move how many armies from {source} to {target}? This ends your turn.", locale, **names) \
         if tap.game.fortify_ends_turn else _("Move how many armies from {source} to {target}?", locale, **names)
     await tap.interaction.response.edit_message(content=text, view=view_of(*buttons))
 
 
+async def chose_move_count(tap: Tap, value: str) -> None:
+    pending = tap.game.state.pending if tap.game.state.phase == OCCUPY else None
+    if pending is None:
+        raise tap.refuse()
+    tap.args = [value]
+    await tap.act(Occupy(tap.seat, tap.number(0, pending["min"], pending["max"])))
+
+
+async def chose_fort_count(tap: Tap, value: str) -> None:
+    source = tap.legal(tap.arg(0), verb.FORTIFY_FROM)
+    target = tap.legal(tap.arg(1), verb.FORTIFY_TO, source)
+    tap.args = [source, target, value]
+    await tap.act(Fortify(tap.seat, source, target, tap.number(2, 1, max(1, tap.game.state.armies[source] - 1))))
+
+
+# Menus of numbers: their handlers check the number themselves.
+COUNTS: dict[str, Callable[[Tap, str], Awaitable[None]]] = {verb.MOVE_COUNT: chose_move_count,
+                                                            verb.FORT_COUNT: chose_fort_count}
 SelectHandler = Callable[[Tap, str], Awaitable[None]]
 # Select verbs (each also names the menu whose choices its value must be among) to their handlers.
 SELECTS: dict[str, SelectHandler] = {
@@ -312,7 +358,10 @@ async def on_select(tap: Tap, purpose: str, values: list[str]) -> None:
         chosen = [t for t in choices(tap.game, tap.seat, inner, extra) if board.territories[t].continent == value]
         if not chosen:
             raise tap.refuse()
-        await pick_territory(tap, inner, chosen, _("Choose a territory", tap.locale), *extra)
+        await tap.menu(inner, chosen, _("Choose a territory", tap.locale), *extra)
+        return
+    if purpose in COUNTS:
+        await COUNTS[purpose](tap, value)
         return
     handler = SELECTS.get(purpose)
     if handler is None:
@@ -321,41 +370,4 @@ async def on_select(tap: Tap, purpose: str, values: list[str]) -> None:
     await handler(tap, value)
 
 
-async def pick_territory(tap: Tap, purpose: str, territories: Sequence[str], prompt: str, *extra: str) -> None:
-    """A private select of territories; more than 25 are grouped by continent first."""
-    game, locale, interaction = tap.game, tap.locale, tap.interaction
-    if not territories:
-        raise UserError(_("There is no territory to choose.", locale))
-    if len(territories) > MAX_OPTIONS:
-        board = game.board
-        continents = sorted({board.territories[t].continent for t in territories})
-        options = [discord.SelectOption(label=continent_name(board, c, locale), value=c,
-                                        description=str(sum(1 for t in territories
-                                                            if board.territories[t].continent == c)))
-                   for c in continents]
-        select = GameSelect(tap.record.id, verb.CONTINENT, purpose, *extra, options=options,
-                            placeholder=_("Choose a continent", locale))
-    else:
-        options = [discord.SelectOption(label=option_label(game, t, purpose, extra, locale), value=t)
-                   for t in territories]
-        select = GameSelect(tap.record.id, purpose, *extra, options=options, placeholder=prompt)
-    if interaction.response.is_done():
-        await interaction.followup.send(prompt, view=view_of(select), ephemeral=True)
-    elif interaction.message is not None and interaction.message.flags.ephemeral:
-        await interaction.response.edit_message(content=prompt, view=view_of(select), attachments=[])
-    else:
-        await interaction.response.send_message(prompt, view=view_of(select), ephemeral=True)
-
-
-def option_label(game: Game, territory: str, purpose: str, extra: Sequence[str], locale: object = None) -> str:
-    """A territory in a menu, with its armies (the menus only offer territories the player can see)."""
-    s = game.state
-    name = territory_name(game.board, territory, locale)
-    label = f"{name} ({s.armies.get(territory, 0)})" if territory in s.owners else name
-    if purpose == verb.ATTACK_TO and extra:
-        odds = battle_odds(s.armies[extra[0]], s.armies[territory])
-        label += f" · {seat_name(s, s.owners[territory], locale)} · {percent(odds.win, locale)}"
-    return label[:100]
-
-
-__all__ = ["BUTTONS", "SELECTS", "Tap", "choices", "on_select", "pick_territory"]
+__all__ = ["BUTTONS", "COUNTS", "HOSTED", "SEATED", "SELECTS", "Tap", "on_select"]

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from engine import Board, GameState
+from engine.fog import public_phase
 from engine.game import PHASE_WORDS
 from engine.state import OVER, Event
 
 from .i18n import _, ngettext, territory_name
+
+
+def _noop(message: str) -> str:
+    """Marks a message for the catalogs; it is translated where it is shown."""
+    return message
+
 
 SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "wild": "🃏"}
 
@@ -22,14 +30,37 @@ def safe_name(name: str) -> str:
     return text.replace("<", "<\u200b").replace("](", "]\u200b(")[:64] or "?"
 
 
+AI_NAME = re.compile(r"^(Easy|Normal) AI( [0-9]+)?$")
+# As the store names AI seats; translated where they are shown.
+AI_NAMES = {"Easy": _noop("Easy AI"), "Normal": _noop("Normal AI")}
+
+
+def player_name(name: str, is_ai: bool, locale: object | None = None) -> str:
+    """A player's name as the reader reads it: an AI seat's default name in their language."""
+    match = AI_NAME.match(name) if is_ai else None
+    if match is None:
+        return name
+    return _(AI_NAMES[match[1]], locale) + (match[2] or "")
+
+
 def seat_name(state: GameState, seat: int, locale: object | None = None) -> str:
     """A seat's name, safe to put in a message."""
-    return _("Neutral", locale) if seat < 0 else safe_name(state.seat_name(seat))
+    if seat < 0:
+        return _("Neutral", locale)
+    player = state.players[seat]
+    return safe_name(player_name(player.name, player.kind == "ai", locale))
 
 
 def fog_name(board: Board, territory: str | None, locale: object | None) -> str:
     """A territory's name; an event seen through fog of war may name none (``null``)."""
     return territory_name(board, territory, locale) if territory else _("a territory in the fog", locale)
+
+
+def team_lines(state: GameState, locale: object | None = None) -> list[str]:
+    """Who plays with whom, one team a line (none without teams)."""
+    return [_("Team {n}: {players}", locale, n=team + 1,
+              players=", ".join(seat_name(state, s, locale) for s in sorted(state.teams) if state.teams[s] == team))
+            for team in sorted(set(state.teams.values()))]
 
 
 def dice_text(values: Sequence[int]) -> str:
@@ -57,8 +88,9 @@ def describe(events: Sequence[Event], state: GameState, board: Board, locale: ob
         who = seat_name(state, e["seat"], locale) if "seat" in e and isinstance(e["seat"], int) else ""
         if kind == "battle":
             run = [e]
-            while i + 1 < len(events) and events[i + 1]["type"] == "battle" and \
-                    events[i + 1]["from"] == e["from"] and events[i + 1]["to"] == e["to"]:
+            # A blitz is one line: its battles carry the roll index of its first; a single roll is a line alone.
+            while "blitz" in e and i + 1 < len(events) and events[i + 1]["type"] == "battle" and \
+                    events[i + 1].get("blitz") == e["blitz"]:
                 i += 1
                 run.append(events[i])
             lines.append(_battle_line(run, state, board, locale))
@@ -72,22 +104,30 @@ def describe(events: Sequence[Event], state: GameState, board: Board, locale: ob
                 lines.append(_("+{count} card bonus on {territory}.", locale, count=e["count"],
                                territory=name(e["territory"])))
             elif e.get("source") == "neutral":
-                lines.append(_("{player} placed {count} neutral army on {territory}.", locale, player=who,
-                               count=e["count"], territory=name(e["territory"])))
+                lines.append(ngettext("{player} placed {n} neutral army on {territory}.",
+                                      "{player} placed {n} neutral armies on {territory}.", e["count"], locale,
+                                      player=who, territory=name(e["territory"])))
             else:
                 lines.append(_("{player} placed {count} on {territory}.", locale, player=who, count=e["count"],
                                territory=name(e["territory"])))
+        elif kind == "placements_undone":
+            lines.append(ngettext("↩️ {player} took back {n} army.", "↩️ {player} took back {n} armies.", e["armies"],
+                                  locale, player=who))
+        elif kind == "capital_chosen":
+            lines.append(_("🏰 {player} chose {territory} as their capital.", locale, player=who,
+                           territory=name(e["territory"])))
         elif kind == "territory_claimed":
             lines.append(_("{player} claimed {territory}.", locale, player=who, territory=name(e["territory"])))
         elif kind == "cards_traded":
             symbols = " ".join(SYMBOLS.get(c["symbol"], "?") for c in e["cards"])
-            line = _("{player} traded {symbols} (set #{number}) for {armies} armies.", locale, player=who,
-                     symbols=symbols, number=e["set_number"], armies=e["armies"])
-            lines.append(line)
+            lines.append(ngettext("{player} traded {symbols} (set #{number}) for {n} army.",
+                                  "{player} traded {symbols} (set #{number}) for {n} armies.", e["armies"], locale,
+                                  player=who, symbols=symbols, number=e["set_number"]))
         elif kind == "player_eliminated":
             count = len(e["cards_taken"]) if e.get("cards_taken") is not None else e.get("cards_taken_count", 0)
-            lines.append(_("☠️ {player} was eliminated by {by}, who takes {count} cards.", locale, player=who,
-                           by=seat_name(state, e["by"], locale), count=count))
+            lines.append(ngettext("☠️ {player} was eliminated by {by}, who takes {n} card.",
+                                  "☠️ {player} was eliminated by {by}, who takes {n} cards.", count, locale,
+                                  player=who, by=seat_name(state, e["by"], locale)))
         elif kind == "fortified":
             lines.append(_("{player} moved {count} from {source} to {target}.", locale, player=who,
                            count=e["count"], source=name(e["from"]), target=name(e["to"])))
@@ -97,12 +137,13 @@ def describe(events: Sequence[Event], state: GameState, board: Board, locale: ob
             r = e["reinforcements"]
             bonus = sum(r["continents"].values())
             if bonus:
-                lines.append(_("Turn {turn}: {player} gets {total} armies ({base} for territories, {bonus} for "
-                               "continents).", locale, turn=e["turn"], player=who, total=e["total"],
-                               base=r["territories"], bonus=bonus))
+                lines.append(ngettext("Turn {turn}: {player} gets {n} army ({base} for territories, {bonus} for "
+                                      "continents).", "Turn {turn}: {player} gets {n} armies ({base} for territories, "
+                                      "{bonus} for continents).", e["total"], locale, turn=e["turn"], player=who,
+                                      base=r["territories"], bonus=bonus))
             else:
-                lines.append(_("Turn {turn}: {player} gets {total} armies.", locale, turn=e["turn"], player=who,
-                               total=e["total"]))
+                lines.append(ngettext("Turn {turn}: {player} gets {n} army.", "Turn {turn}: {player} gets {n} armies.",
+                                      e["total"], locale, turn=e["turn"], player=who))
         elif kind == "card_drawn":
             lines.append(_("{player} draws a card.", locale, player=who))
         elif kind == "attack_ended":
@@ -138,17 +179,19 @@ def _battle_line(run: list[Event], state: GameState, board: Board, locale: objec
                  source=name(first["from"]), target=name(first["to"]),
                  a=dice_text(last["attacker_dice"]), d=dice_text(last["defender_dice"]), attacker=attacker,
                  al=a_loss, defender=defender, dl=d_loss)
-    return _("⚔️ {source} blitzed {target}: {n} rolls, last {a} vs {d}. {attacker} loses {al}, {defender} loses "
-             "{dl}.", locale, source=name(first["from"]), target=name(first["to"]), n=len(run),
+    return ngettext("⚔️ {source} blitzed {target}: {n} roll, last {a} vs {d}. {attacker} loses {al}, {defender} "
+                    "loses {dl}.", "⚔️ {source} blitzed {target}: {n} rolls, last {a} vs {d}. {attacker} loses {al}, "
+                    "{defender} loses {dl}.", len(run), locale, source=name(first["from"]), target=name(first["to"]),
              a=dice_text(last["attacker_dice"]), d=dice_text(last["defender_dice"]), attacker=attacker, al=a_loss,
              defender=defender, dl=d_loss)
 
 
-def phase_text(state: GameState, locale: object | None = None) -> str:
-    """What the player to move is doing, from the engine's one table of phase words."""
+def phase_text(state: GameState, locale: object | None = None, audience: int | None = None) -> str:
+    """What the player to move is doing, from the engine's one table of phase words, as ``audience`` (a seat;
+    None: everybody) may know it."""
     if state.phase == OVER:
         return _("game over", locale)
-    return _(PHASE_WORDS[state.phase], locale)
+    return _(PHASE_WORDS[public_phase(state, audience)], locale)
 
 
 def mission_line(mission: dict[str, Any] | None, board: Board, state: GameState, locale: object | None = None) -> str:

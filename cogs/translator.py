@@ -54,7 +54,7 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]
     from engine import errors
     from store import errors as store_errors
 
-    keywords: dict[str, Any] = {"_": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+    keywords: dict[str, Any] = {"_": (1,), "_noop": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
     # The refusals of the engine and the store: the first argument of every RuleError and StoreError, and the
     # phrases put into them.
     refusals = {name for module, base in ((errors, errors.RuleError), (store_errors, store_errors.StoreError))

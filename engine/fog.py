@@ -26,7 +26,7 @@ from typing import Any
 from .board import load_map
 from .game import Game
 from .log import public_event
-from .state import OVER, Event, GameState, apply_event, initial_state
+from .state import ATTACK, OCCUPY, OVER, Event, GameState, apply_event, initial_state
 
 Audience = int | None  # a seat, or None: everybody (the channel, a spectator)
 EVERYBODY: Audience = None
@@ -67,6 +67,20 @@ def visible_territories(source: GameState | Game, seat: Audience) -> set[str]:
     return own | {n for t in own for n in board.neighbours(t)}
 
 
+def public_phase(state: GameState, audience: Audience) -> str:
+    """The phase as an audience may know it: under fog, a conquest of another player (their ``occupy``) is
+    told as ``attack``."""
+    if state.phase == OCCUPY and fog_hides_board(state) and state.current not in friends_of(state, audience):
+        return ATTACK
+    return state.phase
+
+
+def without_hidden(events: Sequence[Event]) -> list[Event]:
+    """A view as it is written out (a log, an export): events out of sight are left out altogether, so not even
+    their number tells how busy a player was."""
+    return [e for e in events if not e.get("hidden")]
+
+
 def visible_to(state: GameState, audience: Audience) -> set[str] | None:
     """The territories an audience can see now, or None when it can see the whole board."""
     return visible_territories(state, audience) if fog_hides_board(state) else None
@@ -83,7 +97,7 @@ def state_for(state: GameState, audience: Audience) -> GameState:
         return view
     view.seed = ""
     view.deck = [""] * len(state.deck)
-    view.discard = list(state.discard)
+    view.discard = [""] * len(state.discard)
     friends = friends_of(state, audience)
     view.hands = {s: (list(h) if s == audience else [""] * len(h)) for s, h in state.hands.items()}
     view.missions = {s: m for s, m in state.missions.items() if s == audience}
@@ -194,12 +208,13 @@ def _fog_public(view: Event, seen: set[str]) -> Event:
         view = {"type": kind, "seat": view["seat"], "turn": view["turn"]}
     elif kind == "cards_traded":
         view["cards"] = [{"card": None, "territory": None, "symbol": c.get("symbol")} for c in view["cards"]]
-        if view.get("bonus_territory") not in seen:
+        if view.get("bonus_territory") not in seen:  # nor that the trader held one of the cards' territories
             view["bonus_territory"] = None
+            view["bonus_armies"] = 0
     elif kind == "setup_turn":
         view = {"type": kind, "seat": view["seat"], "phase": view["phase"]}
     return view
 
 
 __all__ = ["EVERYBODY", "PUBLIC_UNDER_FOG", "Audience", "events_for", "fog_hides_board", "friends_of",
-           "public_events_for", "state_for", "visible_territories", "visible_to"]
+           "public_events_for", "public_phase", "state_for", "visible_territories", "visible_to", "without_hidden"]

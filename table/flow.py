@@ -13,10 +13,10 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine import Action, Game, GameState, Surrender
+from engine import Action, Game, GameState, RuleError, Surrender
 from engine.ai import make_ai
 from engine.state import OVER
-from store import GameRecord, Store
+from store import GameRecord, Store, StoreError, VersionConflict
 
 from .clock import turn_key
 from .outcome import (
@@ -99,14 +99,19 @@ class Table:
         return await self._finish(await self.store.get_game(game_id), [])
 
     async def time_up(self, record: GameRecord, seat: int, key: str) -> Outcome:
-        """A player's time ran out: the AI plays their turn; after too many missed turns, their seat goes."""
+        """A player's time ran out: the AI plays their turn; after too many missed turns, their seat goes.
+
+        Nothing happens (an empty outcome) if the turn ended meanwhile: the player moved just in time."""
         settings = record.game().state.settings
-        status = await self.store.record_missed_turn(record.id, seat, key)
         stand_in = StandIn(seat, key, TIMEOUT_PLAYERS[settings.on_timeout])
         parts: list[Part] = []
-        notes = [Note(TIME_RAN_OUT, seat, status.missed, cautious=settings.on_timeout != "ai")]
         async with self.lock(record.id):
-            record = await self._stand_ins(await self.store.get_game(record.id), parts, stand_in)
+            record = await self.store.get_game(record.id)
+            if not self._still_due(record, stand_in):
+                return Outcome(record)
+            status = await self.store.record_missed_turn(record.id, seat, key)
+            notes = [Note(TIME_RAN_OUT, seat, status.missed, cautious=settings.on_timeout != "ai")]
+            record = await self._stand_ins(record, parts, stand_in)
         if settings.max_missed and status.missed >= settings.max_missed:
             if settings.on_boot == "ai":
                 record = await self.store.replace_with_ai(record.id, seat)
@@ -120,6 +125,15 @@ class Table:
                 notes.append(Note(SEAT_REMOVED, seat, status.missed))
         return await self._finish(record, parts, notes)
 
+    @staticmethod
+    def _still_due(record: GameRecord, stand_in: StandIn) -> bool:
+        """The turn a timer was set for is still being waited on."""
+        if record.status != "running" or record.state_json is None:
+            return False
+        s = record.game().state
+        return s.phase != OVER and s.current == stand_in.seat and turn_key(s) == stand_in.key \
+            and not record.player(stand_in.seat).is_ai
+
     # -- the loop --------------------------------------------------------------------------------------
     async def _finish(self, record: GameRecord, parts: list[Part], notes: list[Note] | None = None) -> Outcome:
         """Let the AIs play if it is their turn, then set the timers; ``record`` is the game as stored now."""
@@ -128,7 +142,10 @@ class Table:
             async with self.lock(record.id):
                 record = await self._stand_ins(await self.store.get_game(record.id), parts)
             known = None
-        deadline = await self.sync(record, known)
+        try:
+            deadline = await self.sync(record, known)
+        except StoreError:  # paused or cancelled meanwhile: it has no timers
+            deadline = None
         return Outcome(record, parts, notes or [], deadline)
 
     async def _stand_ins(self, record: GameRecord, parts: list[Part], stand_in: StandIn | None = None) -> GameRecord:
@@ -148,7 +165,15 @@ class Table:
             else:
                 break
             action = make_ai(level, salt=str(seat)).choose(game, seat)
-            result = await self.store.apply_action(record.id, action)
+            try:  # chosen on this version of the game: if anything came between, look again
+                result = await self.store.apply_action(record.id, action, expected_version=record.version)
+            except VersionConflict:
+                record = await self.store.get_game(record.id)
+                continue
+            except (StoreError, RuleError) as exc:  # paused, cancelled: stop here, what was played is told
+                log.info("game %s: the AI stopped: %s", record.id, exc)
+                record = await self.store.get_game(record.id)
+                break
             last = parts[-1] if parts else None
             if last is None or (last.seat, last.by, last.turn) != (seat, by, s.turn) or last.ended:
                 if last is not None and last.by in (AI, TIMEOUT):

@@ -122,7 +122,8 @@ class Scheduler:
             return
         outcome = await self.table.time_up(record, deadline.seat, key)
         await self.store.clear_deadlines(record.id, deadline.seat, deadline.kind)
-        await self.sink.outcome(outcome)
+        if outcome.parts or outcome.notes:
+            await self.sink.outcome(outcome)
 
     async def remind(self, record: GameRecord, deadline: Deadline) -> None:
         player = record.player(deadline.seat)
