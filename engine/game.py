@@ -651,8 +651,13 @@ class Game:
         if s.armies[src] <= stop_at:
             raise NotEnoughArmies("{territory} already has {armies} armies, at or below your stop threshold of "
                                   "{stop_at}.", territory=self.ref(src), armies=s.armies[src], stop_at=stop_at)
+        first: int | None = None  # the battles of one blitz carry the roll index of its first battle
         while s.phase == ATTACK and s.owners[dst] != a.seat and s.armies[src] > stop_at:
-            yield from self._battle(a.seat, src, dst, min(3, s.armies[src] - 1))
+            for event in self._battle(a.seat, src, dst, min(3, s.armies[src] - 1)):
+                if event["type"] == "battle":
+                    first = event["roll_index"] if first is None else first
+                    event["blitz"] = first
+                yield event
 
     def _occupy(self, a: Occupy) -> Iterable[Event]:
         s = self.state
@@ -813,20 +818,23 @@ class Game:
             return []
         return valid_sets(self.board, self.state.hands.get(seat, []))
 
-    def best_set(self, seat: int) -> tuple[str, ...] | None:
-        """The set worth the most now: value, then a +2 territory bonus, then keeping wilds."""
+    def ranked_sets(self, seat: int) -> list[tuple[str, ...]]:
+        """The sets ``seat`` may trade now, the best first: value, then a +2 territory bonus, then keeping wilds
+        (the order of the hand breaks ties)."""
         s = self.state
-        best: tuple[tuple[int, int, int], tuple[str, ...]] | None = None
-        for cards in self.tradeable_sets(seat):
+
+        def score(cards: tuple[str, ...]) -> tuple[int, int, int]:
             kind = set_kind(self.board, cards)
             assert kind is not None
             value = set_value(s.settings.cards, s.sets_traded + 1, kind)
             bonus = 1 if any(c not in WILD_CARDS and s.owners.get(c) == seat for c in cards) else 0
-            wilds = -sum(1 for c in cards if c in WILD_CARDS)
-            score = (value, bonus, wilds)
-            if best is None or score > best[0]:
-                best = (score, cards)
-        return best[1] if best else None
+            return value, bonus, -sum(1 for c in cards if c in WILD_CARDS)
+        return sorted(self.tradeable_sets(seat), key=score, reverse=True)
+
+    def best_set(self, seat: int) -> tuple[str, ...] | None:
+        """The set worth the most now: value, then a +2 territory bonus, then keeping wilds."""
+        ranked = self.ranked_sets(seat)
+        return ranked[0] if ranked else None
 
     def next_set_value(self) -> int:
         s = self.state

@@ -106,8 +106,10 @@ class Settings:
 PRESETS: dict[str, dict[str, Any]] = {
     # The classic rules of the seeds: every default.
     "classic": {},
-    # A shorter game: territories dealt and armies placed at random, escalating cards, fortify along a chain.
-    "quick": {"deployment": "auto", "cards": "escalating", "fortify": "connected", "turn_deadline": 86400},
+    # A shorter game: no set-up turns (territories dealt and armies placed at random), escalating cards, fortify
+    # along a chain, half a day a turn, and at most 15 rounds (then the most territories win).
+    "quick": {"deployment": "auto", "cards": "escalating", "fortify": "connected", "turn_deadline": 12 * 3600,
+              "max_rounds": 15},
 }
 
 

@@ -29,7 +29,7 @@ async def test_lobby_join_addbot_start_posts_the_turn_panel(tmp_path: Path):
         step = await d.send_command("bob", "general", "risk join", {})
         assert "bob" in str(step[0].embeds)
         step = await d.send_command("alice", "general", "risk addbot", {"level": "easy"})
-        assert "easy" in str(step[0].embeds)
+        assert "Easy AI" in str(step[0].embeds)
         step = await d.send_command("alice", "general", "risk start", {})
         assert not step.problems
         public = [m for m in step if not m.ephemeral]
