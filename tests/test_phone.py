@@ -1,0 +1,199 @@
+"""Phone-first play and announcements that tell the truth: every step by taps, confirmations, amounts, undo,
+the end of a game in words, plurals, odds that never read as certain, and what a channel can still ask after
+a game is over."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import new_game, position
+from discord_helpers import OfflineDiscord, make_bot, start
+
+from cogs.announcer import how_won, winner_title
+from cogs.i18n import _, ngettext, percent
+from cogs.panel import controls
+from cogs.play import trade_label
+from cogs.text import describe
+from engine import Attack, Blitz, ChooseCapital
+from engine.simulate import play_game
+from engine.state import ATTACK, OCCUPY, REINFORCE
+
+pytestmark = pytest.mark.asyncio
+
+
+async def record_of(d: OfflineDiscord) -> Any:
+    return (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
+
+
+def labels(view: Any) -> list[str]:
+    return [getattr(getattr(child, "item", child), "label", None) or "" for child in view.children]
+
+
+# -- words -----------------------------------------------------------------------------------------------------------
+def test_a_mission_win_is_told_as_a_mission_with_every_mission_shown():
+    result = play_game(["normal", "normal", "normal"], "mission-win", {"mode": "missions"})
+    s = result.game.state
+    assert s.result == "mission"
+    words = "\n".join(how_won(s, "en"))
+    assert "completed their secret mission" in words and "world domination" not in words
+    assert winner_title(s, "en") == f"🏆 {s.players[s.winner].name} wins!"
+
+
+def test_a_round_limit_shows_the_standings_that_decided_it():
+    result = play_game(["normal", "easy", "easy"], "rounds", {"max_rounds": 3})
+    s = result.game.state
+    assert s.result == "round_limit"
+    lines = how_won(s, "en")
+    assert "limit of 3 rounds" in lines[0]
+    assert lines[1].startswith(f"1. {s.players[s.winner].name}: ")
+    territories = [int(line.split(": ")[1].split(" ")[0]) for line in lines[1:]]
+    assert territories == sorted(territories, reverse=True)
+
+
+def test_plurals_in_every_language():
+    assert ngettext("{n} army", "{n} armies", 1, "en") == "1 army"
+    assert ngettext("{n} army", "{n} armies", 2, "en") == "2 armies"
+    for locale in ("no", "es-ES"):
+        one, many = ngettext("{n} army", "{n} armies", 1, locale), ngettext("{n} army", "{n} armies", 5, locale)
+        assert one.startswith("1 ") and many.startswith("5 ") and one[2:] != many[2:], (one, many)
+
+
+def test_odds_never_read_as_certain_when_they_are_not():
+    for value in (0.99996, 0.9951, 0.999999):
+        assert percent(value) == "99%" and percent(value, None, 1) in ("99.9%", "99.5%")
+    assert percent(0.00004) == "1%" and percent(0.0) == "0%" and percent(1.0) == "100%"
+
+
+def test_a_single_roll_and_a_blitz_on_the_same_front_are_two_lines():
+    game = position(new_game(2), {"ukraine": 0}, {"ukraine": 30, "ural": 20}, seat=0, phase=ATTACK)
+    events = game.apply(Attack(0, "ukraine", "ural", 3)) + game.apply(Blitz(0, "ukraine", "ural", stop_at=25))
+    lines = [line for line in describe(events, game.state, game.board) if line.startswith("⚔️")]
+    assert len(lines) == 2 and "attacked" in lines[0] and "blitzed" in lines[1], lines
+
+
+def test_choosing_a_capital_is_told_in_words():
+    game = new_game(3, mode="capitals")
+    s = game.state
+    seat = s.current
+    events = game.apply(ChooseCapital(seat, game.capital_choices(seat)[0]))
+    assert any("as their capital" in line for line in describe(events, s, game.board))
+
+
+# -- the panel's buttons -----------------------------------------------------------------------------------------------
+def test_a_forced_trade_offers_the_cards_not_place():
+    game = position(new_game(3), {}, phase=REINFORCE, seat=0, default_owner=0)
+    s = game.state
+    s.hands[0] = ["alaska", "ontario", "peru", "egypt", "china"]
+    s.reinforcements = 0
+    assert game.must_trade(0)
+    shown = labels(controls(1, game, "en"))
+    assert "Trade cards" in shown and "Place" not in shown
+
+
+def test_trade_buttons_name_their_cards_best_first():
+    game = position(new_game(3), {"alaska": 0}, phase=REINFORCE, seat=0)
+    s = game.state
+    s.hands[0] = ["ontario", "alaska", "peru", "egypt", "china", "wild_1", "iceland"]
+    ranked = game.ranked_sets(0)
+    assert ranked[0] == game.best_set(0)
+    names = [trade_label(game, 0, combo, "en") for combo in ranked[:4]]
+    assert len(set(names)) == len(names)  # they can be told apart
+    assert any("Alaska ★" in n for n in names)
+    assert all(len(n) <= 80 for n in names)
+
+
+def test_occupying_offers_any_number_by_menu():
+    game = position(new_game(2), {"ukraine": 0}, {"ukraine": 30}, seat=0, phase=OCCUPY)
+    game.state.pending = {"from": "ukraine", "to": "ural", "min": 3, "max": 29}
+    view = controls(1, game, "en")
+    selects = [c.item for c in view.children if hasattr(c.item, "options")]
+    values = [int(o.value) for o in selects[0].options]
+    assert values[0] == 3 and values[-1] == 29 and len(values) == 25
+
+
+# -- through Discord -------------------------------------------------------------------------------------------------
+async def test_surrender_and_kicking_yourself_ask_first(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="confirm")) as d:
+        await start(d, ("alice", "bob"), 1, deployment="auto")
+        version = (await record_of(d)).version
+        step = await d.send_command("bob", "general", "risk surrender", {})
+        assert step[0].ephemeral and "Yes, surrender" in step[0].button_labels
+        assert (await record_of(d)).version == version  # nothing happened yet
+        step = await d.click("bob", "Yes, surrender", step[0])
+        assert not step.problems, step.problems
+        bob = (await record_of(d)).seat_of(d.user("bob").id)
+        assert bob in (await record_of(d)).game().state.surrendered
+
+
+async def test_undo_takes_back_this_turns_placements(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="undo")) as d:
+        await start(d, ("alice",), 1, deployment="auto")
+        record = await record_of(d)
+        s = record.game().state
+        assert s.current == 0 and s.phase == REINFORCE
+        mine = s.territories_of(0)[0]
+        before = (s.armies[mine], s.reinforcements)
+        step = await d.send_command("alice", "general", "place", {"territory": mine, "count": 1})
+        assert ngettext("{n} army left to place.", "{n} armies left to place.", before[1] - 1, "en") \
+            in step[-1].content
+        assert "Undo placements" in step[-1].button_labels
+        step = await d.click("alice", "Undo placements", step[-1])
+        assert not step.problems and "took back 1 army" in step[-1].content
+        s = (await record_of(d)).game().state
+        assert (s.armies[mine], s.reinforcements) == before
+
+
+async def test_mission_button_teams_and_rules_topics(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="phone")) as d:
+        await start(d, ("alice", "bob"), 2, deployment="auto", mode="missions", teams="2v2")
+        lobby = [m for m in d.messages if m.embeds and "lobby" in str(m.embeds[0].get("title"))][-1]
+        assert "Team 1: alice" in lobby.text.replace(", Normal AI", "")
+        panel = [m for m in d.messages if m.content.startswith("🎯")][-1]
+        assert "Mission" in panel.button_labels and "(team" in panel.content
+        mover = "alice" if "alice" in panel.content else "bob"
+        step = await d.click(mover, "Mission", panel)
+        assert step[0].ephemeral and step[0].content.startswith("🎯 Your mission:")
+        step = await d.send_command("bob", "general", "risk status", {})
+        assert "Team 1" in step[0].text and "Team 2" in step[0].text
+        for topic in ("missions", "capitals", "teams", "fog", "undo"):
+            step = await d.send_command("bob", "general", "risk rules", {"topic": topic})
+            assert step[0].ephemeral and len(step[0].content) > 100
+
+
+async def test_after_the_game_the_channel_can_still_ask_about_it(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="after")) as d:
+        await start(d, ("alice",), 1, deployment="auto", mode="missions")
+        step = await d.send_command("alice", "general", "risk surrender", {})
+        await d.click("alice", "Yes, surrender", step[0])
+        assert (await record_of(d)).status == "finished"
+        over = [m for m in d.messages if m.embeds and "wins" in str(m.embeds[0].get("title"))][-1]
+        assert "Missions" in over.text and "surrendered" in over.text
+        for command in ("risk status", "risk log", "mission", "map"):
+            step = await d.send_command("alice", "general", command, {})
+            assert not step.problems and "There is no game" not in step[0].content, (command, step[0].content)
+
+
+async def test_a_plain_new_game_is_ready_for_play_over_days(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        await d.send_command("alice", "general", "risk new", {})
+        record = await record_of(d)
+        assert record.settings["deployment"] == "deal" and record.settings["setup_batch"] == 5
+        await d.send_command("alice", "general", "risk cancel", {})
+        await d.send_command("alice", "general", "risk new", {"preset": "classic"})
+        settings = (await record_of(d)).settings  # the classic rules are the engine's own
+        assert settings["deployment"] == "claim" and settings["setup_batch"] == 1
+
+
+async def test_settings_are_shown_in_words(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        step = await d.send_command("alice", "general", "risk new", {"fortify": "connected"})
+        text = step[0].text
+        assert "Fortify: **one move along a chain of your territories**" in text
+        assert "on_timeout" not in text and "deployment:" not in text
+
+
+def test_every_tap_flow_answers_in_the_readers_language():
+    for locale in ("no", "es-ES"):
+        assert _("Place", locale) != "Place" and _("Yes, surrender", locale) != "Yes, surrender"
