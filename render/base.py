@@ -20,9 +20,10 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageMath
 
-from . import layout, style
+from . import layout, sprites, style
 from .geometry import Geometry, load_geometry
-from .labels import ENGLISH, Labels
+from .labels import ENGLISH, LEGEND_WORDS, Labels
+from .layout import Box, MapLayout
 
 N_TERRITORY_VALUES = 42          # the classic board; the layout below assumes at most this many
 INK_LEVELS = 4                   # ink coverage steps on land: 0, 1/4, 2/4, 3/4 (and solid)
@@ -38,6 +39,11 @@ class StaticLayers:
     index: Image.Image              # "P" image, width x (map height + panel height); palette set per render
     static_palette: tuple[int, ...]  # 768 palette values with the fixed entries filled in
     panel_height: int
+    key: str = ""                   # board and language
+    layout: MapLayout | None = None  # where this language's words are
+    words_mask: Image.Image | None = None    # "L": the names' halos, continent names and legend: highlights
+                                             # drawn later leave these pixels alone
+    marks_taken: tuple[tuple[Box, float], ...] = ()   # what a "+N" tag or a star should not cover
 
 
 def _scaled(mask: Image.Image, factor: float) -> Image.Image:
@@ -92,6 +98,29 @@ def _sea(geo: Geometry, land: Image.Image, continent_masks: dict[str, Image.Imag
     return sea
 
 
+LEGEND_DIE: tuple[int, int, int] = (214, 220, 226)
+
+
+def _draw_legend(img: Image.Image, labels: Labels, map_height: int) -> Box:
+    """The legend in the lower left corner, on a dark rounded box: a "+N" tag, a lost die, the capital star,
+    each with its meaning in the map's language. Returns its box."""
+    words = [labels.word(w) for w in LEGEND_WORDS]
+    box, rows = layout.legend_rows(words, map_height)
+    size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
+    shade = Image.new("L", size, 0)
+    ImageDraw.Draw(shade).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=8, fill=225)
+    img.paste(Image.new("RGB", size, style.PANEL_BG), box[:2], shade)
+    ImageDraw.Draw(img).rounded_rectangle(box, radius=8, outline=style.PANEL_LINE, width=1)
+    symbols = [sprites.tag("+2"), sprites.die(2, LEGEND_DIE, 26, lost=True), sprites.tag("★")]
+    font = layout.legend_font()
+    draw = ImageDraw.Draw(img)
+    text_x = box[0] + style.LEGEND_PAD + style.LEGEND_ICON
+    for sprite, word, (cx, cy) in zip(symbols, words, rows, strict=True):
+        img.paste(sprite, (cx - sprite.width // 2, cy - sprite.height // 2), sprite)
+        draw.text((text_x, cy), word, font=font, anchor="lm", fill=style.TEXT)  # type: ignore[arg-type]
+    return box
+
+
 def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers:
     geo = load_geometry()
     if set(geo.territories) != set(board.territory_ids):  # type: ignore[attr-defined]
@@ -112,8 +141,15 @@ def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers
         for x0, y0, x1, y1 in segments:
             _dashed(draw, x0 * 2, y0 * 2, x1 * 2, y1 * 2, dash=12, gap=9, width=4)
     routes = routes_big.reduce(2)
-    names = [(labels.short(board, tid), shape.label, style.label_font(), style.LABEL_STROKE)  # type: ignore[attr-defined]
-             for tid, shape in geo.territories.items()]
+
+    # Where this language's words go: the stored layout, fitted to their lengths.
+    words = {tid: labels.short(board, tid) for tid in geo.territories}
+    continent_texts = {cid: layout.continent_text(labels.continent(board, cid), board.continents[cid].bonus)  # type: ignore[attr-defined]
+                       for cid in geo.continent_labels}
+    legend_box, _ = layout.legend_rows([labels.word(w) for w in LEGEND_WORDS], geo.height)
+    placed = layout.localise_layout(geo.label, geo.raw, words, continent_texts, legend_box)
+    names = [(words[tid], placed.labels[tid], style.label_font(), style.LABEL_STROKE)
+             for tid in geo.territories]
     halo, letters = _text_masks(size, names)
     ink = ImageChops.screen(_scaled(geo.borders, 0.6), _scaled(geo.continents, 0.92))
     ink = ImageChops.screen(ink, _scaled(geo.coast, 0.95))
@@ -127,19 +163,23 @@ def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers
     fixed = _over(fixed, style.INK, halo)
     fixed = _over(fixed, style.TEXT, letters)
     cfont = style.font(style.CONTINENT_FONT_SIZE, bold=True)
-    for cid, centre in geo.continent_labels.items():
-        c = board.continents[cid]  # type: ignore[attr-defined]
-        text = layout.continent_text(labels.continent(board, cid), c.bonus)
-        chalo, cletters = _text_masks(size, [(text, centre, cfont,
-                                              style.CONTINENT_STROKE)])
+    words_mask = halo
+    for cid, centre in placed.continents.items():
+        chalo, cletters = _text_masks(size, [(continent_texts[cid], centre, cfont, style.CONTINENT_STROKE)])
         fixed = _over(fixed, style.SEA, chalo)
         fixed = _over(fixed, style.CONTINENT_TINTS[cid], cletters)
+        words_mask = ImageChops.lighter(words_mask, chalo)
+    _draw_legend(fixed, labels, geo.height)
+    legend_mask = Image.new("L", size, 0)
+    ImageDraw.Draw(legend_mask).rectangle(legend_box, fill=255)
+    words_mask = ImageChops.lighter(words_mask, legend_mask)
 
     # Which pixels take a fixed colour: the sea, letters, and nearly solid ink.
     level = ink_land.point(lambda v: min(INK_LEVELS, round(v * INK_LEVELS / 255)))
     solid = level.point(lambda v: 255 if v >= INK_LEVELS else 0)
     is_fixed = ImageChops.lighter(ImageChops.invert(land), ImageChops.lighter(solid, letters.point(
         lambda v: 255 if v > 24 else 0)))
+    is_fixed = ImageChops.lighter(is_fixed, legend_mask)
     only_fixed = Image.composite(fixed, Image.new("RGB", size, style.SEA), is_fixed)
     quantized = only_fixed.quantize(colors=N_STATIC, method=QUANTIZE_METHOD, dither=Image.Dither.NONE)
     fixed_values = quantized.point(lambda v: v + STATIC_BASE)
@@ -159,7 +199,10 @@ def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers
         palette[(STATIC_BASE + i) * 3: (STATIC_BASE + i) * 3 + 3] = qpal[i * 3: i * 3 + 3] or [0, 0, 0]
     palette[0:3] = style.SEA
     palette[PANEL_VALUE * 3: PANEL_VALUE * 3 + 3] = style.PANEL_BG
-    return StaticLayers(geometry=geo, index=index, static_palette=tuple(palette), panel_height=panel_height)
+    taken = tuple((b.box, layout.MARK_WEIGHTS[b.kind]) for b in placed.boxes)
+    return StaticLayers(geometry=geo, index=index, static_palette=tuple(palette), panel_height=panel_height,
+                        key=f"{board.id}:{labels.key}", layout=placed, words_mask=words_mask,  # type: ignore[attr-defined]
+                        marks_taken=taken)
 
 
 def palette_for(layers: StaticLayers, fills: dict[int, tuple[int, int, int]]) -> list[int]:

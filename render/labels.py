@@ -32,11 +32,14 @@ class Labels:
 
 ENGLISH = Labels()
 
+# The legend in the map's corner, one row a symbol: a "+N" tag, a lost die (crossed), the capital star.
+LEGEND_WORDS = ("armies just added", "dice that lost", "capital")
+
 # Every panel text, for translators (the keys of ``Labels.words``).
 PANEL_WORDS = (
     "claiming territories", "placing starting armies", "choosing capitals", "placing reinforcements", "attacking",
     "moving in",
     "fortifying", "game over", "Turn {n}", "Setup", "Game over", "{winner} rules the world",
     "Next card set: {value} armies", "Card sets: 4 · 6 · 8 · 10 armies", " terr.", " armies", " card", " cards",
-    "hidden", "Neutral", "TURN", "WINNER", "eliminated", "surrendered",
+    "hidden", "Neutral", "TURN", "WINNER", "eliminated", "surrendered", *LEGEND_WORDS,
 )

@@ -2,7 +2,10 @@
 
 The positions are computed once by ``render/tools/build_geometry.py`` (with ``place_labels``) and stored in
 ``render/data/geometry.json``; at run time ``layout_boxes`` turns them back into boxes with the shipped
-font, so a test can check that nothing overlaps.
+font, so a test can check that nothing overlaps. The stored positions suit the English names; when the
+static layer of a language is built, ``localise_layout`` fits them to that language's words (a longer name
+or continent name moves to a free spot) and adds the legend's box. ``place_mark`` puts a "+N" tag or a
+capital star beside a badge where it covers no word.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from PIL import Image
 from . import style
 
 Box = tuple[int, int, int, int]
+Point = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,25 @@ def continent_text(name: str, bonus: int) -> str:
 
 def continent_box(text: str, centre: Sequence[float]) -> Box:
     return text_box(text, centre, style.font(style.CONTINENT_FONT_SIZE, bold=True), style.CONTINENT_STROKE)
+
+
+def legend_font() -> object:
+    return style.font(style.LEGEND_FONT_SIZE, bold=True, condensed=True)
+
+
+def legend_rows(words: Sequence[str], map_height: int) -> tuple[Box, list[tuple[int, int]]]:
+    """The legend's box in the map's lower left corner (over the South Pacific) and, for each row, the
+    centre of its symbol and the left end (vertical middle) of its words."""
+    font = legend_font()
+    pad, row, icon = style.LEGEND_PAD, style.LEGEND_ROW, style.LEGEND_ICON
+    text_w = max(round(font.getlength(w)) for w in words)  # type: ignore[attr-defined]
+    width = pad + icon + text_w + pad + 2
+    height = pad + row * len(words) + pad - 4
+    x0, y1 = MARGIN + 2, map_height - MARGIN - 2
+    y0 = y1 - height
+    box = (x0, y0, x0 + width, y1)
+    rows = [(y0 + pad + row * i + row // 2 - 2) for i in range(len(words))]
+    return box, [(x0 + pad + icon // 2, y) for y in rows]
 
 
 def overlaps(a: Box, b: Box) -> bool:
@@ -204,3 +227,202 @@ def place_continent_labels(texts: dict[str, str], project: Callable[[float, floa
         out[cid] = [round(x), round(y)]
         boxes.append(continent_box(texts[cid], out[cid]))
     return out, boxes
+
+
+# -- one language's layout (used when the static layer of a language is built) -----------------------
+MARGIN = 4            # kept between any word and the map's edge
+
+
+@dataclass(frozen=True)
+class MapLayout:
+    """Where one language's words go on the map: territory label centres, continent label centres, the
+    legend's box, and every box (badges, labels, continent labels, legend) for collision checks."""
+
+    labels: dict[str, Point]
+    continents: dict[str, Point]
+    legend: Box
+    boxes: tuple[LaidOut, ...]
+
+    def of_kind(self, kind: str) -> list[LaidOut]:
+        return [b for b in self.boxes if b.kind == kind]
+
+
+def _inside_map(box: Box, width: int, height: int) -> bool:
+    return box[0] >= MARGIN and box[1] >= MARGIN and box[2] <= width - MARGIN and box[3] <= height - MARGIN
+
+
+def _angle_gap(a: float, b: float) -> float:
+    d = abs(a - b) % 360
+    return min(d, 360 - d)
+
+
+def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: list[Box], labels: list[Box]
+                     ) -> Point:
+    """A continent name's centre: where it was meant to go if it fits there (in the map, at sea, clear of
+    badges, the legend, other continent names and territory names), else the nearby spot that covers the
+    least land and fewest names."""
+    w, h = label.size
+    at0 = continent_box(text, (0, 0))
+
+    def cost(centre: Point) -> float | None:
+        box = (at0[0] + centre[0], at0[1] + centre[1], at0[2] + centre[0], at0[3] + centre[1])
+        if not _inside_map(box, w, h) or any(overlaps(box, b) for b in blocked):
+            return None
+        # Land under the words or within a few pixels of them: the coast's tint must not touch them.
+        land = 1.0 - _sea_fraction(label, (box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4))
+        names = sum(1 for b in labels if overlaps(box, b))
+        return 400 * land + 6 * names + 0.02 * math.hypot(centre[0] - preferred[0], 2 * (centre[1] - preferred[1]))
+
+    first = cost(preferred)
+    if first is not None and first < 1.0:
+        return preferred
+    best: tuple[float, Point] | None = None if first is None else (first, preferred)
+    # Nearest first: once the distance alone costs more than the best found, nothing further can win.
+    offsets = sorted(((dx, dy) for dy in range(-90, 91, 4) for dx in range(-160, 161, 8)),
+                     key=lambda o: (math.hypot(o[0], 2 * o[1]), o[1], o[0]))
+    for dx, dy in offsets:
+        if best is not None and 0.02 * math.hypot(dx, 2 * dy) >= best[0]:
+            break
+        centre = (preferred[0] + dx, preferred[1] + dy)
+        c = cost(centre)
+        if c is not None and (best is None or c < best[0]):
+            best = (c, centre)
+    return preferred if best is None else best[1]
+
+
+def _place_label(label: Image.Image, tid: str, value: int, area: int, anchor: Point, text: str,
+                 blocked: list[Box], anchors: dict[str, Point], towards: float) -> Point | None:
+    """A new centre for a territory name that does not fit where the stored layout put it (a longer
+    translation): round its badge, clear of everything in ``blocked``, preferably inside its territory,
+    else over the sea, near the side it had."""
+    w, h = label.size
+    best: tuple[float, Point] | None = None
+    at0 = label_box(text, (0, 0))
+    for x, y, away, angle in _label_spots(anchor, text):
+        centre = (round(x), round(y))
+        box = (at0[0] + centre[0], at0[1] + centre[1], at0[2] + centre[0], at0[3] + centre[1])
+        if not _inside_map(box, w, h) or any(overlaps(box, b) for b in blocked):
+            continue
+        own = _inside_fraction(label, box, value)
+        sea = _sea_fraction(label, box)
+        covered = own * (box[2] - box[0]) * (box[3] - box[1]) / max(1, area)
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        d_own = math.hypot(cx - anchor[0], cy - anchor[1])
+        confusing = sum(1 for t, a in anchors.items()
+                        if t != tid and math.hypot(cx - a[0], cy - a[1]) < d_own * 0.9)
+        score = (10 * own + 4 * sea - 12 * covered - 2.5 * confusing - 0.08 * away
+                 - 0.02 * _angle_gap(angle, towards))
+        if best is None or score > best[0]:
+            best = (score, centre)
+    return None if best is None else best[1]
+
+
+def localise_layout(label: Image.Image, geometry: dict, names: dict[str, str],  # type: ignore[type-arg]
+                    continent_texts: dict[str, str], legend: Box) -> MapLayout:
+    """The stored layout (``geometry.json``, made for the English names) fitted to one language's words.
+
+    Badges stay where they are. Each continent name keeps its place unless, in this language, it runs off
+    the map, over land, a badge, the legend or a territory name; then it moves to the nearest good spot.
+    Each territory name keeps its centre unless its text now touches a badge, a continent name, the legend,
+    another name or the map's edge; then it takes the best free spot round its badge, preferably on the side
+    it had. The result is computed once per language (see ``render.base``).
+    """
+    w, h = label.size
+    terr = geometry["territories"]
+    anchors: dict[str, Point] = {tid: (int(info["anchor"][0]), int(info["anchor"][1])) for tid, info in terr.items()}
+    stored: dict[str, Point] = {tid: (int(info["label"][0]), int(info["label"][1])) for tid, info in terr.items()}
+    badges = {tid: badge_box(a) for tid, a in anchors.items()}
+    counts = label.histogram()
+
+    # Continent names first: they are the largest, and a territory name can move more easily.
+    name_boxes = [label_box(names[tid], stored[tid]) for tid in terr]
+    continents: dict[str, Point] = {}
+    continent_boxes: list[Box] = []
+    for cid, centre in geometry["continent_labels"].items():
+        at = _place_continent(label, continent_texts[cid], (int(centre[0]), int(centre[1])),
+                              [*badges.values(), legend, *continent_boxes], name_boxes)
+        continents[cid] = at
+        continent_boxes.append(continent_box(continent_texts[cid], at))
+
+    # Territory names: keep those that fit, then move the others one by one.
+    fixed = [*badges.values(), *continent_boxes, legend]
+    centres: dict[str, Point] = {}
+    kept: list[Box] = []
+    moving: list[str] = []
+    for tid in terr:
+        box = label_box(names[tid], stored[tid])
+        if _inside_map(box, w, h) and not any(overlaps(box, b) for b in [*fixed, *kept]):
+            centres[tid] = stored[tid]
+            kept.append(box)
+        else:
+            moving.append(tid)
+    for tid in moving:
+        value = terr[tid]["index"] + 1
+        ax, ay = anchors[tid]
+        towards = math.degrees(math.atan2(stored[tid][1] - ay, stored[tid][0] - ax)) % 360
+        spot = _place_label(label, tid, value, counts[value], anchors[tid], names[tid], [*fixed, *kept], anchors,
+                            towards)
+        centres[tid] = spot if spot is not None else stored[tid]
+        kept.append(label_box(names[tid], centres[tid]))
+
+    boxes: list[LaidOut] = []
+    for tid in terr:
+        boxes.append(LaidOut("badge", tid, badges[tid]))
+        boxes.append(LaidOut("label", tid, label_box(names[tid], centres[tid])))
+    for cid, at in continents.items():
+        boxes.append(LaidOut("continent", cid, continent_box(continent_texts[cid], at)))
+    boxes.append(LaidOut("legend", "legend", legend))
+    return MapLayout(labels=centres, continents=continents, legend=legend, boxes=tuple(boxes))
+
+
+# -- small marks beside a badge ("+N" tags, the capital star) -------------------------------------------
+# How much covering a thing costs, by kind: names and the legend must stay readable; a badge may lose a
+# corner; another mark should not be hidden either.
+MARK_WEIGHTS = {"label": 8.0, "continent": 8.0, "legend": 8.0, "mark": 4.0, "badge": 2.0}
+
+
+def mark_spots(anchor: Sequence[int], size: tuple[int, int], first: str) -> list[Box]:
+    """Candidate boxes for a small mark of ``size`` at a badge: its corners (overlapping the badge a
+    little), its sides, above and below it, then the same a little further out. ``first`` is the corner
+    tried first: "upper right" ("+N" tags) or "upper left" (the capital star)."""
+    x, y = int(anchor[0]), int(anchor[1])
+    half = (style.BADGE_SIZE + 2) // 2
+    w, h = size
+    ur, ul = (x + half - 8, y - half - 12), (x - half + 8 - w, y - half - 12)
+    lr, ll = (x + half - 8, y + half - 10), (x - half + 8 - w, y + half - 10)
+    right, left = (x + half + 2, y - h // 2), (x - half - 2 - w, y - h // 2)
+    above, below = (x - w // 2, y - half - h - 1), (x - w // 2, y + half + 1)
+    near = [ur, ul, lr, ll, right, left, above, below] if first == "upper right" else \
+        [ul, ur, ll, lr, left, right, above, below]
+    out: list[Box] = []
+    for step in (0, 8, 16):
+        for sx, sy in near:
+            dx = step if sx + w / 2 > x else -step if sx + w / 2 < x else 0
+            dy = step if sy + h / 2 > y else -step if sy + h / 2 < y else 0
+            out.append((sx + dx, sy + dy, sx + dx + w, sy + dy + h))
+    return out
+
+
+def _area(a: Box, b: Box) -> int:
+    return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def place_mark(anchor: Sequence[int], size: tuple[int, int], taken: Sequence[tuple[Box, float]],
+               width: int, height: int, first: str = "upper right") -> Box:
+    """Where a mark goes: the first candidate (``mark_spots``) inside the map that covers nothing in
+    ``taken`` (boxes with a weight, see ``MARK_WEIGHTS``) except the badge it belongs to; if every candidate
+    covers something, the one that covers least."""
+    own = badge_box(anchor)
+    w, h = size
+    best: tuple[float, Box] | None = None
+    for n, spot in enumerate(mark_spots(anchor, size, first)):
+        sx, sy = min(max(0, spot[0]), width - w), min(max(0, spot[1]), height - h)
+        box = (sx, sy, sx + w, sy + h)
+        cost = sum(weight * _area(box, b) for b, weight in taken if b != own)
+        if cost == 0:
+            return box
+        cost += n   # at equal cover, the nearer spot
+        if best is None or cost < best[0]:
+            best = (cost, box)
+    assert best is not None
+    return best[1]

@@ -13,12 +13,12 @@ import math
 from collections import Counter
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageChops, ImageFilter
 
 from . import sprites, style
-from .base import palette_for, static_layers
+from .base import StaticLayers, palette_for, static_layers
 from .labels import ENGLISH, Labels
-from .layout import layout_boxes, overlaps
+from .layout import MARK_WEIGHTS, Box, place_mark
 from .panel import Battle, draw_panel
 from .seats import NEUTRAL, fill_colour, seat_colour, seat_shape
 
@@ -57,52 +57,68 @@ def _shorten(a: tuple[float, float], b: tuple[float, float], by: float) -> tuple
     return a[0] + dx / d * by, a[1] + dy / d * by, b[0] - dx / d * by, b[1] - dy / d * by
 
 
-def _draw_arrow(img: Image.Image, a: tuple[int, int], b: tuple[int, int], width: int,
+def _behind_words(layers: StaticLayers, patch: Image.Image, pos: tuple[int, int]) -> Image.Image:
+    """``patch`` (RGBA, to be pasted at ``pos``) without the pixels of this language's words and one pixel
+    round them: a highlight passes behind names, continent names and the legend instead of over them."""
+    if layers.words_mask is None:
+        return patch
+    x, y = pos
+    words = layers.words_mask.crop((x, y, x + patch.width, y + patch.height))
+    if words.getbbox() is None:
+        return patch
+    keep = ImageChops.invert(words.filter(ImageFilter.MaxFilter(3)))
+    out = patch.copy()
+    out.putalpha(ImageChops.multiply(patch.getchannel("A"), keep))
+    return out
+
+
+_arrows: dict[tuple[str, float, float, float, float, tuple[int, int, int]], tuple[Image.Image, tuple[int, int]]] = {}
+
+
+def _arrow(layers: StaticLayers, x0: float, y0: float, x1: float, y1: float, colour: tuple[int, int, int]
+           ) -> tuple[Image.Image, tuple[int, int]]:
+    key = (layers.key, x0, y0, x1, y1, colour)
+    hit = _arrows.get(key)
+    if hit is None:
+        patch, pos = sprites.arrow(x0, y0, x1, y1, colour=colour)
+        hit = (_behind_words(layers, patch, pos), pos)
+        if len(_arrows) > 512:   # a game draws a few hundred distinct arrows; keep the cache bounded
+            _arrows.clear()
+        _arrows[key] = hit
+    return hit
+
+
+def _draw_arrow(img: Image.Image, layers: StaticLayers, a: tuple[int, int], b: tuple[int, int],
                 colour: tuple[int, int, int]) -> None:
-    """An arrow between two badges; across the map's east-west edge (Alaska-Kamchatka) it leaves one edge and
-    comes back at the other."""
+    """An arrow between two badges, behind the names; across the map's east-west edge (Alaska-Kamchatka) it
+    leaves one edge and comes back at the other."""
+    width = layers.geometry.width
     gap = style.BADGE_SIZE / 2 + 4
     if abs(b[0] - a[0]) > width / 2:
         shift = width if b[0] < a[0] else -width
         x0, y0, x1, y1 = _shorten(a, (b[0] + shift, b[1]), gap)
         for dx in (0, -shift):
-            patch, pos = sprites.arrow(x0 + dx, y0, x1 + dx, y1, colour=colour)
+            patch, pos = _arrow(layers, x0 + dx, y0, x1 + dx, y1, colour)
             img.paste(patch, pos, patch)
         return
     x0, y0, x1, y1 = _shorten(a, b, gap)
-    patch, pos = sprites.arrow(x0, y0, x1, y1, colour=colour)
+    patch, pos = _arrow(layers, x0, y0, x1, y1, colour)
     img.paste(patch, pos, patch)
 
 
-_boxes_cache: dict[str, list[tuple[int, int, int, int]]] = {}
+_outlines: dict[tuple[str, str], tuple[Image.Image, tuple[int, int]]] = {}
 
 
-def _static_boxes(board: Any) -> list[tuple[int, int, int, int]]:
-    boxes = _boxes_cache.get(board.id)
-    if boxes is None:
-        geo = static_layers(board).geometry
-        boxes = [b.box for b in layout_boxes(geo.raw, board)]
-        _boxes_cache[board.id] = boxes
-    return boxes
-
-
-def _tag_box(anchor: tuple[int, int], size: tuple[int, int], taken: list[tuple[int, int, int, int]],
-             width: int, height: int) -> tuple[int, int, int, int]:
-    """Where a "+N" tag goes: at a corner of the badge, the first that covers no name or other badge."""
-    x, y = anchor
-    half = (style.BADGE_SIZE + 2) // 2
-    w, h = size
-    spots = [(x + half - 8, y - half - 12), (x - half + 8 - w, y - half - 12), (x + half - 8, y + half - 10),
-             (x - half + 8 - w, y + half - 10), (x + half + 2, y - h // 2), (x - half - 2 - w, y - h // 2)]
-    own = (x - half, y - half, x + half, y + half)
-    boxes = []
-    for sx, sy in spots:
-        sx, sy = min(max(0, sx), width - w), min(max(0, sy), height - h)
-        box = (sx, sy, sx + w, sy + h)
-        boxes.append(box)
-        if not any(overlaps(box, b) for b in taken if b != own):
-            return box
-    return boxes[0]
+def _outline(layers: StaticLayers, territory: str) -> tuple[Image.Image, tuple[int, int]]:
+    """A conquered territory's outline, behind this language's words. Cached per language and territory
+    (building one twice in two threads gives the same image, so no lock is needed)."""
+    key = (layers.key, territory)
+    hit = _outlines.get(key)
+    if hit is None:
+        patch, pos = sprites.outline_sprite(territory)
+        hit = (_behind_words(layers, patch, pos), pos)
+        _outlines[key] = hit
+    return hit
 
 
 def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str, Any]] | None = None,
@@ -133,17 +149,17 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
                  if e.get("type") in ("territory_conquered", "territory_claimed")]
     conquered = [t for t in conquered if t not in hidden]
     for tid in dict.fromkeys(conquered):
-        patch, pos = sprites.outline_sprite(tid)
+        patch, pos = _outline(layers, tid)
         img.paste(patch, pos, patch)
     battle = _last_battle(events, state)
     if battle is not None and battle.source in hidden and battle.target in hidden:
         battle = None   # nothing the viewer could have seen
     if battle is not None:
-        _draw_arrow(img, geo.territories[battle.source].anchor, geo.territories[battle.target].anchor,
-                    geo.width, style.ATTACK_ARROW)
+        _draw_arrow(img, layers, geo.territories[battle.source].anchor, geo.territories[battle.target].anchor,
+                    style.ATTACK_ARROW)
     for e in events:
         if e.get("type") == "fortified" and not (e["from"] in hidden and e["to"] in hidden):
-            _draw_arrow(img, geo.territories[e["from"]].anchor, geo.territories[e["to"]].anchor, geo.width,
+            _draw_arrow(img, layers, geo.territories[e["from"]].anchor, geo.territories[e["to"]].anchor,
                         style.FORTIFY_ARROW)
 
     half = (style.BADGE_SIZE + 2) // 2
@@ -158,13 +174,16 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
             continue
         img.paste(sprite, (x - half, y - half), sprite)
 
-    # Capitals (mode capitals): a star on the badge's upper left.
+    # Capitals (mode capitals): a star at the badge, on its upper left unless that hides a name; then the
+    # "+N" tags, on its upper right unless that hides a name, a star or another tag.
+    taken: list[tuple[Box, float]] = list(layers.marks_taken)
     for tid in dict.fromkeys(getattr(state, "capitals", {}).values()):
         if tid in hidden or tid not in geo.territories:
             continue
-        x, y = geo.territories[tid].anchor
         star = sprites.tag("★")
-        img.paste(star, (max(0, x - half - star.width + 10), max(0, y - half - 12)), star)
+        box = place_mark(geo.territories[tid].anchor, star.size, taken, geo.width, geo.height, "upper left")
+        taken.append((box, MARK_WEIGHTS["mark"]))
+        img.paste(star, box[:2], star)
 
     added: Counter[str] = Counter()
     for e in events:
@@ -173,13 +192,12 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
             added[e["territory"]] += e.get("count", 0)
         elif kind in ("fortified", "occupied"):
             added[e["to"]] += e.get("count", 0)
-    taken = _static_boxes(board)
     for tid, count in added.items():
         if count <= 0 or tid in hidden:
             continue
         t = sprites.tag(f"+{count}")
-        box = _tag_box(geo.territories[tid].anchor, t.size, taken, geo.width, geo.height)
-        taken = [*taken, box]
+        box = place_mark(geo.territories[tid].anchor, t.size, taken, geo.width, geo.height)
+        taken.append((box, MARK_WEIGHTS["mark"]))
         img.paste(t, box[:2], t)
 
     draw_panel(img, geo.height, state, board, battle=battle, hidden_totals=fog, viewer=viewer, labels=labels)

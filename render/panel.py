@@ -12,7 +12,7 @@ from engine.game import PHASE_WORDS as ENGINE_PHASE_WORDS
 
 from . import sprites, style
 from .labels import ENGLISH, Labels
-from .seats import NEUTRAL, seat_colour, seat_shape, turn_order
+from .seats import NEUTRAL, on_dark, seat_colour, seat_shape, turn_order
 
 # The engine's phase words, two of them shortened to fit the map's panel.
 PHASE_WORDS = {**ENGINE_PHASE_WORDS, "occupy": "moving in", "over": "game over"}
@@ -104,7 +104,7 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
         colour = seat_colour(seat, state)
         box_fill = (30, 42, 56) if current else (22, 32, 44)
         draw.rounded_rectangle((x, y, x + CARD_W, y + card_h), radius=10, fill=box_fill,
-                               outline=colour if current else style.PANEL_LINE,
+                               outline=on_dark(colour) if current else style.PANEL_LINE,
                                width=3 if current else 1)
         swatch = sprites.badge(seat_shape(seat), colour, "") if not out else sprites.badge(
             seat_shape(seat), (90, 96, 104), "")
@@ -148,14 +148,14 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
         winner = names.get(state.winner, "?")
         _text(img, x, y + 36, _fit(labels.word("{winner} rules the world", winner=winner), 22, True,
                                    w - MARGIN - x - 16), 22,
-              seat_colour(state.winner, state), bold=True)
+              on_dark(seat_colour(state.winner, state)), bold=True)
         y += 72
     else:
         label = labels.word("Turn {n}", n=state.turn) if state.turn else labels.word("Setup")
         tw = _text(img, x, y, label, 26, style.TEXT, bold=True)
         who = names.get(state.current, "")
         _text(img, x + tw + 12, y, _fit(who, 26, True, w - MARGIN - x - tw - 28), 26,
-              seat_colour(state.current, state), bold=True)
+              on_dark(seat_colour(state.current, state)), bold=True)
         _text(img, x, y + 36, labels.word(PHASE_WORDS.get(state.phase, state.phase)), 21, style.TEXT_DIM)
         y += 70
     cards = next_set_value(state, labels) if not over else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from . import style
@@ -11,7 +12,8 @@ Colour = tuple[int, int, int]
 
 
 def seat_colour(seat: int, state: Any = None) -> Colour:
-    """A seat's colour; in a teams game, teammates get related shades of their team's colour."""
+    """A seat's colour; in a teams game, teammates get clearly different shades (light, middle, dark) of
+    their team's colour."""
     if seat == NEUTRAL:
         return style.NEUTRAL_COLOUR
     teams = getattr(state, "teams", None)
@@ -19,7 +21,8 @@ def seat_colour(seat: int, state: Any = None) -> Colour:
         team = teams[seat]
         mates = sorted(s for s, t in teams.items() if t == team)
         shades = style.TEAM_SHADES[team % len(style.TEAM_SHADES)]
-        return shades[mates.index(seat) % len(shades)]
+        picks = style.TEAM_PICKS.get(len(mates), tuple(range(len(shades))))
+        return shades[picks[mates.index(seat) % len(picks)] % len(shades)]
     return style.PLAYER_COLOURS[seat % len(style.PLAYER_COLOURS)]
 
 
@@ -46,3 +49,52 @@ def turn_order(state: Any) -> list[int]:
         i = seats.index(first)
         seats = seats[i:] + seats[:i]
     return seats
+
+
+# -- colour arithmetic: contrast and CIE L*a*b* distance ---------------------------------------------
+def _linear(v: int) -> float:
+    x = v / 255
+    return x / 12.92 if x <= 0.04045 else ((x + 0.055) / 1.055) ** 2.4
+
+
+def luminance(c: Colour) -> float:
+    """Relative luminance (WCAG)."""
+    r, g, b = (_linear(v) for v in c)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: Colour, b: Colour) -> float:
+    """WCAG contrast ratio, 1 to 21."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def lab(c: Colour) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of an sRGB colour."""
+    r, g, b = (_linear(v) for v in c)
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def colour_distance(a: Colour, b: Colour) -> float:
+    """How different two colours look: the CIE 1976 ΔE*ab (about 2.3 is just noticeable)."""
+    la, lb = lab(a), lab(b)
+    return math.dist(la, lb)
+
+
+def on_dark(c: Colour, background: Colour = style.PANEL_BG, ratio: float = 3.0) -> Colour:
+    """A seat's colour for large bold text or lines on the dark panel: the colour itself, or lightened
+    towards white until it reaches ``ratio`` (3:1, WCAG's figure for large text) there, so that a dark team
+    shade does not vanish."""
+    out = c
+    for k in range(1, 11):
+        if contrast(out, background) >= ratio:
+            break
+        out = tuple(round(v + (255 - v) * k / 10) for v in c)  # type: ignore[assignment]
+    return out

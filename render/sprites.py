@@ -124,7 +124,7 @@ def text_sprite(text: str, size: int, colour: Colour, bold: bool = False, stroke
 
 @lru_cache(maxsize=64)
 def tag(text: str, colour: Colour = (255, 255, 255)) -> Image.Image:
-    """A small rounded label ("+3") with dark text and outline."""
+    """A small rounded label ("+3") with a dark outline, its text dark or light to suit the colour."""
     font = style.font(16, bold=True)
     left, _top, right, _bottom = font.getbbox(text, anchor="lm")
     w, h = right - left + 12, 22
@@ -134,7 +134,7 @@ def tag(text: str, colour: Colour = (255, 255, 255)) -> Image.Image:
     draw.rounded_rectangle((2 * SS, 2 * SS, (w - 2) * SS - 1, (h - 2) * SS - 1), radius=(h - 4) * SS // 2,
                            fill=(*colour, 255))
     img = big.reduce(SS)
-    ImageDraw.Draw(img).text((w / 2, h / 2 + 1), text, font=font, anchor="mm", fill=style.INK)
+    ImageDraw.Draw(img).text((w / 2, h / 2 + 1), text, font=font, anchor="mm", fill=text_colour_on(colour))
     return img
 
 

@@ -25,6 +25,10 @@ LABEL_STROKE = 2           # dark halo around label text
 BADGE_GAP = 1              # space kept between a badge and its label
 CONTINENT_FONT_SIZE = 17   # "ASIA +7" in the sea
 CONTINENT_STROKE = 3
+LEGEND_FONT_SIZE = 20      # the legend in the lower left corner
+LEGEND_ROW = 32
+LEGEND_PAD = 8
+LEGEND_ICON = 46           # the symbols' column
 PANEL_HEIGHT = 206         # the players and turn panel under the map
 
 # -- colours -----------------------------------------------------------------------------------------
@@ -39,12 +43,17 @@ PLAYER_COLOURS: tuple[Colour, ...] = (
     (230, 159, 0),    # orange
 )
 PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "diamond", "hexagon", "shield", "house")
-# Teams: related shades of one colour per team (the badge shapes still tell teammates apart).
+# Teams: one hue per team, in a light, a middle and a dark shade, far enough apart in lightness (about 25 L*
+# between neighbours) to tell teammates apart at a glance while the team still reads as one colour; the badge
+# shapes, which follow the seat, are the second cue. Each shade keeps its army numbers at a contrast of 4.5:1
+# or more (dark digits on the light and middle shades, light digits on the dark one).
 TEAM_SHADES: tuple[tuple[Colour, ...], ...] = (
-    ((213, 94, 0), (240, 150, 70), (160, 62, 0)),        # vermillion
-    ((86, 180, 233), (30, 110, 190), (160, 215, 245)),   # blue
-    ((0, 158, 115), (90, 205, 160), (0, 105, 75)),       # green
+    ((252, 184, 128), (222, 100, 16), (140, 44, 0)),     # vermillion: peach, vermillion, rust
+    ((172, 218, 250), (52, 146, 226), (22, 78, 160)),    # blue: pale, sky, deep
+    ((150, 228, 186), (0, 164, 114), (0, 94, 62)),       # green: mint, bluish green, forest
 )
+# Which shades a team of n players uses, in seat order: two teammates get the light and the dark one.
+TEAM_PICKS: dict[int, tuple[int, ...]] = {1: (1,), 2: (0, 2), 3: (1, 0, 2)}
 NEUTRAL_COLOUR: Colour = (150, 150, 150)
 NEUTRAL_SHAPE = "octagon"
 FOG_COLOUR: Colour = (62, 72, 84)

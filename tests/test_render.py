@@ -3,7 +3,10 @@ overlapping, fog hiding what it should, the same picture every time."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import io
+import math
 import threading
 from collections import Counter
 from functools import cache
@@ -319,3 +322,237 @@ def test_geometry_matches_the_board_borders():
     names = {v: k for k, v in value.items()}
     for a, b in touching:
         assert names[b] in BOARD.neighbours(names[a]), (names[a], names[b])
+
+
+# -- every language: words never covered --------------------------------------------------------------
+LANGUAGES = ["en", "nb", "es"]
+# The legend's words as the catalogs will have them (longer than the English): the layout must make room.
+LONG_LEGEND = {"armies just added": "ejércitos recién añadidos", "dice that lost": "dados que perdieron",
+               "capital": "capital"}
+
+
+def labels_for(language: str):
+    from cogs.i18n import map_labels
+
+    if language == "es-long":
+        base = map_labels("es")
+        return dataclasses.replace(base, key="es-long", words={**base.words, **LONG_LEGEND})
+    return map_labels(language)
+
+
+def word_boxes(language: str) -> list:
+    layout = static_layers(BOARD, labels_for(language)).layout
+    assert layout is not None
+    return [b for b in layout.boxes if b.kind in ("label", "continent", "legend")]
+
+
+@pytest.mark.parametrize("language", [*LANGUAGES, "es-long"])
+def test_no_territory_name_touches_a_continent_name(language):
+    layout = static_layers(BOARD, labels_for(language)).layout
+    names = layout.of_kind("label")
+    continents = layout.of_kind("continent")
+    assert len(names) == 42 and len(continents) == 6
+    clashes = [(n.owner, c.owner) for n in names for c in continents if overlaps(n.box, c.box)]
+    assert clashes == []
+
+
+@pytest.mark.parametrize("language", [*LANGUAGES, "es-long"])
+def test_layout_of_each_language_has_no_overlaps(language):
+    geo = load_geometry()
+    layout = static_layers(BOARD, labels_for(language)).layout
+    boxes = list(layout.boxes)
+    assert [b.kind for b in boxes].count("legend") == 1
+    for b in boxes:
+        x0, y0, x1, y1 = b.box
+        assert 0 <= x0 < x1 <= geo.width and 0 <= y0 < y1 <= geo.height, b
+    clashes = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if overlaps(a.box, b.box)]
+    assert clashes == []
+
+
+def test_the_stored_layout_alone_would_let_spanish_names_collide():
+    """The per-language layout is needed: with the stored (English) positions, a Spanish name runs into the
+    continent name of North America."""
+    from render import layout as lay
+
+    labels = labels_for("es")
+    geo = load_geometry()
+    stored = [lay.label_box(labels.short(BOARD, t), info["label"]) for t, info in geo.raw["territories"].items()]
+    continents = [lay.continent_box(lay.continent_text(labels.continent(BOARD, c), BOARD.continents[c].bonus), at)
+                  for c, at in geo.raw["continent_labels"].items()]
+    assert any(overlaps(a, b) for a in stored for b in continents)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_names_are_drawn_where_the_layout_says(language):
+    img = render_map(Game.new([(n, "normal") for n in NAMES[:3]], "render-setup", {})[0].state,
+                     labels=labels_for(language))
+    for b in word_boxes(language):
+        if b.kind == "label":
+            light = sum(n for n, c in img.crop(b.box).getcolors(1 << 16) if min(c) > 225)
+            assert light >= 15, f"{b.owner}: no letters in {b.box}"
+
+
+def letter_pixels(img: Image.Image, boxes: list) -> set[tuple[int, int]]:
+    """The light pixels (letters) inside word boxes."""
+    out = set()
+    for b in boxes:
+        x0, y0, x1, y1 = b.box
+        crop = img.crop(b.box)
+        px = crop.load()
+        for y in range(y1 - y0):
+            for x in range(x1 - x0):
+                if min(px[x, y]) > 200:
+                    out.add((x0 + x, y0 + y))
+    return out
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_conquest_outline_passes_behind_names(language, midgame):
+    state = midgame[0].state
+    labels = labels_for(language)
+    plain = render_map(state, labels=labels)
+    boxes = word_boxes(language)
+    letters = letter_pixels(plain, boxes)
+    covered = {}
+    for tid in BOARD.territory_ids:
+        ev = [{"type": "territory_conquered", "seat": state.owners[tid], "from": tid, "to": tid, "defender": 0}]
+        img = render_map(state, highlight_events=ev, labels=labels)
+        changed = [p for p in letters if img.getpixel(p) != plain.getpixel(p)]
+        if changed:
+            covered[tid] = len(changed)
+    assert covered == {}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_arrows_pass_behind_names(language, midgame):
+    """Arrows along every border of the board at once (fortifications draw one each): no letter of a name,
+    a continent name or the legend changes."""
+    state = midgame[0].state
+    labels = labels_for(language)
+    plain = render_map(state, labels=labels)
+    letters = letter_pixels(plain, word_boxes(language))
+    pairs = {tuple(sorted((t, n))) for t in BOARD.territory_ids for n in BOARD.neighbours(t)}
+    ev = [{"type": "fortified", "seat": 0, "from": a, "to": b, "count": 0} for a, b in sorted(pairs)]
+    img = render_map(state, highlight_events=ev, labels=labels)
+    assert img.tobytes() != plain.tobytes()
+    assert [p for p in letters if img.getpixel(p) != plain.getpixel(p)] == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_tags_and_capital_stars_cover_no_word(language, midgame):
+    """A "+N" tag and a capital star on any territory: neither covers a name, a continent name or the
+    legend (and the star and the tag do not cover each other)."""
+    from render import layout as lay
+    from render import sprites
+
+    state = copy.deepcopy(midgame[0].state)
+    labels = labels_for(language)
+    boxes = word_boxes(language)
+    state.capitals = {}
+    plain = render_map(state, labels=labels)
+    geo = load_geometry()
+    for tid in BOARD.territory_ids:
+        state.capitals = {state.owners[tid]: tid}
+        ev = [{"type": "armies_placed", "seat": state.owners[tid], "territory": tid, "count": 3}]
+        img = render_map(state, highlight_events=ev, labels=labels)
+        diff = ImageChops.difference(img, plain).convert("L").point(lambda v: 255 if v else 0)
+        changed = diff.getbbox()
+        assert changed is not None, tid
+        x, y = geo.territories[tid].anchor
+        assert changed[0] > x - 70 and changed[2] < x + 70 and changed[1] > y - 60 and changed[3] < y + 60, tid
+        for b in boxes:
+            assert diff.crop(b.box).getbbox() is None, f"{tid}: a mark covers {b.kind} {b.owner}"
+        taken = list(static_layers(BOARD, labels).marks_taken)
+        star = lay.place_mark((x, y), sprites.tag("★").size, taken, geo.width, geo.height, "upper left")
+        tag = lay.place_mark((x, y), sprites.tag("+3").size, [*taken, (star, 4.0)], geo.width, geo.height)
+        assert not overlaps(star, tag), tid
+
+
+# -- the legend ---------------------------------------------------------------------------------------
+def test_legend_words_are_translatable():
+    from cogs.i18n import map_labels
+    from render.labels import LEGEND_WORDS, PANEL_WORDS
+
+    assert set(LEGEND_WORDS) <= set(PANEL_WORDS)
+    assert set(LEGEND_WORDS) <= set(map_labels("es").words)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_legend_is_drawn_in_the_corner_over_the_sea(language, midgame):
+    geo = load_geometry()
+    layout = static_layers(BOARD, labels_for(language)).layout
+    x0, y0, x1, y1 = layout.legend
+    assert x0 < 40 and y1 > geo.height - 40                    # lower left corner
+    assert 150 < x1 - x0 < 420 and 80 < y1 - y0 < 130           # small, but three legible rows
+    assert geo.label.crop(layout.legend).getbbox() is None       # all sea: it hides no land
+    img = render_map(midgame[0].state, labels=labels_for(language))
+    area = img.crop(layout.legend)
+    colours = {c: n for n, c in area.getcolors(1 << 16)}
+    assert sum(n for c, n in colours.items() if min(c) > 225) > 300    # white symbols and letters
+    assert colours.get(st.SEA, 0) < area.width * area.height / 50     # a box of its own (bare sea only
+                                                                       # in its rounded corners)
+    # Each of the three rows has words to the right of its symbol.
+    row_h = (y1 - y0) // 3
+    for k in range(3):
+        words = img.crop((x0 + st.LEGEND_PAD + st.LEGEND_ICON, y0 + k * row_h, x1, y0 + (k + 1) * row_h))
+        assert sum(n for n, c in words.getcolors(1 << 16) if min(c) > 225) > 40, k
+
+
+def test_legend_speaks_the_maps_language(midgame):
+    state = midgame[0].state
+    english = render_map(state)
+    spanish = render_map(state, labels=labels_for("es-long"))
+    legend = static_layers(BOARD, labels_for("es-long")).layout.legend
+    assert legend[2] > static_layers(BOARD).layout.legend[2]      # longer words, wider box
+    assert english.crop(legend).tobytes() != spanish.crop(legend).tobytes()
+
+
+# -- teams ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("teams", ["2v2", "3v3", "2v2v2"])
+def test_teammates_are_clearly_different_but_one_family(teams):
+    from render import sprites
+    from render.seats import colour_distance, contrast, lab, seat_shape
+
+    size = {"2v2": 4, "3v3": 6, "2v2v2": 6}[teams]
+    state = Game.new([(n, "normal") for n in NAMES[:size]], "team-look", {"teams": teams})[0].state
+    colours = {s: seat_colour(s, state) for s in range(size)}
+    by_team: dict[int, list[int]] = {}
+    for seat, team in state.teams.items():
+        by_team.setdefault(team, []).append(seat)
+    for mates in by_team.values():
+        for i, a in enumerate(mates):
+            for b in mates[i + 1:]:
+                assert colour_distance(colours[a], colours[b]) >= 25, (a, b)
+                assert abs(lab(colours[a])[0] - lab(colours[b])[0]) >= 20, (a, b)   # lightness, too
+                assert seat_shape(a) != seat_shape(b)
+
+    def hue(seat: int) -> float:
+        _, a, b = lab(colours[seat])
+        return math.degrees(math.atan2(b, a))
+
+    def hue_gap(s: int, t: int) -> float:
+        d = abs(hue(s) - hue(t)) % 360
+        return min(d, 360 - d)
+
+    teams_of = list(by_team.values())
+    # One family: every player's hue is nearer to each teammate's than to any other team's.
+    for mates in teams_of:
+        others = [s for s in colours if s not in mates]
+        for a in mates:
+            for b in mates:
+                if a != b:
+                    assert hue_gap(a, b) < min(hue_gap(a, o) for o in others), (a, b)
+    for i, mates in enumerate(teams_of):
+        for others in teams_of[i + 1:]:
+            nearest = min(colour_distance(colours[a], colours[b]) for a in mates for b in others)
+            assert nearest >= 30, (mates, others)
+    for c in colours.values():
+        assert contrast(c, sprites.text_colour_on(c)) >= 4.5, c          # the army numbers read
+
+
+def test_army_numbers_read_on_every_seat_colour():
+    from render import sprites
+    from render.seats import contrast
+
+    for c in (*st.PLAYER_COLOURS, st.NEUTRAL_COLOUR, *(s for shades in st.TEAM_SHADES for s in shades)):
+        assert contrast(c, sprites.text_colour_on(c)) >= 4.5, c

@@ -9,18 +9,41 @@ from render.base import static_layers
 
 
 def test_capitals_are_marked_next_to_their_badge():
+    """A star at each capital's badge (on its upper left when that hides no name), and none over a word."""
+    from PIL import ImageChops
+
     result = play_game(["normal"] * 3, "capitals-on-map", {"mode": "capitals", "deployment": "auto"})
     chosen = next(i for i, e in enumerate(result.events) if e["type"] == "turn_started")
     game = Game.from_events(result.events[: chosen + 1], seed=result.game.state.seed)
     assert len(game.state.capitals) == 3
+    capitals = list(dict.fromkeys(game.state.capitals.values()))
     marked = render_map(game.state)
     game.state.capitals = {}
     plain = render_map(game.state)
-    geo = static_layers(game.board).geometry
-    for territory in dict.fromkeys(Game.from_events(result.events[: chosen + 1]).state.capitals.values()):
+    layers = static_layers(game.board)
+    geo = layers.geometry
+    diff = ImageChops.difference(marked, plain).convert("L").point(lambda v: 255 if v else 0)
+    near = []
+    for territory in capitals:
         x, y = geo.territories[territory].anchor
-        box = (max(0, x - 40), max(0, y - 32), x, y)
-        assert marked.crop(box).tobytes() != plain.crop(box).tobytes(), territory
+        box = (max(0, x - 50), max(0, y - 45), x + 50, y + 45)
+        assert diff.crop(box).getbbox() is not None, territory
+        near.append(box)
+    # Nothing changed anywhere else, and no star covers a name, a continent name or the legend.
+    rest = diff.copy()
+    for box in near:
+        rest.paste(0, box)
+    assert rest.crop((0, 0, geo.width, geo.height)).getbbox() is None
+    for b in layers.layout.boxes:
+        if b.kind in ("label", "continent", "legend"):
+            assert diff.crop(b.box).getbbox() is None, b
+    # Where there is room, the star sits on the badge's upper left as before.
+    upper_left = 0
+    for territory in capitals:
+        x, y = geo.territories[territory].anchor
+        if diff.crop((max(0, x - 40), max(0, y - 32), x, y)).getbbox() is not None:
+            upper_left += 1
+    assert upper_left >= 1
 
 
 def test_teammates_share_a_family_of_shades():
