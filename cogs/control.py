@@ -103,6 +103,8 @@ class ControlCommands(CogBase):
     async def risk_vacation(self, interaction: discord.Interaction[Any], days: app_commands.Range[int, 1, 60]) -> None:
         record = await game_here(self.store, interaction)
         seat = seat_of(record, interaction)
+        if seat not in record.game().state.active_seats():
+            raise UserError(_("You are out of this game: there is no deadline to move.", interaction.locale))
         limit = record.game().state.settings.vacation_days
         status = await self.store.take_vacation(record.id, seat, days, limit, self.clock())
         if record.game().state.current == seat:

@@ -16,13 +16,16 @@ import discord
 from discord import app_commands
 
 from engine import RuleError, SettingsError
-from engine.errors import Phrase, Territory
+from engine.errors import Phrase, Territory, clip
 from store import StoreError
 from store.errors import StatusWord
 
 from .i18n import _, pgettext, territory_name
 
 log = logging.getLogger("risk.errors")
+
+MESSAGE_LIMIT = 2000  # the most characters Discord takes in a message
+REFUSED = "⛔ "
 
 
 class UserError(Exception):
@@ -64,18 +67,19 @@ def translate_rule(exc: RuleError, locale: object | None) -> str:
 
 
 def explain(exc: BaseException, locale: object | None = None) -> str | None:
-    """The player-facing text of an expected refusal, or None for a real error."""
+    """The player-facing text of an expected refusal, or None for a real error. It always fits in a message,
+    with the ⛔ before it."""
     while isinstance(exc, (app_commands.CommandInvokeError, app_commands.TransformerError)) and exc.__cause__:
         exc = exc.__cause__
     if isinstance(exc, RuleError):
-        return translate_rule(exc, locale)
-    if isinstance(exc, StoreError):
-        return translate_template(exc.template, exc.params, locale)
-    if isinstance(exc, (UserError, SettingsError)):
-        return str(exc)
-    if isinstance(exc, app_commands.CheckFailure):
-        return str(exc) or None
-    return None
+        text = translate_rule(exc, locale)
+    elif isinstance(exc, StoreError):
+        text = translate_template(exc.template, exc.params, locale)
+    elif isinstance(exc, (UserError, SettingsError)) or (isinstance(exc, app_commands.CheckFailure) and str(exc)):
+        text = str(exc)
+    else:
+        return None
+    return clip(text, MESSAGE_LIMIT - len(REFUSED))
 
 
 async def handle_error(interaction: discord.Interaction[Any], exc: BaseException,
@@ -90,7 +94,8 @@ async def handle_error(interaction: discord.Interaction[Any], exc: BaseException
         text = _("Sorry, something went wrong on my side (error {id}). Nothing was changed.", interaction.locale,
                  id=error_id)
     else:
-        text = "⛔ " + text
+        text = REFUSED + text
+    text = clip(text, MESSAGE_LIMIT)
     try:
         await reply_private(interaction, text)
     except discord.HTTPException:  # the interaction may have expired

@@ -131,7 +131,10 @@ def _translated_names() -> dict[str, str]:
 
 
 def resolve_territory(board: Any, text: str) -> str:
-    """A territory id from any name or alias in any of our languages ("Grønland", "Groenlandia", "Greenland")."""
+    """A territory id from any name or alias in any of our languages ("Grønland", "Groenlandia", "Greenland").
+
+    A name that is none is refused with the closest names of every language as suggestions ("Jpan": Japan).
+    """
     from engine.board import normalise_name
     from engine.errors import UnknownTerritory
 
@@ -139,12 +142,14 @@ def resolve_territory(board: Any, text: str) -> str:
         return text
     try:
         return str(board.resolve(text))
-    except UnknownTerritory:
-        names = _translated_names()
+    except UnknownTerritory as exc:
+        names = {name: tid for name, tid in _translated_names().items() if tid in board.territories}
         key = normalise_name(text)
         if key in names:
             return names[key]
         matches = {tid for name, tid in names.items() if key and name.startswith(key)}
         if len(matches) == 1:
             return matches.pop()
-        raise
+        if exc.ambiguous:
+            raise
+        raise board.unknown(text, names) from None

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from engine import Game, RuleError, load_map
+from engine.errors import UnknownTerritory
 from engine.odds import battle_odds
 from engine.state import CLAIM
 from store import Store
@@ -38,7 +39,11 @@ async def playing(interaction: discord.Interaction[Any]) -> tuple[Game, int | No
 
 
 def ranked_choices(game: Game, ranked: Sequence[tuple[str, str]], current: str, locale: object) -> Choices:
-    """Legal choices first (as ranked, with their labels), then any territory whose name matches what is typed."""
+    """Legal choices first (as ranked, with their labels), then any territory whose name matches what is typed.
+
+    When no name contains what is typed, the closest names are offered instead ("Austrlia": Eastern and Western
+    Australia), the legal ones first.
+    """
     typed = current.strip().lower()
     out: Choices = []
     seen: set[str] = set()
@@ -51,6 +56,15 @@ def ranked_choices(game: Game, ranked: Sequence[tuple[str, str]], current: str, 
         label = territory_name(game.board, tid, locale)
         if tid not in seen and (not typed or typed in label.lower() or typed in game.board.name(tid).lower()):
             out.append(app_commands.Choice(name=label, value=tid))
+    if typed and not out:
+        try:
+            closest: Sequence[str] = [resolve_territory(game.board, current.strip())]
+        except UnknownTerritory as exc:
+            closest = exc.suggestions
+        labels = dict(ranked)
+        for tid in sorted(closest, key=lambda t: t not in labels):
+            label = labels.get(tid) or territory_name(game.board, tid, locale)
+            out.append(app_commands.Choice(name=label[:100], value=tid))
     return out[:25]
 
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import unicodedata
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import MapError, UnknownTerritory
+from .errors import MapError, UnknownTerritory, clip
+from .errors import Territory as Named
 
 MAPS_DIR = Path(__file__).parent / "maps"
 CARD_SYMBOLS = ("infantry", "cavalry", "artillery")
@@ -40,6 +43,36 @@ def normalise_name(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     kept = "".join(ch for ch in decomposed if ch.isalnum())
     return kept.replace("ø", "o").replace("æ", "ae").replace("ß", "ss")
+
+
+def closest_names(text: str, names: Mapping[str, str], limit: int = 3, cutoff: float = 0.6,
+                  margin: float = 0.15) -> list[str]:
+    """The ids of up to ``limit`` territories whose names are closest to ``text``, closest first.
+
+    ``names`` maps normalised names (see ``normalise_name``) to territory ids. Names that begin with what is
+    typed come first, then names alike by ``difflib``: a ratio of at least ``cutoff``, and no more than
+    ``margin`` below the closest one (so "Jpan" suggests Japan, not Spain too).
+    """
+    key = normalise_name(text)
+    if not key:
+        return []
+    matcher = difflib.SequenceMatcher(autojunk=False)
+    matcher.set_seq2(key)
+    prefixed: set[str] = set()
+    ratios: dict[str, float] = {}
+    for label, tid in names.items():
+        if label.startswith(key):
+            prefixed.add(tid)
+        matcher.set_seq1(label)
+        if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
+            ratio = matcher.ratio()
+            if ratio >= cutoff and ratio > ratios.get(tid, 0.0):
+                ratios[tid] = ratio
+    top = max(ratios.values(), default=1.0)
+    alike = [tid for tid, ratio in ratios.items() if ratio >= top - margin and tid not in prefixed]
+    ranked = sorted(prefixed, key=lambda tid: (-ratios.get(tid, 0.0), tid)) + sorted(
+        alike, key=lambda tid: (-ratios[tid], tid))
+    return ranked[:limit]
 
 
 class Board:
@@ -74,7 +107,8 @@ class Board:
         return sum(len(t.neighbours) for t in self.territories.values()) // 2
 
     def resolve(self, text: str) -> str:
-        """Resolve an id, name or alias typed by a player to a territory id, or raise UnknownTerritory."""
+        """Resolve an id, name or alias typed by a player to a territory id, or raise UnknownTerritory (with the
+        closest names as suggestions)."""
         key = normalise_name(text)
         if key in self._names:
             return self._names[key]
@@ -83,8 +117,22 @@ class Board:
             return matches.pop()
         if matches:
             names = ", ".join(sorted(self.name(t) for t in matches))
-            raise UnknownTerritory("“{text}” could mean {names}: type more of the name.", text=text, names=names)
-        raise UnknownTerritory("There is no territory called “{text}”.", text=text)
+            exc = UnknownTerritory("“{text}” could mean {names}: type more of the name.", text=clip(text),
+                                   names=names)
+            exc.suggestions = tuple(sorted(matches, key=self.name))
+            exc.ambiguous = True
+            raise exc
+        raise self.unknown(text)
+
+    def suggest(self, text: str, also: Mapping[str, str] | None = None, limit: int = 3) -> list[str]:
+        """The territories whose names are closest to ``text``: English names and aliases, and the names in
+        ``also`` (normalised names to ids, such as the names in other languages)."""
+        names = {**(also or {}), **self._names}
+        return [t for t in closest_names(text, names, limit=len(names)) if t in self.territories][:limit]
+
+    def unknown(self, text: str, also: Mapping[str, str] | None = None) -> UnknownTerritory:
+        """The refusal of a name that is no territory, suggesting the closest ones (see ``suggest``)."""
+        return UnknownTerritory.called(text, [Named(t, self.name(t)) for t in self.suggest(text, also)])
 
 
 def _require(cond: bool, message: str) -> None:

@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+# Words a player typed are echoed in a refusal up to this many characters.
+ECHO_LIMIT = 100
+
+
+def clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` cut to at most ``limit`` characters, ending in "…" when it was longer."""
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
 
 class Territory(str):
     """A territory in a message: reads as its English name, and keeps its id so it can be named in any language."""
@@ -53,7 +63,32 @@ class WrongPhase(RuleError):
 
 
 class UnknownTerritory(RuleError):
+    """A name that is no territory (or the start of several). ``suggestions`` holds the ids of the closest
+    territories, closest first."""
+
     code = "unknown_territory"
+    suggestions: tuple[str, ...] = ()
+    ambiguous = False  # the start of several names, rather than no name at all
+
+    @staticmethod
+    def called(text: str, suggestions: Sequence[Territory] = ()) -> UnknownTerritory:
+        """The refusal of ``text`` (echoed clipped), suggesting up to three territories."""
+        shown = clip(text)
+        match list(suggestions[:3]):
+            case [first]:
+                exc = UnknownTerritory("There is no territory called “{text}”. Did you mean {first}?",
+                                       text=shown, first=first)
+            case [first, second]:
+                exc = UnknownTerritory("There is no territory called “{text}”. Did you mean {first} or {second}?",
+                                       text=shown, first=first, second=second)
+            case [first, second, third]:
+                exc = UnknownTerritory(
+                    "There is no territory called “{text}”. Did you mean {first}, {second} or {third}?",
+                    text=shown, first=first, second=second, third=third)
+            case _:
+                exc = UnknownTerritory("There is no territory called “{text}”.", text=shown)
+        exc.suggestions = tuple(t.territory for t in suggestions[:3])
+        return exc
 
 
 class NotOwner(RuleError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
@@ -19,6 +20,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "on_boot": ("ai", "neutral"),
     "reminders": ("auto", "none"),
 }
+# A language code (the bot has catalogs for en, nb and es; others fall back to English), or "" for the server's.
+LANGUAGE_CODE = re.compile(r"(?:[a-z]{2,3})?")
 # Turn deadlines a host can choose, in seconds: from live games to a week.
 DEADLINES = (300, 900, 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400)
 STARTING_ARMIES = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
@@ -59,6 +62,8 @@ class Settings:
         _whole(self.max_missed, "max_missed", 0, 100)
         _whole(self.vacation_days, "vacation_days", 0, 60)
         _whole(self.max_rounds, "max_rounds", 0, 10_000)
+        if not isinstance(self.language, str) or not LANGUAGE_CODE.fullmatch(self.language):
+            raise SettingsError(f"language must be a language code like en, nb or es, not “{str(self.language)[:20]}”")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

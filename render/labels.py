@@ -40,6 +40,8 @@ PANEL_WORDS = (
     "claiming territories", "placing starting armies", "choosing capitals", "placing reinforcements", "attacking",
     "moving in",
     "fortifying", "game over", "Turn {n}", "Setup", "Game over", "{winner} rules the world",
+    "{winner} completed a mission", "{winner} holds every capital", "{winner} leads at the round limit",
+    "{winner}'s team wins", "{winner} is the last one standing",
     "Next card set: {value} armies", "Card sets: 4 · 6 · 8 · 10 armies", " terr.", " armies", " card", " cards",
     "hidden", "Neutral", "TURN", "WINNER", "eliminated", "surrendered", *LEGEND_WORDS,
 )

@@ -72,6 +72,20 @@ def next_set_value(state: Any, labels: Labels = ENGLISH) -> str | None:
     return None
 
 
+# How the game was won, as the map's panel says it (the game's ``result``).
+WINNER_WORDS = {"mission": "{winner} completed a mission", "capitals": "{winner} holds every capital",
+                "round_limit": "{winner} leads at the round limit", "teams": "{winner}'s team wins",
+                "surrender": "{winner} is the last one standing"}
+
+
+def winner_words(state: Any) -> str:
+    """The panel's line for the winner: world domination only when one player holds every territory."""
+    if state.result in WINNER_WORDS:
+        return WINNER_WORDS[state.result]
+    owners = set(state.owners.values())
+    return "{winner} rules the world" if owners == {state.winner} else "{winner} is the last one standing"
+
+
 def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Battle | None,
                hidden_totals: bool, viewer: int | None, labels: Labels = ENGLISH) -> None:
     w = img.width
@@ -146,7 +160,7 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
     if over and state.winner is not None:
         _text(img, x, y, labels.word("Game over"), 26, style.TEXT, bold=True)
         winner = names.get(state.winner, "?")
-        _text(img, x, y + 36, _fit(labels.word("{winner} rules the world", winner=winner), 22, True,
+        _text(img, x, y + 36, _fit(labels.word(winner_words(state), winner=winner), 22, True,
                                    w - MARGIN - x - 16), 22,
               on_dark(seat_colour(state.winner, state)), bold=True)
         y += 72

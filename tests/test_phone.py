@@ -19,6 +19,7 @@ from cogs.text import describe
 from engine import Attack, Blitz, ChooseCapital
 from engine.simulate import play_game
 from engine.state import ATTACK, OCCUPY, REINFORCE
+from render.panel import winner_words
 
 pytestmark = pytest.mark.asyncio
 
@@ -39,6 +40,7 @@ def test_a_mission_win_is_told_as_a_mission_with_every_mission_shown():
     words = "\n".join(how_won(s, "en"))
     assert "completed their secret mission" in words and "world domination" not in words
     assert winner_title(s, "en") == f"🏆 {s.players[s.winner].name} wins!"
+    assert winner_words(s) == "{winner} completed a mission"  # the map says so too, not "rules the world"
 
 
 def test_a_round_limit_shows_the_standings_that_decided_it():

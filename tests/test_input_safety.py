@@ -1,0 +1,36 @@
+"""Input from outside that must be checked: a language that could name a folder, a surrendered player's
+vacation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from discord_helpers import OfflineDiscord, make_bot, start
+
+from cogs.i18n import catalog, language_of
+from engine import Settings, SettingsError
+
+
+@pytest.mark.parametrize("value", ["../../tmp/evil", "x" * 5000, "en/../..", "EN", 7])
+def test_a_language_setting_is_a_language_code(value):
+    with pytest.raises(SettingsError):
+        Settings(language=value)  # type: ignore[arg-type]
+
+
+def test_an_unknown_language_never_reaches_the_file_system():
+    assert language_of("../../tmp/evil") == "en"
+    assert catalog(language_of("../../etc")).gettext("Place") == "Place"
+    assert language_of("no") == "nb" and language_of("es-419") == "es"
+
+
+@pytest.mark.asyncio
+async def test_a_surrendered_player_takes_no_vacation(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="vacation")) as d:
+        await start(d, ("alice", "bob"), 1, deployment="auto")
+        step = await d.send_command("bob", "general", "risk surrender", {})
+        await d.click("bob", "Yes, surrender", step[0])
+        before = len([m for m in d.messages if not m.ephemeral])
+        step = await d.send_command("bob", "general", "risk vacation", {"days": 3})
+        assert step[0].ephemeral and "out of this game" in step[0].content
+        assert len([m for m in d.messages if not m.ephemeral]) == before  # nothing posted publicly
