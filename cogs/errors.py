@@ -21,6 +21,7 @@ from store import StoreError
 from store.errors import StatusWord
 
 from .i18n import _, pgettext, territory_name
+from .text import safe_name
 
 log = logging.getLogger("risk.errors")
 
@@ -56,6 +57,8 @@ def translate_template(template: str, params: Mapping[str, object], locale: obje
             values[key] = _(value.joiner, locale).join(_(part, locale) for part in value.parts)
         elif isinstance(value, StatusWord):
             values[key] = pgettext("game-status", str(value), locale)
+        elif isinstance(value, str):  # a player's name or typed text: plain words, no markdown, no mention
+            values[key] = safe_name(value)
         else:
             values[key] = value
     return _(template, locale, **values)

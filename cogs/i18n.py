@@ -36,7 +36,8 @@ def language_of(locale: object | None) -> str:
     if code in DISCORD_LOCALES:
         return DISCORD_LOCALES[code]
     base = code.split("-", maxsplit=1)[0].lower()
-    return {"no": "nb", "nn": "nb"}.get(base, base) if base else DEFAULT_LANGUAGE
+    base = {"no": "nb", "nn": "nb"}.get(base, base)
+    return base if base in LANGUAGES else DEFAULT_LANGUAGE  # never a path from outside: only our catalogs
 
 
 @cache
@@ -68,10 +69,16 @@ def ngettext(singular: str, plural: str, n: int, locale: object | None = None, /
 
 
 def percent(value: float, locale: object | None = None, digits: int = 0) -> str:
-    """A share as the reader writes it: 64.6% in English, 64,6 % in Norwegian and Spanish."""
+    """A share as the reader writes it: 64.6% in English, 64,6 % in Norwegian and Spanish.
+
+    A chance that is not certain never reads as certain: 0.99996 is 99% (99.9% with one digit), not 100%, and
+    a chance above zero is at least 1% (0.1%)."""
     from babel import Locale
     from babel.numbers import format_percent
 
+    step = 10.0 ** -(digits + 2)
+    if 0 < value < 1:
+        value = min(max(value, step), 1 - step) if (value >= 1 - step / 2 or value < step / 2) else value
     language = language_of(locale)
     pattern = Locale.parse(language).percent_formats[None].pattern
     if digits:

@@ -15,6 +15,7 @@ from discord import app_commands
 
 from engine import Game, RuleError, load_map
 from engine.errors import UnknownTerritory
+from engine.fog import visible_to
 from engine.odds import battle_odds
 from engine.state import CLAIM
 from store import Store
@@ -24,6 +25,7 @@ from .i18n import percent, resolve_territory, territory_name
 from .text import seat_name
 
 Choices = list[app_commands.Choice[str]]
+MAX_NAME = 100
 
 
 def _store(interaction: discord.Interaction[Any]) -> Store:
@@ -87,6 +89,10 @@ def typed_source(game: Game, interaction: discord.Interaction[Any]) -> str | Non
 class TerritoryOption(app_commands.Transformer):
     """Any territory, by id, name or alias in English, Norwegian or Spanish."""
 
+    @property
+    def max_value(self) -> int:
+        return MAX_NAME  # Discord's client stops typing there (the longest name is some 30 characters)
+
     async def transform(self, interaction: discord.Interaction[Any], value: str) -> str:
         record = await channel_game(_store(interaction), interaction)
         return resolve_territory(load_map(record.settings.get("map") or "classic") if record else load_map(), value)
@@ -108,12 +114,14 @@ class PlaceOption(TerritoryOption):
     def ranked(self, game: Game, seat: int | None, interaction: discord.Interaction[Any]) -> list[tuple[str, str]]:
         s = game.state
         locale = interaction.locale
+        if seat is None:  # someone not playing learns nothing, not even which territories are still free
+            return []
         if s.phase == CLAIM:
             return [(t, territory_name(game.board, t, locale)) for t in game.claimable()]
-        if seat is None:
-            return []
-        exposed = sorted(game.placeable(seat), key=lambda t: -sum(1 for n in game.board.neighbours(t)
-                                                                   if s.owners.get(n) != seat))
+        seen = visible_to(s, seat)
+        placeable = [t for t in game.placeable(seat) if seen is None or t in seen]
+        exposed = sorted(placeable, key=lambda t: -sum(1 for n in game.board.neighbours(t)
+                                                       if s.owners.get(n) != seat))
         return [(t, f"{territory_name(game.board, t, locale)} ({s.armies[t]})") for t in exposed]
 
 
@@ -139,8 +147,9 @@ class AttackToOption(TerritoryOption):
             for dst in game.attack_targets(seat, src):
                 win = battle_odds(s.armies[src], s.armies[dst]).win
                 if dst not in best or win > best[dst][0]:
-                    label = (f"{territory_name(game.board, dst, locale)} ({s.armies[dst]}, "
-                             f"{seat_name(s, s.owners[dst], locale)}) · {percent(win, locale)}")
+                    owner = s.seat_name(s.owners[dst]) if s.owners[dst] >= 0 else seat_name(s, s.owners[dst], locale)
+                    label = (f"{territory_name(game.board, dst, locale)} ({s.armies[dst]}, {owner}) · "
+                             f"{percent(win, locale)}")
                     best[dst] = (win, label)
         return [(dst, label) for dst, (_win, label) in sorted(best.items(), key=lambda x: -x[1][0])]
 

@@ -156,8 +156,8 @@ def test_commands_in_the_users_language(tmp_path: Path, monkeypatch: pytest.Monk
     ]) + "\n", monkeypatch, capsys)
     text = "\n".join(out)
     assert "error: unknown" not in text
-    assert "Settings: deployment: **auto**" in text
-    assert "2. Easy AI 🤖 easy" in text
+    assert "**territories and armies placed at random**" in text  # (the setting's words, in the game's language)
+    assert "2. Easy AI 🤖" in text
     assert after(out, "/plasser territorium:Egypt antall:1") == "[#general] bot: alice placed 1 on Egypt."
     assert after(out, "complete /plasser territorium:Eg") == "choices: Egypt (5)"
     assert after(out, "/risk regler emne:uavgjort").startswith(

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from conftest import new_game, position
 from discord_helpers import OfflineDiscord, make_bot, start
 
@@ -20,8 +19,6 @@ from engine import Attack, Blitz, ChooseCapital
 from engine.simulate import play_game
 from engine.state import ATTACK, OCCUPY, REINFORCE
 from render.panel import winner_words
-
-pytestmark = pytest.mark.asyncio
 
 
 async def record_of(d: OfflineDiscord) -> Any:

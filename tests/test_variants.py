@@ -92,8 +92,8 @@ def test_classic_preset_is_the_defaults():
 
 def test_quick_preset_and_overrides():
     quick = apply_preset("quick")
-    assert (quick.deployment, quick.cards, quick.fortify, quick.turn_deadline) == ("auto", "escalating", "connected",
-                                                                                   86400)
+    assert (quick.deployment, quick.cards, quick.fortify, quick.turn_deadline, quick.max_rounds) == (
+        "auto", "escalating", "connected", 43200, 15)
     assert apply_preset("quick", {"cards": "fixed"}).cards == "fixed"
     assert Settings.from_dict({"preset": "quick", "mode": "missions"}) == apply_preset("quick", {"mode": "missions"})
     with pytest.raises(SettingsError, match="there is no preset “epic”; presets: classic, quick"):
