@@ -107,20 +107,22 @@ def controls(game_id: int, game: Game, locale: object, events: Sequence[Event] =
     return view_of(*items)
 
 
-def spread(numbers: range, most: int = 25) -> list[int]:
-    """At most ``most`` of the numbers, the first and the last always among them, evenly spread."""
-    values = list(numbers)
-    if len(values) <= most:
-        return values
-    step = (len(values) - 1) / (most - 1)
-    return sorted({values[round(i * step)] for i in range(most)})
+def count_options(numbers: range, most: int = 25) -> list[discord.SelectOption]:
+    """Every number of the range as a choice; more than ``most`` are offered as ranges ("26–50"), each of which
+    opens a menu of its own numbers (so any number is reached in two or three taps)."""
+    low, high = numbers.start, numbers.stop - 1
+    if high - low + 1 <= most:
+        return [discord.SelectOption(label=str(n), value=str(n)) for n in numbers]
+    size = -(-(high - low + 1) // most)  # ceiling: at most ``most`` ranges
+    starts = range(low, high + 1, size)
+    return [discord.SelectOption(label=f"{a}–{min(a + size - 1, high)}", value=f"{a}-{min(a + size - 1, high)}")
+            for a in starts]
 
 
 def count_select(game_id: int, purpose: str, numbers: range, placeholder: str, *extra: str,
                  row: int | None = None) -> GameSelect:
-    """A menu of army counts (Discord allows 25 options: a long range is spread evenly)."""
-    options = [discord.SelectOption(label=str(n), value=str(n)) for n in spread(numbers)]
-    return GameSelect(game_id, purpose, *extra, options=options, placeholder=placeholder, row=row)
+    """A menu of army counts (Discord allows 25 options: a long range comes in ranges first)."""
+    return GameSelect(game_id, purpose, *extra, options=count_options(numbers), placeholder=placeholder, row=row)
 
 
 __all__ = ["Blue", "Green", "Grey", "Red", "controls", "turn_prompt"]

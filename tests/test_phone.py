@@ -12,7 +12,7 @@ from discord_helpers import OfflineDiscord, make_bot, start
 
 from cogs.announcer import how_won, winner_title
 from cogs.i18n import _, ngettext, percent
-from cogs.panel import controls
+from cogs.panel import controls, count_options
 from cogs.play import trade_label
 from cogs.text import describe
 from engine import Attack, Blitz, ChooseCapital
@@ -105,11 +105,47 @@ def test_trade_buttons_name_their_cards_best_first():
 
 def test_occupying_offers_any_number_by_menu():
     game = position(new_game(2), {"ukraine": 0}, {"ukraine": 30}, seat=0, phase=OCCUPY)
-    game.state.pending = {"from": "ukraine", "to": "ural", "min": 3, "max": 29}
+    game.state.pending = {"from": "ukraine", "to": "ural", "min": 3, "max": 20}
     view = controls(1, game, "en")
     selects = [c.item for c in view.children if hasattr(c.item, "options")]
     values = [int(o.value) for o in selects[0].options]
-    assert values[0] == 3 and values[-1] == 29 and len(values) == 25
+    assert values == list(range(3, 21))  # every count from the least to the most
+    game.state.pending = {"from": "ukraine", "to": "ural", "min": 3, "max": 600}
+    options = count_options(range(3, 601))
+    assert len(options) <= 25 and options[0].value == "3-26" and options[-1].value.endswith("-600")
+
+
+async def test_any_number_of_armies_is_reached_by_taps(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="counts")) as d:
+        await start(d, ("alice",), 1, deployment="auto")
+        record = await record_of(d)
+        gid = record.id
+        s = record.game().state
+        source = max(s.territories_of(0), key=lambda t: s.armies[t])
+        game = record.game()
+        # Put the game where a big fortify is possible, through the store's own path: alice's moves.
+        await d.send_command("alice", "general", "place", {"territory": source})
+        await d.send_command("alice", "general", "end", {})
+        game = (await record_of(d)).game()
+        targets = game.fortify_targets(0, source) if source in game.fortify_sources(0) else []
+        assert targets, "this seed gives alice a territory to fortify from"
+        most = game.state.armies[source] - 1
+        await d.click("alice", "Fortify")
+        await d.select("alice", [source])
+        await d.select("alice", [targets[0]])
+        assert most >= 2
+        # A menu of ranges (as a big army gets): a range opens its own numbers, privately.
+        ranges = {"type": 3, "custom_id": f"risks:{gid}:fortcount:{source}:{targets[0]}", "min_values": 1,
+                  "max_values": 1, "options": [{"label": "1–2", "value": "1-2"}]}
+        menu = d.server.create_message(d.channel("general"),
+                                       {"content": "counts", "components": [{"type": 1, "components": [ranges]}]}, [])
+        step = await d.select("alice", ["1-2"], menu)
+        assert step[-1].ephemeral and [o["value"] for o in step[-1].selects[0]["options"]] == ["1", "2"]
+        wanted = 2
+        step = await d.select("alice", ["2"], step[-1])
+        assert not step.problems, step.problems
+        after = (await record_of(d)).game().state
+        assert after.armies[source] == most + 1 - wanted and gid == record.id
 
 
 # -- through Discord -------------------------------------------------------------------------------------------------
