@@ -210,6 +210,10 @@ class Announcer:
         for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)
             if note.kind != KICKED and note.seat not in told and outcome.state is not None:
                 await channel.send(note_line(note, outcome.state, locale), allowed_mentions=NOBODY)
+        alone = [p for p in parts if p.by == AI] if self._only_ais(outcome) else []
+        if len(alone) > 1:  # nobody is left to read each AI turn: one message for them all
+            await self._ais_alone(outcome, alone, locale)
+            parts = [p for p in parts if p not in alone]
         for part in parts:
             lines = self.part_lines(outcome, part, EVERYBODY, locale)
             if not lines:
@@ -223,6 +227,28 @@ class Announcer:
             await self.game_over(record, outcome.state)
         elif self._turn_passed(outcome):
             await self.panel(record, outcome.deadline)
+
+    @staticmethod
+    def _only_ais(outcome: Outcome) -> bool:
+        """No human is left in the game (they surrendered, were removed, or their seats went to the AI)."""
+        state = outcome.state
+        if state is None:
+            return False
+        active = state.active_seats()
+        return not any(not p.is_ai and p.seat in active for p in outcome.record.players)
+
+    async def _ais_alone(self, outcome: Outcome, parts: list[Part], locale: object) -> None:
+        """The AIs' turns in one message: how many, who was eliminated, and the board after the last."""
+        last = parts[-1]
+        told = [e for p in parts for e in events_for(p.events, EVERYBODY, before=p.before)
+                if e["type"] in ("player_eliminated", "player_surrendered")]
+        lines = [ngettext("🤖 No player is left: the AIs played {n} turn.",
+                          "🤖 No player is left: the AIs played {n} turns.", len(parts), locale),
+                 *describe(told, last.after, Game(last.after).board, locale)]
+        kwargs: dict[str, Any] = {}
+        if not last.ended and not fog_hides_board(last.after):
+            kwargs["file"] = await map_file(last.after, EVERYBODY, locale=locale)
+        await self.channel(outcome.record).send(clip(lines), allowed_mentions=NOBODY, **kwargs)
 
     @staticmethod
     def _turn_passed(outcome: Outcome) -> bool:

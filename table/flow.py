@@ -36,8 +36,11 @@ from .outcome import (
 
 log = logging.getLogger(__name__)
 
-# An AI never takes more actions than this in one go (a safety net; a whole AI turn is ~20-200).
-MAX_AI_ACTIONS = 5_000
+# The AI takes at most this many actions in one go (a whole AI turn is some 20 to 200); a game of AIs alone
+# goes on in such steps, each a second after the last, from the scheduler: no interaction waits on it.
+MAX_AI_ACTIONS = 1_000
+AI_PAUSE = 1.0
+AI_GOES_ON = "ai"  # the kind of the timer that lets the AI go on
 # What plays a turn whose time ran out, by the game's ``on_timeout`` setting.
 TIMEOUT_PLAYERS = {"cautious": "cautious", "skip": "skip", "ai": "normal"}
 LIVE = 3600  # deadlines shorter than this are live games: no reminders
@@ -182,7 +185,7 @@ class Table:
             parts[-1].events.extend(result.events)
             record = result.record
         else:
-            log.error("game %s: the AI took more than %s actions", record.id, MAX_AI_ACTIONS)
+            log.info("game %s: the AI goes on after %s actions", record.id, MAX_AI_ACTIONS)
         if parts and parts[-1].by in (AI, TIMEOUT) and record.state_json is not None:
             parts[-1].after = record.game().state
         return record
@@ -210,6 +213,13 @@ class Table:
                 if timers:
                     await self.store.clear_deadlines(record.id)
                 return await self._set_timers(record, state, seat, key)
+            if state.phase != OVER:  # the AI stopped at its bound: it goes on shortly, from the scheduler
+                kind = f"{AI_GOES_ON}|{turn_key(state)}"
+                if not any(t.kind == kind for t in timers):
+                    await self.store.clear_deadlines(record.id)
+                    await self.store.set_deadline(record.id, seat, kind, self.clock() + AI_PAUSE)
+                    self.timers_changed()
+                return None
         if timers:
             await self.store.clear_deadlines(record.id)
             self.timers_changed()

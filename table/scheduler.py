@@ -19,7 +19,7 @@ from engine.state import OVER
 from store import Deadline, GameRecord, Store
 
 from .clock import in_quiet_hours, turn_key
-from .flow import Table
+from .flow import AI_GOES_ON, Table
 from .outcome import Outcome
 
 log = logging.getLogger(__name__)
@@ -108,6 +108,12 @@ class Scheduler:
     # -- firing ----------------------------------------------------------------------------------------
     async def fire(self, deadline: Deadline) -> None:
         what, _sep, key = deadline.kind.partition("|")
+        if what == AI_GOES_ON:  # the AI stopped at its bound: let it play on
+            await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
+            outcome = await self.table.resume(deadline.game_id)
+            if outcome.parts:
+                await self.sink.outcome(outcome)
+            return
         record = await self.store.get_game(deadline.game_id)
         stale = record.status != "running" or record.state_json is None
         if not stale:

@@ -232,3 +232,22 @@ async def test_settings_are_shown_in_words(tmp_path: Path):
 def test_every_tap_flow_answers_in_the_readers_language():
     for locale in ("no", "es-ES"):
         assert _("Place", locale) != "Place" and _("Yes, surrender", locale) != "Yes, surrender"
+
+
+async def test_a_game_left_to_the_ais_posts_a_few_messages_and_never_stalls(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="alone"), strict=True) as d:
+        await start(d, ("alice",), 3, deployment="auto")
+        before = len(d.messages)
+        step = await d.send_command("alice", "general", "risk surrender", {})
+        await d.click("alice", "Yes, surrender", step[0])
+        for _ in range(100):  # the AI plays on in steps, from the scheduler
+            if (await record_of(d)).status == "finished":
+                break
+            timers = await d.bot.store.game_deadlines((await record_of(d)).id)
+            assert timers, "a game that goes on always has a timer: it never stalls silently"
+            await d.run(d.bot.advance_time(2))
+        assert (await record_of(d)).status == "finished"
+        public = [m for m in d.messages[before:] if not m.ephemeral]
+        assert len(public) <= 12, [m.content[:40] for m in public]
+        assert any("No player is left" in m.content for m in public)
+        assert any(m.embeds and "🏆" in str(m.embeds[0].get("title")) for m in public)
