@@ -43,6 +43,10 @@ class Config:
     log_level: str = "INFO"
     dev_guild: int = 0
     console_out: str = "out"
+    # Limits a server owner can set (what one server or one user can start).
+    games_per_server: int = 25      # lobbies, running and paused games at once in one server
+    lobbies_per_user: int = 2       # open lobbies one user hosts in one server
+    ai_seats_per_game: int = 5      # AI players in one game
 
     @classmethod
     def load(cls, path: Path | None = None) -> Config:

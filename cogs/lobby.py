@@ -100,6 +100,11 @@ def teams_text(record: GameRecord, locale: object | None = None) -> str | None:
                       for team in sorted(set(teams.values())))
 
 
+def limit(bot: Any, name: str, default: int) -> int:
+    """One of the limits a server owner sets in the bot's config."""
+    return int(getattr(getattr(bot, "config", None), name, default))
+
+
 def lobby_embed(record: GameRecord, interaction: discord.Interaction[Any]) -> discord.Embed:
     locale = game_locale(record, interaction)
     embed = discord.Embed(title=_("Risk: game #{id} lobby", locale, id=record.id), colour=discord.Colour.blue())
@@ -167,9 +172,35 @@ class LobbyCommands(CogBase):
         else:  # the bot's defaults for play over days, under the server's own defaults
             server = await self.store.get_guild_settings(interaction.guild_id) if interaction.guild_id else None
             chosen = {**ASYNC_DEFAULTS, **(server.default_settings if server else {}), **chosen}
+        await self.check_room(interaction)
         record = await self.store.create_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                                interaction.user.display_name, chosen or None)
         await self.show_lobby(interaction, record)
+
+    async def check_room(self, interaction: discord.Interaction[Any]) -> None:
+        """The server's limits: games at once, and open lobbies of one host."""
+        if interaction.guild_id is None:
+            return
+        games_limit, lobbies_limit = limit(self.bot, "games_per_server", 25), limit(self.bot, "lobbies_per_user", 2)
+        active = [g for status in ("lobby", "running", "paused")
+                  for g in await self.store.list_games(status, guild_id=interaction.guild_id, limit=games_limit)]
+        if len(active) >= games_limit:
+            raise UserError(ngettext("This server already has {n} game going, the most it allows.",
+                                     "This server already has {n} games going, the most it allows.", len(active),
+                                     interaction.locale))
+        hosted = [g for g in active if g.status == "lobby" and g.host_id == interaction.user.id]
+        if len(hosted) >= lobbies_limit:
+            raise UserError(ngettext("You already host {n} open lobby: start or cancel it first.",
+                                     "You already host {n} open lobbies: start or cancel one first.", len(hosted),
+                                     interaction.locale))
+
+    async def seat_ai(self, interaction: discord.Interaction[Any], record: GameRecord, level: str) -> GameRecord:
+        """An AI takes a seat, within the limit of AI players per game."""
+        most = limit(self.bot, "ai_seats_per_game", 5)
+        if sum(1 for p in record.players if p.is_ai) >= most:
+            raise UserError(ngettext("A game seats at most {n} AI player here.", "A game seats at most {n} AI players "
+                                     "here.", most, interaction.locale))
+        return await self.store.add_ai(record.id, level)
 
     async def show_lobby(self, interaction: discord.Interaction[Any], record: GameRecord, *,
                          edit: bool = False) -> None:
@@ -189,7 +220,7 @@ class LobbyCommands(CogBase):
             await self.show_lobby(interaction, record, edit=True)
         elif verb == ADD_AI:
             require_host(record, interaction)
-            await self.show_lobby(interaction, await self.store.add_ai(record.id, "normal"), edit=True)
+            await self.show_lobby(interaction, await self.seat_ai(interaction, record, "normal"), edit=True)
         elif verb == START:
             require_host(record, interaction)
             await self.start_game(interaction, record)
@@ -219,7 +250,7 @@ class LobbyCommands(CogBase):
     async def risk_addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
         record = await game_here(self.store, interaction, running=False)
         require_host(record, interaction)
-        await self.show_lobby(interaction, await self.store.add_ai(record.id, level))
+        await self.show_lobby(interaction, await self.seat_ai(interaction, record, level))
 
     @risk_group.command(name="start", description="Start the game (host)")
     async def risk_start(self, interaction: discord.Interaction[Any]) -> None:

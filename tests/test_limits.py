@@ -1,0 +1,45 @@
+"""The limits a server owner sets: games at once in a server, open lobbies of one host, AI players a game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from discord_helpers import OfflineDiscord, make_bot
+
+pytestmark = pytest.mark.asyncio
+
+
+def limited_bot(db: Path, **limits: int):
+    bot = make_bot(db)
+    for name, value in limits.items():
+        setattr(bot.config, name, value)
+    return bot
+
+
+async def test_a_server_runs_at_most_its_games_and_a_host_their_lobbies(tmp_path: Path):
+    async with OfflineDiscord(limited_bot(tmp_path / "g.db", games_per_server=2, lobbies_per_user=1)) as d:
+        assert not (await d.send_command("alice", "general", "risk new", {})).problems
+        step = await d.send_command("alice", "lounge", "risk new", {})
+        assert step[0].ephemeral and "already host 1 open lobby" in step[0].content
+        step = await d.send_command("bob", "lounge", "risk new", {})
+        assert not step[0].ephemeral  # another host may
+        step = await d.send_command("carol", "attic", "risk new", {})
+        assert step[0].ephemeral and "already has 2 games going" in step[0].content
+        await d.send_command("bob", "lounge", "risk cancel", {})
+        step = await d.send_command("carol", "attic", "risk new", {})
+        assert not step[0].ephemeral  # room again
+
+
+async def test_a_game_seats_at_most_its_ai_players(tmp_path: Path):
+    async with OfflineDiscord(limited_bot(tmp_path / "g.db", ai_seats_per_game=2)) as d:
+        await d.send_command("alice", "general", "risk new", {})
+        for _ in range(2):
+            step = await d.send_command("alice", "general", "risk addbot", {})
+            assert not step[0].ephemeral
+        step = await d.send_command("alice", "general", "risk addbot", {})
+        assert step[0].ephemeral and "at most 2 AI players" in step[0].content
+        step = await d.click("alice", "Add AI")
+        assert step[-1].ephemeral and "at most 2 AI players" in step[-1].content
+        record = (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
+        assert sum(1 for p in record.players if p.is_ai) == 2
