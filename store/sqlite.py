@@ -15,6 +15,7 @@ A second connection checkpoints the write-ahead log in the background, off the c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -150,15 +151,19 @@ def _record(row: Sequence[Any], seats: Iterable[SeatRecord]) -> GameRecord:
 
 
 def _check_file(path: Path) -> None:
-    """Refuse, before SQLite touches it, a path that is a folder, not SQLite, or read-only."""
+    """Refuse, before SQLite touches it, a path that is a folder, not SQLite, or read-only. A new folder and a
+    new database are the owner's alone (0700 and 0600): the games hold every player's hidden cards."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.parent.exists():
+            path.parent.mkdir(parents=True, mode=0o700)
     except OSError as exc:
         raise DatabaseError("Cannot create the folder for the database {path}: {error}.", path=path,
                             error=exc.strerror) from exc
     if not path.exists():
         if not os.access(path.parent, os.W_OK):
             raise DatabaseError("Cannot create the database {path}: its folder is read-only.", path=path)
+        with contextlib.suppress(FileExistsError):  # an empty file is a new database to SQLite
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         return
     if not path.is_file():
         raise DatabaseError("{path} is not a file; give the path of a database file.", path=path)

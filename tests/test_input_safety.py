@@ -34,3 +34,20 @@ async def test_a_surrendered_player_takes_no_vacation(tmp_path: Path):
         step = await d.send_command("bob", "general", "risk vacation", {"days": 3})
         assert step[0].ephemeral and "out of this game" in step[0].content
         assert len([m for m in d.messages if not m.ephemeral]) == before  # nothing posted publicly
+
+
+@pytest.mark.asyncio
+async def test_a_new_database_and_its_folder_are_the_owners_alone(tmp_path: Path):
+    import stat
+
+    from store import open_store
+
+    path = tmp_path / "fresh" / "risk.sqlite3"
+    store = await open_store(path)
+    try:
+        await store.create_lobby(1, 2, 3, "alice")
+    finally:
+        await store.close()
+    assert stat.S_IMODE(path.parent.stat().st_mode) & 0o077 == 0
+    for file in path.parent.iterdir():  # the database and SQLite's own files next to it
+        assert stat.S_IMODE(file.stat().st_mode) & 0o077 == 0, file
