@@ -95,7 +95,11 @@ class Scheduler:
         """Handle every timer due now, earliest first. Returns how many were handled."""
         handled = 0
         async with self._running:
-            for deadline in await self.store.due_deadlines(self.clock()):
+            due = await self.store.due_deadlines(self.clock())
+            for deadline in due:
+                if self._outdone(deadline, due):
+                    await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
+                    continue
                 try:
                     await self.fire(deadline)
                 except Exception:
@@ -104,6 +108,17 @@ class Scheduler:
                 handled += 1
                 self.fired += 1
         return handled
+
+    @staticmethod
+    def _outdone(deadline: Deadline, due: list[Deadline]) -> bool:
+        """A reminder that another timer of the same turn, due too, makes pointless: after downtime only the last
+        reminder is sent, and none at all when the deadline itself has passed (the turn is played instead)."""
+        what, _sep, key = deadline.kind.partition("|")
+        if what not in ("half", "hour"):
+            return False
+        later = [d for d in due if d.game_id == deadline.game_id and d.seat == deadline.seat
+                 and d.kind.partition("|")[2] == key and d.due_at > deadline.due_at]
+        return bool(later)
 
     # -- firing ----------------------------------------------------------------------------------------
     async def fire(self, deadline: Deadline) -> None:

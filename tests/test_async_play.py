@@ -61,6 +61,17 @@ async def test_panel_shows_the_deadline_and_reminders_fire_once_each(tmp_path: P
         assert len([m for m in step if "⏰" in m.content]) == 1
 
 
+async def test_after_downtime_one_reminder_and_none_past_the_deadline(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="downtime")) as d:
+        await two_humans_and_ai(d, turn_deadline=24 * HOUR)
+        step = await advance(d, 23.5 * HOUR)  # both reminders fell due while the bot was away
+        assert len([m for m in step if "⏰" in m.content]) == 1
+        await d.send_command(await human_to_move(d), "general", "end", {})  # a new turn, new timers
+        step = await advance(d, 25 * HOUR)  # the whole turn passed: no "ends in the past" ping, the turn is played
+        assert not [m for m in step if "⏰" in m.content]
+        assert [m for m in step if "⌛" in m.content]
+
+
 async def test_deadline_plays_the_turn_cautiously_and_it_is_in_the_log(tmp_path: Path):
     db = tmp_path / "g.db"
     async with OfflineDiscord(make_bot(db, seed="timeout")) as d:
