@@ -57,7 +57,7 @@ async def test_panel_shows_the_deadline_and_reminders_fire_once_each(tmp_path: P
         assert len(reminders) == 1 and "<@" in reminders[0].content
         step = await advance(d, 1 * HOUR)
         assert not [m for m in step if "⏰" in m.content]  # never twice for one threshold
-        step = await advance(d, 10.6 * HOUR)  # one hour before
+        step = await advance(d, 9.6 * HOUR)   # one hour before (23.1 h)
         assert len([m for m in step if "⏰" in m.content]) == 1
 
 
