@@ -17,7 +17,7 @@ from discord import app_commands
 
 from engine import RuleError, SettingsError
 from engine.errors import Phrase, Territory, clip
-from store import StoreError
+from store import DatabaseError, StoreError
 from store.errors import StatusWord
 
 from .i18n import _, pgettext, territory_name
@@ -74,6 +74,8 @@ def explain(exc: BaseException, locale: object | None = None) -> str | None:
     with the ⛔ before it."""
     while isinstance(exc, (app_commands.CommandInvokeError, app_commands.TransformerError)) and exc.__cause__:
         exc = exc.__cause__
+    if isinstance(exc, DatabaseError) and "path" in exc.params:
+        return None  # a fault of the host's database: logged with an id, and no server path shown to a player
     if isinstance(exc, RuleError):
         text = translate_rule(exc, locale)
     elif isinstance(exc, StoreError):

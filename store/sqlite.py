@@ -107,6 +107,9 @@ def _dumps(value: Any) -> str:
 
 def _database_error(exc: sqlite3.Error, path: str | Path) -> DatabaseError:
     text = str(exc)
+    if "malformed" in text or "corrupt" in text:
+        return DatabaseError("The database {path} is damaged ({error}): restore it from a backup, or move it away "
+                             "to start a new one.", path=path, error=text)
     if "not a database" in text:
         return DatabaseError("{path} is not a SQLite database (or it is damaged); the bot left it untouched.",
                              path=path)

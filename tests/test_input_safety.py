@@ -3,6 +3,7 @@ vacation."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -51,3 +52,16 @@ async def test_a_new_database_and_its_folder_are_the_owners_alone(tmp_path: Path
     assert stat.S_IMODE(path.parent.stat().st_mode) & 0o077 == 0
     for file in path.parent.iterdir():  # the database and SQLite's own files next to it
         assert stat.S_IMODE(file.stat().st_mode) & 0o077 == 0, file
+
+
+def test_a_database_fault_shows_no_server_path_to_a_player():
+    from cogs.errors import explain
+    from store import DatabaseError
+    from store.sqlite import _database_error
+
+    fault = _database_error(sqlite3.DatabaseError("database disk image is malformed"), "/srv/bot/data/risk.sqlite3")
+    assert "damaged" in fault.message and "disk space" not in fault.message  # told as it is, to the host
+    assert explain(fault, "en") is None  # a player gets an error id; the details go to the log
+    busy = _database_error(sqlite3.OperationalError("database is locked"), "/srv/bot/data/risk.sqlite3")
+    assert explain(busy, "en") is not None and "/srv" not in explain(busy, "en")
+    assert isinstance(busy, DatabaseError)
