@@ -181,6 +181,9 @@ def _console(config: Config, db: str | None, out: str | None, script: str | None
     source = open(script, encoding="utf-8") if script else sys.stdin  # noqa: SIM115
     try:
         return run_console_sync(bot, source, Path(out or config.console_out))
+    except DatabaseError as exc:  # one line for the person at the console, not a traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     finally:
         if script:
             source.close()

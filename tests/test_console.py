@@ -53,6 +53,16 @@ def test_console_reads_a_pipe(tmp_path: Path):
     assert result.returncode == 0 and "/risk new" in result.stdout
 
 
+def test_a_damaged_database_is_one_line_at_the_console(tmp_path: Path):
+    damaged = tmp_path / "damaged.db"
+    damaged.write_text("not a database", encoding="utf-8")
+    result = subprocess.run([sys.executable, "bot.py", "console", "--db", str(damaged)], cwd=ROOT,
+                            input="/risk help\n", capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr.strip().count("\n") == 0 and "Traceback" not in result.stderr
+    assert "is not a SQLite database" in result.stderr
+
+
 def bot_console(tmp_path: Path, script: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                 db: str = "c.db") -> list[str]:
     """``bot.py console --db DB --out OUT SCRIPT`` through its ``main``, with a fixed dice seed."""
