@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.errors import explain
+from cogs.errors import explain, translate_template
 from cogs.translator import _source_messages
 from store import (
     AlreadySeated,
@@ -140,7 +140,9 @@ async def test_the_ai_levels_stay_as_written_and_or_is_translated(store):
 def test_a_message_without_values_is_left_as_written():
     exc = DatabaseError("The database {path} is read-only: the bot cannot save anything to it.", path="/d/{x}.db")
     assert exc.message == "The database /d/{x}.db is read-only: the bot cannot save anything to it."
-    assert explain(exc, "no") == "Databasen /d/{x}.db er skrivebeskyttet: boten kan ikke lagre noe i den."
+    assert translate_template(exc.template, exc.params, "no") == \
+        "Databasen /d/{x}.db er skrivebeskyttet: boten kan ikke lagre noe i den."  # for the host, in their words
+    assert explain(exc, "no") is None  # a player is never shown a server path: an error id instead
     plain = StoreError("Braces {stay} when nothing fills them.")
     assert plain.message == str(plain) == "Braces {stay} when nothing fills them." and plain.params == {}
     assert explain(plain, "es-ES") == "Braces {stay} when nothing fills them."
