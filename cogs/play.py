@@ -32,6 +32,7 @@ from engine.state import ATTACK, CAPITAL, CLAIM, NEUTRAL, REINFORCE
 from store import GameRecord
 
 from . import components as verb
+from . import workers
 from .base import CogBase
 from .components import GameButton, view_of
 from .errors import UserError, reply_private
@@ -43,6 +44,7 @@ from .text import SYMBOLS, mission_line
 
 ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
 MAX_TRADE_BUTTONS = 4
+INLINE_ODDS = 50_000  # attackers × defenders up to which exact odds are computed at once (about 10 ms)
 
 
 async def acknowledge(interaction: discord.Interaction[Any], private: bool) -> None:
@@ -284,11 +286,18 @@ class PlayCommands(CogBase):
             raise UserError(_("Give two territories (from, to) or two numbers (attackers, defenders).", locale))
         if not (1 <= attackers <= 1000 and 1 <= defenders <= 1000):
             raise UserError(_("Armies must be between 1 and 1000.", locale))
-        o = battle_odds(attackers, defenders)
+        if attackers * defenders <= INLINE_ODDS:
+            o = battle_odds(attackers, defenders)  # a few milliseconds, and cached
+        else:  # up to a third of a second: acknowledged first, computed in a worker process
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            o = await workers.run(battle_odds, attackers, defenders)
         text = _("{head}: the attacker takes it {win} of the time (blitz to the end). Expected left: attacker "
                  "{a}, defender {d}.", locale, head=head, win=percent(o.win, locale, 1),
                  a=decimal(o.expected_attacker_left, locale), d=decimal(o.expected_defender_left, locale))
-        await interaction.response.send_message(text, ephemeral=True)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
 
 
 __all__ = ["PlayCommands", "acknowledge", "parse_cards", "withdraw"]

@@ -20,6 +20,7 @@ from store import Store
 from table import Clock, Scheduler, Table
 
 from . import components as verb
+from . import workers
 from .announcer import Announcer
 from .base import risk_group
 from .components import GameButton, GameSelect
@@ -52,6 +53,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
 
     async def cog_unload(self) -> None:
         await self.scheduler.stop()
+        workers.shutdown()
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:  # type: ignore[override]
         require_permissions(interaction)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -43,3 +44,19 @@ async def test_a_game_seats_at_most_its_ai_players(tmp_path: Path):
         assert step[-1].ephemeral and "at most 2 AI players" in step[-1].content
         record = (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
         assert sum(1 for p in record.players if p.is_ai) == 2
+
+
+async def test_large_odds_are_computed_in_a_worker_process(tmp_path: Path):
+    from cogs import workers
+    from cogs.i18n import percent
+    from engine.odds import battle_odds
+
+    async with OfflineDiscord(limited_bot(tmp_path / "g.db")) as d:
+        step = await d.send_command("alice", "general", "odds", {"attackers": 900, "defenders": 700})
+        assert not step.problems, step.problems
+        answer = step[-1]
+        assert answer.ephemeral and percent(battle_odds(900, 700).win, None, 1) in answer.content
+        assert workers._pool is not None  # the work went to the pool, not the event loop
+        pids = {p.pid for p in workers._pool._processes.values()}
+        assert pids and os.getpid() not in pids
+    assert workers._pool is None  # the cog's unload stops the workers
