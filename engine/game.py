@@ -48,7 +48,9 @@ from .errors import (
     SettingsError,
     Teammate,
     Territory,
+    UnknownTerritory,
     WrongPhase,
+    clip,
 )
 from .missions import Mission, mission_text
 from .modes import MODES, Mode, Victory
@@ -149,7 +151,9 @@ class Game:
         """Validate and apply one action. Raises RuleError (and changes nothing) if it is not allowed."""
         handler = self._handlers().get(type(action))
         if handler is None:
-            raise RuleError("Unknown action {action}.", action=repr(action))
+            raise RuleError("Unknown action {action}.", action=clip(repr(action)))
+        if isinstance(action.seat, bool) or not isinstance(action.seat, int):
+            raise NotYourTurn("You are not playing in this game.")
         saved = self.state.copy()
         try:
             events = self._emit_all(handler(action))
@@ -221,6 +225,9 @@ class Game:
         return self.board.name(territory)
 
     def _territory(self, text: str) -> str:
+        """The territory id of ``text`` (an id, a name or an alias), or UnknownTerritory; never used unchecked."""
+        if not isinstance(text, str):
+            raise UnknownTerritory.called(str(text))
         if text in self.board.territories:
             return text
         return self.board.resolve(text)
@@ -491,7 +498,12 @@ class Game:
         hand = s.hands[a.seat]
         if s.trade_down and len(hand) <= 4:
             raise WrongPhase("You hold 4 cards or fewer: no more trading until your next turn.")
+        if not isinstance(a.cards, (tuple, list)) or not all(isinstance(c, str) for c in a.cards):
+            raise InvalidSet("Those cards are not a set: trade three of a kind, one of each, or any two with a wild.")
         cards = tuple(a.cards)
+        unknown = [c for c in cards if c not in WILD_CARDS and c not in self.board.territories]
+        if unknown:
+            raise InvalidSet("There is no card “{card}”.", card=clip(unknown[0]))
         missing = [c for c in cards if c not in hand]
         if missing:
             raise self.missing_card(missing[0])
@@ -529,8 +541,11 @@ class Game:
         return Territory(territory, self.name(territory))
 
     def missing_card(self, card: str) -> InvalidSet:
+        """The refusal of a card the player does not hold (a card that does not exist is echoed, clipped)."""
         if card in WILD_CARDS:
             return InvalidSet("You do not hold a wild card.")
+        if card not in self.board.territories:
+            return InvalidSet("There is no card “{card}”.", card=clip(str(card)))
         return InvalidSet("You do not hold the {territory} card.", territory=self.ref(card))
 
     # -- attack -------------------------------------------------------------------------------------
@@ -764,8 +779,13 @@ class Game:
         if winner is not None:
             yield self._game_over(winner, "surrender")
         elif was_current:
+            # The turn passes as at any end of turn (without a card): the round limit may end the game here.
             yield {"type": "turn_ended", "seat": a.seat}
-            yield self.turn_started_event(s.next_seat(a.seat), s.turn + 1)
+            nxt = s.next_seat(a.seat)
+            if self._round_limit_reached(nxt):
+                yield self._game_over(self.leader(), "round_limit")
+                return
+            yield self.turn_started_event(nxt, s.turn + 1)
 
     # -- legal-action queries -----------------------------------------------------------------------
     def allowed_dice(self, source: str) -> list[int]:
