@@ -6,6 +6,9 @@ prints a summary: wins by seat and by AI level, how games ended, turns, and time
 
 Every setting works, variants included: ``--set mode=missions``, ``--set mode=capitals``, ``--set teams=2v2``
 (4 players; seats split by seat order), ``--set fog=on``, ``--set fortify=unlimited``, ``--set preset=quick``.
+
+``--ai random`` plays any legal move at random (``engine.ai.RandomAI``): games that reach the corners of the rules
+sensible players rarely reach. Random players surrender more and more readily after some rounds, so every game ends.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .ai import LEVELS, make_ai
+from .ai import ALL_LEVELS, make_ai
 from .game import Game
 from .log import write_log
 from .settings import Settings
@@ -81,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--seed", default="0", help="base seed; the same seed replays the same games")
     parser.add_argument("--ai", default="normal",
-                        help=f"one level for every seat or a comma list, one per seat ({', '.join(LEVELS)})")
+                        help=f"one level for every seat or a comma list, one per seat ({', '.join(ALL_LEVELS)})")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="a game setting, e.g. cards=fixed, mode=missions, teams=2v2, preset=quick")
     parser.add_argument("--out", type=Path, help="directory for one game-N.jsonl event log per game")
@@ -92,9 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         levels = levels * args.players
     if len(levels) != args.players:
         parser.error(f"--ai lists {len(levels)} levels for {args.players} players")
-    unknown = [lv for lv in levels if lv not in LEVELS]
+    unknown = [lv for lv in levels if lv not in ALL_LEVELS]
     if unknown:
-        parser.error(f"unknown AI level {unknown[0]}; levels: {', '.join(LEVELS)}")
+        parser.error(f"unknown AI level {unknown[0]}; levels: {', '.join(ALL_LEVELS)}")
     if not 2 <= args.players <= 6:
         parser.error("--players must be 2 to 6")
     try:

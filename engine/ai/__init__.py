@@ -6,27 +6,37 @@ from ..actions import Action
 from ..game import Game
 from .easy import EasyAI
 from .normal import NormalAI
+from .random_play import RandomAI
 
-LEVELS = ("easy", "normal")
+# The levels a player may give a bot seat (``/risk addbot``).
+PLAYER_LEVELS = ("easy", "normal")
+# The same levels under their older name.
+LEVELS = PLAYER_LEVELS
+# Every level ``make_ai`` plays by name, for simulations and tests: ``random`` plays any legal move at random (it
+# drives the rules through their corners, and is no opponent to offer a player).
+ALL_LEVELS = (*PLAYER_LEVELS, "random")
 
 
-def make_ai(level: str, salt: str = "") -> EasyAI | NormalAI:
-    """An AI of a level. ``salt`` varies the easy AI's choices between seats.
+def make_ai(level: str, salt: str = "", seed: str = "") -> EasyAI | NormalAI | RandomAI:
+    """An AI of a level. ``salt`` varies the easy and random AIs' choices between seats, ``seed`` the random AI's
+    between runs.
 
     ``cautious`` and ``skip`` play the turn of an absent player (see ``NormalAI``)."""
     if level == "easy":
         return EasyAI(salt)
     if level == "normal":
         return NormalAI()
+    if level == "random":
+        return RandomAI(salt, seed)
     if level == "cautious":
         return NormalAI(cautious=True)
     if level == "skip":
         return NormalAI(minimal=True)
-    raise ValueError(f"unknown AI level “{level}”; levels: {', '.join(LEVELS)}")
+    raise ValueError(f"unknown AI level “{level}”; levels: {', '.join(ALL_LEVELS)}")
 
 
 def choose_action(game: Game, seat: int, level: str = "normal") -> Action:
     return make_ai(level, salt=str(seat)).choose(game, seat)
 
 
-__all__ = ["LEVELS", "EasyAI", "NormalAI", "choose_action", "make_ai"]
+__all__ = ["ALL_LEVELS", "LEVELS", "PLAYER_LEVELS", "EasyAI", "NormalAI", "RandomAI", "choose_action", "make_ai"]

@@ -1,0 +1,144 @@
+"""The random AI: any legal action, chosen at random, for driving the rules through their corners.
+
+Each decision picks uniformly among the kinds of action the rules allow now (trade or place, attack or blitz,
+stop attacking, fortify, end the turn, now and then surrender) and then among their arguments, favouring the
+edge values: one die and the most dice, the least and the most armies to move in, a fortify move of all armies
+but one, any valid set with any +2 territory. It never undoes (undo and place again could go on for ever), and
+it stops attacking now and then, so every game ends.
+
+Its randomness comes from the game's public state (the seed commitment and the event and dice counters) and
+the ``seed`` it is given: the same game and the same seed give the same choices, and a replay plays the same
+game. It never uses the global random generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TypeVar
+
+from ..actions import (
+    Action,
+    Attack,
+    Blitz,
+    ChooseCapital,
+    Claim,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    Place,
+    Surrender,
+    Trade,
+)
+from ..cards import WILD_CARDS
+from ..game import Game
+from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
+
+T = TypeVar("T")
+
+# The chance, at each decision while attacking, of stopping (ending the attacks, ending the turn or fortifying).
+STOP_CHANCE = 0.15
+# The chance, at each decision of a turn, of surrendering; from round PATIENCE on it grows by as much again each
+# round. Random play is no way to win a game of Risk: without this, games could go on for thousands of turns.
+SURRENDER_CHANCE = 0.0005
+PATIENCE = 40
+
+
+class RandomAI:
+    """Random legal play. ``seed`` varies the choices between runs, ``salt`` between seats; ``surrender`` is the
+    chance of surrendering at each decision of a turn (growing each round from round ``patience`` on), ``stop``
+    the chance of ending the attacks at each decision while attacking."""
+
+    level = "random"
+
+    def __init__(self, salt: str = "", seed: str = "", surrender: float = SURRENDER_CHANCE,
+                 stop: float = STOP_CHANCE, patience: int = PATIENCE) -> None:
+        if not 0.0 < stop <= 1.0:
+            raise ValueError("the chance of stopping the attacks must be above 0 (else a turn may never end)")
+        self.salt = salt
+        self.seed = seed
+        self.surrender = surrender
+        self.stop = stop
+        self.patience = patience
+
+    def rng(self, game: Game) -> random.Random:
+        """A generator for the decision in this position: the same position and seed give the same one."""
+        s = game.state
+        return random.Random(f"random-ai:{self.seed}:{self.salt}:{s.seed_commitment}:{s.event_count}:"
+                             f"{s.dice_index}:{s.draw_index}")
+
+    def choose(self, game: Game, seat: int) -> Action:
+        s = game.state
+        rng = self.rng(game)
+        if s.phase == CLAIM:
+            return Claim(seat, pick(rng, game.claimable()))
+        if s.phase == SETUP:
+            territory = pick(rng, game.placeable(seat))
+            left = s.neutral_left if s.owners.get(territory) == NEUTRAL else s.batch_left
+            return Place(seat, territory, amount(rng, 1, left))
+        if s.phase == CAPITAL:
+            return ChooseCapital(seat, pick(rng, game.capital_choices(seat)))
+        if s.phase in (REINFORCE, ATTACK, OCCUPY, FORTIFY) and rng.random() < self.surrender_chance(game):
+            return Surrender(seat)
+        if s.phase == REINFORCE:
+            sets = game.tradeable_sets(seat)
+            if sets and (game.must_trade(seat) or rng.random() < 0.5 or s.reinforcements < 1):
+                cards = pick(rng, sets)
+                held = [c for c in cards if c not in WILD_CARDS and s.owners.get(c) == seat]
+                return Trade(seat, cards, pick(rng, [None, *held]))
+            return Place(seat, pick(rng, game.placeable(seat)), amount(rng, 1, s.reinforcements))
+        if s.phase == OCCUPY:
+            low, high = game.move_in_range() or (0, 0)
+            return Occupy(seat, amount(rng, low, high))
+        if s.phase == ATTACK:
+            sources = game.attack_sources(seat)
+            if not sources or rng.random() < self.stop:
+                moves = [EndAttack(seat), EndTurn(seat)]
+                if game.fortify_sources(seat):
+                    moves.append(self._fortify(game, seat, rng))
+                return pick(rng, moves)
+            source = pick(rng, sources)
+            target = pick(rng, game.attack_targets(seat, source))
+            if rng.random() < 0.5:
+                return Blitz(seat, source, target, amount(rng, 1, s.armies[source] - 1))
+            allowed = game.allowed_dice(source)
+            return Attack(seat, source, target, pick(rng, [1, allowed[-1], pick(rng, allowed), None]))
+        if s.phase == FORTIFY:
+            if game.fortify_sources(seat) and rng.random() < 0.5:
+                return self._fortify(game, seat, rng)
+            return EndTurn(seat)
+        raise RuntimeError(f"no move for phase {s.phase}")
+
+    def surrender_chance(self, game: Game) -> float:
+        """The chance of surrendering at a decision now: ``surrender``, growing each round from ``patience`` on."""
+        return self.surrender * (1 + max(0, game.state.round - self.patience))
+
+    @staticmethod
+    def _fortify(game: Game, seat: int, rng: random.Random) -> Fortify:
+        """Any fortify move: from a source the game offers, to any territory it may reach, 1 to all but one."""
+        source = pick(rng, game.fortify_sources(seat))
+        target = pick(rng, game.fortify_targets(seat, source))
+        return Fortify(seat, source, target, amount(rng, 1, game.state.armies[source] - 1))
+
+
+def pick(rng: random.Random, options: Sequence[T]) -> T:
+    """One of ``options``, uniformly."""
+    if not options:
+        raise RuntimeError("no legal choice")
+    return options[rng.randrange(len(options))]
+
+
+def amount(rng: random.Random, low: int, high: int) -> int:
+    """A number from ``low`` to ``high``: each edge a third of the time, else any of them."""
+    if high <= low:
+        return low
+    roll = rng.random()
+    if roll < 1 / 3:
+        return low
+    if roll < 2 / 3:
+        return high
+    return rng.randint(low, high)
+
+
+__all__ = ["RandomAI", "amount", "pick"]
