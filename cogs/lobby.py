@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 
 from engine import Settings, SettingsError
-from engine.ai import LEVELS
+from engine.ai import PLAYER_LEVELS
 from engine.settings import CHOICES, DEADLINES, PRESETS, assign_teams
 from store import GameRecord
 
@@ -246,7 +246,7 @@ class LobbyCommands(CogBase):
         await interaction.response.send_message(embed=lobby_embed(record, interaction), allowed_mentions=NOBODY)
 
     @risk_group.command(name="addbot", description="Seat an AI player (host)")
-    @app_commands.choices(level=[app_commands.Choice(name=lv, value=lv) for lv in LEVELS])
+    @app_commands.choices(level=[app_commands.Choice(name=lv, value=lv) for lv in PLAYER_LEVELS])
     async def risk_addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
         record = await game_here(self.store, interaction, running=False)
         require_host(record, interaction)
