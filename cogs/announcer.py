@@ -30,7 +30,7 @@ from .guards import game_locale
 from .i18n import _, ngettext
 from .maps import map_file
 from .panel import controls, turn_prompt
-from .text import describe, mission_line, phase_text, seat_name
+from .text import describe, mission_line, now_text, seat_name
 
 MAX_CONTENT = 1900
 NOBODY = discord.AllowedMentions.none()
@@ -98,7 +98,7 @@ def how_won(state: GameState, locale: object) -> list[str]:
     if reason == "teams":
         return [_("Every player of the other teams is out.", locale)]
     if reason == "surrender":
-        return [_("Every other player surrendered.", locale)]
+        return [_("{player} is the last player in the game: the last opponent left it.", locale, player=winner)]
     if reason == "round_limit":
         ranked = sorted(state.active_seats(), key=lambda seat: (-len(state.territories_of(seat)),
                                                                 -state.army_total(seat), seat))
@@ -155,10 +155,13 @@ class Announcer:
             name = seat_name(state, part.seat, locale)
             lines = [_("🤖 {player} played turn {turn}.", locale, player=name, turn=part.turn) if part.turn
                      else _("🤖 {player} played.", locale, player=name)]
-        if part.by == HOST:
-            lines += [note_line(n, state, locale) for n in notes if n.kind == KICKED]
+        if part.by == HOST:  # what happened first: the removal, then what it caused (the end, perhaps)
+            lines = [note_line(n, state, locale) for n in notes if n.kind == KICKED] + lines
         if part is self._last_timeout(outcome, part.seat):
-            lines += [note_line(n, state, locale) for n in notes if n.kind in (SEAT_TO_AI, SEAT_REMOVED)]
+            said = [note_line(n, state, locale) for n in notes if n.kind in (SEAT_TO_AI, SEAT_REMOVED)]
+            ends = [i for i, line in enumerate(lines) if line.startswith("🏆")]
+            at = ends[0] if ends else len(lines)
+            lines = lines[:at] + said + lines[at:]
         return lines
 
     @staticmethod
@@ -211,10 +214,11 @@ class Announcer:
             if note.kind != KICKED and note.seat not in told and outcome.state is not None:
                 await channel.send(note_line(note, outcome.state, locale), allowed_mentions=NOBODY)
         alone = [p for p in parts if p.by == AI] if self._only_ais(outcome) else []
-        if len(alone) > 1:  # nobody is left to read each AI turn: one message for them all
-            await self._ais_alone(outcome, alone, locale)
-            parts = [p for p in parts if p not in alone]
         for part in parts:
+            if len(alone) > 1 and part in alone:  # nobody is left to read each AI turn: one message for them all
+                if part is alone[0]:
+                    await self._ais_alone(outcome, alone, locale)
+                continue
             lines = self.part_lines(outcome, part, EVERYBODY, locale)
             if not lines:
                 continue
@@ -294,11 +298,11 @@ class Announcer:
             "The game lasted {n} turn.", "The game lasted {n} turns.", s.turn, locale) + " " + _(
             "Check every die: /risk verify, then `python -m engine.verify game.jsonl` on the file from /risk export.",
             locale)])
-        if s.missions:
+        if s.missions:  # every mission, each in a field of its own (a field holds 1,024 characters)
             game = Game(s)
-            embed.add_field(name=_("Missions", locale), inline=False, value=clip([
-                f"{seat_name(s, seat, locale)}: {mission_line(game.mission(seat), game.board, s, locale)}"
-                for seat in sorted(s.missions)])[:1024])
+            for seat in sorted(s.missions):
+                embed.add_field(name=_("Mission of {player}", locale, player=seat_name(s, seat, locale))[:256],
+                                value=mission_line(game.mission(seat), game.board, s, locale)[:1024], inline=False)
         embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
         embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
                         inline=False)
@@ -326,9 +330,8 @@ class Announcer:
         state = record.game().state
         viewer = record.seat_of(interaction.user.id)
         file = await map_file(state, viewer, locale=interaction.locale)
-        text = _("Turn {turn}: {player} is {phase}.", interaction.locale, turn=state.turn,
-                 player=seat_name(state, state.current, interaction.locale),
-                 phase=phase_text(state, interaction.locale, viewer))
+        text = _("Turn {turn}: {now}", interaction.locale, turn=state.turn,
+                 now=now_text(state, interaction.locale, viewer))
         await interaction.followup.send(text, ephemeral=True, file=file, allowed_mentions=NOBODY)
 
 

@@ -19,7 +19,7 @@ from .components import GameButton, view_of
 from .errors import UserError
 from .guards import game_here, game_locale, require_host, seat_of
 from .i18n import _, ngettext
-from .lobby import lobby_embed
+from .lobby import lobby_embed, lobby_view
 from .panel import Red
 from .play import acknowledge
 from .text import safe_name
@@ -35,8 +35,12 @@ class ControlCommands(CogBase):
             raise UserError(_("{name} is not playing in this game.", interaction.locale,
                               name=safe_name(player.display_name)))
         if record.status == "lobby":
+            if player.id == interaction.user.id:
+                raise UserError(_("To leave your own lobby, use /risk leave (or /risk cancel to close it).",
+                                  interaction.locale))
             record = await self.store.kick(record.id, seat)
-            await interaction.response.send_message(embed=lobby_embed(record, interaction), allowed_mentions=NOBODY)
+            await interaction.response.send_message(embed=lobby_embed(record, interaction),
+                                                    view=lobby_view(record, interaction), allowed_mentions=NOBODY)
             return
         record = await game_here(self.store, interaction)
         record.game().validate(Surrender(seat))

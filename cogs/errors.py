@@ -21,7 +21,7 @@ from store import DatabaseError, StoreError
 from store.errors import StatusWord
 
 from .i18n import _, pgettext, territory_name
-from .text import safe_name
+from .text import player_name, safe_name
 
 log = logging.getLogger("risk.errors")
 
@@ -58,7 +58,8 @@ def translate_template(template: str, params: Mapping[str, object], locale: obje
         elif isinstance(value, StatusWord):
             values[key] = pgettext("game-status", str(value), locale)
         elif isinstance(value, str):  # a player's name or typed text: plain words, no markdown, no mention
-            values[key] = safe_name(value)
+            name = _("Neutral", locale) if value == "Neutral" else player_name(value, True, locale)
+            values[key] = safe_name(name)
         else:
             values[key] = value
     return _(template, locale, **values)

@@ -15,11 +15,11 @@ from engine.state import OVER
 from .announcer import NOBODY, clip
 from .base import CogBase, risk_group
 from .errors import UserError
-from .guards import game_here, game_or_last, last_game_here
+from .guards import game_or_last, last_game_here
 from .i18n import _, ngettext
 from .lobby import lobby_embed, settings_text
 from .rules_text import HELP_TEXT, RULE_TOPICS
-from .text import describe, phase_text, safe_name, seat_name, team_lines
+from .text import describe, now_text, player_name, safe_name, seat_name, team_lines
 
 
 class InfoCommands(CogBase):
@@ -37,7 +37,7 @@ class InfoCommands(CogBase):
         viewer = record.seat_of(interaction.user.id)
         rows = []
         for p in record.players:
-            name = safe_name(p.name)
+            name = safe_name(player_name(p.name, p.is_ai, locale))
             cards = ngettext("{n} card", "{n} cards", len(s.hands.get(p.seat, [])), locale)
             if fog_hides_board(s) and p.seat != viewer:  # under fog, other players' totals stay hidden
                 facts = [cards]
@@ -50,10 +50,8 @@ class InfoCommands(CogBase):
         embed.add_field(name=_("Players", locale), value="\n".join(rows), inline=False)
         if s.teams:
             embed.add_field(name=_("Teams", locale), value="\n".join(team_lines(s, locale)), inline=False)
-        embed.add_field(name=_("Now", locale), value=_("{player} is {phase}.", locale,
-                                                      player=seat_name(s, s.current, locale),
-                                                      phase=phase_text(s, locale, viewer)), inline=False)
-        if s.settings.cards == "escalating":
+        embed.add_field(name=_("Now", locale), value=now_text(s, locale, viewer), inline=False)
+        if s.settings.cards == "escalating" and s.phase != OVER:
             embed.add_field(name=_("Next set", locale), value=str(game.next_set_value()))
         turn_timer = next((t for t in await self.store.game_deadlines(record.id) if t.kind.startswith("turn|")), None)
         if turn_timer is not None:
@@ -65,7 +63,7 @@ class InfoCommands(CogBase):
 
     @risk_group.command(name="settings", description="The rules this game is played with")
     async def risk_settings(self, interaction: discord.Interaction[Any]) -> None:
-        record = await game_here(self.store, interaction, running=False)
+        record = await game_or_last(self.store, interaction)
         await interaction.response.send_message(settings_text(record.settings, interaction.locale), ephemeral=True)
 
     @risk_group.command(name="log", description="Recent events of this game")

@@ -12,6 +12,7 @@ from engine import Settings, SettingsError
 from engine.ai import PLAYER_LEVELS
 from engine.settings import CHOICES, DEADLINES, PRESETS, assign_teams
 from store import GameRecord
+from table.flow import LIVE
 
 from .announcer import NOBODY
 from .base import CogBase, risk_group
@@ -76,6 +77,8 @@ def settings_text(settings: dict[str, Any], locale: object | None = None) -> str
             continue
         if key == "turn_deadline":
             shown = deadline_name(value, locale)
+        elif key == "reminders" and value == "auto" and full.turn_deadline < LIVE:
+            shown = _("none (turns shorter than an hour)", locale)
         elif (key, value) in SETTING_VALUES:
             shown = _(SETTING_VALUES[(key, value)], locale)
         else:

@@ -20,6 +20,7 @@ from . import components as verb
 from .components import GameSelect, view_of
 from .errors import UserError
 from .i18n import _, continent_name, percent, territory_name
+from .text import label_name
 
 MAX_OPTIONS = 25  # Discord's limit on a select's options
 
@@ -86,7 +87,7 @@ def option_label(game: Game, territory: str, purpose: str, extra: Sequence[str],
         else name
     if purpose == verb.ATTACK_TO and extra:
         odds = battle_odds(s.armies[extra[0]], s.armies[territory])
-        label += f" · {s.seat_name(s.owners[territory]) if s.owners[territory] >= 0 else _('Neutral', locale)}" \
+        label += f" · {label_name(s, s.owners[territory], locale)}" \
                  f" · {percent(odds.win, locale)}"  # a label renders no markdown: the name as written
     return label[:100]
 

@@ -22,7 +22,7 @@ from store import Store
 
 from .guards import channel_game
 from .i18n import percent, resolve_territory, territory_name
-from .text import seat_name
+from .text import label_name
 
 Choices = list[app_commands.Choice[str]]
 MAX_NAME = 100
@@ -147,7 +147,7 @@ class AttackToOption(TerritoryOption):
             for dst in game.attack_targets(seat, src):
                 win = battle_odds(s.armies[src], s.armies[dst]).win
                 if dst not in best or win > best[dst][0]:
-                    owner = s.seat_name(s.owners[dst]) if s.owners[dst] >= 0 else seat_name(s, s.owners[dst], locale)
+                    owner = label_name(s, s.owners[dst], locale)
                     label = (f"{territory_name(game.board, dst, locale)} ({s.armies[dst]}, {owner}) · "
                              f"{percent(win, locale)}")
                     best[dst] = (win, label)

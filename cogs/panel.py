@@ -89,13 +89,19 @@ def controls(game_id: int, game: Game, locale: object, events: Sequence[Event] =
                                     emoji="⚔️"))
             items.append(GameButton(game_id, verb.BLITZ, src, dst, label=_("Blitz", locale), style=Red, emoji="⚡"))
             items.append(GameButton(game_id, verb.STOP, label=_("Stop", locale), style=Grey, emoji="✋"))
-        items.append(GameButton(game_id, verb.ATTACK, label=_("Attack", locale), style=Red if not items else Grey,
-                                emoji="🎯"))
-        items.append(GameButton(game_id, verb.FORTIFY, label=_("Fortify", locale), style=Grey, emoji="🛡️"))
+        if game.attack_sources(seat):  # only what can be done: no button that would only be refused
+            items.append(GameButton(game_id, verb.ATTACK, label=_("Attack", locale),
+                                    style=Red if not items else Grey, emoji="🎯"))
+        if game.fortify_sources(seat):
+            items.append(GameButton(game_id, verb.FORTIFY, label=_("Fortify", locale), style=Grey, emoji="🛡️"))
         items.append(GameButton(game_id, verb.END, label=_("End turn", locale), style=Grey, emoji="⏭️"))
     elif s.phase == FORTIFY:
-        items.append(GameButton(game_id, verb.FORTIFY, label=_("Fortify", locale), style=Blue, emoji="🛡️"))
+        if game.fortify_sources(seat):
+            items.append(GameButton(game_id, verb.FORTIFY, label=_("Fortify", locale), style=Blue, emoji="🛡️"))
         items.append(GameButton(game_id, verb.END_CONFIRMED, label=_("End turn", locale), style=Grey, emoji="⏭️"))
+    if public and fog_hides_board(s) and s.phase != OCCUPY:  # the answers to a move are private under fog: the
+        # buttons of the move as it is now, whenever the player lost them
+        items.append(GameButton(game_id, verb.CONTROLS, label=_("Continue", locale), style=Grey, emoji="▶️"))
     if s.phase in (REINFORCE, ATTACK) and game.can_undo(seat):
         items.append(GameButton(game_id, verb.UNDO, label=_("Undo placements", locale), style=Grey, emoji="↩️"))
     items.append(GameButton(game_id, verb.MAP, label=_("Map", locale), style=Grey, emoji="🗺️"))

@@ -220,7 +220,7 @@ class PlayCommands(CogBase):
 
     @app_commands.command(name="cards", description="Your cards (only you see them)")
     async def cards(self, interaction: discord.Interaction[Any]) -> None:
-        record = await game_here(self.store, interaction)
+        record = await game_or_last(self.store, interaction)
         await self.send_cards(interaction, record, seat_of(record, interaction))
 
     async def send_cards(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None:
@@ -241,9 +241,11 @@ class PlayCommands(CogBase):
             if s.settings.cards == "escalating":
                 text += "\n" + ngettext("The next set is worth {n} army.", "The next set is worth {n} armies.",
                                          game.next_set_value(), locale)
-        buttons = [GameButton(record.id, verb.TRADE, ".".join(combo), style=Green if n == 0 else Grey,
-                              label=trade_label(game, seat, combo, locale))
-                   for n, combo in enumerate(game.ranked_sets(seat)[:MAX_TRADE_BUTTONS])]
+        offered: dict[str, tuple[str, ...]] = {}  # one button per set as it reads (two wilds are the same set)
+        for combo in game.ranked_sets(seat):
+            offered.setdefault(trade_label(game, seat, combo, locale), combo)
+        buttons = [GameButton(record.id, verb.TRADE, ".".join(combo), style=Green if n == 0 else Grey, label=label)
+                   for n, (label, combo) in enumerate(list(offered.items())[:MAX_TRADE_BUTTONS])]
         await interaction.response.send_message(text, ephemeral=True,
                                                 **({"view": view_of(*buttons)} if buttons else {}))
 

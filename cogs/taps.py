@@ -8,14 +8,10 @@ reason, so a refusal tells nothing the menu did not show.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
-
-import discord
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from engine import (
-    Action,
     Attack,
     Blitz,
     ChooseCapital,
@@ -31,76 +27,17 @@ from engine import (
     Undo,
 )
 from engine.odds import battle_odds
-from engine.state import ATTACK, OCCUPY, REINFORCE
-from store import GameRecord
+from engine.state import ATTACK, CAPITAL, CLAIM, OCCUPY, REINFORCE, SETUP
 
 from . import components as verb
 from .components import GameButton, view_of
+from .counts import COUNTS
 from .errors import UserError
-from .i18n import _, percent, territory_name
-from .menus import choices, pick_territory
+from .i18n import _, percent
+from .menus import choices
 from .panel import Blue, Grey, Red, controls, count_select, turn_prompt
-
-
-class Player(Protocol):
-    """What a tap needs from the cog: apply an action and answer, show the cards or the map."""
-
-    async def perform(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None: ...
-
-    async def send_cards(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None: ...
-
-    async def send_mission(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None: ...
-
-    async def remove_player(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None: ...
-
-
-@dataclass
-class Tap:
-    """One tap: who, on which game (as it is now), with which arguments."""
-
-    cog: Player
-    interaction: discord.Interaction[Any]
-    record: GameRecord
-    game: Game
-    seat: int
-    args: list[str]
-
-    @property
-    def locale(self) -> object:
-        return self.interaction.locale
-
-    def name(self, territory: str) -> str:
-        return territory_name(self.game.board, territory, self.locale)
-
-    def refuse(self) -> UserError:
-        return UserError(_("That choice is not available now; open the menu again.", self.locale))
-
-    def arg(self, index: int) -> str:
-        if index >= len(self.args):
-            raise self.refuse()
-        return self.args[index]
-
-    def number(self, index: int, low: int, high: int) -> int:
-        """An argument that must be a whole number from ``low`` to ``high``."""
-        try:
-            value = int(self.arg(index))
-        except ValueError:
-            raise self.refuse() from None
-        if not low <= value <= high:
-            raise self.refuse()
-        return value
-
-    def legal(self, value: str, purpose: str, *extra: str) -> str:
-        """``value`` if it is among the choices the menu of ``purpose`` offers now."""
-        if value not in choices(self.game, self.seat, purpose, extra):
-            raise self.refuse()
-        return value
-
-    async def act(self, action: Action) -> None:
-        await self.cog.perform(self.interaction, self.record, action)
-
-    async def menu(self, purpose: str, territories: Sequence[str], prompt: str, *extra: str) -> None:
-        await pick_territory(self.interaction, self.record.id, self.game, purpose, territories, prompt, *extra)
+from .tap import Tap
+from .text import phase_text
 
 
 def armies_to_place(game: Game) -> int:
@@ -114,19 +51,33 @@ async def _menu(tap: Tap, purpose: str, prompt: str) -> None:
                          prompt)
 
 
+def in_phase(tap: Tap, *phases: str) -> None:
+    """A button of an earlier moment (an old panel) is refused at once, with what the game is doing now."""
+    s = tap.game.state
+    if s.phase not in phases:
+        raise UserError(_("That button is from an earlier moment: now you are {phase}. Use the newest buttons.",
+                          tap.locale, phase=phase_text(s, tap.locale, tap.seat)))
+
+
 async def claim(tap: Tap) -> None:
+    in_phase(tap, CLAIM)
     await _menu(tap, verb.CLAIM, _("Claim which territory?", tap.locale))
 
 
 async def capital(tap: Tap) -> None:
+    in_phase(tap, CAPITAL)
     await _menu(tap, verb.CAPITAL, _("Which territory is your capital?", tap.locale))
 
 
 async def place(tap: Tap) -> None:
+    in_phase(tap, SETUP, REINFORCE)
+    if not armies_to_place(tap.game):
+        raise UserError(_("You have no armies left to place.", tap.locale))
     await _menu(tap, verb.PLACE, _("Place on which territory?", tap.locale))
 
 
 async def neutral(tap: Tap) -> None:
+    in_phase(tap, SETUP)
     await _menu(tap, verb.NEUTRAL, _("Place the neutral army where?", tap.locale))
 
 
@@ -202,8 +153,10 @@ async def end(tap: Tap) -> None:
         await tap.act(EndTurn(tap.seat))
         return
     locale = tap.locale
-    view = view_of(GameButton(tap.record.id, verb.END_CONFIRMED, label=_("Yes, end my turn", locale), style=Red),
-                   GameButton(tap.record.id, verb.FORTIFY, label=_("Fortify first", locale), style=Grey))
+    buttons = [GameButton(tap.record.id, verb.END_CONFIRMED, label=_("Yes, end my turn", locale), style=Red)]
+    if tap.game.fortify_sources(tap.seat):
+        buttons.append(GameButton(tap.record.id, verb.FORTIFY, label=_("Fortify first", locale), style=Grey))
+    view = view_of(*buttons)
     await tap.interaction.response.send_message(_("End your turn without fortifying?", locale), view=view,
                                                 ephemeral=True)
 
@@ -244,7 +197,7 @@ BUTTONS: dict[str, Handler] = {
     verb.CLAIM: claim, verb.CAPITAL: capital, verb.PLACE: place, verb.NEUTRAL: neutral, verb.PUT: put,
     verb.CARDS: cards, verb.TRADE: trade, verb.ATTACK: attack, verb.ROLL: roll, verb.BLITZ: blitz,
     verb.STOP: stop, verb.MOVE: move, verb.FORTIFY: fortify, verb.FORT: fort, verb.END: end,
-    verb.END_CONFIRMED: end_confirmed, verb.CONTROLS: my_controls, verb.UNDO: undo, verb.UNDO: undo,
+    verb.END_CONFIRMED: end_confirmed, verb.CONTROLS: my_controls, verb.UNDO: undo,
 }
 # Buttons for a player whose turn it need not be, and for the host.
 SEATED: dict[str, Handler] = {verb.MISSION: show_mission, verb.SURRENDER: give_up}
@@ -266,6 +219,8 @@ async def chose_neutral(tap: Tap, value: str) -> None:
 
 async def chose_place(tap: Tap, value: str) -> None:
     left = armies_to_place(tap.game)
+    if not left:
+        raise UserError(_("You have no armies left to place.", tap.locale))
     counts = sorted({1, min(3, left), min(5, left), left} - {0})
     locale = tap.locale
     view = view_of(*[GameButton(tap.record.id, verb.PUT, value, n,
@@ -319,47 +274,6 @@ async def chose_fortify_to(tap: Tap, value: str) -> None:
     await tap.interaction.response.edit_message(content=text, view=view_of(*buttons))
 
 
-async def narrowed(tap: Tap, purpose: str, value: str, low: int, high: int) -> bool:
-    """A range chosen in a menu of counts ("26-50"): offer its numbers. False if ``value`` is a single number."""
-    if "-" not in value:
-        return False
-    first, _sep, last = value.partition("-")
-    tap.args = [*tap.args, first, last]
-    a, b = tap.number(len(tap.args) - 2, low, high), tap.number(len(tap.args) - 1, low, high)
-    if a > b:
-        raise tap.refuse()
-    view = view_of(count_select(tap.record.id, purpose, range(a, b + 1), _("How many?", tap.locale), *tap.args[:-2]))
-    message = tap.interaction.message
-    if message is not None and message.flags.ephemeral:
-        await tap.interaction.response.edit_message(view=view)
-    else:  # the menu sits on a message others read: the narrower one comes privately
-        await tap.interaction.response.send_message(_("How many?", tap.locale), view=view, ephemeral=True)
-    return True
-
-
-async def chose_move_count(tap: Tap, value: str) -> None:
-    pending = tap.game.state.pending if tap.game.state.phase == OCCUPY else None
-    if pending is None:
-        raise tap.refuse()
-    if await narrowed(tap, verb.MOVE_COUNT, value, pending["min"], pending["max"]):
-        return
-    tap.args = [value]
-    await tap.act(Occupy(tap.seat, tap.number(0, pending["min"], pending["max"])))
-
-
-async def chose_fort_count(tap: Tap, value: str) -> None:
-    source = tap.legal(tap.arg(0), verb.FORTIFY_FROM)
-    target = tap.legal(tap.arg(1), verb.FORTIFY_TO, source)
-    most = max(1, tap.game.state.armies[source] - 1)
-    if await narrowed(tap, verb.FORT_COUNT, value, 1, most):
-        return
-    tap.args = [source, target, value]
-    await tap.act(Fortify(tap.seat, source, target, tap.number(2, 1, most)))
-
-
-# Menus of numbers: their handlers check the number themselves.
-COUNTS: dict[str, Callable[[Tap, str], Awaitable[None]]] = {verb.MOVE_COUNT: chose_move_count,
-                                                            verb.FORT_COUNT: chose_fort_count}
 SelectHandler = Callable[[Tap, str], Awaitable[None]]
 # Select verbs (each also names the menu whose choices its value must be among) to their handlers.
 SELECTS: dict[str, SelectHandler] = {

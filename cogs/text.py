@@ -43,6 +43,15 @@ def player_name(name: str, is_ai: bool, locale: object | None = None) -> str:
     return _(AI_NAMES[match[1]], locale) + (match[2] or "")
 
 
+def label_name(state: GameState, seat: int, locale: object | None = None) -> str:
+    """A seat's name for a label (a button, a menu, autocomplete): as written, since labels show no markdown and
+    ping nobody; an AI seat's default name and "Neutral" in the reader's language."""
+    if seat < 0:
+        return _("Neutral", locale)
+    player = state.players[seat]
+    return player_name(player.name, player.kind == "ai", locale)[:40]
+
+
 def seat_name(state: GameState, seat: int, locale: object | None = None) -> str:
     """A seat's name, safe to put in a message."""
     if seat < 0:
@@ -184,6 +193,20 @@ def _battle_line(run: list[Event], state: GameState, board: Board, locale: objec
                     "{defender} loses {dl}.", len(run), locale, source=name(first["from"]), target=name(first["to"]),
              a=dice_text(last["attacker_dice"]), d=dice_text(last["defender_dice"]), attacker=attacker, al=a_loss,
              defender=defender, dl=d_loss)
+
+
+def now_text(state: GameState, locale: object | None = None, audience: int | None = None) -> str:
+    """Who is doing what now; after the end, who won."""
+    if state.phase == OVER:
+        return winner_line(state, locale)
+    return _("{player} is {phase}.", locale, player=seat_name(state, state.current, locale),
+             phase=phase_text(state, locale, audience))
+
+
+def winner_line(state: GameState, locale: object | None = None) -> str:
+    winners = state.winners or ([state.winner] if state.winner is not None else [])
+    names = _(" and ", locale).join(seat_name(state, s, locale) for s in winners) or _("Nobody", locale)
+    return _("The game is over: {players} won.", locale, players=names)
 
 
 def phase_text(state: GameState, locale: object | None = None, audience: int | None = None) -> str:

@@ -100,6 +100,7 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
     while len(seats) > COLUMNS * 2 and any(s in eliminated for s in seats):
         seats.remove(next(s for s in seats if s in eliminated))   # room for Neutral after a surrender
     over = state.phase == "over"
+    winners = set(getattr(state, "winners", None) or ([state.winner] if state.winner is not None else []))
     territories = dict.fromkeys(seats, 0)
     armies = dict.fromkeys(seats, 0)
     for t, owner in state.owners.items():
@@ -124,13 +125,13 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
             seat_shape(seat), (90, 96, 104), "")
         _paste(img, swatch, x + 12, y + 12)
         name = _fit(names.get(seat, f"Seat {seat}"), 24, True,
-                    CARD_W - 70 - (70 if current else 0) - (90 if over and state.winner == seat else 0))
+                    CARD_W - 70 - (70 if current else 0) - (90 if over and seat in winners else 0))
         name_colour = style.TEXT_DIM if out else style.TEXT
         nw = _text(img, x + 56, y + 10, name, 24, name_colour, bold=True)
         if out:
             draw.line((x + 54, y + 25, x + 58 + nw, y + 25), fill=style.TEXT, width=3)
         badge = sprites.tag(labels.word("TURN"), colour) if current else (
-            sprites.tag(labels.word("WINNER"), colour) if over and state.winner == seat else None)
+            sprites.tag(labels.word("WINNER"), colour) if over and seat in winners else None)
         if badge is not None:
             _paste(img, badge, x + CARD_W - badge.width - 10, y + 12)
         hand = len(state.hands.get(seat, [])) if seat != NEUTRAL else None

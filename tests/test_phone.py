@@ -204,7 +204,7 @@ async def test_after_the_game_the_channel_can_still_ask_about_it(tmp_path: Path)
         await d.click("alice", "Yes, surrender", step[0])
         assert (await record_of(d)).status == "finished"
         over = [m for m in d.messages if m.embeds and "wins" in str(m.embeds[0].get("title"))][-1]
-        assert "Missions" in over.text and "surrendered" in over.text
+        assert "Mission of alice" in over.text and "the last opponent left" in over.text
         for command in ("risk status", "risk log", "mission", "map"):
             step = await d.send_command("alice", "general", command, {})
             assert not step.problems and "There is no game" not in step[0].content, (command, step[0].content)
@@ -251,3 +251,57 @@ async def test_a_game_left_to_the_ais_posts_a_few_messages_and_never_stalls(tmp_
         assert len(public) <= 12, [m.content[:40] for m in public]
         assert any("No player is left" in m.content for m in public)
         assert any(m.embeds and "🏆" in str(m.embeds[0].get("title")) for m in public)
+
+
+def test_two_wilds_make_one_trade_button(tmp_path: Path):
+    game = position(new_game(3), {}, phase=REINFORCE, seat=0)
+    game.state.hands[0] = ["india", "ontario", "great_britain", "wild_1", "wild_2", "eastern_united_states"]
+    labels = [trade_label(game, 0, combo, "en") for combo in game.ranked_sets(0)]
+    assert len(labels) > len(set(labels))  # the sets differ only by which wild: the buttons dedupe by label
+
+
+def test_names_in_refusals_are_the_readers():
+    from cogs.errors import translate_template
+
+    text = translate_template("{territory} belongs to {player}, not you.", {"territory": "x", "player": "Neutral"},
+                              "no")
+    assert "Neutral" not in text and _("Neutral", "no") in text
+
+
+async def test_after_the_end_status_names_the_winner(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="winner")) as d:
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        step = await d.send_command("bob", "general", "risk surrender", {})
+        await d.click("bob", "Yes, surrender", step[0])
+        step = await d.send_command("bob", "general", "risk status", {})
+        assert "The game is over: alice won." in step[0].text and "Next set" not in step[0].text
+        for command in ("cards", "risk settings"):
+            step = await d.send_command("alice", "general", command, {})
+            assert "There is no game" not in step[0].content, command
+
+
+async def test_an_old_place_button_is_refused_at_once(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="stale")) as d:
+        await start(d, ("alice",), 1, deployment="auto")
+        panel = [m for m in d.messages if m.content.startswith("🎯")][-1]
+        s = (await record_of(d)).game().state
+        await d.send_command("alice", "general", "place", {"territory": s.territories_of(0)[0]})  # all of them
+        step = await d.click("alice", "Place", panel)
+        assert step[0].ephemeral and step[0].content.startswith("⛔") and not step[0].selects
+
+
+async def test_a_host_does_not_kick_themself_out_of_a_lobby(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        await d.send_command("alice", "general", "risk new", {})
+        await d.send_command("bob", "general", "risk join", {})
+        step = await d.send_command("alice", "general", "risk kick", {"player": "@alice"})
+        assert step[0].ephemeral and "/risk leave" in step[0].content
+        step = await d.send_command("alice", "general", "risk kick", {"player": "@bob"})
+        assert "Start" in step[0].button_labels  # the lobby keeps its buttons
+
+
+def test_short_turns_have_no_reminders_and_the_lobby_says_so():
+    from cogs.lobby import settings_text
+
+    assert "Reminders: **none (turns shorter than an hour)**" in settings_text({"turn_deadline": 300})
+    assert "Reminders: **at half time" in settings_text({"turn_deadline": 86400})
