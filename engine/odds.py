@@ -189,9 +189,12 @@ TABLE_ROWS = 15  # at most this many rows of "armies left": larger battles show 
 
 
 def _percent(p: float) -> str:
+    """A chance to one decimal that never reads as certain when it is not: ">99.9%" rather than "100.0%"."""
     if p <= 0.0:
         return "-"
-    return "<0.1%" if p < 0.0005 else f"{p:.1%}"
+    if p < 0.0005:
+        return "<0.1%"
+    return ">99.9%" if 0.9995 <= p < 1.0 else f"{p:.1%}"
 
 
 def format_table(source_armies: int, defenders: int, stop_at: int, odds: BattleOdds) -> str:

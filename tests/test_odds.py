@@ -355,3 +355,10 @@ def test_main_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["4", "0"])
     assert exc.value.code == 2
+
+
+def test_the_table_never_reads_as_certain_when_it_is_not():
+    from engine.odds import battle_odds, format_table
+
+    table = format_table(30, 1, 1, battle_odds(30, 1))
+    assert "100.0%" not in table and ">99.9%" in table
