@@ -400,7 +400,7 @@ class Game:
             raise MustTrade("You hold {cards} cards: you must trade a set before placing armies.", cards=len(hand))
         self._own(a.seat, t)
         if count > s.reinforcements:
-            raise InvalidCount("You have only {left} armies to place, not {count}.", left=s.reinforcements, count=count)
+            raise InvalidCount("You have only {left} left to place, not {count}.", left=s.reinforcements, count=count)
         yield {"type": "armies_placed", "seat": a.seat, "territory": t, "count": count, "source": "reinforcement"}
 
     def _place_setup(self, seat: int, t: str, count: int) -> Iterable[Event]:
@@ -733,7 +733,7 @@ class Game:
                                source=self.ref(src), target=self.ref(dst))
         count = self._positive(a.count, "The number of armies")
         if count > s.armies[src] - 1:
-            raise NotEnoughArmies("You can move at most {most} armies from {territory}: one must stay behind.",
+            raise NotEnoughArmies("At most {most} can move from {territory}: one army must stay behind.",
                                   most=s.armies[src] - 1, territory=self.ref(src))
         if not self.fortify_ends_turn and s.phase == ATTACK:
             yield {"type": "attack_ended", "seat": a.seat}
