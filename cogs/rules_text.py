@@ -61,7 +61,8 @@ HELP_TEXT = (
     "Start: `/risk new` opens a lobby, players `/risk join`, the host adds AIs with `/risk addbot` and starts "
     "with `/risk start`.\n"
     "Play with the buttons on the turn message, or type: `/place`, `/attack`, `/blitz`, `/move`, `/fortify`, "
-    "`/trade`, `/end`. See the board with `/map`, your hand with `/cards`, any battle's exact odds with `/odds`.\n"
+    "`/trade`, `/end`, and `/undo` to take back this turn's placements. See the board with `/map`, your hand with "
+    "`/cards`, your secret mission with `/mission`, any battle's exact odds with `/odds`.\n"
     "More: `/risk status`, `/risk log`, `/risk rules`, `/risk surrender`, and after the game `/risk export` and "
     "`/risk verify` to check every die."
 )
