@@ -26,6 +26,7 @@ from discord.ext import commands
 
 from cogs import EXTENSIONS
 from cogs.errors import install as install_error_handler
+from cogs.lobby import DEFAULT_LIMITS
 from cogs.translator import CatalogTranslator
 from store import DatabaseError, SQLiteStore, Store
 from store.export import add_commands as add_store_commands
@@ -44,9 +45,9 @@ class Config:
     dev_guild: int = 0
     console_out: str = "out"
     # Limits a server owner can set (what one server or one user can start).
-    games_per_server: int = 25      # lobbies, running and paused games at once in one server
-    lobbies_per_user: int = 2       # open lobbies one user hosts in one server
-    ai_seats_per_game: int = 5      # AI players in one game
+    games_per_server: int = DEFAULT_LIMITS["games_per_server"]    # lobbies, running, paused games in one server
+    lobbies_per_user: int = DEFAULT_LIMITS["lobbies_per_user"]    # open lobbies one user hosts in one server
+    ai_seats_per_game: int = DEFAULT_LIMITS["ai_seats_per_game"]  # AI players in one game
 
     @classmethod
     def load(cls, path: Path | None = None) -> Config:

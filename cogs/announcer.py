@@ -21,20 +21,19 @@ import discord
 
 from engine import Game, GameState
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
-from engine.state import NEUTRAL, REINFORCE, SETUP
+from engine.state import NEUTRAL
 from store import GameRecord, Store
 from table import Note, Outcome, Part, Reminder
-from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT
+from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
 
 from .guards import game_locale
 from .i18n import _, ngettext
 from .maps import map_file
-from .panel import controls, turn_prompt
-from .text import describe, mission_line, now_text, seat_name
+from .panel import armies_to_place, controls, turn_prompt
+from .text import describe, mission_line, now_text, seat_name, winner_names
 
 MAX_CONTENT = 1900
 NOBODY = discord.AllowedMentions.none()
-TURN_EVENTS = frozenset({"turn_started", "setup_turn", "turn_ended"})
 PLACEMENTS = frozenset({"reinforcement", "setup", "card_bonus"})
 
 
@@ -78,8 +77,7 @@ def note_line(note: Note, state: GameState, locale: object) -> str:
 
 
 def winner_title(state: GameState, locale: object) -> str:
-    winners = state.winners or ([state.winner] if state.winner is not None else [])
-    names = [seat_name(state, seat, locale) for seat in winners] or [seat_name(state, NEUTRAL, locale)]
+    names = winner_names(state, locale) or [seat_name(state, NEUTRAL, locale)]
     if len(names) > 1:
         return _("🏆 {players} win!", locale, players=_(" and ", locale).join(names))
     return _("🏆 {player} wins!", locale, player=names[0])
@@ -182,7 +180,7 @@ class Announcer:
         seen = events_for(first.events, audience, before=first.before)
         lines = self.part_lines(outcome, first, audience, locale) or [_("Done.", locale)]
         after = first.after
-        left = after.reinforcements if after.phase == REINFORCE else after.batch_left if after.phase == SETUP else 0
+        left = armies_to_place(after)
         if first.by == PLAYER and after.current == viewer and left:
             lines.append(ngettext("{n} army left to place.", "{n} armies left to place.", left, locale))
         kwargs: dict[str, Any] = {"content": clip(lines), "ephemeral": private, "allowed_mentions": NOBODY}

@@ -24,6 +24,7 @@ from .i18n import _, pgettext, territory_name
 from .text import player_name, safe_name
 
 log = logging.getLogger("risk.errors")
+ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
 
 MESSAGE_LIMIT = 2000  # the most characters Discord takes in a message
 REFUSED = "⛔ "
@@ -39,7 +40,7 @@ async def reply_private(interaction: discord.Interaction[Any], text: str) -> Non
             await interaction.response.send_message(text, ephemeral=True)
             return
         except discord.HTTPException as exc:
-            if exc.code != 40060:  # already acknowledged (a second delivery): a follow-up still works
+            if exc.code != ALREADY_ACKNOWLEDGED:  # a second delivery: a follow-up still works
                 raise
     await interaction.followup.send(text, ephemeral=True)
 

@@ -103,9 +103,13 @@ def teams_text(record: GameRecord, locale: object | None = None) -> str | None:
                       for team in sorted(set(teams.values())))
 
 
-def limit(bot: Any, name: str, default: int) -> int:
-    """One of the limits a server owner sets in the bot's config."""
-    return int(getattr(getattr(bot, "config", None), name, default))
+# The limits a server owner may set in the bot's config (bot.py ``Config``), and their defaults.
+DEFAULT_LIMITS = {"games_per_server": 25, "lobbies_per_user": 2, "ai_seats_per_game": 5}
+
+
+def limit(bot: Any, name: str) -> int:
+    """One of the limits a server owner sets in the bot's config (the default without a config)."""
+    return int(getattr(getattr(bot, "config", None), name, DEFAULT_LIMITS[name]))
 
 
 def lobby_embed(record: GameRecord, interaction: discord.Interaction[Any]) -> discord.Embed:
@@ -184,7 +188,7 @@ class LobbyCommands(CogBase):
         """The server's limits: games at once, and open lobbies of one host."""
         if interaction.guild_id is None:
             return
-        games_limit, lobbies_limit = limit(self.bot, "games_per_server", 25), limit(self.bot, "lobbies_per_user", 2)
+        games_limit, lobbies_limit = limit(self.bot, "games_per_server"), limit(self.bot, "lobbies_per_user")
         active = [g for status in ("lobby", "running", "paused")
                   for g in await self.store.list_games(status, guild_id=interaction.guild_id, limit=games_limit)]
         if len(active) >= games_limit:
@@ -199,7 +203,7 @@ class LobbyCommands(CogBase):
 
     async def seat_ai(self, interaction: discord.Interaction[Any], record: GameRecord, level: str) -> GameRecord:
         """An AI takes a seat, within the limit of AI players per game."""
-        most = limit(self.bot, "ai_seats_per_game", 5)
+        most = limit(self.bot, "ai_seats_per_game")
         if sum(1 for p in record.players if p.is_ai) >= most:
             raise UserError(ngettext("A game seats at most {n} AI player here.", "A game seats at most {n} AI players "
                                      "here.", most, interaction.locale))

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from engine import Game
+from engine import Game, GameState
 from engine.fog import fog_hides_board
 from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP, Event
 
@@ -18,6 +18,11 @@ from .text import phase_text
 
 Blue, Grey, Green, Red = (discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
                           discord.ButtonStyle.danger)
+
+
+def armies_to_place(state: GameState) -> int:
+    """The armies the player to move still has to place (none outside placing)."""
+    return state.reinforcements if state.phase == REINFORCE else state.batch_left if state.phase == SETUP else 0
 
 
 def turn_prompt(game: Game, locale: object, who: str) -> str:
@@ -131,4 +136,4 @@ def count_select(game_id: int, purpose: str, numbers: range, placeholder: str, *
     return GameSelect(game_id, purpose, *extra, options=count_options(numbers), placeholder=placeholder, row=row)
 
 
-__all__ = ["Blue", "Green", "Grey", "Red", "controls", "turn_prompt"]
+__all__ = ["Blue", "Green", "Grey", "Red", "armies_to_place", "controls", "turn_prompt"]

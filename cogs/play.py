@@ -35,14 +35,13 @@ from . import components as verb
 from . import workers
 from .base import CogBase
 from .components import GameButton, view_of
-from .errors import UserError, reply_private
+from .errors import ALREADY_ACKNOWLEDGED, UserError, reply_private
 from .guards import game_here, game_or_last, seat_of
 from .i18n import _, decimal, ngettext, percent, resolve_territory, territory_name
 from .options import AttackFrom, AttackTo, FortifyFrom, FortifyTo, PlaceTerritory
 from .panel import Green, Grey
 from .text import SYMBOLS, mission_line
 
-ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
 MAX_TRADE_BUTTONS = 4
 INLINE_ODDS = 50_000  # attackers × defenders up to which exact odds are computed at once (about 10 ms)
 

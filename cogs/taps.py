@@ -19,7 +19,6 @@ from engine import (
     EndAttack,
     EndTurn,
     Fortify,
-    Game,
     Occupy,
     Place,
     Surrender,
@@ -35,14 +34,9 @@ from .counts import COUNTS
 from .errors import UserError
 from .i18n import _, percent
 from .menus import choices
-from .panel import Blue, Grey, Red, controls, count_select, turn_prompt
+from .panel import Blue, Grey, Red, armies_to_place, controls, count_select, turn_prompt
 from .tap import Tap
 from .text import phase_text
-
-
-def armies_to_place(game: Game) -> int:
-    s = game.state
-    return s.reinforcements if s.phase == REINFORCE else s.batch_left
 
 
 # -- buttons ---------------------------------------------------------------------------------------------------
@@ -71,7 +65,7 @@ async def capital(tap: Tap) -> None:
 
 async def place(tap: Tap) -> None:
     in_phase(tap, SETUP, REINFORCE)
-    if not armies_to_place(tap.game):
+    if not armies_to_place(tap.game.state):
         raise UserError(_("You have no armies left to place.", tap.locale))
     await _menu(tap, verb.PLACE, _("Place on which territory?", tap.locale))
 
@@ -83,7 +77,7 @@ async def neutral(tap: Tap) -> None:
 
 async def put(tap: Tap) -> None:
     territory = tap.legal(tap.arg(0), verb.PLACE)
-    await tap.act(Place(tap.seat, territory, tap.number(1, 1, max(1, armies_to_place(tap.game)))))
+    await tap.act(Place(tap.seat, territory, tap.number(1, 1, max(1, armies_to_place(tap.game.state)))))
 
 
 async def cards(tap: Tap) -> None:
@@ -218,7 +212,7 @@ async def chose_neutral(tap: Tap, value: str) -> None:
 
 
 async def chose_place(tap: Tap, value: str) -> None:
-    left = armies_to_place(tap.game)
+    left = armies_to_place(tap.game.state)
     if not left:
         raise UserError(_("You have no armies left to place.", tap.locale))
     counts = sorted({1, min(3, left), min(5, left), left} - {0})

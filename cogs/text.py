@@ -203,9 +203,14 @@ def now_text(state: GameState, locale: object | None = None, audience: int | Non
              phase=phase_text(state, locale, audience))
 
 
-def winner_line(state: GameState, locale: object | None = None) -> str:
+def winner_names(state: GameState, locale: object | None = None) -> list[str]:
+    """The names of whoever won (a whole team with teams), none before the end."""
     winners = state.winners or ([state.winner] if state.winner is not None else [])
-    names = _(" and ", locale).join(seat_name(state, s, locale) for s in winners) or _("Nobody", locale)
+    return [seat_name(state, seat, locale) for seat in winners]
+
+
+def winner_line(state: GameState, locale: object | None = None) -> str:
+    names = _(" and ", locale).join(winner_names(state, locale)) or _("Nobody", locale)
     return _("The game is over: {players} won.", locale, players=names)
 
 

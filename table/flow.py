@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from engine import Action, Game, GameState, RuleError, Surrender
 from engine.ai import make_ai
 from engine.state import OVER
-from store import GameRecord, Store, StoreError, VersionConflict
+from store import ActionResult, GameRecord, Store, StoreError, VersionConflict
 
 from .clock import turn_key
 from .outcome import (
@@ -29,6 +29,7 @@ from .outcome import (
     START,
     TIME_RAN_OUT,
     TIMEOUT,
+    TURN_EVENTS,
     Note,
     Outcome,
     Part,
@@ -44,7 +45,6 @@ AI_GOES_ON = "ai"  # the kind of the timer that lets the AI go on
 # What plays a turn whose time ran out, by the game's ``on_timeout`` setting.
 TIMEOUT_PLAYERS = {"cautious": "cautious", "skip": "skip", "ai": "normal"}
 LIVE = 3600  # deadlines shorter than this are live games: no reminders
-TURN_EVENTS = frozenset({"turn_ended", "setup_turn", "turn_started"})
 
 
 @dataclass(frozen=True)
@@ -82,9 +82,7 @@ class Table:
         result = await self.store.apply_action(record.id, action, interaction_id=interaction_id)
         if result.duplicate:
             return Outcome(result.record, duplicate=True)
-        before = await self._state_before(record, result.first_seq)
-        part = Part(seat=action.seat, by=PLAYER, turn=before.turn, before=before, after=result.record.game().state,
-                    events=result.events)
+        part = self._part(action.seat, PLAYER, await self._state_before(record, result.first_seq), result)
         if any(e["type"] in TURN_EVENTS for e in result.events):
             await self.store.reset_missed(record.id, action.seat)  # they played: no longer absent
         return await self._finish(result.record, [part])
@@ -92,9 +90,7 @@ class Table:
     async def remove(self, record: GameRecord, seat: int) -> Outcome:
         """The host removes a player from a running game: their territories become neutral."""
         result = await self.store.apply_action(record.id, Surrender(seat))
-        before = await self._state_before(record, result.first_seq)
-        part = Part(seat=seat, by=HOST, turn=before.turn, before=before, after=result.record.game().state,
-                    events=result.events)
+        part = self._part(seat, HOST, await self._state_before(record, result.first_seq), result)
         return await self._finish(result.record, [part], [Note(KICKED, seat)])
 
     async def resume(self, game_id: int) -> Outcome:
@@ -119,14 +115,18 @@ class Table:
             if settings.on_boot == "ai":
                 record = await self.store.replace_with_ai(record.id, seat)
                 notes.append(Note(SEAT_TO_AI, seat, status.missed))
-            elif record.status == "running" and seat in record.game().state.active_seats():
-                before = record.game().state
+            elif record.status == "running" and seat in (before := record.game().state).active_seats():
                 result = await self.store.apply_action(record.id, Surrender(seat))
-                parts.append(Part(seat=seat, by=TIMEOUT, turn=before.turn, before=before,
-                                  after=result.record.game().state, events=result.events))
+                parts.append(self._part(seat, TIMEOUT, before, result))
                 record = result.record
                 notes.append(Note(SEAT_REMOVED, seat, status.missed))
         return await self._finish(record, parts, notes)
+
+    @staticmethod
+    def _part(seat: int, by: str, before: GameState, result: ActionResult) -> Part:
+        """One action's part: its events and the board before and after."""
+        return Part(seat=seat, by=by, turn=before.turn, before=before, after=result.record.game().state,
+                    events=result.events)
 
     @staticmethod
     def _still_due(record: GameRecord, stand_in: StandIn) -> bool:

@@ -38,6 +38,9 @@ class Part:
         return any(e["type"] == "game_over" for e in self.events)
 
 
+# Events that start or end a turn: after one of them, someone new may be called to move.
+TURN_EVENTS = frozenset({"turn_started", "setup_turn", "turn_ended"})
+
 # Things to announce that are not events.
 TIME_RAN_OUT = "time_ran_out"   # a player's turn was played for them (count: missed turns in a row)
 SEAT_TO_AI = "seat_to_ai"       # after too many missed turns the AI takes the seat
@@ -89,4 +92,4 @@ class Outcome:
 
 
 __all__ = ["AI", "HOST", "KICKED", "PLAYER", "SEAT_REMOVED", "SEAT_TO_AI", "START", "TIMEOUT", "TIME_RAN_OUT",
-           "Note", "Outcome", "Part"]
+           "TURN_EVENTS", "Note", "Outcome", "Part"]
