@@ -24,7 +24,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs import EXTENSIONS
+from cogs import EXTENSIONS, maps, workers
 from cogs.errors import install as install_error_handler
 from cogs.lobby import DEFAULT_LIMITS
 from cogs.translator import CatalogTranslator
@@ -48,6 +48,7 @@ class Config:
     games_per_server: int = DEFAULT_LIMITS["games_per_server"]    # lobbies, running, paused games in one server
     lobbies_per_user: int = DEFAULT_LIMITS["lobbies_per_user"]    # open lobbies one user hosts in one server
     ai_seats_per_game: int = DEFAULT_LIMITS["ai_seats_per_game"]  # AI players in one game
+    render_processes: int = 0  # worker processes that draw maps (0: one per core)
 
     @classmethod
     def load(cls, path: Path | None = None) -> Config:
@@ -76,6 +77,7 @@ class RiskBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none())
         self.config = config
+        workers.configure(config.render_processes)
         self.store: Store = store or SQLiteStore(config.database)
         self.clock = Clock()
         self.extensions_loaded: list[str] = []
@@ -135,7 +137,9 @@ async def _run(config: Config) -> int:
     bot = create_bot(config)
     try:
         async with bot:
+            warming = asyncio.create_task(maps.warm())  # the map workers start while the bot logs in
             await bot.start(config.token)
+            warming.cancel()
     except discord.LoginFailure:
         log.error("Discord refused the token: check `token` in config.toml or DISCORD_TOKEN.")
         return 1
@@ -145,6 +149,8 @@ async def _run(config: Config) -> int:
     except Exception:
         log.exception("the bot stopped")
         return 1
+    finally:
+        workers.shutdown()
     return 0
 
 

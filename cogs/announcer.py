@@ -26,10 +26,12 @@ from store import GameRecord, Store
 from table import Note, Outcome, Part, Reminder
 from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
 
+from . import maps
 from .guards import game_locale
 from .i18n import _, ngettext
-from .maps import map_file
+from .maps import map_file, prepare
 from .panel import armies_to_place, controls, turn_prompt
+from .postbox import Post, Postbox
 from .text import describe, mission_line, now_text, seat_name, winner_names
 
 MAX_CONTENT = 1900
@@ -117,9 +119,13 @@ class Announcer:
     def __init__(self, bot: discord.Client, store: Store) -> None:
         self.bot = bot
         self.store = store
+        self.box = Postbox(bot)
 
-    def channel(self, record: GameRecord) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(record.channel_id)
+    async def post(self, record: GameRecord, content: str | None = None, **kwargs: Any) -> discord.Message | None:
+        """A message to the game's channel, through its queue (``map``: a prepared map, drawn when sent)."""
+        job, keep = kwargs.pop("map", None), kwargs.pop("keep_map", False)
+        kwargs.setdefault("allowed_mentions", NOBODY)
+        return await self.box.post(record.channel_id, Post(content, job, keep, kwargs))
 
     # -- what one part says, to one audience ----------------------------------------------------------
     def part_lines(self, outcome: Outcome, part: Part, audience: Audience, locale: object) -> list[str]:
@@ -184,9 +190,11 @@ class Announcer:
         if first.by == PLAYER and after.current == viewer and left:
             lines.append(ngettext("{n} army left to place.", "{n} armies left to place.", left, locale))
         kwargs: dict[str, Any] = {"content": clip(lines), "ephemeral": private, "allowed_mentions": NOBODY}
-        if first.by != START:
+        goes_on = first.by == PLAYER and len(outcome.parts) == 1 and outcome.waiting_on() == viewer
+        # Busy: a player in the middle of their moves gets the words now and the board with their last move.
+        if first.by != START and not (goes_on and maps.busy()):
             kwargs["file"] = await map_file(after, audience, seen, locale=locale)
-        if first.by == PLAYER and len(outcome.parts) == 1 and outcome.waiting_on() == viewer:
+        if goes_on:
             view = controls(record.id, Game(after), locale, first.events, public=not private)
             if view is not None:
                 kwargs["view"] = view
@@ -194,7 +202,7 @@ class Announcer:
         if private:
             shared = self.part_lines(outcome, first, EVERYBODY, game_locale(record))
             if shared:
-                await self.channel(record).send(clip(shared), allowed_mentions=NOBODY)
+                await self.post(record, clip(shared))
         await self.publish(outcome, start=1)
 
     # -- the channel -------------------------------------------------------------------------------------
@@ -205,12 +213,11 @@ class Announcer:
     async def publish(self, outcome: Outcome, *, start: int = 0) -> None:
         record = outcome.record
         locale = game_locale(record)
-        channel = self.channel(record)
         parts = outcome.parts[start:]
         told = {p.seat for p in outcome.parts if p.by == TIMEOUT}
         for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)
             if note.kind != KICKED and note.seat not in told and outcome.state is not None:
-                await channel.send(note_line(note, outcome.state, locale), allowed_mentions=NOBODY)
+                await self.post(record, note_line(note, outcome.state, locale))
         alone = [p for p in parts if p.by == AI] if self._only_ais(outcome) else []
         for part in parts:
             if len(alone) > 1 and part in alone:  # nobody is left to read each AI turn: one message for them all
@@ -223,8 +230,8 @@ class Announcer:
             kwargs: dict[str, Any] = {}
             if part.by in (AI, TIMEOUT) and not part.ended and not fog_hides_board(part.after):
                 seen = events_for(part.events, EVERYBODY, before=part.before)
-                kwargs["file"] = await map_file(part.after, EVERYBODY, seen, locale=locale)
-            await channel.send(clip(lines), allowed_mentions=NOBODY, **kwargs)
+                kwargs["map"] = prepare(part.after, EVERYBODY, seen, locale=locale)
+            await self.post(record, clip(lines), **kwargs)
         if outcome.ended:
             await self.game_over(record, outcome.state)
         elif self._turn_passed(outcome):
@@ -249,8 +256,8 @@ class Announcer:
                  *describe(told, last.after, Game(last.after).board, locale)]
         kwargs: dict[str, Any] = {}
         if not last.ended and not fog_hides_board(last.after):
-            kwargs["file"] = await map_file(last.after, EVERYBODY, locale=locale)
-        await self.channel(outcome.record).send(clip(lines), allowed_mentions=NOBODY, **kwargs)
+            kwargs["map"] = prepare(last.after, EVERYBODY, locale=locale)
+        await self.post(outcome.record, clip(lines), **kwargs)
 
     @staticmethod
     def _turn_passed(outcome: Outcome) -> bool:
@@ -281,11 +288,11 @@ class Announcer:
             text += " " + _("Ends <t:{t}:R>.", locale, t=int(due))
         kwargs: dict[str, Any] = {"allowed_mentions": only(player.user_id) if mention and player.user_id else NOBODY}
         if not fog_hides_board(s):
-            kwargs["file"] = await map_file(s, EVERYBODY, locale=locale)
+            kwargs["map"] = prepare(s, EVERYBODY, locale=locale)
         view = controls(record.id, game, locale, public=True)
         if view is not None:
             kwargs["view"] = view
-        await self.channel(record).send(text, **kwargs)
+        await self.post(record, text, **kwargs)
 
     async def game_over(self, record: GameRecord, state: GameState | None = None) -> None:
         """How the game was won, the standings where they decided it, every mission, and the dice to check."""
@@ -304,8 +311,7 @@ class Announcer:
         embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
         embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
                         inline=False)
-        file = await map_file(s, EVERYBODY, locale=locale)
-        await self.channel(record).send(embed=embed, file=file, allowed_mentions=NOBODY)
+        await self.post(record, embed=embed, map=prepare(s, EVERYBODY, locale=locale), keep_map=True)
 
     # -- one player ------------------------------------------------------------------------------------------
     async def reminder(self, reminder: Reminder) -> None:
@@ -314,7 +320,7 @@ class Announcer:
         when = f"<t:{int(reminder.due)}:R>" if reminder.due else _("soon", locale)
         text = _("⏰ {who}, your turn in game #{id} ends {when}.", locale, who=f"<@{reminder.user_id}>", id=record.id,
                  when=when)
-        await self.channel(record).send(text, allowed_mentions=only(reminder.user_id))
+        await self.post(record, text, allowed_mentions=only(reminder.user_id))
         if reminder.dm:
             try:
                 user = self.bot.get_user(reminder.user_id) or await self.bot.fetch_user(reminder.user_id)

@@ -1,7 +1,12 @@
 """The map as an attachment, drawn for one audience: the only way the Discord layer renders a board.
 
 The state is first reduced to what the audience may know (``engine.fog.state_for``), so a map can never show
-more than its reader may see, whatever the renderer does. Rendering runs in a worker thread.
+more than its reader may see, whatever the renderer does.
+
+Drawing happens in a pool of worker processes (``cogs.workers``), never on the event loop and never in a
+thread of the bot's process: a render holds the GIL for tens of milliseconds, and the event loop must stay
+free to give Discord its first response within three seconds. ``pending()`` counts the maps asked for and not
+yet drawn; the announcer uses it to draw fewer maps when the bot is busy (``busy()``).
 """
 
 from __future__ import annotations
@@ -9,19 +14,35 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 
 from engine import Event, GameState
 from engine.fog import Audience, state_for, visible_to
-from render import encode_png, render_map
+from render import draw_png, warm_up
 
+from . import workers
 from .i18n import language_of, map_labels
 from .text import player_name
 
+_pending = 0
 
-async def map_file(state: GameState, audience: Audience, seen: Sequence[Event] = (), *,
-                   locale: object | None = None) -> discord.File:
+
+@dataclass(frozen=True)
+class MapJob:
+    """Everything one map needs, already reduced to its audience's knowledge (and picklable)."""
+
+    view: GameState
+    audience: Audience
+    highlight: tuple[dict[str, Any], ...]
+    labels: Any
+    visible: frozenset[str] | None
+
+
+def prepare(state: GameState, audience: Audience, seen: Sequence[Event] = (), *,
+            locale: object | None = None) -> MapJob:
     """The board as ``audience`` may see it, with ``seen`` (events already projected for that audience)
     marked: the last attack, placements, moves."""
     view = state_for(state, audience)
@@ -29,16 +50,46 @@ async def map_file(state: GameState, audience: Audience, seen: Sequence[Event] =
         player.name = player_name(player.name, player.kind == "ai", locale or state.settings.language or None)
     visible = visible_to(state, audience)
     # Marks need both ends of an attack or a move: one in the fog (named null) leaves the event unmarked.
-    highlight = [dict(e) for e in seen if not e.get("hidden")
-                 and all(e.get(key) for key in ("from", "to", "territory") if key in e)]
+    highlight = tuple(dict(e) for e in seen if not e.get("hidden")
+                      and all(e.get(key) for key in ("from", "to", "territory") if key in e))
     labels = map_labels(language_of(locale or state.settings.language or None))
+    return MapJob(view, audience, highlight, labels, None if visible is None else frozenset(visible))
 
-    def work() -> bytes:
-        return encode_png(render_map(view, highlight_events=highlight, viewer=audience, labels=labels,
-                                     visible=visible))
 
-    data = await asyncio.to_thread(work)
+async def draw(job: MapJob) -> bytes:
+    """The PNG of a prepared map, drawn in a worker process."""
+    global _pending
+    _pending += 1
+    try:
+        return await workers.run(draw_png, job.view, list(job.highlight), job.audience, job.labels,
+                                 None if job.visible is None else set(job.visible))
+    finally:
+        _pending -= 1
+
+
+def pending() -> int:
+    """Maps asked for and not yet drawn, over the whole bot."""
+    return _pending
+
+
+def busy() -> bool:
+    """More maps are waiting than the workers can draw at once: the announcer sheds the ones it can spare."""
+    return _pending >= 2 * workers.size()
+
+
+def as_file(data: bytes) -> discord.File:
     return discord.File(io.BytesIO(data), filename="map.png")
 
 
-__all__ = ["map_file"]
+async def map_file(state: GameState, audience: Audience, seen: Sequence[Event] = (), *,
+                   locale: object | None = None) -> discord.File:
+    """The map for ``audience`` as an attachment (``prepare`` then ``draw``)."""
+    return as_file(await draw(prepare(state, audience, seen, locale=locale)))
+
+
+async def warm() -> None:
+    """Start the workers and have each build the map's static layers, so the first maps come quickly."""
+    await asyncio.gather(*(workers.run(warm_up) for _ in range(2 * workers.size())))
+
+
+__all__ = ["MapJob", "as_file", "busy", "draw", "map_file", "pending", "prepare", "warm"]

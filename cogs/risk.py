@@ -20,7 +20,6 @@ from store import Store
 from table import Clock, Scheduler, Table
 
 from . import components as verb
-from . import workers
 from .announcer import Announcer
 from .base import risk_group
 from .components import GameButton, GameSelect
@@ -53,7 +52,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
 
     async def cog_unload(self) -> None:
         await self.scheduler.stop()
-        workers.shutdown()
+        await self.announcer.box.close()
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:  # type: ignore[override]
         require_permissions(interaction)

@@ -1,8 +1,9 @@
 """CPU work off the event loop: a pool of worker processes, sized to the cores, started when first needed.
 
-Threads would not do: the work holds the GIL, and the event loop must stay free to answer Discord within its
-three seconds. The workers import only the engine; they are started with ``spawn`` so they inherit none of the
-bot's threads or connections.
+Threads would not do: the work (drawing maps, large odds) holds the GIL, and the event loop must stay free to
+answer Discord within its three seconds. The workers import only the engine and the renderer; they are
+started with ``spawn`` so they inherit none of the bot's threads or connections. The pool lives as long as the
+process (a bot that restarts its cogs keeps its warm workers); ``shutdown`` stops it.
 """
 
 from __future__ import annotations
@@ -12,23 +13,40 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 _pool: ProcessPoolExecutor | None = None
+_size = max(1, os.cpu_count() or 1)
+
+
+def configure(processes: int | None) -> None:
+    """How many worker processes (``None`` or 0: one per core). Takes effect when the pool next starts."""
+    global _size
+    _size = max(1, processes or os.cpu_count() or 1)
+
+
+def size() -> int:
+    return _size
 
 
 def pool() -> ProcessPoolExecutor:
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=os.cpu_count() or 1,
-                                    mp_context=multiprocessing.get_context("spawn"))
+        _pool = ProcessPoolExecutor(max_workers=_size, mp_context=multiprocessing.get_context("spawn"))
     return _pool
 
 
 async def run(work: Callable[..., T], *args: Any) -> T:
-    """``work(*args)`` in a worker process (``work`` must be a module-level function of the engine)."""
-    return await asyncio.get_running_loop().run_in_executor(pool(), work, *args)
+    """``work(*args)`` in a worker process (``work`` must be a module-level function of the engine or the
+    renderer)."""
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(pool(), work, *args)
+    except BrokenProcessPool:  # a worker died (killed, out of memory): start a new pool and try once more
+        shutdown()
+        return await loop.run_in_executor(pool(), work, *args)
 
 
 def shutdown() -> None:
@@ -38,4 +56,4 @@ def shutdown() -> None:
         _pool = None
 
 
-__all__ = ["pool", "run", "shutdown"]
+__all__ = ["configure", "pool", "run", "shutdown", "size"]

@@ -5,6 +5,6 @@
 """
 
 from .labels import Labels
-from .mapview import encode_png, render_map
+from .mapview import draw_png, encode_png, render_map, warm_up
 
-__all__ = ["Labels", "encode_png", "render_map"]
+__all__ = ["Labels", "draw_png", "encode_png", "render_map", "warm_up"]

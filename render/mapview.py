@@ -216,3 +216,18 @@ def encode_png(img: Image.Image, *, quantize: bool = True, compress_level: int =
     out = io.BytesIO()
     img.save(out, "PNG", compress_level=compress_level)
     return out.getvalue()
+
+
+def draw_png(state: Any, highlight_events: list[dict[str, Any]], viewer: int | None, labels: Labels,
+             visible: set[str] | None) -> bytes:
+    """``render_map`` then ``encode_png``: the whole of one map, as a worker process runs it."""
+    return encode_png(render_map(state, highlight_events=highlight_events, viewer=viewer, labels=labels,
+                                 visible=visible))
+
+
+def warm_up() -> None:
+    """Build the classic map's static layers now (about a third of a second), not at the first map."""
+    from engine import load_map
+
+    static_layers(load_map())
+

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,20 +41,14 @@ class RenderTrace:
         from cogs import maps
 
         self.by_digest: dict[str, tuple[Audience, Any]] = {}
-        local = threading.local()
-        real_render, real_encode = maps.render_map, maps.encode_png
+        real_draw = maps.draw
 
-        def render(state: Any, **kwargs: Any) -> Any:
-            local.drawn = (kwargs.get("viewer"), state.copy())
-            return real_render(state, **kwargs)
-
-        def encode(img: Any, **kwargs: Any) -> bytes:
-            data: bytes = real_encode(img, **kwargs)
-            self.by_digest[hashlib.sha256(data).hexdigest()] = local.drawn
+        async def draw(job: Any) -> bytes:
+            data: bytes = await real_draw(job)
+            self.by_digest[hashlib.sha256(data).hexdigest()] = (job.audience, job.view.copy())
             return data
 
-        monkeypatch.setattr(maps, "render_map", render)
-        monkeypatch.setattr(maps, "encode_png", encode)
+        monkeypatch.setattr(maps, "draw", draw)
 
 
 @dataclass
