@@ -87,6 +87,7 @@ async def _run(work: Path, games: int, seconds: float, humans: int, ais: int, ti
             own_cpu = time.process_time() - own_cpu_before
             after = versions(playing)
             peak_kb = bot.peak_memory_kb()
+            workers_kb = bot.workers_memory_kb()
             log_errors = bot.errors()
         finally:
             bot.stop()
@@ -109,7 +110,8 @@ async def _run(work: Path, games: int, seconds: float, humans: int, ais: int, ti
             "p50": percentile(first, 0.50), "p99": percentile(first, 0.99),
             "p50 complete": percentile(complete, 0.50), "p99 complete": percentile(complete, 0.99),
             "late": sum(1 for x in first if x > 3.0), "unanswered": sum(1 for i in played if not i.answered),
-            "peak MiB": (peak_kb or 0) / 1024, "errors": errors, "mean first": statistics.fmean(first) if first else 0,
+            "peak MiB": (peak_kb or 0) / 1024, "workers MiB": workers_kb / 1024, "errors": errors,
+            "mean first": statistics.fmean(first) if first else 0,
             "bot cpu": bot_cpu / elapsed if elapsed else 0.0, "own cpu": own_cpu / elapsed if elapsed else 0.0,
             "think": think, "windows": [w / 10 for w in windows],
         }
@@ -134,11 +136,39 @@ def table(result: dict[str, object]) -> str:
         ("first responses later than 3 s", f"{result['late']}"),
         ("unanswered interactions", f"{result['unanswered']}"),
         ("bot peak memory (VmHWM)", f"{result['peak MiB']:.0f} MiB"),
+        ("its map workers' peak memory, summed", f"{result['workers MiB']:.0f} MiB"),
         ("CPU busy: bot / fake Discord and players", f"{result['bot cpu']:.0%} / {result['own cpu']:.0%} of a core"),
         ("errors", f"{len(errors)}"),
     ]
     lines = ["| measure | value |", "|---|---|", *(f"| {k} | {v} |" for k, v in rows)]
     return "\n".join(lines)
+
+
+def rows(text: str) -> dict[str, str]:
+    """A printed result table as measure -> value."""
+    found = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and cells[0] not in ("measure", "---"):
+            found[cells[0]] = cells[1]
+    return found
+
+
+def compare(other: Path, argv: list[str]) -> int:
+    """The same load on another checkout's bot, then on this one: one table, a column each."""
+    import subprocess
+
+    runs = []
+    for root in (other.resolve(), ROOT):
+        done = subprocess.run([sys.executable, str(root / "bench" / "load.py"), *argv], cwd=root,
+                              capture_output=True, text=True)
+        sys.stderr.write(done.stderr)
+        runs.append(rows(done.stdout))
+    names = list(dict.fromkeys([*runs[1], *runs[0]]))
+    print(f"| measure | {other.name} | this checkout |\n|---|---|---|")
+    for name in names:
+        print(f"| {name} | {runs[0].get(name, '-')} | {runs[1].get(name, '-')} |")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,9 +186,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, help="write the bot's cProfile statistics to this file")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a player pauses before each command (default 0: as fast as answers come)")
+    parser.add_argument("--compare", type=Path, metavar="CHECKOUT",
+                        help="first run the same load against the bot in another checkout (its own bench/load.py), "
+                             "then this one, and print both side by side")
     args = parser.parse_args(argv)
     if args.humans < 1 or args.humans + args.ais > 6 or args.humans + args.ais < 2:
         parser.error("a game has 2 to 6 seats and at least one scripted human")
+    if args.compare:
+        return compare(args.compare, [a for a in (argv if argv is not None else sys.argv[1:])
+                                      if not a.startswith("--compare") and a != str(args.compare)])
     budget = args.seconds + 2 * args.timeout + 300  # set-up, the last answers, and start-up, at most
     result = asyncio.run(asyncio.wait_for(
         run(args.games, args.seconds, args.humans, args.ais, args.timeout, args.seed, args.think,

@@ -14,6 +14,7 @@ Nothing pings but the one player whose turn it is (``AllowedMentions`` for that 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -121,11 +122,17 @@ class Announcer:
         self.store = store
         self.box = Postbox(bot)
 
-    async def post(self, record: GameRecord, content: str | None = None, **kwargs: Any) -> discord.Message | None:
-        """A message to the game's channel, through its queue (``map``: a prepared map, drawn when sent)."""
+    def queue(self, record: GameRecord, content: str | None = None, **kwargs: Any) -> asyncio.Future[Any]:
+        """A message to the game's channel, queued behind the channel's others (``map``: a prepared map, drawn
+        when the message is sent, and skipped under load if a newer one follows)."""
         job, keep = kwargs.pop("map", None), kwargs.pop("keep_map", False)
         kwargs.setdefault("allowed_mentions", NOBODY)
-        return await self.box.post(record.channel_id, Post(content, job, keep, kwargs))
+        return self.box.enqueue(record.channel_id, Post(content, job, keep, kwargs))
+
+    async def post(self, record: GameRecord, content: str | None = None, **kwargs: Any) -> discord.Message | None:
+        """``queue``, then wait until the message is sent."""
+        message: discord.Message | None = await asyncio.shield(self.queue(record, content, **kwargs))
+        return message
 
     # -- what one part says, to one audience ----------------------------------------------------------
     def part_lines(self, outcome: Outcome, part: Part, audience: Audience, locale: object) -> list[str]:
@@ -179,6 +186,7 @@ class Announcer:
         ``private``: the interaction was acknowledged privately (fog of war), so its answer is the reader's own
         view and the channel is told the public projection separately."""
         record = outcome.record
+        await self.told(outcome)
         first = outcome.parts[0]
         viewer = record.seat_of(interaction.user.id)
         audience = viewer if private else EVERYBODY
@@ -210,19 +218,38 @@ class Announcer:
         """What a timer (or a restart) produced: everything goes to the channel."""
         await self.publish(outcome, start=0)
 
+    async def told(self, outcome: Outcome) -> None:
+        """Note that the channel has been told this outcome, before telling it: a restart never tells it again
+        (and tells, once, what a stop between storing and telling left out: ``catch_up``)."""
+        if outcome.record.last_seq:
+            await self.store.mark_announced(outcome.record.id, outcome.record.last_seq)
+
     async def publish(self, outcome: Outcome, *, start: int = 0) -> None:
         record = outcome.record
         locale = game_locale(record)
         parts = outcome.parts[start:]
+        if start == 0:
+            await self.told(outcome)
+        if start == 0 and self._only_ais(outcome) and not outcome.ended and not outcome.notes and parts \
+                and all(p.by == AI for p in parts):
+            return  # the AIs play on by themselves: the channel was told once, and hears of the end
         told = {p.seat for p in outcome.parts if p.by == TIMEOUT}
+        # Everything is queued at once and awaited at the end: under load, a map that a later one in the same
+        # burst supersedes is skipped (cogs/postbox.py). What the last message needs is read first.
+        last: tuple[str | None, dict[str, Any]] | None = None
+        if outcome.ended:
+            last = None, self._game_over(record, outcome.state)
+        elif self._turn_passed(outcome):
+            last = await self._panel(record, outcome.deadline)
+        sent: list[asyncio.Future[Any]] = []
         for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)
             if note.kind != KICKED and note.seat not in told and outcome.state is not None:
-                await self.post(record, note_line(note, outcome.state, locale))
+                sent.append(self.queue(record, note_line(note, outcome.state, locale)))
         alone = [p for p in parts if p.by == AI] if self._only_ais(outcome) else []
         for part in parts:
             if len(alone) > 1 and part in alone:  # nobody is left to read each AI turn: one message for them all
                 if part is alone[0]:
-                    await self._ais_alone(outcome, alone, locale)
+                    sent.append(self._ais_alone(outcome, alone, locale))
                 continue
             lines = self.part_lines(outcome, part, EVERYBODY, locale)
             if not lines:
@@ -231,11 +258,10 @@ class Announcer:
             if part.by in (AI, TIMEOUT) and not part.ended and not fog_hides_board(part.after):
                 seen = events_for(part.events, EVERYBODY, before=part.before)
                 kwargs["map"] = prepare(part.after, EVERYBODY, seen, locale=locale)
-            await self.post(record, clip(lines), **kwargs)
-        if outcome.ended:
-            await self.game_over(record, outcome.state)
-        elif self._turn_passed(outcome):
-            await self.panel(record, outcome.deadline)
+            sent.append(self.queue(record, clip(lines), **kwargs))
+        if last is not None:
+            sent.append(self.queue(record, last[0], **last[1]))
+        await asyncio.gather(*sent)
 
     @staticmethod
     def _only_ais(outcome: Outcome) -> bool:
@@ -246,18 +272,35 @@ class Announcer:
         active = state.active_seats()
         return not any(not p.is_ai and p.seat in active for p in outcome.record.players)
 
-    async def _ais_alone(self, outcome: Outcome, parts: list[Part], locale: object) -> None:
+    def _ais_alone(self, outcome: Outcome, parts: list[Part], locale: object) -> asyncio.Future[Any]:
         """The AIs' turns in one message: how many, who was eliminated, and the board after the last."""
         last = parts[-1]
         told = [e for p in parts for e in events_for(p.events, EVERYBODY, before=p.before)
                 if e["type"] in ("player_eliminated", "player_surrendered")]
         lines = [ngettext("🤖 No player is left: the AIs played {n} turn.",
                           "🤖 No player is left: the AIs played {n} turns.", len(parts), locale),
+                 *([] if last.ended else [_("They play on by themselves; the result will follow here.", locale)]),
                  *describe(told, last.after, Game(last.after).board, locale)]
         kwargs: dict[str, Any] = {}
         if not last.ended and not fog_hides_board(last.after):
             kwargs["map"] = prepare(last.after, EVERYBODY, locale=locale)
-        await self.post(outcome.record, clip(lines), **kwargs)
+        return self.queue(outcome.record, clip(lines), **kwargs)
+
+    async def catch_up(self, record: GameRecord, told: int, deadline: float | None) -> None:
+        """After a restart: what was stored but not told (the bot stopped in between), once, in one message."""
+        events = await self.store.events(record.id)
+        before, after = Game.from_events(events[:told]).state if told else None, record.game().state
+        gap = events_for(events[told:], EVERYBODY, before=before)
+        await self.store.mark_announced(record.id, record.last_seq)
+        locale = game_locale(record)
+        lines = [_("While the bot was away:", locale), *describe(gap, after, Game(after).board, locale)]
+        over = after.phase == "over"
+        job = prepare(after, EVERYBODY, locale=locale) if not (over or fog_hides_board(after)) else None
+        await self.post(record, clip(lines), map=job)
+        if over:
+            await self.game_over(record, after)
+        elif record.status == "running" and not record.player(after.current).is_ai:
+            await self.panel(record, deadline)
 
     @staticmethod
     def _turn_passed(outcome: Outcome) -> bool:
@@ -273,6 +316,10 @@ class Announcer:
 
     async def panel(self, record: GameRecord, due: float | None = None) -> None:
         """The turn panel: one message that mentions the player, with the map (none under fog) and buttons."""
+        text, kwargs = await self._panel(record, due)
+        await self.post(record, text, **kwargs)
+
+    async def _panel(self, record: GameRecord, due: float | None) -> tuple[str, dict[str, Any]]:
         game = record.game()
         s = game.state
         locale = game_locale(record)
@@ -292,10 +339,13 @@ class Announcer:
         view = controls(record.id, game, locale, public=True)
         if view is not None:
             kwargs["view"] = view
-        await self.post(record, text, **kwargs)
+        return text, kwargs
 
     async def game_over(self, record: GameRecord, state: GameState | None = None) -> None:
         """How the game was won, the standings where they decided it, every mission, and the dice to check."""
+        await self.post(record, **self._game_over(record, state))
+
+    def _game_over(self, record: GameRecord, state: GameState | None) -> dict[str, Any]:
         locale = game_locale(record)
         s = state or record.game().state
         embed = discord.Embed(title=winner_title(s, locale), colour=discord.Colour.gold())
@@ -311,7 +361,7 @@ class Announcer:
         embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
         embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
                         inline=False)
-        await self.post(record, embed=embed, map=prepare(s, EVERYBODY, locale=locale), keep_map=True)
+        return {"embed": embed, "map": prepare(s, EVERYBODY, locale=locale), "keep_map": True}
 
     # -- one player ------------------------------------------------------------------------------------------
     async def reminder(self, reminder: Reminder) -> None:

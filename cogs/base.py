@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
+
 from discord import app_commands
 from discord.ext import commands
 
+from engine.odds import BattleOdds
 from store import Store
 from table import Clock, Table
 
@@ -22,6 +25,9 @@ class CogBase(commands.Cog):
     table: Table
     clock: Clock
     announcer: Announcer
+    fogged: dict[int, bool]
+    odds_cache: dict[tuple[int, int], BattleOdds]
+    started: datetime.datetime  # when this cog began: older interactions may have been answered before
 
 
 __all__ = ["CogBase", "risk_group"]

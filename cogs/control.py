@@ -16,12 +16,11 @@ from . import components as verb
 from .announcer import NOBODY
 from .base import CogBase, risk_group
 from .components import GameButton, view_of
-from .errors import UserError
+from .errors import UserError, acknowledge
 from .guards import game_here, game_locale, require_host, seat_of
 from .i18n import _, ngettext
 from .lobby import lobby_embed, lobby_view
 from .panel import Red
-from .play import acknowledge
 from .text import safe_name
 
 

@@ -7,6 +7,7 @@ user gets a private apology with an error id. Nothing is written when an action 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 from collections.abc import Mapping
@@ -25,6 +26,7 @@ from .text import player_name, safe_name
 
 log = logging.getLogger("risk.errors")
 ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
+ACK = "acknowledged"  # in ``interaction.extras``: how the first response went, (kind, private)
 
 MESSAGE_LIMIT = 2000  # the most characters Discord takes in a message
 REFUSED = "⛔ "
@@ -34,7 +36,28 @@ class UserError(Exception):
     """A refusal the player should read, written in their words."""
 
 
+async def acknowledge(interaction: discord.Interaction[Any], private: bool) -> None:
+    """The first response, within Discord's 3 seconds; the answer follows. A command shows "thinking…" (to
+    everybody, or to the user alone when ``private``); a button or menu shows nothing."""
+    thinking = interaction.type != discord.InteractionType.component
+    try:
+        await interaction.response.defer(thinking=thinking, ephemeral=private)
+    except discord.HTTPException as exc:
+        if exc.code != ALREADY_ACKNOWLEDGED:  # a second delivery of an answered interaction: follow up
+            raise
+    interaction.extras[ACK] = ("thinking" if thinking else "update", private)
+
+
+async def withdraw(interaction: discord.Interaction[Any]) -> None:
+    """Remove a public "thinking…" answer that will not come, so what follows can be private."""
+    if interaction.extras.get(ACK) == ("thinking", False):
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+        interaction.extras[ACK] = ("withdrawn", True)
+
+
 async def reply_private(interaction: discord.Interaction[Any], text: str) -> None:
+    await withdraw(interaction)
     if not interaction.response.is_done():
         try:
             await interaction.response.send_message(text, ephemeral=True)

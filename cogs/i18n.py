@@ -92,6 +92,13 @@ def decimal(value: float, locale: object | None = None, digits: int = 1) -> str:
     return str(format_decimal(round(value, digits), format="#,##0." + "0" * digits, locale=language_of(locale)))
 
 
+def integer(value: int, locale: object | None = None) -> str:
+    """1,000,000 in English, 1 000 000 in Norwegian, 1.000.000 in Spanish."""
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format="#,##0", locale=language_of(locale)))
+
+
 def pgettext(context: str, message: str, locale: object | None = None) -> str:
     """Translate with a context (``territory``, ``continent``, ``command-name`` ...)."""
     return catalog(language_of(locale)).pgettext(context, message) or message

@@ -17,11 +17,10 @@ from table.flow import LIVE
 from .announcer import NOBODY
 from .base import CogBase, risk_group
 from .components import view_of
-from .errors import UserError, handle_error
+from .errors import UserError, acknowledge, handle_error
 from .guards import game_here, game_locale, require_host
 from .i18n import LANGUAGES, _, language_of, ngettext
 from .panel import Blue, Green, Grey
-from .play import acknowledge
 from .text import _noop, player_name, safe_name
 
 JOIN, ADD_AI, START = "join", "bot", "start"  # the lobby buttons' verbs

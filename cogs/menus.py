@@ -13,7 +13,7 @@ import discord
 
 from engine import Game
 from engine.fog import visible_to
-from engine.odds import battle_odds
+from engine.odds import QUICK_LIMIT, odds
 from engine.state import NEUTRAL
 
 from . import components as verb
@@ -86,9 +86,9 @@ def option_label(game: Game, territory: str, purpose: str, extra: Sequence[str],
     label = f"{name} ({s.armies.get(territory, 0)})" if territory in s.owners and (seen is None or territory in seen) \
         else name
     if purpose == verb.ATTACK_TO and extra:
-        odds = battle_odds(s.armies[extra[0]], s.armies[territory])
+        chance = odds(s.armies[extra[0]], s.armies[territory], QUICK_LIMIT)[0]
         label += f" · {label_name(s, s.owners[territory], locale)}" \
-                 f" · {percent(odds.win, locale)}"  # a label renders no markdown: the name as written
+                 f" · {percent(chance.win, locale)}"  # a label renders no markdown: the name as written
     return label[:100]
 
 

@@ -16,7 +16,7 @@ from discord import app_commands
 from engine import Game, RuleError, load_map
 from engine.errors import UnknownTerritory
 from engine.fog import visible_to
-from engine.odds import battle_odds
+from engine.odds import QUICK_LIMIT, odds
 from engine.state import CLAIM
 from store import Store
 
@@ -145,7 +145,7 @@ class AttackToOption(TerritoryOption):
         best: dict[str, tuple[float, str]] = {}
         for src in sources:
             for dst in game.attack_targets(seat, src):
-                win = battle_odds(s.armies[src], s.armies[dst]).win
+                win = odds(s.armies[src], s.armies[dst], QUICK_LIMIT)[0].win
                 if dst not in best or win > best[dst][0]:
                     owner = label_name(s, s.owners[dst], locale)
                     label = (f"{territory_name(game.board, dst, locale)} ({s.armies[dst]}, {owner}) · "

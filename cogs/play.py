@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import discord
@@ -27,7 +26,7 @@ from engine import (
 from engine.cards import WILD_CARDS
 from engine.errors import Territory
 from engine.fog import fog_hides_board, visible_territories, visible_to
-from engine.odds import battle_odds
+from engine.odds import APPROXIMATION_ERROR, EXACT_LIMIT, QUICK_LIMIT, approximate_odds, battle_odds
 from engine.state import ATTACK, CAPITAL, CLAIM, NEUTRAL, REINFORCE
 from store import GameRecord
 
@@ -35,34 +34,17 @@ from . import components as verb
 from . import workers
 from .base import CogBase
 from .components import GameButton, view_of
-from .errors import ALREADY_ACKNOWLEDGED, UserError, reply_private
+from .errors import ACK, UserError, acknowledge, reply_private, withdraw
 from .guards import game_here, game_or_last, seat_of
-from .i18n import _, decimal, ngettext, percent, resolve_territory, territory_name
+from .i18n import _, decimal, integer, ngettext, percent, resolve_territory, territory_name
 from .options import AttackFrom, AttackTo, FortifyFrom, FortifyTo, PlaceTerritory
 from .panel import Green, Grey
 from .text import SYMBOLS, mission_line
 
 MAX_TRADE_BUTTONS = 4
-INLINE_ODDS = 50_000  # attackers × defenders up to which exact odds are computed at once (about 10 ms)
-
-
-async def acknowledge(interaction: discord.Interaction[Any], private: bool) -> None:
-    """The first response, within Discord's 3 seconds; the answer follows."""
-    try:
-        if interaction.type == discord.InteractionType.component:
-            await interaction.response.defer(ephemeral=private)
-        else:
-            await interaction.response.defer(thinking=True, ephemeral=private)
-    except discord.HTTPException as exc:
-        if exc.code != ALREADY_ACKNOWLEDGED:  # a second delivery of an answered interaction: follow up
-            raise
-
-
-async def withdraw(interaction: discord.Interaction[Any]) -> None:
-    """Remove a "thinking…" answer that will not come, so the explanation that follows stands alone."""
-    if interaction.type != discord.InteractionType.component:
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.delete_original_response()
+MOVE = {"move": True}  # the commands that play: acknowledged on receipt (``RiskCog.interaction_check``)
+MAX_ODDS_ARMIES = 1_000_000
+ODDS_CACHE = 256  # large battles computed in a worker, remembered here (the worker's own cache is its own)
 
 
 def parse_cards(game: Game, seat: int, text: str, locale: object) -> tuple[str, ...]:
@@ -95,44 +77,55 @@ class PlayCommands(CogBase):
     # -- the one path of a move --------------------------------------------------------------------------
     async def perform(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None:
         """Apply an action and answer: acknowledged first, then stored, then announced to each audience."""
-        if await self.store.processed(record.id, str(interaction.id)):
-            # A second delivery of an interaction that was applied (and so acknowledged): a follow-up answers it.
-            text = _("That was already done.", interaction.locale)
-            try:
-                await interaction.followup.send(text, ephemeral=True)
-            except discord.HTTPException:
-                await interaction.response.send_message(text, ephemeral=True)
-            return
         game = record.game()
         private = fog_hides_board(game.state)
-        # A legal action is acknowledged at once (Discord waits 3 s for that), then stored; a refusal or a
-        # repeated interaction is found by the store and answered privately.
+        self.fogged[record.channel_id] = private
+        # Discord waits 3 s for the first response: it goes out before any store or rules work (a typed move
+        # was acknowledged even before the game was read, see ``receive``). A refusal found afterwards becomes
+        # a private explanation (cogs/errors.py removes a public "thinking…" first).
+        acked = interaction.extras.get(ACK)
+        done = _("That was already done.", interaction.locale)
+        if acked is None:
+            if await self.store.processed(record.id, str(interaction.id)):
+                # A second delivery of an interaction that was applied (so acknowledged): a follow-up answers it.
+                try:
+                    await interaction.followup.send(done, ephemeral=True)
+                except discord.HTTPException:
+                    await interaction.response.send_message(done, ephemeral=True)
+                return
+            await acknowledge(interaction, private)
+        else:
+            if private and not acked[1]:  # guessed public, but fog hides the board: the answer must be private
+                await withdraw(interaction)
+                interaction.extras[ACK] = ("update", True) if acked[0] == "update" else interaction.extras[ACK]
+            # (guessed private in a public game: the answer stays private and the channel is told separately)
+            if await self.store.processed(record.id, str(interaction.id)):
+                await reply_private(interaction, done)
+                return
         try:
             game.validate(action)
-            early = True
         except RuleError as exc:
-            early = False
             hidden = next((v.territory for v in exc.params.values() if isinstance(v, Territory)
                            and private and v.territory not in visible_territories(game.state, action.seat)), None)
             if hidden is not None:  # the rules' words would tell who holds it: say only that it is out of sight
                 raise UserError(_("You cannot see {territory} through the fog.", interaction.locale,
                                   territory=territory_name(game.board, hidden, interaction.locale))) from None
-        if early:
-            await acknowledge(interaction, private)
-        try:
-            outcome = await self.table.apply(record, action, str(interaction.id))
-        except Exception:
-            if early:
-                await withdraw(interaction)
             raise
+        outcome = await self.table.apply(record, action, str(interaction.id))
         if outcome.duplicate:
-            if early:
-                await withdraw(interaction)
             await reply_private(interaction, _("That was already done.", interaction.locale))
             return
-        if not early:
-            await acknowledge(interaction, private)
-        await self.announcer.answer(interaction, outcome, private=private)
+        await self.announcer.answer(interaction, outcome, private=interaction.extras[ACK][1])
+
+    async def receive(self, interaction: discord.Interaction[Any]) -> None:
+        """A typed move's first response, before its options are read (they need the game): public or private
+        as this channel's game was last seen (fog of war answers privately); ``perform`` corrects a wrong
+        guess. A channel not seen since the start is read first."""
+        guess = self.fogged.get(interaction.channel_id or 0)
+        # An interaction older than this process may be a second delivery that an earlier run acknowledged:
+        # ``perform`` looks it up first.
+        if guess is not None and ACK not in interaction.extras and interaction.created_at >= self.started:
+            await acknowledge(interaction, guess)
 
     async def act(self, interaction: discord.Interaction[Any], build: Any) -> None:
         """A typed move: the channel's game, the user's seat, the action ``build(seat, game)`` makes."""
@@ -141,7 +134,8 @@ class PlayCommands(CogBase):
         await self.perform(interaction, record, build(seat, record.game()))
 
     # -- moves ---------------------------------------------------------------------------------------------
-    @app_commands.command(name="place", description="Place armies on one of your territories (or claim one)")
+    @app_commands.command(name="place", description="Place armies on one of your territories (or claim one)",
+                          extras=MOVE)
     @app_commands.describe(territory="Your territory (any name or alias)", count="How many armies (default: all)")
     async def place(self, interaction: discord.Interaction[Any], territory: PlaceTerritory,
                     count: int | None = None) -> None:
@@ -159,7 +153,7 @@ class PlayCommands(CogBase):
             return Place(seat, territory, (s.neutral_left if neutral else s.batch_left) or 1)
         await self.act(interaction, build)
 
-    @app_commands.command(name="attack", description="Attack an adjacent territory (one roll)")
+    @app_commands.command(name="attack", description="Attack an adjacent territory (one roll)", extras=MOVE)
     @app_commands.rename(source="from", target="to")
     @app_commands.describe(source="Your territory with 2 or more armies", target="An adjacent enemy territory",
                            dice="1 to 3 dice (default: the most you may roll)")
@@ -167,7 +161,8 @@ class PlayCommands(CogBase):
                      dice: int | None = None) -> None:
         await self.act(interaction, lambda seat, game: Attack(seat, source, target, dice))
 
-    @app_commands.command(name="blitz", description="Attack again and again until the territory falls or you stop")
+    @app_commands.command(name="blitz", description="Attack again and again until the territory falls or you stop",
+                          extras=MOVE)
     @app_commands.rename(source="from", target="to")
     @app_commands.describe(source="Your territory", target="An adjacent enemy territory",
                            stop_at="Stop when your territory is down to this many armies (default 1)")
@@ -175,18 +170,20 @@ class PlayCommands(CogBase):
                     stop_at: int = 1) -> None:
         await self.act(interaction, lambda seat, game: Blitz(seat, source, target, stop_at))
 
-    @app_commands.command(name="move", description="Move armies into the territory you just conquered")
+    @app_commands.command(name="move", description="Move armies into the territory you just conquered", extras=MOVE)
     @app_commands.describe(count="How many armies end up in the conquered territory")
     async def move(self, interaction: discord.Interaction[Any], count: int) -> None:
         await self.act(interaction, lambda seat, game: Occupy(seat, count))
 
-    @app_commands.command(name="fortify", description="Your one free move: armies from one territory to another")
+    @app_commands.command(name="fortify", description="Your one free move: armies from one territory to another",
+                          extras=MOVE)
     @app_commands.rename(source="from", target="to")
     async def fortify(self, interaction: discord.Interaction[Any], source: FortifyFrom, target: FortifyTo,
                       count: int) -> None:
         await self.act(interaction, lambda seat, game: Fortify(seat, source, target, count))
 
-    @app_commands.command(name="trade", description="Trade a set of cards for armies (no cards: the best set)")
+    @app_commands.command(name="trade", description="Trade a set of cards for armies (no cards: the best set)",
+                          extras=MOVE)
     @app_commands.describe(cards="Three cards, comma separated (territory names or 'wild'); empty: the best set")
     async def trade(self, interaction: discord.Interaction[Any],
                     cards: app_commands.Range[str, 1, 300] | None = None) -> None:
@@ -199,11 +196,12 @@ class PlayCommands(CogBase):
             return Trade(seat, best)
         await self.act(interaction, build)
 
-    @app_commands.command(name="undo", description="Take back this turn's placements (before your first attack)")
+    @app_commands.command(name="undo", description="Take back this turn's placements (before your first attack)",
+                          extras=MOVE)
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
         await self.act(interaction, lambda seat, game: Undo(seat))
 
-    @app_commands.command(name="end", description="End your attacks, or your turn")
+    @app_commands.command(name="end", description="End your attacks, or your turn", extras=MOVE)
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         await self.act(interaction, lambda seat, game: EndAttack(seat) if game.state.phase == ATTACK
                        else EndTurn(seat))
@@ -285,20 +283,31 @@ class PlayCommands(CogBase):
             head = f"{attackers} → {defenders}"
         else:
             raise UserError(_("Give two territories (from, to) or two numbers (attackers, defenders).", locale))
-        if not (1 <= attackers <= 1000 and 1 <= defenders <= 1000):
-            raise UserError(_("Armies must be between 1 and 1000.", locale))
-        if attackers * defenders <= INLINE_ODDS:
+        if not (1 <= attackers <= MAX_ODDS_ARMIES and 1 <= defenders <= MAX_ODDS_ARMIES):
+            raise UserError(_("Armies must be between 1 and {n}.", locale, n=integer(MAX_ODDS_ARMIES, locale)))
+        key = (attackers, defenders)
+        if key in self.odds_cache:
+            o = self.odds_cache[key]
+        elif attackers * defenders <= QUICK_LIMIT:
             o = battle_odds(attackers, defenders)  # a few milliseconds, and cached
-        else:  # up to a third of a second: acknowledged first, computed in a worker process
+        elif attackers * defenders <= EXACT_LIMIT:  # up to a second: acknowledged first, computed in a worker
             await interaction.response.defer(ephemeral=True, thinking=True)
-            o = await workers.run(battle_odds, attackers, defenders)
+            o = self.odds_cache[key] = await workers.run(battle_odds, attackers, defenders)
+            while len(self.odds_cache) > ODDS_CACHE:
+                del self.odds_cache[next(iter(self.odds_cache))]
+        else:  # exact odds would cost too much: the normal approximation, in microseconds
+            o = approximate_odds(attackers, defenders)
         text = _("{head}: the attacker takes it {win} of the time (blitz to the end). Expected left: attacker "
                  "{a}, defender {d}.", locale, head=head, win=percent(o.win, locale, 1),
                  a=decimal(o.expected_attacker_left, locale), d=decimal(o.expected_defender_left, locale))
+        if attackers * defenders > EXACT_LIMIT:
+            text += "\n" + _("Too many armies for exact odds: this is an approximation, off the exact chance by at "
+                             "most {points} percentage points.", locale,
+                             points=decimal(100 * APPROXIMATION_ERROR, locale))
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
 
-__all__ = ["PlayCommands", "acknowledge", "parse_cards", "withdraw"]
+__all__ = ["PlayCommands", "parse_cards"]

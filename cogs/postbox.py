@@ -44,13 +44,17 @@ class Postbox:
         self.senders: dict[int, asyncio.Task[None]] = {}
         self.maps_skipped = 0
 
-    async def post(self, channel_id: int, post: Post) -> discord.Message | None:
-        """Queue ``post`` for the channel and wait until it is sent (``None`` if Discord refused it)."""
+    def enqueue(self, channel_id: int, post: Post) -> asyncio.Future[discord.Message | None]:
+        """Queue ``post`` for the channel; the future is done when it is sent."""
         post.sent = asyncio.get_running_loop().create_future()
         self.queues.setdefault(channel_id, deque()).append(post)
         if channel_id not in self.senders:
             self.senders[channel_id] = asyncio.create_task(self._send_all(channel_id), name=f"post-{channel_id}")
-        return await asyncio.shield(post.sent)
+        return post.sent
+
+    async def post(self, channel_id: int, post: Post) -> discord.Message | None:
+        """Queue ``post`` for the channel and wait until it is sent."""
+        return await asyncio.shield(self.enqueue(channel_id, post))
 
     def _spare_map(self, post: Post, queue: deque[Post]) -> bool:
         """Whether to send ``post`` without its map: a newer map for this channel waits behind it, and the bot

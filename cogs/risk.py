@@ -15,6 +15,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from engine.odds import BattleOdds
 from engine.state import NEUTRAL
 from store import Store
 from table import Clock, Scheduler, Table
@@ -44,6 +45,9 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
         self.clock = getattr(bot, "clock", None) or Clock()
         self.table = Table(store, self.clock, new_seed)
         self.announcer = Announcer(bot, store)
+        self.fogged: dict[int, bool] = {}  # channel -> whether its game answers privately (fog of war)
+        self.odds_cache: dict[tuple[int, int], BattleOdds] = {}
+        self.started = discord.utils.utcnow()
         self.scheduler = Scheduler(self.table, store, self.clock, self.announcer)
 
     async def cog_load(self) -> None:
@@ -56,6 +60,10 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:  # type: ignore[override]
         require_permissions(interaction)
+        command = interaction.command
+        if interaction.type == discord.InteractionType.application_command and command is not None \
+                and command.extras.get("move"):
+            await self.receive(interaction)  # before its options are read: Discord waits 3 s for this
         return True
 
     # -- taps ---------------------------------------------------------------------------------------------
@@ -95,6 +103,8 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
 
     # -- start-up: finish AI turns that a restart interrupted ------------------------------------------------
     async def resume_games(self) -> int:
+        for record, told in await self.store.unannounced():  # stored, then stopped before telling the channel
+            await self.announcer.catch_up(record, told, await self.table.sync(record))
         resumed = 0
         for record in await self.store.running_games():
             if record.state_json is None:

@@ -25,7 +25,7 @@ from engine import (
     Trade,
     Undo,
 )
-from engine.odds import battle_odds
+from engine.odds import QUICK_LIMIT, odds
 from engine.state import ATTACK, CAPITAL, CLAIM, OCCUPY, REINFORCE, SETUP
 
 from . import components as verb
@@ -234,7 +234,7 @@ async def chose_attack_to(tap: Tap, value: str) -> None:
     locale = tap.locale
     source = tap.args[0]
     dice = tap.game.allowed_dice(source)
-    odds = battle_odds(s.armies[source], s.armies[value])
+    chance = odds(s.armies[source], s.armies[value], QUICK_LIMIT)[0]
     buttons = [GameButton(tap.record.id, verb.ROLL, source, value, n,
                           label=_("{n} dice", locale, n=n) if n > 1 else _("1 die", locale),
                           style=Red if n == max(dice) else Grey) for n in dice]
@@ -242,7 +242,7 @@ async def chose_attack_to(tap: Tap, value: str) -> None:
                               emoji="⚡"))
     text = _("{source} ({a}) → {target} ({d}): blitz wins {win} of the time. Roll how many dice?", locale,
              source=tap.name(source), a=s.armies[source], target=tap.name(value), d=s.armies[value],
-             win=percent(odds.win, locale))
+             win=percent(chance.win, locale))
     await tap.interaction.response.edit_message(content=text, view=view_of(*buttons))
 
 

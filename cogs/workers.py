@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -34,8 +36,21 @@ def size() -> int:
 def pool() -> ProcessPoolExecutor:
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=_size, mp_context=multiprocessing.get_context("spawn"))
+        _pool = ProcessPoolExecutor(max_workers=_size, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=_follow_parent, initargs=(os.getpid(),))
     return _pool
+
+
+def _follow_parent(parent: int) -> None:
+    """In each worker: end when the bot's process is gone, however it ended (a worker of a killed bot would
+    otherwise wait for work forever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
 async def run(work: Callable[..., T], *args: Any) -> T:

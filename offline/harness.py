@@ -487,7 +487,7 @@ class OfflineDiscord:
         messages, problems = self.server.take_step()
         if interaction is not None and not interaction.answered:
             problems.insert(0, self._unanswered(interaction))
-        step = Step(messages, interaction, problems)
+        step = Step([m for m in messages if not m.deleted], interaction, problems)
         self.last_step = step
         if self.strict and problems:
             raise OfflineError("; ".join(problems))

@@ -384,7 +384,8 @@ class LogEntry:
 
 
 class Step(list[OfflineMessage]):
-    """Messages created or changed by one step, in the order they were first touched.
+    """Messages created or changed by one step, in the order they were first touched (one deleted by the end of
+    the step is left out: nobody sees it, like a "thinking…" placeholder withdrawn for a private answer).
 
     ``interaction`` is the interaction the step sent (None for :meth:`OfflineDiscord.run`); ``problems`` lists
     what a user would notice as a failure: an unanswered interaction, a request Discord rejected, an error the

@@ -771,8 +771,9 @@ class OfflineServer:
             raise MessageRejected(404, 10015, "Unknown Webhook")
         body = context.body or {}
         original = self.messages.get(interaction.original_message_id or 0)
-        if original is not None and original.loading and interaction.response_type == 5:
-            # The first follow-up after "thinking" replaces the placeholder, keeping its ephemerality.
+        if original is not None and original.loading and not original.deleted and interaction.response_type == 5:
+            # The first follow-up after "thinking" replaces the placeholder, keeping its ephemerality; once the
+            # placeholder is deleted, a follow-up is a new message with its own flags.
             self.edit_message(original, {k: v for k, v in body.items() if k != "flags"}, context.files)
             return self.message_payload(original)
         channel = self.channels[interaction.channel_id]

@@ -136,6 +136,16 @@ class Store(abc.ABC):
     async def set_guild_settings(self, settings: GuildSettings) -> GuildSettings:
         """Save a guild's settings (default game settings are validated by the engine)."""
 
+    # -- what the channel was told ------------------------------------------------------------------
+    @abc.abstractmethod
+    async def mark_announced(self, game_id: int, seq: int) -> None:
+        """The channel has been told the game's events up to ``seq`` (never moves back)."""
+
+    @abc.abstractmethod
+    async def unannounced(self) -> list[tuple[GameRecord, int]]:
+        """Running and paused games with stored events the channel was not told, each with the last event
+        that it was told."""
+
     # -- deadlines and reminders ---------------------------------------------------------------------
     @abc.abstractmethod
     async def set_deadline(self, game_id: int, seat: int, kind: str, due_at: float) -> Deadline:

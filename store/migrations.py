@@ -117,7 +117,17 @@ CREATE TABLE seat_status (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+# What the channel was told: the last event of each game announced, so a restart tells what it missed, once,
+# and never tells anything twice. Games stored before this step count as told.
+_V_ANNOUNCED = """
+CREATE TABLE announced (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id),
+    seq     INTEGER NOT NULL
+);
+INSERT INTO announced (game_id, seq) SELECT id, last_seq FROM games;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V_ANNOUNCED)
 LATEST_VERSION = len(MIGRATIONS)
 
 

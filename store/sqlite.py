@@ -805,6 +805,22 @@ class SQLiteStore(Store):
             return Deadline(game_id, seat, kind, float(due_at))
         return await self._run(work())
 
+    async def mark_announced(self, game_id: int, seq: int) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                await db.run(Step("INSERT INTO announced (game_id, seq) VALUES (?, ?) ON CONFLICT (game_id) "
+                                  "DO UPDATE SET seq = MAX(seq, excluded.seq)", (game_id, seq)))
+        await self._run(work())
+
+    async def unannounced(self) -> list[tuple[GameRecord, int]]:
+        async def work() -> list[tuple[int, int]]:
+            async with self._reading() as db:
+                rows = await db.fetch(
+                    "SELECT g.id, COALESCE(a.seq, 0) FROM games g LEFT JOIN announced a ON a.game_id = g.id "
+                    "WHERE g.status IN ('running', 'paused') AND g.last_seq > COALESCE(a.seq, 0) ORDER BY g.id")
+            return [(int(r[0]), int(r[1])) for r in rows]
+        return [(await self.get_game(game_id), seq) for game_id, seq in await self._run(work())]
+
     async def clear_deadlines(self, game_id: int, seat: int | None = None, kind: str | None = None) -> int:
         async def work() -> int:
             async with self._transaction() as db:

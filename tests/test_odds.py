@@ -362,3 +362,31 @@ def test_the_table_never_reads_as_certain_when_it_is_not():
 
     table = format_table(30, 1, 1, battle_odds(30, 1))
     assert "100.0%" not in table and ">99.9%" in table
+
+
+# -- large battles --------------------------------------------------------------------------------------
+def test_the_approximation_keeps_within_its_stated_error_of_the_exact_odds():
+    from engine.odds import APPROXIMATION_ERROR, approximate_odds
+
+    worst = 0.0
+    for attackers in (100, 160, 250, 400):
+        for defenders in (100, 140, 160, 250, 300, 400):
+            exact, approx = battle_odds(attackers, defenders), approximate_odds(attackers, defenders)
+            worst = max(worst, abs(exact.win - approx.win))
+            assert approx.expected_attacker_left == pytest.approx(exact.expected_attacker_left, abs=2.0)
+            assert approx.expected_defender_left == pytest.approx(exact.expected_defender_left, abs=2.0)
+    assert worst <= APPROXIMATION_ERROR
+    assert worst > APPROXIMATION_ERROR / 10  # the grid holds close battles, where the error shows
+
+
+def test_odds_are_exact_up_to_the_limit_and_approximated_above():
+    from engine.odds import EXACT_LIMIT, QUICK_LIMIT, odds
+
+    assert odds(100, 100) == (battle_odds(100, 100), True)
+    assert odds(300, 300, QUICK_LIMIT)[1] is False
+    big, exact = odds(EXACT_LIMIT, 2)
+    assert not exact and big.win > 0.999
+    even, _ = odds(50_000, 50_000)
+    assert even.win > 0.99  # the attacker's extra dice tell over many rolls
+    with pytest.raises(ValueError):
+        odds(0, 5)

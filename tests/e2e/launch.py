@@ -229,6 +229,21 @@ class BotProcess:
         match = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
         return int(match.group(1)) if match else None
 
+    def workers_memory_kb(self) -> int:
+        """The peak resident memory (VmHWM) of the process's children (its map workers), summed."""
+        if not self.running or self.pid is None:
+            return 0
+        total = 0
+        for children in Path(f"/proc/{self.pid}/task").glob("*/children"):
+            for child in children.read_text(encoding="ascii").split():
+                try:
+                    status = Path(f"/proc/{child}/status").read_text(encoding="ascii")
+                except OSError:
+                    continue
+                match = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
+                total += int(match.group(1)) if match else 0
+        return total
+
     def cpu_seconds(self) -> float | None:
         """CPU time (user + system) the process has used so far, while it runs."""
         if not self.running or self.pid is None:

@@ -1,0 +1,202 @@
+"""Load: the first response before any work, maps shed under load, AI games that stay quiet, and a restart
+that tells the channel what it missed, once, and nothing twice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from discord_helpers import OfflineDiscord, command_for, make_bot, start
+from test_async_play import record_of
+
+from engine import load_map
+from engine.ai import make_ai
+
+
+async def play_until_finished(d: OfflineDiscord) -> None:
+    for _ in range(200):  # the AIs play on in steps, from the scheduler
+        record = await record_of(d)
+        if record.status == "finished":
+            return
+        assert await d.bot.store.game_deadlines(record.id), "a game that goes on always has a timer"
+        await d.run(d.bot.advance_time(2))
+    raise AssertionError("the AIs did not finish the game")
+
+
+async def test_a_game_of_five_ais_is_told_in_a_handful_of_messages_and_never_again(tmp_path: Path):
+    db = tmp_path / "g.db"
+    d = OfflineDiscord(make_bot(db, seed="five"), strict=True)
+    await d.setup()
+    try:
+        await start(d, ("alice",), 5, deployment="auto")
+        before = len(d.messages)
+        step = await d.send_command("alice", "general", "risk surrender", {})
+        await d.click("alice", "Yes, surrender", step[0])
+        await play_until_finished(d)
+        public = [m for m in d.messages[before:] if not m.ephemeral]
+        # The surrender, one word that the AIs play on, and the end: whatever the number of turns.
+        assert len(public) <= 4, [m.content[:50] for m in public]
+        assert sum(1 for m in public if m.attachments) <= 2
+        assert any(m.embeds and "🏆" in str(m.embeds[0].get("title")) for m in public)
+        told = len(d.messages)
+        d = await d.restart(make_bot(db, seed="five"))
+        await d.run(d.bot.advance_time(3600))
+        assert len(d.messages) == told, [m.content[:50] for m in d.messages[told:]]
+    finally:
+        await d.close()
+
+
+async def test_what_was_stored_but_not_told_is_told_once_after_a_restart(tmp_path: Path):
+    db = tmp_path / "g.db"
+    d = OfflineDiscord(make_bot(db, seed="gap"), strict=True)
+    await d.setup()
+    try:
+        await start(d, ("alice",), 1, deployment="auto")
+        record = await record_of(d)
+        game = record.game()
+        assert not record.player(game.state.current).is_ai  # (this seed: alice moves first)
+        # The bot stored a move and stopped before it could tell anybody: the store alone applies it.
+        seat = game.state.current
+        action = make_ai("normal", salt="gap").choose(game, seat)
+        await d.bot.store.apply_action(record.id, action)
+        told = len(d.messages)
+        d = await d.restart(make_bot(db, seed="gap"))
+        new = [m for m in d.messages[told:] if not m.ephemeral]
+        away = [m for m in new if "While the bot was away" in m.content]
+        assert len(away) == 1
+        name = load_map().name(getattr(action, "territory", "") or "alaska")
+        assert "placed" in away[0].content or name in away[0].content
+        assert (await d.bot.store.unannounced()) == []
+        again = len(d.messages)
+        d = await d.restart(make_bot(db, seed="gap"))
+        assert len(d.messages) == again  # told once: a second restart says nothing
+    finally:
+        await d.close()
+
+
+async def test_a_typed_move_is_acknowledged_before_the_store_is_read(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="ack"), strict=True) as d:
+        await start(d, ("alice",), 1, deployment="auto")
+        game = (await record_of(d)).game()
+        mine = [t for t in game.board.territory_ids if game.state.owners[t] == game.state.current]
+        await d.send_command("alice", "general", "place", {"territory": game.board.name(mine[0]), "count": 1})
+        seen: list[bool] = []
+        store: Any = d.bot.store
+        for name in ("get_active_game", "processed", "apply_action"):
+            real = getattr(store, name)
+
+            async def spy(*args: Any, __real: Any = real, **kwargs: Any) -> Any:
+                seen.append(list(d.server.interactions.values())[-1].answered)  # the first response went out already
+                return await __real(*args, **kwargs)
+            setattr(store, name, spy)
+        step = await d.send_command("alice", "general", "place", {"territory": game.board.name(mine[0]), "count": 1})
+        assert not step.problems and not step[0].ephemeral
+        assert len(seen) == 3 and all(seen), seen
+
+
+async def test_a_wrong_guess_about_fog_still_answers_privately(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="guess"), strict=True) as d:
+        await start(d, ("alice",), 1, deployment="auto")
+        record = await record_of(d)
+        game = record.game()
+        mine = [t for t in game.board.territory_ids if game.state.owners[t] == game.state.current]
+        await d.send_command("alice", "general", "place", {"territory": game.board.name(mine[0]), "count": 1})
+        await d.send_command("alice", "general", "risk cancel", {})
+        for m in d.last_step:
+            if m.components:
+                await d.click("alice", m.components[0]["components"][0]["label"], m)
+                break
+        assert (await d.bot.store.get_active_game(d.channel("general").id)) is None
+        await start(d, ("alice",), 1, deployment="auto", fog="on")  # this channel's last game had no fog
+        game = (await record_of(d)).game()
+        assert game.state.settings.fog == "on"
+        mine = [t for t in game.board.territory_ids if game.state.owners[t] == game.state.current]
+        step = await d.send_command("alice", "general", "place", {"territory": game.board.name(mine[0]), "count": 1})
+        assert not step.problems
+        answer = [m for m in step if m.attachments]
+        assert answer and all(m.ephemeral for m in answer)  # the map of a fogged game is the player's alone
+
+
+async def test_under_load_a_burst_of_ai_turns_carries_only_its_newest_map(tmp_path: Path, monkeypatch: Any):
+    from cogs import maps
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="burst"), strict=True) as d:
+        await start(d, ("alice", "bob"), 3, deployment="auto")
+        monkeypatch.setattr(maps, "busy", lambda: True)
+        for _ in range(600):  # the humans play (the AI's choices) until a move hands over to two AIs or more
+            record = await record_of(d)
+            game = record.game()
+            user = record.player(game.state.current).user_id
+            who = "alice" if user == d.user("alice").id else "bob"
+            name, options = command_for(make_ai("normal", salt="burst").choose(game, game.state.current), game)
+            step = await d.send_command(who, "general", name, options)
+            assert not step.problems, step.problems
+            ai_turns = [m for m in step if "🤖" in m.content and not m.ephemeral]
+            if len(ai_turns) >= 2:
+                break
+        else:
+            raise AssertionError("no two AI turns in a row")
+        assert not any(m.attachments for m in ai_turns)  # each superseded by the next map in the channel
+        panel = [m for m in step if "🎯" in m.content]
+        assert panel and panel[-1].attachments  # the newest board comes with the call to the next player
+
+
+def test_the_workers_of_a_killed_bot_end_with_it(tmp_path: Path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import asyncio, os, sys\n"
+        "from cogs import workers\n"
+        "async def main():\n"
+        "    await asyncio.gather(*(workers.run(os.getpid) for _ in range(4)))\n"
+        "    print(' '.join(str(p.pid) for p in workers.pool()._processes.values()), flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "asyncio.run(main())\n")
+    root = Path(__file__).resolve().parent.parent
+    bot = subprocess.Popen([sys.executable, "-c", script], cwd=root, stdout=subprocess.PIPE, text=True)
+    try:
+        assert bot.stdout is not None
+        pids = [int(p) for p in bot.stdout.readline().split()]
+        assert pids and all(_alive(p) for p in pids)
+    finally:
+        bot.send_signal(signal.SIGKILL)  # no clean-up of any kind
+        bot.wait()
+    for _ in range(100):  # each worker notices within a second or two
+        if not any(_alive(p) for p in pids):
+            break
+        time.sleep(0.1)
+    assert not any(_alive(p) for p in pids), "a killed bot left its map workers behind"
+    assert os.getpid() not in pids
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:  # a zombie (exited, not yet reaped) is gone
+        return f.read().split(")")[-1].split()[0] != "Z"
+
+
+async def test_odds_of_huge_armies_are_approximated_and_say_so(tmp_path: Path):
+    from cogs.i18n import percent
+    from engine.odds import approximate_odds
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db"), strict=True) as d:
+        step = await d.send_command("alice", "general", "odds", {"attackers": 20_000, "defenders": 19_000})
+        answer = step[-1]
+        assert answer.ephemeral and "approximation" in answer.content and "1.0 percentage points" in answer.content
+        assert percent(approximate_odds(20_000, 19_000).win, None, 1) in answer.content
+        step = await d.send_command("alice", "general", "odds", {"attackers": 20_000, "defenders": 19_000},
+                                    locale="no")
+        assert "tilnærming" in step[-1].content and "1,0 prosentpoeng" in step[-1].content
+        step = await d.send_command("alice", "general", "odds", {"attackers": 1_000_001, "defenders": 3})
+        assert step[-1].ephemeral and "between 1 and 1,000,000" in step[-1].content
+        step = await d.send_command("alice", "general", "odds", {"attackers": 30, "defenders": 20})
+        assert "approximation" not in step[-1].content  # small battles: exact
