@@ -63,7 +63,7 @@ async def _run(work: Path, games: int, seconds: float, humans: int, ais: int, ti
                think: float, buttons: float, profile: Path | None) -> dict[str, object]:
     catalog = CommandCatalog(command_specs(work / "commands"))
     async with FakeDiscord(commands=catalog, keep_files=False, history=5_000) as fake:
-        bot = BotProcess(fake.url, work / "bot", seed=seed,
+        bot = BotProcess(fake.url, work / "bot", seed=seed, settings={"games_per_server": games + 1},
                          extra_env={"E2E_PROFILE": str(profile)} if profile else None)
         tables = [Table(fake, bot.database, f"load-{n}", [f"p{n}-{h}" for h in range(humans)], ais=ais,
                         settings=SETTINGS, timeout=timeout, think=think, buttons=buttons) for n in range(games)]

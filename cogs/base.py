@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 
 from discord import app_commands
@@ -27,6 +28,7 @@ class CogBase(commands.Cog):
     announcer: Announcer
     fogged: dict[int, bool]
     odds_cache: dict[tuple[int, int], BattleOdds]
+    rooms: dict[int, asyncio.Lock]  # per server: the limits are checked and changed as one
     started: datetime.datetime  # when this cog began: older interactions may have been answered before
 
 

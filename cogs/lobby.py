@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -178,9 +179,10 @@ class LobbyCommands(CogBase):
         else:  # the bot's defaults for play over days, under the server's own defaults
             server = await self.store.get_guild_settings(interaction.guild_id) if interaction.guild_id else None
             chosen = {**ASYNC_DEFAULTS, **(server.default_settings if server else {}), **chosen}
-        await self.check_room(interaction)
-        record = await self.store.create_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
-                                               interaction.user.display_name, chosen or None)
+        async with self.room(interaction.guild_id or interaction.channel_id or 0):  # count and create as one
+            await self.check_room(interaction)
+            record = await self.store.create_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
+                                                   interaction.user.display_name, chosen or None)
         await self.show_lobby(interaction, record)
 
     async def check_room(self, interaction: discord.Interaction[Any]) -> None:
@@ -203,10 +205,16 @@ class LobbyCommands(CogBase):
     async def seat_ai(self, interaction: discord.Interaction[Any], record: GameRecord, level: str) -> GameRecord:
         """An AI takes a seat, within the limit of AI players per game."""
         most = limit(self.bot, "ai_seats_per_game")
-        if sum(1 for p in record.players if p.is_ai) >= most:
-            raise UserError(ngettext("A game seats at most {n} AI player here.", "A game seats at most {n} AI players "
-                                     "here.", most, interaction.locale))
-        return await self.store.add_ai(record.id, level)
+        async with self.room(record.guild_id or record.channel_id):  # two taps at once: count and seat as one
+            record = await self.store.get_game(record.id)
+            if sum(1 for p in record.players if p.is_ai) >= most:
+                raise UserError(ngettext("A game seats at most {n} AI player here.", "A game seats at most {n} AI "
+                                         "players here.", most, interaction.locale))
+            return await self.store.add_ai(record.id, level)
+
+    def room(self, key: int) -> asyncio.Lock:
+        """Serialises the limit checks of one server (a server is served by one process, see docs/deploy.md)."""
+        return self.rooms.setdefault(key, asyncio.Lock())
 
     async def show_lobby(self, interaction: discord.Interaction[Any], record: GameRecord, *,
                          edit: bool = False) -> None:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -48,6 +49,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
         self.fogged: dict[int, bool] = {}  # channel -> whether its game answers privately (fog of war)
         self.odds_cache: dict[tuple[int, int], BattleOdds] = {}
         self.started = discord.utils.utcnow()
+        self.rooms: dict[int, asyncio.Lock] = {}
         self.scheduler = Scheduler(self.table, store, self.clock, self.announcer)
 
     async def cog_load(self) -> None:

@@ -59,3 +59,22 @@ async def test_large_odds_are_computed_in_a_worker_process(tmp_path: Path):
         assert workers._pool is not None  # the work went to the pool, not the event loop
         pids = {p.pid for p in workers._pool._processes.values()}
         assert pids and os.getpid() not in pids
+
+
+async def test_limits_hold_when_many_ask_at_once(tmp_path: Path):
+    import asyncio
+
+    async with OfflineDiscord(limited_bot(tmp_path / "g.db", games_per_server=3, ai_seats_per_game=2)) as d:
+        channels = [f"room-{n}" for n in range(8)]
+        for name in channels:
+            d.channel(name)
+        hosts = [f"host{n}" for n in range(8)]
+        await asyncio.gather(*(d.send_command(h, c, "risk new", {}) for h, c in zip(hosts, channels, strict=True)))
+        games = [g for s in ("lobby", "running") for g in await d.bot.store.list_games(s)]
+        assert len(games) == 3
+        lobby = games[0]
+        host = next(h for h in hosts if d.user(h).id == lobby.host_id)
+        channel = next(c for c in channels if d.channel(c).id == lobby.channel_id)
+        await asyncio.gather(*(d.send_command(host, channel, "risk addbot", {}) for _ in range(5)))
+        record = await d.bot.store.get_game(lobby.id)
+        assert sum(1 for p in record.players if p.is_ai) == 2

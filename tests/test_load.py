@@ -200,3 +200,26 @@ async def test_odds_of_huge_armies_are_approximated_and_say_so(tmp_path: Path):
         assert step[-1].ephemeral and "between 1 and 1,000,000" in step[-1].content
         step = await d.send_command("alice", "general", "odds", {"attackers": 30, "defenders": 20})
         assert "approximation" not in step[-1].content  # small battles: exact
+
+
+def test_the_ai_judges_huge_battles_without_exact_odds(monkeypatch: Any):
+    from conftest import new_game, position
+
+    from engine import odds as odds_module
+    from engine.ai import make_ai
+    from engine.odds import QUICK_LIMIT
+
+    real = odds_module.battle_odds
+    asked: list[tuple[int, int]] = []
+
+    def exact(a: int, d: int, stop_at: int = 1) -> Any:
+        asked.append((a, d))
+        assert a * d <= QUICK_LIMIT, f"exact odds of {a} against {d} on the event loop"
+        return real(a, d, stop_at)
+
+    monkeypatch.setattr(odds_module, "battle_odds", exact)
+    board = load_map()
+    mine = dict.fromkeys(board.territory_ids[:21], 0)
+    game = position(new_game(2), mine, dict.fromkeys(board.territory_ids, 5000))
+    action = make_ai("normal", salt="x").choose(game, 0)
+    game.validate(action)  # a legal move, chosen on the approximation

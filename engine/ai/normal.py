@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..actions import Action, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
 from ..game import Game
-from ..odds import battle_odds
+from ..odds import QUICK_LIMIT, odds
 from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
 
 
@@ -173,9 +173,9 @@ class NormalAI:
         capitals = self.enemy_capitals(game, seat)
         for src in game.attack_sources(seat):
             for dst in game.attack_targets(seat, src):
-                odds = battle_odds(s.armies[src], s.armies[dst])
+                chance = odds(s.armies[src], s.armies[dst], QUICK_LIMIT)[0]  # a large battle: approximated
                 c = game.board.territories[dst].continent
-                value = odds.win
+                value = chance.win
                 value += 0.25 if c == goal else 0.0
                 defender = s.owners[dst]
                 if defender != NEUTRAL:
@@ -196,7 +196,7 @@ class NormalAI:
                 if dst in capitals:
                     value += 0.35
                 threshold = 0.6 if not s.conquered_this_turn else 0.75
-                if odds.win >= threshold and (best is None or value > best[0]):
+                if chance.win >= threshold and (best is None or value > best[0]):
                     best = (value, src, dst)
         if best is None:
             return None

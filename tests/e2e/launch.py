@@ -121,7 +121,8 @@ class BotProcess:
 
     def __init__(self, url: str, workdir: Path, *, token: str = "e2e-token", seed: str | None = "e2e",
                  database: Path | None = None, log_level: str = "INFO",
-                 extra_env: dict[str, str] | None = None) -> None:
+                 extra_env: dict[str, str] | None = None, settings: dict[str, object] | None = None) -> None:
+        """``settings``: more keys for the bot's config.toml (limits, workers)."""
         if urlsplit(url).hostname != ALLOWED_HOST:
             raise ValueError(f"the fake Discord must be on {ALLOWED_HOST}")
         self.url = url
@@ -131,7 +132,8 @@ class BotProcess:
         self.seed = seed
         self.database = database or self.workdir / "risk.sqlite3"
         self.config = self.workdir / "config.toml"
-        self.config.write_text(f"database = {json.dumps(str(self.database))}\nlog_level = {json.dumps(log_level)}\n",
+        self.config.write_text(f"database = {json.dumps(str(self.database))}\nlog_level = {json.dumps(log_level)}\n"
+                               + "".join(f"{k} = {json.dumps(v)}\n" for k, v in (settings or {}).items()),
                                encoding="utf-8")
         self.extra_env = dict(extra_env or {})
         self.proc: subprocess.Popen[bytes] | None = None
