@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import shutil
 import statistics
 import sys
@@ -102,7 +103,9 @@ async def _run(work: Path, games: int, seconds: float, humans: int, ais: int, ti
         for i in played:
             if i.settled_at is not None and int((i.settled_at - began) // 10) < len(windows):
                 windows[int((i.settled_at - began) // 10)] += 1
+        late = collections.Counter(_kind(i.name) for i in played if i.latency is not None and i.latency > 1.0)
         return {
+            "late by kind": ", ".join(f"{k} {n}" for k, n in late.most_common(5)) or "-",
             "games": games, "humans": humans, "ais": ais, "seconds": elapsed, "setup": setup_seconds,
             "finished": sum(1 for r in results if r == "over"), "commands": commands,
             "commands/s": commands / elapsed if elapsed else 0.0,
@@ -115,6 +118,12 @@ async def _run(work: Path, games: int, seconds: float, humans: int, ais: int, ti
             "bot cpu": bot_cpu / elapsed if elapsed else 0.0, "own cpu": own_cpu / elapsed if elapsed else 0.0,
             "think": think, "windows": [w / 10 for w in windows],
         }
+
+
+def _kind(name: str) -> str:
+    """A command's name, or a button's verb (``risk:12:atk:…`` -> ``atk``)."""
+    parts = name.split(":")
+    return parts[2] if len(parts) > 2 and parts[0] in ("risk", "lobby") else parts[0]
 
 
 def table(result: dict[str, object]) -> str:
@@ -134,6 +143,7 @@ def table(result: dict[str, object]) -> str:
         ("first response p50 / p99", f"{result['p50']:.3f} s / {result['p99']:.3f} s"),
         ("complete answer p50 / p99", f"{result['p50 complete']:.3f} s / {result['p99 complete']:.3f} s"),
         ("first responses later than 3 s", f"{result['late']}"),
+        ("first responses later than 1 s, by command or button", f"{result['late by kind']}"),
         ("unanswered interactions", f"{result['unanswered']}"),
         ("bot peak memory (VmHWM)", f"{result['peak MiB']:.0f} MiB"),
         ("its map workers' peak memory, summed", f"{result['workers MiB']:.0f} MiB"),

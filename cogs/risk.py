@@ -32,7 +32,7 @@ from .i18n import _
 from .info import InfoCommands
 from .lobby import LobbyButton, LobbyCommands
 from .play import PlayCommands
-from .taps import BUTTONS, HOSTED, SEATED, Tap, on_select
+from .taps import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 
 
 class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
@@ -73,6 +73,8 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
                         args: list[str]) -> None:
         """Every game button lands here: the game, the player, then the verb's handler (cogs/taps.py)."""
         try:
+            if name in AT_ONCE:
+                await self.receive(interaction)
             record = await running_game(self.store, interaction, game_id)
             if name == verb.MAP:
                 await self.announcer.private_map(interaction, record)

@@ -193,6 +193,10 @@ BUTTONS: dict[str, Handler] = {
     verb.STOP: stop, verb.MOVE: move, verb.FORTIFY: fortify, verb.FORT: fort, verb.END: end,
     verb.END_CONFIRMED: end_confirmed, verb.CONTROLS: my_controls, verb.UNDO: undo,
 }
+# The buttons whose handler only checks its arguments and plays (no menu or question of its own): like a typed
+# move, they are acknowledged on receipt, before the game is read (``RiskCog.on_button``).
+AT_ONCE = frozenset({verb.PUT, verb.TRADE, verb.ROLL, verb.BLITZ, verb.STOP, verb.MOVE, verb.FORT,
+                     verb.END_CONFIRMED, verb.UNDO})
 # Buttons for a player whose turn it need not be, and for the host.
 SEATED: dict[str, Handler] = {verb.MISSION: show_mission, verb.SURRENDER: give_up}
 HOSTED: dict[str, Handler] = {verb.KICK: remove}
@@ -301,4 +305,4 @@ async def on_select(tap: Tap, purpose: str, values: list[str]) -> None:
     await handler(tap, value)
 
 
-__all__ = ["BUTTONS", "COUNTS", "HOSTED", "SEATED", "SELECTS", "Tap", "on_select"]
+__all__ = ["AT_ONCE", "BUTTONS", "COUNTS", "HOSTED", "SEATED", "SELECTS", "Tap", "on_select"]

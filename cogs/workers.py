@@ -9,6 +9,7 @@ process (a bot that restarts its cogs keeps its warm workers); ``shutdown`` stop
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 _pool: ProcessPoolExecutor | None = None
 _size = max(1, os.cpu_count() or 1)
+NICENESS = 10  # the workers' priority below the bot's
 
 
 def configure(processes: int | None) -> None:
@@ -42,8 +44,11 @@ def pool() -> ProcessPoolExecutor:
 
 
 def _follow_parent(parent: int) -> None:
-    """In each worker: end when the bot's process is gone, however it ended (a worker of a killed bot would
-    otherwise wait for work forever)."""
+    """In each worker: yield the processor to the bot's event loop (a lower priority: a first response never
+    waits behind a map), and end when the bot's process is gone, however it ended (a worker of a killed bot
+    would otherwise wait for work forever)."""
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
 
     def watch() -> None:
         while os.getppid() == parent:

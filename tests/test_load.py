@@ -74,24 +74,38 @@ async def test_what_was_stored_but_not_told_is_told_once_after_a_restart(tmp_pat
         await d.close()
 
 
-async def test_a_typed_move_is_acknowledged_before_the_store_is_read(tmp_path: Path):
+def spy_on_store(d: OfflineDiscord, names: tuple[str, ...]) -> list[bool]:
+    """For each call of these store methods: whether the interaction being handled was answered already."""
+    seen: list[bool] = []
+    store: Any = d.bot.store
+    for name in names:
+        real = getattr(store, name)
+
+        async def spy(*args: Any, __real: Any = real, **kwargs: Any) -> Any:
+            seen.append(list(d.server.interactions.values())[-1].answered)  # the first response went out already
+            return await __real(*args, **kwargs)
+        setattr(store, name, spy)
+    return seen
+
+
+async def test_a_move_is_acknowledged_before_the_store_is_read(tmp_path: Path):
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="ack"), strict=True) as d:
         await start(d, ("alice",), 1, deployment="auto")
         game = (await record_of(d)).game()
         mine = [t for t in game.board.territory_ids if game.state.owners[t] == game.state.current]
         await d.send_command("alice", "general", "place", {"territory": game.board.name(mine[0]), "count": 1})
-        seen: list[bool] = []
-        store: Any = d.bot.store
-        for name in ("get_active_game", "processed", "apply_action"):
-            real = getattr(store, name)
-
-            async def spy(*args: Any, __real: Any = real, **kwargs: Any) -> Any:
-                seen.append(list(d.server.interactions.values())[-1].answered)  # the first response went out already
-                return await __real(*args, **kwargs)
-            setattr(store, name, spy)
+        seen = spy_on_store(d, ("get_active_game", "processed", "apply_action"))
         step = await d.send_command("alice", "general", "place", {"territory": game.board.name(mine[0]), "count": 1})
         assert not step.problems and not step[0].ephemeral
         assert len(seen) == 3 and all(seen), seen
+        # A tap that plays at once (+1 on a territory) likewise: acknowledged, then the game is read.
+        panel = [m for m in d.messages if m.content.startswith("🎯")][-1]
+        await d.click("alice", "Place", panel)
+        step = await d.select("alice", [mine[1]])
+        seen = spy_on_store(d, ("get_game", "processed", "apply_action"))
+        step = await d.click("alice", "+1", step[-1])
+        assert not step.problems
+        assert len(seen) >= 3 and all(seen), seen
 
 
 async def test_a_wrong_guess_about_fog_still_answers_privately(tmp_path: Path):
