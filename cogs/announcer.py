@@ -199,8 +199,9 @@ class Announcer:
             lines.append(ngettext("{n} army left to place.", "{n} armies left to place.", left, locale))
         kwargs: dict[str, Any] = {"content": clip(lines), "ephemeral": private, "allowed_mentions": NOBODY}
         goes_on = first.by == PLAYER and len(outcome.parts) == 1 and outcome.waiting_on() == viewer
-        # Busy: a player in the middle of their moves gets the words now and the board with their last move.
-        if first.by != START and not (goes_on and maps.busy()):
+        # Busy: the words now; the board comes with the turn panel that follows the player's moves (under fog,
+        # where the panel shows no board, their last move keeps its own).
+        if first.by != START and not (maps.busy() and (goes_on or not private)):
             kwargs["file"] = await map_file(after, audience, seen, locale=locale)
         if goes_on:
             view = controls(record.id, Game(after), locale, first.events, public=not private)

@@ -158,6 +158,7 @@ async def test_under_load_a_burst_of_ai_turns_carries_only_its_newest_map(tmp_pa
             name, options = command_for(make_ai("normal", salt="burst").choose(game, game.state.current), game)
             step = await d.send_command(who, "general", name, options)
             assert not step.problems, step.problems
+            assert not step[0].attachments, step[0].content  # busy: the player's answer is words only
             ai_turns = [m for m in step if "🤖" in m.content and not m.ephemeral]
             if len(ai_turns) >= 2:
                 break
