@@ -33,6 +33,7 @@ from .records import (
     GuildSettings,
     SeatRecord,
     SeatStatus,
+    Shards,
     UserPrefs,
 )
 from .sqlite import DEFAULT_PATH, SQLiteStore, open_store
@@ -41,6 +42,6 @@ __all__ = [
     "ACTIVE_STATUSES", "CANCELLED", "DEFAULT_PATH", "FINISHED", "LATEST_VERSION", "LOBBY", "MAX_SEATS", "PAUSED",
     "RUNNING", "ActionResult", "AlreadySeated", "ChannelBusy", "DatabaseError", "Deadline", "GameNotRunning",
     "GameRecord", "GuildSettings", "InvalidValue", "LobbyFull", "NotEnoughPlayers", "NotInLobby", "NotSeated",
-    "SQLiteStore", "SeatRecord", "SeatStatus", "Store", "StoreError", "UnknownGame", "UserPrefs", "VersionConflict",
+    "SQLiteStore", "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "UnknownGame", "UserPrefs", "VersionConflict",
     "open_store",
 ]
