@@ -164,7 +164,8 @@ async def test_a_second_lobby_in_a_busy_channel_is_refused(store):
     assert [g.status for g in await store.list_games(channel_id=CHANNEL)] == ["lobby", "cancelled"]
 
 
-async def test_the_database_itself_allows_one_active_game_per_channel(store, tmp_path):
+async def test_the_database_itself_allows_one_active_game_per_channel(sqlite_store, tmp_path):
+    store = sqlite_store
     await store.create_lobby(GUILD, CHANNEL, HOST, "Host")
     conn = sqlite3.connect(tmp_path / "risk.sqlite3")
     with pytest.raises(sqlite3.IntegrityError):
@@ -334,7 +335,8 @@ async def test_deadlines(store):
 
 
 # -- export ---------------------------------------------------------------------------------------------------
-async def test_export_hides_cards_until_the_game_is_over(store, tmp_path):
+async def test_export_hides_cards_until_the_game_is_over(sqlite_store, tmp_path):
+    store = sqlite_store
     record = await started_game(store)  # deployment "auto" shuffles the deck at once
     db = tmp_path / "risk.sqlite3"
     out = tmp_path / "out" / "game.jsonl"
@@ -358,7 +360,8 @@ async def test_export_hides_cards_until_the_game_is_over(store, tmp_path):
     assert Game.from_events(lines, lines[-1]["seed"]).state.to_dict() == record.state
 
 
-async def test_listing_and_the_command_line(store, tmp_path, capsys):
+async def test_listing_and_the_command_line(sqlite_store, tmp_path, capsys):
+    store = sqlite_store
     record = await started_game(store)
     await store.create_lobby(GUILD, CHANNEL + 1, 2000, "Bea")
     db = tmp_path / "risk.sqlite3"
@@ -400,7 +403,8 @@ def bot_py(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
-async def test_bot_py_games_and_export_take_their_options(store, tmp_path):
+async def test_bot_py_games_and_export_take_their_options(sqlite_store, tmp_path):
+    store = sqlite_store
     first = await started_game(store)
     second = await started_game(store, channel=CHANNEL + 1)
     await store.cancel(second.id)
@@ -445,7 +449,8 @@ async def test_bot_py_games_and_export_take_their_options(store, tmp_path):
     assert helped.returncode == 0 and "--game GAME" in helped.stdout and "--channel CHANNEL" in helped.stdout
 
 
-async def test_bot_py_games_without_db_reads_the_configured_database(store, tmp_path):
+async def test_bot_py_games_without_db_reads_the_configured_database(sqlite_store, tmp_path):
+    store = sqlite_store
     record = await started_game(store)
     config = tmp_path / "config.toml"
     config.write_text(f'database = "{(tmp_path / "risk.sqlite3").as_posix()}"\n', encoding="utf-8")
