@@ -2,10 +2,11 @@
 
 The logic and the SQL are shared with SQLite (store/sql.py); this module holds what is PostgreSQL's own: the
 ``$1`` placeholders, the pool, the migrations (store/postgres_migrations.py) and the game lock. Every write is
-one transaction on a connection of the pool; every read of a game row inside a write ends in
-``FOR UPDATE OF g``, so the game stays locked until the commit and two processes never apply two actions to a
-game at once (the second waits, then sees the new version). Within a process the per-game queue of
-store/sql.py still orders the taps on one game, so they do not all hold a connection while they wait.
+one transaction on a connection of the pool; a write to a game first locks its row (``SELECT ... FOR UPDATE``),
+so the game stays locked until the commit and two processes never apply two actions to a game at once (the
+second waits, then reads the new version and the stored result of a repeated interaction). Within a process
+the per-game queue of store/sql.py still orders the taps on one game, so they do not all hold a connection
+while they wait.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from .transaction import Row, Step
 URL_SCHEMES = ("postgresql://", "postgres://")
 # Any constant works: it only keeps two processes that start at once from migrating together.
 _MIGRATION_LOCK = 0x5249534B  # "RISK"
+_LOCK_GAME = "SELECT id FROM games WHERE id = $1 FOR UPDATE"
 _DATABASE_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 
 
@@ -55,8 +57,6 @@ def dollar_params(sql: str) -> str:
 class PostgresReader:
     """Reads on a connection of the pool."""
 
-    row_lock = ""
-
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.conn = conn
 
@@ -65,9 +65,7 @@ class PostgresReader:
 
 
 class PostgresTransaction(PostgresReader):
-    """One transaction; a read of the game row ends in ``row_lock`` to lock the game until the commit."""
-
-    row_lock = " FOR UPDATE OF g"
+    """One transaction on a connection of the pool."""
 
     def __init__(self, conn: asyncpg.Connection, transaction: Any) -> None:
         super().__init__(conn)
@@ -161,13 +159,17 @@ class PostgresStore(SQLStore):
 
     # -- transactions ------------------------------------------------------------------------------
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[PostgresTransaction]:
+    async def _transaction(self, game_id: int | None = None) -> AsyncIterator[PostgresTransaction]:
+        """One transaction. With ``game_id`` it first locks the game's row, in a statement of its own: under READ
+        COMMITTED each later statement takes a new snapshot, so it sees what the lock's last holder committed."""
         try:
             async with self._pool_or_fail().acquire() as conn:
                 transaction = conn.transaction()
                 await transaction.start()
                 tx = PostgresTransaction(conn, transaction)
                 try:
+                    if game_id is not None:
+                        await conn.execute(_LOCK_GAME, game_id)
                     yield tx
                     if not tx.committed:
                         await transaction.commit()

@@ -1,11 +1,12 @@
 """The SQL every backend shares: lobbies, actions, timers and preferences, written once.
 
 ``SQLStore`` holds the logic of the store and its SQL (written with ``?`` placeholders); a backend supplies the
-connection: ``_transaction()`` (one atomic write whose ``row_lock`` clause, appended to a read of the game row,
-locks that game until the commit), ``_reading()`` and ``_unique_violation``. ``SQLiteStore`` (store/sqlite.py)
-serialises every write with ``BEGIN IMMEDIATE`` and needs no row lock; ``PostgresStore`` (store/postgres.py)
-locks the game's row with ``SELECT ... FOR UPDATE``, so processes sharing one database never apply two actions
-to a game at once.
+connection: ``_transaction(game_id)`` (one atomic write that first locks the game it changes, until the commit),
+``_reading()`` and ``_unique_violation``. ``SQLiteStore`` (store/sqlite.py) serialises every write with
+``BEGIN IMMEDIATE`` and needs no other lock; ``PostgresStore`` (store/postgres.py) locks the game's row with
+``SELECT ... FOR UPDATE`` in a statement of its own before the transaction reads the game (each later statement
+then sees what the previous holder of the lock committed), so processes sharing one database never apply two
+actions to a game at once.
 
 Within one process, writes to one game are also serialised by a per-game lock taken *before* a connection, so
 a burst of taps on one game queues behind that game's lock and never in front of other games. Each write runs
@@ -127,9 +128,7 @@ def _record(row: Sequence[Any], seats: Iterable[SeatRecord]) -> GameRecord:
 
 
 class Reading(Protocol):
-    """Reads on a backend's connection; in a transaction ``row_lock`` locks the game row a read selects."""
-
-    row_lock: str
+    """Reads on a backend's connection."""
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
 
@@ -162,9 +161,10 @@ class SQLStore(Store):
 
     # -- what a backend supplies ---------------------------------------------------------------------
     @abc.abstractmethod
-    def _transaction(self) -> AbstractAsyncContextManager[Writing]:
+    def _transaction(self, game_id: int | None = None) -> AbstractAsyncContextManager[Writing]:
         """One atomic write: committed at the end of the block unless the block committed it; any exception
-        rolls it back."""
+        rolls it back. With ``game_id`` the game is locked against every other writer (other processes
+        included) before the block reads anything, until the commit."""
 
     @abc.abstractmethod
     def _reading(self) -> AbstractAsyncContextManager[Reading]:
@@ -220,8 +220,7 @@ class SQLStore(Store):
     # -- loading -----------------------------------------------------------------------------------
     @staticmethod
     async def _load(db: Reading, game_id: int) -> GameRecord:
-        """A game and its seats; in a transaction the game stays locked until the commit."""
-        rows = await db.fetch(f"{_GAME_WITH_SEATS} WHERE g.id = ? ORDER BY p.seat{db.row_lock}", (game_id,))
+        rows = await db.fetch(f"{_GAME_WITH_SEATS} WHERE g.id = ? ORDER BY p.seat", (game_id,))
         records = _records(rows)
         if not records:
             raise UnknownGame("There is no game #{id}.", id=game_id)
@@ -321,7 +320,7 @@ class SQLStore(Store):
     async def _change_lobby(self, game_id: int, change: Callable[[GameRecord], GameRecord]) -> GameRecord:
         """Read a lobby, let ``change`` return its new seats/settings/host/status, write them as one version."""
         async def work() -> GameRecord:
-            async with self._serialised(game_id), self._transaction() as db:
+            async with self._serialised(game_id), self._transaction(game_id) as db:
                 record = await self._load(db, game_id)
                 if record.status != LOBBY:
                     raise NotInLobby("Game #{id} is {status}: seats and settings change only in the lobby.",
@@ -413,7 +412,7 @@ class SQLStore(Store):
         async def work() -> tuple[GameRecord, list[Event]]:
             self._cache.pop(game_id, None)
             async with self._serialised(game_id):
-                async with self._transaction() as db:
+                async with self._transaction(game_id) as db:
                     record = await self._load(db, game_id)
                     if record.status != LOBBY:
                         raise NotInLobby("Game #{id} is {status}; only a game in its lobby can start.", id=game_id,
@@ -452,8 +451,8 @@ class SQLStore(Store):
             cached = self._cache.pop(game_id, None)
             keep: tuple[GameRecord, Game] | None = None
             try:
-                async with self._transaction() as db:
-                    rows = await db.fetch(_ACTION_HEAD + db.row_lock,
+                async with self._transaction(game_id) as db:
+                    rows = await db.fetch(_ACTION_HEAD,
                                           (cached[0].version if cached else -1, interaction_id, game_id))
                     if not rows:
                         raise UnknownGame("There is no game #{id}.", id=game_id)
@@ -525,7 +524,7 @@ class SQLStore(Store):
         """Move a game whose status is one of ``allowed`` to ``status``; otherwise raise ``refusal(its status)``."""
         async def work() -> GameRecord:
             self._cache.pop(game_id, None)
-            async with self._serialised(game_id), self._transaction() as db:
+            async with self._serialised(game_id), self._transaction(game_id) as db:
                 record = await self._load(db, game_id)
                 if record.status not in allowed:
                     raise refusal(status_word(record.status))
@@ -608,8 +607,8 @@ class SQLStore(Store):
             raise InvalidValue("A timer needs a kind (for example “turn” or “reminder”).")
 
         async def work() -> Deadline:
-            async with self._transaction() as db:
-                rows = await db.fetch(f"SELECT g.status FROM games g WHERE g.id = ?{db.row_lock}", (game_id,))
+            async with self._transaction(game_id) as db:
+                rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
                 if not rows:
                     raise UnknownGame("There is no game #{id}.", id=game_id)
                 if rows[0][0] not in ACTIVE_STATUSES:
@@ -678,8 +677,8 @@ class SQLStore(Store):
 
     async def _seat_change(self, game_id: int, seat: int, *steps: Step) -> SeatStatus:
         async def work() -> SeatStatus:
-            async with self._transaction() as db:
-                rows = await db.fetch(f"SELECT g.status FROM games g WHERE g.id = ?{db.row_lock}", (game_id,))
+            async with self._transaction(game_id) as db:
+                rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
                 if not rows:
                     raise UnknownGame("There is no game #{id}.", id=game_id)
                 await db.commit(Step("INSERT INTO seat_status (game_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
@@ -716,7 +715,7 @@ class SQLStore(Store):
     async def replace_with_ai(self, game_id: int, seat: int, level: str = "normal") -> GameRecord:
         async def work() -> GameRecord:
             self._cache.pop(game_id, None)
-            async with self._serialised(game_id), self._transaction() as db:
+            async with self._serialised(game_id), self._transaction(game_id) as db:
                 record = await self._load(db, game_id)
                 player = record.player(seat)
                 if player.is_ai:
@@ -737,9 +736,7 @@ class SQLStore(Store):
     async def reinstate(self, game_id: int, user_id: int) -> GameRecord:
         async def work() -> GameRecord:
             self._cache.pop(game_id, None)
-            async with self._serialised(game_id), self._transaction() as db:
-                if db.row_lock:
-                    await db.fetch(f"SELECT g.id FROM games g WHERE g.id = ?{db.row_lock}", (game_id,))
+            async with self._serialised(game_id), self._transaction(game_id) as db:
                 rows = await db.fetch("SELECT seat FROM seat_status WHERE game_id = ? AND booted_user_id = ?",
                                       (game_id, user_id))
                 if not rows:

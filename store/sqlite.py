@@ -224,9 +224,10 @@ class SQLiteStore(SQLStore):
         return self._db
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Transaction]:
+    async def _transaction(self, game_id: int | None = None) -> AsyncIterator[Transaction]:
         """One ``BEGIN IMMEDIATE ... COMMIT``: committed at the end of the block unless the block committed it
-        with its last statements; any exception rolls it back."""
+        with its last statements; any exception rolls it back. ``BEGIN IMMEDIATE`` locks the whole file against
+        other writers, so the game needs no lock of its own."""
         db = self._conn()
         async with self._tx_lock:
             tx = Transaction(db)

@@ -65,9 +65,6 @@ async def run_steps(db: aiosqlite.Connection, steps: Sequence[Step]) -> list[Row
 class Reader:
     """Reads on the shared connection (outside any transaction)."""
 
-    # BEGIN IMMEDIATE already serialises every writer of the file: a read of a game needs no lock clause.
-    row_lock = ""
-
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
 

@@ -25,6 +25,7 @@ from store import (
     NotEnoughPlayers,
     NotInLobby,
     NotSeated,
+    Shards,
     SQLiteStore,
     UnknownGame,
     UserPrefs,
@@ -332,6 +333,31 @@ async def test_deadlines(store):
     assert [d.due_at for d in await store.due_deadlines(10_000.0)] == [600.0]
     assert await store.clear_deadlines(record.id) == 1
     assert await store.next_due() is None
+
+
+async def test_each_process_sees_only_the_timers_of_games_in_guilds_of_its_shards(store):
+    """Discord puts a guild on shard (id >> 22) % count; a game without a guild (direct messages) is on shard 0."""
+    guilds = {0: 7 << 22, 1: (8 << 22) + 5, 2: 9 << 22}  # shards 1, 0 and 1 of 2
+    games = {}
+    for n, guild in guilds.items():
+        lobby = await store.create_lobby(guild, CHANNEL + n, HOST, "Host", {"deployment": "auto"})
+        await store.add_ai(lobby.id, "easy")
+        games[n], _ = await store.start_game(lobby.id)
+        await store.set_deadline(games[n].id, 0, "turn", 100.0 + n)
+    lobby = await store.create_lobby(None, CHANNEL + 9, HOST, "Host", {"deployment": "auto"})
+    await store.add_ai(lobby.id, "easy")
+    direct, _ = await store.start_game(lobby.id)
+    await store.set_deadline(direct.id, 0, "turn", 50.0)
+    first, second, both = Shards(2, (0,)), Shards(2, (1,)), Shards(2, (0, 1))
+    assert [d.game_id for d in await store.due_deadlines(1000.0, first)] == [direct.id, games[1].id]
+    assert [d.game_id for d in await store.due_deadlines(1000.0, second)] == [games[0].id, games[2].id]
+    assert len(await store.due_deadlines(1000.0, both)) == len(await store.due_deadlines(1000.0)) == 4
+    assert (await store.next_due(second)).game_id == games[0].id
+    assert (await store.next_due(first)).game_id == direct.id
+    assert await store.due_deadlines(99.5, second) == [] and await store.next_due(Shards(5, (1,))) is None
+    assert [first.owns(g) for g in (*guilds.values(), None)] == [False, True, False, True]
+    with pytest.raises(ValueError):
+        Shards(2, (2,))
 
 
 # -- export ---------------------------------------------------------------------------------------------------
