@@ -45,7 +45,9 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
         self.clock = getattr(bot, "clock", None) or Clock()
         self.table = Table(store, self.clock, new_seed)
         self.announcer = Announcer(bot, store)
-        self.scheduler = Scheduler(self.table, store, self.clock, self.announcer)
+        # A process that runs some of the gateway's shards handles the timers of their guilds' games only.
+        self.shards = getattr(bot, "owned_shards", None)
+        self.scheduler = Scheduler(self.table, store, self.clock, self.announcer, self.shards)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton)
@@ -98,7 +100,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
     async def resume_games(self) -> int:
         resumed = 0
         for record in await self.store.running_games():
-            if record.state_json is None:
+            if record.state_json is None or (self.shards is not None and not self.shards.owns(record.guild_id)):
                 continue
             state = record.game().state
             if state.phase != "over" and record.player(state.current).is_ai:
