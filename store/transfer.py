@@ -45,11 +45,11 @@ class TransferReport:
         return out
 
 
-def _open(setting: str) -> SQLStore:
+def _open(setting: str, *, existing: bool) -> SQLStore:
     if is_postgres_url(setting):
         return PostgresStore(setting.strip())
     path = Path(setting)
-    if not path.is_file():
+    if existing and not path.is_file():
         raise DatabaseError("There is no database at {path}.", path=path)
     return SQLiteStore(path, checkpoint_interval=None)
 
@@ -102,7 +102,7 @@ async def transfer(source_setting: str, target_setting: str) -> TransferReport:
     source database to the target (created or upgraded as needed); verify each game there."""
     if source_setting.strip() == target_setting.strip():
         raise DatabaseError("The source and the target are the same database.")
-    source, target = _open(source_setting), _open(target_setting)
+    source, target = _open(source_setting, existing=True), _open(target_setting, existing=False)
     report = TransferReport()
     async with source, target:
         source_tables, target_tables = await _columns(source), await _columns(target)
