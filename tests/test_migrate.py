@@ -3,6 +3,7 @@ log; a second run adds nothing; the games play on in the new database."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -112,6 +113,17 @@ async def test_bot_py_migrate_from_the_command_line(tmp_path, postgres_url):
     assert done.returncode == 0, done.stderr
     assert "games: 4 in the source, 4 replayed and verified in the target" in done.stdout
     assert "events:" in done.stdout
+    listed = subprocess.run([sys.executable, "bot.py", "games", "--db", postgres_url, "--shard-count", "2"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split() for line in listed.stdout.splitlines()]
+    assert rows[0][:4] == ["id", "guild", "shard", "channel"] and len(rows) == 5
+    assert {row[2] for row in rows[1:] if row[1] == "10"} == {str((10 >> 22) % 2)}
+    exported = subprocess.run([sys.executable, "bot.py", "export", "--db", postgres_url, "--channel", "101",
+                               "--out", "-"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert exported.returncode == 0, exported.stderr
+    lines = [json.loads(line) for line in exported.stdout.splitlines()]
+    assert lines[0]["type"] == "game_started" and lines[-1]["type"] == "game_over" and "seed" in lines[-1]
     missing = subprocess.run([sys.executable, "bot.py", "migrate", "--from", str(tmp_path / "nope.sqlite3"),
                               "--to", postgres_url], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert missing.returncode == 1 and "There is no database at" in missing.stderr
