@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -106,17 +106,19 @@ def _database_error(exc: BaseException, url: str) -> DatabaseError:
 class PostgresStore(SQLStore):
     """The store on a PostgreSQL server (``postgresql://user:password@host/dbname``).
 
-    ``pool_size`` connections at most; ``command_timeout`` seconds for one statement.
+    ``pool_size`` connections at most; ``command_timeout`` seconds for one statement; ``server_settings`` are
+    PostgreSQL settings for the bot's connections (for example ``{"synchronous_commit": "off"}``).
     """
 
     def __init__(self, url: str, *, pool_size: int = 10, command_timeout: float = 30.0, cache_size: int = 2048,
-                 clock: Callable[[], float] = time.time) -> None:
+                 server_settings: Mapping[str, str] | None = None, clock: Callable[[], float] = time.time) -> None:
         super().__init__(cache_size=cache_size, clock=clock)
         if not is_postgres_url(url):
             raise ValueError("a PostgreSQL URL starts with postgresql://")
         self.url = url
         self.pool_size = pool_size
         self.command_timeout = command_timeout
+        self.server_settings = dict(server_settings or {})
         self._pool: asyncpg.Pool | None = None
 
     def __repr__(self) -> str:
@@ -128,7 +130,8 @@ class PostgresStore(SQLStore):
             return
         try:
             pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
-                                             command_timeout=self.command_timeout)
+                                             command_timeout=self.command_timeout,
+                                             server_settings=self.server_settings or None)
         except _DATABASE_ERRORS as exc:
             raise _database_error(exc, self.url) from exc
         try:
