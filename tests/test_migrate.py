@@ -91,7 +91,7 @@ async def test_a_sqlite_database_migrated_to_postgres_plays_on_there(tmp_path, p
         await assert_log_matches_state(copy, ids["played100"])
 
 
-async def test_a_copy_that_does_not_replay_is_refused(tmp_path, postgres_url):
+async def test_a_copy_to_postgres_that_does_not_replay_is_refused(tmp_path, postgres_url):
     path = tmp_path / "risk.sqlite3"
     async with SQLiteStore(path) as source:
         ids = await fill(source)
@@ -104,7 +104,7 @@ async def test_a_copy_that_does_not_replay_is_refused(tmp_path, postgres_url):
         await transfer(str(path), postgres_url)
 
 
-async def test_bot_py_migrate_from_the_command_line(tmp_path, postgres_url):
+async def test_bot_py_migrate_to_postgres_and_games_and_export_from_it(tmp_path, postgres_url):
     path = tmp_path / "risk.sqlite3"
     async with SQLiteStore(path) as source:
         await fill(source)
