@@ -10,19 +10,17 @@ under PostgreSQL. The scripted players read the games from PostgreSQL and never 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import json
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import pytest
 from e2e.fake_discord import IDENTIFY, CommandCatalog, FakeDiscord
 from e2e.launch import BotProcess, command_specs
 from e2e.players import Snapshot, Table
+from e2e.postgres_players import PostgresTable, latest_game
 
 from engine import Game
 from store import PostgresStore
@@ -32,48 +30,6 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.filterwarnings("ignore:unread_dat
 
 SETTINGS = {"deployment": "auto", "setup_batch": 10}
 SHARDS = 2
-_reader = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="pg-reader")
-
-
-def read_postgres(url: str, query: Callable[[asyncpg.Connection], Any]) -> Any:
-    """Run a read on its own connection in a thread (the players' reads are synchronous)."""
-    async def run() -> Any:
-        conn = await asyncpg.connect(url)
-        try:
-            return await query(conn)
-        finally:
-            await conn.close()
-    return _reader.submit(asyncio.run, run()).result(timeout=30)
-
-
-def latest_game(url: str, channel_id: int) -> Snapshot | None:
-    async def query(conn: asyncpg.Connection) -> Snapshot | None:
-        try:
-            row = await conn.fetchrow("SELECT id, status, version, last_seq, state FROM games WHERE channel_id = $1 "
-                                      "ORDER BY id DESC LIMIT 1", channel_id)
-        except asyncpg.UndefinedTableError:  # the bot has not created the schema yet
-            return None
-        if row is None:
-            return None
-        seats = {r["seat"]: r["user_id"] for r in await conn.fetch(
-            "SELECT seat, user_id FROM players WHERE game_id = $1", row["id"])}
-        return Snapshot(row["id"], row["status"], row["version"], row["last_seq"],
-                        json.loads(row["state"]) if row["state"] else None, seats)
-    result: Snapshot | None = read_postgres(url, query)
-    return result
-
-
-class PostgresTable(Table):
-    """A scripted table whose players read the game from PostgreSQL."""
-
-    def __init__(self, fake: FakeDiscord, url: str, channel_id: int, humans: list[str], **options: Any) -> None:
-        super().__init__(fake, Path("/nonexistent"), channel_id, humans, **options)  # type: ignore[arg-type]
-        self.url = url
-
-    def snapshot(self) -> Snapshot | None:
-        return latest_game(self.url, self.channel.id)
-
-
 async def replays(url: str, game_id: int) -> bool:
     async with PostgresStore(url) as store:
         record = await store.get_game(game_id)
