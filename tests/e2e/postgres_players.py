@@ -7,8 +7,8 @@ Nothing here writes to the database.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,18 +18,42 @@ import asyncpg
 from .fake_discord import FakeDiscord
 from .players import Snapshot, Table
 
-_reader = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="pg-reader")
+
+class _Reader:
+    """An event loop in a thread of its own, keeping one connection per database for the players' reads."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.connections: dict[str, asyncpg.Connection] = {}
+        self.lock = threading.Lock()
+
+    def start(self) -> asyncio.AbstractEventLoop:
+        with self.lock:
+            if self.loop is None:
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="pg-reader", daemon=True).start()
+                self.loop = loop
+            return self.loop
+
+    async def read(self, url: str, query: Callable[[asyncpg.Connection], Any]) -> Any:
+        conn = self.connections.get(url)
+        if conn is None or conn.is_closed():
+            conn = self.connections[url] = await asyncpg.connect(url)
+        try:
+            return await query(conn)
+        except (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError):
+            await conn.close()  # the database went away (dropped at the end of a test): connect again next time
+            self.connections.pop(url, None)
+            raise
+
+
+_reader = _Reader()
 
 
 def read_postgres(url: str, query: Callable[[asyncpg.Connection], Any]) -> Any:
-    """Run a read on its own connection in a thread (the players' reads are synchronous)."""
-    async def run() -> Any:
-        conn = await asyncpg.connect(url)
-        try:
-            return await query(conn)
-        finally:
-            await conn.close()
-    return _reader.submit(asyncio.run, run()).result(timeout=30)
+    """Run a read on the reader's connection to ``url`` (the players' reads are synchronous)."""
+    future = asyncio.run_coroutine_threadsafe(_reader.read(url, query), _reader.start())
+    return future.result(timeout=30)
 
 
 def latest_game(url: str, channel_id: int) -> Snapshot | None:
