@@ -1,10 +1,15 @@
 """Risk on Discord: run the bot, sync its commands, play offline, export and list games.
 
     python bot.py                 run the bot (or, with no token, the offline console)
+    python bot.py run [--db FILE_OR_URL] [--shard-count N --shards 0,1]
     python bot.py sync [--guild ID] [--dry-run]
     python bot.py console [--db FILE] [--out DIR] [SCRIPT]
-    python bot.py export --db FILE --channel ID [--game ID] --out game.jsonl
-    python bot.py games --db FILE
+    python bot.py export --db FILE_OR_URL --channel ID [--game ID] --out game.jsonl
+    python bot.py games --db FILE_OR_URL [--shard-count N]
+    python bot.py migrate --from FILE_OR_URL --to FILE_OR_URL
+
+The database is a SQLite file or a ``postgresql://`` URL: ``--db``, else ``DATABASE_URL``, else ``database`` in
+config.toml. Several processes that share one PostgreSQL database each run some of the gateway's shards.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from cogs import EXTENSIONS, maps, workers
 from cogs.errors import install as install_error_handler
 from cogs.lobby import DEFAULT_LIMITS
 from cogs.translator import CatalogTranslator
-from store import DatabaseError, SQLiteStore, Store
+from store import DatabaseError, Shards, Store, redacted, store_for
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command
 from table import Clock
@@ -49,6 +54,9 @@ class Config:
     lobbies_per_user: int = DEFAULT_LIMITS["lobbies_per_user"]    # open lobbies one user hosts in one server
     ai_seats_per_game: int = DEFAULT_LIMITS["ai_seats_per_game"]  # AI players in one game
     render_processes: int = 0  # worker processes that draw maps (0: one per core)
+    # Gateway sharding: how many shards the bot has in all, and which of them this process runs (all if empty).
+    shard_count: int = 0
+    shards: tuple[int, ...] = ()
 
     @classmethod
     def load(cls, path: Path | None = None) -> Config:
@@ -61,26 +69,41 @@ class Config:
             unknown = set(data) - set(cls.__dataclass_fields__)
             if unknown:
                 raise SystemExit(f"{path}: unknown setting(s) {', '.join(sorted(unknown))}")
+        if "shards" in data:
+            data["shards"] = tuple(data["shards"])
         config = cls(**data)
         if not config.token:
             config.token = os.environ.get("DISCORD_TOKEN", "").strip()
+        config.database = os.environ.get("DATABASE_URL", "").strip() or config.database
         return config
 
+    def owned_shards(self) -> Shards | None:
+        """The shards this process runs (None: not sharded, one process runs everything)."""
+        if not self.shard_count:
+            if self.shards:
+                raise SystemExit("shards need shard_count (--shard-count): how many shards there are in all")
+            return None
+        try:
+            return Shards(self.shard_count, self.shards or tuple(range(self.shard_count)))
+        except ValueError as exc:
+            raise SystemExit(f"shards: {exc}") from exc
 
-class RiskBot(commands.Bot):
-    """The bot: one store, the cogs in ``EXTENSIONS``, one error handler."""
 
-    def __init__(self, config: Config, store: Store | None = None) -> None:
+class _Risk:
+    """What both kinds of bot share: one store, the cogs in ``EXTENSIONS``, one error handler."""
+
+    def __init__(self, config: Config, store: Store | None = None, **options: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents
         # Nothing the bot sends pings anyone unless a message names the one user it means (the turn panel, a
         # reminder): a player's name with @everyone or a role mention in it stays text.
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,  # type: ignore[call-arg]
+                         allowed_mentions=discord.AllowedMentions.none(), **options)
         self.config = config
         workers.configure(config.render_processes)
-        self.store: Store = store or SQLiteStore(config.database)
+        self.store: Store = store or store_for(config.database)
         self.clock = Clock()
         self.extensions_loaded: list[str] = []
+        self.owned_shards: Shards | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -95,8 +118,13 @@ class RiskBot(commands.Bot):
             self.extensions_loaded.append(name)
         log.info("loaded %s", ", ".join(self.extensions_loaded))
 
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %d of %s ready", shard_id, self.shard_count)
+
     async def on_ready(self) -> None:
-        log.info("logged in as %s (%s), in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds))
+        shards = f", {self.owned_shards}" if self.owned_shards is not None else ""
+        log.info("logged in as %s (%s), in %d servers%s", self.user, getattr(self.user, "id", "?"), len(self.guilds),
+                 shards)
         cog = self.get_cog("RiskCog")
         if cog is not None:
             resumed = await cog.resume_games()  # type: ignore[attr-defined]
@@ -114,9 +142,26 @@ class RiskBot(commands.Bot):
         await self.store.close()
 
 
-def create_bot(config: Config | None = None, store: Store | None = None) -> RiskBot:
-    """Build the bot without running it (for tests, the console and tools)."""
-    return RiskBot(config or Config.load(), store)
+class RiskBot(_Risk, commands.Bot):
+    """The bot in one process, on one gateway connection."""
+
+
+class ShardedRiskBot(_Risk, commands.AutoShardedBot):
+    """The bot running some of the gateway's shards (``shard_ids`` of ``shard_count``); other processes run the
+    rest, sharing the PostgreSQL database. Its timers are those of games in its shards' guilds."""
+
+    def __init__(self, config: Config, shards: Shards, store: Store | None = None) -> None:
+        super().__init__(config, store, shard_count=shards.count, shard_ids=list(shards.ids))
+        self.owned_shards = shards
+
+
+def create_bot(config: Config | None = None, store: Store | None = None) -> RiskBot | ShardedRiskBot:
+    """Build the bot without running it (for tests, the console and tools); sharded if the config says so."""
+    config = config or Config.load()
+    shards = config.owned_shards()
+    if shards is not None:
+        return ShardedRiskBot(config, shards, store)
+    return RiskBot(config, store)
 
 
 class _NoVoiceWarning(logging.Filter):
@@ -135,6 +180,9 @@ def setup_logging(level: str) -> None:
 
 async def _run(config: Config) -> int:
     bot = create_bot(config)
+    where = "PostgreSQL " + redacted(config.database) if "://" in config.database else config.database
+    log.info("database %s; %s", where,
+             bot.owned_shards if bot.owned_shards is not None else "all shards in this process")
     try:
         async with bot:
             warming = asyncio.create_task(maps.warm())  # the map workers start while the bot logs in
@@ -196,11 +244,34 @@ def _console(config: Config, db: str | None, out: str | None, script: str | None
             source.close()
 
 
+def _migrate(source: str, target: str) -> int:
+    from store.transfer import transfer
+
+    try:
+        report = asyncio.run(transfer(source, target))
+    except DatabaseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    for line in report.lines():
+        print(line)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bot.py", description="Risk on Discord.")
     parser.add_argument("--config", type=Path, help="config file (default: config.toml beside bot.py)")
     sub = parser.add_subparsers(dest="command")
-    sub.add_parser("run", help="run the bot (the default)")
+    p_run = sub.add_parser("run", help="run the bot (the default)")
+    p_run.add_argument("--db", help="database: a SQLite file or a postgresql:// URL (default: DATABASE_URL, "
+                                    "else the config's)")
+    p_run.add_argument("--shard-count", type=int, help="how many gateway shards the bot has in all")
+    p_run.add_argument("--shards", help="the shards this process runs, e.g. 0,1 (default: all of them)")
+    p_migrate = sub.add_parser("migrate", help="copy every game to another database (SQLite or PostgreSQL)",
+                               description="Copy every game, its events, seats, timers and interactions, and the "
+                                           "preferences and settings, from one database to another; each game is "
+                                           "checked by replaying its log. Running it again copies only what is new.")
+    p_migrate.add_argument("--from", dest="source", required=True, help="source: a SQLite file or a postgresql:// URL")
+    p_migrate.add_argument("--to", dest="target", required=True, help="target: a postgresql:// URL or a SQLite file")
     p_sync = sub.add_parser("sync", help="sync the slash commands with Discord")
     p_sync.add_argument("--guild", type=int, help="sync to one server (instant); default: global")
     p_sync.add_argument("--dry-run", action="store_true", help="print the command payload instead of syncing")
@@ -210,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_console.add_argument("script", nargs="?", help="a file of console lines (default: standard input)")
     add_store_commands(sub, db_default=None, db_help="database file (default: the config's, data/risk.sqlite3)")
     args, unknown = parser.parse_known_args(argv)
-    if unknown and args.command in ("export", "games"):
+    if unknown and args.command in ("export", "games", "migrate", "run"):
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     config = Config.load(args.config)
     offline = args.command == "console" or (args.command in (None, "run") and not config.token)
@@ -218,7 +289,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     setup_logging("WARNING" if offline and config.log_level.upper() == "INFO" else config.log_level)
     if args.command in ("export", "games"):
         args.db = args.db or config.database
+        if args.command == "games" and args.shard_count is None and config.shard_count:
+            args.shard_count = config.shard_count
         return run_store_command(args)
+    if args.command == "migrate":
+        return _migrate(args.source, args.target)
+    if args.command == "run":
+        config.database = args.db or config.database
+        if args.shard_count is not None:
+            config.shard_count = args.shard_count
+        if args.shards:
+            try:
+                config.shards = tuple(int(part) for part in args.shards.split(","))
+            except ValueError:
+                parser.error("--shards takes shard numbers separated by commas, e.g. 0,1")
+        config.owned_shards()  # a clear error now rather than at the gateway
     if args.command == "sync":
         return asyncio.run(_sync(config, args.guild or config.dev_guild or None, args.dry_run))
     if args.command == "console":

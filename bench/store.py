@@ -1,7 +1,9 @@
 """Benchmark: the store's action transactions with many running games and concurrent actors (no rendering).
 
 Run: ``.venv/bin/python bench/store.py [--games 1000] [--actors 50] [--actions 5000] [--rate 500]``.
-Results go in docs/storage.md.
+Results go in docs/storage.md. ``--compare`` measures SQLite and PostgreSQL side by side in one run (a
+throwaway PostgreSQL from ``pgserver``, or ``--postgres-url``): actions/s and p99 latency, each against an empty
+transaction on the same database, as ratios (docs/performance.md).
 
 * paced: the actors together offer ``--rate`` actions/s (exponential think times), the latency of each
   ``apply_action`` call is recorded (median, p99): what a player waits for at that load;
@@ -33,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Action
 from engine.ai import make_ai
-from store import GameRecord, SQLiteStore, open_store
+from store import GameRecord, PostgresStore, Store, open_store
+from store.transaction import Step
 
 SETTINGS = ({"deployment": "auto"}, {"deployment": "deal", "setup_batch": 5}, {"deployment": "auto", "cards": "fixed"})
 
@@ -43,7 +46,7 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
-async def new_game(store: SQLiteStore, channel: int) -> GameRecord:
+async def new_game(store: Store, channel: int) -> GameRecord:
     lobby = await store.create_lobby(1, channel, channel, f"Host {channel}", SETTINGS[channel % 3])
     await store.add_ai(lobby.id, "normal")
     await store.add_ai(lobby.id, "easy")
@@ -54,7 +57,7 @@ async def new_game(store: SQLiteStore, channel: int) -> GameRecord:
 class Actors:
     """Actors each own a share of the games and play them in turn."""
 
-    def __init__(self, store: SQLiteStore, games: list[GameRecord], actors: int) -> None:
+    def __init__(self, store: Store, games: list[GameRecord], actors: int) -> None:
         self.store = store
         self.games = games
         self.actors = actors
@@ -105,7 +108,7 @@ class Actors:
         return time.perf_counter() - started
 
 
-async def empty_transactions(store: SQLiteStore, total: int, workers: int, batched: bool) -> tuple[float, list[float]]:
+async def empty_transactions(store: Store, total: int, workers: int, batched: bool) -> tuple[float, list[float]]:
     """Empty write transactions through the store's lock: ``batched`` sends BEGIN IMMEDIATE and COMMIT to the
     connection's thread together (as the store does), otherwise as two plain aiosqlite calls."""
     latencies: list[float] = []
@@ -129,6 +132,103 @@ async def empty_transactions(store: SQLiteStore, total: int, workers: int, batch
     started = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(workers)))
     return time.perf_counter() - started, latencies
+
+
+async def empty_transactions_any(store: Store, total: int, workers: int) -> tuple[float, list[float]]:
+    """Empty write transactions (begin, commit) through the store's own transaction path, on any backend."""
+    latencies: list[float] = []
+    remaining = total
+
+    async def worker() -> None:
+        nonlocal remaining
+        while remaining > 0:
+            remaining -= 1
+            started = time.perf_counter()
+            async with store._transaction() as tx:  # type: ignore[attr-defined]
+                await tx.commit()
+            latencies.append(time.perf_counter() - started)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(workers)))
+    return time.perf_counter() - started, latencies
+
+
+async def measure(store: Store, args: argparse.Namespace) -> dict[str, float]:
+    """One backend: paced and saturated actions, and empty transactions on the same database."""
+    games = [await new_game(store, channel) for channel in range(1, args.games + 1)]
+    actors = Actors(store, games, args.actors)
+    mean_think = args.actors / args.rate
+
+    async def think(rng: random.Random) -> None:
+        await asyncio.sleep(rng.expovariate(1 / mean_think))
+
+    await actors.run(args.actors * 2, None)  # warm-up
+    await actors.run(args.actions, think)
+    paced = list(actors.latencies)
+    saturated_time = await actors.run(args.actions, None)
+    saturated = list(actors.latencies)
+    store_time = saturated_time - actors.choosing
+    await empty_transactions_any(store, args.actors * 2, args.actors)  # warm-up
+    paced_empty: list[float] = []
+    for _ in range(min(args.actions, 2000)):  # one at a time: the latency of an empty transaction, unqueued
+        _elapsed, one = await empty_transactions_any(store, 1, 1)
+        paced_empty += one
+    floor_time, floor = await empty_transactions_any(store, args.actions, args.actors)
+    return {
+        "actions/s (saturated, store time)": len(saturated) / store_time,
+        "empty transactions/s (saturated)": len(floor) / floor_time,
+        "p99 action, paced (ms)": percentile(paced, 0.99) * 1000,
+        "p99 empty transaction, one at a time (ms)": percentile(paced_empty, 0.99) * 1000,
+        "median action, paced (ms)": statistics.median(paced) * 1000,
+        "median empty transaction, one at a time (ms)": statistics.median(paced_empty) * 1000,
+    }
+
+
+def _figure(value: float) -> str:
+    return f"{value:,.2f}" if value < 100 else f"{value:,.0f}"
+
+
+async def compare(args: argparse.Namespace, folder: Path) -> list[tuple[str, str, str, str]]:
+    """SQLite and PostgreSQL side by side in one run."""
+    results: dict[str, dict[str, float]] = {}
+    sqlite_store = await open_store(folder / "compare.sqlite3", synchronous=args.synchronous)
+    try:
+        results["SQLite"] = await measure(sqlite_store, args)
+    finally:
+        await sqlite_store.close()
+    server = None
+    url = args.postgres_url
+    if not url:
+        import pgserver
+
+        data = tempfile.mkdtemp(prefix="risk-bench-pg-")
+        server = pgserver.get_server(data, cleanup_mode="delete")
+        url = server.get_uri()
+    try:
+        configurations = (("PostgreSQL", {}), ("PostgreSQL, synchronous_commit=off", {"synchronous_commit": "off"}))
+        for name, settings in configurations:
+            pg = PostgresStore(url, pool_size=args.pool, server_settings=settings)
+            await pg.open()
+            try:
+                async with pg._transaction() as tx:  # each configuration starts from an empty database
+                    await tx.commit(Step("TRUNCATE games, players, events, interactions, deadlines, seat_status"))
+                results[name] = await measure(pg, args)
+            finally:
+                await pg.close()
+    finally:
+        if server is not None:
+            server.cleanup()
+    rows = []
+    for key in results["SQLite"]:
+        a, b = results["SQLite"][key], results["PostgreSQL"][key]
+        c = results["PostgreSQL, synchronous_commit=off"][key]
+        rows.append((key, _figure(a), f"{_figure(b)} ({_figure(c)})", f"{b / a:.2f} ({c / a:.2f})"))
+    for name, r in results.items():
+        cost = r["empty transactions/s (saturated)"] / r["actions/s (saturated, store time)"]
+        tail = r["p99 action, paced (ms)"] / r["p99 empty transaction, one at a time (ms)"]
+        rows.append((f"{name}: empty transactions/s ÷ actions/s", f"{cost:.1f}", "", ""))
+        rows.append((f"{name}: p99 action ÷ p99 empty transaction", f"{tail:.1f}", "", ""))
+    return rows
 
 
 def add_finished_games(path: Path, up_to: int) -> None:
@@ -206,7 +306,20 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=500, help="offered actions/s when paced (default: %(default)s)")
     parser.add_argument("--synchronous", default="NORMAL", choices=("NORMAL", "FULL"),
                         help="SQLite synchronous mode (default: %(default)s)")
+    parser.add_argument("--compare", action="store_true",
+                        help="SQLite and PostgreSQL side by side (actions/s and p99 against empty transactions)")
+    parser.add_argument("--postgres-url", default="", help="PostgreSQL for --compare (default: a throwaway server)")
+    parser.add_argument("--pool", type=int, default=10, help="PostgreSQL connections (default: %(default)s)")
     args = parser.parse_args()
+    if args.compare:
+        with tempfile.TemporaryDirectory() as folder:
+            compared = asyncio.run(compare(args, Path(folder)))
+        print(f"| measure ({args.games:,} running games, {args.actors} actors, {args.actions:,} actions) "
+              "| SQLite | PostgreSQL (synchronous_commit=off) | PostgreSQL ÷ SQLite |")
+        print("|---|---|---|---|")
+        for name, a, b, ratio in compared:
+            print(f"| {name} | {a} | {b} | {ratio} |")
+        return
     with tempfile.TemporaryDirectory() as folder:
         rows = asyncio.run(bench(args, Path(folder) / "bench.sqlite3"))
     print(f"| measure ({args.games:,} running games, synchronous={args.synchronous}) | value |")

@@ -50,7 +50,9 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
         self.odds_cache: dict[tuple[int, int], BattleOdds] = {}
         self.started = discord.utils.utcnow()
         self.rooms: dict[int, asyncio.Lock] = {}
-        self.scheduler = Scheduler(self.table, store, self.clock, self.announcer)
+        # A process that runs some of the gateway's shards handles the timers of their guilds' games only.
+        self.shards = getattr(bot, "owned_shards", None)
+        self.scheduler = Scheduler(self.table, store, self.clock, self.announcer, self.shards)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton)
@@ -108,10 +110,11 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
     # -- start-up: finish AI turns that a restart interrupted ------------------------------------------------
     async def resume_games(self) -> int:
         for record, told in await self.store.unannounced():  # stored, then stopped before telling the channel
-            await self.announcer.catch_up(record, told, await self.table.sync(record))
+            if self.shards is None or self.shards.owns(record.guild_id):
+                await self.announcer.catch_up(record, told, await self.table.sync(record))
         resumed = 0
         for record in await self.store.running_games():
-            if record.state_json is None:
+            if record.state_json is None or (self.shards is not None and not self.shards.owns(record.guild_id)):
                 continue
             state = record.game().state
             if state.phase != "over" and record.player(state.current).is_ai:

@@ -1,7 +1,11 @@
-"""Persistence: games, their event logs and the bot's small tables in SQLite.
+"""Persistence: games, their event logs and the bot's small tables, in SQLite or PostgreSQL.
 
-``open_store(path)`` returns an open ``SQLiteStore``; the cogs use it through the ``Store`` interface.
+``open_store(path)`` returns an open ``SQLiteStore``, ``store_for(setting)`` the store a database setting names
+(a ``postgresql://`` URL or a SQLite file); the cogs use it through the ``Store`` interface.
 """
+
+import os
+from typing import Any
 
 from .base import Store
 from .errors import (
@@ -19,6 +23,7 @@ from .errors import (
     VersionConflict,
 )
 from .migrations import LATEST_VERSION
+from .postgres import PostgresStore, is_postgres_url, redacted
 from .records import (
     ACTIVE_STATUSES,
     CANCELLED,
@@ -33,14 +38,24 @@ from .records import (
     GuildSettings,
     SeatRecord,
     SeatStatus,
+    Shards,
     UserPrefs,
 )
 from .sqlite import DEFAULT_PATH, SQLiteStore, open_store
+
+
+def store_for(database: str | os.PathLike[str], **options: Any) -> Store:
+    """The store (not yet open) for a database setting: a ``postgresql://`` URL, or the path of a SQLite file."""
+    if isinstance(database, str) and is_postgres_url(database):
+        return PostgresStore(database.strip(), **options)
+    return SQLiteStore(database, **options)
+
 
 __all__ = [
     "ACTIVE_STATUSES", "CANCELLED", "DEFAULT_PATH", "FINISHED", "LATEST_VERSION", "LOBBY", "MAX_SEATS", "PAUSED",
     "RUNNING", "ActionResult", "AlreadySeated", "ChannelBusy", "DatabaseError", "Deadline", "GameNotRunning",
     "GameRecord", "GuildSettings", "InvalidValue", "LobbyFull", "NotEnoughPlayers", "NotInLobby", "NotSeated",
-    "SQLiteStore", "SeatRecord", "SeatStatus", "Store", "StoreError", "UnknownGame", "UserPrefs", "VersionConflict",
-    "open_store",
+    "PostgresStore", "SQLiteStore", "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "UnknownGame",
+    "UserPrefs", "VersionConflict",
+    "is_postgres_url", "open_store", "redacted", "store_for",
 ]

@@ -1,4 +1,5 @@
-"""The storage interface the cogs use. ``SQLiteStore`` (store/sqlite.py) implements it."""
+"""The storage interface the cogs use. ``SQLiteStore`` (store/sqlite.py) and ``PostgresStore`` (store/postgres.py)
+implement it, on the SQL they share (store/sql.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any, Self
 
 from engine import Action, Event
 
-from .records import ActionResult, Deadline, GameRecord, GuildSettings, SeatStatus, UserPrefs
+from .records import ActionResult, Deadline, GameRecord, GuildSettings, SeatStatus, Shards, UserPrefs
 
 
 class Store(abc.ABC):
@@ -156,12 +157,12 @@ class Store(abc.ABC):
         """Remove a game's timers (optionally only a seat's, or a kind); returns how many."""
 
     @abc.abstractmethod
-    async def next_due(self) -> Deadline | None:
-        """The earliest timer of any game, to know how long to sleep."""
+    async def next_due(self, shards: Shards | None = None) -> Deadline | None:
+        """The earliest timer of any game (of a guild on ``shards`` if given), to know how long to sleep."""
 
     @abc.abstractmethod
-    async def due_deadlines(self, now: float) -> list[Deadline]:
-        """Every timer due at or before ``now``, earliest first."""
+    async def due_deadlines(self, now: float, shards: Shards | None = None) -> list[Deadline]:
+        """Every timer due at or before ``now`` (of games in guilds on ``shards`` if given), earliest first."""
 
     @abc.abstractmethod
     async def game_deadlines(self, game_id: int) -> list[Deadline]:

@@ -1,6 +1,7 @@
 """Command-line tools over the database: list games, export a game's event log as JSON Lines.
 
-These open the database read-only and never migrate it, so they are safe while the bot runs. The export
+These open a SQLite database read-only and never migrate it, so they are safe while the bot runs; a
+``postgresql://`` URL is read through the PostgreSQL store (which creates the schema if the database is new). The export
 writes one public event per line (the format of docs/events.md): cards, the deck order and the dice seed
 stay hidden until the game is over, then everything is revealed so anyone can replay and verify it.
 
@@ -11,6 +12,7 @@ stay hidden until the game is over, then everything is revealed so anyone can re
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import sqlite3
@@ -26,7 +28,8 @@ from engine.log import dumps, public_event
 
 from .errors import DatabaseError, StoreError, UnknownGame
 from .migrations import LATEST_VERSION
-from .records import FINISHED, STATUSES
+from .postgres import PostgresStore, is_postgres_url
+from .records import FINISHED, STATUSES, GameRecord, Shards
 from .sqlite import DEFAULT_PATH, SQLITE_HEADER
 
 
@@ -82,6 +85,8 @@ def list_games(db_path: str | Path, status: str | None = None) -> list[GameRow]:
     last update (UTC)."""
     if status is not None and status not in STATUSES:
         raise StoreError(f"Unknown status “{status}”; statuses: {', '.join(STATUSES)}.")
+    if isinstance(db_path, str) and is_postgres_url(db_path):
+        return [_game_row(r) for r in asyncio.run(_postgres_games(db_path, status))]
     conn = connect_read_only(db_path)
     try:
         rows = conn.execute(
@@ -97,6 +102,22 @@ def list_games(db_path: str | Path, status: str | None = None) -> list[GameRow]:
     return [GameRow(r[0], r[1], r[2], r[3], r[4] or "", r[5], _iso(r[6])) for r in rows]
 
 
+async def _postgres_games(url: str, status: str | None, channel_id: int | None = None) -> list[GameRecord]:
+    async with PostgresStore(url, pool_size=1) as store:
+        return await store.list_games(status, channel_id=channel_id)
+
+
+async def _postgres_events(url: str, game_id: int) -> list[dict[str, Any]]:
+    async with PostgresStore(url, pool_size=1) as store:
+        return await store.events(game_id)
+
+
+def _game_row(record: GameRecord) -> GameRow:
+    turn = None if record.state is None else record.state.get("turn")
+    return GameRow(record.id, record.guild_id, record.channel_id, record.status,
+                   ", ".join(p.name for p in record.players), turn, _iso(record.updated_at))
+
+
 def export_game(db_path: str | Path, channel_id: int, game_id: int | None = None,
                 out: str | Path | TextIO = "game.jsonl") -> ExportSummary:
     """Write a game's event log as JSON Lines, in public form (hidden information revealed only after the end).
@@ -104,6 +125,16 @@ def export_game(db_path: str | Path, channel_id: int, game_id: int | None = None
     Without ``game_id`` the channel's latest game is exported (its active game if it has one). ``out`` is a
     path (written atomically) or an open text stream.
     """
+    if isinstance(db_path, str) and is_postgres_url(db_path):
+        records = [r for r in asyncio.run(_postgres_games(db_path, None, channel_id))
+                   if game_id is None or r.id == game_id]
+        if not records:
+            raise UnknownGame(f"Channel {channel_id} has no games." if game_id is None
+                              else f"There is no game #{game_id} in channel {channel_id}.")
+        chosen, status = records[0].id, records[0].status
+        revealed = status == FINISHED
+        events = [public_event(e, revealed) for e in asyncio.run(_postgres_events(db_path, chosen))]
+        return _write_export(events, out, chosen, status, revealed)
     conn = connect_read_only(db_path)
     try:
         if game_id is None:
@@ -124,6 +155,11 @@ def export_game(db_path: str | Path, channel_id: int, game_id: int | None = None
         raise DatabaseError(f"Cannot read the database {db_path}: {exc}.") from exc
     finally:
         conn.close()
+    return _write_export(events, out, chosen, status, revealed)
+
+
+def _write_export(events: list[Any], out: str | Path | TextIO, chosen: int, status: str,
+                  revealed: bool) -> ExportSummary:
     text = dumps(events)
     if isinstance(out, (str, Path)):
         _write_atomically(Path(out), text)
@@ -146,11 +182,14 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def format_games(rows: Sequence[GameRow]) -> str:
-    """The listing as an aligned text table."""
+def format_games(rows: Sequence[GameRow], shard_count: int | None = None) -> str:
+    """The listing as an aligned text table; with ``shard_count``, the gateway shard (so the process) of each game."""
     header = ("id", "guild", "channel", "status", "turn", "updated", "players")
     table = [header] + [(str(r.id), "" if r.guild_id is None else str(r.guild_id), str(r.channel_id), r.status,
                          "" if r.turn is None else str(r.turn), r.updated, r.players) for r in rows]
+    if shard_count:
+        table = [(*line[:2], "shard" if i == 0 else str(Shards.of(rows[i - 1].guild_id, shard_count)), *line[2:])
+                 for i, line in enumerate(table)]
     widths = [max(len(line[i]) for line in table) for i in range(len(header) - 1)]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=False)).rstrip()
                      + "  " + line[-1] for line in table).rstrip() + "\n"
@@ -174,6 +213,8 @@ def add_commands(commands: Any, db_default: str | None = str(DEFAULT_PATH),
                                 description="List the games in the database, newest first.")
     games.add_argument("--db", default=db_default, help=db_help)
     games.add_argument("--status", choices=STATUSES, default=None, help="only games with this status")
+    games.add_argument("--shard-count", type=int, default=None,
+                       help="show the gateway shard of each game's server, of this many shards")
 
 
 def build_parser(prog: str = "bot.py") -> argparse.ArgumentParser:
@@ -193,7 +234,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"Game #{summary.game_id} ({summary.status}): {summary.events} events written to "
                       f"{summary.out}{hidden}.")
         else:
-            sys.stdout.write(format_games(list_games(args.db, args.status)))
+            sys.stdout.write(format_games(list_games(args.db, args.status), getattr(args, "shard_count", None)))
     except StoreError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 1

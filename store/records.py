@@ -154,8 +154,41 @@ class Deadline:
     due_at: float
 
 
+@dataclass(frozen=True)
+class Shards:
+    """The gateway shards one process runs, of ``count``: it handles the timers of games in their guilds only.
+
+    Discord puts a guild on shard ``(guild_id >> 22) % count``; direct messages (a game without a guild) come
+    on shard 0.
+    """
+
+    count: int
+    ids: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError("the shard count must be at least 1")
+        if not self.ids or len(set(self.ids)) != len(self.ids) or not all(0 <= i < self.count for i in self.ids):
+            raise ValueError(f"shards must be distinct numbers from 0 to {self.count - 1}")
+
+    @staticmethod
+    def of(guild_id: int | None, count: int) -> int:
+        """The shard a guild's events arrive on."""
+        return 0 if guild_id is None else (guild_id >> 22) % count
+
+    def owns(self, guild_id: int | None) -> bool:
+        return self.of(guild_id, self.count) in self.ids
+
+    @property
+    def all(self) -> bool:
+        return len(self.ids) == self.count
+
+    def __str__(self) -> str:
+        return f"shards {','.join(map(str, self.ids))} of {self.count}"
+
+
 __all__ = [
     "ACTIVE_STATUSES", "AI_LEVELS", "CANCELLED", "FINISHED", "LOBBY", "MAX_SEATS", "NOTIFY_MODES", "PAUSED",
     "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "SeatRecord",
-    "SeatStatus", "UserPrefs", "status_word",
+    "SeatStatus", "Shards", "UserPrefs", "status_word",
 ]

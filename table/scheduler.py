@@ -4,6 +4,9 @@ Timers live in the database, so after a restart every deadline that passed while
 once, in order. A timer's kind names the turn it belongs to (``turn|t14``); a timer for a turn that is over is
 dropped, and a missed turn is counted once per turn however often the handler runs. The scheduler knows
 nothing of Discord: what a timer produced goes to a ``Sink`` (an ``Outcome`` or a ``Reminder``).
+
+A process that runs some of the gateway's shards (``shards``) handles only the timers of games in guilds of
+those shards; the processes running the other shards handle theirs, so each timer has one owner.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.state import OVER
-from store import Deadline, GameRecord, Store
+from store import Deadline, GameRecord, Shards, Store
 
 from .clock import in_quiet_hours, turn_key
 from .flow import AI_GOES_ON, Table
@@ -43,8 +46,10 @@ class Sink(Protocol):
 
 
 class Scheduler:
-    def __init__(self, table: Table, store: Store, clock: Callable[[], float], sink: Sink) -> None:
+    def __init__(self, table: Table, store: Store, clock: Callable[[], float], sink: Sink,
+                 shards: Shards | None = None) -> None:
         self.table = table
+        self.shards = shards  # None: every game's timers
         self.store = store
         self.clock = clock
         self.sink = sink
@@ -74,7 +79,7 @@ class Scheduler:
     async def _run(self) -> None:
         while True:
             try:
-                nxt = await self.store.next_due()
+                nxt = await self.store.next_due(self.shards)
                 now = self.clock()
                 if nxt is not None and nxt.due_at <= now:
                     await self.run_due()
@@ -95,7 +100,7 @@ class Scheduler:
         """Handle every timer due now, earliest first. Returns how many were handled."""
         handled = 0
         async with self._running:
-            due = await self.store.due_deadlines(self.clock())
+            due = await self.store.due_deadlines(self.clock(), self.shards)
             for deadline in due:
                 if self._outdone(deadline, due):
                     await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)

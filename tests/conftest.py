@@ -43,14 +43,56 @@ def position(game: Game, owners: dict[str, int], armies: dict[str, int] | None =
     return game
 
 
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One PostgreSQL server for the session (see tests/postgres_helpers.py)."""
+    from tests.postgres_helpers import postgres_server as server
+
+    with server() as url:
+        yield url
+
+
 @pytest.fixture
-async def store(tmp_path: Path):
-    """A fresh SQLite store in a temporary folder."""
+async def postgres_url(postgres_server: str):
+    """A fresh, empty PostgreSQL database for one test."""
+    from tests.postgres_helpers import create_database, drop_database
+
+    url = await create_database(postgres_server)
+    yield url
+    await drop_database(postgres_server, url)
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path):
+    """A fresh SQLite store in a temporary folder (for tests about the SQLite file itself)."""
     from store import open_store
 
     s = await open_store(tmp_path / "risk.sqlite3")
     yield s
     await s.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path):
+    """A fresh store on each backend: SQLite in a temporary folder, PostgreSQL in a fresh database."""
+    from store import open_store
+    from store.postgres import open_postgres
+
+    if request.param == "sqlite":
+        s = await open_store(tmp_path / "risk.sqlite3")
+        yield s
+        await s.close()
+        return
+    from tests.postgres_helpers import create_database, drop_database
+
+    server = request.getfixturevalue("postgres_server")
+    url = await create_database(server)
+    s = await open_postgres(url)
+    try:
+        yield s
+    finally:
+        await s.close()
+        await drop_database(server, url)
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from store import (
     NotEnoughPlayers,
     NotInLobby,
     NotSeated,
+    Shards,
     SQLiteStore,
     UnknownGame,
     UserPrefs,
@@ -164,7 +165,8 @@ async def test_a_second_lobby_in_a_busy_channel_is_refused(store):
     assert [g.status for g in await store.list_games(channel_id=CHANNEL)] == ["lobby", "cancelled"]
 
 
-async def test_the_database_itself_allows_one_active_game_per_channel(store, tmp_path):
+async def test_the_database_itself_allows_one_active_game_per_channel(sqlite_store, tmp_path):
+    store = sqlite_store
     await store.create_lobby(GUILD, CHANNEL, HOST, "Host")
     conn = sqlite3.connect(tmp_path / "risk.sqlite3")
     with pytest.raises(sqlite3.IntegrityError):
@@ -333,8 +335,34 @@ async def test_deadlines(store):
     assert await store.next_due() is None
 
 
+async def test_each_process_sees_only_the_timers_of_games_in_guilds_of_its_shards(store):
+    """Discord puts a guild on shard (id >> 22) % count; a game without a guild (direct messages) is on shard 0."""
+    guilds = {0: 7 << 22, 1: (8 << 22) + 5, 2: 9 << 22}  # shards 1, 0 and 1 of 2
+    games = {}
+    for n, guild in guilds.items():
+        lobby = await store.create_lobby(guild, CHANNEL + n, HOST, "Host", {"deployment": "auto"})
+        await store.add_ai(lobby.id, "easy")
+        games[n], _ = await store.start_game(lobby.id)
+        await store.set_deadline(games[n].id, 0, "turn", 100.0 + n)
+    lobby = await store.create_lobby(None, CHANNEL + 9, HOST, "Host", {"deployment": "auto"})
+    await store.add_ai(lobby.id, "easy")
+    direct, _ = await store.start_game(lobby.id)
+    await store.set_deadline(direct.id, 0, "turn", 50.0)
+    first, second, both = Shards(2, (0,)), Shards(2, (1,)), Shards(2, (0, 1))
+    assert [d.game_id for d in await store.due_deadlines(1000.0, first)] == [direct.id, games[1].id]
+    assert [d.game_id for d in await store.due_deadlines(1000.0, second)] == [games[0].id, games[2].id]
+    assert len(await store.due_deadlines(1000.0, both)) == len(await store.due_deadlines(1000.0)) == 4
+    assert (await store.next_due(second)).game_id == games[0].id
+    assert (await store.next_due(first)).game_id == direct.id
+    assert await store.due_deadlines(99.5, second) == [] and await store.next_due(Shards(5, (1,))) is None
+    assert [first.owns(g) for g in (*guilds.values(), None)] == [False, True, False, True]
+    with pytest.raises(ValueError):
+        Shards(2, (2,))
+
+
 # -- export ---------------------------------------------------------------------------------------------------
-async def test_export_hides_cards_until_the_game_is_over(store, tmp_path):
+async def test_export_hides_cards_until_the_game_is_over(sqlite_store, tmp_path):
+    store = sqlite_store
     record = await started_game(store)  # deployment "auto" shuffles the deck at once
     db = tmp_path / "risk.sqlite3"
     out = tmp_path / "out" / "game.jsonl"
@@ -358,7 +386,8 @@ async def test_export_hides_cards_until_the_game_is_over(store, tmp_path):
     assert Game.from_events(lines, lines[-1]["seed"]).state.to_dict() == record.state
 
 
-async def test_listing_and_the_command_line(store, tmp_path, capsys):
+async def test_listing_and_the_command_line(sqlite_store, tmp_path, capsys):
+    store = sqlite_store
     record = await started_game(store)
     await store.create_lobby(GUILD, CHANNEL + 1, 2000, "Bea")
     db = tmp_path / "risk.sqlite3"
@@ -400,7 +429,8 @@ def bot_py(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
-async def test_bot_py_games_and_export_take_their_options(store, tmp_path):
+async def test_bot_py_games_and_export_take_their_options(sqlite_store, tmp_path):
+    store = sqlite_store
     first = await started_game(store)
     second = await started_game(store, channel=CHANNEL + 1)
     await store.cancel(second.id)
@@ -445,7 +475,8 @@ async def test_bot_py_games_and_export_take_their_options(store, tmp_path):
     assert helped.returncode == 0 and "--game GAME" in helped.stdout and "--channel CHANNEL" in helped.stdout
 
 
-async def test_bot_py_games_without_db_reads_the_configured_database(store, tmp_path):
+async def test_bot_py_games_without_db_reads_the_configured_database(sqlite_store, tmp_path):
+    store = sqlite_store
     record = await started_game(store)
     config = tmp_path / "config.toml"
     config.write_text(f'database = "{(tmp_path / "risk.sqlite3").as_posix()}"\n', encoding="utf-8")

@@ -98,7 +98,10 @@ async def test_a_busy_game_does_not_hold_up_another_game(store):
     flood = [asyncio.create_task(tap(busy.id, action, "busy")) for _ in range(60)]
     await asyncio.sleep(0)  # the flood is queued first
     await asyncio.gather(tap(calm.id, next_action(calm), "calm"), *flood)
-    assert finished.index("calm") <= 2  # it waited for the transaction in progress, not for the whole queue
+    if isinstance(store, SQLiteStore):  # one connection: it waited for the transaction in progress only
+        assert finished.index("calm") <= 2
+    else:  # a connection of its own: it ran beside the queue (repeats, a few round trips each), not behind it
+        assert finished.index("calm") < len(flood) // 2
 
 
 async def test_a_cancelled_caller_never_leaves_a_transaction_half_done(store):

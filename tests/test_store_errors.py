@@ -150,7 +150,7 @@ def test_a_message_without_values_is_left_as_written():
 
 def test_the_extractor_collects_the_stores_templates_and_not_its_console_tool():
     found = {(message, where) for message, _context, where in _source_messages() if where.startswith("store/")}
-    assert ("You are already seated in this game (seat {seat}).", "store/sqlite.py") in found
-    assert ("Game #{id} is {status}; only a running game can be paused.", "store/sqlite.py") in found
+    assert ("You are already seated in this game (seat {seat}).", "store/sql.py") in found
+    assert ("Game #{id} is {status}; only a running game can be paused.", "store/sql.py") in found
     assert ("Game #{id} has not started yet.", "store/records.py") in found
     assert not any(where == "store/export.py" for _message, where in found)

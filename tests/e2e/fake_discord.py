@@ -11,7 +11,9 @@ real HTTP server and a real websocket gateway, so the real ``bot.py`` process ca
 * Rate limits on demand: :meth:`FakeDiscord.rate_limit` makes chosen routes answer 429 with ``Retry-After``,
   the ``X-RateLimit-*`` headers and the ``Via`` header discord.py looks for (without ``Via`` it takes a 429 for
   a Cloudflare ban and gives up).
-* The gateway: plain JSON text frames (no zlib). HELLO; IDENTIFY -> READY (with ``session_id`` and a
+* The gateway: plain JSON text frames (no zlib), sharded with ``shard_count`` (IDENTIFY names its shard, each
+  guild of ``extra_guilds`` and the first is dispatched on its shard, direct messages on shard 0, and
+  ``/gateway/bot`` gives the count). HELLO; IDENTIFY -> READY (with ``session_id`` and a
   ``resume_gateway_url`` pointing back here) then GUILD_CREATE; heartbeat ACKs; RESUME -> the missed
   dispatches then RESUMED, or INVALID_SESSION for an unknown session. :meth:`FakeDiscord.drop_gateway`
   closes the connection from Discord's side.
@@ -33,7 +35,7 @@ import json
 import math
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -243,6 +245,7 @@ class Session:
     buffer: collections.deque[dict[str, Any]] = field(default_factory=lambda: collections.deque(maxlen=2000))
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     resumes: int = 0
+    shard: int = 0
 
 
 async def _wait_event(event: asyncio.Event, timeout: float, what: str) -> None:
@@ -367,7 +370,8 @@ class FakeDiscord:
 
     def __init__(self, *, token: str = "e2e-token", guild_name: str = "E2E", bot_name: str = "riskbot",
                  keep_files: bool = True, commands: CommandCatalog | None = None,
-                 heartbeat_interval_ms: int = 41_250, history: int | None = None) -> None:
+                 heartbeat_interval_ms: int = 41_250, history: int | None = None,
+                 shard_count: int = 1, extra_guilds: Sequence[int] = ()) -> None:
         self.token = token
         self.keep_files = keep_files
         self.commands = commands
@@ -375,6 +379,18 @@ class FakeDiscord:
         self.problems: list[str] = []
         self.server = _Server(self, keep_files=keep_files, guild_name=guild_name, bot_name=bot_name,
                               response_deadline=None)
+        # A sharded gateway: IDENTIFY names a shard; each guild is dispatched on shard (id >> 22) % count, direct
+        # messages on shard 0. More guilds than the first share its users, application and id sequence; give
+        # their channels names of their own (a channel's id comes from its name).
+        self.shard_count = shard_count
+        self.servers: list[_Server] = [self.server]
+        for number, guild_id in enumerate(extra_guilds, 2):
+            extra = _Server(self, keep_files=keep_files, guild_id=guild_id, guild_name=f"{guild_name} {number}",
+                            bot_name=bot_name, response_deadline=None)
+            extra.next_id = self.server.next_id  # type: ignore[method-assign]
+            extra.channels.clear()  # no #general of its own: that name is the first guild's
+            self.servers.append(extra)
+        self.shard_sessions: dict[int, Session] = {}
         # Every REST call (bounded when ``history`` is given, for long runs).
         self.calls: collections.deque[Call] = collections.deque(maxlen=history)
         self.status_counts: collections.Counter[tuple[str, int]] = collections.Counter()
@@ -449,8 +465,25 @@ class FakeDiscord:
 
     def channel(self, name: str | int) -> OfflineChannel:
         """A text channel of the guild, created on first use (create channels before the bot connects, or use
-        :meth:`add_channel` so the bot hears of it)."""
+        :meth:`add_channel` so the bot hears of it); by id, a channel of any guild."""
+        if isinstance(name, int):
+            return self.server_of(name).channel(name)
         return self.server.channel(name)
+
+    def channel_in(self, guild: int, name: str) -> OfflineChannel:
+        """A text channel of the guild numbered ``guild`` (0: the first), created on first use."""
+        server = self.servers[guild]
+        channel = server.channel(name)
+        if any(other is not server and channel.id in other.channels for other in self.servers):
+            raise ValueError(f"a channel named {name!r} is in another guild already")
+        return channel
+
+    def server_of(self, channel_id: int | None) -> _Server:
+        """The guild a channel belongs to (the first guild for direct messages and unknown channels)."""
+        return next((s for s in self.servers if channel_id in s.channels), self.server)
+
+    def shard_of(self, guild_id: int | None) -> int:
+        return 0 if guild_id is None else (guild_id >> 22) % self.shard_count
 
     async def add_channel(self, name: str) -> OfflineChannel:
         """A new text channel, announced with CHANNEL_CREATE when the bot is connected."""
@@ -516,7 +549,7 @@ class FakeDiscord:
     def messages(self, channel: OfflineChannel | int | None = None, *, public: bool = False) -> list[OfflineMessage]:
         """Messages the bot made (oldest first), optionally in one channel and without ephemeral ones."""
         channel_id = channel.id if isinstance(channel, OfflineChannel) else channel
-        return [m for m in self.server.messages.values()
+        return [m for server in self.servers for m in server.messages.values()
                 if not m.deleted and (channel_id is None or m.channel_id == channel_id)
                 and not (public and m.ephemeral)]
 
@@ -638,8 +671,8 @@ class FakeDiscord:
             call.status = 200
             answer: dict[str, Any] = {"url": self.gateway_url}
             if path == "/gateway/bot":
-                answer.update(shards=1, session_start_limit={"total": 1000, "remaining": 999, "reset_after": 0,
-                                                             "max_concurrency": 1})
+                answer.update(shards=self.shard_count, session_start_limit={
+                    "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1})
             return _json_response(200, answer)
         rule = self._limit(method, template)
         if rule is not None:
@@ -650,7 +683,7 @@ class FakeDiscord:
             self.problems.append(f"the fake Discord does not implement {method} {path}")
             return _json_response(404, {"message": "404: Not Found", "code": 0})
         try:
-            result = self.server.handle("http", method, template, path, body, files, call.params)
+            result = self._server_for(args).handle("http", method, template, path, body, files, call.params)
         except discord.HTTPException as exc:
             call.status = exc.status
             return _json_response(exc.status, {"code": exc.code, "message": exc.text})
@@ -663,6 +696,19 @@ class FakeDiscord:
             return web.Response(status=204)
         call.status = 200
         return _json_response(200, result)
+
+    def _server_for(self, args: dict[str, str]) -> _Server:
+        """The guild a request is about: by its interaction, its channel or its guild (else the first)."""
+        if len(self.servers) == 1:
+            return self.server
+        if "webhook_token" in args:
+            tracked = self._by_token.get(args["webhook_token"])
+            return self.server_of(tracked.channel_id if tracked is not None else None)
+        if args.get("channel_id", "").isdigit():
+            return self.server_of(int(args["channel_id"]))
+        if args.get("guild_id", "").isdigit():
+            return next((s for s in self.servers if s.guild_id == int(args["guild_id"])), self.server)
+        return self.server
 
     def _channel_of(self, template: str | None, args: dict[str, str]) -> int | None:
         if "webhook_token" in args:
@@ -728,7 +774,7 @@ class FakeDiscord:
                     if (data or {}).get("token") != self.token:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
-                    current = await self._identify(ws)
+                    current = await self._identify(ws, data or {})
                 elif op == RESUME:
                     current = await self._resume(ws, data or {})
                 self._changed()
@@ -743,22 +789,28 @@ class FakeDiscord:
             self._changed()
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse) -> Session:
+    async def _identify(self, ws: web.WebSocketResponse, data: Mapping[str, Any]) -> Session:
         self.identifies += 1
-        session = Session(secrets.token_hex(16), ws=ws)
+        shard, count = data.get("shard") or (0, 1)
+        if count != self.shard_count or not 0 <= shard < count:
+            self.problems.append(f"IDENTIFY with shard {[shard, count]}; the gateway has {self.shard_count} shards")
+        session = Session(secrets.token_hex(16), ws=ws, shard=int(shard))
         self.sessions[session.id] = session
         self.session = session
+        self.shard_sessions[session.shard] = session
+        guilds = [s for s in self.servers if self.shard_of(s.guild_id) == session.shard]
         bot = self.server.bot_user
         ready = {
             "v": 10, "user": {**bot.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}], "session_id": session.id,
+            "guilds": [{"id": str(s.guild_id), "unavailable": True} for s in guilds], "session_id": session.id,
             "session_type": "normal", "resume_gateway_url": f"ws://{HOST}:{self.port}/resume",
-            "shard": [0, 1], "application": {"id": str(self.application_id), "flags": 0},
+            "shard": [session.shard, self.shard_count], "application": {"id": str(self.application_id), "flags": 0},
             "private_channels": [], "relationships": [], "presences": [], "guild_join_requests": [],
             "geo_ordered_rtc_regions": [], "user_settings": {}, "auth": {},
         }
         await self._dispatch_on(session, "READY", ready)
-        await self._dispatch_on(session, "GUILD_CREATE", self.server.guild_payload(members=self.server.members))
+        for server in guilds:
+            await self._dispatch_on(session, "GUILD_CREATE", server.guild_payload(members=server.members))
         return session
 
     async def _resume(self, ws: web.WebSocketResponse, data: Mapping[str, Any]) -> Session | None:
@@ -781,6 +833,7 @@ class FakeDiscord:
             session.buffer.append(frame)
             await self._send(ws, frame)
         self.session = session
+        self.shard_sessions[session.shard] = session
         return session
 
     async def _dispatch_on(self, session: Session, event: str, data: Any) -> bool:
@@ -797,12 +850,16 @@ class FakeDiscord:
                 return False
             return True
 
-    async def dispatch(self, event: str, data: Any) -> bool:
-        """Send a dispatch in the current session; False if the bot is not connected right now (the event is
-        kept for a RESUME, as Discord does)."""
-        if self.session is None:
-            raise RuntimeError("the bot has never connected to the gateway")
-        return await self._dispatch_on(self.session, event, data)
+    async def dispatch(self, event: str, data: Any, *, guild_id: int | None = None) -> bool:
+        """Send a dispatch in the current session (sharded: the session of the guild's shard, shard 0 for
+        direct messages); False if the bot is not connected right now (the event is kept for a RESUME, as
+        Discord does)."""
+        session = self.shard_sessions.get(self.shard_of(guild_id)) if self.shard_count > 1 else self.session
+        if session is None:
+            if self.session is None:
+                raise RuntimeError("the bot has never connected to the gateway")
+            return False  # no process runs that shard now: nobody hears it, as on Discord
+        return await self._dispatch_on(session, event, data)
 
     @property
     def connected(self) -> bool:
@@ -835,7 +892,7 @@ class FakeDiscord:
     def _interaction(self, kind: int, user: OfflineUser, channel: OfflineChannel, data: dict[str, Any], *,
                      name: str, message: OfflineMessage | None, locale: str | None) -> Interaction:
         """A new interaction with its INTERACTION_CREATE payload, shaped as Discord sends it."""
-        server = self.server
+        server = self.server_of(channel.id)
         interaction_id = server.next_id()
         token = f"e2e-{interaction_id}-{secrets.token_hex(12)}"
         server.add_interaction(OfflineInteraction(interaction_id, token, kind, user, channel.id, name,
@@ -846,12 +903,12 @@ class FakeDiscord:
         payload: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(self.application_id), "type": kind, "token": token,
             "version": 1, "data": data, "channel_id": str(channel.id), "channel": channel_data,
-            "guild_id": str(self.guild_id), "guild_locale": server.guild_locale,
-            "guild": {"id": str(self.guild_id), "locale": server.guild_locale, "features": []},
+            "guild_id": str(server.guild_id), "guild_locale": server.guild_locale,
+            "guild": {"id": str(server.guild_id), "locale": server.guild_locale, "features": []},
             "member": server.member_payload(user, with_permissions=True),
             "locale": locale or server.locales.get(user.id, "en-US"),
             "app_permissions": str(server.bot_permissions.value), "entitlements": [], "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+            "authorizing_integration_owners": {"0": str(server.guild_id)}, "context": 0,
             "attachment_size_limit": server.filesize_limit,
         }
         if message is not None:
@@ -862,7 +919,9 @@ class FakeDiscord:
         self.interactions[tracked.id] = tracked
         self._by_token[tracked.token] = tracked
         tracked.sent_at = time.monotonic()
-        tracked.delivered = await self.dispatch("INTERACTION_CREATE", tracked.payload)
+        guild = tracked.payload.get("guild_id")
+        tracked.delivered = await self.dispatch("INTERACTION_CREATE", tracked.payload,
+                                                guild_id=int(guild) if guild else None)
         return tracked
 
     async def command(self, user: OfflineUser | str, channel: OfflineChannel | str | int, path: str,
@@ -881,7 +940,10 @@ class FakeDiscord:
         return await self._send_interaction(tracked)
 
     def _message(self, message: OfflineMessage | int) -> OfflineMessage:
-        return self.server.message_or_404(message if isinstance(message, int) else message.id)
+        if isinstance(message, OfflineMessage):
+            return self.server_of(message.channel_id).message_or_404(message.id)
+        server = next((s for s in self.servers if message in s.messages), self.server)
+        return server.message_or_404(message)
 
     async def press(self, user: OfflineUser | str, message: OfflineMessage | int, *, label: str | None = None,
                     custom_id: str | None = None, locale: str | None = None, tag: Any = None) -> Interaction:

@@ -120,7 +120,7 @@ class BotProcess:
     """
 
     def __init__(self, url: str, workdir: Path, *, token: str = "e2e-token", seed: str | None = "e2e",
-                 database: Path | None = None, log_level: str = "INFO",
+                 database: Path | str | None = None, log_level: str = "INFO",
                  extra_env: dict[str, str] | None = None, settings: dict[str, object] | None = None) -> None:
         """``settings``: more keys for the bot's config.toml (limits, workers)."""
         if urlsplit(url).hostname != ALLOWED_HOST:
@@ -178,7 +178,8 @@ class BotProcess:
         if self.running:
             raise RuntimeError("the bot is already running")
         self.runs += 1
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("E2E_", "DISCORD_"))}
+        # The database is the one of the config file written here, never DATABASE_URL of the test's environment.
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("E2E_", "DISCORD_")) and k != "DATABASE_URL"}
         env.update(E2E_DISCORD_URL=self.url, DISCORD_TOKEN=token if token is not None else self.token,
                    PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1", **self.extra_env)
         if self.seed is not None:

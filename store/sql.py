@@ -1,0 +1,823 @@
+"""The SQL every backend shares: lobbies, actions, timers and preferences, written once.
+
+``SQLStore`` holds the logic of the store and its SQL (written with ``?`` placeholders); a backend supplies the
+connection: ``_transaction(game_id)`` (one atomic write that first locks the game it changes, until the commit),
+``_reading()`` and ``_unique_violation``. ``SQLiteStore`` (store/sqlite.py) serialises every write with
+``BEGIN IMMEDIATE`` and needs no other lock; ``PostgresStore`` (store/postgres.py) locks the game's row with
+``SELECT ... FOR UPDATE`` in a statement of its own before the transaction reads the game (each later statement
+then sees what the previous holder of the lock committed), so processes sharing one database never apply two
+actions to a game at once.
+
+Within one process, writes to one game are also serialised by a per-game lock taken *before* a connection, so
+a burst of taps on one game queues behind that game's lock and never in front of other games. Each write runs
+in its own task, shielded from the caller's cancellation, so a transaction is never abandoned half-way.
+
+A small cache keeps the engine ``Game`` of recently played games with the version it matches; an action
+checks the stored version in its transaction (under the game's lock) and reads and parses the state again only
+when it differs, so a game changed by another process is read afresh.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import json
+import re
+import secrets
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings
+from engine.errors import Phrase
+
+from .base import Store
+from .errors import (
+    AlreadySeated,
+    ChannelBusy,
+    GameNotRunning,
+    InvalidValue,
+    LobbyFull,
+    NotEnoughPlayers,
+    NotInLobby,
+    NotSeated,
+    StatusWord,
+    StoreError,
+    UnknownGame,
+    VersionConflict,
+)
+from .records import (
+    ACTIVE_STATUSES,
+    AI_LEVELS,
+    CANCELLED,
+    FINISHED,
+    LOBBY,
+    MAX_SEATS,
+    NOTIFY_MODES,
+    PAUSED,
+    RUNNING,
+    STATUSES,
+    ActionResult,
+    Deadline,
+    GameRecord,
+    GuildSettings,
+    SeatRecord,
+    SeatStatus,
+    Shards,
+    UserPrefs,
+    status_word,
+)
+from .transaction import Row, Step
+
+T = TypeVar("T")
+
+_ACTIVE_SQL = "('lobby', 'running', 'paused')"
+_GAME_COLUMNS = ("g.id, g.guild_id, g.channel_id, g.status, g.settings, g.host_id, g.state, g.state_schema, "
+                 "g.version, g.last_seq, g.created_at, g.updated_at")
+_SEAT_COLUMNS = "p.seat, p.user_id, p.ai_level, p.name, p.colour"
+_GAME_WITH_SEATS = (f"SELECT {_GAME_COLUMNS}, {_SEAT_COLUMNS} FROM games g "
+                    "LEFT JOIN players p ON p.game_id = g.id")
+# The head of an action: the version, the status, the state only if the cached one is stale, and the stored
+# result if this interaction was applied before.
+_ACTION_HEAD = (
+    "SELECT g.version, g.status, g.last_seq, CASE WHEN g.version = ? THEN NULL ELSE g.state END, "
+    "(SELECT i.result FROM interactions i WHERE i.game_id = g.id AND i.interaction_id = ?) "
+    "FROM games g WHERE g.id = ?"
+)
+# Used at start-up to resume games: it must stay a search of the status index (a test checks the plan).
+RUNNING_GAMES_SQL = "SELECT id FROM games WHERE status = 'running'"
+_HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
+_LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+def _seat(row: Sequence[Any], offset: int) -> SeatRecord | None:
+    if row[offset] is None:
+        return None
+    return SeatRecord(seat=row[offset], user_id=row[offset + 1], ai_level=row[offset + 2], name=row[offset + 3],
+                      colour=row[offset + 4])
+
+
+def _records(rows: Iterable[Sequence[Any]]) -> list[GameRecord]:
+    """Build records from ``_GAME_WITH_SEATS`` rows (one row per seat, seats in order)."""
+    heads: dict[int, Sequence[Any]] = {}
+    seats: dict[int, list[SeatRecord]] = {}
+    for row in rows:
+        game_id = row[0]
+        if game_id not in heads:
+            heads[game_id] = row
+            seats[game_id] = []
+        seat = _seat(row, 12)
+        if seat is not None:
+            seats[game_id].append(seat)
+    return [_record(head, seats[game_id]) for game_id, head in heads.items()]
+
+
+def _record(row: Sequence[Any], seats: Iterable[SeatRecord]) -> GameRecord:
+    return GameRecord(
+        id=row[0], guild_id=row[1], channel_id=row[2], status=row[3], settings=json.loads(row[4]), host_id=row[5],
+        players=tuple(sorted(seats, key=lambda s: s.seat)), state_json=row[6], state_schema=row[7], version=row[8],
+        last_seq=row[9], created_at=row[10], updated_at=row[11],
+    )
+
+
+
+class Reading(Protocol):
+    """Reads on a backend's connection."""
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+
+class Writing(Reading, Protocol):
+    """One transaction: ``run`` statements in it, ``commit`` the last ones with it."""
+
+    async def run(self, *steps: Step) -> list[Row]: ...
+
+    async def commit(self, *steps: Step) -> None: ...
+
+
+@dataclass
+class _GameLock:
+    lock: asyncio.Lock
+    users: int = 0
+
+
+
+class SQLStore(Store):
+    """The store's logic on any SQL backend (see the module's docstring for what a backend supplies)."""
+
+    def __init__(self, *, cache_size: int, clock: Callable[[], float]) -> None:
+        self.cache_size = cache_size
+        self._clock = clock
+        self._game_locks: dict[int, _GameLock] = {}
+        self._cache: OrderedDict[int, tuple[GameRecord, Game]] = OrderedDict()
+        self._inflight: set[asyncio.Task[Any]] = set()
+        self.stats = {"cache_hits": 0, "cache_misses": 0}
+
+    # -- what a backend supplies ---------------------------------------------------------------------
+    @abc.abstractmethod
+    def _transaction(self, game_id: int | None = None) -> AbstractAsyncContextManager[Writing]:
+        """One atomic write: committed at the end of the block unless the block committed it; any exception
+        rolls it back. With ``game_id`` the game is locked against every other writer (other processes
+        included) before the block reads anything, until the commit."""
+
+    @abc.abstractmethod
+    def _reading(self) -> AbstractAsyncContextManager[Reading]:
+        """A connection for reads, each a single statement (one consistent moment)."""
+
+    @abc.abstractmethod
+    def _unique_violation(self, exc: BaseException) -> bool:
+        """Whether a write failed on a unique index (a second active game in a channel)."""
+
+    async def _wait_inflight(self) -> None:
+        if self._inflight:
+            await asyncio.gather(*self._inflight, return_exceptions=True)
+
+
+    async def _run(self, work: Coroutine[Any, Any, T]) -> T:
+        """Run database work in its own task, so cancelling the caller never leaves a transaction open."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._inflight.add(task)
+        task.add_done_callback(self._finished)
+        return await asyncio.shield(task)
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self._inflight.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved here in case the caller was cancelled and will never look
+
+
+    @asynccontextmanager
+    async def _serialised(self, game_id: int) -> AsyncIterator[None]:
+        """Writes to one game, one at a time and in arrival order."""
+        entry = self._game_locks.get(game_id)
+        if entry is None:
+            entry = self._game_locks[game_id] = _GameLock(asyncio.Lock())
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._game_locks[game_id]
+
+    # -- cache ---------------------------------------------------------------------------------------
+    def _remember(self, record: GameRecord, game: Game) -> None:
+        if record.status != RUNNING:
+            self._cache.pop(record.id, None)
+            return
+        self._cache[record.id] = (record, game)
+        self._cache.move_to_end(record.id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    # -- loading -----------------------------------------------------------------------------------
+    @staticmethod
+    async def _load(db: Reading, game_id: int) -> GameRecord:
+        rows = await db.fetch(f"{_GAME_WITH_SEATS} WHERE g.id = ? ORDER BY p.seat", (game_id,))
+        records = _records(rows)
+        if not records:
+            raise UnknownGame("There is no game #{id}.", id=game_id)
+        return records[0]
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        async def work() -> GameRecord:
+            async with self._reading() as db:
+                return await self._load(db, game_id)
+        return await self._run(work())
+
+    async def get_active_game(self, channel_id: int) -> GameRecord | None:
+        async def work() -> GameRecord | None:
+            async with self._reading() as db:
+                rows = await db.fetch(
+                    f"{_GAME_WITH_SEATS} WHERE g.channel_id = ? AND g.status IN {_ACTIVE_SQL} ORDER BY p.seat",
+                    (channel_id,))
+                records = _records(rows)
+                return records[0] if records else None
+        return await self._run(work())
+
+    async def list_games(self, status: str | None = None, *, guild_id: int | None = None,
+                         channel_id: int | None = None, limit: int | None = None) -> list[GameRecord]:
+        if status is not None and status not in STATUSES:
+            raise InvalidValue("Unknown game status “{status}”; statuses: {statuses}.", status=status,
+                               statuses=", ".join(STATUSES))
+        where: list[str] = []
+        params: list[Any] = []
+        for column, value in (("status", status), ("guild_id", guild_id), ("channel_id", channel_id)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        chosen = "SELECT id FROM games" + (f" WHERE {' AND '.join(where)}" if where else "") + " ORDER BY id DESC"
+        if limit is not None:
+            chosen += " LIMIT ?"
+            params.append(int(limit))
+        return await self._run(self._select_games(chosen, params, newest_first=True))
+
+    async def running_games(self) -> list[GameRecord]:
+        return await self._run(self._select_games(RUNNING_GAMES_SQL, [], newest_first=False))
+
+    async def _select_games(self, chosen: str, params: Sequence[Any], newest_first: bool) -> list[GameRecord]:
+        """Records of the games whose ids the query ``chosen`` selects, read in one statement."""
+        order = "DESC" if newest_first else "ASC"
+        sql = f"{_GAME_WITH_SEATS} WHERE g.id IN ({chosen}) ORDER BY g.id {order}, p.seat"
+        async with self._reading() as db:
+            return _records(await db.fetch(sql, params))
+
+    async def events(self, game_id: int, since_seq: int = 0) -> list[Event]:
+        async def work() -> list[Event]:
+            async with self._reading() as db:
+                rows = await db.fetch(
+                    "SELECT e.event FROM games g LEFT JOIN events e ON e.game_id = g.id AND e.seq > ? "
+                    "WHERE g.id = ? ORDER BY e.seq", (since_seq, game_id))
+            if not rows:
+                raise UnknownGame("There is no game #{id}.", id=game_id)
+            return [json.loads(row[0]) for row in rows if row[0] is not None]
+        return await self._run(work())
+
+    # -- lobby -------------------------------------------------------------------------------------
+    async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+                           settings: Mapping[str, Any] | None = None) -> GameRecord:
+        async def work() -> GameRecord:
+            async with self._transaction() as db:
+                busy = await db.fetch(
+                    f"SELECT id, status FROM games WHERE channel_id = ? AND status IN {_ACTIVE_SQL}", (channel_id,))
+                if busy:
+                    raise ChannelBusy("This channel already has a game (#{id}, {status}). Finish or cancel it "
+                                      "before starting another.", id=busy[0][0], status=status_word(busy[0][1]))
+                chosen: dict[str, Any] = {}
+                if guild_id is not None:  # the guild's defaults, then what was chosen for this game
+                    rows = await db.fetch("SELECT default_settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+                    chosen = dict(json.loads(rows[0][0])) if rows else {}
+                chosen.update(settings or {})
+                normalised = Settings.from_dict(chosen).to_dict()
+                name = _seat_name(host_name)
+                now = self._clock()
+                try:
+                    rows = await db.fetch(
+                        "INSERT INTO games (guild_id, channel_id, status, settings, host_id, created_at, updated_at) "
+                        "VALUES (?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
+                        (guild_id, channel_id, _dumps(normalised), host_id, now, now))
+                except Exception as exc:
+                    if not self._unique_violation(exc):
+                        raise
+                    raise ChannelBusy("This channel already has a game. Finish or cancel it before starting "
+                                      "another.") from exc
+                game_id = int(rows[0][0])
+                await db.commit(Step("INSERT INTO players (game_id, seat, user_id, ai_level, name, colour) "
+                                     "VALUES (?, 0, ?, NULL, ?, 0)", (game_id, host_id, name)))
+                host = SeatRecord(seat=0, user_id=host_id, ai_level=None, name=name, colour=0)
+                return GameRecord(id=game_id, guild_id=guild_id, channel_id=channel_id, status=LOBBY,
+                                  settings=normalised, host_id=host_id, players=(host,), state_json=None,
+                                  state_schema=None, version=0, last_seq=0, created_at=now, updated_at=now)
+        return await self._run(work())
+
+    async def _change_lobby(self, game_id: int, change: Callable[[GameRecord], GameRecord]) -> GameRecord:
+        """Read a lobby, let ``change`` return its new seats/settings/host/status, write them as one version."""
+        async def work() -> GameRecord:
+            async with self._serialised(game_id), self._transaction(game_id) as db:
+                record = await self._load(db, game_id)
+                if record.status != LOBBY:
+                    raise NotInLobby("Game #{id} is {status}: seats and settings change only in the lobby.",
+                                     id=game_id, status=status_word(record.status))
+                changed = change(record)
+                seats = [replace(p, seat=i) for i, p in enumerate(changed.players)]
+                now = self._clock()
+                await db.commit(
+                    Step("DELETE FROM players WHERE game_id = ?", (game_id,)),
+                    Step("INSERT INTO players (game_id, seat, user_id, ai_level, name, colour) "
+                         "VALUES (?, ?, ?, ?, ?, ?)",
+                         [(game_id, p.seat, p.user_id, p.ai_level, p.name, p.colour) for p in seats], many=True),
+                    Step("UPDATE games SET settings = ?, host_id = ?, status = ?, version = version + 1, "
+                         "updated_at = ? WHERE id = ?",
+                         (_dumps(changed.settings), changed.host_id, changed.status, now, game_id)),
+                    *_clear_deadlines_if(changed.status == CANCELLED, game_id))
+                return replace(changed, players=tuple(seats), version=record.version + 1, updated_at=now)
+        return await self._run(work())
+
+    async def join(self, game_id: int, user_id: int, name: str) -> GameRecord:
+        def change(record: GameRecord) -> GameRecord:
+            seat = record.seat_of(user_id)
+            if seat is not None:
+                raise AlreadySeated("You are already seated in this game (seat {seat}).", seat=seat + 1)
+            return replace(record, players=(*record.players, self._new_seat(record, user_id, None, name)))
+        return await self._change_lobby(game_id, change)
+
+    async def add_ai(self, game_id: int, level: str = "normal", name: str | None = None) -> GameRecord:
+        if level not in AI_LEVELS:
+            # The levels are shown as they are written (they are what the store accepts); "or" is translated.
+            raise InvalidValue("There is no AI level “{level}”; choose {levels}.", level=level,
+                               levels=Phrase(*AI_LEVELS))
+
+        def change(record: GameRecord) -> GameRecord:
+            label = name
+            if label is None:
+                names = {p.name for p in record.players}
+                base = f"{level.capitalize()} AI"
+                label = next(n for n in (base, *(f"{base} {i}" for i in range(2, MAX_SEATS + 2))) if n not in names)
+            return replace(record, players=(*record.players, self._new_seat(record, None, level, label)))
+        return await self._change_lobby(game_id, change)
+
+    @staticmethod
+    def _new_seat(record: GameRecord, user_id: int | None, level: str | None, name: str) -> SeatRecord:
+        if len(record.players) >= MAX_SEATS:
+            raise LobbyFull("The lobby is full: Risk is played by at most {n} players.", n=MAX_SEATS)
+        used = {p.colour for p in record.players}
+        colour = min(c for c in range(MAX_SEATS) if c not in used)
+        return SeatRecord(seat=len(record.players), user_id=user_id, ai_level=level, name=_seat_name(name),
+                          colour=colour)
+
+    async def leave(self, game_id: int, user_id: int) -> GameRecord:
+        def change(record: GameRecord) -> GameRecord:
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise NotSeated("You are not seated in this game.")
+            return self._without_seat(record, seat)
+        return await self._change_lobby(game_id, change)
+
+    async def kick(self, game_id: int, seat: int) -> GameRecord:
+        def change(record: GameRecord) -> GameRecord:
+            if not 0 <= seat < len(record.players):
+                raise NotSeated("Nobody sits in seat {seat}.", seat=seat + 1)
+            return self._without_seat(record, seat)
+        return await self._change_lobby(game_id, change)
+
+    @staticmethod
+    def _without_seat(record: GameRecord, seat: int) -> GameRecord:
+        """The lobby without a seat; the host role passes to the next human, and a lobby with none is cancelled."""
+        leaving = record.players[seat]
+        players = tuple(p for p in record.players if p.seat != seat)
+        humans = [p for p in players if not p.is_ai]
+        host_id, status = record.host_id, record.status
+        if leaving.user_id == record.host_id:
+            next_host = humans[0].user_id if humans else None
+            if next_host is not None:
+                host_id = next_host
+            else:
+                status = CANCELLED
+        return replace(record, players=players, host_id=host_id, status=status)
+
+    async def update_settings(self, game_id: int, changes: Mapping[str, Any]) -> GameRecord:
+        def change(record: GameRecord) -> GameRecord:
+            settings = Settings.from_dict({**record.settings, **changes}).to_dict()
+            return replace(record, settings=settings)
+        return await self._change_lobby(game_id, change)
+
+    async def start_game(self, game_id: int, seed: str | None = None) -> tuple[GameRecord, list[Event]]:
+        async def work() -> tuple[GameRecord, list[Event]]:
+            self._cache.pop(game_id, None)
+            async with self._serialised(game_id):
+                async with self._transaction(game_id) as db:
+                    record = await self._load(db, game_id)
+                    if record.status != LOBBY:
+                        raise NotInLobby("Game #{id} is {status}; only a game in its lobby can start.", id=game_id,
+                                         status=status_word(record.status))
+                    if len(record.players) < 2:
+                        raise NotEnoughPlayers("A game needs at least 2 players; the lobby has {n}.",
+                                               n=len(record.players))
+                    game, events = Game.new([p.engine_player() for p in record.players], seed or secrets.token_hex(32),
+                                            record.settings)
+                    status = FINISHED if game.over else RUNNING
+                    state_json = _dumps(game.state.to_dict())
+                    now = self._clock()
+                    await db.commit(
+                        Step("UPDATE games SET status = ?, state = ?, state_schema = ?, version = version + 1, "
+                             "last_seq = ?, updated_at = ? WHERE id = ?",
+                             (status, state_json, SCHEMA_VERSION, len(events), now, game_id)),
+                        _append_events(game_id, 1, events))
+                started = replace(record, status=status, state_json=state_json, state_schema=SCHEMA_VERSION,
+                                  version=record.version + 1, last_seq=len(events), updated_at=now)
+                self._remember(started, game)
+                return started, events
+        return await self._run(work())
+
+    # -- play ----------------------------------------------------------------------------------------
+    async def apply_action(self, game_id: int, action: Action, interaction_id: str | None = None,
+                           expected_version: int | None = None) -> ActionResult:
+        if not isinstance(action, Action):
+            raise TypeError(f"apply_action needs an engine Action, not {type(action).__name__}")
+        return await self._run(self._apply_action(game_id, action, interaction_id, expected_version))
+
+    async def _apply_action(self, game_id: int, action: Action, interaction_id: str | None,
+                            expected_version: int | None) -> ActionResult:
+        async with self._serialised(game_id):
+            # The cached game is checked out while the action runs: it goes back only when it is known to match
+            # the database (an engine refusal leaves it unchanged; a failed write does not).
+            cached = self._cache.pop(game_id, None)
+            keep: tuple[GameRecord, Game] | None = None
+            try:
+                async with self._transaction(game_id) as db:
+                    rows = await db.fetch(_ACTION_HEAD,
+                                          (cached[0].version if cached else -1, interaction_id, game_id))
+                    if not rows:
+                        raise UnknownGame("There is no game #{id}.", id=game_id)
+                    version, status, last_seq, state_json, previous = rows[0]
+                    if cached is not None and state_json is None and cached[0].status == status:
+                        keep = cached
+                    if previous is not None:
+                        return await self._previous_result(db, game_id, json.loads(previous), keep)
+                    if expected_version is not None and expected_version != version:
+                        raise VersionConflict("The game has moved on since this was shown; look at the board again "
+                                              "and retry.")
+                    if status != RUNNING:
+                        raise GameNotRunning("Game #{id} is {status}; no moves can be made.", id=game_id,
+                                             status=status_word(status))
+                    if keep is not None:
+                        record, game = keep
+                        self.stats["cache_hits"] += 1
+                    else:
+                        record = await self._load(db, game_id)
+                        game = record.game()
+                        keep = (record, game)
+                        self.stats["cache_misses"] += 1
+                    try:
+                        events = game.apply(action)
+                    except RuleError:
+                        raise  # the engine changed nothing: the cached game is still right
+                    except BaseException:
+                        keep = None
+                        raise
+                    keep = None  # the game is ahead of the database until the commit succeeds
+                    now = self._clock()
+                    new_status = FINISHED if game.over else RUNNING
+                    state = _dumps(game.state.to_dict())
+                    new_version = version + 1
+                    first_seq = last_seq + 1
+                    last_seq += len(events)
+                    writes = [
+                        Step("UPDATE games SET state = ?, state_schema = ?, status = ?, version = ?, last_seq = ?, "
+                             "updated_at = ? WHERE id = ?",
+                             (state, SCHEMA_VERSION, new_status, new_version, last_seq, now, game_id)),
+                        _append_events(game_id, first_seq, events),
+                        *_clear_deadlines_if(new_status == FINISHED, game_id),
+                    ]
+                    if interaction_id is not None:
+                        summary = {"action": action.to_dict(), "version": new_version, "first_seq": first_seq,
+                                   "last_seq": last_seq, "status": new_status}
+                        writes.append(Step("INSERT INTO interactions (game_id, interaction_id, result, created_at) "
+                                           "VALUES (?, ?, ?, ?)", (game_id, interaction_id, _dumps(summary), now)))
+                    await db.commit(*writes)
+                applied = replace(record, status=new_status, state_json=state, state_schema=SCHEMA_VERSION,
+                                  version=new_version, last_seq=last_seq, updated_at=now)
+                keep = (applied, game)
+                return ActionResult(applied, events, duplicate=False, first_seq=first_seq)
+            finally:
+                if keep is not None:
+                    self._remember(*keep)
+
+    async def _previous_result(self, db: Reading, game_id: int, summary: dict[str, Any],
+                               cached: tuple[GameRecord, Game] | None) -> ActionResult:
+        """The answer to a repeated interaction: the game as it is now and the events of the first time."""
+        rows = await db.fetch(
+            "SELECT event FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            (game_id, summary["first_seq"], summary["last_seq"]))
+        record = cached[0] if cached is not None else await self._load(db, game_id)
+        return ActionResult(record, [json.loads(r[0]) for r in rows], duplicate=True, first_seq=summary["first_seq"])
+
+    async def _set_status(self, game_id: int, allowed: Sequence[str], status: str,
+                          refusal: Callable[[StatusWord], StoreError]) -> GameRecord:
+        """Move a game whose status is one of ``allowed`` to ``status``; otherwise raise ``refusal(its status)``."""
+        async def work() -> GameRecord:
+            self._cache.pop(game_id, None)
+            async with self._serialised(game_id), self._transaction(game_id) as db:
+                record = await self._load(db, game_id)
+                if record.status not in allowed:
+                    raise refusal(status_word(record.status))
+                now = self._clock()
+                await db.commit(Step("UPDATE games SET status = ?, version = version + 1, updated_at = ? WHERE id = ?",
+                                     (status, now, game_id)),
+                                *_clear_deadlines_if(status == CANCELLED, game_id))
+                return replace(record, status=status, version=record.version + 1, updated_at=now)
+        return await self._run(work())
+
+    async def pause(self, game_id: int) -> GameRecord:
+        return await self._set_status(game_id, (RUNNING,), PAUSED, lambda now: GameNotRunning(
+            "Game #{id} is {status}; only a running game can be paused.", id=game_id, status=now))
+
+    async def resume(self, game_id: int) -> GameRecord:
+        return await self._set_status(game_id, (PAUSED,), RUNNING, lambda now: GameNotRunning(
+            "Game #{id} is {status}, not paused.", id=game_id, status=now))
+
+    async def cancel(self, game_id: int) -> GameRecord:
+        return await self._set_status(game_id, ACTIVE_STATUSES, CANCELLED, lambda now: GameNotRunning(
+            "Game #{id} is already {status}.", id=game_id, status=now))
+
+    # -- preferences and settings ------------------------------------------------------------------
+    async def get_user_prefs(self, user_id: int) -> UserPrefs:
+        async def work() -> UserPrefs:
+            async with self._reading() as db:
+                rows = await db.fetch(
+                    "SELECT language, notify, quiet_start, quiet_end, timezone FROM user_prefs WHERE user_id = ?",
+                    (user_id,))
+            if not rows:
+                return UserPrefs(user_id)
+            language, notify, quiet_start, quiet_end, timezone = rows[0]
+            return UserPrefs(user_id, language, notify, quiet_start, quiet_end, timezone)
+        return await self._run(work())
+
+    async def set_user_prefs(self, prefs: UserPrefs) -> UserPrefs:
+        _check_prefs(prefs)
+
+        async def work() -> UserPrefs:
+            async with self._transaction() as db:
+                await db.commit(Step(
+                    "INSERT INTO user_prefs (user_id, language, notify, quiet_start, quiet_end, timezone, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, "
+                    "notify = excluded.notify, quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
+                    "timezone = excluded.timezone, updated_at = excluded.updated_at",
+                    (prefs.user_id, prefs.language, prefs.notify, prefs.quiet_start, prefs.quiet_end, prefs.timezone,
+                     self._clock())))
+            return prefs
+        return await self._run(work())
+
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        async def work() -> GuildSettings:
+            async with self._reading() as db:
+                rows = await db.fetch(
+                    "SELECT default_settings, allowed_channels FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            if not rows:
+                return GuildSettings(guild_id)
+            return GuildSettings(guild_id, json.loads(rows[0][0]), tuple(json.loads(rows[0][1])))
+        return await self._run(work())
+
+    async def set_guild_settings(self, settings: GuildSettings) -> GuildSettings:
+        Settings.from_dict(dict(settings.default_settings))  # SettingsError if the engine would refuse them
+        channels = tuple(int(c) for c in settings.allowed_channels)
+        saved = replace(settings, default_settings=dict(settings.default_settings), allowed_channels=channels)
+
+        async def work() -> GuildSettings:
+            async with self._transaction() as db:
+                await db.commit(Step(
+                    "INSERT INTO guild_settings (guild_id, default_settings, allowed_channels, updated_at) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                    "default_settings = excluded.default_settings, allowed_channels = excluded.allowed_channels, "
+                    "updated_at = excluded.updated_at",
+                    (saved.guild_id, _dumps(saved.default_settings), _dumps(list(channels)), self._clock())))
+            return saved
+        return await self._run(work())
+
+    # -- deadlines and reminders ---------------------------------------------------------------------
+    async def set_deadline(self, game_id: int, seat: int, kind: str, due_at: float) -> Deadline:
+        if not kind:
+            raise InvalidValue("A timer needs a kind (for example “turn” or “reminder”).")
+
+        async def work() -> Deadline:
+            async with self._transaction(game_id) as db:
+                rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
+                if not rows:
+                    raise UnknownGame("There is no game #{id}.", id=game_id)
+                if rows[0][0] not in ACTIVE_STATUSES:
+                    raise GameNotRunning("Game #{id} is {status}; it needs no timers.", id=game_id,
+                                         status=status_word(rows[0][0]))
+                await db.commit(Step(
+                    "INSERT INTO deadlines (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at",
+                    (game_id, seat, kind, float(due_at))))
+            return Deadline(game_id, seat, kind, float(due_at))
+        return await self._run(work())
+
+    async def mark_announced(self, game_id: int, seq: int) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                await db.run(Step(
+                    "INSERT INTO announced (game_id, seq) VALUES (?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                    "seq = CASE WHEN excluded.seq > announced.seq THEN excluded.seq ELSE announced.seq END",
+                    (game_id, seq)))
+        await self._run(work())
+
+    async def unannounced(self) -> list[tuple[GameRecord, int]]:
+        async def work() -> list[tuple[int, int]]:
+            async with self._reading() as db:
+                rows = await db.fetch(
+                    "SELECT g.id, COALESCE(a.seq, 0) FROM games g LEFT JOIN announced a ON a.game_id = g.id "
+                    "WHERE g.status IN ('running', 'paused') AND g.last_seq > COALESCE(a.seq, 0) ORDER BY g.id")
+            return [(int(r[0]), int(r[1])) for r in rows]
+        return [(await self.get_game(game_id), seq) for game_id, seq in await self._run(work())]
+
+    async def clear_deadlines(self, game_id: int, seat: int | None = None, kind: str | None = None) -> int:
+        async def work() -> int:
+            async with self._transaction() as db:
+                rows = await db.run(Step(
+                    "DELETE FROM deadlines WHERE game_id = ? AND (CAST(? AS INTEGER) IS NULL OR seat = ?) "
+                    "AND (CAST(? AS TEXT) IS NULL OR kind = ?) "
+                    "RETURNING 1", (game_id, seat, seat, kind, kind)))
+                return len(rows)
+        return await self._run(work())
+
+    async def next_due(self, shards: Shards | None = None) -> Deadline | None:
+        where, params = _shard_filter(shards)
+        async def work() -> Deadline | None:
+            async with self._reading() as db:
+                rows = await db.fetch(f"{_DEADLINES} WHERE {where} ORDER BY d.due_at LIMIT 1", params)
+            return Deadline(*rows[0]) if rows else None
+        return await self._run(work())
+
+    async def due_deadlines(self, now: float, shards: Shards | None = None) -> list[Deadline]:
+        where, params = _shard_filter(shards)
+        async def work() -> list[Deadline]:
+            async with self._reading() as db:
+                rows = await db.fetch(f"{_DEADLINES} WHERE d.due_at <= ? AND {where} ORDER BY d.due_at",
+                                      (float(now), *params))
+            return [Deadline(*row) for row in rows]
+        return await self._run(work())
+
+    async def processed(self, game_id: int, interaction_id: str) -> bool:
+        async def work() -> bool:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT 1 FROM interactions WHERE game_id = ? AND interaction_id = ?",
+                                      (game_id, interaction_id))
+            return bool(rows)
+        return await self._run(work())
+
+    async def game_deadlines(self, game_id: int) -> list[Deadline]:
+        async def work() -> list[Deadline]:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT game_id, seat, kind, due_at FROM deadlines WHERE game_id = ? "
+                                      "ORDER BY due_at", (game_id,))
+            return [Deadline(*row) for row in rows]
+        return await self._run(work())
+
+    # -- absent players ------------------------------------------------------------------------------
+    _SEAT_STATUS = ("SELECT game_id, seat, missed, last_missed_turn, vacation_until, vacation_days, booted_user_id, "
+                    "booted_name FROM seat_status WHERE game_id = ? AND seat = ?")
+
+    async def seat_status(self, game_id: int, seat: int) -> SeatStatus:
+        async def work() -> SeatStatus:
+            async with self._reading() as db:
+                rows = await db.fetch(self._SEAT_STATUS, (game_id, seat))
+            return SeatStatus(*rows[0]) if rows else SeatStatus(game_id, seat)
+        return await self._run(work())
+
+    async def _seat_change(self, game_id: int, seat: int, *steps: Step) -> SeatStatus:
+        async def work() -> SeatStatus:
+            async with self._transaction(game_id) as db:
+                rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
+                if not rows:
+                    raise UnknownGame("There is no game #{id}.", id=game_id)
+                await db.commit(Step("INSERT INTO seat_status (game_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                                     (game_id, seat)), *steps)
+            return await self.seat_status(game_id, seat)
+        return await self._run(work())
+
+    async def record_missed_turn(self, game_id: int, seat: int, turn_key: str) -> SeatStatus:
+        return await self._seat_change(game_id, seat, Step(
+            "UPDATE seat_status SET missed = missed + 1, last_missed_turn = ? WHERE game_id = ? AND seat = ? "
+            "AND last_missed_turn IS DISTINCT FROM ?", (turn_key, game_id, seat, turn_key)))
+
+    async def reset_missed(self, game_id: int, seat: int) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                await db.commit(Step("UPDATE seat_status SET missed = 0 WHERE game_id = ? AND seat = ? AND missed > 0",
+                                     (game_id, seat)))
+        await self._run(work())
+
+    async def take_vacation(self, game_id: int, seat: int, days: int, limit: int, now: float) -> SeatStatus:
+        status = await self.seat_status(game_id, seat)
+        if days < 1:
+            raise InvalidValue("Take at least one day of vacation.")
+        if status.vacation_days + days > limit:
+            left = max(0, limit - status.vacation_days)
+            raise InvalidValue("This game allows {limit} days of vacation per player; you have {left} left.",
+                               limit=limit, left=left)
+        start = max(now, status.vacation_until or now)
+        return await self._seat_change(game_id, seat, Step(
+            "UPDATE seat_status SET vacation_until = ?, vacation_days = vacation_days + ? "
+            "WHERE game_id = ? AND seat = ?",
+            (start + days * 86400, days, game_id, seat)))
+
+    async def replace_with_ai(self, game_id: int, seat: int, level: str = "normal") -> GameRecord:
+        async def work() -> GameRecord:
+            self._cache.pop(game_id, None)
+            async with self._serialised(game_id), self._transaction(game_id) as db:
+                record = await self._load(db, game_id)
+                player = record.player(seat)
+                if player.is_ai:
+                    raise InvalidValue("Seat {seat} is already played by the AI.", seat=seat + 1)
+                await db.commit(
+                    Step("INSERT INTO seat_status (game_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                         (game_id, seat)),
+                    Step("UPDATE seat_status SET booted_user_id = ?, booted_name = ?, missed = 0 "
+                         "WHERE game_id = ? AND seat = ?", (player.user_id, player.name, game_id, seat)),
+                    Step("UPDATE players SET user_id = NULL, ai_level = ? WHERE game_id = ? AND seat = ?",
+                         (level, game_id, seat)),
+                    Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
+                         (self._clock(), game_id)))
+            async with self._reading() as reader:
+                return await self._load(reader, game_id)
+        return await self._run(work())
+
+    async def reinstate(self, game_id: int, user_id: int) -> GameRecord:
+        async def work() -> GameRecord:
+            self._cache.pop(game_id, None)
+            async with self._serialised(game_id), self._transaction(game_id) as db:
+                rows = await db.fetch("SELECT seat FROM seat_status WHERE game_id = ? AND booted_user_id = ?",
+                                      (game_id, user_id))
+                if not rows:
+                    raise NotSeated("That player was not replaced in this game.")
+                seat = rows[0][0]
+                await db.commit(
+                    Step("UPDATE players SET user_id = ?, ai_level = NULL WHERE game_id = ? AND seat = ?",
+                         (user_id, game_id, seat)),
+                    Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0 "
+                         "WHERE game_id = ? AND seat = ?", (game_id, seat)),
+                    Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
+                         (self._clock(), game_id)))
+            async with self._reading() as reader:
+                return await self._load(reader, game_id)
+        return await self._run(work())
+
+
+
+_DEADLINES = "SELECT d.game_id, d.seat, d.kind, d.due_at FROM deadlines d JOIN games g ON g.id = d.game_id"
+
+
+def _shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """The games of guilds on some gateway shards (a game without a guild is on shard 0), as SQL."""
+    if shards is None:
+        return "1 = 1", ()
+    marks = ", ".join("?" for _ in shards.ids)
+    return f"((COALESCE(g.guild_id, 0) >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
+
+
+def _append_events(game_id: int, first_seq: int, events: Sequence[Event]) -> Step:
+    return Step("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
+                [(game_id, first_seq + i, _dumps(e)) for i, e in enumerate(events)], many=True)
+
+
+def _clear_deadlines_if(condition: bool, game_id: int) -> tuple[Step, ...]:
+    """Finished and cancelled games keep no timers."""
+    return (Step("DELETE FROM deadlines WHERE game_id = ?", (game_id,)),) if condition else ()
+
+
+def _seat_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise InvalidValue("A player needs a name.")
+    return name[:64]
+
+
+def _check_prefs(prefs: UserPrefs) -> None:
+    if prefs.language is not None and not _LANGUAGE.match(prefs.language):
+        raise InvalidValue("“{language}” is not a language code (like en-GB, no or es-ES).", language=prefs.language)
+    if prefs.notify not in NOTIFY_MODES:
+        raise InvalidValue("Unknown notification mode “{mode}”; choose {modes}.", mode=prefs.notify,
+                           modes=", ".join(NOTIFY_MODES))
+    if (prefs.quiet_start is None) != (prefs.quiet_end is None):
+        raise InvalidValue("Quiet hours need both a start and an end.")
+    for value in (prefs.quiet_start, prefs.quiet_end):
+        if value is not None and not _HHMM.match(value):
+            raise InvalidValue("“{value}” is not a time of day; write it as HH:MM, like 22:30.", value=value)
+    if prefs.timezone is not None:
+        try:
+            ZoneInfo(prefs.timezone)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise InvalidValue("Unknown time zone “{timezone}”; use a name like Europe/Oslo.",
+                               timezone=prefs.timezone) from exc
+
+
+__all__ = ["RUNNING_GAMES_SQL", "Reading", "SQLStore", "Writing"]
