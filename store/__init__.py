@@ -35,12 +35,13 @@ from .records import (
     SeatStatus,
     UserPrefs,
 )
+from .results import FinishedGame, LeaderboardRow, PlayerStats, ResultRecord
 from .sqlite import DEFAULT_PATH, SQLiteStore, open_store
 
 __all__ = [
     "ACTIVE_STATUSES", "CANCELLED", "DEFAULT_PATH", "FINISHED", "LATEST_VERSION", "LOBBY", "MAX_SEATS", "PAUSED",
-    "RUNNING", "ActionResult", "AlreadySeated", "ChannelBusy", "DatabaseError", "Deadline", "GameNotRunning",
-    "GameRecord", "GuildSettings", "InvalidValue", "LobbyFull", "NotEnoughPlayers", "NotInLobby", "NotSeated",
-    "SQLiteStore", "SeatRecord", "SeatStatus", "Store", "StoreError", "UnknownGame", "UserPrefs", "VersionConflict",
-    "open_store",
+    "RUNNING", "ActionResult", "AlreadySeated", "ChannelBusy", "DatabaseError", "Deadline", "FinishedGame",
+    "GameNotRunning", "GameRecord", "GuildSettings", "InvalidValue", "LeaderboardRow", "LobbyFull",
+    "NotEnoughPlayers", "NotInLobby", "NotSeated", "PlayerStats", "ResultRecord", "SQLiteStore", "SeatRecord",
+    "SeatStatus", "Store", "StoreError", "UnknownGame", "UserPrefs", "VersionConflict", "open_store",
 ]

@@ -53,7 +53,7 @@ from .errors import (
     UnknownGame,
     VersionConflict,
 )
-from .migrations import LATEST_VERSION, MIGRATIONS, statements
+from .migrations import AFTER, LATEST_VERSION, MIGRATIONS, statements
 from .records import (
     ACTIVE_STATUSES,
     AI_LEVELS,
@@ -74,7 +74,8 @@ from .records import (
     UserPrefs,
     status_word,
 )
-from .transaction import Reader, Step, Transaction
+from .results import MISSED_TURN, ResultQueries, finish_steps, turn_steps
+from .transaction import Reader, Step, Transaction, run_on_connection
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -197,7 +198,7 @@ class _GameLock:
     users: int = 0
 
 
-class SQLiteStore(Store):
+class SQLiteStore(ResultQueries, Store):
     """The store in one SQLite file: WAL journal, foreign keys on, one connection for every read and write.
 
     ``synchronous`` is SQLite's: NORMAL survives any crash of the bot (only power loss can drop the last
@@ -273,6 +274,8 @@ class SQLiteStore(Store):
             for number in range(version, LATEST_VERSION):
                 for statement in statements(MIGRATIONS[number]):
                     await db.execute(statement)
+                if number + 1 in AFTER:
+                    await run_on_connection(db, AFTER[number + 1])
             await db.execute(f"PRAGMA user_version = {LATEST_VERSION}")
             await db.execute("COMMIT")
         except BaseException:
@@ -614,7 +617,7 @@ class SQLiteStore(Store):
                         Step("UPDATE games SET status = ?, state = ?, state_schema = ?, version = version + 1, "
                              "last_seq = ?, updated_at = ? WHERE id = ?",
                              (status, state_json, SCHEMA_VERSION, len(events), now, game_id)),
-                        _append_events(game_id, 1, events))
+                        _append_events(game_id, 1, events), *turn_steps(game_id, events, now))
                 started = replace(record, status=status, state_json=state_json, state_schema=SCHEMA_VERSION,
                                   version=record.version + 1, last_seq=len(events), updated_at=now)
                 self._remember(started, game)
@@ -680,11 +683,16 @@ class SQLiteStore(Store):
                         _append_events(game_id, first_seq, events),
                         *_clear_deadlines_if(new_status == FINISHED, game_id),
                     ]
+                    writes.extend(turn_steps(game_id, events, now))
                     if interaction_id is not None:
                         summary = {"action": action.to_dict(), "version": new_version, "first_seq": first_seq,
                                    "last_seq": last_seq, "status": new_status}
                         writes.append(Step("INSERT INTO interactions (game_id, interaction_id, result, created_at) "
                                            "VALUES (?, ?, ?, ?)", (game_id, interaction_id, _dumps(summary), now)))
+                    if new_status == FINISHED:  # the results and ratings, in the transaction that ends the game
+                        await db.run(*writes)
+                        writes = await finish_steps(db, game_id, record.guild_id, record.channel_id,
+                                                    record.players, now)
                     await db.commit(*writes)
                 applied = replace(record, status=new_status, state_json=state, state_schema=SCHEMA_VERSION,
                                   version=new_version, last_seq=last_seq, updated_at=now)
@@ -870,7 +878,7 @@ class SQLiteStore(Store):
     async def record_missed_turn(self, game_id: int, seat: int, turn_key: str) -> SeatStatus:
         return await self._seat_change(game_id, seat, Step(
             "UPDATE seat_status SET missed = missed + 1, last_missed_turn = ? WHERE game_id = ? AND seat = ? "
-            "AND last_missed_turn IS NOT ?", (turn_key, game_id, seat, turn_key)))
+            "AND last_missed_turn IS NOT ?", (turn_key, game_id, seat, turn_key)), Step(MISSED_TURN, (game_id, seat)))
 
     async def reset_missed(self, game_id: int, seat: int) -> None:
         async def work() -> None:
