@@ -15,6 +15,7 @@ import json
 import logging
 import os
 import sys
+import time
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -190,6 +191,22 @@ def _console(config: Config, db: str | None, out: str | None, script: str | None
             source.close()
 
 
+async def _rebuild_ratings(db: str) -> int:
+    store = SQLiteStore(db)
+    try:
+        await store.open()
+    except DatabaseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    try:
+        started = time.perf_counter()
+        games = await store.rebuild_ratings()
+    finally:
+        await store.close()
+    print(f"ratings rebuilt: {games} finished games in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bot.py", description="Risk on Discord.")
     parser.add_argument("--config", type=Path, help="config file (default: config.toml beside bot.py)")
@@ -202,6 +219,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_console.add_argument("--db", help="database file (default: the config's)")
     p_console.add_argument("--out", help="folder for received images (default: out)")
     p_console.add_argument("script", nargs="?", help="a file of console lines (default: standard input)")
+    p_ratings = sub.add_parser("ratings", help="player ratings")
+    p_ratings.add_argument("action", choices=["rebuild"], help="rebuild: recompute every rating from the stored "
+                           "games in the order they ended")
+    p_ratings.add_argument("--db", help="database file (default: the config's)")
     add_store_commands(sub, db_default=None, db_help="database file (default: the config's, data/risk.sqlite3)")
     args, unknown = parser.parse_known_args(argv)
     if unknown and args.command in ("export", "games"):
@@ -213,6 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in ("export", "games"):
         args.db = args.db or config.database
         return run_store_command(args)
+    if args.command == "ratings":
+        return asyncio.run(_rebuild_ratings(args.db or config.database))
     if args.command == "sync":
         return asyncio.run(_sync(config, args.guild or config.dev_guild or None, args.dry_run))
     if args.command == "console":

@@ -4,6 +4,7 @@ the results of games that ended before it."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import statistics
 from pathlib import Path
@@ -220,3 +221,24 @@ async def test_the_migration_fills_the_results_of_games_that_ended_before_it(tmp
 def test_a_rating_is_shown_from_five_games():
     assert not Rating(games=MIN_GAMES - 1).shown and Rating(games=MIN_GAMES).shown
     assert Rating().score == 1000
+
+
+async def test_bot_py_ratings_rebuild_recomputes_them_from_the_stored_games(tmp_path, capsys):
+    import bot
+
+    path = tmp_path / "risk.sqlite3"
+    s = SQLiteStore(path, clock=Clock(), checkpoint_interval=None)
+    await s.open()
+    await play(s, await new_game(s, [(ALICE, "Alice"), (BOB, "Bob")], ("easy",)))
+    before = await s.ratings(GUILD)
+    await s.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE ratings SET mu = 0, score = 0")
+    assert await asyncio.to_thread(bot.main, ["ratings", "rebuild", "--db", str(path)]) == 0
+    assert "ratings rebuilt: 1 finished games" in capsys.readouterr().out
+    s = SQLiteStore(path, checkpoint_interval=None)
+    await s.open()
+    try:
+        assert await s.ratings(GUILD) == before
+    finally:
+        await s.close()
