@@ -30,6 +30,7 @@ from .guards import game_locale
 from .i18n import _, ngettext
 from .maps import map_file
 from .panel import armies_to_place, controls, turn_prompt
+from .report import end_of_game_files
 from .text import describe, mission_line, now_text, seat_name, winner_names
 
 MAX_CONTENT = 1900
@@ -305,7 +306,8 @@ class Announcer:
         embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
                         inline=False)
         file = await map_file(s, EVERYBODY, locale=locale)
-        await self.channel(record).send(embed=embed, file=file, allowed_mentions=NOBODY)
+        report = await end_of_game_files(self.store, record, s, locale)  # the report image and the timelapse
+        await self.channel(record).send(embed=embed, files=[file, *report], allowed_mentions=NOBODY)
 
     # -- one player ------------------------------------------------------------------------------------------
     async def reminder(self, reminder: Reminder) -> None:
