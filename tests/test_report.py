@@ -54,6 +54,15 @@ def test_the_report_is_a_small_phone_width_image_in_every_language(six_players, 
         assert min(colour_distance(seat_colour(p.seat, state), c) for c in colours) < 5
 
 
+def test_the_words_of_the_report_are_translated(six_players):
+    events, state = six_players.events, six_players.game.state
+    english = build_report(3, events, state, "en")
+    for locale in ("no", "es-ES"):
+        other = build_report(3, events, state, locale)
+        assert other.dice_title != english.dice_title and other.moments_title != english.moments_title
+        assert other.dice[0].detail != english.dice[0].detail
+
+
 def test_a_game_without_battles_still_has_a_report():
     result = play_game(["easy", "easy"], "quiet")
     events = [e for e in result.events if e["type"] != "battle"]
