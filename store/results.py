@@ -122,16 +122,13 @@ def results_of(game_id: int, guild_id: int | None, channel_id: int, players: Seq
     out = []
     for p in players:
         mine = [t for t in turn_rows if t.seat == p.seat]
-        if mine:
-            turns = len(mine)
-            ai_turns = sum(1 for t in mine if t.by_ai)
-            missed = sum(1 for t in mine if t.missed)
-            times = [t.ended_at - t.started_at for t in mine if not t.by_ai and t.ended_at is not None]
-            median = statistics.median(times) if times else None
-        else:
-            turns = logged_turns.get(p.seat, 0)
-            ai_turns = turns if p.is_ai and p.seat not in booted else 0
-            missed, median = 0, None
+        # The log counts every turn; the rows only those played since turns were recorded (migration 4).
+        turns = max(logged_turns.get(p.seat, 0), len(mine))
+        unrecorded = turns - len(mine)
+        ai_turns = sum(1 for t in mine if t.by_ai) + (unrecorded if p.is_ai and p.seat not in booted else 0)
+        missed = sum(1 for t in mine if t.missed)
+        times = [t.ended_at - t.started_at for t in mine if not t.by_ai and t.ended_at is not None]
+        median = statistics.median(times) if times else None
         user_id = p.user_id if p.user_id is not None else booted.get(p.seat)
         took_over = user_id is not None and (p.seat in booted or ai_turns > missed)
         out.append(ResultRecord(

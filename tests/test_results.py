@@ -242,3 +242,15 @@ async def test_bot_py_ratings_rebuild_recomputes_them_from_the_stored_games(tmp_
         assert await s.ratings(GUILD) == before
     finally:
         await s.close()
+
+
+async def test_a_game_running_across_the_upgrade_counts_its_turns_from_the_log(store):
+    record = await new_game(store, [(ALICE, "Alice")], ("easy",))
+    record = await play(store, record, until=lambda s: s.turn >= 4)
+    with sqlite3.connect(store.path) as conn:  # as if the first turns were played before turns were recorded
+        conn.execute("DELETE FROM turns WHERE game_id = ? AND turn <= 3", (record.id,))
+    record = await play(store, record)
+    turns = turns_played(await store.events(record.id))
+    results = await store.results(record.id)
+    assert [r.turns for r in results] == [turns[0], turns[1]]
+    assert results[1].ai_turns == turns[1] and results[0].ai_turns == 0
