@@ -17,6 +17,7 @@ ports to another database as it is.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,6 +30,8 @@ from ratings import Rating, SeatResult, rate_game, rebuild
 
 from .records import SeatRecord
 from .transaction import Reader, Step, Transaction
+
+log = logging.getLogger(__name__)
 
 # -- turns ------------------------------------------------------------------------------------------------
 _TURN_START = ("INSERT INTO turns (game_id, turn, seat, started_at, by_ai) VALUES (?, ?, ?, ?, "
@@ -176,7 +179,11 @@ async def finish_steps(db: Transaction, game_id: int, guild_id: int | None, chan
         "SELECT seat, started_at, ended_at, by_ai, missed FROM turns WHERE game_id = ? ORDER BY turn", (game_id,))]
     booted = {r[0]: r[1] for r in await db.fetch(
         "SELECT seat, booted_user_id FROM seat_status WHERE game_id = ? AND booted_user_id IS NOT NULL", (game_id,))}
-    results = results_of(game_id, guild_id, channel_id, players, events, turn_rows, booted, now)
+    try:
+        results = results_of(game_id, guild_id, channel_id, players, events, turn_rows, booted, now)
+    except Exception:  # a game must be able to end, without its results (and loudly) if need be
+        log.exception("game %s: its results could not be computed", game_id)
+        return []
     users = sorted({r.user_id for r in results if r.user_id is not None})
     current: dict[int, Rating] = {}
     if users:
