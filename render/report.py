@@ -71,8 +71,9 @@ class Report:
     scale_words: tuple[str, str] = ("", "")   # the gauge's ends: "unlucky", "lucky"
 
 
-def _font(size: int, bold: bool = False) -> Any:
-    return style.font(size * SCALE, bold=bold)
+def _font(size: int, bold: bool = False, scale: int = SCALE) -> Any:
+    """The font for text of ``size`` px in the final image, drawn at ``scale`` times the size."""
+    return style.font(size * scale, bold=bold)
 
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> list[str]:
@@ -125,7 +126,7 @@ class _Canvas:
         peak = max((p[1] for _, pts in lines for p in pts), default=1) or 1
         step = _nice_step(peak / 4)
         peak = step * max(1, -(-peak // step))
-        font = style.font(24 * k)
+        font = _font(24, scale=k)
         for n in range(int(peak // step) + 1):
             value = n * step
             y = bottom - (bottom - top) * value / peak

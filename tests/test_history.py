@@ -69,6 +69,13 @@ async def test_history_lists_finished_games_and_gives_their_log_dice_and_timelap
         listing = step[0]
         assert listing.ephemeral and listing.text.count("won by alice") == 2
         first, _latest = sorted(int(part.split("**")[0]) for part in listing.text.split("**#")[1:])
+        # A value the list never offered (a game of another server, say) is refused and changes nothing.
+        raw = listing.raw_components[0]["components"][0]
+        raw["options"].append({"label": "x", "value": "999"})
+        step = await d.select("carol", "999", listing)
+        assert step[-1].ephemeral and "Choose one of the games in the list" in step[-1].content
+        step = await d.click("carol", "Export", listing)
+        assert step[0].attachments[0].filename == f"risk-game-{_latest}.jsonl"  # still the newest, as shown
         await d.select("carol", str(first), listing)
         step = await d.click("carol", "Export", listing)
         log = step[0].attachments[0]

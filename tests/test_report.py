@@ -63,6 +63,25 @@ def test_the_words_of_the_report_are_translated(six_players):
         assert other.dice[0].detail != english.dice[0].detail
 
 
+def test_every_letter_of_the_report_is_legible_at_phone_width(six_players, monkeypatch):
+    """A phone shows the image about 400 px wide: no text may come out smaller than 10.5 px there (Discord's
+    own small print is about 12 px)."""
+    from render import report
+
+    sizes: list[int] = []
+    real = report._font
+
+    def recording(size, bold=False, scale=1):
+        sizes.append(size)
+        return real(size, bold, scale)
+
+    monkeypatch.setattr(report, "_font", recording)
+    for locale in LANGUAGES:
+        render_report(build_report(3, six_players.events, six_players.game.state, locale))
+    smallest = min(sizes)
+    assert smallest * 400 / WIDTH >= 10.5, smallest
+
+
 def test_a_game_without_battles_still_has_a_report():
     result = play_game(["easy", "easy"], "quiet")
     events = [e for e in result.events if e["type"] != "battle"]
