@@ -78,6 +78,7 @@ def _font(size: int, bold: bool = False, scale: int = SCALE) -> Any:
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> list[str]:
     lines: list[str] = []
+    text = text.replace(" ± ", "\u00a0±\u00a0")  # "14.3 ± 3.1" stays on one line
     for paragraph in text.split("\n"):
         line = ""
         for word in paragraph.split(" "):
