@@ -84,7 +84,7 @@ def rate_game(ratings: Mapping[int, Rating], seats: Sequence[SeatResult]) -> dic
     if len(sides) < 2:
         return {}
     teams = []
-    ranks = []
+    ranks: list[float] = []
     for members in sides.values():
         team = []
         for seat in members:
@@ -95,7 +95,7 @@ def rate_game(ratings: Mapping[int, Rating], seats: Sequence[SeatResult]) -> dic
                 mu, sigma = before.mu, before.sigma
             team.append(MODEL.rating(mu=mu, sigma=sigma))
         teams.append(team)
-        ranks.append(min(s.placement for s in members))
+        ranks.append(float(min(s.placement for s in members)))
     rated = MODEL.rate(teams, ranks=ranks)
     out: dict[int, Rating] = {}
     for members, team in zip(sides.values(), rated, strict=True):
