@@ -207,8 +207,8 @@ class HistoryCommands(CogBase):
         games = await self.store.finished_games(interaction.guild_id, channel, 0, HISTORY_GAMES)
         if not games:
             raise UserError(_("No game has finished here yet.", locale))
-        lines = [_("**#{id}** <#{channel}> · {date} · {turns} · won by {names}", locale, id=g.game_id,
-                   channel=g.channel_id, date=f"<t:{int(g.ended_at)}:d>",
+        lines = [_("**#{id}** <#{channel}> · <t:{ended}:d> · {turns} · won by {names}", locale, id=g.game_id,
+                   channel=g.channel_id, ended=int(g.ended_at),
                    turns=ngettext("{n} turn", "{n} turns", g.turns, locale),
                    names=", ".join(safe_name(n) for n in g.winners)) for g in games]
         text = "\n".join([_("The last finished games:", locale), *lines])
