@@ -254,3 +254,18 @@ async def test_a_game_running_across_the_upgrade_counts_its_turns_from_the_log(s
     results = await store.results(record.id)
     assert [r.turns for r in results] == [turns[0], turns[1]]
     assert results[1].ai_turns == turns[1] and results[0].ai_turns == 0
+
+
+async def test_the_results_are_written_in_the_transaction_that_ends_the_game(store):
+    from store import DatabaseError
+
+    record = await new_game(store, [(ALICE, "Alice")], ("easy",))
+    with sqlite3.connect(store.path) as conn:  # a row in the way: writing the results must fail
+        conn.execute("INSERT INTO results (game_id, seat, guild_id, channel_id, name, placement, ended_at) "
+                     "VALUES (?, 0, 0, 0, 'x', 1, 0)", (record.id,))
+    with pytest.raises(DatabaseError):
+        await play(store, record)
+    after = await store.get_game(record.id)
+    events = await store.events(record.id)
+    assert after.status == "running" and events[-1]["type"] != "game_over"  # nothing of the last move stayed
+    assert len(events) == after.last_seq and not await store.ratings(GUILD)
