@@ -301,8 +301,10 @@ class ResultQueries:
         async def work() -> PlayerStats | None:
             async with self._reading() as db:  # type: ignore[attr-defined]
                 head = await db.fetch(
+                    # Reliability counts only games whose turns were timed (not those filled in from old logs).
                     "SELECT COUNT(*), SUM(CASE WHEN placement = 1 THEN 1 ELSE 0 END), AVG(placement), "
-                    "SUM(turns - ai_turns), SUM(missed) FROM results WHERE guild_id = ? AND user_id = ?",
+                    "SUM(CASE WHEN median_move IS NOT NULL OR missed > 0 THEN turns - ai_turns ELSE 0 END), "
+                    "SUM(missed) FROM results WHERE guild_id = ? AND user_id = ?",
                     (guild, user_id))
                 if not head or not head[0][0]:
                     return None
