@@ -214,6 +214,8 @@ async def test_the_migration_fills_the_results_of_games_that_ended_before_it(tmp
             assert [(r.seat, r.user_id, r.placement, r.turns, r.team) for r in results] == rows
             assert all(r.median_move is None for r in results)  # no times were recorded then
         assert await s.ratings(GUILD) == ratings
+        old = await s.player_stats(GUILD, ALICE)
+        assert old.games == 1 and old.reliability is None and old.median_move is None  # unknown, not perfect
     finally:
         await s.close()
 
