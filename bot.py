@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import sys
+import time
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -257,6 +258,22 @@ def _migrate(source: str, target: str) -> int:
     return 0
 
 
+async def _rebuild_ratings(db: str) -> int:
+    store = store_for(db)
+    try:
+        await store.open()
+    except DatabaseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    try:
+        started = time.perf_counter()
+        games = await store.rebuild_ratings()
+    finally:
+        await store.close()
+    print(f"ratings rebuilt: {games} finished games in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bot.py", description="Risk on Discord.")
     parser.add_argument("--config", type=Path, help="config file (default: config.toml beside bot.py)")
@@ -279,6 +296,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_console.add_argument("--db", help="database file (default: the config's)")
     p_console.add_argument("--out", help="folder for received images (default: out)")
     p_console.add_argument("script", nargs="?", help="a file of console lines (default: standard input)")
+    p_ratings = sub.add_parser("ratings", help="player ratings")
+    p_ratings.add_argument("action", choices=["rebuild"], help="rebuild: recompute every rating from the stored "
+                           "games in the order they ended")
+    p_ratings.add_argument("--db", help="database file (default: the config's)")
     add_store_commands(sub, db_default=None, db_help="database file (default: the config's, data/risk.sqlite3)")
     args, unknown = parser.parse_known_args(argv)
     if unknown and args.command in ("export", "games", "migrate", "run"):
@@ -304,6 +325,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             except ValueError:
                 parser.error("--shards takes shard numbers separated by commas, e.g. 0,1")
         config.owned_shards()  # a clear error now rather than at the gateway
+    if args.command == "ratings":
+        return asyncio.run(_rebuild_ratings(args.db or config.database))
     if args.command == "sync":
         return asyncio.run(_sync(config, args.guild or config.dev_guild or None, args.dry_run))
     if args.command == "console":

@@ -33,6 +33,7 @@ from .i18n import _, ngettext
 from .maps import map_file, prepare
 from .panel import armies_to_place, controls, turn_prompt
 from .postbox import Post, Postbox
+from .report import end_of_game_files
 from .text import describe, mission_line, now_text, seat_name, winner_names
 
 MAX_CONTENT = 1900
@@ -239,7 +240,7 @@ class Announcer:
         # burst supersedes is skipped (cogs/postbox.py). What the last message needs is read first.
         last: tuple[str | None, dict[str, Any]] | None = None
         if outcome.ended:
-            last = None, self._game_over(record, outcome.state)
+            last = None, await self._game_over(record, outcome.state)
         elif self._turn_passed(outcome):
             last = await self._panel(record, outcome.deadline)
         sent: list[asyncio.Future[Any]] = []
@@ -344,9 +345,9 @@ class Announcer:
 
     async def game_over(self, record: GameRecord, state: GameState | None = None) -> None:
         """How the game was won, the standings where they decided it, every mission, and the dice to check."""
-        await self.post(record, **self._game_over(record, state))
+        await self.post(record, **await self._game_over(record, state))
 
-    def _game_over(self, record: GameRecord, state: GameState | None) -> dict[str, Any]:
+    async def _game_over(self, record: GameRecord, state: GameState | None) -> dict[str, Any]:
         locale = game_locale(record)
         s = state or record.game().state
         embed = discord.Embed(title=winner_title(s, locale), colour=discord.Colour.gold())
@@ -362,7 +363,8 @@ class Announcer:
         embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
         embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
                         inline=False)
-        return {"embed": embed, "map": prepare(s, EVERYBODY, locale=locale), "keep_map": True}
+        report = await end_of_game_files(self.store, record, s, locale)  # the report image and the timelapse
+        return {"embed": embed, "map": prepare(s, EVERYBODY, locale=locale), "keep_map": True, "files": report}
 
     # -- one player ------------------------------------------------------------------------------------------
     async def reminder(self, reminder: Reminder) -> None:

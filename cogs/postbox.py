@@ -96,7 +96,11 @@ class Postbox:
                 post.map_skipped = True
                 self.maps_skipped += 1
             else:
-                kwargs["file"] = maps.as_file(await maps.draw(post.map))
+                drawn = maps.as_file(await maps.draw(post.map))
+                if "files" in kwargs:  # the map first, then the other attachments
+                    kwargs["files"] = [drawn, *kwargs["files"]]
+                else:
+                    kwargs["file"] = drawn
         return await channel.send(post.content, **kwargs)
 
     async def close(self) -> None:

@@ -1,7 +1,7 @@
 """The Risk cog: one game per channel, assembled from its parts.
 
 - ``play.py``: the moves (``/place``, ``/attack`` …) and the one path every move takes;
-- ``lobby.py``, ``info.py``, ``control.py``: the ``/risk`` commands;
+- ``lobby.py``, ``info.py``, ``control.py``, ``history.py``: the ``/risk`` commands;
 - ``taps.py``: what each button and select does; ``panel.py``: the turn panel's buttons;
 - ``announcer.py``: every message about a game, per audience; ``guards.py``: who may act;
 - ``table/`` (outside ``cogs/``): the game flow, AI turns and timers, with no Discord in it.
@@ -28,6 +28,7 @@ from .components import GameButton, GameSelect
 from .control import ControlCommands
 from .errors import UserError, handle_error
 from .guards import on_turn, require_host, require_permissions, running_game, seat_of
+from .history import HistoryCommands
 from .i18n import _
 from .info import InfoCommands
 from .lobby import LobbyButton, LobbyCommands
@@ -35,7 +36,7 @@ from .play import PlayCommands
 from .taps import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 
 
-class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
+class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, HistoryCommands):
     """Games of Risk, one per channel."""
 
     risk = risk_group

@@ -41,6 +41,7 @@ from .records import (
     Shards,
     UserPrefs,
 )
+from .results import FinishedGame, LeaderboardRow, PlayerStats, ResultRecord
 from .sqlite import DEFAULT_PATH, SQLiteStore, open_store
 
 
@@ -53,9 +54,9 @@ def store_for(database: str | os.PathLike[str], **options: Any) -> Store:
 
 __all__ = [
     "ACTIVE_STATUSES", "CANCELLED", "DEFAULT_PATH", "FINISHED", "LATEST_VERSION", "LOBBY", "MAX_SEATS", "PAUSED",
-    "RUNNING", "ActionResult", "AlreadySeated", "ChannelBusy", "DatabaseError", "Deadline", "GameNotRunning",
-    "GameRecord", "GuildSettings", "InvalidValue", "LobbyFull", "NotEnoughPlayers", "NotInLobby", "NotSeated",
-    "PostgresStore", "SQLiteStore", "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "UnknownGame",
-    "UserPrefs", "VersionConflict",
+    "RUNNING", "ActionResult", "AlreadySeated", "ChannelBusy", "DatabaseError", "Deadline", "FinishedGame",
+    "GameNotRunning", "GameRecord", "GuildSettings", "InvalidValue", "LeaderboardRow", "LobbyFull",
+    "NotEnoughPlayers", "NotInLobby", "NotSeated", "PlayerStats", "PostgresStore", "ResultRecord", "SQLiteStore",
+    "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "UnknownGame", "UserPrefs", "VersionConflict",
     "is_postgres_url", "open_store", "redacted", "store_for",
 ]

@@ -9,8 +9,10 @@ from types import TracebackType
 from typing import Any, Self
 
 from engine import Action, Event
+from ratings import Rating
 
 from .records import ActionResult, Deadline, GameRecord, GuildSettings, SeatStatus, Shards, UserPrefs
+from .results import FinishedGame, LeaderboardRow, PlayerStats, ResultRecord
 
 
 class Store(abc.ABC):
@@ -192,6 +194,37 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def reinstate(self, game_id: int, user_id: int) -> GameRecord:
         """Give a replaced player their seat back."""
+
+    # -- results and ratings (store/results.py) ------------------------------------------------------
+    @abc.abstractmethod
+    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats | None:
+        """A player's record on a server: games, wins, placements, reliability, rating (None: no game)."""
+
+    @abc.abstractmethod
+    async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10
+                          ) -> tuple[list[LeaderboardRow], int]:
+        """A page of the server's rated players, best first, and how many are rated."""
+
+    @abc.abstractmethod
+    async def finished_games(self, guild_id: int | None, channel_id: int | None = None, offset: int = 0,
+                             limit: int = 10) -> list[FinishedGame]:
+        """Finished games of a server (or of a channel), the latest first, with their winners."""
+
+    @abc.abstractmethod
+    async def results(self, game_id: int) -> list[ResultRecord]:
+        """A finished game's result rows, by seat (written in the transaction that ended it)."""
+
+    @abc.abstractmethod
+    async def ratings(self, guild_id: int | None) -> dict[int, Rating]:
+        """Every rating on a server, by user id."""
+
+    @abc.abstractmethod
+    async def rating_history(self, guild_id: int | None, user_id: int) -> list[tuple[int, Rating]]:
+        """A player's rating after each of their games on a server, oldest first."""
+
+    @abc.abstractmethod
+    async def rebuild_ratings(self) -> int:
+        """Recompute every rating from the stored results in the order the games ended; the games rated."""
 
 
 __all__ = ["Store"]

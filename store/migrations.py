@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 # 1: games, seats, the event log and processed interactions.
 _V1 = """
@@ -117,7 +117,74 @@ CREATE TABLE seat_status (
 ) WITHOUT ROWID;
 """
 
-# What the channel was told: the last event of each game announced, so a restart tells what it missed, once,
+# 4: every turn of a seat with its times, the results of finished games, ratings per server and their history.
+# The results of games that ended before this step are filled in from their logs (``AFTER`` below).
+_V4 = """
+CREATE TABLE turns (
+    game_id    INTEGER NOT NULL REFERENCES games (id),
+    turn       INTEGER NOT NULL,
+    seat       INTEGER NOT NULL,
+    started_at REAL    NOT NULL,
+    ended_at   REAL,
+    by_ai      INTEGER NOT NULL DEFAULT 0,
+    missed     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, turn)
+);
+CREATE INDEX turns_by_seat ON turns (game_id, seat);
+
+CREATE TABLE results (
+    game_id      INTEGER NOT NULL REFERENCES games (id),
+    seat         INTEGER NOT NULL,
+    guild_id     INTEGER NOT NULL,
+    channel_id   INTEGER NOT NULL,
+    user_id      INTEGER,
+    ai_level     TEXT,
+    name         TEXT    NOT NULL,
+    placement    INTEGER NOT NULL,
+    team         INTEGER,
+    ai_took_over INTEGER NOT NULL DEFAULT 0,
+    ai_turns     INTEGER NOT NULL DEFAULT 0,
+    turns        INTEGER NOT NULL DEFAULT 0,
+    missed       INTEGER NOT NULL DEFAULT 0,
+    median_move  REAL,
+    continent    TEXT,
+    game_turns   INTEGER NOT NULL DEFAULT 0,
+    ended_at     REAL    NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX results_by_player ON results (guild_id, user_id, ended_at);
+CREATE INDEX results_by_guild ON results (guild_id, seat, ended_at);
+CREATE INDEX results_by_channel ON results (channel_id, seat, ended_at);
+
+CREATE TABLE ratings (
+    guild_id   INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    name       TEXT    NOT NULL,
+    mu         REAL    NOT NULL,
+    sigma      REAL    NOT NULL,
+    score      INTEGER NOT NULL,
+    games      INTEGER NOT NULL,
+    wins       INTEGER NOT NULL,
+    updated_at REAL    NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+CREATE INDEX ratings_board ON ratings (guild_id, score);
+
+CREATE TABLE rating_history (
+    guild_id INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    game_id  INTEGER NOT NULL,
+    mu       REAL    NOT NULL,
+    sigma    REAL    NOT NULL,
+    score    INTEGER NOT NULL,
+    games    INTEGER NOT NULL,
+    at       REAL    NOT NULL,
+    PRIMARY KEY (guild_id, user_id, game_id)
+);
+"""
+
+
+# 5: what the channel was told: the last event of each game announced, so a restart tells what it missed, once,
 # and never tells anything twice. Games stored before this step count as told.
 _V_ANNOUNCED = """
 CREATE TABLE announced (
@@ -127,8 +194,18 @@ CREATE TABLE announced (
 INSERT INTO announced (game_id, seq) SELECT id, last_seq FROM games;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V_ANNOUNCED)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED)
 LATEST_VERSION = len(MIGRATIONS)
+
+
+def _fill_results(conn: sqlite3.Connection) -> None:
+    from .results import backfill
+
+    backfill(conn)
+
+
+# Work a step needs beyond its SQL, run after it in the same transaction (on the plain ``sqlite3`` connection).
+AFTER: dict[int, Callable[[sqlite3.Connection], None]] = {4: _fill_results}
 
 
 def statements(script: str) -> Iterator[str]:
@@ -156,6 +233,8 @@ def migrate_sync(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> int:
         for number in range(version, target):
             for statement in statements(MIGRATIONS[number]):
                 conn.execute(statement)
+            if number + 1 in AFTER:
+                AFTER[number + 1](conn)
         if target > version:
             conn.execute(f"PRAGMA user_version = {int(target)}")
         conn.execute("COMMIT")
@@ -165,4 +244,4 @@ def migrate_sync(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> int:
     return max(version, target)
 
 
-__all__ = ["LATEST_VERSION", "MIGRATIONS", "migrate_sync", "statements"]
+__all__ = ["AFTER", "LATEST_VERSION", "MIGRATIONS", "migrate_sync", "statements"]

@@ -116,7 +116,73 @@ CREATE TABLE seat_status (
 );
 """
 
-# What the channel was told (see store/migrations.py).
+# 4: turns, results, ratings and their history (see store/migrations.py). A PostgreSQL database is new with
+# this step's release, so it has no finished games to fill in.
+_V4 = """
+CREATE TABLE turns (
+    game_id    BIGINT  NOT NULL REFERENCES games (id),
+    turn       INTEGER NOT NULL,
+    seat       INTEGER NOT NULL,
+    started_at DOUBLE PRECISION NOT NULL,
+    ended_at   DOUBLE PRECISION,
+    by_ai      INTEGER NOT NULL DEFAULT 0,
+    missed     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, turn)
+);
+CREATE INDEX turns_by_seat ON turns (game_id, seat);
+
+CREATE TABLE results (
+    game_id      BIGINT  NOT NULL REFERENCES games (id),
+    seat         INTEGER NOT NULL,
+    guild_id     BIGINT  NOT NULL,
+    channel_id   BIGINT  NOT NULL,
+    user_id      BIGINT,
+    ai_level     TEXT,
+    name         TEXT    NOT NULL,
+    placement    INTEGER NOT NULL,
+    team         INTEGER,
+    ai_took_over INTEGER NOT NULL DEFAULT 0,
+    ai_turns     INTEGER NOT NULL DEFAULT 0,
+    turns        INTEGER NOT NULL DEFAULT 0,
+    missed       INTEGER NOT NULL DEFAULT 0,
+    median_move  DOUBLE PRECISION,
+    continent    TEXT,
+    game_turns   INTEGER NOT NULL DEFAULT 0,
+    ended_at     DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX results_by_player ON results (guild_id, user_id, ended_at);
+CREATE INDEX results_by_guild ON results (guild_id, seat, ended_at);
+CREATE INDEX results_by_channel ON results (channel_id, seat, ended_at);
+
+CREATE TABLE ratings (
+    guild_id   BIGINT  NOT NULL,
+    user_id    BIGINT  NOT NULL,
+    name       TEXT    NOT NULL,
+    mu         DOUBLE PRECISION NOT NULL,
+    sigma      DOUBLE PRECISION NOT NULL,
+    score      INTEGER NOT NULL,
+    games      INTEGER NOT NULL,
+    wins       INTEGER NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+);
+CREATE INDEX ratings_board ON ratings (guild_id, score);
+
+CREATE TABLE rating_history (
+    guild_id BIGINT  NOT NULL,
+    user_id  BIGINT  NOT NULL,
+    game_id  BIGINT  NOT NULL,
+    mu       DOUBLE PRECISION NOT NULL,
+    sigma    DOUBLE PRECISION NOT NULL,
+    score    INTEGER NOT NULL,
+    games    INTEGER NOT NULL,
+    at       DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (guild_id, user_id, game_id)
+);
+"""
+
+# 5: what the channel was told (see store/migrations.py).
 _V_ANNOUNCED = """
 CREATE TABLE announced (
     game_id BIGINT PRIMARY KEY REFERENCES games (id),
@@ -125,7 +191,7 @@ CREATE TABLE announced (
 INSERT INTO announced (game_id, seq) SELECT id, last_seq FROM games;
 """
 
-POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V_ANNOUNCED)
+POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

@@ -70,6 +70,7 @@ from .records import (
     UserPrefs,
     status_word,
 )
+from .results import MISSED_TURN, ResultQueries, finish_steps, turn_steps
 from .transaction import Row, Step
 
 T = TypeVar("T")
@@ -148,7 +149,7 @@ class _GameLock:
 
 
 
-class SQLStore(Store):
+class SQLStore(ResultQueries, Store):
     """The store's logic on any SQL backend (see the module's docstring for what a backend supplies)."""
 
     def __init__(self, *, cache_size: int, clock: Callable[[], float]) -> None:
@@ -429,7 +430,7 @@ class SQLStore(Store):
                         Step("UPDATE games SET status = ?, state = ?, state_schema = ?, version = version + 1, "
                              "last_seq = ?, updated_at = ? WHERE id = ?",
                              (status, state_json, SCHEMA_VERSION, len(events), now, game_id)),
-                        _append_events(game_id, 1, events))
+                        _append_events(game_id, 1, events), *turn_steps(game_id, events, now))
                 started = replace(record, status=status, state_json=state_json, state_schema=SCHEMA_VERSION,
                                   version=record.version + 1, last_seq=len(events), updated_at=now)
                 self._remember(started, game)
@@ -496,11 +497,16 @@ class SQLStore(Store):
                         _append_events(game_id, first_seq, events),
                         *_clear_deadlines_if(new_status == FINISHED, game_id),
                     ]
+                    writes.extend(turn_steps(game_id, events, now))
                     if interaction_id is not None:
                         summary = {"action": action.to_dict(), "version": new_version, "first_seq": first_seq,
                                    "last_seq": last_seq, "status": new_status}
                         writes.append(Step("INSERT INTO interactions (game_id, interaction_id, result, created_at) "
                                            "VALUES (?, ?, ?, ?)", (game_id, interaction_id, _dumps(summary), now)))
+                    if new_status == FINISHED:  # the results and ratings, in the transaction that ends the game
+                        await db.run(*writes)
+                        writes = await finish_steps(db, game_id, record.guild_id, record.channel_id,
+                                                    record.players, now)
                     await db.commit(*writes)
                 applied = replace(record, status=new_status, state_json=state, state_schema=SCHEMA_VERSION,
                                   version=new_version, last_seq=last_seq, updated_at=now)
@@ -707,7 +713,8 @@ class SQLStore(Store):
     async def record_missed_turn(self, game_id: int, seat: int, turn_key: str) -> SeatStatus:
         return await self._seat_change(game_id, seat, Step(
             "UPDATE seat_status SET missed = missed + 1, last_missed_turn = ? WHERE game_id = ? AND seat = ? "
-            "AND last_missed_turn IS DISTINCT FROM ?", (turn_key, game_id, seat, turn_key)))
+            "AND last_missed_turn IS DISTINCT FROM ?", (turn_key, game_id, seat, turn_key)),
+            Step(MISSED_TURN, (game_id, seat)))
 
     async def reset_missed(self, game_id: int, seat: int) -> None:
         async def work() -> None:

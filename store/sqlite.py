@@ -24,9 +24,9 @@ from typing import Any
 import aiosqlite
 
 from .errors import DatabaseError, StoreError
-from .migrations import LATEST_VERSION, MIGRATIONS, statements
+from .migrations import AFTER, LATEST_VERSION, MIGRATIONS, statements
 from .sql import RUNNING_GAMES_SQL, SQLStore
-from .transaction import Reader, Transaction
+from .transaction import Reader, Transaction, run_on_connection
 
 log = logging.getLogger(__name__)
 DEFAULT_PATH = Path("data/risk.sqlite3")
@@ -162,6 +162,8 @@ class SQLiteStore(SQLStore):
             for number in range(version, LATEST_VERSION):
                 for statement in statements(MIGRATIONS[number]):
                     await db.execute(statement)
+                if number + 1 in AFTER:
+                    await run_on_connection(db, AFTER[number + 1])
             await db.execute(f"PRAGMA user_version = {LATEST_VERSION}")
             await db.execute("COMMIT")
         except BaseException:

@@ -15,9 +15,9 @@ to 0.22 in pyproject.toml, and this module is the only place that reaches inside
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -25,6 +25,7 @@ if not callable(getattr(aiosqlite.Connection, "_execute", None)):  # pragma: no 
     raise ImportError("store needs aiosqlite 0.22 (Connection._execute); see store/transaction.py")
 
 Row = tuple[Any, ...]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,16 @@ async def run_steps(db: aiosqlite.Connection, steps: Sequence[Step]) -> list[Row
     return rows
 
 
+async def run_on_connection(db: aiosqlite.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
+    """``work(connection)`` on aiosqlite's thread, with the plain ``sqlite3`` connection (migration steps)."""
+
+    def call() -> T:
+        return work(db._conn)
+
+    result: T = await db._execute(call)  # type: ignore[no-untyped-call]
+    return result
+
+
 class Reader:
     """Reads on the shared connection (outside any transaction)."""
 
@@ -97,4 +108,4 @@ class Transaction(Reader):
         self.committed = True
 
 
-__all__ = ["BEGIN", "COMMIT", "Reader", "Row", "Step", "Transaction", "run_steps"]
+__all__ = ["BEGIN", "COMMIT", "Reader", "Row", "Step", "Transaction", "run_on_connection", "run_steps"]

@@ -121,7 +121,12 @@ class Referee:
                     if seat != audience and any(t and t in text and not any(t in m for m in mine) for t in texts):
                         self.problems.append(f"{where} shows seat {seat}'s secret")
             for attached in message.attachments:
-                if attached.filename.endswith(".png"):
+                if attached.filename.endswith(("-report.png", "-timelapse.webp")):
+                    # The end-of-game report and timelapse show the whole game: only once it is over.
+                    self.counts["reports"] = self.counts.get("reports", 0) + 1
+                    if not self.over:
+                        self.problems.append(f"{where}: {attached.filename} before the end of the game")
+                elif attached.filename.endswith(".png"):
                     self._check_map(where, audience, attached.data)
                 elif attached.filename.endswith(".jsonl"):
                     self._check_export(where, audience, attached.data.decode(), events, seed)

@@ -215,7 +215,7 @@ def test_readme_tools_work_as_written(tmp_path: Path):
     assert "The game begins!" in played and (tmp_path / "data" / "risk.sqlite3").is_file()
     assert sorted(p.name for p in (tmp_path / "out").iterdir())[0] == "0001-map.png"
 
-    simulate, verify, render, odds, games, export = lines
+    simulate, verify, render, odds, games, export, ratings = lines
     assert "2 games, 4 players" in run(simulate, **{"100": "2"})
     assert run(verify).strip() == "OK"
     run(render)
@@ -231,3 +231,4 @@ def test_readme_tools_work_as_written(tmp_path: Path):
                         "(hidden information kept hidden: the game is not over).\n")
     assert json.loads(events[0])["type"] == "game_started"
     assert run(export + " --game " + game_id, ID=channel).startswith(f"Game #{game_id} (running): ")
+    assert run(ratings).startswith("ratings rebuilt: 0 finished games")  # the console's game is still running

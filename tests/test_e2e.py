@@ -230,7 +230,8 @@ async def test_a_whole_game_of_two_humans_and_two_ais(fake: FakeDiscord, bots: C
         assert panels and all("Map" in m.button_labels for m in panels)
         over = await fake.wait_message(lambda m: any("wins" in (e.get("title") or "") for e in m.embeds), 30,
                                        channel=table.channel, what="the game-over message")
-        assert over.filenames() == ["map.png"]
+        assert over.filenames() == ["map.png", f"risk-game-{game_id}-report.png",
+                                    f"risk-game-{game_id}-timelapse.webp"]
 
         # The stored game: exactly the engine's game, its dice verifiable, its log replaying to its state.
         state, events, done = stored_game(bot.database, game_id)

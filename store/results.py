@@ -1,0 +1,410 @@
+"""Results of finished games, each seat's turns, and ratings per server: every query of them is in this module.
+
+- ``turn_steps``: written with each action, one row per turn (when it started and ended, whether the AI
+  played it, whether its time ran out).
+- ``finish_steps``: when a game ends, in the transaction that writes ``game_over``: one result row per seat
+  (``results_of``, from the log and the turns) and the new ratings of its humans (``ratings.rate_game``),
+  with a row of rating history each.
+- ``backfill``: migration 4 fills the results of games that ended before it, from their logs, then rebuilds
+  the ratings.
+- ``ResultQueries``: the reads of the ``/risk stats``, ``leaderboard`` and ``history`` commands, and the
+  rebuild of every rating (``bot.py ratings rebuild``).
+
+A server is ``guild_id`` 0 for games played outside one. The SQL is plain (no SQLite-only functions) so it
+ports to another database as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import Event
+from engine.summary import favourite_continents, placements, teams, turns_played
+from ratings import Rating, SeatResult, rate_game, rebuild
+
+from .records import SeatRecord
+from .transaction import Reader, Step, Transaction
+
+log = logging.getLogger(__name__)
+
+# -- turns ------------------------------------------------------------------------------------------------
+_TURN_START = ("INSERT INTO turns (game_id, turn, seat, started_at, by_ai) VALUES (?, ?, ?, ?, "
+               "(SELECT CASE WHEN ai_level IS NULL THEN 0 ELSE 1 END FROM players WHERE game_id = ? AND seat = ?)) "
+               "ON CONFLICT (game_id, turn) DO NOTHING")
+_TURN_END = "UPDATE turns SET ended_at = ? WHERE game_id = ? AND seat = ? AND ended_at IS NULL"
+_ALL_TURNS_END = "UPDATE turns SET ended_at = ? WHERE game_id = ? AND ended_at IS NULL"
+# The AI plays the turn of a player whose time ran out.
+MISSED_TURN = "UPDATE turns SET missed = 1, by_ai = 1 WHERE game_id = ? AND seat = ? AND ended_at IS NULL"
+
+
+def turn_steps(game_id: int, events: Iterable[Event], now: float) -> list[Step]:
+    """The turns' rows for an action's events: a turn starts, a turn ends, the game ends."""
+    steps = []
+    for e in events:
+        kind = e.get("type")
+        if kind == "turn_started":
+            steps.append(Step(_TURN_START, (game_id, e["turn"], e["seat"], now, game_id, e["seat"])))
+        elif kind == "turn_ended":
+            steps.append(Step(_TURN_END, (now, game_id, e["seat"])))
+        elif kind == "game_over":
+            steps.append(Step(_ALL_TURNS_END, (now, game_id)))
+    return steps
+
+
+# -- results --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TurnRow:
+    seat: int
+    started_at: float
+    ended_at: float | None
+    by_ai: bool
+    missed: bool
+
+
+@dataclass(frozen=True)
+class ResultRecord:
+    """One seat of a finished game."""
+
+    game_id: int
+    seat: int
+    guild_id: int
+    channel_id: int
+    user_id: int | None       # the human of the seat (also when the AI took it over); None for an AI seat
+    ai_level: str | None      # the AI's level, if an AI played the seat at the end
+    name: str
+    placement: int            # 1 the best (by elimination order; teams by team)
+    team: int | None
+    ai_took_over: bool        # the AI was given the seat of its absent human
+    ai_turns: int             # turns the AI played for the seat (an AI seat: all of them)
+    turns: int
+    missed: int               # turns whose deadline passed
+    median_move: float | None  # seconds from the start of the seat's turn to its end, turns the human played
+    continent: str | None     # the continent whose bonus the seat collected most often
+    game_turns: int           # the length of the game in turns
+    ended_at: float
+
+    @property
+    def human_share(self) -> float:
+        return 1.0 if not self.turns else (self.turns - self.ai_turns) / self.turns
+
+    def seat_result(self) -> SeatResult:
+        return SeatResult(user_id=self.user_id, ai_level=self.ai_level, placement=self.placement, team=self.team,
+                          human_share=self.human_share)
+
+
+_RESULT_COLUMNS = ("game_id, seat, guild_id, channel_id, user_id, ai_level, name, placement, team, ai_took_over, "
+                   "ai_turns, turns, missed, median_move, continent, game_turns, ended_at")
+
+
+def _result_row(r: ResultRecord) -> tuple[Any, ...]:
+    return (r.game_id, r.seat, r.guild_id, r.channel_id, r.user_id, r.ai_level, r.name, r.placement, r.team,
+            int(r.ai_took_over), r.ai_turns, r.turns, r.missed, r.median_move, r.continent, r.game_turns, r.ended_at)
+
+
+def _result(row: Sequence[Any]) -> ResultRecord:
+    return ResultRecord(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], bool(row[9]),
+                        row[10], row[11], row[12], row[13], row[14], row[15], row[16])
+
+
+def results_of(game_id: int, guild_id: int | None, channel_id: int, players: Sequence[SeatRecord],
+               events: Sequence[Event], turn_rows: Sequence[TurnRow], booted: Mapping[int, int],
+               ended_at: float) -> list[ResultRecord]:
+    """The result of every seat of a finished game, from its log, its turns (none for a game that ended before
+    turns were recorded: then the log counts them, and times are unknown) and the users the AI replaced."""
+    places = placements(events)
+    team_of = teams(events)
+    favourite = favourite_continents(events)
+    logged_turns = turns_played(events)
+    game_turns = max((int(e["turn"]) for e in events if e.get("type") == "turn_started"), default=0)
+    out = []
+    for p in players:
+        mine = [t for t in turn_rows if t.seat == p.seat]
+        # The log counts every turn; the rows only those played since turns were recorded (migration 4).
+        turns = max(logged_turns.get(p.seat, 0), len(mine))
+        unrecorded = turns - len(mine)
+        ai_turns = sum(1 for t in mine if t.by_ai) + (unrecorded if p.is_ai and p.seat not in booted else 0)
+        missed = sum(1 for t in mine if t.missed)
+        times = [t.ended_at - t.started_at for t in mine if not t.by_ai and t.ended_at is not None]
+        median = statistics.median(times) if times else None
+        user_id = p.user_id if p.user_id is not None else booted.get(p.seat)
+        took_over = user_id is not None and (p.seat in booted or ai_turns > missed)
+        out.append(ResultRecord(
+            game_id=game_id, seat=p.seat, guild_id=guild_id or 0, channel_id=channel_id, user_id=user_id,
+            ai_level=p.ai_level, name=p.name, placement=places.get(p.seat, len(players)), team=team_of.get(p.seat),
+            ai_took_over=took_over, ai_turns=ai_turns, turns=turns, missed=missed, median_move=median,
+            continent=favourite.get(p.seat), game_turns=game_turns, ended_at=ended_at))
+    return out
+
+
+# -- ratings ------------------------------------------------------------------------------------------------
+_RATING_UPSERT = (
+    "INSERT INTO ratings (guild_id, user_id, name, mu, sigma, score, games, wins, updated_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
+    "mu = excluded.mu, sigma = excluded.sigma, score = excluded.score, games = excluded.games, "
+    "wins = excluded.wins, updated_at = excluded.updated_at")
+_HISTORY_INSERT = ("INSERT INTO rating_history (guild_id, user_id, game_id, mu, sigma, score, games, at) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+
+
+def _rating_steps(guild_id: int, game_id: int, names: Mapping[int, str], changed: Mapping[int, Rating],
+                  at: float) -> list[Step]:
+    if not changed:
+        return []
+    users = sorted(changed)
+    return [
+        Step(_RATING_UPSERT, [(guild_id, u, names[u], changed[u].mu, changed[u].sigma, changed[u].score,
+                               changed[u].games, changed[u].wins, at) for u in users], many=True),
+        Step(_HISTORY_INSERT, [(guild_id, u, game_id, changed[u].mu, changed[u].sigma, changed[u].score,
+                                changed[u].games, at) for u in users], many=True),
+    ]
+
+
+def _names(results: Iterable[ResultRecord]) -> dict[int, str]:
+    return {r.user_id: r.name for r in results if r.user_id is not None}
+
+
+async def finish_steps(db: Transaction, game_id: int, guild_id: int | None, channel_id: int,
+                       players: Sequence[SeatRecord], now: float) -> list[Step]:
+    """The results and ratings of a game that has just ended, read and computed inside the transaction that
+    wrote its ``game_over`` (and its last turns)."""
+    events = [json.loads(r[0]) for r in await db.fetch(
+        "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
+    turn_rows = [TurnRow(*r) for r in await db.fetch(
+        "SELECT seat, started_at, ended_at, by_ai, missed FROM turns WHERE game_id = ? ORDER BY turn", (game_id,))]
+    booted = {r[0]: r[1] for r in await db.fetch(
+        "SELECT seat, booted_user_id FROM seat_status WHERE game_id = ? AND booted_user_id IS NOT NULL", (game_id,))}
+    try:
+        results = results_of(game_id, guild_id, channel_id, players, events, turn_rows, booted, now)
+    except Exception:  # a game must be able to end, without its results (and loudly) if need be
+        log.exception("game %s: its results could not be computed", game_id)
+        return []
+    users = sorted({r.user_id for r in results if r.user_id is not None})
+    current: dict[int, Rating] = {}
+    if users:
+        marks = ", ".join("?" * len(users))
+        rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? "
+                              f"AND user_id IN ({marks})", (guild_id or 0, *users))
+        current = {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in rows}
+    changed = rate_game(current, [r.seat_result() for r in results])
+    return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 17)})",
+                 [_result_row(r) for r in results], many=True),
+            *_rating_steps(guild_id or 0, game_id, _names(results), changed, now)]
+
+
+def _rebuilt_ratings(results: Sequence[ResultRecord]) -> list[Step]:
+    """Every rating and its history again, from results in the order their games ended."""
+    by_guild: dict[int, dict[int, list[ResultRecord]]] = {}
+    for r in results:
+        by_guild.setdefault(r.guild_id, {}).setdefault(r.game_id, []).append(r)
+    steps = [Step("DELETE FROM ratings"), Step("DELETE FROM rating_history")]
+    for guild_id, games in by_guild.items():
+        final, history = rebuild((game_id, [r.seat_result() for r in rows]) for game_id, rows in games.items())
+        ended = {game_id: rows[0].ended_at for game_id, rows in games.items()}
+        names: dict[int, str] = {}
+        last: dict[int, float] = {}
+        for rows in games.values():
+            for r in rows:
+                if r.user_id is not None:
+                    names[r.user_id], last[r.user_id] = r.name, r.ended_at
+        if final:
+            steps.append(Step(_RATING_UPSERT, [(guild_id, u, names[u], x.mu, x.sigma, x.score, x.games, x.wins,
+                                                last[u]) for u, x in sorted(final.items())], many=True))
+        if history:
+            steps.append(Step(_HISTORY_INSERT, [(guild_id, u, g, x.mu, x.sigma, x.score, x.games, ended[g])
+                                                for g, u, x in history], many=True))
+    return steps
+
+
+_ALL_RESULTS = f"SELECT {_RESULT_COLUMNS} FROM results ORDER BY ended_at, game_id, seat"
+
+
+def backfill(conn: sqlite3.Connection) -> None:
+    """Migration 4: the results of every game that already ended, from its log, then the ratings they give."""
+    games = conn.execute("SELECT id, guild_id, channel_id, updated_at FROM games WHERE status = 'finished' "
+                         "ORDER BY updated_at, id").fetchall()
+    for game_id, guild_id, channel_id, ended_at in games:
+        players = [SeatRecord(*r) for r in conn.execute(
+            "SELECT seat, user_id, ai_level, name, colour FROM players WHERE game_id = ? ORDER BY seat", (game_id,))]
+        events = [json.loads(r[0]) for r in conn.execute(
+            "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
+        if not events or not players:
+            continue
+        booted = dict(conn.execute("SELECT seat, booted_user_id FROM seat_status WHERE game_id = ? "
+                                   "AND booted_user_id IS NOT NULL", (game_id,)).fetchall())
+        results = results_of(game_id, guild_id, channel_id, players, events, [], booted, ended_at)
+        conn.executemany(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 17)})",
+                         [_result_row(r) for r in results])
+    for step in _rebuilt_ratings([_result(r) for r in conn.execute(_ALL_RESULTS)]):
+        if step.many:
+            conn.executemany(step.sql, step.params)
+        else:
+            conn.execute(step.sql, step.params)
+
+
+# -- what the commands read ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlayerStats:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    average_placement: float
+    favourite_continent: str | None
+    reliability: float | None      # the share of their own turns taken before the deadline
+    median_move: float | None      # seconds
+    rating: Rating | None          # None until rated at all
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    rank: int
+    user_id: int
+    name: str
+    score: int
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    game_id: int
+    channel_id: int
+    ended_at: float
+    turns: int
+    winners: tuple[str, ...]
+
+
+LEADERBOARD_SQL = ("SELECT user_id, name, score, games, wins FROM ratings WHERE guild_id = ? AND games >= ? "
+                   "ORDER BY score DESC, user_id LIMIT ? OFFSET ?")
+_LEADERBOARD_COUNT = "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND games >= ?"
+
+
+class ResultQueries:
+    """The reads and the rebuild, for a store with ``_reading``, ``_transaction`` and ``_run`` (SQLiteStore)."""
+
+    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats | None:
+        """A player's record on a server (None if they finished no game there)."""
+        from ratings import MIN_GAMES
+
+        guild = guild_id or 0
+
+        async def work() -> PlayerStats | None:
+            async with self._reading() as db:  # type: ignore[attr-defined]
+                head = await db.fetch(
+                    # Reliability counts only games whose turns were timed (not those filled in from old logs).
+                    "SELECT COUNT(*), SUM(CASE WHEN placement = 1 THEN 1 ELSE 0 END), AVG(placement), "
+                    "SUM(CASE WHEN median_move IS NOT NULL OR missed > 0 THEN turns - ai_turns ELSE 0 END), "
+                    "SUM(missed) FROM results WHERE guild_id = ? AND user_id = ?",
+                    (guild, user_id))
+                if not head or not head[0][0]:
+                    return None
+                name = await db.fetch("SELECT name FROM results WHERE guild_id = ? AND user_id = ? "
+                                      "ORDER BY ended_at DESC LIMIT 1", (guild, user_id))
+                continent = await db.fetch(
+                    "SELECT continent FROM results WHERE guild_id = ? AND user_id = ? AND continent IS NOT NULL "
+                    "GROUP BY continent ORDER BY COUNT(*) DESC, continent LIMIT 1", (guild, user_id))
+                times = await db.fetch(
+                    "SELECT t.ended_at - t.started_at FROM results r JOIN turns t ON t.game_id = r.game_id "
+                    "AND t.seat = r.seat WHERE r.guild_id = ? AND r.user_id = ? AND t.by_ai = 0 "
+                    "AND t.ended_at IS NOT NULL", (guild, user_id))
+                rating = await db.fetch("SELECT mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND user_id = ?",
+                                        (guild, user_id))
+            games, wins, average, own, missed = head[0]
+            own_turns = (own or 0) + (missed or 0)
+            return PlayerStats(
+                user_id=user_id, name=name[0][0], games=games, wins=wins or 0, average_placement=float(average),
+                favourite_continent=continent[0][0] if continent else None,
+                reliability=(own or 0) / own_turns if own_turns else None,
+                median_move=statistics.median(r[0] for r in times) if times else None,
+                rating=Rating(*rating[0]) if rating and rating[0][2] >= MIN_GAMES else None)
+        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+
+    async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10
+                          ) -> tuple[list[LeaderboardRow], int]:
+        """A page of the server's rated players (those with enough games), best first, and how many there are."""
+        from ratings import MIN_GAMES
+
+        guild = guild_id or 0
+
+        async def work() -> tuple[list[LeaderboardRow], int]:
+            async with self._reading() as db:  # type: ignore[attr-defined]
+                rows = await db.fetch(LEADERBOARD_SQL, (guild, MIN_GAMES, int(limit), int(offset)))
+                total = await db.fetch(_LEADERBOARD_COUNT, (guild, MIN_GAMES))
+            return [LeaderboardRow(offset + i + 1, *row) for i, row in enumerate(rows)], int(total[0][0])
+        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+
+    async def finished_games(self, guild_id: int | None, channel_id: int | None = None, offset: int = 0,
+                             limit: int = 10) -> list[FinishedGame]:
+        """The server's (or a channel's) finished games, the latest first, with their winners."""
+        where, params = ("channel_id = ?", [channel_id]) if channel_id is not None else ("guild_id = ?",
+                                                                                          [guild_id or 0])
+
+        async def work() -> list[FinishedGame]:
+            async with self._reading() as db:  # type: ignore[attr-defined]
+                rows = await db.fetch(
+                    "SELECT g.game_id, g.channel_id, g.ended_at, g.game_turns, w.name FROM "
+                    f"(SELECT game_id, channel_id, ended_at, game_turns FROM results WHERE {where} AND seat = 0 "
+                    "ORDER BY ended_at DESC, game_id DESC LIMIT ? OFFSET ?) g "
+                    "JOIN results w ON w.game_id = g.game_id AND w.placement = 1 "
+                    "ORDER BY g.ended_at DESC, g.game_id DESC, w.seat", (*params, int(limit), int(offset)))
+            games: dict[int, FinishedGame] = {}
+            for game_id, channel, ended_at, turns, name in rows:
+                known = games.get(game_id)
+                winners = (*known.winners, name) if known else (name,)
+                games[game_id] = FinishedGame(game_id, channel, ended_at, turns, winners)
+            return list(games.values())
+        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+
+    async def results(self, game_id: int) -> list[ResultRecord]:
+        """A finished game's results, by seat (empty for a game not finished)."""
+        async def work() -> list[ResultRecord]:
+            async with self._reading() as db:  # type: ignore[attr-defined]
+                rows = await db.fetch(f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat",
+                                      (game_id,))
+            return [_result(r) for r in rows]
+        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+
+    async def ratings(self, guild_id: int | None) -> dict[int, Rating]:
+        """Every rating on a server (shown or not yet), by user id."""
+        async def work() -> dict[int, Rating]:
+            async with self._reading() as db:  # type: ignore[attr-defined]
+                rows = await db.fetch("SELECT user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ?",
+                                      (guild_id or 0,))
+            return {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in rows}
+        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+
+    async def rating_history(self, guild_id: int | None, user_id: int) -> list[tuple[int, Rating]]:
+        """A player's rating after each of their games on a server, oldest first: ``(game id, rating)``."""
+        async def work() -> list[tuple[int, Rating]]:
+            async with self._reading() as db:  # type: ignore[attr-defined]
+                rows = await db.fetch("SELECT game_id, mu, sigma, games FROM rating_history WHERE guild_id = ? "
+                                      "AND user_id = ? ORDER BY games", (guild_id or 0, user_id))
+            return [(r[0], Rating(r[1], r[2], r[3])) for r in rows]
+        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+
+    async def rebuild_ratings(self) -> int:
+        """Recompute every rating and its history from the stored results, in the order the games ended.
+        Returns the number of games rated."""
+        async def work() -> int:
+            async with self._transaction() as db:  # type: ignore[attr-defined]
+                rows = await db.fetch(_ALL_RESULTS)
+                results = [_result(r) for r in rows]
+                await db.commit(*_rebuilt_ratings(results))
+            return len({r.game_id for r in results})
+        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+
+
+__all__ = [
+    "LEADERBOARD_SQL", "MISSED_TURN", "FinishedGame", "LeaderboardRow", "PlayerStats", "Reader", "ResultQueries",
+    "ResultRecord", "TurnRow", "backfill", "finish_steps", "results_of", "turn_steps",
+]

@@ -1,0 +1,94 @@
+"""/risk stats, /risk leaderboard and /risk history through the real command tree, offline."""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+from discord_helpers import OfflineDiscord, make_bot, start
+from PIL import Image
+
+from cogs.history import duration_text
+from ratings import MIN_GAMES
+
+
+async def finished_games(d: OfflineDiscord, n: int) -> None:
+    """``n`` games of alice and bob in #general; bob surrenders each at once (alice wins)."""
+    for _ in range(n):
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        step = await d.send_command("bob", "general", "risk surrender", {})
+        await d.click("bob", "Yes, surrender", step[0])
+
+
+async def test_stats_of_a_player_after_their_games(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="stats")) as d:
+        step = await d.send_command("alice", "general", "risk stats", {})
+        assert step[0].ephemeral and "has not finished a game on this server yet" in step[0].content
+        await finished_games(d, 2)
+        step = await d.send_command("bob", "general", "risk stats", {"player": "alice"})
+        assert not step.problems and step[0].ephemeral
+        text = step[0].text
+        assert "Record of alice" in text and "Games" in text and "2 (100%)" in text
+        assert "hidden until 3 more rated games" in text
+        step = await d.send_command("bob", "general", "risk stats", {})
+        assert "0 (0%)" in step[0].text and "Average placement" in step[0].text
+
+
+async def test_the_leaderboard_pages_with_buttons_and_shows_only_rated_players(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="board")) as d:
+        await finished_games(d, MIN_GAMES)
+        step = await d.send_command("carol", "general", "risk leaderboard", {})
+        board = step[0]
+        assert board.ephemeral and "**1.** alice" in board.text and "**2.** bob" in board.text
+        assert "Page 1 of 1" in board.text
+        # Thirty more rated players on this server: three more pages.
+        guild = d.server.guild_id
+        with sqlite3.connect(tmp_path / "g.db") as conn:
+            conn.executemany("INSERT INTO ratings (guild_id, user_id, name, mu, sigma, score, games, wins, "
+                             "updated_at) VALUES (?, ?, ?, 20, 5, ?, 6, 1, 0)",
+                             [(guild, 5000 + i, f"p{i:02}", 300 + i) for i in range(30)])
+        step = await d.send_command("carol", "general", "risk leaderboard", {})
+        board = step[0]
+        assert "Page 1 of 4" in board.text and "**1.** alice" in board.text and "**10.** p22" in board.text
+        step = await d.click("carol", "Next", board)
+        assert not step.problems
+        page = d.message(board.id)
+        assert "Page 2 of 4" in page.text and "**11.** p21" in page.text and "alice" not in page.text
+        await d.click("carol", "Previous", board)
+        assert "Page 1 of 4" in d.message(board.id).text
+
+
+async def test_history_lists_finished_games_and_gives_their_log_dice_and_timelapse(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="history")) as d:
+        step = await d.send_command("alice", "general", "risk history", {})
+        assert "No game has finished here yet" in step[0].content
+        await finished_games(d, 2)
+        step = await d.send_command("carol", "general", "risk history", {"where": "channel"})
+        listing = step[0]
+        assert listing.ephemeral and listing.text.count("won by alice") == 2
+        first, _latest = sorted(int(part.split("**")[0]) for part in listing.text.split("**#")[1:])
+        # A value the list never offered (a game of another server, say) is refused and changes nothing.
+        raw = listing.raw_components[0]["components"][0]
+        raw["options"].append({"label": "x", "value": "999"})
+        step = await d.select("carol", "999", listing)
+        assert step[-1].ephemeral and "Choose one of the games in the list" in step[-1].content
+        step = await d.click("carol", "Export", listing)
+        assert step[0].attachments[0].filename == f"risk-game-{_latest}.jsonl"  # still the newest, as shown
+        await d.select("carol", str(first), listing)
+        step = await d.click("carol", "Export", listing)
+        log = step[0].attachments[0]
+        events = [json.loads(line) for line in log.data.decode().splitlines()]
+        assert log.filename == f"risk-game-{first}.jsonl" and events[-1]["type"] == "game_over"
+        step = await d.click("carol", "Verify", listing)
+        assert events[-1]["seed"] in step[0].content
+        step = await d.click("carol", "Timelapse", listing)
+        webp = step[-1].attachments[0]
+        assert webp.filename.endswith("timelapse.webp") and Image.open(io.BytesIO(webp.data)).format == "WEBP"
+
+
+def test_times_to_move_read_in_the_players_language():
+    assert duration_text(3 * 3600, "en") == "3 hours"
+    assert duration_text(3 * 3600, "no") == "3 timer"
+    assert duration_text(90, "es-ES") == "2 minutos"
