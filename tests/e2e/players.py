@@ -244,7 +244,9 @@ class Table:
             moved = await self.fake.wait_activity(self.channel.id, since, self.timeout)
             return "waited" if moved else "stalled"
         if self.think:
-            await asyncio.sleep(self.think)  # a person's pace: reading the board before typing
+            # A person's pace: reading the board before typing, some quicker, some slower (players of many games
+            # do not all move in the same second).
+            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
             snap = self.snapshot()
             if snap is None or snap.status != "running" or snap.current != seat:
                 return "waited"
