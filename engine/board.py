@@ -17,6 +17,13 @@ from .errors import Territory as Named
 
 MAPS_DIR = Path(__file__).parent / "maps"
 CARD_SYMBOLS = ("infantry", "cavalry", "artillery")
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8                 # the most seats any map may declare
+DEFAULT_MAX_PLAYERS = 6         # a map that declares nothing is played by 2 to 6
+LANGUAGES = ("en", "nb", "es")  # languages a map file may give names in
+MISSION_KINDS = ("continents", "territories")
+MAX_TERRITORIES = 200           # the renderer's palette holds each territory's fill and edge shades
+MAX_CONTINENTS = 32
 
 
 @dataclass(frozen=True)
@@ -79,9 +86,16 @@ class Board:
     """A validated map. Territory and continent ids are stable strings used everywhere."""
 
     def __init__(self, map_id: str, name: str, territories: list[Territory], continents: list[Continent],
-                 sea_routes: list[tuple[str, str]]) -> None:
+                 sea_routes: list[tuple[str, str]], *, players: tuple[int, int] = (MIN_PLAYERS, DEFAULT_MAX_PLAYERS),
+                 missions: tuple[dict[str, Any], ...] = (),
+                 translations: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.id = map_id
         self.title = name
+        self.players = players           # (fewest, most) players the map is played by
+        self.missions = missions         # the map's own mission cards (destroy cards are added per seat)
+        # Names in other languages: {"nb": {"name": ..., "territories": {id: {"name", "short"}},
+        # "continents": {id: name}}}
+        self.translations: dict[str, Mapping[str, Any]] = dict(translations or {})
         self.territories: dict[str, Territory] = {t.id: t for t in territories}
         self.continents: dict[str, Continent] = {c.id: c for c in continents}
         self.sea_routes = tuple(sea_routes)
@@ -99,6 +113,34 @@ class Board:
 
     def name(self, territory: str) -> str:
         return self.territories[territory].name
+
+    def territory_name_in(self, language: str, territory: str, *, short: bool = False) -> str | None:
+        """The territory's name in ``language`` as the map file gives it, or None."""
+        names = self.translations.get(language, {}).get("territories", {}).get(territory, {})
+        found = names.get("short" if short else "name") or (names.get("name") if short else None)
+        return str(found) if found else None
+
+    def continent_name_in(self, language: str, continent: str) -> str | None:
+        """The continent's name in ``language`` as the map file gives it, or None."""
+        found = self.translations.get(language, {}).get("continents", {}).get(continent)
+        return str(found) if found else None
+
+    def title_in(self, language: str) -> str:
+        """The map's name in ``language`` (the English one when the file gives none)."""
+        return str(self.translations.get(language, {}).get("name") or self.title)
+
+    @property
+    def has_missions(self) -> bool:
+        return bool(self.missions)
+
+    @property
+    def mission_fallback(self) -> int:
+        """The territories a destroy mission that cannot be played stands for: the map's first territories
+        mission (24 on the classic map), else four sevenths of the map."""
+        for mission in self.missions:
+            if mission["kind"] == "territories":
+                return int(mission["count"])
+        return max(1, round(len(self.territory_ids) * 4 / 7))
 
     def continent_of(self, territory: str) -> Continent:
         return self.continents[self.territories[territory].continent]
@@ -145,11 +187,33 @@ def parse_map(data: dict[str, Any]) -> Board:
     _require(isinstance(data, dict), "a map file must hold a JSON object")
     for key in ("id", "continents", "territories"):
         _require(key in data, f"the map has no “{key}”")
+    _require(isinstance(data["id"], str) and 0 < len(data["id"]) <= 64,
+             "the map's id must be text of 1 to 64 characters")
+    _require(isinstance(data.get("name", ""), str), "the map's name must be text")
     raw_territories = data["territories"]
+    _require(isinstance(raw_territories, list) and all(isinstance(t, dict) for t in raw_territories),
+             "“territories” must be a list of objects")
+    _require(isinstance(data["continents"], list) and all(isinstance(c, dict) for c in data["continents"]),
+             "“continents” must be a list of objects")
+    _require(2 <= len(raw_territories) <= MAX_TERRITORIES,
+             f"a map has 2 to {MAX_TERRITORIES} territories, not {len(raw_territories)}")
+    _require(1 <= len(data["continents"]) <= MAX_CONTINENTS,
+             f"a map has 1 to {MAX_CONTINENTS} continents, not {len(data['continents'])}")
+    for t in raw_territories:
+        for key in ("name", "short", "continent", "card"):
+            _require(isinstance(t.get(key, ""), str) and len(t.get(key, "")) <= 64,
+                     f"a territory's “{key}” must be text of at most 64 characters")
+        _require(isinstance(t.get("neighbours", []), list) and isinstance(t.get("aliases", []), list)
+                 and all(isinstance(a, str) for a in t.get("aliases", [])),
+                 "a territory's neighbours and aliases must be lists")
+    for c in data["continents"]:
+        _require(isinstance(c.get("territories", []), list) and isinstance(c.get("name", ""), str),
+                 "a continent's territories must be a list and its name text")
     ids = [t.get("id") for t in raw_territories]
     seen: set[str] = set()
     for tid in ids:
         _require(isinstance(tid, str) and tid != "", "every territory needs a non-empty string id")
+        _require(len(tid) <= 64, "a territory id has at most 64 characters")
         _require(tid not in seen, f"territory id “{tid}” appears twice")
         seen.add(tid)
     continent_ids: set[str] = set()
@@ -162,7 +226,8 @@ def parse_map(data: dict[str, Any]) -> Board:
         _require(cid not in seen, f"“{cid}” is both a continent and a territory id")
         continent_ids.add(cid)
         bonus = c.get("bonus")
-        _require(isinstance(bonus, int) and bonus >= 0, f"continent “{cid}” needs a bonus of 0 or more")
+        _require(isinstance(bonus, int) and not isinstance(bonus, bool) and 0 <= bonus <= 100,
+                 f"continent “{cid}” needs a bonus from 0 to 100")
         members = c.get("territories") or []
         _require(len(members) > 0, f"continent “{cid}” has no territories")
         for tid in members:
@@ -199,7 +264,7 @@ def parse_map(data: dict[str, Any]) -> Board:
                 reached.add(n)
                 queue.append(n)
     missing = sorted(set(ids) - reached)
-    _require(not missing, f"the map is not connected: {', '.join(missing)} cannot be reached from “{start}”")
+    _require(not missing, f"the map is not connected: {clip(', '.join(missing))} cannot be reached from “{start}”")
     for t in raw_territories:
         tid = t["id"]
         territories.append(Territory(
@@ -208,10 +273,94 @@ def parse_map(data: dict[str, Any]) -> Board:
         ))
     sea_routes: list[tuple[str, str]] = []
     for pair in data.get("sea_routes", []):
-        _require(len(pair) == 2 and pair[1] in neighbours.get(pair[0], set()),
-                 f"sea route {pair} is not a border of the map")
+        _require(isinstance(pair, list) and len(pair) == 2 and pair[0] in neighbours
+                 and pair[1] in neighbours[pair[0]], f"sea route {clip(str(pair), 60)} is not a border of the map")
         sea_routes.append((pair[0], pair[1]))
-    return Board(data["id"], data.get("name", data["id"]), territories, continents, sea_routes)
+    players = _players(data.get("players"))
+    missions = tuple(_mission(m, continent_ids, len(ids)) for m in data.get("missions", []))
+    translations = _translations(data.get("translations"), seen, continent_ids)
+    aliases = _aliases_by_language(data.get("translations"))
+    territories = [Territory(t.id, t.name, t.short, t.continent, t.card,
+                             t.aliases + tuple(a for a in aliases.get(t.id, ()) if a not in t.aliases), t.neighbours)
+                   for t in territories]
+    return Board(data["id"], data.get("name", data["id"]), territories, continents, sea_routes, players=players,
+                 missions=missions, translations=translations)
+
+
+def _players(raw: object) -> tuple[int, int]:
+    if raw is None:
+        return (MIN_PLAYERS, DEFAULT_MAX_PLAYERS)
+    _require(isinstance(raw, dict) and set(raw) <= {"min", "max"},
+             "“players” must be an object like {\"min\": 2, \"max\": 8}")
+    assert isinstance(raw, dict)
+    low, high = raw.get("min", MIN_PLAYERS), raw.get("max", DEFAULT_MAX_PLAYERS)
+    _require(isinstance(low, int) and isinstance(high, int) and MIN_PLAYERS <= low <= high <= MAX_PLAYERS,
+             f"the map's players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, the fewest first")
+    return (low, high)
+
+
+def _mission(raw: object, continents: set[str], territory_count: int) -> dict[str, Any]:
+    """One of the map's mission cards, checked and written as the engine deals it (see engine.missions)."""
+    _require(isinstance(raw, dict) and raw.get("kind") in MISSION_KINDS,
+             f"every mission needs a kind: {', '.join(MISSION_KINDS)}")
+    assert isinstance(raw, dict)
+    if raw["kind"] == "continents":
+        chosen = raw.get("continents")
+        _require(isinstance(chosen, list) and all(isinstance(c, str) for c in chosen),
+                 "a continents mission needs a list of different continents")
+        assert isinstance(chosen, list)
+        _require(1 <= len(chosen) <= len(continents)
+                 and len(set(chosen)) == len(chosen), "a continents mission needs a list of different continents")
+        for cid in chosen:
+            _require(cid in continents, f"a mission names unknown continent “{clip(str(cid), 40)}”")
+        plus_any = raw.get("plus_any", 0)
+        _require(plus_any in (0, 1) and len(chosen) + plus_any <= len(continents),
+                 "a continents mission's “plus_any” must be 0 or 1, and leave a continent to choose")
+        ident = "+".join(chosen) + ("+any" if plus_any else "")
+        return {"id": ident, "kind": "continents", "continents": list(chosen), "plus_any": plus_any}
+    count, armies = raw.get("count"), raw.get("armies", 1)
+    _require(isinstance(count, int) and 1 <= count <= territory_count,
+             f"a territories mission needs a count from 1 to {territory_count}")
+    _require(isinstance(armies, int) and 1 <= armies <= 100, "a territories mission's armies must be 1 to 100")
+    ident = f"territories-{count}" + (f"x{armies}" if armies > 1 else "")
+    return {"id": ident, "kind": "territories", "count": count, "armies": armies}
+
+
+def _translations(raw: object, territories: set[str], continents: set[str]) -> dict[str, dict[str, Any]]:
+    if raw is None:
+        return {}
+    _require(isinstance(raw, dict) and set(raw) <= set(LANGUAGES),
+             f"“translations” must be an object keyed by language: {', '.join(LANGUAGES)}")
+    assert isinstance(raw, dict)
+    out: dict[str, dict[str, Any]] = {}
+    for language, entry in raw.items():
+        _require(isinstance(entry, dict), f"the {language} translations must be an object")
+        names: dict[str, dict[str, str]] = {}
+        for tid, given in (entry.get("territories") or {}).items():
+            _require(tid in territories, f"the {language} translations name unknown territory “{clip(str(tid), 40)}”")
+            _require(isinstance(given, dict) and all(isinstance(given.get(k, ""), str) for k in ("name", "short")),
+                     f"the {language} name of “{tid}” must be an object with “name” and “short”")
+            names[tid] = {k: given[k] for k in ("name", "short") if given.get(k)}
+        conts: dict[str, str] = {}
+        for cid, name in (entry.get("continents") or {}).items():
+            _require(cid in continents, f"the {language} translations name unknown continent “{clip(str(cid), 40)}”")
+            _require(isinstance(name, str), f"the {language} name of continent “{cid}” must be text")
+            conts[cid] = name
+        title = entry.get("name", "")
+        _require(isinstance(title, str), f"the {language} name of the map must be text")
+        out[language] = {"name": title, "territories": names, "continents": conts}
+    return out
+
+
+def _aliases_by_language(raw: object) -> dict[str, tuple[str, ...]]:
+    """Every translated name and alias of each territory, so players may type a name in any language."""
+    out: dict[str, list[str]] = {}
+    for entry in (raw or {}).values() if isinstance(raw, dict) else ():
+        for tid, given in (entry.get("territories") or {}).items():
+            for label in (given.get("name"), given.get("short"), *(given.get("aliases") or ())):
+                if isinstance(label, str) and label and label not in out.setdefault(tid, []):
+                    out[tid].append(label)
+    return {tid: tuple(labels) for tid, labels in out.items()}
 
 
 def load_map_file(path: str | Path) -> Board:
@@ -223,9 +372,40 @@ def load_map_file(path: str | Path) -> Board:
     return parse_map(data)
 
 
-@cache
+# Maps that are not shipped with the engine (a server's own maps), by id. Their ids carry a digest of their
+# content, so one id always means one board and a game's log replays on the board it was played on.
+_registered: dict[str, Board] = {}
+
+
+def register_map(board: Board) -> None:
+    """Make a validated board known to ``load_map`` by its id (a server's map, loaded from the store)."""
+    _require(not (MAPS_DIR / f"{board.id}.json").is_file(), f"“{board.id}” is the id of a built-in map")
+    _registered[board.id] = board
+
+
+def registered_map(map_id: str) -> Board | None:
+    """The board with this id if it is built in or registered, else None (never raises)."""
+    try:
+        return load_map(map_id)
+    except MapError:
+        return None
+
+
+def builtin_maps() -> tuple[str, ...]:
+    """The ids of the maps shipped with the engine."""
+    return tuple(sorted(p.stem for p in MAPS_DIR.glob("*.json")))
+
+
 def load_map(map_id: str = "classic") -> Board:
-    """Load one of the maps shipped with the engine by id (cached)."""
+    """A map by id: one shipped with the engine (loaded once), or one registered with ``register_map``."""
+    board = _registered.get(map_id)
+    return board if board is not None else _load_builtin(map_id)
+
+
+@cache
+def _load_builtin(map_id: str) -> Board:
+    if not isinstance(map_id, str) or not map_id.isidentifier():
+        raise MapError(f"there is no map called “{clip(str(map_id), 40)}”")
     path = MAPS_DIR / f"{map_id}.json"
     if not path.is_file():
         raise MapError(f"there is no map called “{map_id}”")
