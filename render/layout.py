@@ -62,15 +62,20 @@ def legend_font() -> object:
     return style.font(style.LEGEND_FONT_SIZE, bold=True, condensed=True)
 
 
-def legend_rows(words: Sequence[str], map_height: int) -> tuple[Box, list[tuple[int, int]]]:
-    """The legend's box in the map's lower left corner (over the South Pacific) and, for each row, the
-    centre of its symbol and the left end (vertical middle) of its words."""
+def legend_rows(words: Sequence[str], map_height: int, corner: str = "lower left", map_width: int = 0
+                ) -> tuple[Box, list[tuple[int, int]]]:
+    """The legend's box in a corner of the map (the lower left, over the South Pacific, on the classic map)
+    and, for each row, the centre of its symbol and the left end (vertical middle) of its words."""
     font = legend_font()
     pad, row, icon = style.LEGEND_PAD, style.LEGEND_ROW, style.LEGEND_ICON
     text_w = max(round(font.getlength(w)) for w in words)  # type: ignore[attr-defined]
     width = pad + icon + text_w + pad + 2
     height = pad + row * len(words) + pad - 4
     x0, y1 = MARGIN + 2, map_height - MARGIN - 2
+    if corner.endswith("right"):
+        x0 = map_width - MARGIN - 2 - width
+    if corner.startswith("upper"):
+        y1 = MARGIN + 2 + height
     y0 = y1 - height
     box = (x0, y0, x0 + width, y1)
     rows = [(y0 + pad + row * i + row // 2 - 2) for i in range(len(words))]

@@ -115,7 +115,7 @@ def _outline(layers: StaticLayers, territory: str) -> tuple[Image.Image, tuple[i
     key = (layers.key, territory)
     hit = _outlines.get(key)
     if hit is None:
-        patch, pos = sprites.outline_sprite(territory)
+        patch, pos = sprites.outline_sprite(territory, map_id=layers.geometry.map_id)
         hit = (_behind_words(layers, patch, pos), pos)
         _outlines[key] = hit
     return hit
