@@ -218,7 +218,7 @@ def _content_id(data: Mapping[str, Any], regions: Image.Image) -> str:
     body = {k: v for k, v in data.items() if k != "id"}
     digest = hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8"))
     digest.update(regions.tobytes())
-    base = slug(str(data.get("id") or data.get("name") or "map"))
+    base = slug(str(data.get("name") or data.get("id") or "map"))
     if base in builtin_maps():
         base += "-map"
     return f"{base}-{digest.hexdigest()[:10]}"

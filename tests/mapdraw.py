@@ -183,8 +183,9 @@ def domination_files(world: World, name: str = "drawn") -> tuple[bytes, dict[str
     cards = ["[cards]"] + [f"{('Infantry', 'Cavalry', 'Cannon')[i % 3]} {i + 1}" for i in range(world.count)]
     cards += ["Wildcard", "Wildcard", "", "[missions]",
               "; player countries armies continent continent continent description",
+              "0 0 0 1 2 0 Conquer the first two islands",
               f"0 {max(2, world.count * 3 // 5)} 1 0 0 0 Conquer {max(2, world.count * 3 // 5)} territories",
-              "0 0 0 1 2 0 Conquer the first two islands", "1 0 0 0 0 0 Destroy the first player"]
+              "1 0 0 0 0 0 Destroy the first player"]
     regions = world.regions(sea_value=255).convert("P")
     regions.putpalette([v for g in range(256) for v in (g, g, g)])
     gif = io.BytesIO()

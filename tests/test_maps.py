@@ -1,0 +1,332 @@
+"""Custom maps: the format's loader and its refusals, the Domination importer, the rules on other maps, and
+renders of them. Every map here is drawn by tests/mapdraw.py."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import mapdraw
+import pytest
+from PIL import Image
+
+from engine import Game, MapError, Player, Settings, SettingsError, load_map
+from engine.simulate import play_game
+from engine.verify import verify_events
+from mapfiles import MapFileError, install, load_package, read_package_dir, write_package_dir
+from mapfiles.domination import import_domination
+from mapfiles.images import MAX_IMAGE_BYTES, open_image
+from mapfiles.package import load_json_file, reopen, sibling_files
+from render import encode_png, render_map
+from render.geometry import geometry_for
+from render.seats import fill_colour
+
+OUT = Path(__file__).resolve().parent.parent / "out" / "maps"
+
+
+@pytest.fixture(scope="module")
+def world() -> mapdraw.World:
+    return mapdraw.draw_world()
+
+
+@pytest.fixture(scope="module")
+def package(world):
+    blob, files = mapdraw.our_files(world)
+    pkg = load_package(blob, files)
+    install(pkg)
+    return pkg
+
+
+def refused(data: dict, files: dict) -> str:
+    with pytest.raises(MapFileError) as info:
+        load_package(data, files)
+    return str(info.value)
+
+
+def edited(world, change) -> tuple[dict, dict]:
+    blob, files = mapdraw.our_files(world)
+    data = json.loads(blob)
+    change(data)
+    return data, files
+
+
+# -- the format ----------------------------------------------------------------------------------------------
+def test_a_map_in_our_format_loads_scaled_to_the_drawn_width(package, world):
+    assert package.regions.width == 1600
+    assert package.board.title == "Drawn Islands"
+    assert len(package.board.territory_ids) == world.count
+    assert package.board.players == (2, 8)
+    assert package.board.border_count() == len(world.borders) + len(world.sea_routes)
+    assert load_map(package.id) is package.board
+    # The id names the content: loading it again gives the same id, and it survives a round trip.
+    assert reopen(package.files()).id == package.id
+
+
+def test_names_in_other_languages_come_from_the_file(package):
+    board = package.board
+    assert board.territory_name_in("nb", "t1") == "Nordnes"
+    assert board.territory_name_in("es", "t1", short=True) == "C. Norte"
+    assert board.territory_name_in("nb", "t2") is None
+    assert board.title_in("es") == "Islas dibujadas"
+    assert board.continent_name_in("nb", "c1").endswith("øya")
+    # A player may type a name in any of the languages.
+    assert board.resolve("Cabo Norte") == "t1"
+    assert board.resolve("nordnes") == "t1"
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda d: d["territories"][0]["neighbours"].append("t3"), "one-way border"),
+    (lambda d: d["territories"][0]["neighbours"].append("nowhere"), "unknown territory"),
+    (lambda d: d["continents"][0]["territories"].remove("t1"), "in no continent"),
+    (lambda d: d["continents"][1]["territories"].append("t1"), "in two continents"),
+    (lambda d: d.update(continents=[*d["continents"], {"id": "c9", "name": "X", "bonus": 1,
+                                                       "territories": ["ghost"]}]), "unknown territory"),
+])
+def test_boards_that_break_the_rules_are_refused(world, change, words):
+    data, files = edited(world, change)
+    assert words in refused(data, files)
+
+
+def test_a_disconnected_map_is_refused(world):
+    def cut(data):
+        # The one sea route is the only way between the two islands.
+        a, b = data["sea_routes"][0]
+        for t in data["territories"]:
+            if t["id"] == a:
+                t["neighbours"].remove(b)
+            if t["id"] == b:
+                t["neighbours"].remove(a)
+        data["sea_routes"] = []
+    data, files = edited(world, cut)
+    assert "not connected" in refused(data, files)
+
+
+def test_a_region_image_that_does_not_match_the_territories_is_refused(world):
+    data, files = edited(world, lambda d: None)
+    fewer = mapdraw.our_map(world)
+    fewer_img = world.regions()
+    fewer_img.paste(0, (0, 0, fewer_img.width, fewer_img.height), fewer_img.point(lambda v: 255 if v == 3 else 0))
+    assert "Territory t3 has no region" in refused(fewer, {**files, "regions.png": mapdraw.png(fewer_img)})
+    stray = world.regions()
+    stray.paste(200, (0, 0, 20, 20))
+    assert "value 200" in refused(data, {**files, "regions.png": mapdraw.png(stray)})
+    assert "must be the same size" in refused(data, {**files, "picture.png": mapdraw.png(Image.new("RGB", (99, 99)))})
+    assert "it was not given" in refused(data, {"picture.png": files["picture.png"]})
+
+
+def test_coloured_region_images_match_colours_to_territories(world):
+    data = mapdraw.our_map(world)
+    colours = [(40 + i * 9, 200 - i * 7, 90 + i * 5) for i in range(world.count)]
+    for t, colour in zip(data["territories"], colours, strict=True):
+        t["colour"] = "#" + bytes(colour).hex()
+    values = world.regions()
+    coloured = Image.new("RGB", values.size, (0, 0, 0))
+    for i, colour in enumerate(colours):
+        coloured.paste(colour, (0, 0, *values.size), values.point(lambda v, i=i: 255 if v == i + 1 else 0))
+    pkg = load_package(data, {"regions.png": mapdraw.png(coloured), "picture.png": mapdraw.png(world.picture())})
+    blob, files = mapdraw.our_files(world)
+    assert pkg.regions.tobytes() == load_package(blob, files).regions.tobytes()
+    coloured.paste((1, 2, 3), (0, 0, 5, 5))
+    assert "#010203" in refused(data, {"regions.png": mapdraw.png(coloured),
+                                       "picture.png": mapdraw.png(world.picture())})
+
+
+def test_sizes_over_the_limits_are_refused(world):
+    data, files = edited(world, lambda d: None)
+    assert "larger than" in refused(json.dumps(data).encode() + b" " * (1024 * 1024), files)
+    assert "larger than 8 MB" in refused(data, {**files, "regions.png": b"\0" * (MAX_IMAGE_BYTES + 1)})
+    huge = io.BytesIO()
+    Image.new("L", (6000, 3000)).save(huge, "PNG")    # 18 million pixels, a few KB of PNG
+    assert "million pixels" in refused(data, {**files, "regions.png": huge.getvalue()})
+    assert "not a picture" in refused(data, {**files, "regions.png": b"\x89PNG\r\n\x1a\nnot really"})
+    many = mapdraw.our_map(world)
+    many["territories"] = many["territories"] * 30
+    assert "2 to 200 territories" in refused(many, files)
+    tall = Image.new("L", (200, 400))
+    assert "pixels high" in refused(data, {**files, "regions.png": mapdraw.png(tall), "picture.png":
+                                           mapdraw.png(Image.new("RGB", (200, 400)))})
+
+
+def test_a_decompression_bomb_is_refused_before_it_is_decoded(monkeypatch):
+    bomb = io.BytesIO()
+    Image.new("L", (3000, 3000)).save(bomb, "PNG")
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1_000_000)   # Pillow's own check fires first
+    with pytest.raises(MapFileError, match="million pixels"):
+        open_image(bomb.getvalue(), "bomb.png")
+
+
+def test_names_inside_a_file_are_never_used_as_paths(tmp_path, world):
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(mapdraw.png(world.regions()))
+    folder = tmp_path / "map"
+    folder.mkdir()
+    data = mapdraw.our_map(world)
+    data["images"] = {"regions": "../secret.png", "background": str(secret)}
+    (folder / "map.json").write_text(json.dumps(data))
+    assert sibling_files(folder / "map.json", data["images"]) == {}
+    with pytest.raises(MapFileError, match="it was not given"):
+        load_json_file(folder / "map.json")
+
+
+def test_a_package_written_to_a_folder_reads_back_the_same(tmp_path, package):
+    folder = write_package_dir(package, tmp_path / "out")
+    assert sorted(p.name for p in folder.iterdir()) == ["background.png", "map.json", "regions.png"]
+    assert read_package_dir(folder).id == package.id
+
+
+# -- importers -----------------------------------------------------------------------------------------------
+def same_board(a, b) -> None:
+    """Two boards that are the same map: names, continents with bonuses, borders, sea lines, missions."""
+    def shape(board):
+        name = board.name
+        return ({name(t): (board.continent_of(t).name, board.continent_of(t).bonus,
+                           frozenset(name(n) for n in board.neighbours(t))) for t in board.territory_ids},
+                sorted(tuple(sorted((name(x), name(y)))) for x, y in board.sea_routes),
+                [{k: v for k, v in m.items() if k != "id"} for m in board.missions])
+    assert shape(a) == shape(b)
+
+
+def test_a_domination_map_imports_into_the_same_board(world, package):
+    map_text, files = mapdraw.domination_files(world)
+    imported = import_domination(map_text, files, "drawn.map")
+    shape_a = {package.board.name(t): package.board.territories[t].card for t in package.board.territory_ids}
+    shape_b = {imported.board.name(t): imported.board.territories[t].card for t in imported.board.territory_ids}
+    assert shape_a == shape_b
+    same_board(imported.board, package.board)
+    # The region images agree: Domination's 255 became our sea.
+    assert imported.regions.tobytes() == package.regions.tobytes()
+
+
+@pytest.mark.parametrize("text,words", [
+    (b"[countries]\n1 A 1 5 5\n", r"no \[continents\] section"),
+    (b"[continents]\nA 2 red\n[countries]\n1 A 7 5 5\n[borders]\n1\n", "no continent 7"),
+    (b"[continents]\nA x red\n[countries]\n[borders]\n", "should be a whole number"),
+    (b"[continents]\nA 2 red\n[countries]\n2 A 1 5 5\n[borders]\n", "numbered 1, 2, 3"),
+    (b"[continents]\nA 2 red\n[countries]\n1 A 1 5 5\n[borders]\n1 9\n", "no country 9"),
+])
+def test_broken_domination_files_are_refused_with_the_line(text, words):
+    with pytest.raises(MapFileError, match=words):
+        import_domination(text, {}, "broken.map")
+
+
+def test_a_domination_map_without_its_region_image_is_refused(world):
+    map_text, files = mapdraw.domination_files(world)
+    with pytest.raises(MapFileError, match="it was not given"):
+        import_domination(map_text, {k: v for k, v in files.items() if not k.endswith(".gif")}, "drawn.map")
+
+
+# -- the rules on other maps ---------------------------------------------------------------------------------
+def test_continent_bonuses_and_missions_come_from_the_map(package, world):
+    board = package.board
+    assert {c.id: c.bonus for c in board.continents.values()} == {"c1": world.bonuses[0], "c2": world.bonuses[1]}
+    _, events = Game.new(["a", "b", "c"], "seed", {"map": package.id, "mode": "missions"})
+    dealt = next(e for e in events if e["type"] == "missions_dealt")["missions"]
+    kinds = {m["kind"] for m in dealt.values()}
+    assert kinds <= {"continents", "territories", "destroy"}
+    for mission in dealt.values():
+        if mission["kind"] == "continents":
+            assert mission["continents"] == ["c1", "c2"]
+        if mission["kind"] == "territories":
+            assert mission["count"] == world.count * 3 // 5
+
+
+def test_a_mission_game_on_a_map_without_missions_is_refused(world):
+    blob, files = mapdraw.our_files(world, with_missions=False)
+    bare = load_package(blob, files)
+    install(bare)
+    settings = Settings(map=bare.id, mode="missions")
+    with pytest.raises(SettingsError, match="has no missions"):
+        settings.check_map()
+    with pytest.raises(SettingsError, match="has no missions"):
+        Game.new(["a", "b", "c"], "seed", settings)
+
+
+def test_players_from_two_to_the_number_the_map_declares():
+    big = mapdraw.draw_world(blocks=(2, 2), cells=(5, 5), size=(1600, 1000), seed=5)
+    blob, files = mapdraw.our_files(big)
+    pkg = load_package(blob, files)
+    install(pkg)
+    for n in (7, 8):
+        _, events = Game.new([f"p{i}" for i in range(n)], "seed", {"map": pkg.id})
+        armies = events[0]["starting_armies"]
+        # 100 territories: more than the table's 20 or 18, so each player can hold what they claim.
+        assert armies["0"] == max({7: 20, 8: 18}[n], -(-100 // n) * 3 // 2)
+    with pytest.raises(SettingsError, match="2 to 8 players"):
+        Game.new([f"p{i}" for i in range(9)], "seed", {"map": pkg.id})
+    with pytest.raises(SettingsError, match="2 to 6 players"):
+        Game.new([f"p{i}" for i in range(7)], "seed", {"map": "classic"})
+
+
+def test_starting_armies_for_seven_and_eight_come_from_the_table():
+    from engine.settings import STARTING_ARMIES, starting_armies
+
+    assert STARTING_ARMIES[7] == 20 and STARTING_ARMIES[8] == 18
+    assert starting_armies(8, 42) == 18 and starting_armies(6, 42) == 20 and starting_armies(2, 42) == 40
+
+
+def test_the_classic_map_keeps_its_missions():
+    board = load_map()
+    assert [m["id"] for m in board.missions] == [
+        "north_america+africa", "north_america+australia", "asia+south_america", "asia+africa",
+        "europe+south_america+any", "europe+australia+any", "territories-24", "territories-18x2"]
+    assert board.mission_fallback == 24
+
+
+@pytest.mark.parametrize("source", ["ours", "domination"])
+def test_a_full_ai_game_on_an_imported_map_verifies(world, package, source):
+    if source == "ours":
+        map_id = package.id
+    else:
+        map_text, files = mapdraw.domination_files(world)
+        imported = import_domination(map_text, files, "drawn.map")
+        install(imported)
+        map_id = imported.id
+    for settings, levels in (({"map": map_id}, ["normal", "easy", "easy"]),
+                             ({"map": map_id, "mode": "missions", "fog": "on"}, ["normal", "normal"])):
+        result = play_game(levels, f"seed-{source}", settings)
+        assert result.game.over
+        verify_events(result.events)
+
+
+def test_a_map_unknown_to_the_engine_is_refused_by_name():
+    with pytest.raises(MapError, match="no map called"):
+        load_map("../../etc/passwd")
+    with pytest.raises(SettingsError, match="no map called"):
+        Settings(map="nowhere").check_map()
+
+
+# -- renders -------------------------------------------------------------------------------------------------
+def test_any_map_renders_with_each_territory_in_its_owners_colour(package):
+    game, _ = Game.new([Player(0, "Ann"), Player(1, "Bob"), Player(2, "Cy")], "seed",
+                       {"map": package.id, "deployment": "auto"})
+    img = render_map(game.state)
+    geo = geometry_for(package.id)
+    assert img.width == 1600
+    for tid, shape in geo.territories.items():
+        crop = img.crop(shape.bbox)
+        mask = geo.label.crop(shape.bbox).point(lambda v, value=shape.value: 255 if v == value else 0)
+        colours = colours_in(crop, mask)
+        assert colours.most_common(1)[0][0] == fill_colour(game.state.owners[tid], game.state), tid
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "drawn-islands.png").write_bytes(encode_png(img))
+
+
+def colours_in(img, mask):
+    """How many pixels of each colour ``img`` has where ``mask`` is set."""
+    from collections import Counter
+
+    raw, keep = img.tobytes(), mask.tobytes()
+    return Counter(tuple(raw[i * 3: i * 3 + 3]) for i, k in enumerate(keep) if k)
+
+
+def test_fog_capitals_and_teams_render_on_any_map(package):
+    from engine import visible_territories
+
+    game, _ = Game.new(["a", "b", "c", "d"], "seed", {"map": package.id, "deployment": "auto", "fog": "on",
+                                                       "teams": "2v2"})
+    seen = visible_territories(game.state, 0)
+    img = render_map(game.state, viewer=0, visible=seen)
+    assert img.size[0] == 1600
+    capitals, _ = Game.new(["a", "b", "c"], "seed", {"map": package.id, "mode": "capitals", "deployment": "auto"})
+    assert render_map(capitals.state).size[0] == 1600
