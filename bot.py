@@ -5,6 +5,7 @@
     python bot.py console [--db FILE] [--out DIR] [SCRIPT]
     python bot.py export --db FILE --channel ID [--game ID] --out game.jsonl
     python bot.py games --db FILE
+    python bot.py map import FILE [--out DIR]
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from cogs import EXTENSIONS
 from cogs.errors import install as install_error_handler
 from cogs.lobby import DEFAULT_LIMITS
 from cogs.translator import CatalogTranslator
+from mapfiles.cli import add_commands as add_map_commands
+from mapfiles.cli import run as run_map_command
 from store import DatabaseError, SQLiteStore, Store
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command
@@ -203,13 +206,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_console.add_argument("--out", help="folder for received images (default: out)")
     p_console.add_argument("script", nargs="?", help="a file of console lines (default: standard input)")
     add_store_commands(sub, db_default=None, db_help="database file (default: the config's, data/risk.sqlite3)")
+    add_map_commands(sub)
     args, unknown = parser.parse_known_args(argv)
-    if unknown and args.command in ("export", "games"):
+    if unknown and args.command in ("export", "games", "map"):
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     config = Config.load(args.config)
     offline = args.command == "console" or (args.command in (None, "run") and not config.token)
     # The console's own output is the conversation; only warnings go to stderr there.
     setup_logging("WARNING" if offline and config.log_level.upper() == "INFO" else config.log_level)
+    if args.command == "map":
+        return run_map_command(args)
     if args.command in ("export", "games"):
         args.db = args.db or config.database
         return run_store_command(args)

@@ -47,7 +47,7 @@ class Parsed:
     borders: dict[int, list[int]]
 
 
-def _text(blob: bytes, name: str, limit: int = MAX_MAP_BYTES) -> str:
+def read_text(blob: bytes, name: str, limit: int = MAX_MAP_BYTES) -> str:
     if len(blob) > limit:
         raise MapFileError("The map file {name} is larger than {limit} KB.", name=name, limit=limit // 1024)
     try:
@@ -198,7 +198,7 @@ def touching_pairs(regions: Image.Image) -> set[tuple[int, int]]:
 
 def import_domination(map_blob: bytes, files: Mapping[str, bytes], name: str = "map.map") -> MapPackage:
     """A Domination ``.map`` file and the files it names (by file name) as a checked map package."""
-    parsed = parse_map_text(_text(map_blob, name), name)
+    parsed = parse_map_text(read_text(map_blob, name), name)
     region_name = parsed.files.get("map")
     if region_name is None or region_name not in files:
         raise MapFileError("{name} names its region image {image}, but it was not given.", name=name,
@@ -210,7 +210,7 @@ def import_domination(map_blob: bytes, files: Mapping[str, bytes], name: str = "
     missions: list[dict[str, Any]] = []
     cards_name = parsed.files.get("crd")
     if cards_name and cards_name in files:
-        symbols, missions = parse_cards(_text(files[cards_name], cards_name), len(parsed.continents),
+        symbols, missions = parse_cards(read_text(files[cards_name], cards_name), len(parsed.continents),
                                         len(parsed.countries))
     title = _name(name.rsplit(".", 1)[0]).title() or "Map"
     data = to_our_format(parsed, title, symbols, missions, touching_pairs(regions))

@@ -330,3 +330,120 @@ def test_fog_capitals_and_teams_render_on_any_map(package):
     assert img.size[0] == 1600
     capitals, _ = Game.new(["a", "b", "c"], "seed", {"map": package.id, "mode": "capitals", "deployment": "auto"})
     assert render_map(capitals.state).size[0] == 1600
+
+
+# -- Conquer Club XML ----------------------------------------------------------------------------------------
+def cc_import(world, **options):
+    from mapfiles.conquerclub import import_conquerclub
+
+    return import_conquerclub(mapdraw.conquerclub_xml(world), mapdraw.png(mapdraw.conquerclub_picture(world)),
+                              name="drawn", **options)
+
+
+def test_a_conquer_club_map_imports_into_the_same_board_by_flooding_its_picture(world, package):
+    imported = cc_import(world)
+    same_board_but_missions(imported.board, package.board)
+    # Each territory's region is where the picture shows it: at its coordinate, and about as large.
+    for tid in package.board.territory_ids:
+        name = package.board.name(tid)
+        other = next(t for t in imported.board.territory_ids if imported.board.name(t) == name)
+        ours, theirs = geometry_for(package.id), None
+        install(imported)
+        theirs = geometry_for(imported.id)
+        assert theirs.label.getpixel(theirs.territories[other].anchor) == theirs.territories[other].value
+        assert abs(theirs.territories[other].area - ours.territories[tid].area) < 0.08 * ours.territories[tid].area
+
+
+def test_a_conquer_club_map_with_a_region_image_uses_its_colours(world, package):
+    values = world.regions()
+    coloured = Image.new("RGB", values.size, (250, 250, 250))
+    for i in range(world.count):
+        coloured.paste((i * 13 % 200 + 20, 90, i * 7 % 250), (0, 0, *values.size),
+                       values.point(lambda v, i=i: 255 if v == i + 1 else 0))
+    imported = cc_import(world, regions_blob=mapdraw.png(coloured))
+    same_board_but_missions(imported.board, package.board)
+    assert imported.regions.tobytes() == package.regions.tobytes()
+
+
+def same_board_but_missions(a, b) -> None:
+    def shape(board):
+        name = board.name
+        return ({name(t): (board.continent_of(t).name, board.continent_of(t).bonus,
+                           frozenset(name(n) for n in board.neighbours(t))) for t in board.territory_ids},
+                sorted(tuple(sorted((name(x), name(y)))) for x, y in board.sea_routes))
+    assert shape(a) == shape(b)
+
+
+def test_conquer_club_continents_of_continents_are_left_out_and_named():
+    from mapfiles.conquerclub import ImportNotes
+
+    small = mapdraw.draw_world()
+    xml = mapdraw.conquerclub_xml(small).decode().replace(
+        "</map>", f"<continent><name>Everything</name><bonus>5</bonus><components><continent>"
+                  f"{small.continent_names[0]}</continent><continent>{small.continent_names[1]}</continent>"
+                  f"</components></continent></map>")
+    notes = ImportNotes()
+    from mapfiles.conquerclub import import_conquerclub
+
+    pkg = import_conquerclub(xml.encode(), mapdraw.png(mapdraw.conquerclub_picture(small)), notes=notes)
+    assert notes.skipped == ["Everything"]
+    assert len(pkg.board.continents) == 2
+
+
+@pytest.mark.parametrize("xml,words", [
+    (b"<?xml version='1.0'?><!DOCTYPE m [<!ENTITY a 'aaaa'><!ENTITY b '&a;&a;&a;&a;'>]><map>&b;</map>",
+     "not XML this bot can read"),
+    (b"<map><continent/></map>", "no <territory>"),
+    (b"<map><territory><name>A</name><borders><border>Nowhere</border></borders><coordinates><largex>5"
+     b"</largex><largey>5</largey></coordinates></territory></map>", "which is no territory"),
+    (b"<map><territory><name>A</name><coordinates><largex>x</largex></coordinates></territory></map>",
+     "has no number"),
+])
+def test_broken_conquer_club_files_are_refused(world, xml, words):
+    from mapfiles.conquerclub import import_conquerclub
+
+    with pytest.raises(MapFileError, match=words):
+        import_conquerclub(xml, mapdraw.png(world.picture()))
+
+
+def test_a_flood_that_runs_into_the_sea_is_refused(world):
+    xml = mapdraw.conquerclub_xml(world).decode()
+    x, y = world.anchors[0]
+    xml = xml.replace(f"<largex>{x}</largex><largey>{y}</largey>", "<largex>3</largex><largey>3</largey>", 1)
+    from mapfiles.conquerclub import import_conquerclub
+
+    with pytest.raises(MapFileError, match="runs into the sea"):
+        import_conquerclub(xml.encode(), mapdraw.png(mapdraw.conquerclub_picture(world)))
+
+
+def test_a_full_ai_game_on_a_conquer_club_map_verifies(world):
+    imported = cc_import(world)
+    install(imported)
+    result = play_game(["normal", "easy", "normal"], "seed-cc", {"map": imported.id})
+    assert result.game.over
+    verify_events(result.events)
+
+
+# -- bot.py map import ---------------------------------------------------------------------------------------
+def test_the_command_line_imports_each_format_and_writes_a_preview(tmp_path, world, capsys):
+    from mapfiles.cli import main
+
+    map_text, files = mapdraw.domination_files(world)
+    (tmp_path / "drawn.map").write_bytes(map_text)
+    for name, blob in files.items():
+        (tmp_path / name).write_bytes(blob)
+    (tmp_path / "drawn.xml").write_bytes(mapdraw.conquerclub_xml(world))
+    (tmp_path / "picture.png").write_bytes(mapdraw.png(mapdraw.conquerclub_picture(world)))
+    assert main(["map", "import", str(tmp_path / "drawn.map"), "--out", str(tmp_path / "a")]) == 0
+    assert "12 territories, 2 continents" in capsys.readouterr().out
+    assert main(["map", "import", str(tmp_path / "drawn.xml"), "--picture", str(tmp_path / "picture.png"),
+                 "--out", str(tmp_path / "b")]) == 0
+    # What was written is a map in our format: it imports again, to the same id.
+    assert main(["map", "import", str(tmp_path / "a" / "map.json"), "--out", str(tmp_path / "c")]) == 0
+    out = capsys.readouterr().out
+    assert read_package_dir(tmp_path / "a").id == read_package_dir(tmp_path / "c").id
+    assert "id drawn" in out
+    preview = Image.open(tmp_path / "a" / "preview.png")
+    assert preview.width == 1600
+    assert main(["map", "import", str(tmp_path / "drawn.xml")]) == 1
+    assert "needs its picture" in capsys.readouterr().err
