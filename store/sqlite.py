@@ -34,7 +34,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import aiosqlite
 
-from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings
+from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings, registered_map
 from engine.errors import Phrase
 
 from .base import Store
@@ -53,6 +53,7 @@ from .errors import (
     UnknownGame,
     VersionConflict,
 )
+from .maps import MapsMixin
 from .migrations import LATEST_VERSION, MIGRATIONS, statements
 from .records import (
     ACTIVE_STATUSES,
@@ -197,7 +198,7 @@ class _GameLock:
     users: int = 0
 
 
-class SQLiteStore(Store):
+class SQLiteStore(MapsMixin, Store):
     """The store in one SQLite file: WAL journal, foreign keys on, one connection for every read and write.
 
     ``synchronous`` is SQLite's: NORMAL survives any crash of the bot (only power loss can drop the last
@@ -244,6 +245,7 @@ class SQLiteStore(Store):
             await db.close()
             raise
         self._db = db
+        await self._register_stored_maps()
         if self.checkpoint_interval is not None:
             self._checkpointer = asyncio.get_running_loop().create_task(
                 self._checkpoint_in_background(), name="background:wal-checkpoint")
@@ -550,8 +552,9 @@ class SQLiteStore(Store):
 
     @staticmethod
     def _new_seat(record: GameRecord, user_id: int | None, level: str | None, name: str) -> SeatRecord:
-        if len(record.players) >= MAX_SEATS:
-            raise LobbyFull("The lobby is full: Risk is played by at most {n} players.", n=MAX_SEATS)
+        seats = _seats_on_map(record)
+        if len(record.players) >= seats:
+            raise LobbyFull("The lobby is full: Risk is played by at most {n} players.", n=seats)
         used = {p.colour for p in record.players}
         colour = min(c for c in range(MAX_SEATS) if c not in used)
         return SeatRecord(seat=len(record.players), user_id=user_id, ai_level=level, name=_seat_name(name),
@@ -969,6 +972,12 @@ def _check_prefs(prefs: UserPrefs) -> None:
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise InvalidValue("Unknown time zone “{timezone}”; use a name like Europe/Oslo.",
                                timezone=prefs.timezone) from exc
+
+
+def _seats_on_map(record: GameRecord) -> int:
+    """The most players the lobby's map takes (the classic map: 6), never more than ``MAX_SEATS``."""
+    board = registered_map(str(record.settings.get("map") or "classic"))
+    return min(MAX_SEATS, board.players[1]) if board is not None else MAX_SEATS
 
 
 async def open_store(path: str | Path = DEFAULT_PATH, **options: Any) -> SQLiteStore:
