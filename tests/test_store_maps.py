@@ -89,7 +89,7 @@ async def test_a_lobby_takes_as_many_players_as_its_map(store):
     big = load_package(blob, files)
     await store.add_map(1, big.id, big.title, 900, big.files())
     lobby = await store.create_lobby(1, 10, 900, "Ann", {"map": big.id})
-    for i in range(7):
+    for _ in range(7):
         lobby = await store.add_ai(lobby.id, "easy")
     assert len(lobby.players) == 8 and sorted(p.colour for p in lobby.players) == list(range(8))
     with pytest.raises(LobbyFull, match="at most 8"):
