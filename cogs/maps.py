@@ -31,7 +31,7 @@ async def map_file(state: GameState, audience: Audience, seen: Sequence[Event] =
     # Marks need both ends of an attack or a move: one in the fog (named null) leaves the event unmarked.
     highlight = [dict(e) for e in seen if not e.get("hidden")
                  and all(e.get(key) for key in ("from", "to", "territory") if key in e)]
-    labels = map_labels(language_of(locale or state.settings.language or None))
+    labels = map_labels(language_of(locale or state.settings.language or None), state.settings.map)
 
     def work() -> bytes:
         return encode_png(render_map(view, highlight_events=highlight, viewer=audience, labels=labels,

@@ -1,7 +1,7 @@
 """The Risk cog: one game per channel, assembled from its parts.
 
 - ``play.py``: the moves (``/place``, ``/attack`` …) and the one path every move takes;
-- ``lobby.py``, ``info.py``, ``control.py``: the ``/risk`` commands;
+- ``lobby.py``, ``info.py``, ``control.py``, ``mapcmds.py``: the ``/risk`` commands (a server's maps in the last);
 - ``taps.py``: what each button and select does; ``panel.py``: the turn panel's buttons;
 - ``announcer.py``: every message about a game, per audience; ``guards.py``: who may act;
 - ``table/`` (outside ``cogs/``): the game flow, AI turns and timers, with no Discord in it.
@@ -30,11 +30,12 @@ from .guards import on_turn, require_host, require_permissions, running_game, se
 from .i18n import _
 from .info import InfoCommands
 from .lobby import LobbyButton, LobbyCommands
+from .mapcmds import MapCommands
 from .play import PlayCommands
 from .taps import BUTTONS, HOSTED, SEATED, Tap, on_select
 
 
-class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
+class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, MapCommands):
     """Games of Risk, one per channel."""
 
     risk = risk_group
@@ -49,6 +50,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton)
+        self.use_stored_maps()
         self.scheduler.start()
 
     async def cog_unload(self) -> None:

@@ -18,4 +18,4 @@ class MapFileError(ValueError):
 
     @classmethod
     def from_map_error(cls, exc: MapError) -> MapFileError:
-        return cls("The map is not a valid board: {reason}.", reason=str(exc))
+        return MapFileError("The map is not a valid board: {reason}.", reason=str(exc))

@@ -3,11 +3,15 @@ renderer (built on first use)."""
 
 from __future__ import annotations
 
-from engine import register_map, registered_map
-from render.geometry import register_geometry
-from render.regions import build_geometry
+from pathlib import Path
 
-from .package import MapPackage
+from engine import register_map, registered_map
+from render.geometry import Geometry, register_geometry, set_geometry_resolver
+from render.regions import build_geometry
+from store.maps import read_map_files
+
+from .errors import MapFileError
+from .package import MapPackage, reopen
 
 
 def install(package: MapPackage) -> None:
@@ -18,3 +22,21 @@ def install(package: MapPackage) -> None:
     register_map(package.board)
     data, regions, background = package.data, package.regions, package.background
     register_geometry(package.id, lambda: build_geometry(package.id, data, regions, background))
+
+
+def geometry_from_database(path: str | Path, map_id: str) -> Geometry | None:
+    """The geometry of a map stored in the database at ``path`` (None if it has no such map)."""
+    files = read_map_files(path, map_id)
+    if files is None:
+        return None
+    try:
+        package = reopen(files)
+    except MapFileError:
+        return None
+    return build_geometry(package.id, package.data, package.regions, package.background)
+
+
+def use_database(path: str | Path) -> None:
+    """Draw the maps stored in the SQLite database at ``path`` when a render first meets one (in whichever
+    thread or process renders)."""
+    set_geometry_resolver(lambda map_id: geometry_from_database(path, map_id))

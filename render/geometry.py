@@ -51,6 +51,7 @@ _lock = threading.Lock()
 _cached: Geometry | None = None
 # Other maps' geometry, by map id: built on first use from a source given with ``register_geometry``.
 _sources: dict[str, Callable[[], Geometry]] = {}
+MAX_CACHED_MAPS = 16
 _others: dict[str, Geometry] = {}
 
 
@@ -110,7 +111,21 @@ def geometry_for(map_id: str) -> Geometry:
             geo = _others.get(map_id)
             if geo is None:
                 source = _sources.get(map_id)
-                if source is None:
+                built = source() if source is not None else _resolver(map_id) if _resolver is not None else None
+                if built is None:
                     raise ValueError(f"there is no geometry for the map “{map_id}”")
-                geo = _others[map_id] = source()
+                if len(_others) >= MAX_CACHED_MAPS:   # a few maps are in play at once; keep memory bounded
+                    _others.pop(next(iter(_others)))
+                geo = _others[map_id] = built
     return geo
+
+
+# Where geometry of a map not registered in this process comes from (a server's map stored in the database):
+# a function from a map id to its geometry, or None when it knows no such map.
+_resolver: Callable[[str], Geometry | None] | None = None
+
+
+def set_geometry_resolver(resolver: Callable[[str], Geometry | None] | None) -> None:
+    """Let ``geometry_for`` build the geometry of maps it was not given (read from where they are stored)."""
+    global _resolver
+    _resolver = resolver
