@@ -447,3 +447,57 @@ def test_the_command_line_imports_each_format_and_writes_a_preview(tmp_path, wor
     assert preview.width == 1600
     assert main(["map", "import", str(tmp_path / "drawn.xml")]) == 1
     assert "needs its picture" in capsys.readouterr().err
+
+
+# -- a map of 100 territories: legible on a phone ------------------------------------------------------------
+@pytest.fixture(scope="module")
+def hundred():
+    big = mapdraw.draw_world(blocks=(2, 2), cells=(5, 5), size=(1600, 1000), seed=5)
+    blob, files = mapdraw.our_files(big)
+    pkg = load_package(blob, files)
+    install(pkg)
+    return pkg
+
+
+@pytest.mark.parametrize("language", ["en", "nb", "es"])
+def test_a_hundred_territories_keep_every_word_and_badge_clear_of_the_others(hundred, language):
+    from cogs.i18n import map_labels
+    from render.base import static_layers
+    from render.layout import overlaps
+
+    layers = static_layers(hundred.board, map_labels(language, hundred.id))
+    boxes = layers.layout.boxes
+    assert len([b for b in boxes if b.kind == "label"]) == 100
+    clashes = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if overlaps(a.box, b.box)]
+    assert clashes == []
+    geo = layers.geometry
+    for b in boxes:
+        assert 0 <= b.box[0] < b.box[2] <= geo.width and 0 <= b.box[1] < b.box[3] <= geo.height, b
+    # Badges stand on their own territory, at the classic map's size (34 px at 1,600 px wide).
+    for shape in geo.territories.values():
+        assert geo.label.getpixel(shape.anchor) == shape.value
+    legend = layers.layout.legend
+    assert sum(geo.label.crop(legend).histogram()[1:]) == 0   # the legend covers no land
+
+
+def test_a_hundred_territory_game_of_eight_renders_small_enough_and_every_seat_differs(hundred):
+    from render.seats import seat_colour, seat_shape
+
+    game, _ = Game.new([f"P{i}" for i in range(8)], "seed", {"map": hundred.id, "deployment": "auto"})
+    img = render_map(game.state)
+    data = encode_png(img)
+    assert len(data) < 300_000
+    looks = {(seat_colour(s, game.state), seat_shape(s)) for s in range(8)}
+    assert len({c for c, _ in looks}) == 8 and len({s for _, s in looks}) == 8
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "hundred-eight-players.png").write_bytes(data)
+
+
+def test_a_timelapse_of_a_game_on_a_custom_map(package):
+    from render.replay import timelapse
+
+    result = play_game(["normal", "normal"], "lapse", {"map": package.id, "max_rounds": 3})
+    data, kind = timelapse(result.events, width=400)
+    assert kind == "webp"
+    frames = Image.open(io.BytesIO(data))
+    assert frames.n_frames >= 2 and frames.width == 400
