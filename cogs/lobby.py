@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from engine import Settings, SettingsError, load_map, registered_map
+from engine import Settings, SettingsError, registered_map
 from engine.ai import PLAYER_LEVELS
 from engine.settings import CHOICES, DEADLINES, PRESETS, assign_teams
 from store import GameRecord
@@ -189,7 +189,10 @@ class LobbyCommands(CogBase):
             chosen = {**ASYNC_DEFAULTS, **(server.default_settings if server else {}), **chosen}
         if map_name:
             chosen["map"] = (await resolve_map(self.store, interaction, map_name)).id
-        board = load_map(str(chosen.get("map") or "classic"))
+        board = registered_map(str(chosen.get("map") or "classic"))
+        if board is None:   # a server default naming a map that is gone
+            raise UserError(_("There is no map “{name}” here: /risk maps lists them.", interaction.locale,
+                              name=safe_name(str(chosen["map"])[:60])))
         if chosen.get("mode") == "missions" and not board.has_missions:
             raise UserError(_("The map {name} has no missions: choose another goal or another map.",
                               interaction.locale, name=safe_name(board.title_in(language_of(interaction.locale)))))
