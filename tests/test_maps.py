@@ -501,3 +501,17 @@ def test_a_timelapse_of_a_game_on_a_custom_map(package):
     assert kind == "webp"
     frames = Image.open(io.BytesIO(data))
     assert frames.n_frames >= 2 and frames.width == 400
+
+
+def test_the_command_line_verifies_a_game_on_a_custom_map(tmp_path, package, monkeypatch, capsys):
+    import engine.board
+    from engine.verify import main as verify_main
+
+    result = play_game(["normal", "normal", "easy"], "seed-cli", {"map": package.id})
+    log = tmp_path / "game.jsonl"
+    log.write_text("\n".join(json.dumps(e) for e in result.events) + "\n")
+    folder = write_package_dir(package, tmp_path / "map")
+    monkeypatch.setattr(engine.board, "_registered", {})   # a fresh process: the map is not known
+    assert verify_main([str(log)]) == 2   # the map is unknown: said so, not a mismatch
+    assert verify_main([str(log), "--map", str(folder / "map.json")]) == 0
+    assert capsys.readouterr().out.strip().endswith("OK")
