@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .conquerclub import import_conquerclub
+from .conquerclub import ImportNotes, import_conquerclub
 from .domination import import_domination, parse_map_text, read_text
 from .errors import MapFileError
 from .package import MapPackage, load_json_file, read_capped, sibling_files, write_package_dir
@@ -32,8 +32,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignor
                                                         "from each territory's coordinate)")
 
 
-def import_file(path: Path, picture: Path | None = None, regions: Path | None = None) -> MapPackage:
-    """The map in ``path`` as a checked package, whatever its format (by its extension)."""
+def import_file(path: Path, picture: Path | None = None, regions: Path | None = None,
+                notes: ImportNotes | None = None) -> MapPackage:
+    """The map in ``path`` as a checked package, whatever its format (by its extension); what an import
+    had to leave out goes into ``notes``."""
     suffix = path.suffix.lower()
     if suffix == ".json":
         return load_json_file(path)
@@ -45,7 +47,7 @@ def import_file(path: Path, picture: Path | None = None, regions: Path | None = 
         if picture is None:
             raise MapFileError("A Conquer Club map needs its picture: add --picture FILE.")
         return import_conquerclub(read_capped(path), read_capped(picture),
-                                  read_capped(regions) if regions else None, name=path.stem)
+                                  read_capped(regions) if regions else None, name=path.stem, notes=notes)
     raise MapFileError("{name} is not a map file this bot reads (.json, .map or .xml).", name=path.name)
 
 
@@ -66,8 +68,9 @@ def preview(package: MapPackage) -> bytes:
 
 
 def run(args: argparse.Namespace) -> int:
+    notes = ImportNotes()
     try:
-        package = import_file(args.file, args.picture, args.regions)
+        package = import_file(args.file, args.picture, args.regions, notes)
     except MapFileError as exc:
         print(f"{args.file.name}: {exc}", file=sys.stderr)
         return 1
@@ -80,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{board.title}: {len(board.territory_ids)} territories, {len(board.continents)} continents, "
           f"{board.border_count()} borders ({len(board.sea_routes)} across the sea), {len(board.missions)} "
           f"missions, {board.players[0]} to {board.players[1]} players; id {package.id}; written to {folder}")
+    if notes.skipped:
+        print(f"left out (bonuses our rules do not have): {', '.join(notes.skipped)}")
     return 0
 
 

@@ -187,7 +187,7 @@ def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers
     continent_texts = {cid: layout.continent_text(labels.continent(board, cid), board.continents[cid].bonus)  # type: ignore[attr-defined]
                        for cid in geo.continent_labels}
     legend_box, _ = _legend([labels.word(w) for w in LEGEND_WORDS], geo)
-    placed = layout.localise_layout(geo.label, geo.raw, words, continent_texts, legend_box)
+    placed = layout.localise_layout(geo.label, geo.raw, words, continent_texts, legend_box, geo.badge_size)
     names = [(words[tid], placed.labels[tid], style.label_font(), style.LABEL_STROKE)
              for tid in geo.territories]
     halo, letters = _text_masks(size, names)

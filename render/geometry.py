@@ -45,6 +45,7 @@ class Geometry:
     map_id: str = "classic"
     tints: dict[str, tuple[int, int, int]] | None = None   # each continent's coast tint (None: the classic ones)
     background: Image.Image | None = None                 # "RGB": the sea and what the map's picture shows there
+    badge_size: int = 34                                   # army badges' diameter (smaller on a dense map)
 
 
 _lock = threading.Lock()

@@ -66,11 +66,18 @@ def parse_colour(text: object) -> Colour | None:
     return None
 
 
-def route_segments(a: Sequence[float], b: Sequence[float], width: int, wrap: bool
+def badge_size(areas: Sequence[int]) -> int:
+    """The army badges' diameter for a map: the classic 34 px, or on a map of small territories about a third
+    of a typical territory's width (the median area's square root), at least 24 px to stay readable."""
+    typical = sorted(areas)[len(areas) // 2] if areas else 0
+    return max(MIN_BADGE, min(style.BADGE_SIZE, round(math.sqrt(typical) / 3)))
+
+
+def route_segments(a: Sequence[float], b: Sequence[float], width: int, wrap: bool, badge: int = style.BADGE_SIZE
                    ) -> tuple[tuple[float, float, float, float], ...]:
     """The dashed line of a sea route between two badges, kept clear of both; with ``wrap`` it leaves the
     map's east or west edge and comes back at the other (like Alaska and Kamchatka)."""
-    gap = style.BADGE_SIZE / 2 + 6
+    gap = badge / 2 + 6
     if wrap:
         left, right = (a, b) if a[0] <= b[0] else (b, a)
         return ((left[0] - gap, left[1], 0.0, (left[1] + right[1]) / 2),
@@ -81,6 +88,7 @@ def route_segments(a: Sequence[float], b: Sequence[float], width: int, wrap: boo
     return ((a[0] + dx / d * cut, a[1] + dy / d * cut, b[0] - dx / d * cut, b[1] - dy / d * cut),)
 
 
+MIN_BADGE = 24
 LEGEND_ROOM = (300, 124)   # the legend's box with a margin, for any language
 
 
@@ -122,7 +130,8 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     histogram = regions.histogram()
     raw_territories: dict[str, dict[str, Any]] = {}
     shapes: dict[str, TerritoryShape] = {}
-    below = style.BADGE_SIZE // 2 + style.LABEL_FONT_SIZE // 2 + 4
+    badge = badge_size([histogram[index[t["id"]] + 1] for t in territories])
+    below = badge // 2 + style.LABEL_FONT_SIZE // 2 + 4
     for t in territories:
         tid, value = t["id"], index[t["id"]] + 1
         mask = regions.point(lambda v, value=value: 255 if v == value else 0)
@@ -152,7 +161,7 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     for route in data.get("sea_routes", []):
         a, b = route[0], route[1]
         wrap = len(route) > 2 and route[2] == "wrap"
-        routes.append((a, b, route_segments(shapes[a].anchor, shapes[b].anchor, width, wrap)))
+        routes.append((a, b, route_segments(shapes[a].anchor, shapes[b].anchor, width, wrap, badge)))
 
     tints = {cid: parse_colour(c.get("colour")) or TINTS[i % len(TINTS)]
              for i, c in enumerate(data["continents"]) for cid in (c["id"],)}
@@ -162,4 +171,4 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     return Geometry(width=width, height=height, label=regions, coast=_soft(coast), borders=_soft(borders),
                     continents=_soft(continents), territories=shapes, sea_routes=tuple(routes),
                     continent_labels=continent_labels, raw=raw, map_id=map_id, tints=tints,
-                    background=background)
+                    background=background, badge_size=badge)

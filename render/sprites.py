@@ -94,14 +94,16 @@ def _fit_font(text: str, max_width: int, sizes: tuple[int, ...]) -> object:
 
 
 @lru_cache(maxsize=4096)
-def badge(shape: str, colour: Colour, text: str) -> Image.Image:
-    """An army badge: the owner's shape in the owner's colour, with the count in the middle."""
-    size = style.BADGE_SIZE + 2
+def badge(shape: str, colour: Colour, text: str, diameter: int = style.BADGE_SIZE) -> Image.Image:
+    """An army badge: the owner's shape in the owner's colour, with the count in the middle; ``diameter``
+    smaller than the classic 34 px on a map of small territories."""
+    size = diameter + 2
     img = shape_sprite(shape, colour, size).copy()
     draw = ImageDraw.Draw(img)
-    inner = {"diamond": 18, "house": 22, "shield": 22, "triangle": 20}.get(shape, 24)
-    font = _fit_font(text, inner, (20, 18, 16, 14, 12))
-    dy = {"house": 2, "shield": -2, "triangle": -4}.get(shape, 0)
+    scale = diameter / style.BADGE_SIZE
+    inner = round({"diamond": 18, "house": 22, "shield": 22, "triangle": 20}.get(shape, 24) * scale)
+    font = _fit_font(text, inner, tuple(max(9, round(s * scale)) for s in (20, 18, 16, 14, 12)))
+    dy = round({"house": 2, "shield": -2, "triangle": -4}.get(shape, 0) * scale)
     draw.text((size / 2, size / 2 + dy), text, font=font, anchor="mm", fill=text_colour_on(colour))
     return img
 

@@ -515,3 +515,28 @@ def test_the_command_line_verifies_a_game_on_a_custom_map(tmp_path, package, mon
     assert verify_main([str(log)]) == 2   # the map is unknown: said so, not a mismatch
     assert verify_main([str(log), "--map", str(folder / "map.json")]) == 0
     assert capsys.readouterr().out.strip().endswith("OK")
+
+
+def test_badges_are_sized_to_the_maps_density():
+    from render.regions import MIN_BADGE, badge_size
+    from render.style import BADGE_SIZE
+
+    assert badge_size([12_000] * 100) == BADGE_SIZE      # roomy territories: the classic size
+    assert badge_size([6_400] * 160) == 27               # a third of a typical 80 px territory
+    assert badge_size([900] * 200) == MIN_BADGE          # never too small to read
+    dense = mapdraw.draw_world(blocks=(2, 2), cells=(8, 5), size=(1600, 1000), seed=8)
+    blob, files = mapdraw.our_files(dense)
+    pkg = load_package(blob, files)
+    install(pkg)
+    from render.base import static_layers
+    from render.layout import overlaps
+
+    geo = geometry_for(pkg.id)
+    assert MIN_BADGE <= geo.badge_size < BADGE_SIZE
+    boxes = static_layers(pkg.board).layout.boxes
+    assert [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if overlaps(a.box, b.box)] == []
+    game, _ = Game.new([f"P{i}" for i in range(8)], "seed", {"map": pkg.id, "deployment": "auto"})
+    img = render_map(game.state)
+    x, y = geo.territories["t1"].anchor
+    # The badge is drawn at its size: its ring (the palest pixel round the count) is inside the small radius.
+    assert img.getpixel((x + geo.badge_size // 2 + 3, y)) != img.getpixel((x + geo.badge_size // 2 - 3, y))
