@@ -17,6 +17,7 @@ from discord import app_commands
 
 from engine import Board, Game, builtin_maps, load_map, registered_map
 from mapfiles import MapPackage, install
+from mapfiles.conquerclub import ImportNotes
 from mapfiles.images import MAX_IMAGE_BYTES
 from mapfiles.registry import use_database
 from mapfiles.upload import MAX_FILES, contact_sheet, import_upload, thumbnail
@@ -130,7 +131,8 @@ class MapCommands(CogBase):
                                   name=safe_name(a.filename[:60]), limit=MAX_IMAGE_BYTES // (1024 * 1024)))
         await interaction.response.defer(ephemeral=True, thinking=True)
         files = {a.filename: await a.read() for a in attachments[:MAX_FILES]}
-        package = await asyncio.to_thread(import_upload, files)
+        notes = ImportNotes()
+        package = await asyncio.to_thread(import_upload, files, notes)
         assert interaction.guild_id is not None
         await self.store.add_map(interaction.guild_id, package.id, package.title, interaction.user.id,
                                  package.files())
@@ -139,6 +141,9 @@ class MapCommands(CogBase):
         text = _("Added the map {name}: {summary}. Choose it with /risk new map:{name}.", interaction.locale,
                  name=map_title(package.board, interaction.locale),
                  summary=board_summary(package.board, interaction.locale))
+        if notes.skipped:
+            text += "\n" + _("Left out, as bonuses our rules do not have: {names}.", interaction.locale,
+                              names=safe_name(", ".join(notes.skipped)[:500]))
         await interaction.followup.send(text, file=discord.File(io.BytesIO(preview), filename="map-preview.png"),
                                         ephemeral=True, allowed_mentions=NOBODY)
 

@@ -15,7 +15,7 @@ from engine import Board
 from render import style
 from render.geometry import Geometry
 
-from .conquerclub import import_conquerclub
+from .conquerclub import ImportNotes, import_conquerclub
 from .domination import import_domination
 from .errors import MapFileError
 from .package import MapPackage, load_package
@@ -29,7 +29,7 @@ def extension(name: str) -> str:
     return "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
 
 
-def import_upload(files: Mapping[str, bytes]) -> MapPackage:
+def import_upload(files: Mapping[str, bytes], notes: ImportNotes | None = None) -> MapPackage:
     """A map from uploaded files: our ``.json`` with its pictures, a Domination ``.map`` with its files, or
     Conquer Club ``.xml`` with its picture (and a region image whose name has "region" in it)."""
     if len(files) > MAX_FILES:
@@ -56,7 +56,7 @@ def import_upload(files: Mapping[str, bytes]) -> MapPackage:
         raise MapFileError("A Conquer Club map needs its picture (and at most one region image, with “region” "
                            "in its name).")
     return import_conquerclub(files[name], others[pictures[0]], others[regions[0]] if regions else None,
-                              name=name.rsplit(".", 1)[0])
+                              name=name.rsplit(".", 1)[0], notes=notes)
 
 
 def thumbnail(geometry: Geometry, board: Board, width: int = 240) -> Image.Image:

@@ -142,3 +142,16 @@ async def test_after_a_restart_a_stored_map_is_drawn_from_the_database(tmp_path:
         assert not step.problems, step.problems
         images = [a for m in step for a in m.attachments if a.filename.endswith(".png")]
         assert images and Image.open(io.BytesIO(images[-1].data)).width == 1600
+
+
+async def test_a_conquer_club_map_is_added_with_its_picture_and_its_left_out_bonuses_named(tmp_path: Path, world):
+    xml = mapdraw.conquerclub_xml(world).decode().replace(
+        "</map>", f"<continent><name>Both Isles</name><bonus>9</bonus><components><continent>"
+                  f"{world.continent_names[0]}</continent><continent>{world.continent_names[1]}</continent>"
+                  f"</components></continent></map>")
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        step = await add_map(d, {"file": ("isles.xml", xml.encode()),
+                                 "file2": ("isles.png", mapdraw.png(mapdraw.conquerclub_picture(world)))})
+        assert not step.problems, step.problems
+        assert "Added the map Isles: 12 territories, 2 continents" in step[-1].content
+        assert "Left out, as bonuses our rules do not have: Both Isles." in step[-1].content
