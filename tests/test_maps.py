@@ -540,3 +540,17 @@ def test_badges_are_sized_to_the_maps_density():
     x, y = geo.territories["t1"].anchor
     # The badge is drawn at its size: its ring (the palest pixel round the count) is inside the small radius.
     assert img.getpixel((x + geo.badge_size // 2 + 3, y)) != img.getpixel((x + geo.badge_size // 2 - 3, y))
+
+
+def test_messages_and_the_map_use_the_names_the_file_gives_in_the_readers_language(package):
+    from cogs.i18n import continent_name, map_labels, territory_name
+
+    board = package.board
+    assert territory_name(board, "t1", "no") == "Nordnes"
+    assert territory_name(board, "t1", "es-ES", short=True) == "C. Norte"
+    assert territory_name(board, "t2", "es-ES") == board.name("t2")     # not given: the English name
+    assert continent_name(board, "c1", "es-ES").startswith("Isla ")
+    labels = map_labels("es", package.id)
+    assert labels.short(board, "t1") == "C. Norte" and labels.continent(board, "c1").startswith("Isla ")
+    img = render_map(Game.new(["a", "b", "c"], "seed", {"map": package.id})[0].state, labels=labels)
+    assert img.width == 1600
