@@ -16,6 +16,7 @@ from PIL import Image, ImageChops, ImageFilter
 
 from . import style
 from .geometry import Geometry, TerritoryShape
+from .layout import label_box
 
 Colour = tuple[int, int, int]
 # Coast tints of continents that do not give a colour, in the order of the map's continents.
@@ -131,7 +132,8 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     raw_territories: dict[str, dict[str, Any]] = {}
     shapes: dict[str, TerritoryShape] = {}
     badge = badge_size([histogram[index[t["id"]] + 1] for t in territories])
-    below = badge // 2 + style.LABEL_FONT_SIZE // 2 + 4
+    # The name just under its badge, clear of it (``localise_layout`` moves it if it touches anything else).
+    below = badge // 2 + 2 + style.BADGE_GAP - label_box("Ág", (0, 0))[1]
     for t in territories:
         tid, value = t["id"], index[t["id"]] + 1
         mask = regions.point(lambda v, value=value: 255 if v == value else 0)
