@@ -67,6 +67,23 @@ def parse_colour(text: object) -> Colour | None:
     return None
 
 
+def rough_boxes(regions: Image.Image, count: int, step: int = 16) -> dict[int, tuple[int, int, int, int]]:
+    """For each territory value 1..count, a box that holds all its pixels, to the nearest ``step`` pixels:
+    from the histograms of strips of rows and of columns, so each territory is then examined only there."""
+    w, h = regions.size
+    rows: dict[int, list[int]] = {}
+    cols: dict[int, list[int]] = {}
+    for spans, length, strip in ((rows, h, lambda a, b: (0, a, w, b)), (cols, w, lambda a, b: (a, 0, b, h))):
+        for start in range(0, length, step):
+            counts = regions.crop(strip(start, min(length, start + step))).histogram()
+            for value in range(1, count + 1):
+                if counts[value]:
+                    span = spans.setdefault(value, [start, start])
+                    span[1] = start
+    return {v: (cols[v][0], rows[v][0], min(w, cols[v][1] + step), min(h, rows[v][1] + step))
+            for v in range(1, count + 1) if v in rows}
+
+
 def badge_size(areas: Sequence[int]) -> int:
     """The army badges' diameter for a map: the classic 34 px, or on a map of small territories about a third
     of a typical territory's width (the median area's square root), at least 24 px to stay readable."""
@@ -134,15 +151,18 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     badge = badge_size([histogram[index[t["id"]] + 1] for t in territories])
     # The name just under its badge, clear of it (``localise_layout`` moves it if it touches anything else).
     below = badge // 2 + 2 + style.BADGE_GAP - label_box("Ág", (0, 0))[1]
+    near = rough_boxes(regions, len(territories))
     for t in territories:
         tid, value = t["id"], index[t["id"]] + 1
-        mask = regions.point(lambda v, value=value: 255 if v == value else 0)
-        bbox = mask.getbbox()
-        assert bbox is not None, f"territory {tid} has no pixels"
+        area = near[value]
+        mask = regions.crop(area).point(lambda v, value=value: 255 if v == value else 0)
+        found = mask.getbbox()
+        assert found is not None, f"territory {tid} has no pixels"
+        bbox = (area[0] + found[0], area[1] + found[1], area[0] + found[2], area[1] + found[3])
         if "anchor" in t:
             anchor = (int(t["anchor"][0]), int(t["anchor"][1]))
         else:
-            x, y = interior_point(mask.crop(bbox))
+            x, y = interior_point(mask.crop(found))
             anchor = (bbox[0] + x, bbox[1] + y)
         label = (int(t["label"][0]), int(t["label"][1])) if "label" in t else (anchor[0], anchor[1] + below)
         raw_territories[tid] = {"index": index[tid], "anchor": list(anchor), "label": list(label),
