@@ -73,7 +73,7 @@ def read_json(blob: bytes, name: str) -> dict[str, Any]:
                            limit=MAX_JSON_BYTES // 1024)
     try:
         data = json.loads(blob.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:   # nested too deep: not a map
         raise MapFileError("The map file {name} is not valid JSON.", name=name) from exc
     if not isinstance(data, dict):
         raise MapFileError("The map file {name} must hold a JSON object.", name=name)

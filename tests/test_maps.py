@@ -140,6 +140,8 @@ def test_sizes_over_the_limits_are_refused(world):
     Image.new("L", (6000, 3000)).save(huge, "PNG")    # 18 million pixels, a few KB of PNG
     assert "million pixels" in refused(data, {**files, "regions.png": huge.getvalue()})
     assert "not a picture" in refused(data, {**files, "regions.png": b"\x89PNG\r\n\x1a\nnot really"})
+    assert "not valid JSON" in refused(b"[" * 100_000, files)
+    assert "not valid JSON" in refused(b"{\"id\": ", files)
     many = mapdraw.our_map(world)
     many["territories"] = many["territories"] * 30
     assert "2 to 200 territories" in refused(many, files)
