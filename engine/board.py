@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from .errors import MapError, UnknownTerritory, clip
 from .errors import Territory as Named
@@ -203,12 +203,13 @@ def parse_map(data: dict[str, Any]) -> Board:
         for key in ("name", "short", "continent", "card"):
             _require(isinstance(t.get(key, ""), str) and len(t.get(key, "")) <= 64,
                      f"a territory's “{key}” must be text of at most 64 characters")
-        _require(isinstance(t.get("neighbours", []), list) and isinstance(t.get("aliases", []), list)
-                 and all(isinstance(a, str) for a in t.get("aliases", [])),
-                 "a territory's neighbours and aliases must be lists")
+        _require(_texts(t.get("neighbours", [])) and _texts(t.get("aliases", [])),
+                 "a territory's neighbours and aliases must be lists of text")
     for c in data["continents"]:
-        _require(isinstance(c.get("territories", []), list) and isinstance(c.get("name", ""), str),
-                 "a continent's territories must be a list and its name text")
+        _require(_texts(c.get("territories", [])) and isinstance(c.get("name", ""), str),
+                 "a continent's territories must be a list of ids and its name text")
+    for key, kind in (("sea_routes", list), ("missions", list), ("translations", dict)):
+        _require(isinstance(data.get(key, kind()), kind), f"“{key}” must be a {'list' if kind is list else 'object'}")
     ids = [t.get("id") for t in raw_territories]
     seen: set[str] = set()
     for tid in ids:
@@ -221,7 +222,7 @@ def parse_map(data: dict[str, Any]) -> Board:
     continents: list[Continent] = []
     for c in data["continents"]:
         cid = c.get("id")
-        _require(isinstance(cid, str) and cid != "", "every continent needs a non-empty string id")
+        _require(isinstance(cid, str) and 0 < len(cid) <= 64, "every continent needs a string id of 1 to 64 characters")
         _require(cid not in continent_ids, f"continent id “{cid}” appears twice")
         _require(cid not in seen, f"“{cid}” is both a continent and a territory id")
         continent_ids.add(cid)
@@ -273,8 +274,9 @@ def parse_map(data: dict[str, Any]) -> Board:
         ))
     sea_routes: list[tuple[str, str]] = []
     for pair in data.get("sea_routes", []):
-        _require(isinstance(pair, list) and len(pair) == 2 and pair[0] in neighbours
+        _require(isinstance(pair, list) and len(pair) in (2, 3) and _texts(pair) and pair[0] in neighbours
                  and pair[1] in neighbours[pair[0]], f"sea route {clip(str(pair), 60)} is not a border of the map")
+        _require(len(pair) == 2 or pair[2] == "wrap", "a sea route's third element can only be “wrap”")
         sea_routes.append((pair[0], pair[1]))
     players = _players(data.get("players"))
     missions = tuple(_mission(m, continent_ids, len(ids)) for m in data.get("missions", []))
@@ -287,6 +289,15 @@ def parse_map(data: dict[str, Any]) -> Board:
                  missions=missions, translations=translations)
 
 
+def _texts(items: object) -> bool:
+    """Whether ``items`` is a list of strings."""
+    return isinstance(items, list) and all(isinstance(i, str) for i in items)
+
+
+def _whole(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _players(raw: object) -> tuple[int, int]:
     if raw is None:
         return (MIN_PLAYERS, DEFAULT_MAX_PLAYERS)
@@ -294,7 +305,7 @@ def _players(raw: object) -> tuple[int, int]:
              "“players” must be an object like {\"min\": 2, \"max\": 8}")
     assert isinstance(raw, dict)
     low, high = raw.get("min", MIN_PLAYERS), raw.get("max", DEFAULT_MAX_PLAYERS)
-    _require(isinstance(low, int) and isinstance(high, int) and MIN_PLAYERS <= low <= high <= MAX_PLAYERS,
+    _require(_whole(low) and _whole(high) and MIN_PLAYERS <= low <= high <= MAX_PLAYERS,
              f"the map's players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, the fewest first")
     return (low, high)
 
@@ -314,14 +325,14 @@ def _mission(raw: object, continents: set[str], territory_count: int) -> dict[st
         for cid in chosen:
             _require(cid in continents, f"a mission names unknown continent “{clip(str(cid), 40)}”")
         plus_any = raw.get("plus_any", 0)
-        _require(plus_any in (0, 1) and len(chosen) + plus_any <= len(continents),
+        _require(_whole(plus_any) and plus_any in (0, 1) and len(chosen) + plus_any <= len(continents),
                  "a continents mission's “plus_any” must be 0 or 1, and leave a continent to choose")
         ident = "+".join(chosen) + ("+any" if plus_any else "")
         return {"id": ident, "kind": "continents", "continents": list(chosen), "plus_any": plus_any}
     count, armies = raw.get("count"), raw.get("armies", 1)
-    _require(isinstance(count, int) and 1 <= count <= territory_count,
+    _require(_whole(count) and 1 <= count <= territory_count,
              f"a territories mission needs a count from 1 to {territory_count}")
-    _require(isinstance(armies, int) and 1 <= armies <= 100, "a territories mission's armies must be 1 to 100")
+    _require(_whole(armies) and 1 <= armies <= 100, "a territories mission's armies must be 1 to 100")
     ident = f"territories-{count}" + (f"x{armies}" if armies > 1 else "")
     return {"id": ident, "kind": "territories", "count": count, "armies": armies}
 
@@ -334,12 +345,14 @@ def _translations(raw: object, territories: set[str], continents: set[str]) -> d
     assert isinstance(raw, dict)
     out: dict[str, dict[str, Any]] = {}
     for language, entry in raw.items():
-        _require(isinstance(entry, dict), f"the {language} translations must be an object")
+        _require(isinstance(entry, dict) and isinstance(entry.get("territories", {}), dict)
+                 and isinstance(entry.get("continents", {}), dict), f"the {language} translations must be objects")
         names: dict[str, dict[str, str]] = {}
         for tid, given in (entry.get("territories") or {}).items():
             _require(tid in territories, f"the {language} translations name unknown territory “{clip(str(tid), 40)}”")
-            _require(isinstance(given, dict) and all(isinstance(given.get(k, ""), str) for k in ("name", "short")),
-                     f"the {language} name of “{tid}” must be an object with “name” and “short”")
+            _require(isinstance(given, dict) and all(isinstance(given.get(k, ""), str) for k in ("name", "short"))
+                     and _texts(given.get("aliases", [])),
+                     f"the {language} name of “{tid}” must be an object with “name”, “short” and “aliases”")
             names[tid] = {k: given[k] for k in ("name", "short") if given.get(k)}
         conts: dict[str, str] = {}
         for cid, name in (entry.get("continents") or {}).items():

@@ -556,3 +556,39 @@ def test_messages_and_the_map_use_the_names_the_file_gives_in_the_readers_langua
     assert labels.short(board, "t1") == "C. Norte" and labels.continent(board, "c1").startswith("Isla ")
     img = render_map(Game.new(["a", "b", "c"], "seed", {"map": package.id})[0].state, labels=labels)
     assert img.width == 1600
+
+
+def _paths(node, path=()):
+    yield path
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node[:3]):
+            yield from _paths(v, (*path, i))
+
+
+JUNK = (None, 7, -1, 2.5, True, "", "x", [], {}, [[]], {"a": [1]}, ["t1", ["t2"]], [None])
+
+
+def test_any_broken_value_anywhere_in_a_map_file_is_a_clear_refusal(world):
+    """Every value of the map file replaced in turn by junk of every kind: the map loads or is refused with a
+    MapFileError, never another exception."""
+    import copy
+
+    base = mapdraw.our_map(world)
+    _, files = mapdraw.our_files(world)
+    tried = 0
+    for path in list(_paths(base))[1:]:
+        for junk in JUNK:
+            data = copy.deepcopy(base)
+            node = data
+            for key in path[:-1]:
+                node = node[key]
+            node[path[-1]] = junk
+            try:
+                load_package(data, files)
+            except MapFileError:
+                pass
+            tried += 1
+    assert tried > 500
