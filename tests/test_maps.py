@@ -3,6 +3,7 @@ renders of them. Every map here is drawn by tests/mapdraw.py."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from pathlib import Path
@@ -586,9 +587,33 @@ def test_any_broken_value_anywhere_in_a_map_file_is_a_clear_refusal(world):
             for key in path[:-1]:
                 node = node[key]
             node[path[-1]] = junk
-            try:
+            with contextlib.suppress(MapFileError):
                 load_package(data, files)
-            except MapFileError:
-                pass
             tried += 1
     assert tried > 500
+
+
+def test_any_line_of_a_domination_file_broken_is_a_clear_refusal(world):
+    text, files = mapdraw.domination_files(world)
+    lines = text.decode().splitlines()
+    for i in range(len(lines)):
+        for junk in ("", "x", "1 2", "999 999 999 999 999", "[countries]", "-1 A 1 5 5", "1 A 1 x y", "\x00"):
+            broken = "\n".join([*lines[:i], junk, *lines[i + 1:]]).encode()
+            with contextlib.suppress(MapFileError):
+                import_domination(broken, files, "drawn.map")
+
+
+def test_any_value_of_a_conquer_club_file_broken_is_a_clear_refusal(world):
+    import re
+
+    from mapfiles.conquerclub import import_conquerclub
+
+    xml = mapdraw.conquerclub_xml(world).decode()
+    picture = mapdraw.png(mapdraw.conquerclub_picture(world))
+    regions = mapdraw.png(world.regions().convert("RGB"))   # no flood: the XML is what is tried here
+    values = list(re.finditer(r">([^<>\n]+)<", xml))
+    for match in values[:: max(1, len(values) // 12)]:
+        for junk in ("", "-5", "99999", "x", "&amp;"):
+            broken = xml[: match.start(1)] + junk + xml[match.end(1):]
+            with contextlib.suppress(MapFileError):
+                import_conquerclub(broken.encode(), picture, regions)
