@@ -166,24 +166,7 @@ class Deadline:
 
 
 __all__ = [
-    "ACTIVE_STATUSES",
-    "AI_LEVELS",
-    "CANCELLED",
-    "FINISHED",
-    "LOBBY",
-    "MAX_SEATS",
-    "NOTIFY_MODES",
-    "PAUSED",
-    "RUNNING",
-    "STATUSES",
-    "STATUS_WORDS",
-    "ActionResult",
-    "Deadline",
-    "GameRecord",
-    "GuildSettings",
-    "MapRecord",
-    "SeatRecord",
-    "SeatStatus",
-    "UserPrefs",
-    "status_word",
+    "ACTIVE_STATUSES", "AI_LEVELS", "CANCELLED", "FINISHED", "LOBBY", "MAX_SEATS", "NOTIFY_MODES", "PAUSED",
+    "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "MapRecord",
+    "SeatRecord", "SeatStatus", "UserPrefs", "status_word",
 ]
