@@ -83,6 +83,9 @@ def explain(exc: BaseException, locale: object | None = None) -> str | None:
         return None  # a fault of the host's database: logged with an id, and no server path shown to a player
     if isinstance(exc, RuleError):
         text = translate_rule(exc, locale)
+    elif isinstance(exc, MapFileError) and exc.inner is not None:   # the engine's words about the board
+        reason = translate_template(exc.inner.template, exc.inner.params, locale)
+        text = _(exc.template, locale, reason=reason)
     elif isinstance(exc, (StoreError, MapFileError)):
         text = translate_template(exc.template, exc.params, locale)
     elif isinstance(exc, (UserError, SettingsError)) or (isinstance(exc, app_commands.CheckFailure) and str(exc)):

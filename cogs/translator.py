@@ -62,6 +62,7 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]
                                           (map_errors, map_errors.MapFileError))
                 for name, value in vars(module).items() if isinstance(value, type) and issubclass(value, base)}
     keywords.update(dict.fromkeys(refusals, (1,)))
+    keywords.update({"MapError": (1,), "_require": (2,)})   # the engine's refusals of a map (engine/board.py)
     keywords["Phrase"] = None
     # store/export.py is a command-line tool: its messages are read in the console, in English.
     method_map = [("export.py", "ignore"), ("cli.py", "ignore"), ("**.py", "python")]

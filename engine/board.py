@@ -24,6 +24,7 @@ LANGUAGES = ("en", "nb", "es")  # languages a map file may give names in
 MISSION_KINDS = ("continents", "territories")
 MAX_TERRITORIES = 200           # the renderer's palette holds each territory's fill and edge shades
 MAX_CONTINENTS = 32
+PLAYER_KEYS = frozenset(("min", "max"))
 
 
 @dataclass(frozen=True)
@@ -177,16 +178,17 @@ class Board:
         return UnknownTerritory.called(text, [Named(t, self.name(t)) for t in self.suggest(text, also)])
 
 
-def _require(cond: bool, message: str) -> None:
+def _require(cond: bool, template: str, **params: object) -> None:
+    """Refuse the map unless ``cond``: ``template`` is the English refusal, translated by the Discord layer."""
     if not cond:
-        raise MapError(message)
+        raise MapError(template, **params)
 
 
 def parse_map(data: dict[str, Any]) -> Board:
     """Build a Board from map data, refusing any map that breaks the shape of a board."""
     _require(isinstance(data, dict), "a map file must hold a JSON object")
     for key in ("id", "continents", "territories"):
-        _require(key in data, f"the map has no “{key}”")
+        _require(key in data, "the map has no “{key}”", key=key)
     _require(isinstance(data["id"], str) and 0 < len(data["id"]) <= 64,
              "the map's id must be text of 1 to 64 characters")
     _require(isinstance(data.get("name", ""), str), "the map's name must be text")
@@ -196,26 +198,27 @@ def parse_map(data: dict[str, Any]) -> Board:
     _require(isinstance(data["continents"], list) and all(isinstance(c, dict) for c in data["continents"]),
              "“continents” must be a list of objects")
     _require(2 <= len(raw_territories) <= MAX_TERRITORIES,
-             f"a map has 2 to {MAX_TERRITORIES} territories, not {len(raw_territories)}")
+             "a map has 2 to {most} territories, not {count}", most=MAX_TERRITORIES, count=len(raw_territories))
     _require(1 <= len(data["continents"]) <= MAX_CONTINENTS,
-             f"a map has 1 to {MAX_CONTINENTS} continents, not {len(data['continents'])}")
+             "a map has 1 to {most} continents, not {count}", most=MAX_CONTINENTS, count=len(data['continents']))
     for t in raw_territories:
         for key in ("name", "short", "continent", "card"):
             _require(isinstance(t.get(key, ""), str) and len(t.get(key, "")) <= 64,
-                     f"a territory's “{key}” must be text of at most 64 characters")
+                     "a territory's “{key}” must be text of at most 64 characters", key=key)
         _require(_texts(t.get("neighbours", [])) and _texts(t.get("aliases", [])),
                  "a territory's neighbours and aliases must be lists of text")
     for c in data["continents"]:
         _require(_texts(c.get("territories", [])) and isinstance(c.get("name", ""), str),
                  "a continent's territories must be a list of ids and its name text")
-    for key, kind in (("sea_routes", list), ("missions", list), ("translations", dict)):
-        _require(isinstance(data.get(key, kind()), kind), f"“{key}” must be a {'list' if kind is list else 'object'}")
+    for key in ("sea_routes", "missions"):
+        _require(isinstance(data.get(key, []), list), "“{key}” must be a list", key=key)
+    _require(isinstance(data.get("translations", {}), dict), "“{key}” must be an object", key="translations")
     ids = [t.get("id") for t in raw_territories]
     seen: set[str] = set()
     for tid in ids:
         _require(isinstance(tid, str) and tid != "", "every territory needs a non-empty string id")
         _require(len(tid) <= 64, "a territory id has at most 64 characters")
-        _require(tid not in seen, f"territory id “{tid}” appears twice")
+        _require(tid not in seen, "territory id “{territory}” appears twice", territory=tid)
         seen.add(tid)
     continent_ids: set[str] = set()
     member_of: dict[str, str] = {}
@@ -223,38 +226,44 @@ def parse_map(data: dict[str, Any]) -> Board:
     for c in data["continents"]:
         cid = c.get("id")
         _require(isinstance(cid, str) and 0 < len(cid) <= 64, "every continent needs a string id of 1 to 64 characters")
-        _require(cid not in continent_ids, f"continent id “{cid}” appears twice")
-        _require(cid not in seen, f"“{cid}” is both a continent and a territory id")
+        _require(cid not in continent_ids, "continent id “{continent}” appears twice", continent=cid)
+        _require(cid not in seen, "“{continent}” is both a continent and a territory id", continent=cid)
         continent_ids.add(cid)
         bonus = c.get("bonus")
         _require(isinstance(bonus, int) and not isinstance(bonus, bool) and 0 <= bonus <= 100,
-                 f"continent “{cid}” needs a bonus from 0 to 100")
+                 "continent “{continent}” needs a bonus from 0 to 100", continent=cid)
         members = c.get("territories") or []
-        _require(len(members) > 0, f"continent “{cid}” has no territories")
+        _require(len(members) > 0, "continent “{continent}” has no territories", continent=cid)
         for tid in members:
-            _require(tid in seen, f"continent “{cid}” lists unknown territory “{tid}”")
+            _require(tid in seen, "continent “{continent}” lists unknown territory “{territory}”",
+                                  continent=cid, territory=tid)
             _require(tid not in member_of,
-                     f"territory “{tid}” is in two continents: “{member_of.get(tid)}” and “{cid}”")
+                     "territory “{territory}” is in two continents: “{first}” and “{continent}”",
+                     territory=tid, first=member_of.get(tid), continent=cid)
             member_of[tid] = cid
         continents.append(Continent(cid, c.get("name", cid), bonus, tuple(members)))
     territories: list[Territory] = []
     neighbours: dict[str, set[str]] = {}
     for t in raw_territories:
         tid = t["id"]
-        _require(tid in member_of, f"territory “{tid}” is in no continent")
+        _require(tid in member_of, "territory “{territory}” is in no continent", territory=tid)
         _require(t.get("continent", member_of[tid]) == member_of[tid],
-                 f"territory “{tid}” says continent “{t.get('continent')}” but is listed in “{member_of[tid]}”")
+                 "territory “{territory}” says continent “{said}” but is listed in “{listed}”",
+                 territory=tid, said=t.get('continent'), listed=member_of[tid])
         nbs = t.get("neighbours") or []
         for n in nbs:
-            _require(n in seen, f"territory “{tid}” borders unknown territory “{n}”")
-            _require(n != tid, f"territory “{tid}” borders itself")
-        _require(len(set(nbs)) == len(nbs), f"territory “{tid}” lists a neighbour twice")
+            _require(n in seen, "territory “{territory}” borders unknown territory “{other}”", territory=tid, other=n)
+            _require(n != tid, "territory “{territory}” borders itself", territory=tid)
+        _require(len(set(nbs)) == len(nbs), "territory “{territory}” lists a neighbour twice", territory=tid)
         neighbours[tid] = set(nbs)
         card = t.get("card", "infantry")
-        _require(card in CARD_SYMBOLS, f"territory “{tid}” has unknown card symbol “{card}”")
+        _require(card in CARD_SYMBOLS, "territory “{territory}” has unknown card symbol “{card}”",
+                                       territory=tid, card=card)
     for tid, nbs in neighbours.items():
         for n in nbs:
-            _require(tid in neighbours[n], f"one-way border: “{tid}” lists “{n}” but “{n}” does not list “{tid}”")
+            _require(tid in neighbours[n],
+                     "one-way border: “{territory}” lists “{other}” but “{other}” does not list “{territory}”",
+                     territory=tid, other=n)
     # The whole board must be one connected graph.
     start = ids[0]
     reached = {start}
@@ -265,7 +274,8 @@ def parse_map(data: dict[str, Any]) -> Board:
                 reached.add(n)
                 queue.append(n)
     missing = sorted(set(ids) - reached)
-    _require(not missing, f"the map is not connected: {clip(', '.join(missing))} cannot be reached from “{start}”")
+    _require(not missing, "the map is not connected: {missing} cannot be reached from “{start}”",
+                          missing=clip(', '.join(missing)), start=start)
     for t in raw_territories:
         tid = t["id"]
         territories.append(Territory(
@@ -275,7 +285,8 @@ def parse_map(data: dict[str, Any]) -> Board:
     sea_routes: list[tuple[str, str]] = []
     for pair in data.get("sea_routes", []):
         _require(isinstance(pair, list) and len(pair) in (2, 3) and _texts(pair) and pair[0] in neighbours
-                 and pair[1] in neighbours[pair[0]], f"sea route {clip(str(pair), 60)} is not a border of the map")
+                 and pair[1] in neighbours[pair[0]], "sea route {route} is not a border of the map",
+                 route=clip(str(pair), 60))
         _require(len(pair) == 2 or pair[2] == "wrap", "a sea route's third element can only be “wrap”")
         sea_routes.append((pair[0], pair[1]))
     players = _players(data.get("players"))
@@ -301,19 +312,19 @@ def _whole(value: object) -> TypeGuard[int]:
 def _players(raw: object) -> tuple[int, int]:
     if raw is None:
         return (MIN_PLAYERS, DEFAULT_MAX_PLAYERS)
-    _require(isinstance(raw, dict) and set(raw) <= {"min", "max"},
-             "“players” must be an object like {\"min\": 2, \"max\": 8}")
+    _require(isinstance(raw, dict) and set(raw) <= PLAYER_KEYS,
+             "“players” must be an object with “min” and “max”")
     assert isinstance(raw, dict)
     low, high = raw.get("min", MIN_PLAYERS), raw.get("max", DEFAULT_MAX_PLAYERS)
     _require(_whole(low) and _whole(high) and MIN_PLAYERS <= low <= high <= MAX_PLAYERS,
-             f"the map's players must be from {MIN_PLAYERS} to {MAX_PLAYERS}, the fewest first")
+             "the map's players must be from {low} to {high}, the fewest first", low=MIN_PLAYERS, high=MAX_PLAYERS)
     return (low, high)
 
 
 def _mission(raw: object, continents: set[str], territory_count: int) -> dict[str, Any]:
     """One of the map's mission cards, checked and written as the engine deals it (see engine.missions)."""
     _require(isinstance(raw, dict) and raw.get("kind") in MISSION_KINDS,
-             f"every mission needs a kind: {', '.join(MISSION_KINDS)}")
+             "every mission needs a kind: {kinds}", kinds=', '.join(MISSION_KINDS))
     assert isinstance(raw, dict)
     if raw["kind"] == "continents":
         chosen = raw.get("continents")
@@ -323,7 +334,7 @@ def _mission(raw: object, continents: set[str], territory_count: int) -> dict[st
         _require(1 <= len(chosen) <= len(continents)
                  and len(set(chosen)) == len(chosen), "a continents mission needs a list of different continents")
         for cid in chosen:
-            _require(cid in continents, f"a mission names unknown continent “{clip(str(cid), 40)}”")
+            _require(cid in continents, "a mission names unknown continent “{continent}”", continent=clip(str(cid), 40))
         plus_any = raw.get("plus_any", 0)
         _require(_whole(plus_any) and plus_any in (0, 1) and len(chosen) + plus_any <= len(continents),
                  "a continents mission's “plus_any” must be 0 or 1, and leave a continent to choose")
@@ -331,7 +342,7 @@ def _mission(raw: object, continents: set[str], territory_count: int) -> dict[st
         return {"id": ident, "kind": "continents", "continents": list(chosen), "plus_any": plus_any}
     count, armies = raw.get("count"), raw.get("armies", 1)
     _require(_whole(count) and 1 <= count <= territory_count,
-             f"a territories mission needs a count from 1 to {territory_count}")
+             "a territories mission needs a count from 1 to {count}", count=territory_count)
     _require(_whole(armies) and 1 <= armies <= 100, "a territories mission's armies must be 1 to 100")
     ident = f"territories-{count}" + (f"x{armies}" if armies > 1 else "")
     return {"id": ident, "kind": "territories", "count": count, "armies": armies}
@@ -341,26 +352,31 @@ def _translations(raw: object, territories: set[str], continents: set[str]) -> d
     if raw is None:
         return {}
     _require(isinstance(raw, dict) and set(raw) <= set(LANGUAGES),
-             f"“translations” must be an object keyed by language: {', '.join(LANGUAGES)}")
+             "“translations” must be an object keyed by language: {languages}", languages=', '.join(LANGUAGES))
     assert isinstance(raw, dict)
     out: dict[str, dict[str, Any]] = {}
     for language, entry in raw.items():
         _require(isinstance(entry, dict) and isinstance(entry.get("territories", {}), dict)
-                 and isinstance(entry.get("continents", {}), dict), f"the {language} translations must be objects")
+                 and isinstance(entry.get("continents", {}), dict), "the {language} translations must be objects",
+                 language=language)
         names: dict[str, dict[str, str]] = {}
         for tid, given in (entry.get("territories") or {}).items():
-            _require(tid in territories, f"the {language} translations name unknown territory “{clip(str(tid), 40)}”")
+            _require(tid in territories, "the {language} translations name unknown territory “{territory}”",
+                                         language=language, territory=clip(str(tid), 40))
             _require(isinstance(given, dict) and all(isinstance(given.get(k, ""), str) for k in ("name", "short"))
                      and _texts(given.get("aliases", [])),
-                     f"the {language} name of “{tid}” must be an object with “name”, “short” and “aliases”")
+                     "the {language} name of “{territory}” must be an object with “name”, “short” and “aliases”",
+                     language=language, territory=tid)
             names[tid] = {k: given[k] for k in ("name", "short") if given.get(k)}
         conts: dict[str, str] = {}
         for cid, name in (entry.get("continents") or {}).items():
-            _require(cid in continents, f"the {language} translations name unknown continent “{clip(str(cid), 40)}”")
-            _require(isinstance(name, str), f"the {language} name of continent “{cid}” must be text")
+            _require(cid in continents, "the {language} translations name unknown continent “{continent}”",
+                                        language=language, continent=clip(str(cid), 40))
+            _require(isinstance(name, str), "the {language} name of continent “{continent}” must be text",
+                                            language=language, continent=cid)
             conts[cid] = name
         title = entry.get("name", "")
-        _require(isinstance(title, str), f"the {language} name of the map must be text")
+        _require(isinstance(title, str), "the {language} name of the map must be text", language=language)
         out[language] = {"name": title, "territories": names, "continents": conts}
     return out
 
@@ -392,7 +408,7 @@ _registered: dict[str, Board] = {}
 
 def register_map(board: Board) -> None:
     """Make a validated board known to ``load_map`` by its id (a server's map, loaded from the store)."""
-    _require(not (MAPS_DIR / f"{board.id}.json").is_file(), f"“{board.id}” is the id of a built-in map")
+    _require(not (MAPS_DIR / f"{board.id}.json").is_file(), "“{map}” is the id of a built-in map", map=board.id)
     _registered[board.id] = board
 
 
@@ -418,8 +434,8 @@ def load_map(map_id: str = "classic") -> Board:
 @cache
 def _load_builtin(map_id: str) -> Board:
     if not isinstance(map_id, str) or not map_id.isidentifier():
-        raise MapError(f"there is no map called “{clip(str(map_id), 40)}”")
+        raise MapError("there is no map called “{map}”", map=clip(str(map_id), 40))
     path = MAPS_DIR / f"{map_id}.json"
     if not path.is_file():
-        raise MapError(f"there is no map called “{map_id}”")
+        raise MapError("there is no map called “{map}”", map=map_id)
     return load_map_file(path)

@@ -9,6 +9,8 @@ class MapFileError(ValueError):
     """A map file that cannot be used. ``template`` is the English message with ``{placeholders}`` filled
     from ``params``; a refusal of the board's shape carries the engine's words in ``reason``."""
 
+    inner: MapError | None = None   # the engine's refusal of the board, translated on its own
+
     def __init__(self, template: str, /, **params: object) -> None:
         message = template.format(**params) if params else template
         super().__init__(message)
@@ -18,4 +20,6 @@ class MapFileError(ValueError):
 
     @classmethod
     def from_map_error(cls, exc: MapError) -> MapFileError:
-        return MapFileError("The map is not a valid board: {reason}.", reason=str(exc))
+        refusal = MapFileError("The map is not a valid board: {reason}.", reason=str(exc))
+        refusal.inner = exc
+        return refusal

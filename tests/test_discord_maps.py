@@ -101,6 +101,12 @@ async def test_broken_uploads_are_refused_in_the_players_words(tmp_path: Path, w
                                  "file2": ("regions.png", files["regions.png"]),
                                  "file3": ("picture.png", files["picture.png"])})
         assert step[-1].ephemeral and "one-way border" in step[-1].content
+        d.set_permissions("bob", manage_guild=True)
+        step = await d.send_command("bob", "general", "risk map add",
+                                    {"file": ("m.json", json.dumps(broken).encode()),
+                                     "file2": ("regions.png", files["regions.png"]),
+                                     "file3": ("picture.png", files["picture.png"])}, locale="no")
+        assert "Kartet er ikke et gyldig brett: enveisgrense" in step[-1].content   # the engine's words too
         step = await add_map(d, {"file": ("a.png", files["regions.png"])})
         assert step[-1].ephemeral and "Send one map file" in step[-1].content
         # In Norwegian: the refusal is translated.
