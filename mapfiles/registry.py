@@ -33,10 +33,12 @@ def geometry_from_database(path: str | Path, map_id: str) -> Geometry | None:
         package = reopen(files)
     except MapFileError:
         return None
+    if registered_map(package.id) is None:   # a process that has not opened the store (a render worker)
+        register_map(package.board)
     return build_geometry(package.id, package.data, package.regions, package.background)
 
 
 def use_database(path: str | Path) -> None:
     """Draw the maps stored in the SQLite database at ``path`` when a render first meets one (in whichever
-    thread or process renders)."""
+    thread or process renders; a render worker process calls this once when it starts)."""
     set_geometry_resolver(lambda map_id: geometry_from_database(path, map_id))

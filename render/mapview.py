@@ -17,6 +17,7 @@ from PIL import Image, ImageChops, ImageFilter
 
 from . import sprites, style
 from .base import StaticLayers, palette_for, static_layers
+from .geometry import geometry_for
 from .labels import ENGLISH, Labels
 from .layout import MARK_WEIGHTS, Box, place_mark
 from .panel import Battle, draw_panel
@@ -24,8 +25,11 @@ from .seats import NEUTRAL, fill_colour, seat_colour, seat_shape
 
 
 def _board_for(state: Any) -> Any:
-    from engine import load_map
+    from engine import load_map, registered_map
 
+    if registered_map(state.settings.map) is None:
+        # A server's map this process has not met (a worker process): its geometry's source registers it.
+        geometry_for(state.settings.map)
     return load_map(state.settings.map)
 
 

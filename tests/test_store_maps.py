@@ -101,3 +101,22 @@ async def test_a_lobby_takes_as_many_players_as_its_map(store):
         classic = await store.add_ai(classic.id, "easy")
     with pytest.raises(LobbyFull, match="at most 6"):
         await store.add_ai(classic.id, "easy")
+
+
+async def test_a_render_worker_that_never_opened_the_store_draws_a_stored_map(tmp_path, package, monkeypatch):
+    import render.geometry
+    from mapfiles.registry import use_database
+    from render import render_map
+
+    path = tmp_path / "risk.sqlite3"
+    async with await open_store(path) as s:
+        await s.add_map(1, package.id, package.title, 900, package.files())
+        state = Game.new(["a", "b", "c"], "seed", {"map": package.id})[0].state
+    # A fresh worker process: no board registered, no geometry; it is only told where the database is.
+    monkeypatch.setattr(engine.board, "_registered", {})
+    monkeypatch.setattr(render.geometry, "_sources", {})
+    monkeypatch.setattr(render.geometry, "_others", {})
+    monkeypatch.setattr(render.geometry, "_resolver", None)
+    use_database(path)
+    assert render_map(state).width == 1600
+    assert registered_map(package.id) is not None
