@@ -7,6 +7,7 @@
     python bot.py export --db FILE_OR_URL --channel ID [--game ID] --out game.jsonl
     python bot.py games --db FILE_OR_URL [--shard-count N]
     python bot.py migrate --from FILE_OR_URL --to FILE_OR_URL
+    python bot.py map import FILE [--out DIR]
 
 The database is a SQLite file or a ``postgresql://`` URL: ``--db``, else ``DATABASE_URL``, else ``database`` in
 config.toml. Several processes that share one PostgreSQL database each run some of the gateway's shards.
@@ -34,6 +35,8 @@ from cogs import EXTENSIONS, maps, workers
 from cogs.errors import install as install_error_handler
 from cogs.lobby import DEFAULT_LIMITS
 from cogs.translator import CatalogTranslator
+from mapfiles.cli import add_commands as add_map_commands
+from mapfiles.cli import run as run_map_command
 from store import DatabaseError, Shards, Store, redacted, store_for
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command
@@ -301,13 +304,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                            "games in the order they ended")
     p_ratings.add_argument("--db", help="database file (default: the config's)")
     add_store_commands(sub, db_default=None, db_help="database file (default: the config's, data/risk.sqlite3)")
+    add_map_commands(sub)
     args, unknown = parser.parse_known_args(argv)
-    if unknown and args.command in ("export", "games", "migrate", "run"):
+    if unknown and args.command in ("export", "games", "migrate", "run", "map"):
         parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     config = Config.load(args.config)
     offline = args.command == "console" or (args.command in (None, "run") and not config.token)
     # The console's own output is the conversation; only warnings go to stderr there.
     setup_logging("WARNING" if offline and config.log_level.upper() == "INFO" else config.log_level)
+    if args.command == "map":
+        return run_map_command(args)
     if args.command in ("export", "games"):
         args.db = args.db or config.database
         if args.command == "games" and args.shard_count is None and config.shard_count:

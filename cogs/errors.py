@@ -18,6 +18,7 @@ from discord import app_commands
 
 from engine import RuleError, SettingsError
 from engine.errors import Phrase, Territory, clip
+from mapfiles import MapFileError
 from store import DatabaseError, StoreError
 from store.errors import StatusWord
 
@@ -75,8 +76,10 @@ def translate_template(template: str, params: Mapping[str, object], locale: obje
 
     values: dict[str, object] = {}
     for key, value in params.items():
-        if isinstance(value, Territory):
-            values[key] = territory_name(load_map(), value.territory, locale)
+        if isinstance(value, Territory):   # the classic map's names are translated; another map's stay as given
+            board = load_map()
+            values[key] = territory_name(board, value.territory, locale) if value.territory in board.territories \
+                else str(value)
         elif isinstance(value, Phrase):
             values[key] = _(value.joiner, locale).join(_(part, locale) for part in value.parts)
         elif isinstance(value, StatusWord):
@@ -103,7 +106,10 @@ def explain(exc: BaseException, locale: object | None = None) -> str | None:
         return None  # a fault of the host's database: logged with an id, and no server path shown to a player
     if isinstance(exc, RuleError):
         text = translate_rule(exc, locale)
-    elif isinstance(exc, StoreError):
+    elif isinstance(exc, MapFileError) and exc.inner is not None:   # the engine's words about the board
+        reason = translate_template(exc.inner.template, exc.inner.params, locale)
+        text = _(exc.template, locale, reason=reason)
+    elif isinstance(exc, (StoreError, MapFileError)):
         text = translate_template(exc.template, exc.params, locale)
     elif isinstance(exc, (UserError, SettingsError)) or (isinstance(exc, app_commands.CheckFailure) and str(exc)):
         text = str(exc)

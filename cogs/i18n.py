@@ -105,16 +105,22 @@ def pgettext(context: str, message: str, locale: object | None = None) -> str:
 
 
 def territory_name(board: Any, territory: str, locale: object | None = None, *, short: bool = False) -> str:
+    """A territory's name in the reader's language: the map file's own translation (a server's map), else
+    the catalog's (the classic map), else the English name."""
+    given = board.territory_name_in(language_of(locale), territory, short=short)
+    if given:
+        return str(given)
     t = board.territories[territory]
     return pgettext("territory-short" if short else "territory", t.short if short else t.name, locale)
 
 
 def continent_name(board: Any, continent: str, locale: object | None = None) -> str:
-    return pgettext("continent", board.continents[continent].name, locale)
+    given = board.continent_name_in(language_of(locale), continent)
+    return str(given) if given else pgettext("continent", board.continents[continent].name, locale)
 
 
 @cache
-def map_labels(language: str) -> Any:
+def map_labels(language: str, map_id: str = "classic") -> Any:
     """The map's words in a language (territory short names, continents, the panel)."""
     from engine import load_map
     from render import Labels
@@ -122,7 +128,7 @@ def map_labels(language: str) -> Any:
 
     if language == DEFAULT_LANGUAGE:
         return Labels()
-    board = load_map()
+    board = load_map(map_id)
     return Labels(key=language,
                   territories={t: territory_name(board, t, language, short=True) for t in board.territory_ids},
                   continents={c: continent_name(board, c, language) for c in board.continents},

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from engine import Settings, SettingsError
+from engine import Settings, SettingsError, registered_map
 from engine.ai import PLAYER_LEVELS
 from engine.settings import CHOICES, DEADLINES, PRESETS, assign_teams
 from store import GameRecord
@@ -21,6 +21,7 @@ from .components import view_of
 from .errors import UserError, acknowledge, handle_error
 from .guards import game_here, game_locale, require_host
 from .i18n import LANGUAGES, _, language_of, ngettext
+from .mapcmds import map_choices, resolve_map
 from .panel import Blue, Green, Grey
 from .text import _noop, player_name, safe_name
 
@@ -45,7 +46,7 @@ SETTING_LABELS = {
     "fog": _noop("Fog of war"), "turn_deadline": _noop("Time per turn"), "reminders": _noop("Reminders"),
     "on_timeout": _noop("When time runs out"), "max_missed": _noop("Missed turns before the seat is replaced"),
     "on_boot": _noop("A replaced seat goes to"), "vacation_days": _noop("Vacation days per player"),
-    "max_rounds": _noop("Round limit"),
+    "max_rounds": _noop("Round limit"), "map": _noop("Map"),
 }
 SETTING_VALUES = {
     ("deployment", "claim"): _noop("territories claimed one by one"),
@@ -75,7 +76,10 @@ def settings_text(settings: dict[str, Any], locale: object | None = None) -> str
     for key, value in full.to_dict().items():
         if key not in SETTING_LABELS:
             continue
-        if key == "turn_deadline":
+        if key == "map":
+            board = registered_map(str(value))
+            shown = safe_name(board.title_in(language_of(locale))) if board else safe_name(str(value)[:60])
+        elif key == "turn_deadline":
             shown = deadline_name(value, locale)
         elif key == "reminders" and value == "auto" and full.turn_deadline < LIVE:
             shown = _("none (turns shorter than an hour)", locale)
@@ -117,7 +121,9 @@ def lobby_embed(record: GameRecord, interaction: discord.Interaction[Any]) -> di
     embed = discord.Embed(title=_("Risk: game #{id} lobby", locale, id=record.id), colour=discord.Colour.blue())
     seats = "\n".join(f"{p.seat + 1}. {safe_name(player_name(p.name, p.is_ai, locale))}" + (" 🤖" if p.is_ai else "") +
                       (" 👑" if p.user_id == record.host_id else "") for p in record.players)
-    embed.add_field(name=_("Players ({n}/6)", locale, n=len(record.players)), value=seats or "—", inline=False)
+    most = registered_map(str(record.settings.get("map") or "classic"))
+    embed.add_field(name=_("Players ({n}/{most})", locale, n=len(record.players), most=most.players[1] if most else 6),
+                    value=seats or "—", inline=False)
     teams = teams_text(record, locale)
     if teams:
         embed.add_field(name=_("Teams", locale), value=teams, inline=False)
@@ -143,7 +149,9 @@ class LobbyCommands(CogBase):
                            language="The language of the game's public messages (default: the server's)",
                            mode="Classic world domination, secret missions, or capitals",
                            teams="Play in teams", fog="Fog of war: see only your territories and their neighbours",
-                           preset="A set of settings in one choice (other options override it)")
+                           preset="A set of settings in one choice (other options override it)",
+                           map_name="The map (built in, or one of this server's: /risk map list)")
+    @app_commands.rename(map_name="map")
     @app_commands.choices(
         deployment=[app_commands.Choice(name=n, value=n) for n in CHOICES["deployment"]],
         cards=[app_commands.Choice(name=n, value=n) for n in CHOICES["cards"]],
@@ -163,7 +171,7 @@ class LobbyCommands(CogBase):
                        max_missed: app_commands.Range[int, 0, 20] | None = None, on_boot: str | None = None,
                        max_rounds: app_commands.Range[int, 0, 1000] | None = None,
                        language: str | None = None, mode: str | None = None, teams: str | None = None,
-                       fog: str | None = None, preset: str | None = None) -> None:
+                       fog: str | None = None, preset: str | None = None, map_name: str | None = None) -> None:
         if interaction.channel_id is None:
             raise UserError(_("Games are played in server channels.", interaction.locale))
         given = {"deployment": deployment, "setup_batch": setup_batch, "cards": cards, "fortify": fortify,
@@ -179,11 +187,25 @@ class LobbyCommands(CogBase):
         else:  # the bot's defaults for play over days, under the server's own defaults
             server = await self.store.get_guild_settings(interaction.guild_id) if interaction.guild_id else None
             chosen = {**ASYNC_DEFAULTS, **(server.default_settings if server else {}), **chosen}
+        if map_name:
+            chosen["map"] = (await resolve_map(self.store, interaction, map_name)).id
+        board = registered_map(str(chosen.get("map") or "classic"))
+        if board is None:   # a server default naming a map that is gone
+            raise UserError(_("There is no map “{name}” here: /risk map list shows them.", interaction.locale,
+                              name=safe_name(str(chosen["map"])[:60])))
+        if chosen.get("mode") == "missions" and not board.has_missions:
+            raise UserError(_("The map {name} has no missions: choose another goal or another map.",
+                              interaction.locale, name=safe_name(board.title_in(language_of(interaction.locale)))))
         async with self.room(interaction.guild_id or interaction.channel_id or 0):  # count and create as one
             await self.check_room(interaction)
             record = await self.store.create_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
                                                    interaction.user.display_name, chosen or None)
         await self.show_lobby(interaction, record)
+
+    @risk_new.autocomplete("map_name")
+    async def risk_new_maps(self, interaction: discord.Interaction[Any], current: str
+                            ) -> list[app_commands.Choice[str]]:
+        return await map_choices(self.store, interaction, current)
 
     async def check_room(self, interaction: discord.Interaction[Any]) -> None:
         """The server's limits: games at once, and open lobbies of one host."""

@@ -21,13 +21,15 @@ import discord
 
 from engine import Event, GameState
 from engine.fog import Audience, state_for, visible_to
-from render import draw_png, warm_up
+from mapfiles.registry import draw_png
+from render import warm_up
 
 from . import workers
 from .i18n import language_of, map_labels
 from .text import player_name
 
 _pending = 0
+_database: str | None = None  # where the server's own maps are stored, for the workers that draw them
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def prepare(state: GameState, audience: Audience, seen: Sequence[Event] = (), *,
     # Marks need both ends of an attack or a move: one in the fog (named null) leaves the event unmarked.
     highlight = tuple(dict(e) for e in seen if not e.get("hidden")
                       and all(e.get(key) for key in ("from", "to", "territory") if key in e))
-    labels = map_labels(language_of(locale or state.settings.language or None))
+    labels = map_labels(language_of(locale or state.settings.language or None), state.settings.map)
     return MapJob(view, audience, highlight, labels, None if visible is None else frozenset(visible))
 
 
@@ -61,10 +63,16 @@ async def draw(job: MapJob) -> bytes:
     global _pending
     _pending += 1
     try:
-        return await workers.run(draw_png, job.view, list(job.highlight), job.audience, job.labels,
+        return await workers.run(draw_png, _database, job.view, list(job.highlight), job.audience, job.labels,
                                  None if job.visible is None else set(job.visible))
     finally:
         _pending -= 1
+
+
+def stored_maps_in(database: str | None) -> None:
+    """The database whose stored maps the workers draw (a SQLite file or a ``postgresql://`` URL)."""
+    global _database
+    _database = database
 
 
 def pending() -> int:
@@ -92,4 +100,4 @@ async def warm() -> None:
     await asyncio.gather(*(workers.run(warm_up) for _ in range(2 * workers.size())))
 
 
-__all__ = ["MapJob", "as_file", "busy", "draw", "map_file", "pending", "prepare", "warm"]
+__all__ = ["MapJob", "as_file", "busy", "draw", "map_file", "pending", "prepare", "stored_maps_in", "warm"]

@@ -1,7 +1,8 @@
 """The Risk cog: one game per channel, assembled from its parts.
 
 - ``play.py``: the moves (``/place``, ``/attack`` …) and the one path every move takes;
-- ``lobby.py``, ``info.py``, ``control.py``, ``history.py``: the ``/risk`` commands;
+- ``lobby.py``, ``info.py``, ``control.py``, ``history.py``, ``mapcmds.py``: the ``/risk`` commands (a server's
+  maps in the last);
 - ``taps.py``: what each button and select does; ``panel.py``: the turn panel's buttons;
 - ``announcer.py``: every message about a game, per audience; ``guards.py``: who may act;
 - ``table/`` (outside ``cogs/``): the game flow, AI turns and timers, with no Discord in it.
@@ -32,11 +33,12 @@ from .history import HistoryCommands
 from .i18n import _
 from .info import InfoCommands
 from .lobby import LobbyButton, LobbyCommands
+from .mapcmds import MapCommands
 from .play import PlayCommands
 from .taps import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 
 
-class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, HistoryCommands):
+class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, HistoryCommands, MapCommands):
     """Games of Risk, one per channel."""
 
     risk = risk_group
@@ -57,6 +59,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton)
+        self.use_stored_maps()
         self.scheduler.start()
 
     async def cog_unload(self) -> None:

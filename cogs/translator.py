@@ -52,18 +52,21 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]
     from babel.messages.extract import extract_from_dir
 
     from engine import errors
+    from mapfiles import errors as map_errors
     from store import errors as store_errors
 
     keywords: dict[str, Any] = {"_": (1,), "_noop": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
     # The refusals of the engine and the store: the first argument of every RuleError and StoreError, and the
     # phrases put into them.
-    refusals = {name for module, base in ((errors, errors.RuleError), (store_errors, store_errors.StoreError))
+    refusals = {name for module, base in ((errors, errors.RuleError), (store_errors, store_errors.StoreError),
+                                          (map_errors, map_errors.MapFileError))
                 for name, value in vars(module).items() if isinstance(value, type) and issubclass(value, base)}
     keywords.update(dict.fromkeys(refusals, (1,)))
+    keywords.update({"MapError": (1,), "_require": (2,)})   # the engine's refusals of a map (engine/board.py)
     keywords["Phrase"] = None
     # store/export.py is a command-line tool: its messages are read in the console, in English.
-    method_map = [("export.py", "ignore"), ("**.py", "python")]
-    for folder in ("cogs", "engine", "store"):
+    method_map = [("export.py", "ignore"), ("cli.py", "ignore"), ("**.py", "python")]
+    for folder in ("cogs", "engine", "store", "mapfiles"):
         for filename, _lineno, message, _comments, context in extract_from_dir(
                 str(ROOT / folder), method_map=method_map, keywords=keywords):
             if folder != "cogs" and not message:

@@ -16,7 +16,17 @@ from .actions import (
     Undo,
     action_from_dict,
 )
-from .board import Board, Continent, Territory, load_map, load_map_file, parse_map
+from .board import (
+    Board,
+    Continent,
+    Territory,
+    builtin_maps,
+    load_map,
+    load_map_file,
+    parse_map,
+    register_map,
+    registered_map,
+)
 from .errors import MapError, RuleError, SettingsError, Teammate
 from .fog import events_for, public_events_for, state_for, visible_territories
 from .game import Game
@@ -28,6 +38,6 @@ __all__ = [
     "NEUTRAL", "PRESETS", "SCHEMA_VERSION", "Action", "Attack", "Blitz", "Board", "ChooseCapital", "Claim", "Continent",
     "EndAttack", "EndTurn", "Event", "Fortify", "Game", "GameState", "MapError", "Occupy", "Place", "Player",
     "RuleError", "Settings", "SettingsError", "Surrender", "Teammate", "Territory", "Trade", "Undo", "action_from_dict",
-    "apply_event", "apply_preset", "events_for", "load_map", "load_map_file", "mission_text", "parse_map",
-    "public_events_for", "state_for", "visible_territories",
+    "apply_event", "apply_preset", "builtin_maps", "events_for", "load_map", "load_map_file", "mission_text",
+    "parse_map", "public_events_for", "register_map", "registered_map", "state_for", "visible_territories",
 ]

@@ -10,13 +10,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from .errors import MapError, UnknownTerritory, clip
 from .errors import Territory as Named
 
 MAPS_DIR = Path(__file__).parent / "maps"
 CARD_SYMBOLS = ("infantry", "cavalry", "artillery")
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8                 # the most seats any map may declare
+DEFAULT_MAX_PLAYERS = 6         # a map that declares nothing is played by 2 to 6
+LANGUAGES = ("en", "nb", "es")  # languages a map file may give names in
+MISSION_KINDS = ("continents", "territories")
+MAX_TERRITORIES = 200           # the renderer's palette holds each territory's fill and edge shades
+MAX_CONTINENTS = 32
+PLAYER_KEYS = frozenset(("min", "max"))
 
 
 @dataclass(frozen=True)
@@ -79,9 +87,16 @@ class Board:
     """A validated map. Territory and continent ids are stable strings used everywhere."""
 
     def __init__(self, map_id: str, name: str, territories: list[Territory], continents: list[Continent],
-                 sea_routes: list[tuple[str, str]]) -> None:
+                 sea_routes: list[tuple[str, str]], *, players: tuple[int, int] = (MIN_PLAYERS, DEFAULT_MAX_PLAYERS),
+                 missions: tuple[dict[str, Any], ...] = (),
+                 translations: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.id = map_id
         self.title = name
+        self.players = players           # (fewest, most) players the map is played by
+        self.missions = missions         # the map's own mission cards (destroy cards are added per seat)
+        # Names in other languages: {"nb": {"name": ..., "territories": {id: {"name", "short"}},
+        # "continents": {id: name}}}
+        self.translations: dict[str, Mapping[str, Any]] = dict(translations or {})
         self.territories: dict[str, Territory] = {t.id: t for t in territories}
         self.continents: dict[str, Continent] = {c.id: c for c in continents}
         self.sea_routes = tuple(sea_routes)
@@ -99,6 +114,34 @@ class Board:
 
     def name(self, territory: str) -> str:
         return self.territories[territory].name
+
+    def territory_name_in(self, language: str, territory: str, *, short: bool = False) -> str | None:
+        """The territory's name in ``language`` as the map file gives it, or None."""
+        names = self.translations.get(language, {}).get("territories", {}).get(territory, {})
+        found = names.get("short" if short else "name") or (names.get("name") if short else None)
+        return str(found) if found else None
+
+    def continent_name_in(self, language: str, continent: str) -> str | None:
+        """The continent's name in ``language`` as the map file gives it, or None."""
+        found = self.translations.get(language, {}).get("continents", {}).get(continent)
+        return str(found) if found else None
+
+    def title_in(self, language: str) -> str:
+        """The map's name in ``language`` (the English one when the file gives none)."""
+        return str(self.translations.get(language, {}).get("name") or self.title)
+
+    @property
+    def has_missions(self) -> bool:
+        return bool(self.missions)
+
+    @property
+    def mission_fallback(self) -> int:
+        """The territories a destroy mission that cannot be played stands for: the map's first territories
+        mission (24 on the classic map), else four sevenths of the map."""
+        for mission in self.missions:
+            if mission["kind"] == "territories":
+                return int(mission["count"])
+        return max(1, round(len(self.territory_ids) * 4 / 7))
 
     def continent_of(self, territory: str) -> Continent:
         return self.continents[self.territories[territory].continent]
@@ -135,60 +178,92 @@ class Board:
         return UnknownTerritory.called(text, [Named(t, self.name(t)) for t in self.suggest(text, also)])
 
 
-def _require(cond: bool, message: str) -> None:
+def _require(cond: bool, template: str, **params: object) -> None:
+    """Refuse the map unless ``cond``: ``template`` is the English refusal, translated by the Discord layer."""
     if not cond:
-        raise MapError(message)
+        raise MapError(template, **params)
 
 
 def parse_map(data: dict[str, Any]) -> Board:
     """Build a Board from map data, refusing any map that breaks the shape of a board."""
     _require(isinstance(data, dict), "a map file must hold a JSON object")
     for key in ("id", "continents", "territories"):
-        _require(key in data, f"the map has no “{key}”")
+        _require(key in data, "the map has no “{key}”", key=key)
+    _require(isinstance(data["id"], str) and 0 < len(data["id"]) <= 64,
+             "the map's id must be text of 1 to 64 characters")
+    _require(isinstance(data.get("name", ""), str), "the map's name must be text")
     raw_territories = data["territories"]
+    _require(isinstance(raw_territories, list) and all(isinstance(t, dict) for t in raw_territories),
+             "“territories” must be a list of objects")
+    _require(isinstance(data["continents"], list) and all(isinstance(c, dict) for c in data["continents"]),
+             "“continents” must be a list of objects")
+    _require(2 <= len(raw_territories) <= MAX_TERRITORIES,
+             "a map has 2 to {most} territories, not {count}", most=MAX_TERRITORIES, count=len(raw_territories))
+    _require(1 <= len(data["continents"]) <= MAX_CONTINENTS,
+             "a map has 1 to {most} continents, not {count}", most=MAX_CONTINENTS, count=len(data['continents']))
+    for t in raw_territories:
+        for key in ("name", "short", "continent", "card"):
+            _require(isinstance(t.get(key, ""), str) and len(t.get(key, "")) <= 64,
+                     "a territory's “{key}” must be text of at most 64 characters", key=key)
+        _require(_texts(t.get("neighbours", [])) and _texts(t.get("aliases", [])),
+                 "a territory's neighbours and aliases must be lists of text")
+    for c in data["continents"]:
+        _require(_texts(c.get("territories", [])) and isinstance(c.get("name", ""), str),
+                 "a continent's territories must be a list of ids and its name text")
+    for key in ("sea_routes", "missions"):
+        _require(isinstance(data.get(key, []), list), "“{key}” must be a list", key=key)
+    _require(isinstance(data.get("translations", {}), dict), "“{key}” must be an object", key="translations")
     ids = [t.get("id") for t in raw_territories]
     seen: set[str] = set()
     for tid in ids:
         _require(isinstance(tid, str) and tid != "", "every territory needs a non-empty string id")
-        _require(tid not in seen, f"territory id “{tid}” appears twice")
+        _require(len(tid) <= 64, "a territory id has at most 64 characters")
+        _require(tid not in seen, "territory id “{territory}” appears twice", territory=tid)
         seen.add(tid)
     continent_ids: set[str] = set()
     member_of: dict[str, str] = {}
     continents: list[Continent] = []
     for c in data["continents"]:
         cid = c.get("id")
-        _require(isinstance(cid, str) and cid != "", "every continent needs a non-empty string id")
-        _require(cid not in continent_ids, f"continent id “{cid}” appears twice")
-        _require(cid not in seen, f"“{cid}” is both a continent and a territory id")
+        _require(isinstance(cid, str) and 0 < len(cid) <= 64, "every continent needs a string id of 1 to 64 characters")
+        _require(cid not in continent_ids, "continent id “{continent}” appears twice", continent=cid)
+        _require(cid not in seen, "“{continent}” is both a continent and a territory id", continent=cid)
         continent_ids.add(cid)
         bonus = c.get("bonus")
-        _require(isinstance(bonus, int) and bonus >= 0, f"continent “{cid}” needs a bonus of 0 or more")
+        _require(isinstance(bonus, int) and not isinstance(bonus, bool) and 0 <= bonus <= 100,
+                 "continent “{continent}” needs a bonus from 0 to 100", continent=cid)
         members = c.get("territories") or []
-        _require(len(members) > 0, f"continent “{cid}” has no territories")
+        _require(len(members) > 0, "continent “{continent}” has no territories", continent=cid)
         for tid in members:
-            _require(tid in seen, f"continent “{cid}” lists unknown territory “{tid}”")
+            _require(tid in seen, "continent “{continent}” lists unknown territory “{territory}”",
+                                  continent=cid, territory=tid)
             _require(tid not in member_of,
-                     f"territory “{tid}” is in two continents: “{member_of.get(tid)}” and “{cid}”")
+                     "territory “{territory}” is in two continents: “{first}” and “{continent}”",
+                     territory=tid, first=member_of.get(tid), continent=cid)
             member_of[tid] = cid
         continents.append(Continent(cid, c.get("name", cid), bonus, tuple(members)))
     territories: list[Territory] = []
     neighbours: dict[str, set[str]] = {}
     for t in raw_territories:
         tid = t["id"]
-        _require(tid in member_of, f"territory “{tid}” is in no continent")
+        _require(tid in member_of, "territory “{territory}” is in no continent", territory=tid)
         _require(t.get("continent", member_of[tid]) == member_of[tid],
-                 f"territory “{tid}” says continent “{t.get('continent')}” but is listed in “{member_of[tid]}”")
+                 "territory “{territory}” says continent “{said}” but is listed in “{listed}”",
+                 territory=tid, said=t.get('continent'), listed=member_of[tid])
         nbs = t.get("neighbours") or []
         for n in nbs:
-            _require(n in seen, f"territory “{tid}” borders unknown territory “{n}”")
-            _require(n != tid, f"territory “{tid}” borders itself")
-        _require(len(set(nbs)) == len(nbs), f"territory “{tid}” lists a neighbour twice")
+            _require(n in seen, "territory “{territory}” borders unknown territory “{other}”", territory=tid, other=n)
+            _require(n != tid, "territory “{territory}” borders itself", territory=tid)
+        _require(len(set(nbs)) == len(nbs), "territory “{territory}” lists a neighbour twice", territory=tid)
         neighbours[tid] = set(nbs)
         card = t.get("card", "infantry")
-        _require(card in CARD_SYMBOLS, f"territory “{tid}” has unknown card symbol “{card}”")
+        _require(card in CARD_SYMBOLS, "territory “{territory}” has unknown card symbol “{card}”",
+                                       territory=tid, card=card)
     for tid, nbs in neighbours.items():
         for n in nbs:
-            _require(tid in neighbours[n], f"one-way border: “{tid}” lists “{n}” but “{n}” does not list “{tid}”")
+            _require(tid in neighbours[n],
+                     "one-way border: “{territory}” lists “{other}” but “{other}” does not list “{territory}”",
+                     territory=tid, other=n)
     # The whole board must be one connected graph.
     start = ids[0]
     reached = {start}
@@ -199,7 +274,8 @@ def parse_map(data: dict[str, Any]) -> Board:
                 reached.add(n)
                 queue.append(n)
     missing = sorted(set(ids) - reached)
-    _require(not missing, f"the map is not connected: {', '.join(missing)} cannot be reached from “{start}”")
+    _require(not missing, "the map is not connected: {missing} cannot be reached from “{start}”",
+                          missing=clip(', '.join(missing)), start=start)
     for t in raw_territories:
         tid = t["id"]
         territories.append(Territory(
@@ -208,10 +284,112 @@ def parse_map(data: dict[str, Any]) -> Board:
         ))
     sea_routes: list[tuple[str, str]] = []
     for pair in data.get("sea_routes", []):
-        _require(len(pair) == 2 and pair[1] in neighbours.get(pair[0], set()),
-                 f"sea route {pair} is not a border of the map")
+        _require(isinstance(pair, list) and len(pair) in (2, 3) and _texts(pair) and pair[0] in neighbours
+                 and pair[1] in neighbours[pair[0]], "sea route {route} is not a border of the map",
+                 route=clip(str(pair), 60))
+        _require(len(pair) == 2 or pair[2] == "wrap", "a sea route's third element can only be “wrap”")
         sea_routes.append((pair[0], pair[1]))
-    return Board(data["id"], data.get("name", data["id"]), territories, continents, sea_routes)
+    players = _players(data.get("players"))
+    missions = tuple(_mission(m, continent_ids, len(ids)) for m in data.get("missions", []))
+    translations = _translations(data.get("translations"), seen, continent_ids)
+    aliases = _aliases_by_language(data.get("translations"))
+    territories = [Territory(t.id, t.name, t.short, t.continent, t.card,
+                             t.aliases + tuple(a for a in aliases.get(t.id, ()) if a not in t.aliases), t.neighbours)
+                   for t in territories]
+    return Board(data["id"], data.get("name", data["id"]), territories, continents, sea_routes, players=players,
+                 missions=missions, translations=translations)
+
+
+def _texts(items: object) -> bool:
+    """Whether ``items`` is a list of strings."""
+    return isinstance(items, list) and all(isinstance(i, str) for i in items)
+
+
+def _whole(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _players(raw: object) -> tuple[int, int]:
+    if raw is None:
+        return (MIN_PLAYERS, DEFAULT_MAX_PLAYERS)
+    _require(isinstance(raw, dict) and set(raw) <= PLAYER_KEYS,
+             "“players” must be an object with “min” and “max”")
+    assert isinstance(raw, dict)
+    low, high = raw.get("min", MIN_PLAYERS), raw.get("max", DEFAULT_MAX_PLAYERS)
+    _require(_whole(low) and _whole(high) and MIN_PLAYERS <= low <= high <= MAX_PLAYERS,
+             "the map's players must be from {low} to {high}, the fewest first", low=MIN_PLAYERS, high=MAX_PLAYERS)
+    return (low, high)
+
+
+def _mission(raw: object, continents: set[str], territory_count: int) -> dict[str, Any]:
+    """One of the map's mission cards, checked and written as the engine deals it (see engine.missions)."""
+    _require(isinstance(raw, dict) and raw.get("kind") in MISSION_KINDS,
+             "every mission needs a kind: {kinds}", kinds=', '.join(MISSION_KINDS))
+    assert isinstance(raw, dict)
+    if raw["kind"] == "continents":
+        chosen = raw.get("continents")
+        _require(isinstance(chosen, list) and all(isinstance(c, str) for c in chosen),
+                 "a continents mission needs a list of different continents")
+        assert isinstance(chosen, list)
+        _require(1 <= len(chosen) <= len(continents)
+                 and len(set(chosen)) == len(chosen), "a continents mission needs a list of different continents")
+        for cid in chosen:
+            _require(cid in continents, "a mission names unknown continent “{continent}”", continent=clip(str(cid), 40))
+        plus_any = raw.get("plus_any", 0)
+        _require(_whole(plus_any) and plus_any in (0, 1) and len(chosen) + plus_any <= len(continents),
+                 "a continents mission's “plus_any” must be 0 or 1, and leave a continent to choose")
+        ident = "+".join(chosen) + ("+any" if plus_any else "")
+        return {"id": ident, "kind": "continents", "continents": list(chosen), "plus_any": plus_any}
+    count, armies = raw.get("count"), raw.get("armies", 1)
+    _require(_whole(count) and 1 <= count <= territory_count,
+             "a territories mission needs a count from 1 to {count}", count=territory_count)
+    _require(_whole(armies) and 1 <= armies <= 100, "a territories mission's armies must be 1 to 100")
+    ident = f"territories-{count}" + (f"x{armies}" if armies > 1 else "")
+    return {"id": ident, "kind": "territories", "count": count, "armies": armies}
+
+
+def _translations(raw: object, territories: set[str], continents: set[str]) -> dict[str, dict[str, Any]]:
+    if raw is None:
+        return {}
+    _require(isinstance(raw, dict) and set(raw) <= set(LANGUAGES),
+             "“translations” must be an object keyed by language: {languages}", languages=', '.join(LANGUAGES))
+    assert isinstance(raw, dict)
+    out: dict[str, dict[str, Any]] = {}
+    for language, entry in raw.items():
+        _require(isinstance(entry, dict) and isinstance(entry.get("territories", {}), dict)
+                 and isinstance(entry.get("continents", {}), dict), "the {language} translations must be objects",
+                 language=language)
+        names: dict[str, dict[str, str]] = {}
+        for tid, given in (entry.get("territories") or {}).items():
+            _require(tid in territories, "the {language} translations name unknown territory “{territory}”",
+                                         language=language, territory=clip(str(tid), 40))
+            _require(isinstance(given, dict) and all(isinstance(given.get(k, ""), str) for k in ("name", "short"))
+                     and _texts(given.get("aliases", [])),
+                     "the {language} name of “{territory}” must be an object with “name”, “short” and “aliases”",
+                     language=language, territory=tid)
+            names[tid] = {k: given[k] for k in ("name", "short") if given.get(k)}
+        conts: dict[str, str] = {}
+        for cid, name in (entry.get("continents") or {}).items():
+            _require(cid in continents, "the {language} translations name unknown continent “{continent}”",
+                                        language=language, continent=clip(str(cid), 40))
+            _require(isinstance(name, str), "the {language} name of continent “{continent}” must be text",
+                                            language=language, continent=cid)
+            conts[cid] = name
+        title = entry.get("name", "")
+        _require(isinstance(title, str), "the {language} name of the map must be text", language=language)
+        out[language] = {"name": title, "territories": names, "continents": conts}
+    return out
+
+
+def _aliases_by_language(raw: object) -> dict[str, tuple[str, ...]]:
+    """Every translated name and alias of each territory, so players may type a name in any language."""
+    out: dict[str, list[str]] = {}
+    for entry in (raw or {}).values() if isinstance(raw, dict) else ():
+        for tid, given in (entry.get("territories") or {}).items():
+            for label in (given.get("name"), given.get("short"), *(given.get("aliases") or ())):
+                if isinstance(label, str) and label and label not in out.setdefault(tid, []):
+                    out[tid].append(label)
+    return {tid: tuple(labels) for tid, labels in out.items()}
 
 
 def load_map_file(path: str | Path) -> Board:
@@ -223,10 +401,41 @@ def load_map_file(path: str | Path) -> Board:
     return parse_map(data)
 
 
-@cache
+# Maps that are not shipped with the engine (a server's own maps), by id. Their ids carry a digest of their
+# content, so one id always means one board and a game's log replays on the board it was played on.
+_registered: dict[str, Board] = {}
+
+
+def register_map(board: Board) -> None:
+    """Make a validated board known to ``load_map`` by its id (a server's map, loaded from the store)."""
+    _require(not (MAPS_DIR / f"{board.id}.json").is_file(), "“{map}” is the id of a built-in map", map=board.id)
+    _registered[board.id] = board
+
+
+def registered_map(map_id: str) -> Board | None:
+    """The board with this id if it is built in or registered, else None (never raises)."""
+    try:
+        return load_map(map_id)
+    except MapError:
+        return None
+
+
+def builtin_maps() -> tuple[str, ...]:
+    """The ids of the maps shipped with the engine."""
+    return tuple(sorted(p.stem for p in MAPS_DIR.glob("*.json")))
+
+
 def load_map(map_id: str = "classic") -> Board:
-    """Load one of the maps shipped with the engine by id (cached)."""
+    """A map by id: one shipped with the engine (loaded once), or one registered with ``register_map``."""
+    board = _registered.get(map_id)
+    return board if board is not None else _load_builtin(map_id)
+
+
+@cache
+def _load_builtin(map_id: str) -> Board:
+    if not isinstance(map_id, str) or not map_id.isidentifier():
+        raise MapError("there is no map called “{map}”", map=clip(str(map_id), 40))
     path = MAPS_DIR / f"{map_id}.json"
     if not path.is_file():
-        raise MapError(f"there is no map called “{map_id}”")
+        raise MapError("there is no map called “{map}”", map=map_id)
     return load_map_file(path)

@@ -142,7 +142,17 @@ class GameOver(RuleError):
 
 
 class MapError(ValueError):
-    """A map file that breaks the rules of a board (one-way border, unknown territory, ...)."""
+    """A map file that breaks the rules of a board (one-way border, unknown territory, ...).
+
+    Like ``RuleError``: ``template`` is the English message with ``{placeholders}`` filled from ``params``,
+    which the Discord layer translates.
+    """
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        message = template.format(**params) if params else template
+        super().__init__(message)
+        self.template = template
+        self.params = params
 
 
 class SettingsError(ValueError):

@@ -54,7 +54,7 @@ from .errors import (
 )
 from .missions import Mission, mission_text
 from .modes import MODES, Mode, Victory
-from .settings import NEUTRAL_ARMIES_TWO_PLAYER, STARTING_ARMIES, Settings, assign_teams
+from .settings import NEUTRAL_ARMIES_TWO_PLAYER, Settings, assign_teams, starting_armies
 from .state import (
     ATTACK,
     CAPITAL,
@@ -116,10 +116,12 @@ class Game:
             raise SettingsError("a game needs a secret seed")
         board = load_map(settings.map)
         n = len(seats)
-        starting = {p.seat: STARTING_ARMIES[n] for p in seats}
+        settings.check_map()
+        armies = starting_armies(n, len(board.territory_ids))
+        starting = {p.seat: armies for p in seats}
         roster: list[dict[str, Any]] = [p.to_dict() for p in seats]
         if n == 2:
-            starting[NEUTRAL] = NEUTRAL_ARMIES_TWO_PLAYER
+            starting[NEUTRAL] = max(NEUTRAL_ARMIES_TWO_PLAYER, armies)
             roster.append({"seat": NEUTRAL, "name": "Neutral", "kind": "neutral", "level": None})
         started: Event = {
             "type": "game_started", "settings": settings.to_dict(), "map": board.id, "players": roster,

@@ -23,16 +23,6 @@ from .state import GameState, Player
 
 Mission = dict[str, Any]
 
-# The classic mission cards, as (continents, plus one continent of your choice).
-CONTINENT_MISSIONS: tuple[tuple[tuple[str, str], int], ...] = (
-    (("north_america", "africa"), 0),
-    (("north_america", "australia"), 0),
-    (("asia", "south_america"), 0),
-    (("asia", "africa"), 0),
-    (("europe", "south_america"), 1),
-    (("europe", "australia"), 1),
-)
-
 
 def continents_mission(continents: Sequence[str], plus_any: int = 0) -> Mission:
     ident = "+".join(continents) + ("+any" if plus_any else "")
@@ -48,28 +38,29 @@ def destroy_mission(seat: int) -> Mission:
     return {"id": f"destroy-{seat}", "kind": "destroy", "seat": seat}
 
 
-def fallback_mission(replaces: Mission) -> Mission:
-    """24 territories, standing for a destroy mission that cannot be played."""
-    return {**territories_mission(24), "replaces": replaces["id"]}
+def fallback_mission(replaces: Mission, board: Board) -> Mission:
+    """The map's fallback territories mission (24 on the classic map), standing for a destroy mission that
+    cannot be played."""
+    return {**territories_mission(board.mission_fallback), "replaces": replaces["id"]}
 
 
 def mission_deck(board: Board, seats: Sequence[int]) -> list[Mission]:
-    """The mission cards in a fixed order: continents, territories, then one destroy card per seat in play."""
-    deck = [continents_mission(cs, plus) for cs, plus in CONTINENT_MISSIONS
-            if all(c in board.continents for c in cs)]
-    deck += [territories_mission(24), territories_mission(18, 2)]
+    """The mission cards in a fixed order: the map's own cards (continents, then territories on the classic
+    map), then one destroy card per seat in play."""
+    deck = [dict(m) for m in board.missions]
     deck += [destroy_mission(seat) for seat in seats]
     return deck
 
 
-def playable(mission: Mission, seat: int, state: GameState) -> Mission:
-    """The mission as dealt to ``seat``: a destroy card for yourself, a teammate or a seat out of play is 24."""
+def playable(mission: Mission, seat: int, state: GameState, board: Board) -> Mission:
+    """The mission as dealt to ``seat``: a destroy card for yourself, a teammate or a seat out of play is the
+    map's fallback (24 territories on the classic map)."""
     if mission["kind"] != "destroy":
         return mission
     target = mission["seat"]
     team = state.teams.get(seat)
     if target == seat or target not in state.active_seats() or (team is not None and state.teams.get(target) == team):
-        return fallback_mission(mission)
+        return fallback_mission(mission, board)
     return mission
 
 
@@ -123,5 +114,5 @@ def mission_text(mission: Mission, board: Board, players: Sequence[Player] | Map
     if kind == "destroy":
         name = seat_name(mission["seat"])
         return (f"Destroy all of {name}'s armies: take their last territory yourself. If someone else eliminates "
-                f"{name} first, your mission becomes occupying 24 territories.")
+                f"{name} first, your mission becomes occupying {board.mission_fallback} territories.")
     raise ValueError(f"unknown mission kind “{kind}”")

@@ -78,7 +78,7 @@ class MissionsMode(Mode):
         seats = [p.seat for p in s.players]
         deck = mission_deck(game.board, seats)
         used = dice.shuffle(s.seed, s.draw_index, deck)
-        missions = {str(seat): playable(deck[i], seat, s) for i, seat in enumerate(seats)}
+        missions = {str(seat): playable(deck[i], seat, s, game.board) for i, seat in enumerate(seats)}
         return {"type": "missions_dealt", "missions": missions, "draws": used}
 
     def player_out(self, game: Game, seat: int, by: int | None) -> Iterable[Event]:
@@ -88,7 +88,8 @@ class MissionsMode(Mode):
             if mission["kind"] == "destroy" and mission["seat"] == seat and holder != by \
                     and holder in s.active_seats():
                 yield {"type": "mission_changed", "seat": holder, "from": copy.deepcopy(mission),
-                       "to": fallback_mission(mission), "reason": "surrendered" if by is None else "eliminated"}
+                       "to": fallback_mission(mission, game.board),
+                       "reason": "surrendered" if by is None else "eliminated"}
 
     def victory(self, game: Game, seat: int) -> Victory | None:
         s = game.state

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from .errors import SettingsError
+from .board import Board, load_map
+from .errors import MapError, SettingsError
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "deployment": ("claim", "deal", "auto"),
@@ -24,7 +25,9 @@ CHOICES: dict[str, tuple[str, ...]] = {
 LANGUAGE_CODE = re.compile(r"(?:[a-z]{2,3})?")
 # Turn deadlines a host can choose, in seconds: from live games to a week.
 DEADLINES = (300, 900, 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400)
-STARTING_ARMIES = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20}
+# Armies each player starts with, by number of players (docs/rules.md). On a map with many territories a
+# player gets at least half as many again as the territories they will hold (see ``starting_armies``).
+STARTING_ARMIES = {2: 40, 3: 35, 4: 30, 5: 25, 6: 20, 7: 20, 8: 18}
 NEUTRAL_ARMIES_TWO_PLAYER = 40
 # Team formats: (number of teams, players per team).
 TEAM_FORMATS: dict[str, tuple[int, int]] = {"none": (0, 0), "2v2": (2, 2), "3v3": (2, 3), "2v2v2": (3, 2)}
@@ -68,6 +71,19 @@ class Settings:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def board(self) -> Board:
+        """The map these settings play on (SettingsError if it is not known)."""
+        try:
+            return load_map(self.map)
+        except MapError as exc:
+            raise SettingsError(f"there is no map called “{self.map[:40]}”") from exc
+
+    def check_map(self) -> None:
+        """Raise SettingsError if the map is unknown, or the mode needs what the map does not have."""
+        board = self.board()
+        if self.mode == "missions" and not board.has_missions:
+            raise SettingsError(f"the map {board.title} has no missions: choose another mode or map")
+
     @property
     def team_count(self) -> int:
         """How many teams the ``teams`` format has (0 without teams)."""
@@ -79,9 +95,12 @@ class Settings:
         return TEAM_FORMATS[self.teams][1]
 
     def check_players(self, count: int) -> None:
-        """Raise SettingsError if ``count`` players cannot play with these settings."""
-        if not 2 <= count <= 6:
-            raise SettingsError("Risk is played by 2 to 6 players")
+        """Raise SettingsError if ``count`` players cannot play with these settings (on this map)."""
+        low, high = self.board().players
+        if not low <= count <= high:
+            if (low, high) == (2, 6):
+                raise SettingsError("Risk is played by 2 to 6 players")
+            raise SettingsError(f"this map is played by {low} to {high} players")
         if self.teams != "none" and count != self.team_count * self.team_size:
             raise SettingsError(f"teams {self.teams} needs exactly {self.team_count * self.team_size} players, "
                                 f"not {count}")
@@ -125,6 +144,13 @@ def apply_preset(name: str, overrides: dict[str, Any] | None = None) -> Settings
     overrides = dict(overrides or {})
     overrides.pop("preset", None)
     return Settings.from_dict({**PRESETS[name], **overrides})
+
+
+def starting_armies(players: int, territories: int) -> int:
+    """Armies each player starts with: the table's number for this many players, or on a large map half as
+    many again as the territories each holder gets (a two-player game deals to a neutral third holder)."""
+    holders = 3 if players == 2 else players
+    return max(STARTING_ARMIES[players], -(-territories // holders) * 3 // 2)
 
 
 def _whole(value: object, name: str, low: int, high: int) -> None:

@@ -13,7 +13,9 @@ import sys
 from collections.abc import Sequence
 
 from . import dice
+from .board import load_map_file, register_map
 from .cards import full_deck
+from .errors import MapError
 from .game import Game
 from .log import read_log
 from .modes import MissionsMode
@@ -97,10 +99,16 @@ def _expected_shuffle(game: Game, event: Event) -> Event:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.verify", description=__doc__.split("\n")[0])
     parser.add_argument("log", help="a finished game's event log (JSON Lines, from /risk export)")
+    parser.add_argument("--map", help="the map.json of a custom map the game was played on (see docs/maps.md)")
     args = parser.parse_args(argv)
     try:
+        if args.map:
+            register_map(load_map_file(args.map))
         events = read_log(args.log)
         verify_events(events)
+    except MapError as exc:
+        print(f"cannot use the map: {exc}", file=sys.stderr)
+        return 2
     except (Mismatch, ValueError, KeyError) as exc:
         print(f"MISMATCH: {exc}")
         return 1

@@ -21,16 +21,44 @@ from dataclasses import dataclass
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageMath
 
 from . import layout, sprites, style
-from .geometry import Geometry, load_geometry
+from .geometry import Geometry, geometry_for
 from .labels import ENGLISH, LEGEND_WORDS, Labels
 from .layout import Box, MapLayout
 
-N_TERRITORY_VALUES = 42          # the classic board; the layout below assumes at most this many
+N_TERRITORY_VALUES = 42          # the classic board
 INK_LEVELS = 4                   # ink coverage steps on land: 0, 1/4, 2/4, 3/4 (and solid)
 STATIC_BASE = N_TERRITORY_VALUES * INK_LEVELS + 1
 PANEL_VALUE = 255
 N_STATIC = PANEL_VALUE - STATIC_BASE
+MIN_STATIC = 40                  # fixed colours kept on a map with many territories
 QUANTIZE_METHOD = Image.Quantize.FASTOCTREE
+
+
+@dataclass(frozen=True)
+class PaletteLayout:
+    """How a map's territories share the 256 palette entries: ``territories`` fills, each with ``ink_levels``
+    shades (fewer on a map with many territories), then the fixed colours up to the panel's entry."""
+
+    territories: int = N_TERRITORY_VALUES
+    ink_levels: int = INK_LEVELS
+
+    @property
+    def static_base(self) -> int:
+        return self.territories * self.ink_levels + 1
+
+    @property
+    def n_static(self) -> int:
+        return PANEL_VALUE - self.static_base
+
+
+def palette_layout(territories: int) -> PaletteLayout:
+    """The classic layout for up to 42 territories; beyond that, fewer edge shades per territory."""
+    if territories <= N_TERRITORY_VALUES:
+        return PaletteLayout()
+    levels = min(INK_LEVELS, (PANEL_VALUE - 1 - MIN_STATIC) // territories)
+    if levels < 1:
+        raise ValueError(f"the palette holds at most {(PANEL_VALUE - 1 - MIN_STATIC)} territories")
+    return PaletteLayout(territories, levels)
 
 
 @dataclass(frozen=True)
@@ -44,6 +72,7 @@ class StaticLayers:
     words_mask: Image.Image | None = None    # "L": the names' halos, continent names and legend: highlights
                                              # drawn later leave these pixels alone
     marks_taken: tuple[tuple[Box, float], ...] = ()   # what a "+N" tag or a star should not cover
+    slots: PaletteLayout = PaletteLayout()
 
 
 def _scaled(mask: Image.Image, factor: float) -> Image.Image:
@@ -86,6 +115,13 @@ def _over(base: Image.Image, colour: tuple[int, int, int], alpha: Image.Image) -
 
 def _sea(geo: Geometry, land: Image.Image, continent_masks: dict[str, Image.Image]) -> Image.Image:
     size = (geo.width, geo.height)
+    tints = geo.tints or style.CONTINENT_TINTS
+    if geo.background is not None:   # the map's own picture, darkened a little so names and routes stand out
+        sea = Image.blend(geo.background.convert("RGB"), Image.new("RGB", size, style.SEA), 0.35)
+        for cid, mask in continent_masks.items():
+            halo = _ramp(mask.filter(ImageFilter.GaussianBlur(2.5)), 34, 30)
+            sea = _over(sea, tints[cid], _scaled(halo, 0.8))
+        return sea
     sea = Image.new("RGB", size, style.SEA)
     # Shallow water: two flat bands of lighter blue along every coast.
     spread = land.filter(ImageFilter.GaussianBlur(8))
@@ -94,18 +130,18 @@ def _sea(geo: Geometry, land: Image.Image, continent_masks: dict[str, Image.Imag
     # Each continent's coast is edged with its own tint, which tells the continents apart at a glance.
     for cid, mask in continent_masks.items():
         halo = _ramp(mask.filter(ImageFilter.GaussianBlur(2.5)), 34, 30)
-        sea = _over(sea, style.CONTINENT_TINTS[cid], _scaled(halo, 0.8))
+        sea = _over(sea, tints[cid], _scaled(halo, 0.8))
     return sea
 
 
 LEGEND_DIE: tuple[int, int, int] = (214, 220, 226)
 
 
-def _draw_legend(img: Image.Image, labels: Labels, map_height: int) -> Box:
-    """The legend in the lower left corner, on a dark rounded box: a "+N" tag, a lost die, the capital star,
-    each with its meaning in the map's language. Returns its box."""
+def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry) -> Box:
+    """The legend in a corner (the lower left on the classic map), on a dark rounded box: a "+N" tag, a lost
+    die, the capital star, each with its meaning in the map's language. Returns its box."""
     words = [labels.word(w) for w in LEGEND_WORDS]
-    box, rows = layout.legend_rows(words, map_height)
+    box, rows = _legend(words, geo)
     size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
     shade = Image.new("L", size, 0)
     ImageDraw.Draw(shade).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=8, fill=225)
@@ -121,12 +157,16 @@ def _draw_legend(img: Image.Image, labels: Labels, map_height: int) -> Box:
     return box
 
 
+def _legend(words: list[str], geo: Geometry) -> tuple[Box, list[tuple[int, int]]]:
+    return layout.legend_rows(words, geo.height, geo.raw.get("legend", "lower left"), geo.width)
+
+
 def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers:
-    geo = load_geometry()
+    geo = geometry_for(board.id)  # type: ignore[attr-defined]
     if set(geo.territories) != set(board.territory_ids):  # type: ignore[attr-defined]
-        raise ValueError(f"render/data has no geometry for the map “{board.id}”")  # type: ignore[attr-defined]
-    if len(geo.territories) > N_TERRITORY_VALUES:
-        raise ValueError("the palette layout allows at most 42 territories")
+        raise ValueError(f"the geometry does not match the map “{board.id}”")  # type: ignore[attr-defined]
+    slots = palette_layout(len(geo.territories))
+    n_values, ink_levels = slots.territories, slots.ink_levels
     size = (geo.width, geo.height)
     land = geo.label.point(lambda v: 255 if v else 0)
     continent_masks: dict[str, Image.Image] = {}
@@ -146,8 +186,8 @@ def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers
     words = {tid: labels.short(board, tid) for tid in geo.territories}
     continent_texts = {cid: layout.continent_text(labels.continent(board, cid), board.continents[cid].bonus)  # type: ignore[attr-defined]
                        for cid in geo.continent_labels}
-    legend_box, _ = layout.legend_rows([labels.word(w) for w in LEGEND_WORDS], geo.height)
-    placed = layout.localise_layout(geo.label, geo.raw, words, continent_texts, legend_box)
+    legend_box, _ = _legend([labels.word(w) for w in LEGEND_WORDS], geo)
+    placed = layout.localise_layout(geo.label, geo.raw, words, continent_texts, legend_box, geo.badge_size)
     names = [(words[tid], placed.labels[tid], style.label_font(), style.LABEL_STROKE)
              for tid in geo.territories]
     halo, letters = _text_masks(size, names)
@@ -167,25 +207,25 @@ def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers
     for cid, centre in placed.continents.items():
         chalo, cletters = _text_masks(size, [(continent_texts[cid], centre, cfont, style.CONTINENT_STROKE)])
         fixed = _over(fixed, style.SEA, chalo)
-        fixed = _over(fixed, style.CONTINENT_TINTS[cid], cletters)
+        fixed = _over(fixed, (geo.tints or style.CONTINENT_TINTS)[cid], cletters)
         words_mask = ImageChops.lighter(words_mask, chalo)
-    _draw_legend(fixed, labels, geo.height)
+    _draw_legend(fixed, labels, geo)
     legend_mask = Image.new("L", size, 0)
     ImageDraw.Draw(legend_mask).rectangle(legend_box, fill=255)
     words_mask = ImageChops.lighter(words_mask, legend_mask)
 
     # Which pixels take a fixed colour: the sea, letters, and nearly solid ink.
-    level = ink_land.point(lambda v: min(INK_LEVELS, round(v * INK_LEVELS / 255)))
-    solid = level.point(lambda v: 255 if v >= INK_LEVELS else 0)
+    level = ink_land.point(lambda v: min(ink_levels, round(v * ink_levels / 255)))
+    solid = level.point(lambda v: 255 if v >= ink_levels else 0)
     is_fixed = ImageChops.lighter(ImageChops.invert(land), ImageChops.lighter(solid, letters.point(
         lambda v: 255 if v > 24 else 0)))
     is_fixed = ImageChops.lighter(is_fixed, legend_mask)
     only_fixed = Image.composite(fixed, Image.new("RGB", size, style.SEA), is_fixed)
-    quantized = only_fixed.quantize(colors=N_STATIC, method=QUANTIZE_METHOD, dither=Image.Dither.NONE)
-    fixed_values = quantized.point(lambda v: v + STATIC_BASE)
+    quantized = only_fixed.quantize(colors=slots.n_static, method=QUANTIZE_METHOD, dither=Image.Dither.NONE)
+    fixed_values = quantized.point(lambda v: v + slots.static_base)
     fixed_values = Image.frombytes("L", size, fixed_values.tobytes())
     land_values = ImageMath.lambda_eval(
-        lambda a: a["label"] + a["level"] * N_TERRITORY_VALUES, label=geo.label, level=level).convert("L")
+        lambda a: a["label"] + a["level"] * n_values, label=geo.label, level=level).convert("L")
     values = Image.composite(fixed_values, land_values, is_fixed)
 
     panel_height = style.PANEL_HEIGHT
@@ -195,14 +235,15 @@ def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers
 
     palette = [0] * 768
     qpal = quantized.getpalette() or []
-    for i in range(N_STATIC):
-        palette[(STATIC_BASE + i) * 3: (STATIC_BASE + i) * 3 + 3] = qpal[i * 3: i * 3 + 3] or [0, 0, 0]
+    for i in range(slots.n_static):
+        base = slots.static_base + i
+        palette[base * 3: base * 3 + 3] = qpal[i * 3: i * 3 + 3] or [0, 0, 0]
     palette[0:3] = style.SEA
     palette[PANEL_VALUE * 3: PANEL_VALUE * 3 + 3] = style.PANEL_BG
     taken = tuple((b.box, layout.MARK_WEIGHTS[b.kind]) for b in placed.boxes)
     return StaticLayers(geometry=geo, index=index, static_palette=tuple(palette), panel_height=panel_height,
                         key=f"{board.id}:{labels.key}", layout=placed, words_mask=words_mask,  # type: ignore[attr-defined]
-                        marks_taken=taken)
+                        marks_taken=taken, slots=slots)
 
 
 def palette_for(layers: StaticLayers, fills: dict[int, tuple[int, int, int]]) -> list[int]:
@@ -210,10 +251,11 @@ def palette_for(layers: StaticLayers, fills: dict[int, tuple[int, int, int]]) ->
     fixed colours."""
     palette = list(layers.static_palette)
     ink = style.INK
+    n_values, levels = layers.slots.territories, layers.slots.ink_levels
     for value, colour in fills.items():
-        for k in range(INK_LEVELS):
-            a = k / INK_LEVELS
-            i = (value + k * N_TERRITORY_VALUES) * 3
+        for k in range(levels):
+            a = k / levels
+            i = (value + k * n_values) * 3
             palette[i: i + 3] = [round(c * (1 - a) + n * a) for c, n in zip(colour, ink, strict=True)]
     return palette
 

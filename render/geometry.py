@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,10 +42,18 @@ class Geometry:
     sea_routes: tuple[tuple[str, str, tuple[tuple[float, float, float, float], ...]], ...]
     continent_labels: dict[str, Point]
     raw: dict[str, Any]
+    map_id: str = "classic"
+    tints: dict[str, tuple[int, int, int]] | None = None   # each continent's coast tint (None: the classic ones)
+    background: Image.Image | None = None                 # "RGB": the sea and what the map's picture shows there
+    badge_size: int = 34                                   # army badges' diameter (smaller on a dense map)
 
 
 _lock = threading.Lock()
 _cached: Geometry | None = None
+# Other maps' geometry, by map id: built on first use from a source given with ``register_geometry``.
+_sources: dict[str, Callable[[], Geometry]] = {}
+MAX_CACHED_MAPS = 16
+_others: dict[str, Geometry] = {}
 
 
 def _load_l(path: Path) -> Image.Image:
@@ -84,3 +93,40 @@ def load_geometry() -> Geometry:
                 raw=raw,
             )
     return _cached
+
+
+def register_geometry(map_id: str, source: Callable[[], Geometry]) -> None:
+    """Make another map drawable: ``source`` builds its geometry (once, on first use)."""
+    with _lock:
+        _sources[map_id] = source
+        _others.pop(map_id, None)
+
+
+def geometry_for(map_id: str) -> Geometry:
+    """The geometry of a map: the classic one, or one given with ``register_geometry``."""
+    if map_id == "classic":
+        return load_geometry()
+    geo = _others.get(map_id)
+    if geo is None:
+        with _lock:
+            geo = _others.get(map_id)
+            if geo is None:
+                source = _sources.get(map_id)
+                built = source() if source is not None else _resolver(map_id) if _resolver is not None else None
+                if built is None:
+                    raise ValueError(f"there is no geometry for the map “{map_id}”")
+                if len(_others) >= MAX_CACHED_MAPS:   # a few maps are in play at once; keep memory bounded
+                    _others.pop(next(iter(_others)))
+                geo = _others[map_id] = built
+    return geo
+
+
+# Where geometry of a map not registered in this process comes from (a server's map stored in the database):
+# a function from a map id to its geometry, or None when it knows no such map.
+_resolver: Callable[[str], Geometry | None] | None = None
+
+
+def set_geometry_resolver(resolver: Callable[[str], Geometry | None] | None) -> None:
+    """Let ``geometry_for`` build the geometry of maps it was not given (read from where they are stored)."""
+    global _resolver
+    _resolver = resolver

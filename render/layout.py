@@ -31,8 +31,8 @@ class LaidOut:
     box: Box
 
 
-def badge_box(anchor: Sequence[float]) -> Box:
-    r = style.BADGE_SIZE // 2 + 1
+def badge_box(anchor: Sequence[float], badge: int = style.BADGE_SIZE) -> Box:
+    r = badge // 2 + 1
     x, y = round(anchor[0]), round(anchor[1])
     return (x - r, y - r, x + r, y + r)
 
@@ -62,15 +62,20 @@ def legend_font() -> object:
     return style.font(style.LEGEND_FONT_SIZE, bold=True, condensed=True)
 
 
-def legend_rows(words: Sequence[str], map_height: int) -> tuple[Box, list[tuple[int, int]]]:
-    """The legend's box in the map's lower left corner (over the South Pacific) and, for each row, the
-    centre of its symbol and the left end (vertical middle) of its words."""
+def legend_rows(words: Sequence[str], map_height: int, corner: str = "lower left", map_width: int = 0
+                ) -> tuple[Box, list[tuple[int, int]]]:
+    """The legend's box in a corner of the map (the lower left, over the South Pacific, on the classic map)
+    and, for each row, the centre of its symbol and the left end (vertical middle) of its words."""
     font = legend_font()
     pad, row, icon = style.LEGEND_PAD, style.LEGEND_ROW, style.LEGEND_ICON
     text_w = max(round(font.getlength(w)) for w in words)  # type: ignore[attr-defined]
     width = pad + icon + text_w + pad + 2
     height = pad + row * len(words) + pad - 4
     x0, y1 = MARGIN + 2, map_height - MARGIN - 2
+    if corner.endswith("right"):
+        x0 = map_width - MARGIN - 2 - width
+    if corner.startswith("upper"):
+        y1 = MARGIN + 2 + height
     y0 = y1 - height
     box = (x0, y0, x0 + width, y1)
     rows = [(y0 + pad + row * i + row // 2 - 2) for i in range(len(words))]
@@ -108,10 +113,11 @@ def _sea_fraction(label: Image.Image, box: Box) -> float:
     return _inside_fraction(label, box, 0)
 
 
-def _label_spots(anchor: tuple[int, int], text: str) -> list[tuple[float, float, float, int]]:
+def _label_spots(anchor: tuple[int, int], text: str, badge: int = style.BADGE_SIZE
+                 ) -> list[tuple[float, float, float, int]]:
     """Candidate label centres round a badge: (x, y, how far out, direction in degrees, 90 = below)."""
     ax, ay = anchor
-    r = style.BADGE_SIZE // 2 + 1 + style.BADGE_GAP
+    r = badge // 2 + 1 + style.BADGE_GAP
     probe = label_box(text, (0, 0))
     half_w, half_h = (probe[2] - probe[0]) / 2, (probe[3] - probe[1]) / 2
     spots = []
@@ -291,14 +297,15 @@ def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: l
 
 
 def _place_label(label: Image.Image, tid: str, value: int, area: int, anchor: Point, text: str,
-                 blocked: list[Box], anchors: dict[str, Point], towards: float) -> Point | None:
+                 blocked: list[Box], anchors: dict[str, Point], towards: float, badge: int = style.BADGE_SIZE
+                 ) -> Point | None:
     """A new centre for a territory name that does not fit where the stored layout put it (a longer
     translation): round its badge, clear of everything in ``blocked``, preferably inside its territory,
     else over the sea, near the side it had."""
     w, h = label.size
     best: tuple[float, Point] | None = None
     at0 = label_box(text, (0, 0))
-    for x, y, away, angle in _label_spots(anchor, text):
+    for x, y, away, angle in _label_spots(anchor, text, badge):
         centre = (round(x), round(y))
         box = (at0[0] + centre[0], at0[1] + centre[1], at0[2] + centre[0], at0[3] + centre[1])
         if not _inside_map(box, w, h) or any(overlaps(box, b) for b in blocked):
@@ -318,7 +325,7 @@ def _place_label(label: Image.Image, tid: str, value: int, area: int, anchor: Po
 
 
 def localise_layout(label: Image.Image, geometry: dict, names: dict[str, str],  # type: ignore[type-arg]
-                    continent_texts: dict[str, str], legend: Box) -> MapLayout:
+                    continent_texts: dict[str, str], legend: Box, badge: int = style.BADGE_SIZE) -> MapLayout:
     """The stored layout (``geometry.json``, made for the English names) fitted to one language's words.
 
     Badges stay where they are. Each continent name keeps its place unless, in this language, it runs off
@@ -331,7 +338,7 @@ def localise_layout(label: Image.Image, geometry: dict, names: dict[str, str],  
     terr = geometry["territories"]
     anchors: dict[str, Point] = {tid: (int(info["anchor"][0]), int(info["anchor"][1])) for tid, info in terr.items()}
     stored: dict[str, Point] = {tid: (int(info["label"][0]), int(info["label"][1])) for tid, info in terr.items()}
-    badges = {tid: badge_box(a) for tid, a in anchors.items()}
+    badges = {tid: badge_box(a, badge) for tid, a in anchors.items()}
     counts = label.histogram()
 
     # Continent names first: they are the largest, and a territory name can move more easily.
@@ -361,7 +368,7 @@ def localise_layout(label: Image.Image, geometry: dict, names: dict[str, str],  
         ax, ay = anchors[tid]
         towards = math.degrees(math.atan2(stored[tid][1] - ay, stored[tid][0] - ax)) % 360
         spot = _place_label(label, tid, value, counts[value], anchors[tid], names[tid], [*fixed, *kept], anchors,
-                            towards)
+                            towards, badge)
         centres[tid] = spot if spot is not None else stored[tid]
         kept.append(label_box(names[tid], centres[tid]))
 
@@ -381,12 +388,13 @@ def localise_layout(label: Image.Image, geometry: dict, names: dict[str, str],  
 MARK_WEIGHTS = {"label": 8.0, "continent": 8.0, "legend": 8.0, "mark": 4.0, "badge": 2.0}
 
 
-def mark_spots(anchor: Sequence[int], size: tuple[int, int], first: str) -> list[Box]:
+def mark_spots(anchor: Sequence[int], size: tuple[int, int], first: str, badge: int = style.BADGE_SIZE
+               ) -> list[Box]:
     """Candidate boxes for a small mark of ``size`` at a badge: its corners (overlapping the badge a
     little), its sides, above and below it, then the same a little further out. ``first`` is the corner
     tried first: "upper right" ("+N" tags) or "upper left" (the capital star)."""
     x, y = int(anchor[0]), int(anchor[1])
-    half = (style.BADGE_SIZE + 2) // 2
+    half = (badge + 2) // 2
     w, h = size
     ur, ul = (x + half - 8, y - half - 12), (x - half + 8 - w, y - half - 12)
     lr, ll = (x + half - 8, y + half - 10), (x - half + 8 - w, y + half - 10)
@@ -408,14 +416,14 @@ def _area(a: Box, b: Box) -> int:
 
 
 def place_mark(anchor: Sequence[int], size: tuple[int, int], taken: Sequence[tuple[Box, float]],
-               width: int, height: int, first: str = "upper right") -> Box:
+               width: int, height: int, first: str = "upper right", badge: int = style.BADGE_SIZE) -> Box:
     """Where a mark goes: the first candidate (``mark_spots``) inside the map that covers nothing in
     ``taken`` (boxes with a weight, see ``MARK_WEIGHTS``) except the badge it belongs to; if every candidate
     covers something, the one that covers least."""
-    own = badge_box(anchor)
+    own = badge_box(anchor, badge)
     w, h = size
     best: tuple[float, Box] | None = None
-    for n, spot in enumerate(mark_spots(anchor, size, first)):
+    for n, spot in enumerate(mark_spots(anchor, size, first, badge)):
         sx, sy = min(max(0, spot[0]), width - w), min(max(0, spot[1]), height - h)
         box = (sx, sy, sx + w, sy + h)
         cost = sum(weight * _area(box, b) for b, weight in taken if b != own)

@@ -17,6 +17,7 @@ from PIL import Image, ImageChops, ImageFilter
 
 from . import sprites, style
 from .base import StaticLayers, palette_for, static_layers
+from .geometry import geometry_for
 from .labels import ENGLISH, Labels
 from .layout import MARK_WEIGHTS, Box, place_mark
 from .panel import Battle, draw_panel
@@ -24,8 +25,11 @@ from .seats import NEUTRAL, fill_colour, seat_colour, seat_shape
 
 
 def _board_for(state: Any) -> Any:
-    from engine import load_map
+    from engine import load_map, registered_map
 
+    if registered_map(state.settings.map) is None:
+        # A server's map this process has not met (a worker process): its geometry's source registers it.
+        geometry_for(state.settings.map)
     return load_map(state.settings.map)
 
 
@@ -93,7 +97,7 @@ def _draw_arrow(img: Image.Image, layers: StaticLayers, a: tuple[int, int], b: t
     """An arrow between two badges, behind the names; across the map's east-west edge (Alaska-Kamchatka) it
     leaves one edge and comes back at the other."""
     width = layers.geometry.width
-    gap = style.BADGE_SIZE / 2 + 4
+    gap = layers.geometry.badge_size / 2 + 4
     if abs(b[0] - a[0]) > width / 2:
         shift = width if b[0] < a[0] else -width
         x0, y0, x1, y1 = _shorten(a, (b[0] + shift, b[1]), gap)
@@ -115,7 +119,7 @@ def _outline(layers: StaticLayers, territory: str) -> tuple[Image.Image, tuple[i
     key = (layers.key, territory)
     hit = _outlines.get(key)
     if hit is None:
-        patch, pos = sprites.outline_sprite(territory)
+        patch, pos = sprites.outline_sprite(territory, map_id=layers.geometry.map_id)
         hit = (_behind_words(layers, patch, pos), pos)
         _outlines[key] = hit
     return hit
@@ -162,14 +166,15 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
             _draw_arrow(img, layers, geo.territories[e["from"]].anchor, geo.territories[e["to"]].anchor,
                         style.FORTIFY_ARROW)
 
-    half = (style.BADGE_SIZE + 2) // 2
+    size = geo.badge_size
+    half = (size + 2) // 2
     for tid, shape in geo.territories.items():
         x, y = shape.anchor
         if tid in hidden:
-            sprite = sprites.badge("circle", style.FOG_BADGE, "?")
+            sprite = sprites.badge("circle", style.FOG_BADGE, "?", size)
         elif tid in state.owners:
             owner = state.owners[tid]
-            sprite = sprites.badge(seat_shape(owner), seat_colour(owner, state), str(state.armies.get(tid, 0)))
+            sprite = sprites.badge(seat_shape(owner), seat_colour(owner, state), str(state.armies.get(tid, 0)), size)
         else:
             continue
         img.paste(sprite, (x - half, y - half), sprite)
@@ -181,7 +186,7 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
         if tid in hidden or tid not in geo.territories:
             continue
         star = sprites.tag("★")
-        box = place_mark(geo.territories[tid].anchor, star.size, taken, geo.width, geo.height, "upper left")
+        box = place_mark(geo.territories[tid].anchor, star.size, taken, geo.width, geo.height, "upper left", size)
         taken.append((box, MARK_WEIGHTS["mark"]))
         img.paste(star, box[:2], star)
 
@@ -196,7 +201,7 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
         if count <= 0 or tid in hidden:
             continue
         t = sprites.tag(f"+{count}")
-        box = place_mark(geo.territories[tid].anchor, t.size, taken, geo.width, geo.height)
+        box = place_mark(geo.territories[tid].anchor, t.size, taken, geo.width, geo.height, badge=size)
         taken.append((box, MARK_WEIGHTS["mark"]))
         img.paste(t, box[:2], t)
 

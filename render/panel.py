@@ -20,6 +20,7 @@ MARGIN = 14
 COLUMNS = 3
 CARD_W, CARD_H = 346, 84
 STATUS_X = MARGIN + COLUMNS * (CARD_W + 10) + 6
+WIDE_STATUS_W = 400   # the status box beside four columns of players
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,11 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
         seats.append(NEUTRAL)
         names[NEUTRAL] = labels.word("Neutral")
     eliminated = set(getattr(state, "eliminated", [])) | set(getattr(state, "surrendered", []))
-    while len(seats) > COLUMNS * 2 and any(s in eliminated for s in seats):
+    # Up to six players in three columns; seven or eight in four narrower ones.
+    columns = COLUMNS if len(seats) <= COLUMNS * 2 else COLUMNS + 1
+    status_x = STATUS_X if columns == COLUMNS else w - MARGIN - WIDE_STATUS_W
+    card_w = CARD_W if columns == COLUMNS else (status_x - MARGIN - 6) // columns - 10
+    while len(seats) > columns * 2 and any(s in eliminated for s in seats):
         seats.remove(next(s for s in seats if s in eliminated))   # room for Neutral after a surrender
     over = state.phase == "over"
     winners = set(getattr(state, "winners", None) or ([state.winner] if state.winner is not None else []))
@@ -108,24 +113,25 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
             territories[owner] += 1
             armies[owner] += state.armies.get(t, 0)
 
-    rows = 1 if len(seats) <= COLUMNS else 2
+    rows = 1 if len(seats) <= columns else 2
     card_h = CARD_H if rows == 2 else 2 * CARD_H + 8
-    for i, seat in enumerate(seats[: COLUMNS * 2]):
-        col, row = i % COLUMNS, i // COLUMNS
-        x = MARGIN + col * (CARD_W + 10)
+    stat_size, stat_gap = (19, 14) if columns == COLUMNS else (16, 8)
+    for i, seat in enumerate(seats[: columns * 2]):
+        col, row = i % columns, i // columns
+        x = MARGIN + col * (card_w + 10)
         y = top + MARGIN + row * (CARD_H + 8)
         current = seat == state.current and not over
         out = seat in eliminated
         colour = seat_colour(seat, state)
         box_fill = (30, 42, 56) if current else (22, 32, 44)
-        draw.rounded_rectangle((x, y, x + CARD_W, y + card_h), radius=10, fill=box_fill,
+        draw.rounded_rectangle((x, y, x + card_w, y + card_h), radius=10, fill=box_fill,
                                outline=on_dark(colour) if current else style.PANEL_LINE,
                                width=3 if current else 1)
         swatch = sprites.badge(seat_shape(seat), colour, "") if not out else sprites.badge(
             seat_shape(seat), (90, 96, 104), "")
         _paste(img, swatch, x + 12, y + 12)
         name = _fit(names.get(seat, f"Seat {seat}"), 24, True,
-                    CARD_W - 70 - (70 if current else 0) - (90 if over and seat in winners else 0))
+                    card_w - 70 - (70 if current else 0) - (90 if over and seat in winners else 0))
         name_colour = style.TEXT_DIM if out else style.TEXT
         nw = _text(img, x + 56, y + 10, name, 24, name_colour, bold=True)
         if out:
@@ -133,7 +139,7 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
         badge = sprites.tag(labels.word("TURN"), colour) if current else (
             sprites.tag(labels.word("WINNER"), colour) if over and seat in winners else None)
         if badge is not None:
-            _paste(img, badge, x + CARD_W - badge.width - 10, y + 12)
+            _paste(img, badge, x + card_w - badge.width - 10, y + 12)
         hand = len(state.hands.get(seat, [])) if seat != NEUTRAL else None
         cards = [(str(hand), labels.word(" card" if hand == 1 else " cards"))] if hand is not None else []
         if out:
@@ -149,10 +155,10 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
         else:
             sx = x + 56
             for number, unit in stats:
-                sx += _stat(img, sx, y + 48, number, unit, 19) + 14
+                sx += _stat(img, sx, y + 48, number, unit, stat_size) + stat_gap
 
     # Status: turn, phase, cards, last battle.
-    x = STATUS_X
+    x = status_x
     y = top + MARGIN
     draw.rounded_rectangle((x, y, w - MARGIN, y + 2 * CARD_H + 8), radius=10, fill=(22, 32, 44),
                            outline=style.PANEL_LINE, width=1)

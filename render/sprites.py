@@ -36,6 +36,13 @@ def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[floa
     if shape == "octagon":
         return [(cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
                 for a in (22.5 + 45 * k for k in range(8))]
+    if shape == "cross":        # a plus sign with broad arms
+        a, b = r * 0.92, r * 0.5
+        return [(cx - b, cy - a), (cx + b, cy - a), (cx + b, cy - b), (cx + a, cy - b), (cx + a, cy + b),
+                (cx + b, cy + b), (cx + b, cy + a), (cx - b, cy + a), (cx - b, cy + b), (cx - a, cy + b),
+                (cx - a, cy - b), (cx - b, cy - b)]
+    if shape == "triangle":     # pointing down, its wide side on top where the count sits
+        return [(cx - r, cy - 0.78 * r), (cx + r, cy - 0.78 * r), (cx, cy + r)]
     if shape == "house":        # pointed top, flat bottom
         s = r * 0.86
         return [(cx, cy - r), (cx + s, cy - 0.25 * r), (cx + s, cy + s), (cx - s, cy + s),
@@ -87,14 +94,16 @@ def _fit_font(text: str, max_width: int, sizes: tuple[int, ...]) -> object:
 
 
 @lru_cache(maxsize=4096)
-def badge(shape: str, colour: Colour, text: str) -> Image.Image:
-    """An army badge: the owner's shape in the owner's colour, with the count in the middle."""
-    size = style.BADGE_SIZE + 2
+def badge(shape: str, colour: Colour, text: str, diameter: int = style.BADGE_SIZE) -> Image.Image:
+    """An army badge: the owner's shape in the owner's colour, with the count in the middle; ``diameter``
+    smaller than the classic 34 px on a map of small territories."""
+    size = diameter + 2
     img = shape_sprite(shape, colour, size).copy()
     draw = ImageDraw.Draw(img)
-    inner = {"diamond": 18, "house": 22, "shield": 22}.get(shape, 24)
-    font = _fit_font(text, inner, (20, 18, 16, 14, 12))
-    dy = {"house": 2, "shield": -2}.get(shape, 0)
+    scale = diameter / style.BADGE_SIZE
+    inner = round({"diamond": 18, "house": 22, "shield": 22, "triangle": 20}.get(shape, 24) * scale)
+    font = _fit_font(text, inner, tuple(max(9, round(s * scale)) for s in (20, 18, 16, 14, 12)))
+    dy = round({"house": 2, "shield": -2, "triangle": -4}.get(shape, 0) * scale)
     draw.text((size / 2, size / 2 + dy), text, font=font, anchor="mm", fill=text_colour_on(colour))
     return img
 
@@ -210,12 +219,12 @@ def arrow(x0: float, y0: float, x1: float, y1: float, colour: Colour = style.ATT
 
 
 @lru_cache(maxsize=64)
-def outline_sprite(territory: str, colour: Colour = style.HIGHLIGHT, width: int = 3
+def outline_sprite(territory: str, colour: Colour = style.HIGHLIGHT, width: int = 3, map_id: str = "classic"
                    ) -> tuple[Image.Image, tuple[int, int]]:
     """A glowing outline around every piece of one territory, and where it goes on the map."""
-    from .geometry import load_geometry
+    from .geometry import geometry_for
 
-    geo = load_geometry()
+    geo = geometry_for(map_id)
     shape = geo.territories[territory]
     label, value, bbox = geo.label, shape.value, shape.bbox
     pad = width + 6

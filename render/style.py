@@ -41,8 +41,10 @@ PLAYER_COLOURS: tuple[Colour, ...] = (
     (0, 158, 115),    # bluish green
     (204, 121, 167),  # reddish purple
     (230, 159, 0),    # orange
+    (236, 236, 232),  # white (seventh and eighth seats, on larger maps)
+    (128, 84, 56),    # brown
 )
-PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "diamond", "hexagon", "shield", "house")
+PLAYER_SHAPES: tuple[str, ...] = ("circle", "square", "diamond", "hexagon", "shield", "house", "cross", "triangle")
 # Teams: one hue per team, in a light, a middle and a dark shade, far enough apart in lightness (about 25 L*
 # between neighbours) to tell teammates apart at a glance while the team still reads as one colour; the badge
 # shapes, which follow the seat, are the second cue. Each shade keeps its army numbers at a contrast of 4.5:1

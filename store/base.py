@@ -11,7 +11,7 @@ from typing import Any, Self
 from engine import Action, Event
 from ratings import Rating
 
-from .records import ActionResult, Deadline, GameRecord, GuildSettings, SeatStatus, Shards, UserPrefs
+from .records import ActionResult, Deadline, GameRecord, GuildSettings, MapRecord, SeatStatus, Shards, UserPrefs
 from .results import FinishedGame, LeaderboardRow, PlayerStats, ResultRecord
 
 
@@ -225,6 +225,24 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def rebuild_ratings(self) -> int:
         """Recompute every rating from the stored results in the order the games ended; the games rated."""
+    # -- a server's own maps -----------------------------------------------------------------------
+    @abc.abstractmethod
+    async def add_map(self, guild_id: int, map_id: str, name: str, added_by: int,
+                      files: Mapping[str, bytes]) -> MapRecord:
+        """Store a checked map's files for a server and register its board with the engine. ``InvalidValue``
+        if the server has it already or has as many maps as it may keep."""
+
+    @abc.abstractmethod
+    async def remove_map(self, guild_id: int, map_id: str) -> MapRecord:
+        """Hide a map from the server's list; its files stay for the games played on it."""
+
+    @abc.abstractmethod
+    async def list_maps(self, guild_id: int) -> list[MapRecord]:
+        """The server's maps, oldest first."""
+
+    @abc.abstractmethod
+    async def map_files(self, map_id: str) -> dict[str, bytes] | None:
+        """A stored map's files (``map.json``, ``regions.png``, ``background.png``) by id, or None."""
 
 
 __all__ = ["Store"]

@@ -194,7 +194,44 @@ CREATE TABLE announced (
 INSERT INTO announced (game_id, seq) SELECT id, last_seq FROM games;
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED)
+# 6: custom maps: up to 8 seats (the seat and colour checks of ``players`` said 0..5, and SQLite changes a CHECK
+# only by rebuilding the table), and each server's maps with their files. A removed map keeps its files (its
+# games still replay and draw); it is only hidden from the server's list.
+_V_MAPS = """
+CREATE TABLE players_8 (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    seat     INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 7),
+    user_id  INTEGER,
+    ai_level TEXT,
+    name     TEXT    NOT NULL,
+    colour   INTEGER NOT NULL CHECK (colour BETWEEN 0 AND 7),
+    PRIMARY KEY (game_id, seat),
+    CHECK ((user_id IS NULL) <> (ai_level IS NULL))
+) WITHOUT ROWID;
+INSERT INTO players_8 (game_id, seat, user_id, ai_level, name, colour)
+    SELECT game_id, seat, user_id, ai_level, name, colour FROM players;
+DROP TABLE players;
+ALTER TABLE players_8 RENAME TO players;
+CREATE UNIQUE INDEX players_user_once ON players (game_id, user_id) WHERE user_id IS NOT NULL;
+CREATE UNIQUE INDEX players_colour_once ON players (game_id, colour);
+CREATE INDEX players_by_user ON players (user_id) WHERE user_id IS NOT NULL;
+
+CREATE TABLE maps (
+    guild_id   INTEGER NOT NULL,
+    map_id     TEXT    NOT NULL,
+    name       TEXT    NOT NULL,
+    added_by   INTEGER NOT NULL,
+    data       BLOB    NOT NULL,
+    regions    BLOB    NOT NULL,
+    background BLOB,
+    removed    INTEGER NOT NULL DEFAULT 0,
+    created_at REAL    NOT NULL,
+    PRIMARY KEY (guild_id, map_id)
+);
+CREATE INDEX maps_by_id ON maps (map_id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -143,6 +143,7 @@ class PostgresStore(SQLStore):
                 raise _database_error(exc, self.url) from exc
             raise
         self._pool = pool
+        await self._register_stored_maps()
 
     async def close(self) -> None:
         await self._wait_inflight()

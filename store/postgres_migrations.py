@@ -191,7 +191,29 @@ CREATE TABLE announced (
 INSERT INTO announced (game_id, seq) SELECT id, last_seq FROM games;
 """
 
-POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED)
+# 6: custom maps: seats and colours 0..7 (see store/migrations.py), and each server's maps with their files.
+_V_MAPS = """
+ALTER TABLE players DROP CONSTRAINT players_seat_check;
+ALTER TABLE players ADD CONSTRAINT players_seat_check CHECK (seat BETWEEN 0 AND 7);
+ALTER TABLE players DROP CONSTRAINT players_colour_check;
+ALTER TABLE players ADD CONSTRAINT players_colour_check CHECK (colour BETWEEN 0 AND 7);
+
+CREATE TABLE maps (
+    guild_id   BIGINT  NOT NULL,
+    map_id     TEXT    NOT NULL,
+    name       TEXT    NOT NULL,
+    added_by   BIGINT  NOT NULL,
+    data       BYTEA   NOT NULL,
+    regions    BYTEA   NOT NULL,
+    background BYTEA,
+    removed    INTEGER NOT NULL DEFAULT 0,
+    created_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (guild_id, map_id)
+);
+CREATE INDEX maps_by_id ON maps (map_id);
+"""
+
+POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

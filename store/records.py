@@ -11,7 +11,7 @@ from engine import Event, Game, GameState, Player
 
 from .errors import GameNotRunning, StatusWord
 
-MAX_SEATS = 6
+MAX_SEATS = 8   # the most any map may declare; the classic map is played by 6
 LOBBY, RUNNING, PAUSED, FINISHED, CANCELLED = "lobby", "running", "paused", "finished", "cancelled"
 STATUSES = (LOBBY, RUNNING, PAUSED, FINISHED, CANCELLED)
 ACTIVE_STATUSES = (LOBBY, RUNNING, PAUSED)
@@ -27,6 +27,17 @@ STATUS_WORDS = {
 def status_word(status: str) -> StatusWord:
     """A status as it reads in a refusal ("Game #3 is {status}"), translated by the Discord layer."""
     return StatusWord(status, STATUS_WORDS[status])
+
+
+@dataclass(frozen=True)
+class MapRecord:
+    """One of a server's maps (its files are read separately, with ``Store.map_files``)."""
+
+    guild_id: int
+    map_id: str
+    name: str
+    added_by: int
+    created_at: float
 
 
 @dataclass(frozen=True)
@@ -189,6 +200,6 @@ class Shards:
 
 __all__ = [
     "ACTIVE_STATUSES", "AI_LEVELS", "CANCELLED", "FINISHED", "LOBBY", "MAX_SEATS", "NOTIFY_MODES", "PAUSED",
-    "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "SeatRecord",
-    "SeatStatus", "Shards", "UserPrefs", "status_word",
+    "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "MapRecord",
+    "SeatRecord", "SeatStatus", "Shards", "UserPrefs", "status_word",
 ]

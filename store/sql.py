@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings
+from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings, registered_map
 from engine.errors import Phrase
 
 from .base import Store
@@ -49,6 +49,7 @@ from .errors import (
     UnknownGame,
     VersionConflict,
 )
+from .maps import MapsMixin
 from .records import (
     ACTIVE_STATUSES,
     AI_LEVELS,
@@ -149,7 +150,7 @@ class _GameLock:
 
 
 
-class SQLStore(ResultQueries, Store):
+class SQLStore(ResultQueries, MapsMixin, Store):
     """The store's logic on any SQL backend (see the module's docstring for what a backend supplies)."""
 
     def __init__(self, *, cache_size: int, clock: Callable[[], float]) -> None:
@@ -366,8 +367,9 @@ class SQLStore(ResultQueries, Store):
 
     @staticmethod
     def _new_seat(record: GameRecord, user_id: int | None, level: str | None, name: str) -> SeatRecord:
-        if len(record.players) >= MAX_SEATS:
-            raise LobbyFull("The lobby is full: Risk is played by at most {n} players.", n=MAX_SEATS)
+        seats = _seats_on_map(record)
+        if len(record.players) >= seats:
+            raise LobbyFull("The lobby is full: Risk is played by at most {n} players.", n=seats)
         used = {p.colour for p in record.players}
         colour = min(c for c in range(MAX_SEATS) if c not in used)
         return SeatRecord(seat=len(record.players), user_id=user_id, ai_level=level, name=_seat_name(name),
@@ -825,6 +827,12 @@ def _check_prefs(prefs: UserPrefs) -> None:
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise InvalidValue("Unknown time zone “{timezone}”; use a name like Europe/Oslo.",
                                timezone=prefs.timezone) from exc
+
+
+def _seats_on_map(record: GameRecord) -> int:
+    """The most players the lobby's map takes (the classic map: 6), never more than ``MAX_SEATS``."""
+    board = registered_map(str(record.settings.get("map") or "classic"))
+    return min(MAX_SEATS, board.players[1]) if board is not None else MAX_SEATS
 
 
 __all__ = ["RUNNING_GAMES_SQL", "Reading", "SQLStore", "Writing"]

@@ -133,6 +133,7 @@ class SQLiteStore(SQLStore):
             await db.close()
             raise
         self._db = db
+        await self._register_stored_maps()
         if self.checkpoint_interval is not None:
             self._checkpointer = asyncio.get_running_loop().create_task(
                 self._checkpoint_in_background(), name="background:wal-checkpoint")

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "ratings", "store", "table", "render", "cogs", "offline")
+PACKAGES = ("engine", "ratings", "store", "table", "render", "mapfiles", "cogs", "offline")
 
 
 def module_name(path: Path) -> str:

@@ -20,6 +20,7 @@ from engine import (
     SettingsError,
     Surrender,
     apply_preset,
+    load_map,
     mission_text,
     public_events_for,
     visible_territories,
@@ -191,16 +192,16 @@ def test_destroy_mission_is_complete_when_you_eliminate_the_player():
 @pytest.mark.parametrize("target,why", [(0, "your own seat"), (5, "a seat not in play")])
 def test_destroy_mission_that_cannot_be_played_is_dealt_as_24_territories(target, why):
     game = new_game(3, mode="missions")
-    dealt = playable(destroy_mission(target), 0, game.state)
+    dealt = playable(destroy_mission(target), 0, game.state, load_map())
     assert dealt["kind"] == "territories" and dealt["count"] == 24, why
     assert dealt["replaces"] == f"destroy-{target}"
-    assert playable(destroy_mission(1), 0, game.state) == destroy_mission(1)
+    assert playable(destroy_mission(1), 0, game.state, load_map()) == destroy_mission(1)
 
 
 def test_destroy_mission_against_a_teammate_is_dealt_as_24_territories():
     game, _ = Game.new([f"P{i}" for i in range(4)], "s", {"mode": "missions", "teams": "2v2", "deployment": "auto"})
-    assert playable(destroy_mission(2), 0, game.state)["kind"] == "territories"
-    assert playable(destroy_mission(1), 0, game.state) == destroy_mission(1)
+    assert playable(destroy_mission(2), 0, game.state, load_map())["kind"] == "territories"
+    assert playable(destroy_mission(1), 0, game.state, load_map()) == destroy_mission(1)
 
 
 def test_deal_turns_own_colour_into_24_territories():
@@ -293,7 +294,7 @@ def test_mission_texts():
     assert mission_text(territories_mission(18, 2), BOARD, players) == \
         "Occupy 18 territories with at least 2 armies in each."
     assert mission_text(destroy_mission(1), BOARD, players).startswith("Destroy all of Bob's armies")
-    fallback = playable(destroy_mission(0), 0, new_game(3).state)
+    fallback = playable(destroy_mission(0), 0, new_game(3).state, load_map())
     assert mission_text(fallback, BOARD, players) == "Occupy 24 territories. (This replaces destroying Ann.)"
     game, _ = Game.new(players, "texts", {"mode": "missions"})
     assert game.mission_text(0) == mission_text(game.state.missions[0], game.board, players)

@@ -1,0 +1,228 @@
+"""Importing Domination (and Lux-style) ``.map`` files into our format.
+
+A ``.map`` file is text in sections:
+
+* ``[files]``: ``pic`` the picture, ``map`` the region image (each territory's pixels carry its index, from
+  1; 255 and 0 are no territory), ``crd`` the cards and missions file;
+* ``[continents]``: one a line, ``name bonus colour`` (in that order; the n-th line is continent n);
+* ``[countries]``: ``index name continent x y``;
+* ``[borders]``: ``index neighbour neighbour ...``.
+
+Names write spaces as ``-`` or ``_``. Lines starting with ``;`` are comments. The cards file has
+``[cards]`` (``Infantry|Cavalry|Cannon index``, ``Wildcard``) and ``[missions]``, one a line:
+``player countries armies continent continent continent description``, where a 0 is "none", a ``*``
+continent is "one more of your choice", and a mission to destroy a player is left to the engine, which deals
+one per seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from .errors import MapFileError
+from .images import open_image
+from .package import MapPackage, load_package, slug
+
+MAX_MAP_BYTES = 512 * 1024
+SYMBOLS = {"infantry": "infantry", "cavalry": "cavalry", "cannon": "artillery", "artillery": "artillery"}
+# Colour words Domination maps use for continents.
+COLOURS = {
+    "red": "#e06060", "green": "#70c070", "blue": "#7090e0", "yellow": "#e0d060", "orange": "#e0a050",
+    "purple": "#b080d0", "magenta": "#d070c0", "cyan": "#60c8d8", "pink": "#f0a0c0", "brown": "#b08860",
+    "white": "#e8e8e8", "gray": "#a0a0a0", "grey": "#a0a0a0", "black": "#606060", "lightgray": "#c8c8c8",
+    "darkgray": "#808080", "lime": "#a0e060", "olive": "#b0b060", "teal": "#50a8a0", "navy": "#7080c0",
+    "maroon": "#c07070", "silver": "#c0c0c0", "gold": "#e0c050",
+}
+
+
+@dataclass(frozen=True)
+class Parsed:
+    files: dict[str, str]
+    continents: list[tuple[str, int, str]]
+    countries: list[tuple[int, str, int, int, int]]
+    borders: dict[int, list[int]]
+
+
+def read_text(blob: bytes, name: str, limit: int = MAX_MAP_BYTES) -> str:
+    if len(blob) > limit:
+        raise MapFileError("The map file {name} is larger than {limit} KB.", name=name, limit=limit // 1024)
+    try:
+        return blob.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return blob.decode("latin-1")
+
+
+def _sections(text: str) -> dict[str, list[tuple[int, list[str]]]]:
+    out: dict[str, list[tuple[int, list[str]]]] = {}
+    current = ""
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split(";", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1].strip().lower()
+            out.setdefault(current, [])
+            continue
+        out.setdefault(current, []).append((number, line.split()))
+    return out
+
+
+def _int(word: str, line: int, name: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise MapFileError("Line {line} of {name}: “{word}” should be a whole number.", line=line, name=name,
+                           word=word[:30]) from None
+
+
+def _name(word: str) -> str:
+    return word.replace("_", " ").replace("-", " ").strip()[:64]
+
+
+def parse_map_text(text: str, name: str) -> Parsed:
+    """The sections of a ``.map`` file, checked for shape (the board itself is checked later)."""
+    sections = _sections(text)
+    for needed in ("continents", "countries", "borders"):
+        if needed not in sections:
+            raise MapFileError("{name} has no [{section}] section: is it a Domination map?", name=name,
+                               section=needed)
+    files = {words[0].lower(): words[1] for _, words in sections.get("files", []) if len(words) >= 2}
+    continents = []
+    for line, words in sections["continents"]:
+        if len(words) < 2:
+            raise MapFileError("Line {line} of {name}: a continent needs a name and a bonus.", line=line, name=name)
+        continents.append((_name(words[0]), _int(words[1], line, name), words[2].lower() if len(words) > 2 else ""))
+    countries = []
+    for line, words in sections["countries"]:
+        if len(words) < 5:
+            raise MapFileError("Line {line} of {name}: a country needs an index, a name, a continent and x y.",
+                               line=line, name=name)
+        index, continent = _int(words[0], line, name), _int(words[2], line, name)
+        x, y = _int(words[3], line, name), _int(words[4], line, name)
+        if not 1 <= continent <= len(continents):
+            raise MapFileError("Line {line} of {name}: there is no continent {number}.", line=line, name=name,
+                               number=continent)
+        countries.append((index, _name(words[1]), continent, x, y))
+    indexes = [c[0] for c in countries]
+    if indexes != list(range(1, len(countries) + 1)):
+        raise MapFileError("{name}: the countries must be numbered 1, 2, 3 ... in order.", name=name)
+    borders: dict[int, list[int]] = {}
+    for line, words in sections["borders"]:
+        numbers = [_int(w, line, name) for w in words]
+        for n in numbers:
+            if not 1 <= n <= len(countries):
+                raise MapFileError("Line {line} of {name}: there is no country {number}.", line=line, name=name,
+                                   number=n)
+        borders.setdefault(numbers[0], []).extend(n for n in numbers[1:] if n not in borders.get(numbers[0], []))
+    return Parsed(files, continents, countries, borders)
+
+
+def parse_cards(text: str, continents: int, countries: int) -> tuple[dict[int, str], list[dict[str, Any]]]:
+    """Card symbols by country index, and the missions (ours: continents and territories) of a cards file."""
+    sections = _sections(text)
+    symbols: dict[int, str] = {}
+    for _, words in sections.get("cards", []):
+        kind = SYMBOLS.get(words[0].lower())
+        if kind and len(words) > 1 and words[1].isdigit() and 1 <= int(words[1]) <= countries:
+            symbols[int(words[1])] = kind
+    missions: list[dict[str, Any]] = []
+    for line, words in sections.get("missions", []):
+        if len(words) < 6:
+            continue
+        player, count, armies = (_int(w, line, "cards") for w in words[:3])
+        chosen = [w for w in words[3:6] if w not in ("0", "*")]
+        plus_any = 1 if "*" in words[3:6] else 0
+        if player:
+            continue   # destroy missions: the engine deals one per seat
+        if count:
+            missions.append({"kind": "territories", "count": min(count, countries), "armies": max(1, armies)})
+        elif chosen:
+            numbers = [_int(w, line, "cards") for w in chosen]
+            if all(1 <= n <= continents for n in numbers):
+                missions.append({"kind": "continents", "continents": [f"c{n}" for n in numbers],
+                                 "plus_any": plus_any})
+    return symbols, missions
+
+
+def to_our_format(parsed: Parsed, title: str, symbols: Mapping[int, str], missions: list[dict[str, Any]],
+                  touching: set[tuple[int, int]] | None) -> dict[str, Any]:
+    """Our map JSON for a parsed ``.map``: ids ``t1, t2 ...`` and ``c1, c2 ...`` (names can repeat), every
+    border made two-way only if both sides list it, sea lines for borders whose regions do not touch."""
+    ids = {c[0]: f"t{c[0]}" for c in parsed.countries}
+    cycle = ("infantry", "cavalry", "artillery")
+    territories = []
+    for index, name, continent, x, y in parsed.countries:
+        territories.append({
+            "id": ids[index], "name": name, "short": name, "continent": f"c{continent}",
+            "card": symbols.get(index, cycle[(index - 1) % 3]), "aliases": [],
+            "neighbours": [ids[n] for n in parsed.borders.get(index, []) if n != index],
+            "anchor": [x, y],
+        })
+    continents = [{"id": f"c{i}", "name": name, "bonus": bonus,
+                   "territories": [ids[c[0]] for c in parsed.countries if c[2] == i],
+                   **({"colour": COLOURS[colour]} if colour in COLOURS else
+                      {"colour": colour} if colour.startswith("#") and len(colour) == 7 else {})}
+                  for i, (name, bonus, colour) in enumerate(parsed.continents, start=1)]
+    continents = [c for c in continents if c["territories"]]
+    sea = []
+    if touching is not None:
+        for a, nbs in sorted(parsed.borders.items()):
+            for b in nbs:
+                if a < b and (a, b) not in touching:
+                    sea.append([ids[a], ids[b]])
+    data: dict[str, Any] = {"id": slug(title), "name": title, "continents": continents, "territories": territories,
+                            "sea_routes": sea, "images": {"regions": "regions"}}
+    if missions:
+        data["missions"] = missions
+    # Up to 8 players, with at least three territories each.
+    data["players"] = {"min": 2, "max": min(8, max(2, len(parsed.countries) // 3))}
+    return data
+
+
+def touching_pairs(regions: Image.Image) -> set[tuple[int, int]]:
+    """Pairs of region values (smaller first) whose pixels touch, side by side or one above the other:
+    the image beside itself shifted by a pixel, as a two-band image whose colours are the pairs."""
+    w, h = regions.size
+    pairs: set[tuple[int, int]] = set()
+    for first, second in (((0, 0, w - 1, h), (1, 0, w, h)), ((0, 0, w, h - 1), (0, 1, w, h))):
+        both = Image.merge("LA", (regions.crop(first), regions.crop(second)))
+        for _, (a, b) in both.getcolors(maxcolors=65536) or []:
+            if a != b and a and b:
+                pairs.add((min(a, b), max(a, b)))
+    return pairs
+
+
+def import_domination(map_blob: bytes, files: Mapping[str, bytes], name: str = "map.map") -> MapPackage:
+    """A Domination ``.map`` file and the files it names (by file name) as a checked map package."""
+    parsed = parse_map_text(read_text(map_blob, name), name)
+    region_name = parsed.files.get("map")
+    if region_name is None or region_name not in files:
+        raise MapFileError("{name} names its region image {image}, but it was not given.", name=name,
+                           image=str(region_name)[:60])
+    raw = open_image(files[region_name], region_name).convert("L")
+    # Domination marks "no territory" with 255; ours with 0.
+    regions = raw.point(lambda v: 0 if v == 255 else v)
+    symbols: dict[int, str] = {}
+    missions: list[dict[str, Any]] = []
+    cards_name = parsed.files.get("crd")
+    if cards_name and cards_name in files:
+        symbols, missions = parse_cards(read_text(files[cards_name], cards_name), len(parsed.continents),
+                                        len(parsed.countries))
+    title = _name(name.rsplit(".", 1)[0]).title() or "Map"
+    data = to_our_format(parsed, title, symbols, missions, touching_pairs(regions))
+    given = {"regions": _png(regions)}
+    pic = parsed.files.get("pic")
+    if pic and pic in files:
+        data["images"]["background"] = "background"
+        given["background"] = files[pic]
+    return load_package(data, given)
+
+
+def _png(img: Image.Image) -> bytes:
+    from .images import png_bytes
+
+    return png_bytes(img)

@@ -1,0 +1,56 @@
+"""Making a map playable and drawable in this process: its board for the engine, its geometry for the
+renderer (built on first use)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine import register_map, registered_map
+from render.geometry import Geometry, register_geometry, set_geometry_resolver
+from render.regions import build_geometry
+from store.maps import read_map_files
+
+from .errors import MapFileError
+from .package import MapPackage, reopen
+
+
+def install(package: MapPackage) -> None:
+    """Register the package's board (``engine.load_map`` finds it by id) and its geometry. Installing the
+    same id again changes nothing: an id names one content."""
+    if registered_map(package.id) is not None:
+        return
+    register_map(package.board)
+    data, regions, background = package.data, package.regions, package.background
+    register_geometry(package.id, lambda: build_geometry(package.id, data, regions, background))
+
+
+def geometry_from_database(path: str | Path, map_id: str) -> Geometry | None:
+    """The geometry of a map stored in the database at ``path`` (None if it has no such map)."""
+    files = read_map_files(path, map_id)
+    if files is None:
+        return None
+    try:
+        package = reopen(files)
+    except MapFileError:
+        return None
+    if registered_map(package.id) is None:   # a process that has not opened the store (a render worker)
+        register_map(package.board)
+    return build_geometry(package.id, package.data, package.regions, package.background)
+
+
+def use_database(path: str | Path) -> None:
+    """Draw the maps stored in the SQLite database at ``path`` when a render first meets one (in whichever
+    thread or process renders; a render worker process calls this once when it starts)."""
+    set_geometry_resolver(lambda map_id: geometry_from_database(path, map_id))
+
+
+def draw_png(database: str | None, *args: Any) -> bytes:
+    """``render.draw_png(*args)`` in a map worker process, which finds the maps stored in ``database`` (a
+    SQLite file or a ``postgresql://`` URL) when it first meets one."""
+    from render import draw_png as draw
+
+    if database is not None:
+        use_database(database)
+    return draw(*args)
+

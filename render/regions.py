@@ -1,0 +1,196 @@
+"""The geometry of any map, built from its region image: the same layers the classic map ships precomputed.
+
+A region image is an "L" image whose pixel value is a territory's index + 1 (0 is the sea). From it come
+the coastlines, borders and continent borders (edges between different values), each territory's box and
+area, the badge anchors (given by the map, or the deepest point inside the territory), the label centres
+(under the badge; ``layout.localise_layout`` moves any that collide) and the continent names' places.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image, ImageChops, ImageFilter
+
+from . import style
+from .geometry import Geometry, TerritoryShape
+from .layout import label_box
+
+Colour = tuple[int, int, int]
+# Coast tints of continents that do not give a colour, in the order of the map's continents.
+TINTS: tuple[Colour, ...] = ((232, 196, 104), (236, 142, 112), (140, 168, 240), (226, 170, 90), (132, 206, 152),
+                             (220, 140, 210), (120, 210, 220), (240, 240, 150), (200, 160, 250), (250, 170, 170))
+
+
+def _edges(values: Image.Image) -> tuple[Image.Image, Image.Image]:
+    """Where a pixel's 3x3 neighbourhood holds two different values, and the neighbourhood's smallest value."""
+    high = values.filter(ImageFilter.MaxFilter(3))
+    low = values.filter(ImageFilter.MinFilter(3))
+    return ImageChops.difference(high, low).point(lambda v: 255 if v else 0), low
+
+
+def _soft(mask: Image.Image) -> Image.Image:
+    return mask.filter(ImageFilter.GaussianBlur(0.6))
+
+
+def interior_point(mask: Image.Image) -> tuple[int, int]:
+    """A point deep inside a region (a "1" or "L" mask): the middle of what is left when it is worn away
+    one pixel at a time, so the badge of a crescent or a ring sits on land, not in its hole."""
+    current = mask.convert("L").point(lambda v: 255 if v else 0)
+    last = current.getbbox()
+    while True:
+        worn = current.filter(ImageFilter.MinFilter(3))
+        box = worn.getbbox()
+        if box is None:
+            break
+        current, last = worn, box
+    assert last is not None
+    # The worn-away remainder's pixels: take the one nearest the centre of its box.
+    x0, y0, x1, y1 = last
+    crop = current.crop(last)
+    cx, cy = (x1 - x0 - 1) / 2, (y1 - y0 - 1) / 2
+    data = crop.tobytes()
+    w = crop.width
+    best = min((i for i, v in enumerate(data) if v), key=lambda i: (i % w - cx) ** 2 + (i // w - cy) ** 2)
+    return x0 + best % w, y0 + best // w
+
+
+def parse_colour(text: object) -> Colour | None:
+    """``"#rrggbb"`` as a colour, or None."""
+    if isinstance(text, str) and len(text) == 7 and text.startswith("#"):
+        try:
+            return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
+        except ValueError:
+            return None
+    return None
+
+
+def rough_boxes(regions: Image.Image, count: int, step: int = 16) -> dict[int, tuple[int, int, int, int]]:
+    """For each territory value 1..count, a box that holds all its pixels, to the nearest ``step`` pixels:
+    from the histograms of strips of rows and of columns, so each territory is then examined only there."""
+    w, h = regions.size
+    rows: dict[int, list[int]] = {}
+    cols: dict[int, list[int]] = {}
+    for spans, length, strip in ((rows, h, lambda a, b: (0, a, w, b)), (cols, w, lambda a, b: (a, 0, b, h))):
+        for start in range(0, length, step):
+            counts = regions.crop(strip(start, min(length, start + step))).histogram()
+            for value in range(1, count + 1):
+                if counts[value]:
+                    span = spans.setdefault(value, [start, start])
+                    span[1] = start
+    return {v: (cols[v][0], rows[v][0], min(w, cols[v][1] + step), min(h, rows[v][1] + step))
+            for v in range(1, count + 1) if v in rows}
+
+
+def badge_size(areas: Sequence[int]) -> int:
+    """The army badges' diameter for a map: the classic 34 px, or on a map of small territories about a third
+    of a typical territory's width (the median area's square root), at least 24 px to stay readable."""
+    typical = sorted(areas)[len(areas) // 2] if areas else 0
+    return max(MIN_BADGE, min(style.BADGE_SIZE, round(math.sqrt(typical) / 3)))
+
+
+def route_segments(a: Sequence[float], b: Sequence[float], width: int, wrap: bool, badge: int = style.BADGE_SIZE
+                   ) -> tuple[tuple[float, float, float, float], ...]:
+    """The dashed line of a sea route between two badges, kept clear of both; with ``wrap`` it leaves the
+    map's east or west edge and comes back at the other (like Alaska and Kamchatka)."""
+    gap = badge / 2 + 6
+    if wrap:
+        left, right = (a, b) if a[0] <= b[0] else (b, a)
+        return ((left[0] - gap, left[1], 0.0, (left[1] + right[1]) / 2),
+                (right[0] + gap, right[1], float(width), (left[1] + right[1]) / 2))
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    cut = min(gap, d / 3)
+    return ((a[0] + dx / d * cut, a[1] + dy / d * cut, b[0] - dx / d * cut, b[1] - dy / d * cut),)
+
+
+MIN_BADGE = 24
+LEGEND_ROOM = (300, 124)   # the legend's box with a margin, for any language
+
+
+def land_in_corners(regions: Image.Image, size: tuple[int, int] = LEGEND_ROOM) -> dict[str, int]:
+    """How many land pixels the legend would cover in each corner."""
+    w, h = regions.size
+    boxes = {"lower left": (0, h - size[1], size[0], h), "lower right": (w - size[0], h - size[1], w, h),
+             "upper left": (0, 0, size[0], size[1]), "upper right": (w - size[0], 0, w, size[1])}
+    return {k: sum(regions.crop(box).histogram()[1:]) for k, box in boxes.items()}
+
+
+def legend_corner(regions: Image.Image) -> str:
+    """The corner where the legend covers the least land (the lower left when several are free)."""
+    land = land_in_corners(regions)
+    return min(land, key=lambda k: (land[k], k != "lower left"))
+
+
+def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
+                   background: Image.Image | None = None) -> Geometry:
+    """The geometry of a map from its data (our map format, see docs/maps.md) and its region image."""
+    width, height = regions.size
+    territories: list[dict[str, Any]] = list(data["territories"])
+    index = {t["id"]: i for i, t in enumerate(territories)}
+    continent_of = {tid: c["id"] for c in data["continents"] for tid in c["territories"]}
+    continent_order = [c["id"] for c in data["continents"]]
+    lut = [0] * 256
+    for tid, i in index.items():
+        lut[i + 1] = continent_order.index(continent_of[tid]) + 1
+    continent_values = regions.point(lut)
+
+    land = regions.point(lambda v: 255 if v else 0)
+    coast, _ = _edges(land)
+    all_edges, low = _edges(regions)
+    inland = low.point(lambda v: 255 if v else 0)
+    borders = ImageChops.multiply(all_edges, inland)
+    continent_edges, _ = _edges(continent_values)
+    continents = ImageChops.multiply(continent_edges, inland)
+
+    histogram = regions.histogram()
+    raw_territories: dict[str, dict[str, Any]] = {}
+    shapes: dict[str, TerritoryShape] = {}
+    badge = badge_size([histogram[index[t["id"]] + 1] for t in territories])
+    # The name just under its badge, clear of it (``localise_layout`` moves it if it touches anything else).
+    below = badge // 2 + 2 + style.BADGE_GAP - label_box("Ág", (0, 0))[1]
+    near = rough_boxes(regions, len(territories))
+    for t in territories:
+        tid, value = t["id"], index[t["id"]] + 1
+        area = near[value]
+        mask = regions.crop(area).point(lambda v, value=value: 255 if v == value else 0)
+        found = mask.getbbox()
+        assert found is not None, f"territory {tid} has no pixels"
+        bbox = (area[0] + found[0], area[1] + found[1], area[0] + found[2], area[1] + found[3])
+        if "anchor" in t:
+            anchor = (int(t["anchor"][0]), int(t["anchor"][1]))
+        else:
+            x, y = interior_point(mask.crop(found))
+            anchor = (bbox[0] + x, bbox[1] + y)
+        label = (int(t["label"][0]), int(t["label"][1])) if "label" in t else (anchor[0], anchor[1] + below)
+        raw_territories[tid] = {"index": index[tid], "anchor": list(anchor), "label": list(label),
+                                "bbox": list(bbox), "area": histogram[value]}
+        shapes[tid] = TerritoryShape(tid, value, anchor, label, bbox, histogram[value])
+
+    # Continent names: above each continent's box, where ``localise_layout`` looks for a free place at sea.
+    continent_labels: dict[str, tuple[int, int]] = {}
+    for c in data["continents"]:
+        boxes = [shapes[tid].bbox for tid in c["territories"]]
+        x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+        x1 = max(b[2] for b in boxes)
+        given = c.get("label")
+        continent_labels[c["id"]] = (int(given[0]), int(given[1])) if given else (
+            (x0 + x1) // 2, max(style.CONTINENT_FONT_SIZE, y0 - style.CONTINENT_FONT_SIZE))
+
+    routes = []
+    for route in data.get("sea_routes", []):
+        a, b = route[0], route[1]
+        wrap = len(route) > 2 and route[2] == "wrap"
+        routes.append((a, b, route_segments(shapes[a].anchor, shapes[b].anchor, width, wrap, badge)))
+
+    tints = {cid: parse_colour(c.get("colour")) or TINTS[i % len(TINTS)]
+             for i, c in enumerate(data["continents"]) for cid in (c["id"],)}
+    raw = {"width": width, "height": height, "territories": raw_territories, "legend": legend_corner(regions),
+           "continent_labels": {k: list(v) for k, v in continent_labels.items()},
+           "sea_routes": [{"between": [a, b], "segments": [list(s) for s in segs]} for a, b, segs in routes]}
+    return Geometry(width=width, height=height, label=regions, coast=_soft(coast), borders=_soft(borders),
+                    continents=_soft(continents), territories=shapes, sea_routes=tuple(routes),
+                    continent_labels=continent_labels, raw=raw, map_id=map_id, tints=tints,
+                    background=background, badge_size=badge)

@@ -1,0 +1,163 @@
+"""A server's maps through the real command tree: /risk map add and remove, /risk map list, /risk new map:NAME."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import mapdraw
+import pytest
+from discord_helpers import OfflineDiscord, make_bot
+from PIL import Image
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture(scope="module")
+def world() -> mapdraw.World:
+    return mapdraw.draw_world(seed=21)
+
+
+def domination(world) -> dict[str, tuple[str, bytes]]:
+    text, files = mapdraw.domination_files(world, "isles")
+    options = {"file": ("isles.map", text)}
+    for key, (name, blob) in zip(("file2", "file3", "file4"), files.items(), strict=True):
+        options[key] = (name, blob)
+    return options
+
+
+async def add_map(d: OfflineDiscord, options) -> object:
+    d.set_permissions("alice", manage_guild=True)
+    return await d.send_command("alice", "general", "risk map add", options)
+
+
+async def test_a_manager_adds_a_map_sees_a_preview_and_a_game_is_played_on_it(tmp_path: Path, world):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        step = await add_map(d, domination(world))
+        assert not step.problems, step.problems
+        answer = step[-1]
+        assert answer.ephemeral and "Added the map Isles: 12 territories, 2 continents, 2 to 4 players" \
+            in answer.content
+        preview = Image.open(io.BytesIO(answer.attachments[0].data))
+        assert preview.width == 1600
+        maps = await d.bot.store.list_maps(d.guild.id)
+        assert [m.name for m in maps] == ["Isles"]
+        # /risk new offers it, and a game on it starts and draws it.
+        choices = await d.autocomplete("bob", "general", "risk new", {"map": "isl"}, focused="map")
+        assert choices[0]["value"] == maps[0].map_id
+        step = await d.send_command("bob", "general", "risk new", {"map": maps[0].map_id})
+        assert not step.problems, step.problems
+        assert "Isles" in json.dumps(step[0].embeds)
+        assert "(1/4)" in json.dumps(step[0].embeds)
+        for _ in range(2):
+            await d.send_command("bob", "general", "risk addbot", {})
+        step = await d.send_command("bob", "general", "risk start", {})
+        assert not step.problems, step.problems
+        images = [a for m in step for a in m.attachments if a.filename.endswith(".png")]
+        assert images and Image.open(io.BytesIO(images[-1].data)).width == 1600
+        record = (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
+        assert record.settings["map"] == maps[0].map_id and record.status == "running"
+
+
+async def test_maps_lists_built_in_and_server_maps_with_thumbnails(tmp_path: Path, world):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        await add_map(d, domination(world))
+        step = await d.send_command("bob", "general", "risk map list", {})
+        assert not step.problems, step.problems
+        text = json.dumps(step[-1].embeds)
+        assert "Classic World Domination" in text and "Isles" in text and "built in" in text
+        sheet = Image.open(io.BytesIO(step[-1].attachments[0].data))
+        assert sheet.width > 480   # at least two thumbnails in a row
+
+
+async def test_only_a_manager_adds_or_removes_maps(tmp_path: Path, world):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        step = await d.send_command("bob", "general", "risk map add", domination(world))
+        assert step[0].ephemeral and "Only members who can manage the server" in step[0].content
+        await add_map(d, domination(world))
+        map_id = (await d.bot.store.list_maps(d.guild.id))[0].map_id
+        step = await d.send_command("bob", "general", "risk map remove", {"name": map_id})
+        assert step[0].ephemeral and "Only members who can manage the server" in step[0].content
+        choices = await d.autocomplete("alice", "general", "risk map remove", {"name": "is"}, focused="name")
+        assert [c["value"] for c in choices] == [map_id]
+        step = await d.send_command("alice", "general", "risk map remove", {"name": map_id})
+        assert "Removed the map Isles" in step[0].content
+        assert await d.bot.store.list_maps(d.guild.id) == []
+        step = await d.send_command("alice", "general", "risk map remove", {"name": map_id})
+        assert step[0].ephemeral and "has no map" in step[0].content
+        step = await d.send_command("bob", "general", "risk new", {"map": map_id})
+        assert step[0].ephemeral and "There is no map" in step[0].content
+
+
+async def test_broken_uploads_are_refused_in_the_players_words(tmp_path: Path, world):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        step = await add_map(d, {"file": ("isles.map", b"[countries]\n1 A 1 2 2\n")})
+        assert step[-1].ephemeral and "isles.map has no [continents] section" in step[-1].content
+        data, files = mapdraw.our_files(world)
+        broken = json.loads(data)
+        broken["territories"][0]["neighbours"].append(broken["territories"][5]["id"])
+        step = await add_map(d, {"file": ("m.json", json.dumps(broken).encode()),
+                                 "file2": ("regions.png", files["regions.png"]),
+                                 "file3": ("picture.png", files["picture.png"])})
+        assert step[-1].ephemeral and "one-way border" in step[-1].content
+        d.set_permissions("bob", manage_guild=True)
+        step = await d.send_command("bob", "general", "risk map add",
+                                    {"file": ("m.json", json.dumps(broken).encode()),
+                                     "file2": ("regions.png", files["regions.png"]),
+                                     "file3": ("picture.png", files["picture.png"])}, locale="no")
+        assert "Kartet er ikke et gyldig brett: enveisgrense" in step[-1].content   # the engine's words too
+        step = await add_map(d, {"file": ("a.png", files["regions.png"])})
+        assert step[-1].ephemeral and "Send one map file" in step[-1].content
+        # In Norwegian: the refusal is translated.
+        step = await d.send_command("alice", "general", "risk map add", {"file": ("a.png", files["regions.png"])},
+                                    locale="no")
+        assert "Send én kartfil" in step[-1].content
+        assert await d.bot.store.list_maps(d.guild.id) == []
+
+
+async def test_a_mission_game_on_a_map_without_missions_is_refused_at_new(tmp_path: Path, world):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        data, files = mapdraw.our_files(world, with_missions=False)
+        step = await add_map(d, {"file": ("m.json", data), "file2": ("regions.png", files["regions.png"]),
+                                 "file3": ("picture.png", files["picture.png"])})
+        assert not step.problems, step.problems
+        map_id = (await d.bot.store.list_maps(d.guild.id))[0].map_id
+        step = await d.send_command("bob", "general", "risk new", {"map": map_id, "mode": "missions"})
+        assert step[0].ephemeral and "has no missions" in step[0].content
+        step = await d.send_command("bob", "general", "risk new", {"map": map_id, "mode": "missions"},
+                                    locale="es-ES")
+        assert "no tiene misiones" in step[0].content
+
+
+async def test_after_a_restart_a_stored_map_is_drawn_from_the_database(tmp_path: Path, world, monkeypatch):
+    import engine.board
+    import render.geometry
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        await add_map(d, domination(world))
+        map_id = (await d.bot.store.list_maps(d.guild.id))[0].map_id
+    # A new process knows nothing of the map until the store opens and a render meets it.
+    monkeypatch.setattr(engine.board, "_registered", {})
+    monkeypatch.setattr(render.geometry, "_sources", {})
+    monkeypatch.setattr(render.geometry, "_others", {})
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        await d.send_command("bob", "general", "risk new", {"map": map_id})
+        await d.send_command("bob", "general", "risk addbot", {})
+        step = await d.send_command("bob", "general", "risk start", {})
+        assert not step.problems, step.problems
+        images = [a for m in step for a in m.attachments if a.filename.endswith(".png")]
+        assert images and Image.open(io.BytesIO(images[-1].data)).width == 1600
+
+
+async def test_a_conquer_club_map_is_added_with_its_picture_and_its_left_out_bonuses_named(tmp_path: Path, world):
+    xml = mapdraw.conquerclub_xml(world).decode().replace(
+        "</map>", f"<continent><name>Both Isles</name><bonus>9</bonus><components><continent>"
+                  f"{world.continent_names[0]}</continent><continent>{world.continent_names[1]}</continent>"
+                  f"</components></continent></map>")
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        step = await add_map(d, {"file": ("isles.xml", xml.encode()),
+                                 "file2": ("isles.png", mapdraw.png(mapdraw.conquerclub_picture(world)))})
+        assert not step.problems, step.problems
+        assert "Added the map Isles: 12 territories, 2 continents" in step[-1].content
+        assert "Left out, as bonuses our rules do not have: Both Isles." in step[-1].content
