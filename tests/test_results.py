@@ -188,6 +188,11 @@ async def test_rebuilding_the_ratings_gives_exactly_the_ratings_of_the_games_one
         guild = GUILD if n % 4 else GUILD + 1
         record = await new_game(store, humans, ("easy",) if n % 2 else (), guild=guild, channel=CHANNEL + n,
                                 seed=f"rebuild-{n}")
+        if n:  # one game played out; the others, a few turns and then resignations (in varied orders) end them
+            record = await play(store, record, until=lambda s, n=n: s.turn > 2 + n)
+            seats = list(record.game().state.active_seats())
+            for seat in (seats[1:] if n % 2 else seats[:-1]):
+                record = (await store.apply_action(record.id, Surrender(seat))).record
         await play(store, record)
     ratings_sql = "SELECT guild_id, user_id, name, mu, sigma, score, games, wins FROM ratings ORDER BY 1, 2"
     history_sql = "SELECT guild_id, user_id, game_id, mu, sigma, score, games FROM rating_history ORDER BY 1, 2, 3"
