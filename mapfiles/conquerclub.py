@@ -28,7 +28,7 @@ from PIL import Image, ImageChops, ImageFilter
 from .domination import touching_pairs
 from .errors import MapFileError
 from .images import open_image, png_bytes
-from .package import MapPackage, load_package
+from .package import MapPackage, load_package, values_by_colour
 
 MAX_XML_BYTES = 1024 * 1024
 TOLERANCE = 40          # grey levels a flood accepts around its seed's
@@ -131,12 +131,7 @@ def colour_regions(region_image: Image.Image, seeds: list[tuple[int, int]], name
             raise MapFileError("{territory} and {other} flood the same region: give a region image.",
                                territory=names[i][:60], other=names[wanted[colour] - 1][:60])
         wanted[(colour[0], colour[1], colour[2])] = i + 1
-    present = [c for _, c in colours]
-    palette = Image.new("P", (1, 1))
-    palette.putpalette([v for c in present for v in c] + [0, 0, 0] * (256 - len(present)))
-    indexed = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
-    lut = [wanted.get(c, 0) for c in present] + [0] * (256 - len(present))
-    return Image.frombytes("L", indexed.size, indexed.tobytes()).point(lut)
+    return values_by_colour(rgb, [c for _, c in colours], wanted)
 
 
 def import_conquerclub(xml: bytes, picture_blob: bytes, regions_blob: bytes | None = None, *,

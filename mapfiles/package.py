@@ -107,7 +107,13 @@ def region_values(img: Image.Image, data: Mapping[str, Any]) -> Image.Image:
         raise MapFileError("The region image has {count} colours that are no territory's, such as "
                            "#{colour}.", count=len(unknown), colour=bytes(unknown[0]).hex())
     # Every colour is known: mapping each pixel to the nearest palette colour maps it to its own.
-    present = [c for _, c in colours]
+    return values_by_colour(rgb, [c for _, c in colours], wanted)
+
+
+def values_by_colour(rgb: Image.Image, present: list[tuple[int, int, int]],
+                     wanted: Mapping[tuple[int, int, int], int]) -> Image.Image:
+    """The region image (one byte a pixel: the territory's number, 0 for sea) of a picture in at most 256 flat
+    colours ``present``, each colour the number ``wanted`` gives it (0 if none)."""
     palette = Image.new("P", (1, 1))
     palette.putpalette([v for c in present for v in c] + [0, 0, 0] * (256 - len(present)))
     indexed = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
