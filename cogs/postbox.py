@@ -34,7 +34,6 @@ class Post:
     kwargs: dict[str, Any] = field(default_factory=dict)  # embed, view, allowed_mentions
     queued_at: float = field(default_factory=time.monotonic)
     sent: asyncio.Future[discord.Message | None] | None = None
-    map_skipped: bool = False
 
 
 class Postbox:
@@ -42,7 +41,6 @@ class Postbox:
         self.bot = bot
         self.queues: dict[int, deque[Post]] = {}
         self.senders: dict[int, asyncio.Task[None]] = {}
-        self.maps_skipped = 0
 
     def enqueue(self, channel_id: int, post: Post) -> asyncio.Future[discord.Message | None]:
         """Queue ``post`` for the channel; the future is done when it is sent."""
@@ -80,27 +78,20 @@ class Postbox:
                     post.sent.set_result(message)
         finally:
             del self.senders[channel_id]
-            if not queue:
-                self.queues.pop(channel_id, None)
-            else:  # cancelled with posts left (shutting down): they will not be sent
-                for post in queue:
-                    if post.sent is not None and not post.sent.done():
-                        post.sent.cancel()
-                self.queues.pop(channel_id, None)
+            del self.queues[channel_id]
+            for post in queue:  # cancelled with posts left (shutting down): they will not be sent
+                if post.sent is not None and not post.sent.done():
+                    post.sent.cancel()
 
     async def _send(self, channel: discord.PartialMessageable, post: Post,
                     queue: deque[Post]) -> discord.Message | None:
         kwargs = dict(post.kwargs)
-        if post.map is not None:
-            if self._spare_map(post, queue):
-                post.map_skipped = True
-                self.maps_skipped += 1
+        if post.map is not None and not self._spare_map(post, queue):
+            drawn = maps.as_file(await maps.draw(post.map))
+            if "files" in kwargs:  # the map first, then the other attachments
+                kwargs["files"] = [drawn, *kwargs["files"]]
             else:
-                drawn = maps.as_file(await maps.draw(post.map))
-                if "files" in kwargs:  # the map first, then the other attachments
-                    kwargs["files"] = [drawn, *kwargs["files"]]
-                else:
-                    kwargs["file"] = drawn
+                kwargs["file"] = drawn
         return await channel.send(post.content, **kwargs)
 
     async def close(self) -> None:
