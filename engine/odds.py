@@ -198,10 +198,15 @@ def battle_odds(source_armies: int, defenders: int, stop_at: int = 1) -> BattleO
 EXACT_LIMIT = 1_000_000
 QUICK_LIMIT = 50_000  # exact odds up to this many attackers × defenders take at most about 10 ms
 APPROXIMATION_ERROR = 0.01
-_LOSS = (Fraction(2275, 7776), Fraction(2611, 7776), Fraction(2890, 7776))  # defender loses 0, 1, 2 (3 v 2 dice)
-_MEAN = float(_LOSS[1] + 2 * _LOSS[2])
-_VARIANCE = float(_LOSS[1] + 4 * _LOSS[2]) - _MEAN**2
 _ENDGAME = 0.5  # the last rolls, with fewer dice, favour the defender by about half a roll
+
+
+@cache
+def _defender_losses() -> tuple[float, float]:
+    """Mean and variance of the armies the defender loses in one 3-against-2 roll (the exact roll odds)."""
+    outcomes = _roll_outcomes_exact(MAX_ATTACKER_DICE, MAX_DEFENDER_DICE)
+    mean = sum(lost * p for _, lost, p in outcomes)
+    return float(mean), float(sum(lost * lost * p for _, lost, p in outcomes) - mean * mean)
 
 
 def _normal_cdf(x: float) -> float:
@@ -225,12 +230,13 @@ def approximate_odds(source_armies: int, defenders: int) -> BattleOdds:
     fighters = source_armies - 1
     if fighters == 0:
         return BattleOdds(0.0, float(source_armies), float(defenders), {}, {})
-    attacker_mean = 2.0 - _MEAN  # armies the attacker loses per roll
-    rolls, rolls_sd = defenders / _MEAN, math.sqrt(defenders * _VARIANCE / _MEAN**3)
+    mean, variance = _defender_losses()
+    attacker_mean = 2.0 - mean  # armies the attacker loses per roll
+    rolls, rolls_sd = defenders / mean, math.sqrt(defenders * variance / mean**3)
     win = _normal_cdf(((fighters + defenders) / 2.0 - _ENDGAME - rolls) / rolls_sd)
     # Armies left: the attacker's when the defenders are gone, the defender's when the attacker is spent.
     attacker_left = 1.0 + _left(fighters - (2.0 * rolls - defenders), 2.0 * rolls_sd)
-    spent, spent_sd = fighters / attacker_mean, math.sqrt(fighters * _VARIANCE / attacker_mean**3)
+    spent, spent_sd = fighters / attacker_mean, math.sqrt(fighters * variance / attacker_mean**3)
     defender_left = _left(defenders - (2.0 * spent - fighters), 2.0 * spent_sd)
     return BattleOdds(win, attacker_left, defender_left, {}, {})
 
