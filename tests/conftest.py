@@ -43,6 +43,19 @@ def position(game: Game, owners: dict[str, int], armies: dict[str, int] | None =
     return game
 
 
+@pytest.fixture(autouse=True)
+def tiny_maps(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot draws maps of a few pixels (``tests/tinymaps.py``), in its worker processes as always, except
+    in the tests marked ``real_render``: those about what a map or a timelapse shows."""
+    if request.node.get_closest_marker("real_render") is not None:
+        return
+    from cogs import maps, report
+    from tests import tinymaps
+
+    monkeypatch.setattr(maps, "draw_png", tinymaps.draw_png)
+    monkeypatch.setattr(report, "game_timelapse", tinymaps.game_timelapse)
+
+
 @pytest.fixture(scope="session")
 def postgres_server():
     """One PostgreSQL server for the session (see tests/postgres_helpers.py)."""

@@ -51,19 +51,15 @@ def command(data: st.DataObject) -> tuple[str, dict]:
     return kind, options
 
 
-async def version(db: Path, channel: int) -> tuple[int, str | None]:
-    store = SQLiteStore(db)
-    await store.open()
-    try:
-        record = await store.get_active_game(channel) or (await store.list_games(channel_id=channel))[0]
-        return record.version, record.state_json
-    finally:
-        await store.close()
+async def version(store: SQLiteStore, channel: int) -> tuple[int, str | None]:
+    """The channel's game as stored (read on a connection of its own, not the bot's)."""
+    record = await store.get_active_game(channel) or (await store.list_games(channel_id=channel))[0]
+    return record.version, record.state_json
 
 
 async def session(db: Path, data: st.DataObject, steps: int) -> int:
     interactions = 0
-    async with OfflineDiscord(make_bot(db, seed="fuzz")) as d:
+    async with OfflineDiscord(make_bot(db, seed="fuzz")) as d, SQLiteStore(db, checkpoint_interval=None) as stored:
         await d.send_command("alice", "general", "risk new", {"deployment": data.draw(st.sampled_from(
             ["auto", "claim", "deal"])), "setup_batch": 5})
         await d.send_command("bob", "general", "risk join", {})
@@ -72,7 +68,7 @@ async def session(db: Path, data: st.DataObject, steps: int) -> int:
         channel = d.channel("general").id
         for _ in range(steps):
             user = data.draw(users)
-            before = await version(db, channel)
+            before = await version(stored, channel)
             try:
                 if data.draw(st.integers(0, 3)) == 0:
                     visible = [m for m in d.visible_to(user) if m.buttons][-3:]
@@ -93,8 +89,8 @@ async def session(db: Path, data: st.DataObject, steps: int) -> int:
                 assert m.ephemeral, m.content
                 assert len(m.content) > 3
             if refused:
-                assert await version(db, channel) == before
-            state = (await version(db, channel))[1] or ""
+                assert await version(stored, channel) == before
+            state = (await version(stored, channel))[1] or ""
             for m in step:
                 if not m.ephemeral:
                     assert "Your cards" not in m.content

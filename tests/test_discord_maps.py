@@ -11,7 +11,7 @@ import pytest
 from discord_helpers import OfflineDiscord, make_bot
 from PIL import Image
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.real_render]  # what the maps of a server's map show
 
 
 @pytest.fixture(scope="module")

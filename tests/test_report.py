@@ -97,6 +97,7 @@ def test_the_timelapse_is_an_animated_webp_under_ten_mebibytes(six_players):
     assert img.width == 800
 
 
+@pytest.mark.real_render
 async def test_the_game_over_announcement_has_the_report_and_the_timelapse(tmp_path: Path):
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="report")) as d:
         await start(d, ("alice", "bob"), 0, deployment="auto")
