@@ -1,10 +1,11 @@
-# Two commands do all the set-up: `make run` and `make test`.
+# Two commands do all the set-up: `make run` and `make test`. `make test` leaves out the slow whole-system tests
+# (the real bot process, crashes): `make test-slow` runs those alone, `make test-all` everything (as CI does).
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test test-slow test-all lint bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -18,10 +19,19 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
+	$(PY) -m pytest -m "not slow"
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -m slow
+
+test-all: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m mypy
 	$(PY) -m pytest
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
+	$(PY) bench/ai_strength.py
 
 clean:
 	rm -rf $(VENV)

@@ -28,7 +28,7 @@ from PIL import Image
 from engine import Game
 from engine.verify import verify_events
 
-pytestmark = [pytest.mark.asyncio,
+pytestmark = [pytest.mark.asyncio, pytest.mark.slow,  # the real bot process against the fake Discord
               # aiohttp's own multipart reader (the fake's uploads) calls its deprecated unread_data().
               pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")]
 

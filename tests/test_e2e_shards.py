@@ -26,7 +26,8 @@ from engine import Game
 from store import PostgresStore
 from table.clock import turn_key
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")]
+pytestmark = [pytest.mark.asyncio, pytest.mark.slow,  # real bot processes on one PostgreSQL
+              pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")]
 
 SETTINGS = {"deployment": "auto", "setup_batch": 10}
 SHARDS = 2

@@ -29,7 +29,8 @@ WRITER = Path(__file__).with_name("store_crash_writer.py")
 GAMES = 6
 KILLS = 24
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
+pytestmark = [pytest.mark.slow,  # a writer process killed again and again
+              pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")]
 
 
 def opening(started: dict, seed: str) -> tuple[Game, list[dict]]:
