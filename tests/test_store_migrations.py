@@ -6,7 +6,6 @@ import json
 import os
 import sqlite3
 import stat
-import time
 from pathlib import Path
 
 import pytest
@@ -154,7 +153,6 @@ async def test_start_up_with_ten_thousand_stored_games_reads_only_what_it_needs(
     conn.commit()
     conn.close()
 
-    started = time.perf_counter()
     s = await open_store(path)
     try:
         executed: list[str] = []
@@ -162,15 +160,13 @@ async def test_start_up_with_ten_thousand_stored_games_reads_only_what_it_needs(
         games = await s.running_games()
         active = await s.get_active_game(5000 + 501)
         await s._conn().set_trace_callback(None)
-        elapsed = time.perf_counter() - started
         assert [g.id for g in games] == sorted(running)
         assert all(len(g.players) == 3 and g.state["phase"] != "over" for g in games)
         assert active is not None and active.id == 501
     finally:
         await s.close()
-    print(f"open + running games + active game with 10,000 games stored: {elapsed * 1000:.0f} ms")
-    assert elapsed < 5.0, f"start-up took {elapsed:.2f} s"
-
+    # One statement for each question, however many games are stored, and each an index lookup (below).
+    assert len(executed) == 2, executed
     assert any("status = 'running'" in sql for sql in executed) and any("channel_id =" in sql for sql in executed)
     conn = sqlite3.connect(path)
     for sql in executed:
