@@ -577,10 +577,15 @@ def test_any_broken_value_anywhere_in_a_map_file_is_a_clear_refusal(world):
     MapFileError, never another exception."""
     import copy
 
-    base = mapdraw.our_map(world)
+    full = mapdraw.our_map(world)
     _, files = mapdraw.our_files(world)
+    # Bringing the picture to the drawn size is most of a load and reads no value of the file: every value is
+    # tried on the map without its picture, and the entry that names the picture on the map with it.
+    bare = copy.deepcopy(full)
+    del bare["images"]["background"]
     tried = 0
-    for path in list(_paths(base))[1:]:
+    for path in list(_paths(full))[1:]:
+        base = full if path[:2] == ("images", "background") else bare
         for junk in JUNK:
             data = copy.deepcopy(base)
             node = data
