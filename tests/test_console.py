@@ -93,16 +93,13 @@ def test_help_names_the_default_user(tmp_path: Path):
         assert "without `@user` is typed by `@alice`, the default user" in readme.read_text(encoding="utf-8")
 
 
-def test_a_second_session_numbers_its_files_on(tmp_path: Path):
+@pytest.mark.real_render  # the sizes it prints are those of real maps (in KB)
+def test_a_second_session_numbers_its_files_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]):
     out = tmp_path / "out"
 
     def session(*lines: str) -> str:
-        script = tmp_path / "s.txt"
-        script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        result = subprocess.run([sys.executable, "bot.py", "console", "--db", str(tmp_path / "n.db"), "--out",
-                                 str(out), str(script)], cwd=ROOT, capture_output=True, text=True, timeout=120)
-        assert result.returncode == 0, result.stderr
-        return result.stdout
+        return "\n".join(bot_console(tmp_path, "\n".join(lines) + "\n", monkeypatch, capsys, db="n.db")) + "\n"
 
     first = session("/risk new deployment:auto", "/risk addbot", "/risk start", "/map")
     saved = {path.name: path.read_bytes() for path in out.iterdir()}
@@ -194,6 +191,7 @@ def test_readme_commands_run_in_the_virtualenv():
         assert command.startswith((".venv/bin/python ", "make ")), command
 
 
+@pytest.mark.slow  # every tool of the README, each its own process, in a fresh folder
 def test_readme_tools_work_as_written(tmp_path: Path):
     """The console and the Tools of the README, in a fresh folder, line by line as written (only fewer games)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")

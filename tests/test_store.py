@@ -429,7 +429,23 @@ def bot_py(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
-async def test_bot_py_games_and_export_take_their_options(sqlite_store, tmp_path):
+async def bot_main(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """``bot.py ARGS`` through its ``main`` in this process: the same command line as ``bot_py``, its exit code
+    and its output, without starting a Python for each."""
+    import asyncio
+
+    import bot
+
+    capsys.readouterr()
+    try:
+        code = await asyncio.to_thread(bot.main, list(args))
+    except SystemExit as exc:  # argparse: --help, a wrong option
+        code = exc.code if isinstance(exc.code, int) else 1
+    out = capsys.readouterr()
+    return subprocess.CompletedProcess(["bot.py", *args], code, out.out, out.err)
+
+
+async def test_bot_py_games_and_export_take_their_options(sqlite_store, tmp_path, capsys):
     store = sqlite_store
     first = await started_game(store)
     second = await started_game(store, channel=CHANNEL + 1)
@@ -437,41 +453,42 @@ async def test_bot_py_games_and_export_take_their_options(sqlite_store, tmp_path
     third = await started_game(store, channel=CHANNEL + 1)
     db = tmp_path / "risk.sqlite3"
 
-    listed = bot_py("games", "--db", str(db))
+    listed = bot_py("games", "--db", str(db))  # once as the README writes it; then through main, as quick
     assert listed.returncode == 0, listed.stderr
     rows = [line.split()[:5] for line in listed.stdout.splitlines()]
     assert rows[0] == ["id", "guild", "channel", "status", "turn"]
     assert rows[1:] == [[str(third.id), str(GUILD), str(CHANNEL + 1), "running", "1"],
                         [str(second.id), str(GUILD), str(CHANNEL + 1), "cancelled", "1"],
                         [str(first.id), str(GUILD), str(CHANNEL), "running", "1"]]
-    only = bot_py("games", "--db", str(db), "--status", "cancelled")
+    only = await bot_main(capsys, "games", "--db", str(db), "--status", "cancelled")
     assert [line.split()[0] for line in only.stdout.splitlines()] == ["id", str(second.id)]
 
     out = tmp_path / "game.jsonl"
-    latest = bot_py("export", "--db", str(db), "--channel", str(CHANNEL + 1), "--out", str(out))
+    latest = await bot_main(capsys, "export", "--db", str(db), "--channel", str(CHANNEL + 1), "--out", str(out))
     assert latest.returncode == 0, latest.stderr
     assert latest.stdout == (f"Game #{third.id} (running): {third.last_seq} events written to {out} "
                              "(hidden information kept hidden: the game is not over).\n")
     assert read_log(out)[0]["type"] == "game_started"
 
-    chosen = bot_py("export", "--db", str(db), "--channel", str(CHANNEL + 1), "--game", str(second.id),
-                    "--out", str(out))
+    chosen = await bot_main(capsys, "export", "--db", str(db), "--channel", str(CHANNEL + 1), "--game",
+                            str(second.id), "--out", str(out))
     assert chosen.returncode == 0, chosen.stderr
     assert chosen.stdout.startswith(f"Game #{second.id} (cancelled): ")
     assert len(read_log(out)) == (await store.get_game(second.id)).last_seq
 
-    printed = bot_py("export", "--db", str(db), "--channel", str(CHANNEL), "--out", "-")
+    printed = await bot_main(capsys, "export", "--db", str(db), "--channel", str(CHANNEL), "--out", "-")
     events = [json.loads(line) for line in printed.stdout.splitlines()]
     assert events[0]["type"] == "game_started" and len(events) == first.last_seq
 
-    wrong = bot_py("export", "--db", str(db), "--channel", str(CHANNEL), "--game", str(third.id), "--out", str(out))
+    wrong = await bot_main(capsys, "export", "--db", str(db), "--channel", str(CHANNEL), "--game", str(third.id),
+                           "--out", str(out))
     assert wrong.returncode == 1
     assert wrong.stderr.strip() == f"error: There is no game #{third.id} in channel {CHANNEL}."
-    typo = bot_py("games", "--db", str(db), "--state", "running")
+    typo = await bot_main(capsys, "games", "--db", str(db), "--state", "running")
     assert typo.returncode == 2 and "unrecognized arguments: --state running" in typo.stderr
-    missing = bot_py("export", "--db", str(db), "--out", str(out))
+    missing = await bot_main(capsys, "export", "--db", str(db), "--out", str(out))
     assert missing.returncode == 2 and "the following arguments are required: --channel" in missing.stderr
-    helped = bot_py("export", "--help")
+    helped = await bot_main(capsys, "export", "--help")
     assert helped.returncode == 0 and "--game GAME" in helped.stdout and "--channel CHANNEL" in helped.stdout
 
 
