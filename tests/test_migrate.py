@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from command_line import bot_main, bot_py
 
 from store import DatabaseError, GuildSettings, PostgresStore, SQLiteStore, UserPrefs
 from store.transfer import transfer
 from tests.test_store_concurrency import assert_log_matches_state, next_action
 
-ROOT = Path(__file__).resolve().parent.parent
 TABLES = ("games", "players", "events", "interactions", "deadlines", "user_prefs", "guild_settings", "seat_status",
           "turns", "results", "ratings", "rating_history",
           "announced", "maps")
@@ -106,29 +103,24 @@ async def test_a_copy_to_postgres_that_does_not_replay_is_refused(tmp_path, post
         await transfer(str(path), postgres_url)
 
 
-async def test_bot_py_migrate_to_postgres_and_games_and_export_from_it(tmp_path, postgres_url):
+async def test_bot_py_migrate_to_postgres_and_games_and_export_from_it(tmp_path, postgres_url, capsys):
     path = tmp_path / "risk.sqlite3"
     async with SQLiteStore(path) as source:
         await fill(source)
-    done = subprocess.run([sys.executable, "bot.py", "migrate", "--from", str(path), "--to", postgres_url],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = bot_py("migrate", "--from", str(path), "--to", postgres_url)  # as the README writes it; then via main
     assert done.returncode == 0, done.stderr
     assert "games: 4 in the source, 4 replayed and verified in the target" in done.stdout
     assert "events:" in done.stdout
-    listed = subprocess.run([sys.executable, "bot.py", "games", "--db", postgres_url, "--shard-count", "2"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    listed = await bot_main(capsys, "games", "--db", postgres_url, "--shard-count", "2")
     assert listed.returncode == 0, listed.stderr
     rows = [line.split() for line in listed.stdout.splitlines()]
     assert rows[0][:4] == ["id", "guild", "shard", "channel"] and len(rows) == 5
     assert {row[2] for row in rows[1:] if row[1] == "10"} == {str((10 >> 22) % 2)}
-    exported = subprocess.run([sys.executable, "bot.py", "export", "--db", postgres_url, "--channel", "101",
-                               "--out", "-"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    exported = await bot_main(capsys, "export", "--db", postgres_url, "--channel", "101", "--out", "-")
     assert exported.returncode == 0, exported.stderr
     lines = [json.loads(line) for line in exported.stdout.splitlines()]
     assert lines[0]["type"] == "game_started" and lines[-1]["type"] == "game_over" and "seed" in lines[-1]
-    missing = subprocess.run([sys.executable, "bot.py", "migrate", "--from", str(tmp_path / "nope.sqlite3"),
-                              "--to", postgres_url], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    missing = await bot_main(capsys, "migrate", "--from", str(tmp_path / "nope.sqlite3"), "--to", postgres_url)
     assert missing.returncode == 1 and "There is no database at" in missing.stderr
-    same = subprocess.run([sys.executable, "bot.py", "migrate", "--from", postgres_url, "--to", postgres_url],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    same = await bot_main(capsys, "migrate", "--from", postgres_url, "--to", postgres_url)
     assert same.returncode == 1 and "the same database" in same.stderr

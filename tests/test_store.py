@@ -5,11 +5,9 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from command_line import bot_main, bot_py
 
 from engine import EndTurn, Game, Place, RuleError, SettingsError, apply_event
 from engine.ai import make_ai
@@ -34,7 +32,6 @@ from store import (
 from store.export import export_game, format_games, list_games, main
 
 GUILD, CHANNEL, HOST = 10, 100, 1000
-ROOT = Path(__file__).resolve().parent.parent
 
 
 
@@ -421,28 +418,6 @@ def test_export_to_a_stream(tmp_path):
     stream = io.StringIO()
     summary = export_game(tmp_path / "risk.sqlite3", CHANNEL, out=stream)
     assert summary.events == len(stream.getvalue().splitlines())
-
-
-def bot_py(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """``python bot.py ARGS`` as the README writes it."""
-    return subprocess.run([sys.executable, str(ROOT / "bot.py"), *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120)
-
-
-async def bot_main(capsys: pytest.CaptureFixture[str], *args: str) -> subprocess.CompletedProcess[str]:
-    """``bot.py ARGS`` through its ``main`` in this process: the same command line as ``bot_py``, its exit code
-    and its output, without starting a Python for each."""
-    import asyncio
-
-    import bot
-
-    capsys.readouterr()
-    try:
-        code = await asyncio.to_thread(bot.main, list(args))
-    except SystemExit as exc:  # argparse: --help, a wrong option
-        code = exc.code if isinstance(exc.code, int) else 1
-    out = capsys.readouterr()
-    return subprocess.CompletedProcess(["bot.py", *args], code, out.out, out.err)
 
 
 async def test_bot_py_games_and_export_take_their_options(sqlite_store, tmp_path, capsys):
