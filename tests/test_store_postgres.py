@@ -84,18 +84,26 @@ async def test_a_postgres_game_waits_while_another_process_holds_its_lock(postgr
     async with PostgresStore(postgres_url) as store:
         record = await started_game(store, 1)
         other = await asyncpg.connect(postgres_url)
+        watcher = await asyncpg.connect(postgres_url)  # outside any transaction: each look is a fresh one
         try:
             transaction = other.transaction()
             await transaction.start()
             await other.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", record.id)
             action = asyncio.ensure_future(store.apply_action(record.id, next_action(record), interaction_id="a"))
-            await asyncio.sleep(0.3)
+            # Wait until the action is seen waiting for a lock, however long the machine takes to get there.
+            async with asyncio.timeout(60):
+                while not await watcher.fetchval(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                        "AND wait_event_type = 'Lock' AND pid <> $1", other.get_server_pid()):
+                    assert not action.done(), "the action waits for the game's lock"
+                    await asyncio.sleep(0.01)
             assert not action.done(), "the action waits for the game's lock"
             await other.execute("UPDATE games SET updated_at = updated_at + 1 WHERE id = $1", record.id)
             await transaction.commit()
             result = await action
         finally:
             await other.close()
+            await watcher.close()
         assert result.record.version == record.version + 1
         await assert_log_matches_state(store, record.id)
 
