@@ -91,6 +91,22 @@ def wait_ready(proc: subprocess.Popen[bytes], timeout: float) -> None:
     assert line.strip() == b"ready", (line, proc.stderr.read() if proc.stderr else b"")
 
 
+def reported(committed_log: Path) -> int:
+    """How many actions the writers have reported committed so far."""
+    return committed_log.read_bytes().count(b"\n") if committed_log.exists() else 0
+
+
+def wait_committed(proc: subprocess.Popen[bytes], committed_log: Path, more: int, timeout: float) -> None:
+    """Wait until the writer has reported ``more`` actions committed (a kill then lands in the middle of the
+    next one, at whatever point the writer has reached); ``timeout`` only guards against a hang."""
+    wanted = reported(committed_log) + more
+    give_up = time.monotonic() + timeout
+    while reported(committed_log) < wanted:
+        assert proc.poll() is None, f"the writer stopped by itself: {proc.stderr.read().decode()[-2000:]}"
+        assert time.monotonic() < give_up, f"the writer reported no {more} actions in {timeout:g} s"
+        time.sleep(0.005)
+
+
 def test_the_database_survives_the_writer_being_killed_mid_write(tmp_path):
     db = tmp_path / "crash.sqlite3"
     committed_log = tmp_path / "committed.log"
@@ -104,8 +120,8 @@ def test_the_database_survives_the_writer_being_killed_mid_write(tmp_path):
             if kill % 5 == 1:
                 time.sleep(rng.uniform(0.05, 0.3))  # sometimes during start-up, opening or migrating
             else:
-                wait_ready(proc, timeout=20)
-                time.sleep(rng.uniform(0.01, 0.4))
+                wait_ready(proc, timeout=120)
+                wait_committed(proc, committed_log, rng.randint(12, 40), timeout=120)
             assert proc.poll() is None, f"the writer stopped by itself: {proc.stderr.read().decode()[-2000:]}"
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=20)
