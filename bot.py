@@ -23,7 +23,7 @@ import os
 import sys
 import time
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,14 +33,14 @@ from discord.ext import commands
 
 from cogs import EXTENSIONS, maps, workers
 from cogs.errors import install as install_error_handler
-from cogs.lobby import DEFAULT_LIMITS
+from cogs.services import Services
 from cogs.translator import CatalogTranslator
 from mapfiles.cli import add_commands as add_map_commands
 from mapfiles.cli import run as run_map_command
 from store import DatabaseError, Shards, Store, redacted, store_for
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command
-from table import Clock
+from table import Clock, Limits
 
 log = logging.getLogger("risk")
 ROOT = Path(__file__).resolve().parent
@@ -54,9 +54,9 @@ class Config:
     dev_guild: int = 0
     console_out: str = "out"
     # Limits a server owner can set (what one server or one user can start).
-    games_per_server: int = DEFAULT_LIMITS["games_per_server"]    # lobbies, running, paused games in one server
-    lobbies_per_user: int = DEFAULT_LIMITS["lobbies_per_user"]    # open lobbies one user hosts in one server
-    ai_seats_per_game: int = DEFAULT_LIMITS["ai_seats_per_game"]  # AI players in one game
+    games_per_server: int = Limits.games_per_server    # lobbies, running, paused games in one server
+    lobbies_per_user: int = Limits.lobbies_per_user    # open lobbies one user hosts in one server
+    ai_seats_per_game: int = Limits.ai_seats_per_game  # AI players in one game
     render_processes: int = 0  # worker processes that draw maps (0: one per core)
     # Gateway sharding: how many shards the bot has in all, and which of them this process runs (all if empty).
     shard_count: int = 0
@@ -96,6 +96,8 @@ class Config:
 class _Risk:
     """What both kinds of bot share: one store, the cogs in ``EXTENSIONS``, one error handler."""
 
+    new_seed: Callable[[], str] | None = None  # the dice seed of each new game (None: a random one)
+
     def __init__(self, config: Config, store: Store | None = None, **options: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents
         # Nothing the bot sends pings anyone unless a message names the one user it means (the turn panel, a
@@ -108,6 +110,15 @@ class _Risk:
         self.clock = Clock()
         self.extensions_loaded: list[str] = []
         self.owned_shards: Shards | None = None
+        self._services: Services | None = None
+
+    def services(self) -> Services:
+        """What the cogs are given (built once, when the first cog loads)."""
+        if self._services is None:
+            config = self.config
+            self._services = Services(self.store, self.clock, self.new_seed, Limits(
+                config.games_per_server, config.lobbies_per_user, config.ai_seats_per_game), self.owned_shards)
+        return self._services
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -129,17 +140,17 @@ class _Risk:
         shards = f", {self.owned_shards}" if self.owned_shards is not None else ""
         log.info("logged in as %s (%s), in %d servers%s", self.user, getattr(self.user, "id", "?"), len(self.guilds),
                  shards)
-        cog = self.get_cog("RiskCog")
-        if cog is not None:
-            resumed = await cog.resume_games()  # type: ignore[attr-defined]
+        taps = self.services().taps
+        if taps is not None:
+            resumed = await taps.resume_games()
             if resumed:
                 log.info("resumed %d games waiting on an AI", resumed)
 
     async def advance_time(self, seconds: float) -> int:
         """Move the bot's clock forward and handle what fell due (the console's `advance 25h`)."""
         self.clock.advance(seconds)
-        cog = self.get_cog("RiskCog")
-        return await cog.scheduler.run_due() if cog is not None else 0  # type: ignore[attr-defined]
+        taps = self.services().taps
+        return await taps.run_due() if taps is not None else 0
 
     async def close(self) -> None:
         await super().close()

@@ -23,8 +23,8 @@ import discord
 from engine import Game, GameState
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.state import NEUTRAL
-from store import GameRecord, Store
-from table import Note, Outcome, Part, Reminder
+from store import GameRecord, StoreReader
+from table import Note, Outcome, Part, Reminder, Table
 from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
 
 from . import maps
@@ -118,9 +118,10 @@ def how_won(state: GameState, locale: object) -> list[str]:
 
 
 class Announcer:
-    def __init__(self, bot: discord.Client, store: Store) -> None:
+    def __init__(self, bot: discord.Client, store: StoreReader, table: Table) -> None:
         self.bot = bot
         self.store = store
+        self.table = table
         self.box = Postbox(bot)
 
     def queue(self, record: GameRecord, content: str | None = None, **kwargs: Any) -> asyncio.Future[Any]:
@@ -224,7 +225,7 @@ class Announcer:
         """Note that the channel has been told this outcome, before telling it: a restart never tells it again
         (and tells, once, what a stop between storing and telling left out: ``catch_up``)."""
         if outcome.record.last_seq:
-            await self.store.mark_announced(outcome.record.id, outcome.record.last_seq)
+            await self.table.told(outcome.record.id, outcome.record.last_seq)
 
     async def publish(self, outcome: Outcome, *, start: int = 0) -> None:
         record = outcome.record
@@ -293,7 +294,7 @@ class Announcer:
         events = await self.store.events(record.id)
         before, after = Game.from_events(events[:told]).state if told else None, record.game().state
         gap = events_for(events[told:], EVERYBODY, before=before)
-        await self.store.mark_announced(record.id, record.last_seq)
+        await self.table.told(record.id, record.last_seq)
         locale = game_locale(record)
         lines = [_("While the bot was away:", locale), *describe(gap, after, Game(after).board, locale)]
         over = after.phase == "over"

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 
 from discord import app_commands
 from discord.ext import commands
 
 from engine.odds import BattleOdds
-from store import Store
+from store import StoreReader
 from table import Clock, Table
 
 from .announcer import Announcer
@@ -18,17 +17,16 @@ risk_group = app_commands.Group(name="risk", description="Games of Risk: lobby, 
 
 
 class CogBase(commands.Cog):
-    """The services: the store (reads), the table (every change to a game) and the announcer (every message
-    about one). The command mixins are written against these."""
+    """The services: the store (read only), the table (every change to a game) and the announcer (every
+    message about one). The command mixins are written against these."""
 
     bot: commands.Bot
-    store: Store
+    store: StoreReader
     table: Table
     clock: Clock
     announcer: Announcer
     fogged: dict[int, bool]
     odds_cache: dict[tuple[int, int], BattleOdds]
-    rooms: dict[int, asyncio.Lock]  # per server: the limits are checked and changed as one
     started: datetime.datetime  # when this cog began: older interactions may have been answered before
 
 

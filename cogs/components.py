@@ -9,10 +9,12 @@ every argument and value against the legal choices of the game as it is now (``c
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 from discord import ui
+
+from .services import TapHandler, taps_of
 
 MAX_CUSTOM_ID = 100
 
@@ -48,18 +50,8 @@ UNDO = "undo"          # button: take back this turn's placements
 CONTROLS = "turn"      # button: the buttons of your move, privately (a public panel under fog shows no figures)
 
 
-class TapHandler(Protocol):
-    async def on_button(self, interaction: discord.Interaction[Any], game_id: int, verb: str,
-                        args: list[str]) -> None: ...
-
-    async def on_select(self, interaction: discord.Interaction[Any], game_id: int, verb: str, args: list[str],
-                        values: list[str]) -> None: ...
-
-
 def _handler(interaction: discord.Interaction[Any]) -> TapHandler:
-    cog = interaction.client.get_cog("RiskCog")  # type: ignore[attr-defined]
-    assert cog is not None
-    return cog  # type: ignore[no-any-return]
+    return taps_of(interaction.client)
 
 
 def custom_id(prefix: str, game_id: int, verb: str, *args: object) -> str:

@@ -37,7 +37,7 @@ class ControlCommands(CogBase):
             if player.id == interaction.user.id:
                 raise UserError(_("To leave your own lobby, use /risk leave (or /risk cancel to close it).",
                                   interaction.locale))
-            record = await self.store.kick(record.id, seat)
+            record = (await self.table.kick(record.id, seat)).record
             await interaction.response.send_message(embed=lobby_embed(record, interaction),
                                                     view=lobby_view(record, interaction), allowed_mentions=NOBODY)
             return
@@ -57,14 +57,13 @@ class ControlCommands(CogBase):
         game.validate(Surrender(seat))
         private = fog_hides_board(game.state)
         await acknowledge(interaction, private)
-        await self.announcer.answer(interaction, await self.table.remove(record, seat), private=private)
+        await self.announcer.answer(interaction, await self.table.kick(record.id, seat), private=private)
 
     @risk_group.command(name="cancel", description="Cancel this channel's game (host)")
     async def risk_cancel(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
         require_host(record, interaction)
-        await self.store.cancel(record.id)
-        await self.table.sync(await self.store.get_game(record.id))
+        await self.table.cancel(record.id)
         await interaction.response.send_message(_("Game #{id} is cancelled.", game_locale(record, interaction),
                                                   id=record.id))
 
@@ -83,8 +82,7 @@ class ControlCommands(CogBase):
     async def risk_pause(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction)
         require_host(record, interaction)
-        record = await self.store.pause(record.id)
-        await self.table.sync(record)
+        record = (await self.table.pause(record.id)).record
         await interaction.response.send_message(_("⏸️ Game #{id} is paused. /risk resume goes on.",
                                                   game_locale(record, interaction), id=record.id))
 
@@ -92,10 +90,9 @@ class ControlCommands(CogBase):
     async def risk_resume(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
         require_host(record, interaction)
-        record = await self.store.resume(record.id)
+        outcome = await self.table.resume(record.id)
         await interaction.response.send_message(_("▶️ Game #{id} goes on.", game_locale(record, interaction),
                                                   id=record.id))
-        outcome = await self.table.resume(record.id)
         if outcome.parts:
             await self.announcer.publish(outcome)
         elif outcome.waiting_on() is not None:
@@ -109,10 +106,8 @@ class ControlCommands(CogBase):
         if seat not in record.game().state.active_seats():
             raise UserError(_("You are out of this game: there is no deadline to move.", interaction.locale))
         limit = record.game().state.settings.vacation_days
-        status = await self.store.take_vacation(record.id, seat, days, limit, self.clock())
-        if record.game().state.current == seat:
-            await self.table.restart_timers(record)
-        assert status.vacation_until is not None
+        status = (await self.table.take_vacation(record.id, seat, days)).seat_status
+        assert status is not None and status.vacation_until is not None
         await interaction.response.send_message(
             ngettext("🏖️ {player} is on vacation until <t:{t}:f>; their deadlines wait until then ({n} day left).",
                      "🏖️ {player} is on vacation until <t:{t}:f>; their deadlines wait until then ({n} days left).",
@@ -124,10 +119,9 @@ class ControlCommands(CogBase):
     async def risk_reinstate(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         record = await game_here(self.store, interaction)
         require_host(record, interaction)
-        record = await self.store.reinstate(record.id, player.id)
+        record = (await self.table.reinstate(record.id, player.id)).record
         await interaction.response.send_message(_("↩️ {player} has their seat back.", game_locale(record, interaction),
                                                   player=safe_name(player.display_name)), allowed_mentions=NOBODY)
-        await self.table.sync(record)
 
     @risk_group.command(name="notify", description="How the bot tells you it is your turn, and your quiet hours")
     @app_commands.describe(mode="mention in the channel, also a direct message, or nothing",
@@ -141,7 +135,7 @@ class ControlCommands(CogBase):
         prefs = await self.store.get_user_prefs(interaction.user.id)
         changes = {k: v for k, v in (("notify", mode), ("quiet_start", quiet_start), ("quiet_end", quiet_end),
                                      ("timezone", timezone)) if v is not None}
-        prefs = await self.store.set_user_prefs(replace(prefs, **changes))
+        prefs = await self.table.save_prefs(replace(prefs, **changes))
         quiet = f"{prefs.quiet_start}–{prefs.quiet_end} ({prefs.timezone or 'UTC'})" if prefs.quiet_start else "—"
         await interaction.response.send_message(
             _("Notifications: {mode}. Quiet hours: {quiet}.", interaction.locale, mode=prefs.notify,

@@ -21,8 +21,9 @@ from engine.errors import Phrase, Territory, clip
 from mapfiles import MapFileError
 from store import DatabaseError, StoreError
 from store.errors import StatusWord
+from table import LimitReached
 
-from .i18n import _, pgettext, territory_name
+from .i18n import _, ngettext, pgettext, territory_name
 from .text import player_name, safe_name
 
 log = logging.getLogger("risk.errors")
@@ -111,11 +112,26 @@ def explain(exc: BaseException, locale: object | None = None) -> str | None:
         text = _(exc.template, locale, reason=reason)
     elif isinstance(exc, (StoreError, MapFileError)):
         text = translate_template(exc.template, exc.params, locale)
+    elif isinstance(exc, LimitReached):
+        text = limit_text(exc, locale)
     elif isinstance(exc, (UserError, SettingsError)) or (isinstance(exc, app_commands.CheckFailure) and str(exc)):
         text = str(exc)
     else:
         return None
     return clip(text, MESSAGE_LIMIT - len(REFUSED))
+
+
+def limit_text(exc: LimitReached, locale: object | None) -> str:
+    """A limit of the server owner's, in the reader's words."""
+    n = exc.count
+    if exc.kind == LimitReached.GAMES:
+        return ngettext("This server already has {n} game going, the most it allows.",
+                        "This server already has {n} games going, the most it allows.", n, locale)
+    if exc.kind == LimitReached.LOBBIES:
+        return ngettext("You already host {n} open lobby: start or cancel it first.",
+                        "You already host {n} open lobbies: start or cancel one first.", n, locale)
+    return ngettext("A game seats at most {n} AI player here.", "A game seats at most {n} AI players here.", n,
+                    locale)
 
 
 async def handle_error(interaction: discord.Interaction[Any], exc: BaseException,

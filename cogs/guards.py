@@ -7,7 +7,7 @@ from typing import Any
 import discord
 
 from engine import Game
-from store import GameRecord, Store
+from store import GameRecord, StoreReader
 
 from .errors import UserError
 from .i18n import _
@@ -24,7 +24,7 @@ def game_locale(record: GameRecord, interaction: discord.Interaction[Any] | None
     return None
 
 
-async def channel_game(store: Store, interaction: discord.Interaction[Any]) -> GameRecord | None:
+async def channel_game(store: StoreReader, interaction: discord.Interaction[Any]) -> GameRecord | None:
     """The channel's active game, read once per interaction (its options and its body share the read)."""
     if "game" not in interaction.extras:
         found = await store.get_active_game(interaction.channel_id) if interaction.channel_id is not None else None
@@ -33,7 +33,7 @@ async def channel_game(store: Store, interaction: discord.Interaction[Any]) -> G
     return record
 
 
-async def game_here(store: Store, interaction: discord.Interaction[Any], *, running: bool = True) -> GameRecord:
+async def game_here(store: StoreReader, interaction: discord.Interaction[Any], *, running: bool = True) -> GameRecord:
     """The channel's game; with ``running``, it must be under way (not in its lobby, not paused)."""
     if interaction.channel_id is None:
         raise UserError(_("Games are played in server channels.", interaction.locale))
@@ -47,7 +47,7 @@ async def game_here(store: Store, interaction: discord.Interaction[Any], *, runn
     return record
 
 
-async def last_game_here(store: Store, interaction: discord.Interaction[Any]) -> GameRecord:
+async def last_game_here(store: StoreReader, interaction: discord.Interaction[Any]) -> GameRecord:
     """The channel's newest game that has started (running, paused or over), for its log and its dice; a lobby
     opened since does not hide it."""
     if interaction.channel_id is None:
@@ -59,7 +59,7 @@ async def last_game_here(store: Store, interaction: discord.Interaction[Any]) ->
     return started
 
 
-async def game_or_last(store: Store, interaction: discord.Interaction[Any]) -> GameRecord:
+async def game_or_last(store: StoreReader, interaction: discord.Interaction[Any]) -> GameRecord:
     """The channel's game; once it is over, still the last one until a new game starts."""
     record = await channel_game(store, interaction)
     if record is not None and (record.state_json is not None or record.status == "lobby"):
@@ -67,7 +67,7 @@ async def game_or_last(store: Store, interaction: discord.Interaction[Any]) -> G
     return await last_game_here(store, interaction)
 
 
-async def running_game(store: Store, interaction: discord.Interaction[Any], game_id: int) -> GameRecord:
+async def running_game(store: StoreReader, interaction: discord.Interaction[Any], game_id: int) -> GameRecord:
     """The game a button or menu belongs to; it must still be running."""
     record = await store.get_game(game_id)
     if record.status != "running" or interaction.channel_id != record.channel_id:

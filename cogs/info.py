@@ -11,6 +11,7 @@ from discord import app_commands
 from engine.fog import events_for, fog_hides_board, without_hidden
 from engine.log import dumps
 from engine.state import OVER
+from table import turn_deadline
 
 from .announcer import NOBODY, clip
 from .base import CogBase, risk_group
@@ -53,7 +54,7 @@ class InfoCommands(CogBase):
         embed.add_field(name=_("Now", locale), value=now_text(s, locale, viewer), inline=False)
         if s.settings.cards == "escalating" and s.phase != OVER:
             embed.add_field(name=_("Next set", locale), value=str(game.next_set_value()))
-        turn_timer = next((t for t in await self.store.game_deadlines(record.id) if t.kind.startswith("turn|")), None)
+        turn_timer = turn_deadline(await self.store.game_deadlines(record.id))
         if turn_timer is not None:
             embed.add_field(name=_("Deadline", locale), value=_("ends <t:{t}:R>", locale, t=int(turn_timer.due_at)))
         if record.status == "paused":
@@ -126,7 +127,7 @@ class InfoCommands(CogBase):
             if seat is None or record.state_json is None:
                 continue
             s = record.game().state
-            timer = next((t for t in await self.store.game_deadlines(record.id) if t.kind.startswith("turn|")), None)
+            timer = turn_deadline(await self.store.game_deadlines(record.id))
             mine = s.current == seat
             line = f"<#{record.channel_id}> #{record.id}: " + (_("your turn", locale) if mine else
                                                                _("{player}'s turn", locale,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -23,6 +22,7 @@ from .guards import game_here, game_locale, require_host
 from .i18n import LANGUAGES, _, language_of, ngettext
 from .mapcmds import map_choices, resolve_map
 from .panel import Blue, Green, Grey
+from .services import taps_of
 from .text import _noop, player_name, safe_name
 
 JOIN, ADD_AI, START = "join", "bot", "start"  # the lobby buttons' verbs
@@ -107,15 +107,6 @@ def teams_text(record: GameRecord, locale: object | None = None) -> str | None:
                       for team in sorted(set(teams.values())))
 
 
-# The limits a server owner may set in the bot's config (bot.py ``Config``), and their defaults.
-DEFAULT_LIMITS = {"games_per_server": 25, "lobbies_per_user": 2, "ai_seats_per_game": 5}
-
-
-def limit(bot: Any, name: str) -> int:
-    """One of the limits a server owner sets in the bot's config (the default without a config)."""
-    return int(getattr(getattr(bot, "config", None), name, DEFAULT_LIMITS[name]))
-
-
 def lobby_embed(record: GameRecord, interaction: discord.Interaction[Any]) -> discord.Embed:
     locale = game_locale(record, interaction)
     embed = discord.Embed(title=_("Risk: game #{id} lobby", locale, id=record.id), colour=discord.Colour.blue())
@@ -196,47 +187,14 @@ class LobbyCommands(CogBase):
         if chosen.get("mode") == "missions" and not board.has_missions:
             raise UserError(_("The map {name} has no missions: choose another goal or another map.",
                               interaction.locale, name=safe_name(board.title_in(language_of(interaction.locale)))))
-        async with self.room(interaction.guild_id or interaction.channel_id or 0):  # count and create as one
-            await self.check_room(interaction)
-            record = await self.store.create_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
-                                                   interaction.user.display_name, chosen or None)
-        await self.show_lobby(interaction, record)
+        outcome = await self.table.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
+                                              interaction.user.display_name, chosen)
+        await self.show_lobby(interaction, outcome.record)
 
     @risk_new.autocomplete("map_name")
     async def risk_new_maps(self, interaction: discord.Interaction[Any], current: str
                             ) -> list[app_commands.Choice[str]]:
         return await map_choices(self.store, interaction, current)
-
-    async def check_room(self, interaction: discord.Interaction[Any]) -> None:
-        """The server's limits: games at once, and open lobbies of one host."""
-        if interaction.guild_id is None:
-            return
-        games_limit, lobbies_limit = limit(self.bot, "games_per_server"), limit(self.bot, "lobbies_per_user")
-        active = [g for status in ("lobby", "running", "paused")
-                  for g in await self.store.list_games(status, guild_id=interaction.guild_id, limit=games_limit)]
-        if len(active) >= games_limit:
-            raise UserError(ngettext("This server already has {n} game going, the most it allows.",
-                                     "This server already has {n} games going, the most it allows.", len(active),
-                                     interaction.locale))
-        hosted = [g for g in active if g.status == "lobby" and g.host_id == interaction.user.id]
-        if len(hosted) >= lobbies_limit:
-            raise UserError(ngettext("You already host {n} open lobby: start or cancel it first.",
-                                     "You already host {n} open lobbies: start or cancel one first.", len(hosted),
-                                     interaction.locale))
-
-    async def seat_ai(self, interaction: discord.Interaction[Any], record: GameRecord, level: str) -> GameRecord:
-        """An AI takes a seat, within the limit of AI players per game."""
-        most = limit(self.bot, "ai_seats_per_game")
-        async with self.room(record.guild_id or record.channel_id):  # two taps at once: count and seat as one
-            record = await self.store.get_game(record.id)
-            if sum(1 for p in record.players if p.is_ai) >= most:
-                raise UserError(ngettext("A game seats at most {n} AI player here.", "A game seats at most {n} AI "
-                                         "players here.", most, interaction.locale))
-            return await self.store.add_ai(record.id, level)
-
-    def room(self, key: int) -> asyncio.Lock:
-        """Serialises the limit checks of one server (a server is served by one process, see docs/deploy.md)."""
-        return self.rooms.setdefault(key, asyncio.Lock())
 
     async def show_lobby(self, interaction: discord.Interaction[Any], record: GameRecord, *,
                          edit: bool = False) -> None:
@@ -252,11 +210,11 @@ class LobbyCommands(CogBase):
         if record.status != "lobby" or record.channel_id != interaction.channel_id:
             raise UserError(_("This lobby is closed.", interaction.locale))
         if verb == JOIN:
-            record = await self.store.join(record.id, interaction.user.id, interaction.user.display_name)
-            await self.show_lobby(interaction, record, edit=True)
+            outcome = await self.table.join(record.id, interaction.user.id, interaction.user.display_name)
+            await self.show_lobby(interaction, outcome.record, edit=True)
         elif verb == ADD_AI:
             require_host(record, interaction)
-            await self.show_lobby(interaction, await self.seat_ai(interaction, record, "normal"), edit=True)
+            await self.show_lobby(interaction, (await self.table.add_ai(record.id)).record, edit=True)
         elif verb == START:
             require_host(record, interaction)
             await self.start_game(interaction, record)
@@ -267,15 +225,15 @@ class LobbyCommands(CogBase):
     @risk_group.command(name="join", description="Take a seat in this channel's lobby")
     async def risk_join(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
-        record = await self.store.join(record.id, interaction.user.id, interaction.user.display_name)
-        await self.show_lobby(interaction, record)
+        outcome = await self.table.join(record.id, interaction.user.id, interaction.user.display_name)
+        await self.show_lobby(interaction, outcome.record)
 
     @risk_group.command(name="leave", description="Leave this channel's lobby")
     async def risk_leave(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
         if record.status != "lobby":
             raise UserError(_("The game is running: use /risk surrender to resign.", interaction.locale))
-        record = await self.store.leave(record.id, interaction.user.id)
+        record = (await self.table.leave(record.id, interaction.user.id)).record
         if record.status == "cancelled":
             await interaction.response.send_message(_("The lobby is empty and closed.", interaction.locale))
             return
@@ -286,7 +244,7 @@ class LobbyCommands(CogBase):
     async def risk_addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
         record = await game_here(self.store, interaction, running=False)
         require_host(record, interaction)
-        await self.show_lobby(interaction, await self.seat_ai(interaction, record, level))
+        await self.show_lobby(interaction, (await self.table.add_ai(record.id, level)).record)
 
     @risk_group.command(name="start", description="Start the game (host)")
     async def risk_start(self, interaction: discord.Interaction[Any]) -> None:
@@ -316,9 +274,8 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lob
         return cls(int(match["gid"]), match["verb"], label=item.label or "", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("RiskCog")  # type: ignore[attr-defined]
         try:
-            await cog.lobby_action(interaction, self.game_id, self.verb)
+            await taps_of(interaction.client).lobby_action(interaction, self.game_id, self.verb)
         except Exception as exc:
             await handle_error(interaction, exc, {"lobby": self.verb, "game": self.game_id})
 

@@ -136,7 +136,7 @@ class MapCommands(CogBase):
         notes = ImportNotes()
         package = await asyncio.to_thread(import_upload, files, notes)
         assert interaction.guild_id is not None
-        await self.store.add_map(interaction.guild_id, package.id, package.title, interaction.user.id,
+        await self.table.add_map(interaction.guild_id, package.id, package.title, interaction.user.id,
                                  package.files())
         install(package)
         preview = await asyncio.to_thread(preview_png, package)
@@ -157,7 +157,7 @@ class MapCommands(CogBase):
         own = {r.map_id: r for r in await self.store.list_maps(interaction.guild_id)}
         if name not in own:
             raise UserError(_("This server has no map “{name}”.", interaction.locale, name=safe_name(name[:60])))
-        await self.store.remove_map(interaction.guild_id, name)
+        await self.table.remove_map(interaction.guild_id, name)
         board = registered_map(name)
         shown = map_title(board, interaction.locale) if board else safe_name(own[name].name)
         await interaction.response.send_message(_("Removed the map {name}. Games played on it keep it.",

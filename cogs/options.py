@@ -18,18 +18,19 @@ from engine.errors import UnknownTerritory
 from engine.fog import visible_to
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import CLAIM
-from store import Store
+from store import StoreReader
 
 from .guards import channel_game
 from .i18n import percent, resolve_territory, territory_name
+from .services import services_of
 from .text import label_name
 
 Choices = list[app_commands.Choice[str]]
 MAX_NAME = 100
 
 
-def _store(interaction: discord.Interaction[Any]) -> Store:
-    return interaction.client.store  # type: ignore[attr-defined,no-any-return]
+def _store(interaction: discord.Interaction[Any]) -> StoreReader:
+    return services_of(interaction.client).store
 
 
 async def playing(interaction: discord.Interaction[Any]) -> tuple[Game, int | None] | None:

@@ -86,7 +86,7 @@ class PlayCommands(CogBase):
         acked = interaction.extras.get(ACK)
         done = _("That was already done.", interaction.locale)
         if acked is None:
-            if await self.store.processed(record.id, str(interaction.id)):
+            if await self.table.applied(record.id, str(interaction.id)):
                 # A second delivery of an interaction that was applied (so acknowledged): a follow-up answers it.
                 try:
                     await interaction.followup.send(done, ephemeral=True)
@@ -99,7 +99,7 @@ class PlayCommands(CogBase):
                 await withdraw(interaction)
                 interaction.extras[ACK] = ("update", True) if acked[0] == "update" else interaction.extras[ACK]
             # (guessed private in a public game: the answer stays private and the channel is told separately)
-            if await self.store.processed(record.id, str(interaction.id)):
+            if await self.table.applied(record.id, str(interaction.id)):
                 await reply_private(interaction, done)
                 return
         try:

@@ -18,7 +18,7 @@ from engine.state import NEUTRAL, OVER
 from engine.summary import dice_luck, key_moments, timeline
 from render.report import DiceRow, Report, Series, encode_report, game_timelapse, render_report
 from render.seats import seat_colour
-from store import GameRecord, Store
+from store import GameRecord, StoreReader
 
 from . import workers
 from .i18n import _, continent_name, decimal, ngettext, territory_name
@@ -121,7 +121,7 @@ async def timelapse_file(events: list[Event], game_id: int, limit: int = TIMELAP
     return discord.File(io.BytesIO(data), filename=f"risk-game-{game_id}-timelapse.webp")
 
 
-async def end_of_game_files(store: Store, record: GameRecord, state: GameState, locale: object,
+async def end_of_game_files(store: StoreReader, record: GameRecord, state: GameState, locale: object,
                             limit: int = TIMELAPSE_LIMIT) -> list[discord.File]:
     """The report image and the timelapse of a finished game (none for a game that is not over)."""
     if state.phase != OVER:

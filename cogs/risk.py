@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -19,8 +17,7 @@ from discord.ext import commands
 
 from engine.odds import BattleOdds
 from engine.state import NEUTRAL
-from store import Store
-from table import Clock, Scheduler, Table
+from table import Scheduler, Table
 
 from . import components as verb
 from .announcer import Announcer
@@ -35,6 +32,7 @@ from .info import InfoCommands
 from .lobby import LobbyButton, LobbyCommands
 from .mapcmds import MapCommands
 from .play import PlayCommands
+from .services import Services, services_of
 from .taps import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 
 
@@ -43,21 +41,22 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
 
     risk = risk_group
 
-    def __init__(self, bot: commands.Bot, store: Store, new_seed: Callable[[], str] | None = None) -> None:
+    def __init__(self, bot: commands.Bot, services: Services) -> None:
         self.bot = bot
-        self.store = store
-        self.clock = getattr(bot, "clock", None) or Clock()
-        self.table = Table(store, self.clock, new_seed)
-        self.announcer = Announcer(bot, store)
+        self.store = services.store  # read only here: every change goes through the table
+        self.clock = services.clock
+        self.table = Table(services.store, self.clock, services.new_seed, services.limits)
+        self.announcer = Announcer(bot, services.store, self.table)
         self.fogged: dict[int, bool] = {}  # channel -> whether its game answers privately (fog of war)
         self.odds_cache: dict[tuple[int, int], BattleOdds] = {}
         self.started = discord.utils.utcnow()
-        self.rooms: dict[int, asyncio.Lock] = {}
         # A process that runs some of the gateway's shards handles the timers of their guilds' games only.
-        self.shards = getattr(bot, "owned_shards", None)
-        self.scheduler = Scheduler(self.table, store, self.clock, self.announcer, self.shards)
+        self.shards = services.shards
+        self.scheduler = Scheduler(self.table, services.store, self.clock, self.announcer, self.shards)
+        self.services = services
 
     async def cog_load(self) -> None:
+        self.services.taps = self  # the buttons and selects find their handler here
         self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton)
         self.use_stored_maps()
         self.scheduler.start()
@@ -111,6 +110,10 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
         except Exception as exc:
             await handle_error(interaction, exc, {"select": name, "args": args, "values": values, "game": game_id})
 
+    async def run_due(self) -> int:
+        """Handle every timer that is due now (the console's clock moved)."""
+        return await self.scheduler.run_due()
+
     # -- start-up: finish AI turns that a restart interrupted ------------------------------------------------
     async def resume_games(self) -> int:
         for record, told in await self.store.unannounced():  # stored, then stopped before telling the channel
@@ -122,14 +125,13 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
                 continue
             state = record.game().state
             if state.phase != "over" and record.player(state.current).is_ai:
-                await self.announcer.publish(await self.table.resume(record.id))
+                await self.announcer.publish(await self.table.go_on(record.id))
                 resumed += 1
         return resumed
 
 
 async def setup(bot: commands.Bot) -> None:
-    store: Store = bot.store  # type: ignore[attr-defined]
-    await bot.add_cog(RiskCog(bot, store, getattr(bot, "new_seed", None)))
+    await bot.add_cog(RiskCog(bot, services_of(bot)))
 
 
 __all__ = ["RiskCog", "setup"]

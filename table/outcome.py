@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from engine import Event, GameState
 from engine.state import OVER
-from store import GameRecord
+from store import GameRecord, SeatStatus
 
 # Who played a part.
 PLAYER = "player"    # the player who acted (a command or a tap)
@@ -65,6 +65,7 @@ class Outcome:
     notes: list[Note] = field(default_factory=list)
     deadline: float | None = None   # when the turn that is now waiting ends, if it has a deadline
     duplicate: bool = False         # the interaction had already been applied: nothing happened now
+    seat_status: SeatStatus | None = None  # a seat's missed turns and vacation, when they changed
 
     @property
     def state(self) -> GameState | None:

@@ -24,7 +24,7 @@ from e2e.postgres_players import PostgresTable, latest_game
 
 from engine import Game
 from store import PostgresStore
-from table.clock import turn_key
+from table import turn_key
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")]
 
