@@ -10,7 +10,7 @@ from discord import app_commands
 
 from engine import Settings, SettingsError, registered_map
 from engine.ai import PLAYER_LEVELS
-from engine.settings import CHOICES, DEADLINES, PRESETS, assign_teams
+from engine.settings import DEADLINES, OPTION, OPTIONS, PRESETS, assign_teams
 from store import GameRecord
 from table.flow import LIVE
 
@@ -39,34 +39,7 @@ def deadline_name(seconds: int, locale: object | None = None) -> str:
     return ngettext("{n} minute", "{n} minutes", seconds // 60, locale)
 
 
-# Each setting as players read it: a label, and its values in words (numbers are shown as they are).
-SETTING_LABELS = {
-    "deployment": _noop("Deployment"), "setup_batch": _noop("Starting armies per set-up turn"),
-    "cards": _noop("Card sets"), "fortify": _noop("Fortify"), "mode": _noop("Goal"), "teams": _noop("Teams"),
-    "fog": _noop("Fog of war"), "turn_deadline": _noop("Time per turn"), "reminders": _noop("Reminders"),
-    "on_timeout": _noop("When time runs out"), "max_missed": _noop("Missed turns before the seat is replaced"),
-    "on_boot": _noop("A replaced seat goes to"), "vacation_days": _noop("Vacation days per player"),
-    "max_rounds": _noop("Round limit"), "map": _noop("Map"),
-}
-SETTING_VALUES = {
-    ("deployment", "claim"): _noop("territories claimed one by one"),
-    ("deployment", "deal"): _noop("territories dealt at random"),
-    ("deployment", "auto"): _noop("territories and armies placed at random"),
-    ("cards", "escalating"): _noop("escalating: 4, 6, 8, 10, 12, 15, then 5 more each"),
-    ("cards", "fixed"): _noop("fixed: 4, 6, 8 or 10 armies by symbols"), ("cards", "none"): _noop("no cards"),
-    ("fortify", "adjacent"): _noop("one move to a neighbouring territory"),
-    ("fortify", "connected"): _noop("one move along a chain of your territories"),
-    ("fortify", "unlimited"): _noop("any number of moves along your territories"),
-    ("mode", "classic"): _noop("world domination"), ("mode", "missions"): _noop("secret missions"),
-    ("mode", "capitals"): _noop("capture the capitals"), ("teams", "none"): _noop("no teams"),
-    ("fog", "off"): _noop("off"), ("fog", "on"): _noop("on: you see your territories and their neighbours"),
-    ("reminders", "auto"): _noop("at half time and an hour before the end"), ("reminders", "none"): _noop("none"),
-    ("on_timeout", "cautious"): _noop("the AI plays a cautious turn"),
-    ("on_timeout", "skip"): _noop("the turn is skipped"),
-    ("on_timeout", "ai"): _noop("the AI plays the turn"), ("on_boot", "ai"): _noop("the AI"),
-    ("on_boot", "neutral"): _noop("nobody: the territories become neutral"),
-    ("max_missed", 0): _noop("never"), ("max_rounds", 0): _noop("no limit"),
-}
+MAP_LABEL = _noop("Map")
 
 
 def settings_text(settings: dict[str, Any], locale: object | None = None) -> str:
@@ -74,8 +47,10 @@ def settings_text(settings: dict[str, Any], locale: object | None = None) -> str
     full = Settings.from_dict({k: v for k, v in settings.items() if k in Settings.__dataclass_fields__})
     lines = []
     for key, value in full.to_dict().items():
-        if key not in SETTING_LABELS:
+        option = OPTION.get(key)
+        if option is None and key != "map":
             continue
+        label = _(option.label if option else MAP_LABEL, locale)
         if key == "map":
             board = registered_map(str(value))
             shown = safe_name(board.title_in(language_of(locale))) if board else safe_name(str(value)[:60])
@@ -83,11 +58,11 @@ def settings_text(settings: dict[str, Any], locale: object | None = None) -> str
             shown = deadline_name(value, locale)
         elif key == "reminders" and value == "auto" and full.turn_deadline < LIVE:
             shown = _("none (turns shorter than an hour)", locale)
-        elif (key, value) in SETTING_VALUES:
-            shown = _(SETTING_VALUES[(key, value)], locale)
+        elif option is not None and (words := option.word(value)) is not None:
+            shown = _(words, locale)
         else:
             shown = str(value)
-        lines.append(f"{_(SETTING_LABELS[key], locale)}: **{shown}**")
+        lines.append(f"{label}: **{shown}**")
     return "\n".join(lines)
 
 
@@ -132,28 +107,15 @@ def lobby_view(record: GameRecord, interaction: discord.Interaction[Any]) -> dis
 
 class LobbyCommands(CogBase):
     @risk_group.command(name="new", description="Open a game lobby in this channel; you are the host")
-    @app_commands.describe(deployment="How territories are taken at the start", setup_batch="Armies per setup turn",
-                           cards="Card set values", fortify="The free move at the end of a turn",
-                           turn_deadline="Time for each turn", on_timeout="What happens when time runs out",
-                           max_missed="Missed turns in a row before the seat is replaced (0: never)",
-                           on_boot="Who takes a replaced seat", max_rounds="End after this many rounds (0: no limit)",
+    @app_commands.describe(**{o.name: o.help for o in OPTIONS if o.help},
                            language="The language of the game's public messages (default: the server's)",
-                           mode="Classic world domination, secret missions, or capitals",
-                           teams="Play in teams", fog="Fog of war: see only your territories and their neighbours",
                            preset="A set of settings in one choice (other options override it)",
                            map_name="The map (built in, or one of this server's: /risk map list)")
     @app_commands.rename(map_name="map")
     @app_commands.choices(
-        deployment=[app_commands.Choice(name=n, value=n) for n in CHOICES["deployment"]],
-        cards=[app_commands.Choice(name=n, value=n) for n in CHOICES["cards"]],
-        fortify=[app_commands.Choice(name=n, value=n) for n in CHOICES["fortify"]],
+        **{o.name: [app_commands.Choice(name=v, value=v) for v in o.values] for o in OPTIONS if o.help and o.values},
         turn_deadline=[app_commands.Choice(name=deadline_name(v), value=v) for v in DEADLINES],
-        on_timeout=[app_commands.Choice(name=n, value=n) for n in CHOICES["on_timeout"]],
-        on_boot=[app_commands.Choice(name=n, value=n) for n in CHOICES["on_boot"]],
         language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()],
-        mode=[app_commands.Choice(name=n, value=n) for n in CHOICES["mode"]],
-        teams=[app_commands.Choice(name=n, value=n) for n in CHOICES["teams"]],
-        fog=[app_commands.Choice(name=n, value=n) for n in CHOICES["fog"]],
         preset=[app_commands.Choice(name=n, value=n) for n in PRESETS],
     )
     async def risk_new(self, interaction: discord.Interaction[Any], deployment: str | None = None,
@@ -165,12 +127,9 @@ class LobbyCommands(CogBase):
                        fog: str | None = None, preset: str | None = None, map_name: str | None = None) -> None:
         if interaction.channel_id is None:
             raise UserError(_("Games are played in server channels.", interaction.locale))
-        given = {"deployment": deployment, "setup_batch": setup_batch, "cards": cards, "fortify": fortify,
-                 "turn_deadline": turn_deadline, "on_timeout": on_timeout, "max_missed": max_missed,
-                 "on_boot": on_boot, "max_rounds": max_rounds,
-                 "language": language or language_of(interaction.guild_locale), "mode": mode, "teams": teams,
-                 "fog": fog}
-        chosen = {k: v for k, v in given.items() if v is not None}
+        # The settings given, by their declared names (engine.settings.OPTIONS); the engine validates them.
+        chosen = {name: value for name, value in interaction.namespace if name in OPTION and value is not None}
+        chosen["language"] = language or language_of(interaction.guild_locale)
         if preset:
             if preset not in PRESETS:
                 raise UserError(_("Choose one option.", interaction.locale))

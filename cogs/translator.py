@@ -128,6 +128,11 @@ def build_template() -> Any:
         template.add(text, context=ctx, locations=[("engine/maps/classic.json", 0)])
     for text in _text_messages():
         template.add(text, locations=[("cogs/rules_text.py", 0)])
+    from engine.settings import OPTIONS
+
+    for option in OPTIONS:  # how players read each setting (its option's help is in the command tree)
+        for text in (option.label, *(words for _value, words in option.words)):
+            template.add(text, locations=[("engine/settings.py", 0)])
     from engine.game import PHASE_WORDS
 
     for text in (*PHASE_WORDS.values(), " or ", "The number of armies", "The stop threshold"):
