@@ -30,6 +30,7 @@ log = logging.getLogger("risk.errors")
 ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
 ACK = "acknowledged"  # in ``interaction.extras``: how the first response went, (kind, private)
 
+PERMISSION_NAMES = {"send_messages": "Send Messages", "attach_files": "Attach Files", "embed_links": "Embed Links"}
 MESSAGE_LIMIT = 2000  # the most characters Discord takes in a message
 REFUSED = "⛔ "
 
@@ -112,6 +113,11 @@ def explain(exc: BaseException, locale: object | None = None) -> str | None:
         text = _(exc.template, locale, reason=reason)
     elif isinstance(exc, (StoreError, MapFileError)):
         text = translate_template(exc.template, exc.params, locale)
+    elif isinstance(exc, app_commands.MissingPermissions):
+        text = _("Only members who can manage the server can do that.", locale)
+    elif isinstance(exc, app_commands.BotMissingPermissions):
+        names = ", ".join(PERMISSION_NAMES.get(p, p) for p in exc.missing_permissions)
+        text = _("I need these permissions in this channel: {missing}.", locale, missing=names)
     elif isinstance(exc, LimitReached):
         text = limit_text(exc, locale)
     elif isinstance(exc, (UserError, SettingsError)) or (isinstance(exc, app_commands.CheckFailure) and str(exc)):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from engine import Game
 from store import GameRecord, StoreReader
@@ -103,14 +104,15 @@ def require_host(record: GameRecord, interaction: discord.Interaction[Any]) -> N
         raise UserError(_("Only the host or a member with Manage Server can do that.", interaction.locale))
 
 
+BOT_NEEDS = ("send_messages", "attach_files", "embed_links")
+
+
 def require_permissions(interaction: discord.Interaction[Any]) -> None:
-    """The bot can post in the channel: messages, maps and embeds."""
+    """The bot can post in the channel: messages, maps and embeds (in a server; a DM allows them)."""
     perms = interaction.app_permissions
-    missing = [name for name, ok in (("Send Messages", perms.send_messages), ("Attach Files", perms.attach_files),
-                                     ("Embed Links", perms.embed_links)) if not ok]
+    missing = [name for name in BOT_NEEDS if not getattr(perms, name)]
     if missing and interaction.guild_id is not None:
-        raise UserError(_("I need these permissions in this channel: {missing}.", interaction.locale,
-                          missing=", ".join(missing)))
+        raise app_commands.BotMissingPermissions(missing)
 
 
 __all__ = [

@@ -35,13 +35,9 @@ map_group = app_commands.Group(name="map", description="The maps games here are 
                                parent=risk_group)
 
 
-def require_manager(interaction: discord.Interaction[Any]) -> None:
-    """Only a member who may manage the server adds or removes its maps (checked here, not only by Discord)."""
-    if interaction.guild_id is None:
-        raise UserError(_("Maps belong to a server: use this in a server's channel.", interaction.locale))
-    if not interaction.permissions.manage_guild:
-        raise UserError(_("Only members who can manage the server can add or remove its maps.",
-                          interaction.locale))
+# Only a member who may manage the server adds or removes its maps (checked here, not only by Discord: a DM
+# grants no Manage Server).
+managers_only = app_commands.checks.has_permissions(manage_guild=True)
 
 
 def map_title(board: Board, locale: object | None) -> str:
@@ -119,10 +115,10 @@ class MapCommands(CogBase):
                                                ".xml, with its pictures")
     @app_commands.describe(file="The map file (.json, .map or .xml)", file2="A picture or file the map names",
                            file3="A picture or file the map names", file4="A picture or file the map names")
+    @managers_only
     async def map_add(self, interaction: discord.Interaction[Any], file: discord.Attachment,
                       file2: discord.Attachment | None = None, file3: discord.Attachment | None = None,
                       file4: discord.Attachment | None = None) -> None:
-        require_manager(interaction)
         attachments = [a for a in (file, file2, file3, file4) if a is not None]
         names = [a.filename for a in attachments]
         if len(set(names)) != len(names):
@@ -151,8 +147,8 @@ class MapCommands(CogBase):
 
     @map_group.command(name="remove", description="Remove one of this server's maps (games played on it keep it)")
     @app_commands.describe(name="The map to remove")
+    @managers_only
     async def map_remove(self, interaction: discord.Interaction[Any], name: str) -> None:
-        require_manager(interaction)
         assert interaction.guild_id is not None
         own = {r.map_id: r for r in await self.store.list_maps(interaction.guild_id)}
         if name not in own:
@@ -190,4 +186,4 @@ class MapCommands(CogBase):
                                         allowed_mentions=NOBODY)
 
 
-__all__ = ["MapCommands", "map_choices", "map_group", "require_manager", "resolve_map"]
+__all__ = ["MapCommands", "managers_only", "map_choices", "map_group", "resolve_map"]

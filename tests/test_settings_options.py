@@ -27,7 +27,7 @@ def test_risk_new_offers_exactly_the_declared_settings():
 def test_every_declared_setting_is_a_setting_of_the_game_and_validated():
     fields = set(Settings.__dataclass_fields__)
     assert {o.name for o in OPTIONS} <= fields
-    assert CHOICES == {o.name: o.values for o in OPTIONS if o.values}
+    assert {o.name: o.values for o in OPTIONS if o.values} == CHOICES
     for option in OPTIONS:
         bad = "nonsense" if option.values else option.high + 1
         with pytest.raises(SettingsError, match=option.name):
