@@ -6,6 +6,7 @@ import io
 import json
 from pathlib import Path
 
+import discord
 import mapdraw
 import pytest
 from discord_helpers import OfflineDiscord, make_bot
@@ -161,3 +162,11 @@ async def test_a_conquer_club_map_is_added_with_its_picture_and_its_left_out_bon
         assert not step.problems, step.problems
         assert "Added the map Isles: 12 territories, 2 continents" in step[-1].content
         assert "Left out, as bonuses our rules do not have: Both Isles." in step[-1].content
+
+
+async def test_a_bot_that_cannot_post_maps_says_which_permission_it_lacks(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        d.server.bot_permissions = discord.Permissions(send_messages=True, embed_links=True)
+        step = await d.send_command("alice", "general", "risk new", {})
+        assert step[0].ephemeral and "I need these permissions in this channel: Attach Files." in step[0].content
+        assert await d.bot.store.get_active_game(d.channel("general").id) is None
