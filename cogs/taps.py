@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from engine import (
+    Action,
     Attack,
     Blitz,
     ChooseCapital,
@@ -26,7 +27,7 @@ from engine import (
     Undo,
 )
 from engine.odds import QUICK_LIMIT, odds
-from engine.state import ATTACK, CAPITAL, CLAIM, OCCUPY, REINFORCE, SETUP
+from engine.state import ATTACK, SETUP
 
 from . import components as verb
 from .components import GameButton, view_of
@@ -45,33 +46,34 @@ async def _menu(tap: Tap, purpose: str, prompt: str) -> None:
                          prompt)
 
 
-def in_phase(tap: Tap, *phases: str) -> None:
-    """A button of an earlier moment (an old panel) is refused at once, with what the game is doing now."""
+def in_phase(tap: Tap, action: type[Action], *phases: str) -> None:
+    """A button of an earlier moment (an old panel) is refused at once, with what the game is doing now: one
+    whose action the phase does not allow (``engine.phases.PHASES``), or that only ``phases`` (if given) offer."""
     s = tap.game.state
-    if s.phase not in phases:
+    if not tap.game.allows(action) or (phases and s.phase not in phases):
         raise UserError(_("That button is from an earlier moment: now you are {phase}. Use the newest buttons.",
                           tap.locale, phase=phase_text(s, tap.locale, tap.seat)))
 
 
 async def claim(tap: Tap) -> None:
-    in_phase(tap, CLAIM)
+    in_phase(tap, Claim)
     await _menu(tap, verb.CLAIM, _("Claim which territory?", tap.locale))
 
 
 async def capital(tap: Tap) -> None:
-    in_phase(tap, CAPITAL)
+    in_phase(tap, ChooseCapital)
     await _menu(tap, verb.CAPITAL, _("Which territory is your capital?", tap.locale))
 
 
 async def place(tap: Tap) -> None:
-    in_phase(tap, SETUP, REINFORCE)
+    in_phase(tap, Place)
     if not armies_to_place(tap.game.state):
         raise UserError(_("You have no armies left to place.", tap.locale))
     await _menu(tap, verb.PLACE, _("Place on which territory?", tap.locale))
 
 
 async def neutral(tap: Tap) -> None:
-    in_phase(tap, SETUP)
+    in_phase(tap, Place, SETUP)  # neutral armies are placed during setup only
     await _menu(tap, verb.NEUTRAL, _("Place the neutral army where?", tap.locale))
 
 
@@ -94,7 +96,7 @@ async def trade(tap: Tap) -> None:
 
 async def attack(tap: Tap) -> None:
     game, locale = tap.game, tap.locale
-    if game.state.phase != ATTACK:
+    if not game.allows(Attack):
         raise UserError(_("You can attack once all your armies are placed.", locale))
     if not game.attack_sources(tap.seat):
         raise UserError(_("None of your territories can attack: each needs 2 armies and an enemy neighbour.",
@@ -123,7 +125,7 @@ async def stop(tap: Tap) -> None:
 
 
 async def move(tap: Tap) -> None:
-    pending = tap.game.state.pending if tap.game.state.phase == OCCUPY else None
+    pending = tap.game.state.pending if tap.game.allows(Occupy) else None
     if pending is None:
         raise tap.refuse()
     await tap.act(Occupy(tap.seat, tap.number(0, pending["min"], pending["max"])))

@@ -11,21 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board, load_map
+from .phases import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP, next_phase
 from .settings import Settings
 
 SCHEMA_VERSION = 1
 NEUTRAL = -1
 Event = dict[str, Any]
 
-# Phases, in the order a game goes through them.
-CLAIM = "claim"          # deployment "claim": claim one empty territory per turn
-SETUP = "setup"          # place the remaining starting armies
-CAPITAL = "capital"      # mode "capitals": each player chooses a capital, in turn order
-REINFORCE = "reinforce"  # trade cards and place reinforcements
-ATTACK = "attack"
-OCCUPY = "occupy"        # a territory was conquered: decide how many armies move in
-FORTIFY = "fortify"
-OVER = "over"
 
 
 @dataclass
@@ -279,7 +271,7 @@ def _placed(state: GameState, e: Event) -> None:
         if state.reinforcements == 0 and state.phase == REINFORCE and (
             not state.trade_down or len(state.hands[e["seat"]]) <= 4
         ):
-            state.phase = ATTACK
+            state.phase = next_phase(REINFORCE)
             state.trade_down = False
 
 
@@ -349,7 +341,7 @@ def _occupied(state: GameState, e: Event) -> None:
         state.phase = REINFORCE
         state.trade_down = True
     else:
-        state.phase = ATTACK
+        state.phase = next_phase(OCCUPY)
 
 
 def _eliminated(state: GameState, e: Event) -> None:
@@ -360,7 +352,7 @@ def _eliminated(state: GameState, e: Event) -> None:
 
 
 def _attack_ended(state: GameState, e: Event) -> None:
-    state.phase = FORTIFY
+    state.phase = next_phase(ATTACK)
     _close_undo(state)
 
 
@@ -443,3 +435,6 @@ _REDUCERS = {
     "game_over": _game_over,
 }
 EVENT_TYPES = frozenset(_REDUCERS) | {"game_started"}
+
+__all__ = ["ATTACK", "CAPITAL", "CLAIM", "EVENT_TYPES", "FORTIFY", "NEUTRAL", "OCCUPY", "OVER", "REINFORCE",
+           "SCHEMA_VERSION", "SETUP", "Event", "GameState", "Player", "apply_event", "initial_state"]

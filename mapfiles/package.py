@@ -9,7 +9,6 @@ given, never opened from a path named in a file.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import re
 from collections.abc import Mapping
@@ -281,9 +280,3 @@ def read_capped(path: Path, limit: int = 8 * 1024 * 1024) -> bytes:
     if len(blob) > limit:
         raise MapFileError("The file {name} is larger than {limit} MB.", name=path.name, limit=limit // (1024 * 1024))
     return blob
-
-
-def image_from_png(blob: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(blob)) as im:
-        im.load()
-        return im.copy()

@@ -284,18 +284,6 @@ class OfflineDiscord:
             raise OfflineError(f"no message with id {message_id}")
         return self.server.messages[message_id]
 
-    def last_message(self, user: UserLike | None = None, channel: ChannelLike | None = None) -> OfflineMessage:
-        """The latest message (seen by ``user`` if given, in ``channel`` if given)."""
-        if user is not None:
-            found = self.visible_to(user, channel)
-        else:
-            where = None if channel is None else self._channel_arg(channel)
-            found = [m for m in self.server.messages.values()
-                     if not m.deleted and (where is None or m.channel_id == where.id)]
-        if not found:
-            raise OfflineError("no message yet")
-        return found[-1]
-
     def dms(self, user: UserLike) -> list[OfflineMessage]:
         who = self.user(user)
         return [m for m in self.server.messages.values() if m.is_dm and m.visible_to == who.name and not m.deleted]

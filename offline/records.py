@@ -290,10 +290,6 @@ class OfflineMessage:
         return bool(self.flags & LOADING)
 
     @property
-    def channel_label(self) -> str:
-        return self.channel_name if self.is_dm else f"#{self.channel_name}"
-
-    @property
     def components(self) -> list[dict[str, Any]]:
         return flatten_components(self.raw_components)
 
