@@ -233,7 +233,7 @@ async def _sync(config: Config, guild: int | None, dry_run: bool) -> int:
 
 
 def _console(config: Config, db: str | None, out: str | None, script: str | None) -> int:
-    from offline.console import run_console_sync
+    from discord_offline.console import run_console_sync
 
     config.database = db or config.database
     bot = create_bot(config)

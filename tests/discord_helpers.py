@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from discord_offline import OfflineDiscord
+
 from bot import Config, create_bot
 from engine import (
     Action,
@@ -24,7 +26,6 @@ from engine import (
     Trade,
 )
 from engine.cards import WILD_CARDS
-from offline import OfflineDiscord
 
 _counter = itertools.count()
 
