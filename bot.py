@@ -31,12 +31,13 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs import EXTENSIONS, maps, workers
+from cogs import EXTENSIONS, maps
 from cogs.errors import install as install_error_handler
 from cogs.lobby import DEFAULT_LIMITS
 from cogs.translator import CatalogTranslator
 from mapfiles.cli import add_commands as add_map_commands
 from mapfiles.cli import run as run_map_command
+from render import workers
 from store import DatabaseError, Shards, Store, redacted, store_for
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command
