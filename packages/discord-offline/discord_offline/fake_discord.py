@@ -512,7 +512,7 @@ class FakeDiscord:
             if event is not None:
                 event.set()
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float, what: str = "a condition") -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float, what: str = "a condition") -> T:
         """Wait until ``predicate()`` is truthy (checked after every request and gateway frame); return it."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
