@@ -83,6 +83,18 @@ def test_the_offline_discord_knows_no_bot():  # its own package: any discord.py 
         assert "risk" not in path.read_text(encoding="utf-8").lower(), path
 
 
+RENDERS = {"render_map", "encode_png", "draw_png", "render_report", "encode_report", "draw_report", "game_timelapse",
+           "thumbnail", "contact_sheet", "preview_png", "sheet_png", "warm_up"}
+
+
+def test_the_discord_layer_draws_nothing_itself():  # every render is handed to a worker process by name
+    for path in (ROOT / "cogs").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                assert name not in RENDERS, f"{path.name}:{node.lineno} calls {name} in the bot's process"
+
+
 def test_the_discord_layer_is_split_by_job():
     for path in (ROOT / "cogs").glob("*.py"):
         lines = len(path.read_text(encoding="utf-8").splitlines())
