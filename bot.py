@@ -32,12 +32,13 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs import EXTENSIONS, maps, workers
+from cogs import EXTENSIONS, maps
 from cogs.errors import install as install_error_handler
 from cogs.services import Services
 from cogs.translator import CatalogTranslator
 from mapfiles.cli import add_commands as add_map_commands
 from mapfiles.cli import run as run_map_command
+from render import workers
 from store import DatabaseError, Shards, Store, redacted, store_for
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command
@@ -246,7 +247,7 @@ async def _sync(config: Config, guild: int | None, dry_run: bool) -> int:
 
 def _console(config: Config, db: str | None, out: str | None, script: str | None) -> int:
     """The offline console: each line of ``script`` (default: standard input) is an interaction."""
-    from offline.console import run_console_sync
+    from discord_offline.console import run_console_sync
 
     config.database = db or config.database
     bot = create_bot(config)

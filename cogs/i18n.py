@@ -5,7 +5,7 @@ risk.po``, compiled in memory by Babel when first used. A missing catalog or mes
 never to a key or an empty string. Slash command names, descriptions and choices are translated by
 ``CatalogTranslator`` from the same catalogs (names with the context ``command-name`` and so on).
 
-``python -m cogs.translator extract`` collects every message into ``locales/risk.pot`` and merges it into each
+``python -m tools.catalogs extract`` collects every message into ``locales/risk.pot`` and merges it into each
 language's catalog; see docs/translating.md.
 """
 

@@ -3,7 +3,8 @@ map for ``/risk new``.
 
 Attachments are untrusted: their sizes are checked before they are read, their names only say what each
 file is and which file a map names, and everything is checked by ``mapfiles`` in a worker thread, whose
-refusals (``MapFileError``) reach the player translated.
+refusals (``MapFileError``) reach the player translated. The preview and the sheet of maps are drawn in a worker
+process (``mapfiles.previews``).
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from engine import Board, Game, builtin_maps, load_map, registered_map
-from mapfiles import MapPackage, install
+from engine import Board, builtin_maps, load_map, registered_map
+from mapfiles import install
 from mapfiles.conquerclub import ImportNotes
 from mapfiles.images import MAX_IMAGE_BYTES
+from mapfiles.previews import preview_png, sheet_png
 from mapfiles.registry import use_database
-from mapfiles.upload import MAX_FILES, contact_sheet, import_upload, thumbnail
-from render import encode_png, render_map
-from render.geometry import geometry_for
+from mapfiles.upload import MAX_FILES, import_upload
+from render import workers
 
 from . import maps
 from .announcer import NOBODY
@@ -88,20 +89,6 @@ async def map_choices(store: Any, interaction: discord.Interaction[Any], current
             for m in ranked][:25]
 
 
-def preview_png(package: MapPackage) -> bytes:
-    """The map with nothing owned yet: names, continents and bonuses, sea lines (rendered off the loop)."""
-    game, _unused = Game.new([f"Player {i + 1}" for i in range(package.board.players[0])], "preview",
-                             {"map": package.id})
-    state = game.state.copy()
-    state.owners.clear()
-    state.armies.clear()
-    return encode_png(render_map(state))
-
-
-def sheet_png(maps: list[tuple[str, Board]], locale: object | None) -> bytes:
-    return contact_sheet([(m[1].title_in(language_of(locale)), thumbnail(geometry_for(m[0]), m[1])) for m in maps])
-
-
 class MapCommands(CogBase):
     def use_stored_maps(self) -> None:
         """Renders meet the server's maps by id: draw them from the database (the store registers their
@@ -135,7 +122,7 @@ class MapCommands(CogBase):
         await self.table.add_map(interaction.guild_id, package.id, package.title, interaction.user.id,
                                  package.files())
         install(package)
-        preview = await asyncio.to_thread(preview_png, package)
+        preview = await workers.run(preview_png, package.id)  # the worker reads the map just stored
         text = _("Added the map {name}: {summary}. Choose it with /risk new map:{name}.", interaction.locale,
                  name=map_title(package.board, interaction.locale),
                  summary=board_summary(package.board, interaction.locale))
@@ -180,7 +167,7 @@ class MapCommands(CogBase):
         embed = discord.Embed(title=_("Maps", locale), description="\n".join(lines), colour=discord.Colour.blue())
         embed.set_footer(text=_("/risk new map:NAME plays on one · server managers add maps with /risk map add",
                                 locale))
-        sheet = await asyncio.to_thread(sheet_png, maps, locale)
+        sheet = await workers.run(sheet_png, [(map_id, board.title_in(language_of(locale))) for map_id, board in maps])
         embed.set_image(url="attachment://maps.png")
         await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(sheet), filename="maps.png"),
                                         allowed_mentions=NOBODY)

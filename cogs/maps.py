@@ -3,7 +3,7 @@
 The state is first reduced to what the audience may know (``engine.fog.state_for``), so a map can never show
 more than its reader may see, whatever the renderer does.
 
-Drawing happens in a pool of worker processes (``cogs.workers``), never on the event loop and never in a
+Drawing happens in a pool of worker processes (``render.workers``), never on the event loop and never in a
 thread of the bot's process: a render holds the GIL for tens of milliseconds, and the event loop must stay
 free to give Discord its first response within three seconds. ``pending()`` counts the maps asked for and not
 yet drawn; the announcer uses it to draw fewer maps when the bot is busy (``busy()``).
@@ -21,15 +21,13 @@ import discord
 
 from engine import Event, GameState
 from engine.fog import Audience, state_for, visible_to
-from mapfiles.registry import draw_png
-from render import warm_up
+from mapfiles.registry import use_database
+from render import draw_png, warm_up, workers
 
-from . import workers
 from .i18n import language_of, map_labels
 from .text import player_name
 
 _pending = 0
-_database: str | None = None  # where the server's own maps are stored, for the workers that draw them
 
 
 @dataclass(frozen=True)
@@ -63,16 +61,19 @@ async def draw(job: MapJob) -> bytes:
     global _pending
     _pending += 1
     try:
-        return await workers.run(draw_png, _database, job.view, list(job.highlight), job.audience, job.labels,
+        return await workers.run(draw_png, job.view, list(job.highlight), job.audience, job.labels,
                                  None if job.visible is None else set(job.visible))
     finally:
         _pending -= 1
 
 
 def stored_maps_in(database: str | None) -> None:
-    """The database whose stored maps the workers draw (a SQLite file or a ``postgresql://`` URL)."""
-    global _database
-    _database = database
+    """The database whose stored maps the workers draw (a SQLite file or a ``postgresql://`` URL): each worker
+    finds a server's map there when a render first meets it (maps, reports, timelapses, previews alike)."""
+    if database is None:
+        workers.set_up(None)
+    else:
+        workers.set_up(use_database, database)
 
 
 def pending() -> int:

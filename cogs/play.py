@@ -28,10 +28,10 @@ from engine.errors import Territory
 from engine.fog import fog_hides_board, visible_territories, visible_to
 from engine.odds import APPROXIMATION_ERROR, EXACT_LIMIT, QUICK_LIMIT, approximate_odds, battle_odds
 from engine.state import ATTACK, CAPITAL, CLAIM, NEUTRAL, REINFORCE
+from render import workers
 from store import GameRecord
 
 from . import components as verb
-from . import workers
 from .base import CogBase
 from .components import GameButton, view_of
 from .errors import ACK, UserError, acknowledge, reply_private, withdraw

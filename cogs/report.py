@@ -1,5 +1,5 @@
 """The end-of-game report and the timelapse, as attachments: written in the reader's language here, drawn by
-``render/report.py`` off the event loop.
+``render/report.py`` in a worker process (``render.workers``).
 
 Only a finished game has a report: it shows every player's dice and the whole board over time, which the game
 keeps secret (fog of war, the seed) until it ends, and after the end everything is public.
@@ -16,11 +16,11 @@ import discord
 from engine import Event, GameState, load_map
 from engine.state import NEUTRAL, OVER
 from engine.summary import dice_luck, key_moments, timeline
-from render.report import DiceRow, Report, Series, encode_report, game_timelapse, render_report
+from render import workers
+from render.report import DiceRow, Report, Series, draw_report, game_timelapse
 from render.seats import seat_colour
 from store import GameRecord, StoreReader
 
-from . import workers
 from .i18n import _, continent_name, decimal, ngettext, territory_name
 from .text import player_name
 
@@ -109,10 +109,6 @@ def build_report(record_id: int, events: list[Event], state: GameState, locale: 
                  locale))
 
 
-def report_png(record_id: int, events: list[Event], state: GameState, locale: object) -> bytes:
-    return encode_report(render_report(build_report(record_id, events, state, locale)))
-
-
 async def timelapse_file(events: list[Event], game_id: int, limit: int = TIMELAPSE_LIMIT) -> discord.File | None:
     """The game's timelapse (animated WebP), rendered in a worker process; None if it would not fit ``limit``."""
     data = await workers.run(game_timelapse, events)
@@ -127,12 +123,13 @@ async def end_of_game_files(store: StoreReader, record: GameRecord, state: GameS
     if state.phase != OVER:
         return []
     events = await store.events(record.id)
-    png, timelapse = await asyncio.gather(asyncio.to_thread(report_png, record.id, events, state, locale),
-                                          timelapse_file(events, record.id, limit))
+    # The words and numbers here (in the reader's language, a few milliseconds), the drawing in a worker.
+    report = build_report(record.id, events, state, locale)
+    png, timelapse = await asyncio.gather(workers.run(draw_report, report), timelapse_file(events, record.id, limit))
     files: list[Any] = [discord.File(io.BytesIO(png), filename=f"risk-game-{record.id}-report.png")]
     if timelapse is not None:
         files.append(timelapse)
     return files
 
 
-__all__ = ["build_report", "end_of_game_files", "report_png", "timelapse_file"]
+__all__ = ["build_report", "end_of_game_files", "timelapse_file"]

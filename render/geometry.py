@@ -1,6 +1,6 @@
 """The committed map data under ``render/data/``, loaded once per process.
 
-Built by ``render/tools/build_geometry.py`` (see docs/map.md). Everything here is read-only after loading, so
+Built by ``tools/build_geometry.py`` (see docs/map.md). Everything here is read-only after loading, so
 one copy is shared by all threads.
 """
 

@@ -1,6 +1,6 @@
 """Where badges and labels go, and the boxes they take up.
 
-The positions are computed once by ``render/tools/build_geometry.py`` (with ``place_labels``) and stored in
+The positions are computed once by ``tools/build_geometry.py`` (with ``place_labels``) and stored in
 ``render/data/geometry.json``; at run time ``layout_boxes`` turns them back into boxes with the shipped
 font, so a test can check that nothing overlaps. The stored positions suit the English names; when the
 static layer of a language is built, ``localise_layout`` fits them to that language's words (a longer name

@@ -240,6 +240,11 @@ def encode_report(img: Image.Image) -> bytes:
     return out.getvalue()
 
 
+def draw_report(report: Report) -> bytes:
+    """The report drawn and encoded as PNG (a whole render: in a worker process)."""
+    return encode_report(render_report(report))
+
+
 def game_timelapse(events: list[dict[str, Any]], *, width: int = 800, max_frames: int = 40, frame_ms: int = 400,
                    limit_bytes: int = 9_500_000) -> bytes:
     """The game as an animated WebP: the board after setup, then after each turn (evenly chosen turns when there
@@ -267,4 +272,4 @@ def game_timelapse(events: list[dict[str, Any]], *, width: int = 800, max_frames
         max_frames //= 2
 
 
-__all__ = ["DiceRow", "Report", "Series", "encode_report", "game_timelapse", "render_report"]
+__all__ = ["DiceRow", "Report", "Series", "draw_report", "encode_report", "game_timelapse", "render_report"]

@@ -6,7 +6,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "ratings", "store", "table", "render", "mapfiles", "cogs", "offline")
+PACKAGES = ("engine", "ratings", "store", "table", "render", "mapfiles", "cogs")
+OFFLINE = ROOT / "packages" / "discord-offline" / "discord_offline"
 
 
 def module_name(path: Path) -> str:
@@ -71,6 +72,27 @@ def test_only_the_discord_layer_knows_discord():
             text = path.read_text(encoding="utf-8")
             assert "import discord" not in text and "from discord" not in text, path
             assert "from cogs" not in text and "import cogs" not in text, path
+
+
+def test_the_offline_discord_knows_no_bot():  # its own package: any discord.py bot can use it
+    for path in OFFLINE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        names |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and not node.level}
+        assert not {n for n in names if n.split(".")[0] in (*PACKAGES, "bot", "tests", "e2e")}, path
+        assert "risk" not in path.read_text(encoding="utf-8").lower(), path
+
+
+RENDERS = {"render_map", "encode_png", "draw_png", "render_report", "encode_report", "draw_report", "game_timelapse",
+           "thumbnail", "contact_sheet", "preview_png", "sheet_png", "warm_up"}
+
+
+def test_the_discord_layer_draws_nothing_itself():  # every render is handed to a worker process by name
+    for path in (ROOT / "cogs").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                assert name not in RENDERS, f"{path.name}:{node.lineno} calls {name} in the bot's process"
 
 
 def test_the_discord_layer_is_split_by_job():

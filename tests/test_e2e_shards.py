@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e.fake_discord import IDENTIFY, CommandCatalog, FakeDiscord
+from discord_offline.fake_discord import IDENTIFY, CommandCatalog, FakeDiscord
 from e2e.launch import BotProcess, command_specs
 from e2e.players import Snapshot, Table
 from e2e.postgres_players import PostgresTable, latest_game

@@ -11,8 +11,8 @@ import pytest
 from discord_helpers import OfflineDiscord, make_bot
 
 from cogs.i18n import _, language_of, resolve_territory
-from cogs.translator import problems
 from engine import load_map
+from tools.catalogs import problems
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from cogs.errors import explain, translate_template
-from cogs.translator import _source_messages
 from store import (
     AlreadySeated,
     ChannelBusy,
@@ -19,6 +18,7 @@ from store import (
 )
 from store.errors import StatusWord
 from store.records import status_word
+from tools.catalogs import _source_messages
 
 GUILD, CHANNEL, HOST = 10, 100, 1000
 

@@ -1,4 +1,4 @@
-"""``python -m offline --bot package.module:factory [--out DIR] [SCRIPT]``: the console on a bot of your choice.
+"""``python -m discord_offline --bot package.module:factory [--out DIR] [SCRIPT]``: the console on a bot of your choice.
 
 The factory is a bot instance or a callable (plain or async) returning one. Without SCRIPT, standard input is
 read: a terminal gives an interactive prompt, a pipe or file is run line by line.
@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from offline.console import run_console
+from discord_offline.console import run_console
 
 
 def load_bot_factory(spec: str) -> Any:
@@ -47,7 +47,8 @@ async def _main(arguments: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m offline", description=__doc__.splitlines()[0] if __doc__ else "")
+    parser = argparse.ArgumentParser(prog="python -m discord_offline",
+                                     description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("--bot", required=True, help="module:attribute giving the bot or a factory of it")
     parser.add_argument("--out", type=Path, default=Path("offline-out"), help="where uploaded files are saved")
     parser.add_argument("--guild-id", type=int, default=None, help="id of the offline guild (for guild commands)")

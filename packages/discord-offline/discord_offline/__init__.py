@@ -4,9 +4,9 @@
 that answers the bot the way Discord does.
 """
 
-from offline.console import run_console, run_console_sync
-from offline.harness import OfflineDiscord
-from offline.records import (
+from discord_offline.console import run_console, run_console_sync
+from discord_offline.harness import OfflineDiscord
+from discord_offline.records import (
     OfflineAttachment,
     OfflineChannel,
     OfflineError,
@@ -15,7 +15,7 @@ from offline.records import (
     OfflineUser,
     Step,
 )
-from offline.server import OfflineServer
+from discord_offline.server import OfflineServer
 
 __all__ = [
     "OfflineAttachment",

@@ -1,9 +1,14 @@
 """CPU work off the event loop: a pool of worker processes, sized to the cores, started when first needed.
 
-Threads would not do: the work (drawing maps, large odds) holds the GIL, and the event loop must stay free to
-answer Discord within its three seconds. The workers import only the engine and the renderer; they are
-started with ``spawn`` so they inherit none of the bot's threads or connections. The pool lives as long as the
-process (a bot that restarts its cogs keeps its warm workers); ``shutdown`` stops it.
+Threads would not do: the work (drawing maps, reports and timelapses, large odds) holds the GIL, and the event
+loop must stay free to answer Discord within its three seconds. The workers import only what their work needs
+(the engine, the renderer, the map files); they are started with ``spawn`` so they inherit none of the bot's
+threads or connections, run below the bot's priority and end by themselves when the bot's process is gone. The
+pool lives as long as the process (a bot that restarts its cogs keeps its warm workers); ``shutdown`` stops it.
+
+Nothing here knows Discord: the bot, the table or a web board hand it module-level functions (picklable) and
+their arguments. ``set_up`` names what each worker does before its next task, such as finding a server's stored
+maps in the database (``mapfiles.registry.use_database``).
 """
 
 from __future__ import annotations
@@ -20,8 +25,11 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+Setup = tuple[Callable[..., object], tuple[Any, ...]]
 _pool: ProcessPoolExecutor | None = None
 _size = max(1, os.cpu_count() or 1)
+_setup: Setup | None = None   # in the bot: what each worker does before a task
+_done: Setup | None = None    # in a worker: the set-up it has done
 NICENESS = 10  # the workers' priority below the bot's
 
 
@@ -58,15 +66,30 @@ def _follow_parent(parent: int) -> None:
     threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
+def set_up(setup: Callable[..., object] | None, *args: Any) -> None:
+    """Have each worker call ``setup(*args)`` before its next task: once, and again after a change (``None``:
+    nothing more). ``setup`` and ``args`` must be picklable, like the work."""
+    global _setup
+    _setup = None if setup is None else (setup, args)
+
+
+def _perform(setup: Setup | None, work: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """In a worker: the set-up the bot asked for, if this worker has not done it yet, then the work."""
+    global _done
+    if setup is not None and setup != _done:
+        setup[0](*setup[1])
+        _done = setup
+    return work(*args)
+
+
 async def run(work: Callable[..., T], *args: Any) -> T:
-    """``work(*args)`` in a worker process (``work`` must be a module-level function of the engine or the
-    renderer)."""
+    """``work(*args)`` in a worker process (``work`` must be a module-level function, and ``args`` picklable)."""
     loop = asyncio.get_running_loop()
     try:
-        return await loop.run_in_executor(pool(), work, *args)
+        return await loop.run_in_executor(pool(), _perform, _setup, work, args)
     except BrokenProcessPool:  # a worker died (killed, out of memory): start a new pool and try once more
         shutdown()
-        return await loop.run_in_executor(pool(), work, *args)
+        return await loop.run_in_executor(pool(), _perform, _setup, work, args)
 
 
 def shutdown() -> None:
@@ -76,4 +99,4 @@ def shutdown() -> None:
         _pool = None
 
 
-__all__ = ["configure", "pool", "run", "shutdown", "size"]
+__all__ = ["configure", "pool", "run", "set_up", "shutdown", "size"]

@@ -32,7 +32,7 @@ from discord import app_commands
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
-from offline.records import (
+from discord_offline.records import (
     OfflineAttachment,
     OfflineChannel,
     OfflineError,
@@ -43,7 +43,7 @@ from offline.records import (
     modal_fields,
     stable_snowflake,
 )
-from offline.server import MEMBER_PERMISSIONS, OfflineServer, ProblemLogHandler, read_multipart
+from discord_offline.server import MEMBER_PERMISSIONS, OfflineServer, ProblemLogHandler, read_multipart
 
 # Coroutines that live for minutes by design (view timeouts, task loops, delayed deletes): never waited for.
 LONG_LIVED_TASKS = (

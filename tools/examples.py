@@ -1,6 +1,6 @@
 """Write the example renders in docs/images/ from games played by the engine's AI.
 
-    python -m render.tools.examples [--out docs/images]
+    python -m tools.examples [--out docs/images]
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine import Game  # noqa: E402

@@ -1,8 +1,8 @@
-"""A small fake Discord on 127.0.0.1: enough of REST API v10 and of the gateway for discord.py 2.7 and the bot.
+"""A small fake Discord on 127.0.0.1: enough of REST API v10 and of the gateway for discord.py 2.7 and a bot.
 
 What Discord answers and remembers (guild, channels, members, messages, interaction callbacks, webhooks,
-command sync) comes from the offline Discord's server (``offline/server.py``); this module puts it behind a
-real HTTP server and a real websocket gateway, so the real ``bot.py`` process can connect to it:
+command sync) comes from the offline Discord's server (``discord_offline.server``); this module puts it behind
+a real HTTP server and a real websocket gateway, so a real bot process can connect to it:
 
 * REST under ``/api/v10``: every route of ``OfflineServer`` (interaction callbacks with ``with_response``,
   follow-ups and ``@original`` edits through webhooks, channel messages with multipart attachments, edits,
@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 import discord
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from offline.records import (
+from discord_offline.records import (
     EPHEMERAL,
     OfflineAttachment,
     OfflineChannel,
@@ -53,7 +53,7 @@ from offline.records import (
     embed_lines,
     stable_snowflake,
 )
-from offline.server import MessageRejected, OfflineServer
+from discord_offline.server import MessageRejected, OfflineServer
 
 HOST = "127.0.0.1"
 API = "/api/v10"
@@ -368,7 +368,7 @@ class CommandCatalog:
 class FakeDiscord:
     """One guild on a fake Discord at ``http://127.0.0.1:<port>``; see the module docstring."""
 
-    def __init__(self, *, token: str = "e2e-token", guild_name: str = "E2E", bot_name: str = "riskbot",
+    def __init__(self, *, token: str = "e2e-token", guild_name: str = "E2E", bot_name: str = "bot",
                  keep_files: bool = True, commands: CommandCatalog | None = None,
                  heartbeat_interval_ms: int = 41_250, history: int | None = None,
                  shard_count: int = 1, extra_guilds: Sequence[int] = ()) -> None:
@@ -512,7 +512,7 @@ class FakeDiscord:
             if event is not None:
                 event.set()
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float, what: str = "a condition") -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float, what: str = "a condition") -> T:
         """Wait until ``predicate()`` is truthy (checked after every request and gateway frame); return it."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -928,7 +928,7 @@ class FakeDiscord:
                       options: Mapping[str, Any] | None = None, *, locale: str | None = None,
                       tag: Any = None) -> Interaction:
         """A slash command typed by ``user`` in ``channel``: ``await fake.command("alice", "general",
-        "risk new", {"deployment": "auto"})``."""
+        "game start", {"players": 3})``."""
         if self.commands is None:
             raise RuntimeError("FakeDiscord.commands is not set (the bot's command payload)")
         who = self.user(user) if isinstance(user, str) else user

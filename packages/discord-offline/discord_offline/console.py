@@ -40,8 +40,8 @@ from typing import Any, TextIO
 import discord
 from discord import app_commands
 
-from offline.harness import OfflineDiscord
-from offline.records import OfflineError, OfflineMessage, Step, embed_lines, modal_fields
+from discord_offline.harness import OfflineDiscord
+from discord_offline.records import OfflineError, OfflineMessage, Step, embed_lines, modal_fields
 
 SYNTAX = textwrap.dedent(__doc__.split("::", 1)[1].split("Blank lines", 1)[0]).strip() if __doc__ else ""
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")

@@ -5,7 +5,9 @@ Run by hand when the geometry or the label layout should change; the output is c
 TopoJSON)::
 
     cd "$(mktemp -d)" && npm pack world-atlas@2 && tar xzf world-atlas-2.*.tgz
-    python -m render.tools.build_geometry "$PWD/package/countries-50m.json"
+    python /path/to/repo/tools/build_geometry.py "$PWD/package/countries-50m.json"
+
+(or ``python -m tools.build_geometry FILE`` from the repository's root).
 
 What it does: decodes the TopoJSON in pure Python, unwraps the antimeridian so that the map runs from the
 Bering Strait (Alaska at the top left) eastwards round the world to Chukotka and Kamchatka (top right), drops
@@ -37,7 +39,7 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from render import layout  # noqa: E402

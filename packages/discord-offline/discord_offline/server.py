@@ -19,7 +19,7 @@ from urllib.parse import unquote
 
 import discord
 
-from offline.records import (
+from discord_offline.records import (
     COMPONENTS_V2,
     EPHEMERAL,
     LOADING,
