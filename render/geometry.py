@@ -73,8 +73,8 @@ def load_geometry() -> Geometry:
         if _cached is None:
             raw = json.loads((DATA_DIR / "geometry.json").read_text(encoding="utf-8"))
             shapes = {
-                tid: TerritoryShape(tid, info["index"] + 1, tuple(info["anchor"]), tuple(info["label"]),  # type: ignore[arg-type]
-                                    tuple(info["bbox"]), info["area"])  # type: ignore[arg-type]
+                tid: TerritoryShape(tid, info["index"] + 1, tuple(info["anchor"]), tuple(info["label"]),
+                                    tuple(info["bbox"]), info["area"])
                 for tid, info in raw["territories"].items()
             }
             routes = tuple(
@@ -88,8 +88,8 @@ def load_geometry() -> Geometry:
                 borders=_load_l(DATA_DIR / "borders.png"),
                 continents=_load_l(DATA_DIR / "continents.png"),
                 territories=shapes,
-                sea_routes=routes,  # type: ignore[arg-type]
-                continent_labels={k: tuple(v) for k, v in raw["continent_labels"].items()},  # type: ignore[misc]
+                sea_routes=routes,
+                continent_labels={k: tuple(v) for k, v in raw["continent_labels"].items()},
                 raw=raw,
             )
     return _cached
