@@ -4,7 +4,7 @@ renderer (built on first use)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine import register_map, registered_map
 from render.geometry import Geometry, register_geometry, set_geometry_resolver
@@ -13,6 +13,10 @@ from store.maps import read_map_files
 
 from .errors import MapFileError
 from .package import MapPackage, reopen
+
+if TYPE_CHECKING:
+    from engine import Event, GameState
+    from render import Labels
 
 
 def install(package: MapPackage) -> None:
@@ -45,12 +49,13 @@ def use_database(path: str | Path) -> None:
     set_geometry_resolver(lambda map_id: geometry_from_database(path, map_id))
 
 
-def draw_png(database: str | None, *args: Any) -> bytes:
-    """``render.draw_png(*args)`` in a map worker process, which finds the maps stored in ``database`` (a
-    SQLite file or a ``postgresql://`` URL) when it first meets one."""
+def draw_png(database: str | None, state: GameState, highlight_events: list[Event], viewer: int | None,
+             labels: Labels, visible: set[str] | None) -> bytes:
+    """``render.draw_png`` in a map worker process, which finds the maps stored in ``database`` (a SQLite file
+    or a ``postgresql://`` URL) when it first meets one."""
     from render import draw_png as draw
 
     if database is not None:
         use_database(database)
-    return draw(*args)
+    return draw(state, highlight_events, viewer, labels, visible)
 
