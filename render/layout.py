@@ -11,9 +11,9 @@ capital star beside a badge where it covers no word.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageFont
 
@@ -21,6 +21,8 @@ from . import style
 
 if TYPE_CHECKING:
     from engine import Board
+
+    from .geometry import GeometryData
 
 Box = tuple[int, int, int, int]
 Point = tuple[int, int]
@@ -90,7 +92,7 @@ def overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def layout_boxes(geometry: Mapping[str, Any], board: Board) -> list[LaidOut]:
+def layout_boxes(geometry: GeometryData, board: Board) -> list[LaidOut]:
     """Every badge, territory label and continent label box, from the stored geometry and the board's
     names."""
     out: list[LaidOut] = []
@@ -330,7 +332,7 @@ def _place_label(label: Image.Image, tid: str, value: int, area: int, anchor: Po
     return None if best is None else best[1]
 
 
-def localise_layout(label: Image.Image, geometry: Mapping[str, Any], names: dict[str, str],
+def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str, str],
                     continent_texts: dict[str, str], legend: Box, badge: int = style.BADGE_SIZE) -> MapLayout:
     """The stored layout (``geometry.json``, made for the English names) fitted to one language's words.
 
