@@ -20,7 +20,7 @@ from .errors import MapFileError
 from .package import MapPackage, load_json_file, read_capped, sibling_files, write_package_dir
 
 
-def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Declare ``map import`` on a parser's subcommands."""
     p_map = subparsers.add_parser("map", help="custom maps: check or convert a map file")
     sub = p_map.add_subparsers(dest="map_command", required=True)

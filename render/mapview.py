@@ -11,20 +11,23 @@ from __future__ import annotations
 import io
 import math
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageChops, ImageFilter
 
 from . import sprites, style
 from .base import StaticLayers, palette_for, static_layers
-from .geometry import geometry_for
+from .geometry import Geometry, geometry_for
 from .labels import ENGLISH, Labels
 from .layout import MARK_WEIGHTS, Box, place_mark
 from .panel import Battle, draw_panel
 from .seats import NEUTRAL, fill_colour, seat_colour, seat_shape
 
+if TYPE_CHECKING:
+    from engine import Board, Event, GameState
 
-def _board_for(state: Any) -> Any:
+
+def _board_for(state: GameState) -> Board:
     from engine import load_map, registered_map
 
     if registered_map(state.settings.map) is None:
@@ -33,8 +36,8 @@ def _board_for(state: Any) -> Any:
     return load_map(state.settings.map)
 
 
-def _fills(state: Any, geo: Any, hidden: set[str]) -> dict[int, tuple[int, int, int]]:
-    fills = {}
+def _fills(state: GameState, geo: Geometry, hidden: set[str]) -> dict[int, tuple[int, int, int]]:
+    fills: dict[int, tuple[int, int, int]] = {}
     for tid, shape in geo.territories.items():
         if tid in hidden:
             fills[shape.value] = style.FOG_COLOUR
@@ -45,7 +48,7 @@ def _fills(state: Any, geo: Any, hidden: set[str]) -> dict[int, tuple[int, int, 
     return fills
 
 
-def _last_battle(events: list[dict[str, Any]], state: Any) -> Battle | None:
+def _last_battle(events: list[Event], state: GameState) -> Battle | None:
     for e in reversed(events):
         if e.get("type") == "battle":
             defender = e.get("defender", state.owners.get(e["to"], NEUTRAL))
@@ -125,7 +128,7 @@ def _outline(layers: StaticLayers, territory: str) -> tuple[Image.Image, tuple[i
     return hit
 
 
-def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str, Any]] | None = None,
+def render_map(state: GameState, board: Board | None = None, *, highlight_events: list[Event] | None = None,
                labels: Labels = ENGLISH,
                viewer: int | None = None, visible: set[str] | None = None) -> Image.Image:
     """Draw the board for a game state.
@@ -182,7 +185,7 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
     # Capitals (mode capitals): a star at the badge, on its upper left unless that hides a name; then the
     # "+N" tags, on its upper right unless that hides a name, a star or another tag.
     taken: list[tuple[Box, float]] = list(layers.marks_taken)
-    for tid in dict.fromkeys(getattr(state, "capitals", {}).values()):
+    for tid in dict.fromkeys(state.capitals.values()):
         if tid in hidden or tid not in geo.territories:
             continue
         star = sprites.tag("★")
@@ -223,7 +226,7 @@ def encode_png(img: Image.Image, *, quantize: bool = True, compress_level: int =
     return out.getvalue()
 
 
-def draw_png(state: Any, highlight_events: list[dict[str, Any]], viewer: int | None, labels: Labels,
+def draw_png(state: GameState, highlight_events: list[Event], viewer: int | None, labels: Labels,
              visible: set[str] | None) -> bytes:
     """``render_map`` then ``encode_png``: the whole of one map, as a worker process runs it."""
     return encode_png(render_map(state, highlight_events=highlight_events, viewer=viewer, labels=labels,

@@ -6,13 +6,14 @@ import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
 from .mapview import render_map
 
-Event = dict[str, Any]
+if TYPE_CHECKING:
+    from engine import Event, GameState
 
 ACTION_EVENTS = {
     "battle", "territory_conquered", "occupied", "player_eliminated", "armies_placed", "fortified",
@@ -69,7 +70,7 @@ def last_action(events: list[Event]) -> list[Event]:
     return events[j: i + 1]
 
 
-def replay_states(events: list[Event]) -> Iterator[tuple[int, Any, list[Event]]]:
+def replay_states(events: list[Event]) -> Iterator[tuple[int, GameState, list[Event]]]:
     """(event count, state, events so far) at the end of setup, at the end of each turn and at the end."""
     from engine import Game, apply_event
 
@@ -83,7 +84,7 @@ def replay_states(events: list[Event]) -> Iterator[tuple[int, Any, list[Event]]]
     yield seen, game.state, events[:seen]
 
 
-def state_at_turn(events: list[Event], turn: int | None) -> tuple[Any, list[Event]]:
+def state_at_turn(events: list[Event], turn: int | None) -> tuple[GameState, list[Event]]:
     """The state at the end of a turn (the end of the game if ``turn`` is None), and the events up to it."""
     last = None
     for _, state, upto in replay_states(events):
@@ -100,7 +101,7 @@ def render_turns(events: list[Event], *, viewer: int | None = None) -> Iterator[
                                      visible=visible_to(state, viewer))
 
 
-def visible_to(state: Any, viewer: int | None) -> set[str] | None:
+def visible_to(state: GameState, viewer: int | None) -> set[str] | None:
     """Fog of war for a seat: its own territories and their neighbours (None: no fog)."""
     if viewer is None:
         return None

@@ -295,12 +295,19 @@ DROPPED = {
 }
 
 
+def _whole(territory: str) -> Rule:
+    """The rule of a country that lies all in one territory."""
+    def rule(lon: float, lat: float) -> str:
+        return territory
+    return rule
+
+
 def rule_for(country: str) -> Rule | None:
     if country in SPLIT:
         return SPLIT[country]
     for territory, names in WHOLE.items():
         if country in names:
-            return lambda lon, lat, t=territory: t
+            return _whole(territory)
     if country in DROPPED:
         return None
     raise SystemExit(f"no territory rule for the country “{country}”: add it to WHOLE, SPLIT or DROPPED")
@@ -587,17 +594,21 @@ def coast_pixels(label: Image.Image, value: int) -> list[tuple[int, int]]:
 
 
 def sea_route(label: Image.Image, a: int, b: int, anchors: tuple[tuple[int, int], tuple[int, int]]
-              ) -> list[list[float]]:
+              ) -> list[float]:
     """The shortest crossing between two territories' coasts, lengthened to at least ROUTE_MIN px so that
     narrow straits still show a visible dashed line."""
     pa, pb = coast_pixels(label, a), coast_pixels(label, b)
     best = None
-    for xa, ya in pa[::2]:
-        for xb, yb in pb[::2]:
-            dist = (xb - xa) ** 2 + (yb - ya) ** 2
+    for ca in pa[::2]:
+        for cb in pb[::2]:
+            dist = (cb[0] - ca[0]) ** 2 + (cb[1] - ca[1]) ** 2
             if best is None or dist < best[0]:
-                best = (dist, (xa, ya), (xb, yb))
+                best = (dist, ca, cb)
     assert best is not None
+    xa: float
+    ya: float
+    xb: float
+    yb: float
     (xa, ya), (xb, yb) = best[1], best[2]
     length = math.hypot(xb - xa, yb - ya)
     if length < ROUTE_MIN:

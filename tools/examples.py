@@ -8,11 +8,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
+
+from PIL import Image
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import Game  # noqa: E402
+from engine import Event, Game, Player  # noqa: E402
 from engine.ai import choose_action  # noqa: E402
 from render import encode_png, render_map  # noqa: E402
 from render.replay import last_action, timelapse, visible_to  # noqa: E402
@@ -21,10 +24,11 @@ NAMES = ["Anna", "Bjørn", "Çelik", "Dána", "Émile", "Fríða"]
 
 
 def play(players: int, seed: str, *, until_turn: int | None = None, actions: int | None = None,
-         settings: dict | None = None) -> tuple[Game, list[dict], list[dict]]:
+         settings: dict[str, Any] | None = None) -> tuple[Game, list[Event], list[Event]]:
     """Play with the normal AI; returns the game, its log and the events of the last attack that took a
     territory (for the highlight)."""
-    game, events = Game.new([(n, "normal") for n in NAMES[:players]], seed, settings or {})
+    seats: list[Player | tuple[str, str] | str] = [(n, "normal") for n in NAMES[:players]]
+    game, events = Game.new(seats, seed, settings or {})
     done = 0
     while not game.over and (until_turn is None or game.state.turn < until_turn) and (
             actions is None or done < actions):
@@ -41,7 +45,7 @@ def main() -> None:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
 
-    def save(name: str, img) -> None:  # type: ignore[no-untyped-def]
+    def save(name: str, img: Image.Image) -> None:
         (out / name).write_bytes(encode_png(img))
         print(out / name)
 
