@@ -32,10 +32,11 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs import EXTENSIONS, maps
-from cogs.errors import install as install_error_handler
-from cogs.services import Services
-from cogs.translator import CatalogTranslator
+from cogs import EXTENSIONS
+from cogs.maps import drawing as maps
+from cogs.shared.errors import install as install_error_handler
+from cogs.shared.services import Services
+from cogs.shared.translator import CatalogTranslator
 from mapfiles.cli import add_commands as add_map_commands
 from mapfiles.cli import run as run_map_command
 from render import workers

@@ -1,11 +1,15 @@
-"""The Risk cog: one game per channel, assembled from its parts.
+"""The Risk cog: one game per channel, assembled from its rooms.
 
-- ``play.py``: the moves (``/place``, ``/attack`` …) and the one path every move takes;
-- ``lobby.py``, ``info.py``, ``control.py``, ``history.py``, ``mapcmds.py``: the ``/risk`` commands (a server's
-  maps in the last);
-- ``taps.py``: what each button and select does; ``panel.py``: the turn panel's buttons;
-- ``announcer.py``: every message about a game, per audience; ``guards.py``: who may act;
-- ``table/`` (outside ``cogs/``): the game flow, AI turns and timers, with no Discord in it.
+- ``play/``: a turn: the moves (``moves.py``: ``/place``, ``/attack`` … and the one path every move takes), the
+  turn panel (``panel.py``), what each button and select does (``buttons.py``, each tap a ``tap.Tap``), the menus
+  of territories and counts, the territory options with their autocomplete;
+- ``game/``: one channel's game under ``/risk``: the lobby, its control (kick, pause, vacation…), its status,
+  log and rules;
+- ``records/``: stats, the leaderboard, past games and the end-of-game report;
+- ``maps/``: a server's own maps (``commands.py``) and the map as an attachment (``drawing.py``);
+- ``shared/``: the plumbing every room uses: the announcer and the channel queue, components, guards, errors,
+  translation, the services the bot hands over;
+- ``table/`` (outside ``cogs/``): every change to a game, AI turns and timers, with no Discord in it.
 """
 
 from __future__ import annotations
@@ -15,25 +19,24 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs.game.control import ControlCommands
+from cogs.game.info import InfoCommands
+from cogs.game.lobby import LobbyButton, LobbyCommands
+from cogs.maps.commands import MapCommands
+from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
+from cogs.play.moves import PlayCommands
+from cogs.records.history import HistoryCommands
+from cogs.shared import components as verb
+from cogs.shared.announcer import Announcer
+from cogs.shared.base import risk_group
+from cogs.shared.components import GameButton, GameSelect
+from cogs.shared.errors import UserError, handle_error
+from cogs.shared.guards import on_turn, require_host, require_permissions, running_game, seat_of
+from cogs.shared.i18n import _
+from cogs.shared.services import Services, services_of
 from engine.odds import BattleOdds
 from engine.state import NEUTRAL
 from table import Scheduler, Table
-
-from . import components as verb
-from .announcer import Announcer
-from .base import risk_group
-from .components import GameButton, GameSelect
-from .control import ControlCommands
-from .errors import UserError, handle_error
-from .guards import on_turn, require_host, require_permissions, running_game, seat_of
-from .history import HistoryCommands
-from .i18n import _
-from .info import InfoCommands
-from .lobby import LobbyButton, LobbyCommands
-from .mapcmds import MapCommands
-from .play import PlayCommands
-from .services import Services, services_of
-from .taps import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 
 
 class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, HistoryCommands, MapCommands):
@@ -76,7 +79,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
     # -- taps ---------------------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction[Any], game_id: int, name: str,
                         args: list[str]) -> None:
-        """Every game button lands here: the game, the player, then the verb's handler (cogs/taps.py)."""
+        """Every game button lands here: the game, the player, then the verb's handler (cogs/play/buttons.py)."""
         try:
             if name in AT_ONCE:
                 await self.receive(interaction)

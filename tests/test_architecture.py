@@ -106,7 +106,7 @@ def test_only_the_announcer_posts_to_a_channel():  # through its per-channel que
                      if ".send(" in p.read_text(encoding="utf-8").replace("followup.send(", "")
                      .replace("response.send(", ""))
     assert senders == ["announcer.py", "postbox.py"], senders
-    announcer = (ROOT / "cogs" / "announcer.py").read_text(encoding="utf-8")
+    announcer = (ROOT / "cogs" / "shared" / "announcer.py").read_text(encoding="utf-8")
     assert ".channel(" not in announcer and "get_partial_messageable" not in announcer  # all through the queue
 
 
@@ -122,3 +122,12 @@ def test_only_the_table_changes_games():
                 owner = node.func.value
                 name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
                 assert name != "store", f"{path.relative_to(ROOT)}:{node.lineno} calls store.{node.func.attr}"
+
+
+def test_the_discord_layer_is_grouped_in_rooms():
+    """Every module of cogs/ sits in a room by feature or in the shared plumbing; only the cog's assembly and the
+    package itself are at the top."""
+    top = sorted(p.name for p in (ROOT / "cogs").glob("*.py"))
+    assert top == ["__init__.py", "risk.py"], top
+    rooms = sorted(p.name for p in (ROOT / "cogs").iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert rooms == ["game", "maps", "play", "records", "shared"], rooms

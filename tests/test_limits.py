@@ -47,7 +47,7 @@ async def test_a_game_seats_at_most_its_ai_players(tmp_path: Path):
 
 
 async def test_large_odds_are_computed_in_a_worker_process(tmp_path: Path):
-    from cogs.i18n import percent
+    from cogs.shared.i18n import percent
     from engine.odds import battle_odds
     from render import workers
 

@@ -226,7 +226,7 @@ def _alive(pid: int) -> bool:
 
 
 async def test_odds_of_huge_armies_are_approximated_and_say_so(tmp_path: Path):
-    from cogs.i18n import percent
+    from cogs.shared.i18n import percent
     from engine.odds import approximate_odds
 
     async with OfflineDiscord(make_bot(tmp_path / "g.db"), strict=True) as d:

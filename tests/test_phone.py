@@ -11,11 +11,11 @@ import discord
 from conftest import new_game, position
 from discord_helpers import OfflineDiscord, make_bot, start
 
-from cogs.announcer import how_won, winner_title
-from cogs.i18n import _, ngettext, percent
-from cogs.panel import controls, count_options
-from cogs.play import trade_label
-from cogs.text import describe
+from cogs.play.moves import trade_label
+from cogs.play.panel import controls, count_options
+from cogs.shared.announcer import how_won, winner_title
+from cogs.shared.i18n import _, ngettext, percent
+from cogs.shared.text import describe
 from engine import Attack, Blitz, ChooseCapital, Game
 from engine.simulate import play_game
 from engine.state import ATTACK, CAPITAL, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP
@@ -305,7 +305,7 @@ def test_two_wilds_make_one_trade_button(tmp_path: Path):
 
 
 def test_names_in_refusals_are_the_readers():
-    from cogs.errors import translate_template
+    from cogs.shared.errors import translate_template
 
     text = translate_template("{territory} belongs to {player}, not you.", {"territory": "x", "player": "Neutral"},
                               "no")
@@ -345,7 +345,7 @@ async def test_a_host_does_not_kick_themself_out_of_a_lobby(tmp_path: Path):
 
 
 def test_short_turns_have_no_reminders_and_the_lobby_says_so():
-    from cogs.lobby import settings_text
+    from cogs.game.lobby import settings_text
 
     assert "Reminders: **none (turns shorter than an hour)**" in settings_text({"turn_deadline": 300})
     assert "Reminders: **at half time" in settings_text({"turn_deadline": 86400})

@@ -10,7 +10,7 @@ import pytest
 from discord_helpers import OfflineDiscord, make_bot, record_worker_tasks, start
 from PIL import Image
 
-from cogs.report import build_report
+from cogs.records.report import build_report
 from engine.simulate import play_game
 from engine.summary import dice_luck, key_moments
 from render.report import WIDTH, draw_report, encode_report, game_timelapse, render_report

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.lobby import LobbyCommands, settings_text
+from cogs.game.lobby import LobbyCommands, settings_text
 from engine import Settings, SettingsError
 from engine.settings import CHOICES, OPTIONS
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.errors import explain, translate_template
+from cogs.shared.errors import explain, translate_template
 from store import (
     AlreadySeated,
     ChannelBusy,

@@ -4,7 +4,8 @@
 the code (``_``, ``ngettext`` and ``pgettext`` calls), the command tree (names, descriptions, options, choices),
 the board (territory and continent names), the rule texts and the refusals of the engine and the store, then
 merges it into every ``locales/<lang>/LC_MESSAGES/risk.po``. ``python -m tools.catalogs check`` lists what is
-missing. The bot reads the catalogs at run time (``cogs/i18n.py``, ``cogs/translator.py``); it never runs this.
+missing. The bot reads the catalogs at run time (``cogs/shared/i18n.py``, ``cogs/shared/translator.py``); it
+never runs this.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ if str(ROOT) not in sys.path:
 
 from discord import app_commands  # noqa: E402
 
-from cogs.i18n import DOMAIN, LOCALE_DIR  # noqa: E402
+from cogs.shared.i18n import DOMAIN, LOCALE_DIR  # noqa: E402
 
 
 def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
@@ -87,7 +88,7 @@ def _board_messages() -> list[tuple[str, str]]:
 
 
 def _text_messages() -> list[str]:
-    from cogs.rules_text import HELP_TEXT, RULE_TOPICS
+    from cogs.game.rules_text import HELP_TEXT, RULE_TOPICS
 
     return [*RULE_TOPICS.values(), HELP_TEXT]
 
@@ -104,7 +105,7 @@ def build_template() -> Any:
     for text, ctx in _board_messages():
         template.add(text, context=ctx, locations=[("engine/maps/classic.json", 0)])
     for text in _text_messages():
-        template.add(text, locations=[("cogs/rules_text.py", 0)])
+        template.add(text, locations=[("cogs/game/rules_text.py", 0)])
     from engine.settings import OPTIONS
 
     for option in OPTIONS:  # how players read each setting (its option's help is in the command tree)

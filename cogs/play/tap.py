@@ -1,5 +1,5 @@
 """One tap on a button or a menu: who, on which game as it is now, with which arguments, and the checks every
-argument goes through before use (cogs/taps.py holds what each verb does)."""
+argument goes through before use (cogs/play/buttons.py holds what each verb does)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from typing import Any, Protocol
 
 import discord
 
+from cogs.play.menus import choices, pick_territory
+from cogs.shared.errors import UserError
+from cogs.shared.i18n import _, territory_name
 from engine import Action, Game
 from store import GameRecord
-
-from .errors import UserError
-from .i18n import _, territory_name
-from .menus import choices, pick_territory
 
 
 class Player(Protocol):

@@ -14,17 +14,16 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.records.report import timelapse_file
+from cogs.shared.announcer import NOBODY
+from cogs.shared.base import CogBase, risk_group
+from cogs.shared.errors import UserError, handle_error
+from cogs.shared.i18n import _, continent_name, decimal, language_of, ngettext, percent
+from cogs.shared.text import safe_name
 from engine.fog import events_for, without_hidden
 from engine.log import dumps
 from ratings import MIN_GAMES
 from store import FinishedGame, PlayerStats
-
-from .announcer import NOBODY
-from .base import CogBase, risk_group
-from .errors import UserError, handle_error
-from .i18n import _, continent_name, decimal, language_of, ngettext, percent
-from .report import timelapse_file
-from .text import safe_name
 
 PAGE = 10          # players per page of the leaderboard
 HISTORY_GAMES = 10

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from cogs.play.panel import count_select
+from cogs.play.tap import Tap
+from cogs.shared import components as verb
+from cogs.shared.components import view_of
+from cogs.shared.i18n import _
 from engine import Fortify, Occupy
 from engine.state import OCCUPY
-
-from . import components as verb
-from .components import view_of
-from .i18n import _
-from .panel import count_select
-from .tap import Tap
 
 
 async def narrowed(tap: Tap, purpose: str, value: str, low: int, high: int) -> bool:

@@ -13,6 +13,8 @@ from typing import Any
 
 import discord
 
+from cogs.shared.i18n import _, continent_name, decimal, ngettext, territory_name
+from cogs.shared.text import player_name
 from engine import Event, GameState, load_map
 from engine.state import NEUTRAL, OVER
 from engine.summary import dice_luck, key_moments, timeline
@@ -20,9 +22,6 @@ from render import workers
 from render.report import DiceRow, Report, Series, draw_report, game_timelapse
 from render.seats import seat_colour
 from store import GameRecord, StoreReader
-
-from .i18n import _, continent_name, decimal, ngettext, territory_name
-from .text import player_name
 
 MAX_CONTINENT_LINES = 6
 TIMELAPSE_LIMIT = 10 * 1024 * 1024

@@ -16,15 +16,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.shared.i18n import _, ngettext, pgettext, territory_name
+from cogs.shared.text import player_name, safe_name
 from engine import RuleError, SettingsError
 from engine.errors import Phrase, Territory, clip
 from mapfiles import MapFileError
 from store import DatabaseError, StoreError
 from store.errors import StatusWord
 from table import LimitReached
-
-from .i18n import _, ngettext, pgettext, territory_name
-from .text import player_name, safe_name
 
 log = logging.getLogger("risk.errors")
 ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction

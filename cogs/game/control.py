@@ -8,20 +8,19 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.game.lobby import lobby_embed, lobby_view
+from cogs.play.panel import Red
+from cogs.shared import components as verb
+from cogs.shared.announcer import NOBODY
+from cogs.shared.base import CogBase, risk_group
+from cogs.shared.components import GameButton, view_of
+from cogs.shared.errors import UserError, acknowledge
+from cogs.shared.guards import game_here, game_locale, require_host, seat_of
+from cogs.shared.i18n import _, ngettext
+from cogs.shared.text import safe_name
 from engine import Surrender
 from engine.fog import fog_hides_board
 from store import GameRecord
-
-from . import components as verb
-from .announcer import NOBODY
-from .base import CogBase, risk_group
-from .components import GameButton, view_of
-from .errors import UserError, acknowledge
-from .guards import game_here, game_locale, require_host, seat_of
-from .i18n import _, ngettext
-from .lobby import lobby_embed, lobby_view
-from .panel import Red
-from .text import safe_name
 
 
 class ControlCommands(CogBase):

@@ -11,6 +11,15 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from cogs.play.counts import COUNTS
+from cogs.play.menus import choices
+from cogs.play.panel import Blue, Grey, Red, armies_to_place, controls, count_select, turn_prompt
+from cogs.play.tap import Tap
+from cogs.shared import components as verb
+from cogs.shared.components import GameButton, view_of
+from cogs.shared.errors import UserError
+from cogs.shared.i18n import _, percent
+from cogs.shared.text import phase_text
 from engine import (
     Action,
     Attack,
@@ -28,16 +37,6 @@ from engine import (
 )
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import ATTACK, SETUP
-
-from . import components as verb
-from .components import GameButton, view_of
-from .counts import COUNTS
-from .errors import UserError
-from .i18n import _, percent
-from .menus import choices
-from .panel import Blue, Grey, Red, armies_to_place, controls, count_select, turn_prompt
-from .tap import Tap
-from .text import phase_text
 
 
 # -- buttons ---------------------------------------------------------------------------------------------------
@@ -187,7 +186,7 @@ async def remove(tap: Tap) -> None:
 
 
 Handler = Callable[[Tap], Awaitable[None]]
-# Button verbs to their handlers (what each verb means is in cogs/components.py). The map button needs no
+# Button verbs to their handlers (what each verb means is in cogs/shared/components.py). The map button needs no
 # turn and is handled before this table.
 BUTTONS: dict[str, Handler] = {
     verb.CLAIM: claim, verb.CAPITAL: capital, verb.PLACE: place, verb.NEUTRAL: neutral, verb.PUT: put,

@@ -16,6 +16,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.maps import drawing as maps
+from cogs.shared.announcer import NOBODY
+from cogs.shared.base import CogBase, risk_group
+from cogs.shared.errors import UserError
+from cogs.shared.i18n import _, language_of
+from cogs.shared.text import safe_name
 from engine import Board, builtin_maps, load_map, registered_map
 from mapfiles import install
 from mapfiles.conquerclub import ImportNotes
@@ -24,13 +30,6 @@ from mapfiles.previews import preview_png, sheet_png
 from mapfiles.registry import use_database
 from mapfiles.upload import MAX_FILES, import_upload
 from render import workers
-
-from . import maps
-from .announcer import NOBODY
-from .base import CogBase, risk_group
-from .errors import UserError
-from .i18n import _, language_of
-from .text import safe_name
 
 map_group = app_commands.Group(name="map", description="The maps games here are played on (adding one: managers)",
                                parent=risk_group)

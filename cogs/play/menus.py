@@ -1,6 +1,6 @@
 """Territory menus: which territories a menu offers now, their labels, and the select that offers them.
 
-The same ``choices`` decide what a menu shows and what a tap on it may choose (cogs/taps.py checks every value
+The same ``choices`` decide what a menu shows and what a tap on it may choose (cogs/play/buttons.py checks every value
 against them), so a menu never offers, and a tap never gets, a territory the player may not pick or see.
 """
 
@@ -11,16 +11,15 @@ from typing import Any
 
 import discord
 
+from cogs.shared import components as verb
+from cogs.shared.components import GameSelect, view_of
+from cogs.shared.errors import UserError
+from cogs.shared.i18n import _, continent_name, percent, territory_name
+from cogs.shared.text import label_name
 from engine import Game
 from engine.fog import visible_to
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import NEUTRAL
-
-from . import components as verb
-from .components import GameSelect, view_of
-from .errors import UserError
-from .i18n import _, continent_name, percent, territory_name
-from .text import label_name
 
 MAX_OPTIONS = 25  # Discord's limit on a select's options
 

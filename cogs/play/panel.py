@@ -8,6 +8,10 @@ from typing import Any
 
 import discord
 
+from cogs.shared import components as verb
+from cogs.shared.components import GameButton, GameSelect, view_of
+from cogs.shared.i18n import _, ngettext
+from cogs.shared.text import phase_text
 from engine import (
     Action,
     Attack,
@@ -26,11 +30,6 @@ from engine import (
 )
 from engine.fog import fog_hides_board
 from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OVER, REINFORCE, SETUP, Event
-
-from . import components as verb
-from .components import GameButton, GameSelect, view_of
-from .i18n import _, ngettext
-from .text import phase_text
 
 Blue, Grey, Green, Red = (discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
                           discord.ButtonStyle.danger)

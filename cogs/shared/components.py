@@ -3,7 +3,7 @@
 Every component is a ``DynamicItem``: its custom id carries the game, the verb and its arguments
 (``risk:12:atk:alaska:kamchatka:3``), so a tap on a message from last week still reaches the right game. The
 callbacks only parse the id and hand over to the ``TapHandler`` (the cog), which checks who may act and checks
-every argument and value against the legal choices of the game as it is now (``cogs/taps.py``).
+every argument and value against the legal choices of the game as it is now (``cogs/play/buttons.py``).
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 import discord
 from discord import ui
 
-from .services import TapHandler, taps_of
+from cogs.shared.services import TapHandler, taps_of
 
 MAX_CUSTOM_ID = 100
 
-# The verbs of buttons (``risk:``) and selects (``risks:``), named once. Each tap handler is in cogs/taps.py.
+# The verbs of buttons (``risk:``) and selects (``risks:``), named once. Each tap handler is in cogs/play/buttons.py.
 MAP = "map"            # button: the map, privately
 CLAIM = "claim"        # button: choose a territory to claim / select: claim it
 CAPITAL = "capital"    # button: choose a capital / select: choose it

@@ -18,7 +18,7 @@ from typing import Any
 
 import discord
 
-from . import maps
+from cogs.maps import drawing as maps
 
 log = logging.getLogger(__name__)
 STALE = 2.0  # seconds a post may wait in its queue before a newer map makes its own map unnecessary

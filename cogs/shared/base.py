@@ -7,11 +7,10 @@ import datetime
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.shared.announcer import Announcer
 from engine.odds import BattleOdds
 from store import StoreReader
 from table import Clock, Table
-
-from .announcer import Announcer
 
 risk_group = app_commands.Group(name="risk", description="Games of Risk: lobby, status, rules and help")
 

@@ -20,21 +20,20 @@ from typing import Any
 
 import discord
 
+from cogs.maps import drawing as maps
+from cogs.maps.drawing import map_file, prepare
+from cogs.play.panel import armies_to_place, controls, turn_prompt
+from cogs.records.report import end_of_game_files
+from cogs.shared.guards import game_locale
+from cogs.shared.i18n import _, ngettext
+from cogs.shared.postbox import Post, Postbox
+from cogs.shared.text import describe, mission_line, now_text, seat_name, winner_names
 from engine import Game, GameState
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.state import NEUTRAL
 from store import GameRecord, StoreReader
 from table import Note, Outcome, Part, Reminder, Table
 from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
-
-from . import maps
-from .guards import game_locale
-from .i18n import _, ngettext
-from .maps import map_file, prepare
-from .panel import armies_to_place, controls, turn_prompt
-from .postbox import Post, Postbox
-from .report import end_of_game_files
-from .text import describe, mission_line, now_text, seat_name, winner_names
 
 MAX_CONTENT = 1900
 NOBODY = discord.AllowedMentions.none()
@@ -238,7 +237,7 @@ class Announcer:
             return  # the AIs play on by themselves: the channel was told once, and hears of the end
         told = {p.seat for p in outcome.parts if p.by == TIMEOUT}
         # Everything is queued at once and awaited at the end: under load, a map that a later one in the same
-        # burst supersedes is skipped (cogs/postbox.py). What the last message needs is read first.
+        # burst supersedes is skipped (cogs/shared/postbox.py). What the last message needs is read first.
         last: tuple[str | None, dict[str, Any]] | None = None
         if outcome.ended:
             last = None, await self._game_over(record, outcome.state)

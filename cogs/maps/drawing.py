@@ -19,13 +19,12 @@ from typing import Any
 
 import discord
 
+from cogs.shared.i18n import language_of, map_labels
+from cogs.shared.text import player_name
 from engine import Event, GameState
 from engine.fog import Audience, state_for, visible_to
 from mapfiles.registry import use_database
 from render import draw_png, warm_up, workers
-
-from .i18n import language_of, map_labels
-from .text import player_name
 
 _pending = 0
 

@@ -8,22 +8,21 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.maps.commands import map_choices, resolve_map
+from cogs.play.panel import Blue, Green, Grey
+from cogs.shared.announcer import NOBODY
+from cogs.shared.base import CogBase, risk_group
+from cogs.shared.components import view_of
+from cogs.shared.errors import UserError, acknowledge, handle_error
+from cogs.shared.guards import game_here, game_locale, require_host
+from cogs.shared.i18n import LANGUAGES, _, language_of, ngettext
+from cogs.shared.services import taps_of
+from cogs.shared.text import _noop, player_name, safe_name
 from engine import Settings, SettingsError, registered_map
 from engine.ai import PLAYER_LEVELS
 from engine.settings import DEADLINES, OPTION, OPTIONS, PRESETS, assign_teams
 from store import GameRecord
 from table.flow import LIVE
-
-from .announcer import NOBODY
-from .base import CogBase, risk_group
-from .components import view_of
-from .errors import UserError, acknowledge, handle_error
-from .guards import game_here, game_locale, require_host
-from .i18n import LANGUAGES, _, language_of, ngettext
-from .mapcmds import map_choices, resolve_map
-from .panel import Blue, Green, Grey
-from .services import taps_of
-from .text import _noop, player_name, safe_name
 
 JOIN, ADD_AI, START = "join", "bot", "start"  # the lobby buttons' verbs
 # A game without a preset: territories dealt at random and starting armies placed five at a time, so a game

@@ -7,6 +7,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.play.options import AttackFrom, AttackTo, FortifyFrom, FortifyTo, PlaceTerritory
+from cogs.play.panel import Green, Grey
+from cogs.shared import components as verb
+from cogs.shared.base import CogBase
+from cogs.shared.components import GameButton, view_of
+from cogs.shared.errors import ACK, UserError, acknowledge, reply_private, withdraw
+from cogs.shared.guards import game_here, game_or_last, seat_of
+from cogs.shared.i18n import _, decimal, integer, ngettext, percent, resolve_territory, territory_name
+from cogs.shared.text import SYMBOLS, mission_line
 from engine import (
     Action,
     Attack,
@@ -30,16 +39,6 @@ from engine.odds import APPROXIMATION_ERROR, EXACT_LIMIT, QUICK_LIMIT, approxima
 from engine.state import ATTACK, CAPITAL, CLAIM, NEUTRAL, REINFORCE
 from render import workers
 from store import GameRecord
-
-from . import components as verb
-from .base import CogBase
-from .components import GameButton, view_of
-from .errors import ACK, UserError, acknowledge, reply_private, withdraw
-from .guards import game_here, game_or_last, seat_of
-from .i18n import _, decimal, integer, ngettext, percent, resolve_territory, territory_name
-from .options import AttackFrom, AttackTo, FortifyFrom, FortifyTo, PlaceTerritory
-from .panel import Green, Grey
-from .text import SYMBOLS, mission_line
 
 MAX_TRADE_BUTTONS = 4
 MOVE = {"move": True}  # the commands that play: acknowledged on receipt (``RiskCog.interaction_check``)
@@ -82,7 +81,7 @@ class PlayCommands(CogBase):
         self.fogged[record.channel_id] = private
         # Discord waits 3 s for the first response: it goes out before any store or rules work (a typed move
         # was acknowledged even before the game was read, see ``receive``). A refusal found afterwards becomes
-        # a private explanation (cogs/errors.py removes a public "thinking…" first).
+        # a private explanation (cogs/shared/errors.py removes a public "thinking…" first).
         acked = interaction.extras.get(ACK)
         done = _("That was already done.", interaction.locale)
         if acked is None:

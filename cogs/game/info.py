@@ -8,19 +8,18 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.game.lobby import lobby_embed, settings_text
+from cogs.game.rules_text import HELP_TEXT, RULE_TOPICS
+from cogs.shared.announcer import NOBODY, clip
+from cogs.shared.base import CogBase, risk_group
+from cogs.shared.errors import UserError
+from cogs.shared.guards import game_or_last, last_game_here
+from cogs.shared.i18n import _, ngettext
+from cogs.shared.text import describe, now_text, player_name, safe_name, seat_name, team_lines
 from engine.fog import events_for, fog_hides_board, without_hidden
 from engine.log import dumps
 from engine.state import OVER
 from table import turn_deadline
-
-from .announcer import NOBODY, clip
-from .base import CogBase, risk_group
-from .errors import UserError
-from .guards import game_or_last, last_game_here
-from .i18n import _, ngettext
-from .lobby import lobby_embed, settings_text
-from .rules_text import HELP_TEXT, RULE_TOPICS
-from .text import describe, now_text, player_name, safe_name, seat_name, team_lines
 
 
 class InfoCommands(CogBase):

@@ -8,12 +8,11 @@ from typing import Any
 
 import discord
 
+from cogs.shared.i18n import _, ngettext, territory_name
 from engine import Board, GameState
 from engine.fog import public_phase
 from engine.game import PHASE_WORDS
 from engine.state import OVER, Event
-
-from .i18n import _, ngettext, territory_name
 
 
 def _noop(message: str) -> str:

@@ -7,12 +7,11 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.shared.errors import UserError
+from cogs.shared.i18n import _
+from cogs.shared.text import seat_name
 from engine import Game
 from store import GameRecord, StoreReader
-
-from .errors import UserError
-from .i18n import _
-from .text import seat_name
 
 
 def game_locale(record: GameRecord, interaction: discord.Interaction[Any] | None = None) -> object:

@@ -13,17 +13,16 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.shared.guards import channel_game
+from cogs.shared.i18n import percent, resolve_territory, territory_name
+from cogs.shared.services import services_of
+from cogs.shared.text import label_name
 from engine import Game, RuleError, load_map
 from engine.errors import UnknownTerritory
 from engine.fog import visible_to
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import CLAIM
 from store import StoreReader
-
-from .guards import channel_game
-from .i18n import percent, resolve_territory, territory_name
-from .services import services_of
-from .text import label_name
 
 Choices = list[app_commands.Choice[str]]
 MAX_NAME = 100

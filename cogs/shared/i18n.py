@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locales"
+LOCALE_DIR = Path(__file__).resolve().parents[2] / "locales"
 DOMAIN = "risk"
 DEFAULT_LANGUAGE = "en"
 
