@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 from urllib.parse import quote
 
+from engine.events import Event
 from engine.log import dumps, public_event
 
 from .errors import DatabaseError, StoreError, UnknownGame
@@ -107,7 +108,7 @@ async def _postgres_games(url: str, status: str | None, channel_id: int | None =
         return await store.list_games(status, channel_id=channel_id)
 
 
-async def _postgres_events(url: str, game_id: int) -> list[dict[str, Any]]:
+async def _postgres_events(url: str, game_id: int) -> list[Event]:
     async with PostgresStore(url, pool_size=1) as store:
         return await store.events(game_id)
 
@@ -158,7 +159,7 @@ def export_game(db_path: str | Path, channel_id: int, game_id: int | None = None
     return _write_export(events, out, chosen, status, revealed)
 
 
-def _write_export(events: list[Any], out: str | Path | TextIO, chosen: int, status: str,
+def _write_export(events: list[Event], out: str | Path | TextIO, chosen: int, status: str,
                   revealed: bool) -> ExportSummary:
     text = dumps(events)
     if isinstance(out, (str, Path)):
