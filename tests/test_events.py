@@ -54,6 +54,18 @@ def test_the_docs_and_the_module_name_the_same_event_types_in_the_same_order():
     assert all(c.__doc__ and "\n" not in c.__doc__.strip() for c in EVENT_CLASSES)  # one line each
 
 
+def test_every_field_of_an_event_type_is_documented_in_its_row():
+    table = DOCS.read_text(encoding="utf-8").split("## Types", 1)[1].split("\n## ", 1)[0]
+    rows = {m[1]: m[2] for m in re.finditer(r"^\| `([a-z_]+)` \|(.*)$", table, flags=re.MULTILINE)}
+    # The column itself; the counters of randomness, documented for every event above the table; a field read
+    # when present that no game writes.
+    undocumented = {"type", "roll_index", "rolls", "draws", "first_seat"}
+    for cls in EVENT_CLASSES:
+        named = set(re.findall(r"`([a-z_]+)`", rows[type_of(cls)]))
+        keys = (cls.__required_keys__ | cls.__optional_keys__) - undocumented
+        assert keys <= named, (type_of(cls), keys - named)
+
+
 def keys_fit(event: dict[str, Any], cls: type[Any]) -> bool:
     return cls.__required_keys__ <= event.keys() <= cls.__required_keys__ | cls.__optional_keys__
 
