@@ -5,10 +5,10 @@ An event is a plain dict, ready for JSON: these ``TypedDict`` only describe it, 
 them apart by ``type``, and the type checker narrows the union on it (``if e["type"] == "battle":``, or
 ``match e["type"]`` with ``assert_never`` for the ones it must handle all of).
 
-The types describe an event as the log holds it. An audience's view of one (``engine.fog.events_for``) has the
-same keys, but a field that audience may not know is ``null`` (the card drawn by someone else, a territory in
-the fog), a public copy counts hidden cards in a ``*_count`` field, and an event out of its sight is a
-``HiddenEvent``: the union of both is ``View``.
+The types describe an event as the log holds it. An audience's view of one (``engine.fog.events_for``) has no
+other keys (a public copy adds a ``*_count`` of hidden cards) and may have fewer (another player's
+``turn_started`` under fog); a field that audience may not know is ``null`` (the card drawn by someone else, a
+territory in the fog); and an event out of its sight is a ``HiddenEvent``. ``View`` is the union of both.
 
 Events that used randomness carry ``roll_index`` and ``rolls`` (dice) or ``draws`` (the shuffle stream); see
 ``docs/dice.md``.
@@ -17,7 +17,7 @@ Events that used randomness carry ``roll_index`` and ``rolls`` (dice) or ``draws
 from typing import Any, Literal, NotRequired, TypedDict, get_args
 
 Mission = dict[str, Any]  # a secret mission: ``id``, ``kind`` and the fields of its kind (engine/missions.py)
-# The keys ``from`` and ``to`` are Python keywords: the TypedDicts that hold them build on these.
+# ``from`` is a Python keyword: the TypedDicts with the keys ``from`` and ``to`` build on these.
 _Move = TypedDict("_Move", {"from": str, "to": str})
 
 
@@ -312,8 +312,6 @@ def type_of(cls: type[Any]) -> str:
     (kind,) = get_args(cls.__annotations__["type"])
     return str(kind)
 
-
-assert tuple(type_of(c) for c in EVENT_CLASSES) == EVENT_TYPES, "Event and EventType name the same types"
 
 __all__ = [
     "EVENT_CLASSES", "EVENT_TYPES", "ArmiesPlaced", "AttackEnded", "Battle", "CapitalChosen", "CardDrawn",
