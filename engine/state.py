@@ -1,7 +1,7 @@
 """The game state and the event reducer.
 
-Every change to a game is an event (a plain JSON-ready dict with a ``type``). ``apply_event`` is the one
-place that changes a state, so a game's log replays to exactly the state the engine had.
+Every change to a game is an event (a plain JSON-ready dict with a ``type``, typed in ``engine.events``).
+``apply_event`` is the one place that changes a state, so a game's log replays to exactly the state the engine had.
 """
 
 from __future__ import annotations

@@ -54,6 +54,12 @@ def test_the_docs_and_the_module_name_the_same_event_types_in_the_same_order():
     assert all(c.__doc__ and "\n" not in c.__doc__.strip() for c in EVENT_CLASSES)  # one line each
 
 
+def test_every_event_type_is_reduced():
+    from engine import state
+
+    assert set(EVENT_TYPES) == state.EVENT_TYPES
+
+
 def test_every_field_of_an_event_type_is_documented_in_its_row():
     table = DOCS.read_text(encoding="utf-8").split("## Types", 1)[1].split("\n## ", 1)[0]
     rows = {m[1]: m[2] for m in re.finditer(r"^\| `([a-z_]+)` \|(.*)$", table, flags=re.MULTILINE)}
