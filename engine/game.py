@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from . import dice
 from .actions import (
@@ -52,6 +52,8 @@ from .errors import (
     WrongPhase,
     clip,
 )
+from .events import ArmiesPlaced, DeckShuffled, GameStarted, Roster, WildsReturned
+from .events import GameOver as GameEnded
 from .missions import Mission, mission_text
 from .modes import MODES, Mode, Victory
 from .phases import PHASES, allowed_in
@@ -117,11 +119,11 @@ class Game:
         settings.check_map()
         armies = starting_armies(n, len(board.territory_ids))
         starting = {p.seat: armies for p in seats}
-        roster: list[dict[str, Any]] = [p.to_dict() for p in seats]
+        roster: list[Roster] = [p.to_dict() for p in seats]
         if n == 2:
             starting[NEUTRAL] = max(NEUTRAL_ARMIES_TWO_PLAYER, armies)
             roster.append({"seat": NEUTRAL, "name": "Neutral", "kind": "neutral", "level": None})
-        started: Event = {
+        started: GameStarted = {
             "type": "game_started", "settings": settings.to_dict(), "map": board.id, "players": roster,
             "seat_order": [p.seat for p in seats], "starting_armies": {str(k): v for k, v in starting.items()},
             "seed_commitment": dice.commitment(seed),
@@ -129,7 +131,7 @@ class Game:
         if teams:
             started["teams"] = {str(k): v for k, v in teams.items()}
         game = cls(initial_state(started, seed))
-        events = [started]
+        events: list[Event] = [started]
         events += game._emit_all(game._opening())
         events += game._emit_all(game._checkpoint())
         return game, events
@@ -141,7 +143,7 @@ class Game:
         started = next(it)
         if started.get("type") != "game_started":
             raise ValueError("a game log must begin with game_started")
-        game = cls(initial_state(started, seed))
+        game = cls(initial_state(cast(GameStarted, started), seed))
         for event in it:
             apply_event(game.state, event)
         return game
@@ -326,18 +328,18 @@ class Game:
         first = True
         for t in self.board.territory_ids:
             if t in added:
-                event: Event = {"type": "armies_placed", "seat": s.owners[t], "territory": t, "count": added[t],
+                event: ArmiesPlaced = {"type": "armies_placed", "seat": s.owners[t], "territory": t, "count": added[t],
                                 "source": "random"}
                 if first:
                     event["draws"] = draws
                     first = False
                 yield event
 
-    def shuffle_event(self, kind: str, cards: list[str], **extra: Any) -> Event:
+    def shuffle_event(self, kind: str, cards: list[str], **extra: Any) -> DeckShuffled | WildsReturned:
         """Shuffle ``cards`` with the seed's next draws; the event that records the new order."""
         deck = list(cards)
         used = dice.shuffle(self.state.seed, self.state.draw_index, deck)
-        return {"type": kind, "cards": deck, **extra, "draws": used}
+        return cast("DeckShuffled | WildsReturned", {"type": kind, "cards": deck, **extra, "draws": used})
 
     def _shuffle_deck(self, kind: str = "deck_shuffled") -> Iterable[Event]:
         """The whole deck, wilds included, shuffled for play (nothing in a game without cards)."""
@@ -639,15 +641,15 @@ class Game:
     def _lead(self, seats: list[int]) -> int:
         return self.state.current if self.state.current in seats else min(seats)
 
-    def _game_over(self, winner: int, reason: str, **details: Any) -> Event:
-        event: Event = {"type": "game_over", "winner": winner, "reason": reason}
+    def _game_over(self, winner: int, reason: str, **details: Any) -> GameEnded:
+        event: dict[str, Any] = {"type": "game_over", "winner": winner, "reason": reason}
         if self.state.teams:
             event["winners"] = self._side_members(winner)
             event["reason"] = "teams" if reason == "conquest" else reason
         event.update(details)
         event["seed"] = self.state.seed
         event["seed_commitment"] = self.state.seed_commitment
-        return event
+        return cast(GameEnded, event)
 
     def _checkpoint(self) -> Iterable[Event]:
         """After each action (and before a turn passes): has the player whose turn it is won by the mode's goal?"""

@@ -13,15 +13,20 @@ from PIL import Image
 from .mapview import render_map
 
 if TYPE_CHECKING:
-    from engine import Event, GameState
+    from engine import GameState
+    from engine.events import Event, EventType
 
-ACTION_EVENTS = {
+ACTION_EVENTS: frozenset[EventType] = frozenset({
     "battle", "territory_conquered", "occupied", "player_eliminated", "armies_placed", "fortified",
     "territory_claimed",
-}
+})
+# The events of one attack (the battles of a blitz on one target, the conquest, the move in, an elimination).
+ATTACK_EVENTS: frozenset[EventType] = frozenset({"battle", "territory_conquered", "occupied", "player_eliminated"})
 # Events written after an action that are not part of what a player sees happen on the board.
-BOOKKEEPING = {"card_drawn", "turn_ended", "attack_ended", "deck_shuffled", "wilds_returned", "game_over",
-               "turn_started", "setup_turn", "first_player"}
+BOOKKEEPING: frozenset[EventType] = frozenset({
+    "card_drawn", "turn_ended", "attack_ended", "deck_shuffled", "wilds_returned", "game_over", "turn_started",
+    "setup_turn", "first_player",
+})
 
 
 def read_log(path: str | Path) -> list[Event]:
@@ -52,15 +57,14 @@ def last_action(events: list[Event]) -> list[Event]:
         return []
     last = events[i]
     kind, seat = last["type"], last.get("seat")
-    attack = {"battle", "territory_conquered", "occupied", "player_eliminated"}
     j = i
-    if kind in attack:
-        target = next((e.get("to") for e in reversed(events[: i + 1]) if e.get("type") in attack - {
+    if kind in ATTACK_EVENTS:
+        target = next((e.get("to") for e in reversed(events[: i + 1]) if e.get("type") in ATTACK_EVENTS - {
             "player_eliminated"}), None)
         while j > 0:
             e = events[j - 1]
             if e.get("type") == "player_eliminated" or (
-                    e.get("type") in attack and e.get("to") == target and e.get("seat") == seat):
+                    e.get("type") in ATTACK_EVENTS and e.get("to") == target and e.get("seat") == seat):
                 j -= 1
             else:
                 break

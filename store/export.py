@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import NamedTuple, TextIO
 from urllib.parse import quote
 
-from engine import Event
+from engine.events import Event
 from engine.log import dumps, public_event
 
 from .errors import DatabaseError, StoreError, UnknownGame

@@ -48,13 +48,15 @@ def turn_steps(game_id: int, events: Iterable[Event], now: float) -> list[Step]:
     """The turns' rows for an action's events: a turn starts, a turn ends, the game ends."""
     steps = []
     for e in events:
-        kind = e.get("type")
-        if kind == "turn_started":
-            steps.append(Step(_TURN_START, (game_id, e["turn"], e["seat"], now, game_id, e["seat"])))
-        elif kind == "turn_ended":
-            steps.append(Step(_TURN_END, (now, game_id, e["seat"])))
-        elif kind == "game_over":
-            steps.append(Step(_ALL_TURNS_END, (now, game_id)))
+        match e["type"]:
+            case "turn_started":
+                steps.append(Step(_TURN_START, (game_id, e["turn"], e["seat"], now, game_id, e["seat"])))
+            case "turn_ended":
+                steps.append(Step(_TURN_END, (now, game_id, e["seat"])))
+            case "game_over":
+                steps.append(Step(_ALL_TURNS_END, (now, game_id)))
+            case _:
+                pass
     return steps
 
 
@@ -122,7 +124,7 @@ def results_of(game_id: int, guild_id: int | None, channel_id: int, players: Seq
     team_of = teams(events)
     favourite = favourite_continents(events)
     logged_turns = turns_played(events)
-    game_turns = max((int(e["turn"]) for e in events if e.get("type") == "turn_started"), default=0)
+    game_turns = max((int(e["turn"]) for e in events if e["type"] == "turn_started"), default=0)
     out = []
     for p in players:
         mine = [t for t in turn_rows if t.seat == p.seat]

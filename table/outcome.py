@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine import Event, GameState
+from engine.events import EventType
 from engine.state import OVER
 from store import GameRecord, SeatStatus
 
@@ -39,7 +40,7 @@ class Part:
 
 
 # Events that start or end a turn: after one of them, someone new may be called to move.
-TURN_EVENTS = frozenset({"turn_started", "setup_turn", "turn_ended"})
+TURN_EVENTS: frozenset[EventType] = frozenset({"turn_started", "setup_turn", "turn_ended"})
 
 # Things to announce that are not events.
 TIME_RAN_OUT = "time_ran_out"   # a player's turn was played for them (count: missed turns in a row)

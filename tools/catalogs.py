@@ -34,13 +34,13 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]
     from store import errors as store_errors
 
     keywords: dict[str, Any] = {"_": (1,), "_noop": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
-    # The refusals of the engine and the store: the first argument of every RuleError and StoreError, and the
-    # phrases put into them.
-    refusals = {name for module, base in ((errors, errors.RuleError), (store_errors, store_errors.StoreError),
-                                          (map_errors, map_errors.MapFileError))
-                for name, value in vars(module).items() if isinstance(value, type) and issubclass(value, base)}
+    # The refusals of the engine, the store and the map files: the first argument of every TemplateError (RuleError,
+    # MapError, StoreError, MapFileError and theirs), and the phrases put into them.
+    refusals = {name for module in (errors, store_errors, map_errors)
+                for name, value in vars(module).items()
+                if isinstance(value, type) and issubclass(value, errors.TemplateError)}
     keywords.update(dict.fromkeys(refusals, (1,)))
-    keywords.update({"MapError": (1,), "_require": (2,)})   # the engine's refusals of a map (engine/board.py)
+    keywords["_require"] = (2,)   # the engine's refusals of a map (engine/board.py)
     keywords["Phrase"] = None
     # store/export.py is a command-line tool: its messages are read in the console, in English.
     method_map = [("export.py", "ignore"), ("cli.py", "ignore"), ("**.py", "python")]

@@ -29,6 +29,7 @@ from cogs.shared.i18n import _, ngettext
 from cogs.shared.postbox import Post, Postbox
 from cogs.shared.text import describe, mission_line, now_text, seat_name, winner_names
 from engine import Game, GameState
+from engine.events import EventType, PlacementSource
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.state import NEUTRAL
 from store import GameRecord, StoreReader
@@ -37,7 +38,7 @@ from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, ST
 
 MAX_CONTENT = 1900
 NOBODY = discord.AllowedMentions.none()
-PLACEMENTS = frozenset({"reinforcement", "setup", "card_bonus"})
+PLACEMENTS: frozenset[PlacementSource] = frozenset({"reinforcement", "setup", "card_bonus"})
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -142,7 +143,7 @@ class Announcer:
         board = Game(state).board
         notes = [n for n in outcome.notes if n.seat == part.seat]
         head: list[str] = []
-        skip: set[str] = set()
+        skip: set[EventType] = set()
         if part.by == START:
             head.append(_("The game begins! Dice commitment: `{c}`", locale, c=state.seed_commitment[:16] + "…"))
             seen = seen[1:]
@@ -154,7 +155,7 @@ class Announcer:
                 name = seat_name(state, part.seat, locale)
                 head.append(_("🤖 {player} played turn {turn}:", locale, player=name, turn=part.turn) if part.turn
                             else _("🤖 {player} played:", locale, player=name))
-            placed = sum(e["count"] for e in seen if e["type"] == "armies_placed" and not e.get("hidden")
+            placed = sum(e["count"] for e in seen if "hidden" not in e and e["type"] == "armies_placed"
                          and e.get("source") in PLACEMENTS)
             if placed:
                 head.append(ngettext("{player} placed {n} army.", "{player} placed {n} armies.", placed, locale,

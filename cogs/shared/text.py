@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, assert_never, cast
 
 import discord
 
 from cogs.shared.i18n import _, ngettext, territory_name
 from engine import Board, GameState
+from engine.events import ArmiesPlaced, Battle, Event, TurnStarted, View
 from engine.fog import public_phase
 from engine.game import PHASE_WORDS
-from engine.state import OVER, Event
+from engine.state import OVER
 
 
 def _noop(message: str) -> str:
@@ -75,7 +76,7 @@ def dice_text(values: Sequence[int]) -> str:
     return " ".join(str(v) for v in values)
 
 
-def describe(events: Sequence[Event], state: GameState, board: Board, locale: object | None = None,
+def describe(events: Sequence[View], state: GameState, board: Board, locale: object | None = None,
              *, include_setup: bool = False) -> list[str]:
     """One line per thing that happened; runs of battles on the same front are summed up (blitz).
 
@@ -83,97 +84,124 @@ def describe(events: Sequence[Event], state: GameState, board: Board, locale: ob
     turn started without its figures is told without them."""
     lines: list[str] = []
     i = 0
+    while i < len(events):
+        e = events[i]
+        i += 1
+        if "hidden" in e:
+            continue
+        if e["type"] == "battle":
+            run = [e]
+            # A blitz is one line: its battles carry the roll index of its first; a single roll is a line alone.
+            while "blitz" in e and i < len(events) and (nxt := events[i])["type"] == "battle" and "hidden" not in nxt \
+                    and nxt.get("blitz") == e["blitz"]:
+                run.append(nxt)
+                i += 1
+            lines.append(_battle_line(run, state, board, locale))
+            continue
+        line = _event_line(e, state, board, locale, include_setup=include_setup)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def _event_line(e: Event, state: GameState, board: Board, locale: object | None = None,
+               *, include_setup: bool = False) -> str | None:
+    """The line that tells one event (None for an event the channel is not told of); a battle alone."""
+    def who(seat: int | None) -> str:
+        return seat_name(state, seat, locale) if isinstance(seat, int) else ""
 
     def name(territory: str | None) -> str:
         return fog_name(board, territory, locale)
 
-    while i < len(events):
-        e = events[i]
-        kind = e["type"]
-        if e.get("hidden"):
-            i += 1
-            continue
-        who = seat_name(state, e["seat"], locale) if "seat" in e and isinstance(e["seat"], int) else ""
-        if kind == "battle":
-            run = [e]
-            # A blitz is one line: its battles carry the roll index of its first; a single roll is a line alone.
-            while "blitz" in e and i + 1 < len(events) and events[i + 1]["type"] == "battle" and \
-                    events[i + 1].get("blitz") == e["blitz"]:
-                i += 1
-                run.append(events[i])
-            lines.append(_battle_line(run, state, board, locale))
-        elif kind == "territory_conquered":
-            lines.append(_("🏴 {player} conquered {territory}!", locale, player=who, territory=name(e["to"])))
-        elif kind == "occupied":
-            lines.append(ngettext("{n} army holds {territory}.", "{n} armies hold {territory}.", e["count"], locale,
-                                  territory=name(e["to"])))
-        elif kind == "armies_placed" and (include_setup or e.get("source") not in ("random",)):
-            if e.get("source") == "card_bonus":
-                lines.append(_("+{count} card bonus on {territory}.", locale, count=e["count"],
-                               territory=name(e["territory"])))
-            elif e.get("source") == "neutral":
-                lines.append(ngettext("{player} placed {n} neutral army on {territory}.",
-                                      "{player} placed {n} neutral armies on {territory}.", e["count"], locale,
-                                      player=who, territory=name(e["territory"])))
-            else:
-                lines.append(_("{player} placed {count} on {territory}.", locale, player=who, count=e["count"],
-                               territory=name(e["territory"])))
-        elif kind == "placements_undone":
-            lines.append(ngettext("↩️ {player} took back {n} army.", "↩️ {player} took back {n} armies.", e["armies"],
-                                  locale, player=who))
-        elif kind == "capital_chosen":
-            lines.append(_("🏰 {player} chose {territory} as their capital.", locale, player=who,
-                           territory=name(e["territory"])))
-        elif kind == "territory_claimed":
-            lines.append(_("{player} claimed {territory}.", locale, player=who, territory=name(e["territory"])))
-        elif kind == "cards_traded":
+    match e["type"]:
+        case "battle":
+            return _battle_line([e], state, board, locale)
+        case "territory_conquered":
+            return _("🏴 {player} conquered {territory}!", locale, player=who(e["seat"]), territory=name(e["to"]))
+        case "occupied":
+            return ngettext("{n} army holds {territory}.", "{n} armies hold {territory}.", e["count"], locale,
+                            territory=name(e["to"]))
+        case "armies_placed":
+            return _placed_line(e, state, board, locale, include_setup=include_setup)
+        case "placements_undone":
+            return ngettext("↩️ {player} took back {n} army.", "↩️ {player} took back {n} armies.", e["armies"],
+                            locale, player=who(e["seat"]))
+        case "capital_chosen":
+            return _("🏰 {player} chose {territory} as their capital.", locale, player=who(e["seat"]),
+                     territory=name(e["territory"]))
+        case "territory_claimed":
+            return _("{player} claimed {territory}.", locale, player=who(e["seat"]), territory=name(e["territory"]))
+        case "cards_traded":
             symbols = " ".join(SYMBOLS.get(c["symbol"], "?") for c in e["cards"])
-            lines.append(ngettext("{player} traded {symbols} (set #{number}) for {n} army.",
-                                  "{player} traded {symbols} (set #{number}) for {n} armies.", e["armies"], locale,
-                                  player=who, symbols=symbols, number=e["set_number"]))
-        elif kind == "player_eliminated":
-            count = len(e["cards_taken"]) if e.get("cards_taken") is not None else e.get("cards_taken_count", 0)
-            lines.append(ngettext("☠️ {player} was eliminated by {by}, who takes {n} card.",
-                                  "☠️ {player} was eliminated by {by}, who takes {n} cards.", count, locale,
-                                  player=who, by=seat_name(state, e["by"], locale)))
-        elif kind == "fortified":
-            lines.append(_("{player} moved {count} from {source} to {target}.", locale, player=who,
-                           count=e["count"], source=name(e["from"]), target=name(e["to"])))
-        elif kind == "turn_started" and "reinforcements" not in e:
-            lines.append(_("Turn {turn}: {player}'s turn.", locale, turn=e["turn"], player=who))
-        elif kind == "turn_started":
-            r = e["reinforcements"]
-            bonus = sum(r["continents"].values())
-            if bonus:
-                lines.append(ngettext("Turn {turn}: {player} gets {n} army ({base} for territories, {bonus} for "
-                                      "continents).", "Turn {turn}: {player} gets {n} armies ({base} for territories, "
-                                      "{bonus} for continents).", e["total"], locale, turn=e["turn"], player=who,
-                                      base=r["territories"], bonus=bonus))
-            else:
-                lines.append(ngettext("Turn {turn}: {player} gets {n} army.", "Turn {turn}: {player} gets {n} armies.",
-                                      e["total"], locale, turn=e["turn"], player=who))
-        elif kind == "card_drawn":
-            lines.append(_("{player} draws a card.", locale, player=who))
-        elif kind == "attack_ended":
-            lines.append(_("{player} stops attacking.", locale, player=who))
-        elif kind == "turn_ended":
-            lines.append(_("{player} ends the turn.", locale, player=who))
-        elif kind == "player_surrendered":
-            lines.append(_("🏳️ {player} surrendered; their territories are neutral now.", locale, player=who))
-        elif kind == "first_player":
-            lines.append(_("🎲 {player} rolled highest and goes first.", locale, player=who))
-        elif kind == "territories_dealt":
-            lines.append(_("The territories were dealt.", locale))
-        elif kind == "deck_shuffled" and e.get("from_discard"):
-            lines.append(_("The discard pile was shuffled into a new deck.", locale))
-        elif kind == "game_over":
-            winner = seat_name(state, e["winner"], locale)
-            lines.append(_("🏆 {player} wins the game!", locale, player=winner))
-        i += 1
-    return lines
+            return ngettext("{player} traded {symbols} (set #{number}) for {n} army.",
+                            "{player} traded {symbols} (set #{number}) for {n} armies.", e["armies"], locale,
+                            player=who(e["seat"]), symbols=symbols, number=e["set_number"])
+        case "player_eliminated":
+            taken = e.get("cards_taken")   # a public view counts them instead (engine.log.public_event)
+            count = len(taken) if taken is not None else int(cast("dict[str, Any]", e).get("cards_taken_count", 0))
+            return ngettext("☠️ {player} was eliminated by {by}, who takes {n} card.",
+                            "☠️ {player} was eliminated by {by}, who takes {n} cards.", count, locale,
+                            player=who(e["seat"]), by=seat_name(state, e["by"], locale))
+        case "fortified":
+            return _("{player} moved {count} from {source} to {target}.", locale, player=who(e["seat"]),
+                     count=e["count"], source=name(e["from"]), target=name(e["to"]))
+        case "turn_started":
+            return _turn_line(e, state, locale)
+        case "card_drawn":
+            return _("{player} draws a card.", locale, player=who(e["seat"]))
+        case "attack_ended":
+            return _("{player} stops attacking.", locale, player=who(e["seat"]))
+        case "turn_ended":
+            return _("{player} ends the turn.", locale, player=who(e["seat"]))
+        case "player_surrendered":
+            return _("🏳️ {player} surrendered; their territories are neutral now.", locale, player=who(e["seat"]))
+        case "first_player":
+            return _("🎲 {player} rolled highest and goes first.", locale, player=who(e["seat"]))
+        case "territories_dealt":
+            return _("The territories were dealt.", locale)
+        case "deck_shuffled":
+            return _("The discard pile was shuffled into a new deck.", locale) if e.get("from_discard") else None
+        case "game_over":
+            return _("🏆 {player} wins the game!", locale, player=seat_name(state, e["winner"], locale))
+        case "game_started" | "missions_dealt" | "setup_turn" | "wilds_returned" | "mission_changed":
+            return None   # told elsewhere (the lobby, the setup panel, a private mission) or not at all
+        case _:
+            assert_never(e["type"])
 
 
-def _battle_line(run: list[Event], state: GameState, board: Board, locale: object | None) -> str:
+def _placed_line(e: ArmiesPlaced, state: GameState, board: Board, locale: object | None, *,
+                 include_setup: bool) -> str | None:
+    player, territory = seat_name(state, e["seat"], locale), fog_name(board, e["territory"], locale)
+    match e.get("source"):
+        case "random" if not include_setup:
+            return None
+        case "card_bonus":
+            return _("+{count} card bonus on {territory}.", locale, count=e["count"], territory=territory)
+        case "neutral":
+            return ngettext("{player} placed {n} neutral army on {territory}.",
+                            "{player} placed {n} neutral armies on {territory}.", e["count"], locale,
+                            player=player, territory=territory)
+        case _:
+            return _("{player} placed {count} on {territory}.", locale, player=player, count=e["count"],
+                     territory=territory)
+
+
+def _turn_line(e: TurnStarted, state: GameState, locale: object | None) -> str:
+    player = seat_name(state, e["seat"], locale)
+    if "reinforcements" not in e:   # another player's turn under fog: no figures
+        return _("Turn {turn}: {player}'s turn.", locale, turn=e["turn"], player=player)
+    r = e["reinforcements"]
+    bonus = sum(r["continents"].values())
+    if bonus:
+        return ngettext("Turn {turn}: {player} gets {n} army ({base} for territories, {bonus} for "
+                        "continents).", "Turn {turn}: {player} gets {n} armies ({base} for territories, "
+                        "{bonus} for continents).", e["total"], locale, turn=e["turn"], player=player,
+                        base=r["territories"], bonus=bonus)
+    return ngettext("Turn {turn}: {player} gets {n} army.", "Turn {turn}: {player} gets {n} armies.",
+                    e["total"], locale, turn=e["turn"], player=player)
+
+
+def _battle_line(run: list[Battle], state: GameState, board: Board, locale: object | None) -> str:
     first, last = run[0], run[-1]
     attacker = seat_name(state, first["seat"], locale)
     defender = seat_name(state, first["defender"], locale)
