@@ -38,7 +38,7 @@ class RenderTrace:
     """Hooks ``cogs.maps.drawing``: which state and viewer each PNG was drawn from."""
 
     def __init__(self, monkeypatch: Any) -> None:
-        from cogs import maps
+        from cogs.maps import drawing as maps
 
         self.by_digest: dict[str, tuple[Audience, Any]] = {}
         real_draw = maps.draw

@@ -145,7 +145,7 @@ async def test_a_wrong_guess_about_fog_still_answers_privately(tmp_path: Path):
 
 
 async def test_under_load_a_burst_of_ai_turns_carries_only_its_newest_map(tmp_path: Path, monkeypatch: Any):
-    from cogs import maps
+    from cogs.maps import drawing as maps
 
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="burst"), strict=True) as d:
         await start(d, ("alice", "bob"), 3, deployment="auto")

@@ -251,7 +251,7 @@ def phase_text(state: GameState, locale: object | None = None, audience: int | N
 
 def mission_line(mission: dict[str, Any] | None, board: Board, state: GameState, locale: object | None = None) -> str:
     """A secret mission in the reader's language."""
-    from .i18n import continent_name
+    from cogs.shared.i18n import continent_name
 
     if mission is None:
         return ""
