@@ -21,7 +21,8 @@ import discord
 
 from cogs.shared.i18n import language_of, map_labels
 from cogs.shared.text import player_name
-from engine import Event, GameState
+from engine import GameState
+from engine.events import View
 from engine.fog import Audience, state_for, visible_to
 from mapfiles.registry import use_database
 from render import draw_png, warm_up, workers
@@ -40,7 +41,7 @@ class MapJob:
     visible: frozenset[str] | None
 
 
-def prepare(state: GameState, audience: Audience, seen: Sequence[Event] = (), *,
+def prepare(state: GameState, audience: Audience, seen: Sequence[View] = (), *,
             locale: object | None = None) -> MapJob:
     """The board as ``audience`` may see it, with ``seen`` (events already projected for that audience)
     marked: the last attack, placements, moves."""
@@ -89,7 +90,7 @@ def as_file(data: bytes) -> discord.File:
     return discord.File(io.BytesIO(data), filename="map.png")
 
 
-async def map_file(state: GameState, audience: Audience, seen: Sequence[Event] = (), *,
+async def map_file(state: GameState, audience: Audience, seen: Sequence[View] = (), *,
                    locale: object | None = None) -> discord.File:
     """The map for ``audience`` as an attachment (``prepare`` then ``draw``)."""
     return as_file(await draw(prepare(state, audience, seen, locale=locale)))

@@ -168,8 +168,11 @@ async def my_controls(tap: Tap) -> None:
     """The buttons of the move, privately: the public panel under fog shows no figures."""
     locale = tap.locale
     view = controls(tap.record.id, tap.game, locale)
-    await tap.interaction.response.send_message(turn_prompt(tap.game, locale, _("You", locale)), ephemeral=True,
-                                                **({"view": view} if view is not None else {}))
+    text = turn_prompt(tap.game, locale, _("You", locale))
+    if view is not None:
+        await tap.interaction.response.send_message(text, ephemeral=True, view=view)
+    else:
+        await tap.interaction.response.send_message(text, ephemeral=True)
 
 
 async def show_mission(tap: Tap) -> None:
