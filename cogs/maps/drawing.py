@@ -12,10 +12,10 @@ yet drawn; the announcer uses it to draw fewer maps when the bot is busy (``busy
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
@@ -25,7 +25,7 @@ from engine import GameState
 from engine.events import View
 from engine.fog import Audience, state_for, visible_to
 from mapfiles.registry import use_database
-from render import draw_png, warm_up, workers
+from render import Labels, draw_png, warm_up, workers
 
 _pending = 0
 
@@ -36,8 +36,8 @@ class MapJob:
 
     view: GameState
     audience: Audience
-    highlight: tuple[dict[str, Any], ...]
-    labels: Any
+    highlight: tuple[View, ...]
+    labels: Labels
     visible: frozenset[str] | None
 
 
@@ -50,7 +50,7 @@ def prepare(state: GameState, audience: Audience, seen: Sequence[View] = (), *,
         player.name = player_name(player.name, player.kind == "ai", locale or state.settings.language or None)
     visible = visible_to(state, audience)
     # Marks need both ends of an attack or a move: one in the fog (named null) leaves the event unmarked.
-    highlight = tuple(dict(e) for e in seen if not e.get("hidden")
+    highlight = tuple(copy.copy(e) for e in seen if not e.get("hidden")
                       and all(e.get(key) for key in ("from", "to", "territory") if key in e))
     labels = map_labels(language_of(locale or state.settings.language or None), state.settings.map)
     return MapJob(view, audience, highlight, labels, None if visible is None else frozenset(visible))
