@@ -140,7 +140,7 @@ def limit_text(exc: LimitReached, locale: object | None) -> str:
 
 
 async def handle_error(interaction: discord.Interaction[Any], exc: BaseException,
-                       context: dict[str, Any] | None = None) -> None:
+                       context: Mapping[str, object] | None = None) -> None:
     text = explain(exc, interaction.locale)
     if text is None:
         error_id = secrets.token_hex(4)
