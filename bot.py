@@ -27,7 +27,7 @@ import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
@@ -96,7 +96,14 @@ class Config:
             raise SystemExit(f"shards: {exc}") from exc
 
 
-class _Risk:
+if TYPE_CHECKING:
+    # What the mixin is written against: at run time each bot below puts its own kind of bot after it.
+    _Bot = commands.Bot
+else:
+    _Bot = object
+
+
+class _Risk(_Bot):
     """What both kinds of bot share: one store, the cogs in ``EXTENSIONS``, one error handler."""
 
     new_seed: Callable[[], str] | None = None  # the dice seed of each new game (None: a random one)
@@ -105,7 +112,7 @@ class _Risk:
         intents = discord.Intents.default()  # no privileged intents
         # Nothing the bot sends pings anyone unless a message names the one user it means (the turn panel, a
         # reminder): a player's name with @everyone or a role mention in it stays text.
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,  # type: ignore[call-arg]
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.config = config
         workers.configure(config.render_processes)

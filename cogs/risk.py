@@ -68,7 +68,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
         await self.scheduler.stop()
         await self.announcer.box.close()
 
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:  # type: ignore[override]
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         require_permissions(interaction)
         command = interaction.command
         if interaction.type == discord.InteractionType.application_command and command is not None \
@@ -92,8 +92,8 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
             elif name in HOSTED:  # any time, for the host
                 require_host(record, interaction)
                 handler, game = HOSTED[name], record.game()
-                seat = record.seat_of(interaction.user.id)
-                seat = NEUTRAL if seat is None else seat
+                held = record.seat_of(interaction.user.id)
+                seat = NEUTRAL if held is None else held
             elif name in BUTTONS:  # a move: only the player whose turn it is
                 handler = BUTTONS[name]
                 game, seat = on_turn(record, interaction)

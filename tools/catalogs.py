@@ -15,7 +15,7 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -25,15 +25,21 @@ from discord import app_commands  # noqa: E402
 
 from cogs.shared.i18n import DOMAIN, LOCALE_DIR  # noqa: E402
 
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
-def _source_messages() -> Iterator[tuple[str | tuple[str, str], str | None, str]]:
+# Babel's keywords: for each function, which arguments are the message (and its plural, and its context, "c").
+Keywords = dict[str, tuple[int | tuple[int, str], ...] | None]
+
+
+def _source_messages() -> Iterator[tuple[str | tuple[str, ...], str | None, str]]:
     from babel.messages.extract import extract_from_dir
 
     from engine import errors
     from mapfiles import errors as map_errors
     from store import errors as store_errors
 
-    keywords: dict[str, Any] = {"_": (1,), "_noop": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+    keywords: Keywords = {"_": (1,), "_noop": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
     # The refusals of the engine, the store and the map files: the first argument of every TemplateError (RuleError,
     # MapError, StoreError, MapFileError and theirs), and the phrases put into them.
     refusals = {name for module in (errors, store_errors, map_errors)
@@ -58,7 +64,7 @@ def _tree_messages() -> list[tuple[str, str | None]]:
 
     out: list[tuple[str, str | None]] = []
 
-    def walk(command: Any) -> None:
+    def walk(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> None:
         out.append((command.name, "command-name"))
         out.append((command.description, None))
         if isinstance(command, app_commands.Group):
@@ -93,7 +99,7 @@ def _text_messages() -> list[str]:
     return [*RULE_TOPICS.values(), HELP_TEXT]
 
 
-def build_template() -> Any:
+def build_template() -> Catalog:
     from babel.messages.catalog import Catalog
 
     template = Catalog(domain=DOMAIN, project="risk-bot", charset="utf-8")
@@ -143,6 +149,13 @@ def extract() -> int:
 PLACEHOLDER = re.compile(r"\{[a-z_]+(?::[^}]*)?\}")
 
 
+def _forms(text: str | Sequence[str] | None) -> tuple[str, ...]:
+    """A message id or translation as its forms: one, or the singular and the plurals (None: one empty form)."""
+    if text is None or isinstance(text, str):
+        return (text or "",)
+    return tuple(text)
+
+
 def problems(language: str) -> list[str]:
     """Messages of the template with no translation in a language, or whose placeholders differ."""
     from babel.messages.pofile import read_po
@@ -159,8 +172,8 @@ def problems(language: str) -> list[str]:
         if not message.id:
             continue
         found = translated.get(message.id, context=message.context)
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = (found.string if isinstance(found.string, tuple) else (found.string,)) if found else ()
+        ids = _forms(message.id)
+        strings = _forms(found.string) if found else ()
         if not found or not all(strings) or found.fuzzy:
             out.append(f"{language}: no translation for {message.context or ''}|{ids[0][:60]!r}")
             continue

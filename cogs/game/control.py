@@ -132,9 +132,11 @@ class ControlCommands(CogBase):
                           quiet_end: app_commands.Range[str, 1, 5] | None = None,
                           timezone: app_commands.Range[str, 1, 64] | None = None) -> None:
         prefs = await self.store.get_user_prefs(interaction.user.id)
-        changes = {k: v for k, v in (("notify", mode), ("quiet_start", quiet_start), ("quiet_end", quiet_end),
-                                     ("timezone", timezone)) if v is not None}
-        prefs = await self.table.save_prefs(replace(prefs, **changes))
+        prefs = await self.table.save_prefs(replace(  # an option not given keeps its stored value
+            prefs, notify=prefs.notify if mode is None else mode,
+            quiet_start=prefs.quiet_start if quiet_start is None else quiet_start,
+            quiet_end=prefs.quiet_end if quiet_end is None else quiet_end,
+            timezone=prefs.timezone if timezone is None else timezone))
         quiet = f"{prefs.quiet_start}–{prefs.quiet_end} ({prefs.timezone or 'UTC'})" if prefs.quiet_start else "—"
         await interaction.response.send_message(
             _("Notifications: {mode}. Quiet hours: {quiet}.", interaction.locale, mode=prefs.notify,

@@ -113,10 +113,10 @@ class LobbyCommands(CogBase):
     @app_commands.rename(map_name="map")
     @app_commands.choices(
         **{o.name: [app_commands.Choice(name=v, value=v) for v in o.values] for o in OPTIONS if o.help and o.values},
-        turn_deadline=[app_commands.Choice(name=deadline_name(v), value=v) for v in DEADLINES],
         language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()],
         preset=[app_commands.Choice(name=n, value=n) for n in PRESETS],
     )
+    @app_commands.choices(turn_deadline=[app_commands.Choice(name=deadline_name(v), value=v) for v in DEADLINES])
     async def risk_new(self, interaction: discord.Interaction[Any], deployment: str | None = None,
                        setup_batch: app_commands.Range[int, 1, 50] | None = None, cards: str | None = None,
                        fortify: str | None = None, turn_deadline: int | None = None, on_timeout: str | None = None,
@@ -227,8 +227,10 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lob
         self.verb = verb
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> LobbyButton:
+        if not isinstance(item, discord.ui.Button):  # discord.py hands over the tapped component: a button here
+            raise TypeError(f"a lobby button's custom id on a {type(item).__name__}")
         return cls(int(match["gid"]), match["verb"], label=item.label or "", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

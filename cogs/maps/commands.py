@@ -30,6 +30,7 @@ from mapfiles.previews import preview_png, sheet_png
 from mapfiles.registry import use_database
 from mapfiles.upload import MAX_FILES, import_upload
 from render import workers
+from store import StoreReader
 
 map_group = app_commands.Group(name="map", description="The maps games here are played on (adding one: managers)",
                                parent=risk_group)
@@ -53,7 +54,7 @@ def board_summary(board: Board, locale: object | None) -> str:
     return text
 
 
-async def server_maps(store: Any, guild_id: int | None) -> list[tuple[str, Board]]:
+async def server_maps(store: StoreReader, guild_id: int | None) -> list[tuple[str, Board]]:
     """The maps a game here may use: the built-in ones, then the server's (id and board)."""
     out = [(m, load_map(m)) for m in builtin_maps()]
     if guild_id is not None:
@@ -64,7 +65,7 @@ async def server_maps(store: Any, guild_id: int | None) -> list[tuple[str, Board
     return out
 
 
-async def resolve_map(store: Any, interaction: discord.Interaction[Any], text: str) -> Board:
+async def resolve_map(store: StoreReader, interaction: discord.Interaction[Any], text: str) -> Board:
     """The map a player chose, by id or by name: one of the maps a game here may use, nothing else."""
     maps = await server_maps(store, interaction.guild_id)
     key = text.strip().casefold()
@@ -77,7 +78,7 @@ async def resolve_map(store: Any, interaction: discord.Interaction[Any], text: s
                       name=safe_name(text[:60])))
 
 
-async def map_choices(store: Any, interaction: discord.Interaction[Any], current: str
+async def map_choices(store: StoreReader, interaction: discord.Interaction[Any], current: str
                       ) -> list[app_commands.Choice[str]]:
     """Autocomplete over the maps a game here may use, those whose name contains what is typed first."""
     key = current.strip().casefold()

@@ -12,19 +12,20 @@ yet drawn; the announcer uses it to draw fewer maps when the bot is busy (``busy
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
 from cogs.shared.i18n import language_of, map_labels
 from cogs.shared.text import player_name
-from engine import Event, GameState
+from engine import GameState
+from engine.events import View
 from engine.fog import Audience, state_for, visible_to
 from mapfiles.registry import use_database
-from render import draw_png, warm_up, workers
+from render import Labels, draw_png, warm_up, workers
 
 _pending = 0
 
@@ -35,12 +36,12 @@ class MapJob:
 
     view: GameState
     audience: Audience
-    highlight: tuple[dict[str, Any], ...]
-    labels: Any
+    highlight: tuple[View, ...]
+    labels: Labels
     visible: frozenset[str] | None
 
 
-def prepare(state: GameState, audience: Audience, seen: Sequence[Event] = (), *,
+def prepare(state: GameState, audience: Audience, seen: Sequence[View] = (), *,
             locale: object | None = None) -> MapJob:
     """The board as ``audience`` may see it, with ``seen`` (events already projected for that audience)
     marked: the last attack, placements, moves."""
@@ -49,7 +50,7 @@ def prepare(state: GameState, audience: Audience, seen: Sequence[Event] = (), *,
         player.name = player_name(player.name, player.kind == "ai", locale or state.settings.language or None)
     visible = visible_to(state, audience)
     # Marks need both ends of an attack or a move: one in the fog (named null) leaves the event unmarked.
-    highlight = tuple(dict(e) for e in seen if not e.get("hidden")
+    highlight = tuple(copy.copy(e) for e in seen if not e.get("hidden")
                       and all(e.get(key) for key in ("from", "to", "territory") if key in e))
     labels = map_labels(language_of(locale or state.settings.language or None), state.settings.map)
     return MapJob(view, audience, highlight, labels, None if visible is None else frozenset(visible))
@@ -89,7 +90,7 @@ def as_file(data: bytes) -> discord.File:
     return discord.File(io.BytesIO(data), filename="map.png")
 
 
-async def map_file(state: GameState, audience: Audience, seen: Sequence[Event] = (), *,
+async def map_file(state: GameState, audience: Audience, seen: Sequence[View] = (), *,
                    locale: object | None = None) -> discord.File:
     """The map for ``audience`` as an attachment (``prepare`` then ``draw``)."""
     return as_file(await draw(prepare(state, audience, seen, locale=locale)))

@@ -9,14 +9,13 @@ reason, so a refusal tells nothing the menu did not show.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from cogs.play.counts import COUNTS
 from cogs.play.menus import choices
 from cogs.play.panel import Blue, Grey, Red, armies_to_place, controls, count_select, turn_prompt
 from cogs.play.tap import Tap
 from cogs.shared import components as verb
-from cogs.shared.components import GameButton, view_of
+from cogs.shared.components import GameButton, GameSelect, view_of
 from cogs.shared.errors import UserError
 from cogs.shared.i18n import _, percent
 from cogs.shared.text import phase_text
@@ -168,8 +167,11 @@ async def my_controls(tap: Tap) -> None:
     """The buttons of the move, privately: the public panel under fog shows no figures."""
     locale = tap.locale
     view = controls(tap.record.id, tap.game, locale)
-    await tap.interaction.response.send_message(turn_prompt(tap.game, locale, _("You", locale)), ephemeral=True,
-                                                **({"view": view} if view is not None else {}))
+    text = turn_prompt(tap.game, locale, _("You", locale))
+    if view is not None:
+        await tap.interaction.response.send_message(text, ephemeral=True, view=view)
+    else:
+        await tap.interaction.response.send_message(text, ephemeral=True)
 
 
 async def show_mission(tap: Tap) -> None:
@@ -261,7 +263,7 @@ async def chose_fortify_to(tap: Tap, value: str) -> None:
     source = tap.args[0]
     most = tap.game.state.armies[source] - 1
     counts = sorted({1, (most + 1) // 2, most} - {0})
-    buttons: list[Any] = [GameButton(tap.record.id, verb.FORT, source, value, n,
+    buttons: list[GameButton | GameSelect] = [GameButton(tap.record.id, verb.FORT, source, value, n,
                                      label=_("All but one ({n})", locale, n=n) if n == most else str(n),
                                      style=Blue if n == most else Grey) for n in counts]
     if most > 3:  # any other number, from a menu

@@ -242,8 +242,10 @@ class PlayCommands(CogBase):
             offered.setdefault(trade_label(game, seat, combo, locale), combo)
         buttons = [GameButton(record.id, verb.TRADE, ".".join(combo), style=Green if n == 0 else Grey, label=label)
                    for n, (label, combo) in enumerate(list(offered.items())[:MAX_TRADE_BUTTONS])]
-        await interaction.response.send_message(text, ephemeral=True,
-                                                **({"view": view_of(*buttons)} if buttons else {}))
+        if buttons:
+            await interaction.response.send_message(text, ephemeral=True, view=view_of(*buttons))
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="mission", description="Your secret mission (only you see it)")
     async def mission(self, interaction: discord.Interaction[Any]) -> None:

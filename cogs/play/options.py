@@ -24,7 +24,8 @@ from engine.odds import QUICK_LIMIT, odds
 from engine.state import CLAIM
 from store import StoreReader
 
-Choices = list[app_commands.Choice[str]]
+# What a transformer's autocomplete returns (discord.py's type; the values here are always territory ids).
+Choices = list[app_commands.Choice[int | float | str]]
 MAX_NAME = 100
 
 

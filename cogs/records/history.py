@@ -71,7 +71,7 @@ class Pager(discord.ui.View):
         self.owner = owner
         self.locale = locale
 
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception,  # type: ignore[override]
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception,
                        item: discord.ui.Item[Any]) -> None:
         await handle_error(interaction, error, {"view": type(self).__name__})
 
@@ -85,19 +85,14 @@ class LeaderboardView(Pager):
     def __init__(self, cog: HistoryCommands, owner: int, guild_id: int | None, locale: object) -> None:
         super().__init__(owner, locale)
         self.cog, self.guild_id, self.page, self.total = cog, guild_id, 0, 0
-        self.previous = discord.ui.Button(label=_("Previous", locale), emoji="◀️",
-                                          style=discord.ButtonStyle.secondary)
-        self.next = discord.ui.Button(label=_("Next", locale), emoji="▶️", style=discord.ButtonStyle.secondary)
-        self.previous.callback = self.turn_back  # type: ignore[method-assign]
-        self.next.callback = self.turn_on  # type: ignore[method-assign]
-        self.add_item(self.previous)
-        self.add_item(self.next)
+        self.turn_back.label = _("Previous", locale)
+        self.turn_on.label = _("Next", locale)
 
     async def embed(self) -> discord.Embed:
         rows, self.total = await self.cog.store.leaderboard(self.guild_id, self.page * PAGE, PAGE)
         pages = max(1, -(-self.total // PAGE))
-        self.previous.disabled = self.page == 0
-        self.next.disabled = self.page >= pages - 1
+        self.turn_back.disabled = self.page == 0
+        self.turn_on.disabled = self.page >= pages - 1
         locale = self.locale
         embed = discord.Embed(title=_("Leaderboard", locale), colour=discord.Colour.gold())
         embed.description = "\n".join(
@@ -114,10 +109,14 @@ class LeaderboardView(Pager):
         self.page = max(0, min(pages - 1, self.page + step))
         await interaction.response.edit_message(embed=await self.embed(), view=self)
 
-    async def turn_back(self, interaction: discord.Interaction[Any]) -> None:
+    @discord.ui.button(label="Previous", emoji="◀️", style=discord.ButtonStyle.secondary)
+    async def turn_back(self, interaction: discord.Interaction[Any], button: discord.ui.Button[LeaderboardView]
+                        ) -> None:
         await self.show(interaction, -1)
 
-    async def turn_on(self, interaction: discord.Interaction[Any]) -> None:
+    @discord.ui.button(label="Next", emoji="▶️", style=discord.ButtonStyle.secondary)
+    async def turn_on(self, interaction: discord.Interaction[Any], button: discord.ui.Button[LeaderboardView]
+                      ) -> None:
         await self.show(interaction, 1)
 
 
@@ -127,28 +126,28 @@ class HistoryView(Pager):
     def __init__(self, cog: HistoryCommands, owner: int, games: list[FinishedGame], locale: object) -> None:
         super().__init__(owner, locale)
         self.cog, self.games, self.chosen = cog, {g.game_id: g for g in games}, games[0].game_id
-        self.select = discord.ui.Select(placeholder=_("Choose a game", locale), options=[
+        self.choose.placeholder = _("Choose a game", locale)
+        self.choose.options = [
             discord.SelectOption(label=_("Game #{id}", locale, id=g.game_id),
                                  description=", ".join(g.winners)[:100], value=str(g.game_id),
-                                 default=g.game_id == self.chosen) for g in games])
-        self.select.callback = self.choose  # type: ignore[method-assign]
-        self.add_item(self.select)
-        for label, handler in ((_("Export", locale), self.export), (_("Verify", locale), self.verify),
-                               (_("Timelapse", locale), self.timelapse)):
-            button = discord.ui.Button(label=label, style=discord.ButtonStyle.secondary)
-            button.callback = handler  # type: ignore[method-assign]
-            self.add_item(button)
+                                 default=g.game_id == self.chosen) for g in games]
+        self.export.label = _("Export", locale)
+        self.verify.label = _("Verify", locale)
+        self.timelapse.label = _("Timelapse", locale)
 
-    async def choose(self, interaction: discord.Interaction[Any]) -> None:
-        value = self.select.values[0] if self.select.values else ""
+    # The select comes first and the buttons follow in this order: items are laid out as they are declared.
+    @discord.ui.select(cls=discord.ui.Select)  # the class named, so that mypy knows the kind of select
+    async def choose(self, interaction: discord.Interaction[Any], select: discord.ui.Select[HistoryView]) -> None:
+        value = select.values[0] if select.values else ""
         if not value.isdigit() or int(value) not in self.games:  # only a game this list offered
             raise UserError(_("Choose one of the games in the list.", interaction.locale))
         self.chosen = int(value)
-        for option in self.select.options:
+        for option in select.options:
             option.default = option.value == value
         await interaction.response.edit_message(view=self)
 
-    async def export(self, interaction: discord.Interaction[Any]) -> None:
+    @discord.ui.button(label="Export", style=discord.ButtonStyle.secondary)
+    async def export(self, interaction: discord.Interaction[Any], button: discord.ui.Button[HistoryView]) -> None:
         events = await self.cog.store.events(self.chosen)
         shown = without_hidden(events_for(events, None))  # a finished game: every event is public
         file = discord.File(io.BytesIO(dumps(shown).encode()), filename=f"risk-game-{self.chosen}.jsonl")
@@ -156,14 +155,17 @@ class HistoryView(Pager):
             _("The full log of game #{id}. Check its dice with `python -m engine.verify {name}`.",
               interaction.locale, id=self.chosen, name=file.filename), file=file, ephemeral=True)
 
-    async def verify(self, interaction: discord.Interaction[Any]) -> None:
+    @discord.ui.button(label="Verify", style=discord.ButtonStyle.secondary)
+    async def verify(self, interaction: discord.Interaction[Any], button: discord.ui.Button[HistoryView]) -> None:
         s = (await self.cog.store.get_game(self.chosen)).game().state
         await interaction.response.send_message(
             _("Seed: `{seed}`\nCommitment: `{c}`\nCheck: sha256(seed) equals the commitment, and "
               "`python -m engine.verify game.jsonl` (the file from /risk export) re-derives every die. The "
               "method is in docs/dice.md.", interaction.locale, seed=s.seed, c=s.seed_commitment), ephemeral=True)
 
-    async def timelapse(self, interaction: discord.Interaction[Any]) -> None:
+    @discord.ui.button(label="Timelapse", style=discord.ButtonStyle.secondary)
+    async def timelapse(self, interaction: discord.Interaction[Any], button: discord.ui.Button[HistoryView]
+                        ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         file = await timelapse_file(await self.cog.store.events(self.chosen), self.chosen,
                                     interaction.filesize_limit)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import Any
 
 import discord
 
@@ -125,7 +124,7 @@ async def end_of_game_files(store: StoreReader, record: GameRecord, state: GameS
     # The words and numbers here (in the reader's language, a few milliseconds), the drawing in a worker.
     report = build_report(record.id, events, state, locale)
     png, timelapse = await asyncio.gather(workers.run(draw_report, report), timelapse_file(events, record.id, limit))
-    files: list[Any] = [discord.File(io.BytesIO(png), filename=f"risk-game-{record.id}-report.png")]
+    files: list[discord.File] = [discord.File(io.BytesIO(png), filename=f"risk-game-{record.id}-report.png")]
     if timelapse is not None:
         files.append(timelapse)
     return files

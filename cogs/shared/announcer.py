@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import discord
 
@@ -26,7 +26,7 @@ from cogs.play.panel import armies_to_place, controls, turn_prompt
 from cogs.records.report import end_of_game_files
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _, ngettext
-from cogs.shared.postbox import Post, Postbox
+from cogs.shared.postbox import Extras, Post, Postbox, PostOptions, Sent
 from cogs.shared.text import describe, mission_line, now_text, seat_name, winner_names
 from engine import Game, GameState
 from engine.events import EventType, PlacementSource
@@ -124,17 +124,17 @@ class Announcer:
         self.table = table
         self.box = Postbox(bot)
 
-    def queue(self, record: GameRecord, content: str | None = None, **kwargs: Any) -> asyncio.Future[Any]:
+    def queue(self, record: GameRecord, content: str | None = None, **options: Unpack[PostOptions]) -> Sent:
         """A message to the game's channel, queued behind the channel's others (``map``: a prepared map, drawn
         when the message is sent, and skipped under load if a newer one follows)."""
-        job, keep = kwargs.pop("map", None), kwargs.pop("keep_map", False)
-        kwargs.setdefault("allowed_mentions", NOBODY)
-        return self.box.enqueue(record.channel_id, Post(content, job, keep, kwargs))
+        job, keep = options.pop("map", None), options.pop("keep_map", False)
+        options.setdefault("allowed_mentions", NOBODY)
+        return self.box.enqueue(record.channel_id, Post(content, job, keep, options))
 
-    async def post(self, record: GameRecord, content: str | None = None, **kwargs: Any) -> discord.Message | None:
+    async def post(self, record: GameRecord, content: str | None = None,
+                   **options: Unpack[PostOptions]) -> discord.Message | None:
         """``queue``, then wait until the message is sent."""
-        message: discord.Message | None = await asyncio.shield(self.queue(record, content, **kwargs))
-        return message
+        return await asyncio.shield(self.queue(record, content, **options))
 
     # -- what one part says, to one audience ----------------------------------------------------------
     def part_lines(self, outcome: Outcome, part: Part, audience: Audience, locale: object) -> list[str]:
@@ -199,17 +199,18 @@ class Announcer:
         left = armies_to_place(after)
         if first.by == PLAYER and after.current == viewer and left:
             lines.append(ngettext("{n} army left to place.", "{n} armies left to place.", left, locale))
-        kwargs: dict[str, Any] = {"content": clip(lines), "ephemeral": private, "allowed_mentions": NOBODY}
+        content = clip(lines)
+        extras: Extras = {"allowed_mentions": NOBODY}
         goes_on = first.by == PLAYER and len(outcome.parts) == 1 and outcome.waiting_on() == viewer
         # Busy: the words now; the board comes with the turn panel that follows the player's moves (under fog,
         # where the panel shows no board, their last move keeps its own).
         if first.by != START and not (maps.busy() and (goes_on or not private)):
-            kwargs["file"] = await map_file(after, audience, seen, locale=locale)
+            extras["files"] = [await map_file(after, audience, seen, locale=locale)]
         if goes_on:
             view = controls(record.id, Game(after), locale, first.events, public=not private)
             if view is not None:
-                kwargs["view"] = view
-        await interaction.followup.send(**kwargs)
+                extras["view"] = view
+        await interaction.followup.send(content, ephemeral=private, **extras)
         if private:
             shared = self.part_lines(outcome, first, EVERYBODY, game_locale(record))
             if shared:
@@ -239,12 +240,12 @@ class Announcer:
         told = {p.seat for p in outcome.parts if p.by == TIMEOUT}
         # Everything is queued at once and awaited at the end: under load, a map that a later one in the same
         # burst supersedes is skipped (cogs/shared/postbox.py). What the last message needs is read first.
-        last: tuple[str | None, dict[str, Any]] | None = None
+        last: tuple[str | None, PostOptions] | None = None
         if outcome.ended:
             last = None, await self._game_over(record, outcome.state)
         elif self._turn_passed(outcome):
             last = await self._panel(record, outcome.deadline)
-        sent: list[asyncio.Future[Any]] = []
+        sent: list[Sent] = []
         for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)
             if note.kind != KICKED and note.seat not in told and outcome.state is not None:
                 sent.append(self.queue(record, note_line(note, outcome.state, locale)))
@@ -257,7 +258,7 @@ class Announcer:
             lines = self.part_lines(outcome, part, EVERYBODY, locale)
             if not lines:
                 continue
-            kwargs: dict[str, Any] = {}
+            kwargs: PostOptions = {}
             if part.by in (AI, TIMEOUT) and not part.ended and not fog_hides_board(part.after):
                 seen = events_for(part.events, EVERYBODY, before=part.before)
                 kwargs["map"] = prepare(part.after, EVERYBODY, seen, locale=locale)
@@ -275,7 +276,7 @@ class Announcer:
         active = state.active_seats()
         return not any(not p.is_ai and p.seat in active for p in outcome.record.players)
 
-    def _ais_alone(self, outcome: Outcome, parts: list[Part], locale: object) -> asyncio.Future[Any]:
+    def _ais_alone(self, outcome: Outcome, parts: list[Part], locale: object) -> Sent:
         """The AIs' turns in one message: how many, who was eliminated, and the board after the last."""
         last = parts[-1]
         told = [e for p in parts for e in events_for(p.events, EVERYBODY, before=p.before)
@@ -284,7 +285,7 @@ class Announcer:
                           "🤖 No player is left: the AIs played {n} turns.", len(parts), locale),
                  *([] if last.ended else [_("They play on by themselves; the result will follow here.", locale)]),
                  *describe(told, last.after, Game(last.after).board, locale)]
-        kwargs: dict[str, Any] = {}
+        kwargs: PostOptions = {}
         if not last.ended and not fog_hides_board(last.after):
             kwargs["map"] = prepare(last.after, EVERYBODY, locale=locale)
         return self.queue(outcome.record, clip(lines), **kwargs)
@@ -322,7 +323,7 @@ class Announcer:
         text, kwargs = await self._panel(record, due)
         await self.post(record, text, **kwargs)
 
-    async def _panel(self, record: GameRecord, due: float | None) -> tuple[str, dict[str, Any]]:
+    async def _panel(self, record: GameRecord, due: float | None) -> tuple[str, PostOptions]:
         game = record.game()
         s = game.state
         locale = game_locale(record)
@@ -336,7 +337,7 @@ class Announcer:
             text += " " + _("(team {n}, with {players})", locale, n=s.teams[s.current] + 1, players=", ".join(mates))
         if due is not None:
             text += " " + _("Ends <t:{t}:R>.", locale, t=int(due))
-        kwargs: dict[str, Any] = {"allowed_mentions": only(player.user_id) if mention and player.user_id else NOBODY}
+        kwargs: PostOptions = {"allowed_mentions": only(player.user_id) if mention and player.user_id else NOBODY}
         if not fog_hides_board(s):
             kwargs["map"] = prepare(s, EVERYBODY, locale=locale)
         view = controls(record.id, game, locale, public=True)
@@ -348,7 +349,7 @@ class Announcer:
         """How the game was won, the standings where they decided it, every mission, and the dice to check."""
         await self.post(record, **await self._game_over(record, state))
 
-    async def _game_over(self, record: GameRecord, state: GameState | None) -> dict[str, Any]:
+    async def _game_over(self, record: GameRecord, state: GameState | None) -> PostOptions:
         locale = game_locale(record)
         s = state or record.game().state
         embed = discord.Embed(title=winner_title(s, locale), colour=discord.Colour.gold())

@@ -82,8 +82,10 @@ class GameButton(ui.DynamicItem[ui.Button[Any]], template=BUTTON_ID):
         self.args = [str(a) for a in args]
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Button[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
                              match: re.Match[str], /) -> GameButton:
+        if not isinstance(item, ui.Button):  # discord.py hands over the tapped component: a button here
+            raise TypeError(f"a game button's custom id on a {type(item).__name__}")
         return cls(int(match["gid"]), match["verb"], *_args(match), label=item.label or "", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -102,12 +104,14 @@ class GameSelect(ui.DynamicItem[ui.Select[Any]], template=SELECT_ID):
         self.args = [str(a) for a in args]
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Select[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
                              match: re.Match[str], /) -> GameSelect:
+        if not isinstance(item, ui.Select):  # discord.py hands over the chosen component: a select here
+            raise TypeError(f"a game select's custom id on a {type(item).__name__}")
         return cls(int(match["gid"]), match["verb"], *_args(match), options=list(item.options))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        values = list(self.item.values)  # what was chosen, as discord.py read it from the interaction
         await _handler(interaction).on_select(interaction, self.game_id, self.verb, self.args, values)
 
 

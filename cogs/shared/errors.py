@@ -140,11 +140,11 @@ def limit_text(exc: LimitReached, locale: object | None) -> str:
 
 
 async def handle_error(interaction: discord.Interaction[Any], exc: BaseException,
-                       context: dict[str, Any] | None = None) -> None:
+                       context: Mapping[str, object] | None = None) -> None:
     text = explain(exc, interaction.locale)
     if text is None:
         error_id = secrets.token_hex(4)
-        data = interaction.data or {}
+        data: Mapping[str, object] = interaction.data or {}
         log.error("error %s in %s by %s in channel %s: %r", error_id, context or data.get("name"),
                   interaction.user.id if interaction.user else None, interaction.channel_id, data,
                   exc_info=(type(exc), exc, exc.__traceback__))
@@ -165,4 +165,4 @@ def install(tree: app_commands.CommandTree[Any]) -> None:
     async def on_error(interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
         await handle_error(interaction, error)
 
-    tree.on_error = on_error  # type: ignore[method-assign]
+    tree.error(on_error)

@@ -15,7 +15,11 @@ import gettext
 import io
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.board import Board
+    from render import Labels
 
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "locales"
 DOMAIN = "risk"
@@ -57,13 +61,13 @@ def catalog(language: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buffer)
 
 
-def _(message: str, locale: object | None = None, /, **values: Any) -> str:
+def _(message: str, locale: object | None = None, /, **values: object) -> str:
     """Translate ``message`` for a locale and fill in its ``{placeholders}``."""
     text = catalog(language_of(locale)).gettext(message) or message
     return text.format(**values) if values else text
 
 
-def ngettext(singular: str, plural: str, n: int, locale: object | None = None, /, **values: Any) -> str:
+def ngettext(singular: str, plural: str, n: int, locale: object | None = None, /, **values: object) -> str:
     text = catalog(language_of(locale)).ngettext(singular, plural, n) or (singular if n == 1 else plural)
     return text.format(n=n, **values)
 
@@ -104,7 +108,7 @@ def pgettext(context: str, message: str, locale: object | None = None) -> str:
     return catalog(language_of(locale)).pgettext(context, message) or message
 
 
-def territory_name(board: Any, territory: str, locale: object | None = None, *, short: bool = False) -> str:
+def territory_name(board: Board, territory: str, locale: object | None = None, *, short: bool = False) -> str:
     """A territory's name in the reader's language: the map file's own translation (a server's map), else
     the catalog's (the classic map), else the English name."""
     given = board.territory_name_in(language_of(locale), territory, short=short)
@@ -114,13 +118,13 @@ def territory_name(board: Any, territory: str, locale: object | None = None, *, 
     return pgettext("territory-short" if short else "territory", t.short if short else t.name, locale)
 
 
-def continent_name(board: Any, continent: str, locale: object | None = None) -> str:
+def continent_name(board: Board, continent: str, locale: object | None = None) -> str:
     given = board.continent_name_in(language_of(locale), continent)
     return str(given) if given else pgettext("continent", board.continents[continent].name, locale)
 
 
 @cache
-def map_labels(language: str, map_id: str = "classic") -> Any:
+def map_labels(language: str, map_id: str = "classic") -> Labels:
     """The map's words in a language (territory short names, continents, the panel)."""
     from engine import load_map
     from render import Labels
@@ -150,7 +154,7 @@ def _translated_names() -> dict[str, str]:
     return out
 
 
-def resolve_territory(board: Any, text: str) -> str:
+def resolve_territory(board: Board, text: str) -> str:
     """A territory id from any name or alias in any of our languages ("Grønland", "Groenlandia", "Greenland").
 
     A name that is none is refused with the closest names of every language as suggestions ("Jpan": Japan).

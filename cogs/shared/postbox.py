@@ -14,7 +14,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 import discord
 
@@ -24,6 +24,26 @@ log = logging.getLogger(__name__)
 STALE = 2.0  # seconds a post may wait in its queue before a newer map makes its own map unnecessary
 
 
+class Extras(TypedDict, total=False):
+    """What a channel message carries besides its words and its map."""
+
+    embed: discord.Embed
+    view: discord.ui.View
+    files: list[discord.File]
+    allowed_mentions: discord.AllowedMentions
+
+
+class PostOptions(Extras, total=False):
+    """What a message is queued with: its extras and its map, drawn when the message is sent and under load
+    skipped if a newer one follows (``keep_map``: never skipped)."""
+
+    map: maps.MapJob | None
+    keep_map: bool
+
+
+Sent = asyncio.Future[discord.Message | None]  # a queued message: done once it is posted
+
+
 @dataclass
 class Post:
     """One channel message. ``map`` is drawn when the post is sent; ``keep_map``: never skip it (the end)."""
@@ -31,9 +51,9 @@ class Post:
     content: str | None = None
     map: maps.MapJob | None = None
     keep_map: bool = False
-    kwargs: dict[str, Any] = field(default_factory=dict)  # embed, view, allowed_mentions
+    kwargs: Extras = field(default_factory=Extras)
     queued_at: float = field(default_factory=time.monotonic)
-    sent: asyncio.Future[discord.Message | None] | None = None
+    sent: Sent | None = None
 
 
 class Postbox:
@@ -42,7 +62,7 @@ class Postbox:
         self.queues: dict[int, deque[Post]] = {}
         self.senders: dict[int, asyncio.Task[None]] = {}
 
-    def enqueue(self, channel_id: int, post: Post) -> asyncio.Future[discord.Message | None]:
+    def enqueue(self, channel_id: int, post: Post) -> Sent:
         """Queue ``post`` for the channel; the future is done when it is sent."""
         post.sent = asyncio.get_running_loop().create_future()
         self.queues.setdefault(channel_id, deque()).append(post)
@@ -85,13 +105,9 @@ class Postbox:
 
     async def _send(self, channel: discord.PartialMessageable, post: Post,
                     queue: deque[Post]) -> discord.Message | None:
-        kwargs = dict(post.kwargs)
-        if post.map is not None and not self._spare_map(post, queue):
-            drawn = maps.as_file(await maps.draw(post.map))
-            if "files" in kwargs:  # the map first, then the other attachments
-                kwargs["files"] = [drawn, *kwargs["files"]]
-            else:
-                kwargs["file"] = drawn
+        kwargs = post.kwargs.copy()
+        if post.map is not None and not self._spare_map(post, queue):  # the map first, then the other attachments
+            kwargs["files"] = [maps.as_file(await maps.draw(post.map)), *kwargs.get("files", [])]
         return await channel.send(post.content, **kwargs)
 
     async def close(self) -> None:
@@ -100,4 +116,4 @@ class Postbox:
         await asyncio.gather(*self.senders.values(), return_exceptions=True)
 
 
-__all__ = ["Post", "Postbox"]
+__all__ = ["Extras", "Post", "PostOptions", "Postbox", "Sent"]

@@ -10,7 +10,7 @@ import discord
 
 from cogs.shared.i18n import _, ngettext, territory_name
 from engine import Board, GameState
-from engine.events import ArmiesPlaced, Battle, Event, TurnStarted, View
+from engine.events import ArmiesPlaced, Battle, Event, Mission, TurnStarted, View
 from engine.fog import public_phase
 from engine.game import PHASE_WORDS
 from engine.state import OVER
@@ -249,7 +249,7 @@ def phase_text(state: GameState, locale: object | None = None, audience: int | N
     return _(PHASE_WORDS[public_phase(state, audience)], locale)
 
 
-def mission_line(mission: dict[str, Any] | None, board: Board, state: GameState, locale: object | None = None) -> str:
+def mission_line(mission: Mission | None, board: Board, state: GameState, locale: object | None = None) -> str:
     """A secret mission in the reader's language."""
     from cogs.shared.i18n import continent_name
 
