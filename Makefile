@@ -7,9 +7,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test test-slow test-all lint bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml packages/discord-offline/pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e packages/discord-offline
 	$(PY) -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 

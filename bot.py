@@ -5,8 +5,9 @@
     python bot.py sync [--guild ID] [--dry-run]
     python bot.py console [--db FILE] [--out DIR] [SCRIPT]
     python bot.py export --db FILE_OR_URL --channel ID [--game ID] --out game.jsonl
-    python bot.py games --db FILE_OR_URL [--shard-count N]
+    python bot.py games --db FILE_OR_URL [--status S] [--shard-count N]
     python bot.py migrate --from FILE_OR_URL --to FILE_OR_URL
+    python bot.py ratings rebuild [--db FILE_OR_URL]
     python bot.py map import FILE [--out DIR]
 
 The database is a SQLite file or a ``postgresql://`` URL: ``--db``, else ``DATABASE_URL``, else ``database`` in
@@ -23,24 +24,26 @@ import os
 import sys
 import time
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
-from cogs import EXTENSIONS, maps, workers
-from cogs.errors import install as install_error_handler
-from cogs.lobby import DEFAULT_LIMITS
-from cogs.translator import CatalogTranslator
+from cogs import EXTENSIONS
+from cogs.maps import drawing as maps
+from cogs.shared.errors import install as install_error_handler
+from cogs.shared.services import Services
+from cogs.shared.translator import CatalogTranslator
 from mapfiles.cli import add_commands as add_map_commands
 from mapfiles.cli import run as run_map_command
+from render import workers
 from store import DatabaseError, Shards, Store, redacted, store_for
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command
-from table import Clock
+from table import Clock, Limits
 
 log = logging.getLogger("risk")
 ROOT = Path(__file__).resolve().parent
@@ -54,9 +57,9 @@ class Config:
     dev_guild: int = 0
     console_out: str = "out"
     # Limits a server owner can set (what one server or one user can start).
-    games_per_server: int = DEFAULT_LIMITS["games_per_server"]    # lobbies, running, paused games in one server
-    lobbies_per_user: int = DEFAULT_LIMITS["lobbies_per_user"]    # open lobbies one user hosts in one server
-    ai_seats_per_game: int = DEFAULT_LIMITS["ai_seats_per_game"]  # AI players in one game
+    games_per_server: int = Limits.games_per_server    # lobbies, running, paused games in one server
+    lobbies_per_user: int = Limits.lobbies_per_user    # open lobbies one user hosts in one server
+    ai_seats_per_game: int = Limits.ai_seats_per_game  # AI players in one game
     render_processes: int = 0  # worker processes that draw maps (0: one per core)
     # Gateway sharding: how many shards the bot has in all, and which of them this process runs (all if empty).
     shard_count: int = 0
@@ -93,14 +96,23 @@ class Config:
             raise SystemExit(f"shards: {exc}") from exc
 
 
-class _Risk:
+if TYPE_CHECKING:
+    # What the mixin is written against: at run time each bot below puts its own kind of bot after it.
+    _Bot = commands.Bot
+else:
+    _Bot = object
+
+
+class _Risk(_Bot):
     """What both kinds of bot share: one store, the cogs in ``EXTENSIONS``, one error handler."""
+
+    new_seed: Callable[[], str] | None = None  # the dice seed of each new game (None: a random one)
 
     def __init__(self, config: Config, store: Store | None = None, **options: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents
         # Nothing the bot sends pings anyone unless a message names the one user it means (the turn panel, a
         # reminder): a player's name with @everyone or a role mention in it stays text.
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,  # type: ignore[call-arg]
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.config = config
         workers.configure(config.render_processes)
@@ -108,6 +120,15 @@ class _Risk:
         self.clock = Clock()
         self.extensions_loaded: list[str] = []
         self.owned_shards: Shards | None = None
+        self._services: Services | None = None
+
+    def services(self) -> Services:
+        """What the cogs are given (built once, when the first cog loads)."""
+        if self._services is None:
+            config = self.config
+            self._services = Services(self.store, self.clock, self.new_seed, Limits(
+                config.games_per_server, config.lobbies_per_user, config.ai_seats_per_game), self.owned_shards)
+        return self._services
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -129,17 +150,17 @@ class _Risk:
         shards = f", {self.owned_shards}" if self.owned_shards is not None else ""
         log.info("logged in as %s (%s), in %d servers%s", self.user, getattr(self.user, "id", "?"), len(self.guilds),
                  shards)
-        cog = self.get_cog("RiskCog")
-        if cog is not None:
-            resumed = await cog.resume_games()  # type: ignore[attr-defined]
+        taps = self.services().taps
+        if taps is not None:
+            resumed = await taps.resume_games()
             if resumed:
                 log.info("resumed %d games waiting on an AI", resumed)
 
     async def advance_time(self, seconds: float) -> int:
         """Move the bot's clock forward and handle what fell due (the console's `advance 25h`)."""
         self.clock.advance(seconds)
-        cog = self.get_cog("RiskCog")
-        return await cog.scheduler.run_due() if cog is not None else 0  # type: ignore[attr-defined]
+        taps = self.services().taps
+        return await taps.run_due() if taps is not None else 0
 
     async def close(self) -> None:
         await super().close()
@@ -233,7 +254,8 @@ async def _sync(config: Config, guild: int | None, dry_run: bool) -> int:
 
 
 def _console(config: Config, db: str | None, out: str | None, script: str | None) -> int:
-    from offline.console import run_console_sync
+    """The offline console: each line of ``script`` (default: standard input) is an interaction."""
+    from discord_offline.console import run_console_sync
 
     config.database = db or config.database
     bot = create_bot(config)
@@ -277,71 +299,109 @@ async def _rebuild_ratings(db: str) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+# -- the command line: each command's function gets the parsed arguments and the loaded config ---------------------
+class UsageError(Exception):
+    """Arguments argparse accepted but the command cannot use: told as argparse tells its own errors."""
+
+
+def _run_command(args: argparse.Namespace, config: Config) -> int:
+    config.database = args.db or config.database
+    if args.shard_count is not None:
+        config.shard_count = args.shard_count
+    if args.shards:
+        try:
+            config.shards = tuple(int(part) for part in args.shards.split(","))
+        except ValueError:
+            raise UsageError("--shards takes shard numbers separated by commas, e.g. 0,1") from None
+    config.owned_shards()  # a clear error now rather than at the gateway
+    if not config.token:
+        print("No Discord token configured (config.toml or DISCORD_TOKEN): starting the offline console.\n"
+              "Type `help` for the commands, e.g. `/risk new`, `/risk addbot`, `/risk start`.", file=sys.stderr)
+        return _console(config, None, None, None)
+    return asyncio.run(_run(config))
+
+
+def _sync_command(args: argparse.Namespace, config: Config) -> int:
+    return asyncio.run(_sync(config, args.guild or config.dev_guild or None, args.dry_run))
+
+
+def _console_command(args: argparse.Namespace, config: Config) -> int:
+    return _console(config, args.db, args.out, args.script)
+
+
+def _store_command(args: argparse.Namespace, config: Config) -> int:
+    args.db = args.db or config.database
+    if args.command == "games" and args.shard_count is None and config.shard_count:
+        args.shard_count = config.shard_count
+    return run_store_command(args)
+
+
+def _migrate_command(args: argparse.Namespace, config: Config) -> int:
+    return _migrate(args.source, args.target)
+
+
+def _ratings_command(args: argparse.Namespace, config: Config) -> int:
+    return asyncio.run(_rebuild_ratings(args.db or config.database))
+
+
+def _map_command(args: argparse.Namespace, config: Config) -> int:
+    return run_map_command(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every command and its options; each command's function is ``func`` of the parsed arguments."""
     parser = argparse.ArgumentParser(prog="bot.py", description="Risk on Discord.")
     parser.add_argument("--config", type=Path, help="config file (default: config.toml beside bot.py)")
+    # No command: run the bot, with run's defaults.
+    parser.set_defaults(func=_run_command, db=None, shard_count=None, shards=None)
     sub = parser.add_subparsers(dest="command")
     p_run = sub.add_parser("run", help="run the bot (the default)")
     p_run.add_argument("--db", help="database: a SQLite file or a postgresql:// URL (default: DATABASE_URL, "
                                     "else the config's)")
     p_run.add_argument("--shard-count", type=int, help="how many gateway shards the bot has in all")
     p_run.add_argument("--shards", help="the shards this process runs, e.g. 0,1 (default: all of them)")
+    p_run.set_defaults(func=_run_command)
     p_migrate = sub.add_parser("migrate", help="copy every game to another database (SQLite or PostgreSQL)",
                                description="Copy every game, its events, seats, timers and interactions, and the "
                                            "preferences and settings, from one database to another; each game is "
                                            "checked by replaying its log. Running it again copies only what is new.")
     p_migrate.add_argument("--from", dest="source", required=True, help="source: a SQLite file or a postgresql:// URL")
     p_migrate.add_argument("--to", dest="target", required=True, help="target: a postgresql:// URL or a SQLite file")
+    p_migrate.set_defaults(func=_migrate_command)
     p_sync = sub.add_parser("sync", help="sync the slash commands with Discord")
     p_sync.add_argument("--guild", type=int, help="sync to one server (instant); default: global")
     p_sync.add_argument("--dry-run", action="store_true", help="print the command payload instead of syncing")
+    p_sync.set_defaults(func=_sync_command)
     p_console = sub.add_parser("console", help="play offline: each line is an interaction")
     p_console.add_argument("--db", help="database file (default: the config's)")
     p_console.add_argument("--out", help="folder for received images (default: out)")
     p_console.add_argument("script", nargs="?", help="a file of console lines (default: standard input)")
+    p_console.set_defaults(func=_console_command)
     p_ratings = sub.add_parser("ratings", help="player ratings")
     p_ratings.add_argument("action", choices=["rebuild"], help="rebuild: recompute every rating from the stored "
                            "games in the order they ended")
     p_ratings.add_argument("--db", help="database file (default: the config's)")
+    p_ratings.set_defaults(func=_ratings_command)
     add_store_commands(sub, db_default=None, db_help="database file (default: the config's, data/risk.sqlite3)")
+    for name in ("export", "games"):
+        sub.choices[name].set_defaults(func=_store_command)
     add_map_commands(sub)
-    args, unknown = parser.parse_known_args(argv)
-    if unknown and args.command in ("export", "games", "migrate", "run", "map"):
-        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    sub.choices["map"].set_defaults(func=_map_command)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)  # an argument no command takes is refused here, before anything runs
     config = Config.load(args.config)
     offline = args.command == "console" or (args.command in (None, "run") and not config.token)
     # The console's own output is the conversation; only warnings go to stderr there.
     setup_logging("WARNING" if offline and config.log_level.upper() == "INFO" else config.log_level)
-    if args.command == "map":
-        return run_map_command(args)
-    if args.command in ("export", "games"):
-        args.db = args.db or config.database
-        if args.command == "games" and args.shard_count is None and config.shard_count:
-            args.shard_count = config.shard_count
-        return run_store_command(args)
-    if args.command == "migrate":
-        return _migrate(args.source, args.target)
-    if args.command == "run":
-        config.database = args.db or config.database
-        if args.shard_count is not None:
-            config.shard_count = args.shard_count
-        if args.shards:
-            try:
-                config.shards = tuple(int(part) for part in args.shards.split(","))
-            except ValueError:
-                parser.error("--shards takes shard numbers separated by commas, e.g. 0,1")
-        config.owned_shards()  # a clear error now rather than at the gateway
-    if args.command == "ratings":
-        return asyncio.run(_rebuild_ratings(args.db or config.database))
-    if args.command == "sync":
-        return asyncio.run(_sync(config, args.guild or config.dev_guild or None, args.dry_run))
-    if args.command == "console":
-        return _console(config, args.db, args.out, args.script)
-    if not config.token:
-        print("No Discord token configured (config.toml or DISCORD_TOKEN): starting the offline console.\n"
-              "Type `help` for the commands, e.g. `/risk new`, `/risk addbot`, `/risk start`.", file=sys.stderr)
-        return _console(config, None, None, None)
-    return asyncio.run(_run(config))
+    try:
+        result: int = args.func(args, config)
+    except UsageError as exc:
+        parser.error(str(exc))
+    return result
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cogs.report import build_report
+from cogs.records.report import build_report
 from engine.simulate import play_game
 from render.report import encode_report, game_timelapse, render_report
 from store import SQLiteStore

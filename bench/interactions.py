@@ -17,8 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from discord_offline import OfflineDiscord
+
 from bot import Config, create_bot
-from offline import OfflineDiscord
 from store import SQLiteStore
 
 

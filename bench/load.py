@@ -25,7 +25,7 @@ for path in (ROOT, ROOT / "tests"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from e2e.fake_discord import CommandCatalog, FakeDiscord, Interaction  # noqa: E402
+from discord_offline.fake_discord import CommandCatalog, FakeDiscord, Interaction  # noqa: E402
 from e2e.launch import BotProcess, command_specs  # noqa: E402
 from e2e.players import Table, latest_game  # noqa: E402
 

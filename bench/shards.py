@@ -24,7 +24,7 @@ for path in (ROOT, ROOT / "tests"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from e2e.fake_discord import CommandCatalog, FakeDiscord  # noqa: E402
+from discord_offline.fake_discord import CommandCatalog, FakeDiscord  # noqa: E402
 from e2e.launch import BotProcess, command_specs  # noqa: E402
 from e2e.postgres_players import PostgresTable  # noqa: E402
 from postgres_helpers import create_database, drop_database, postgres_server  # noqa: E402

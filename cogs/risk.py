@@ -1,41 +1,42 @@
-"""The Risk cog: one game per channel, assembled from its parts.
+"""The Risk cog: one game per channel, assembled from its rooms.
 
-- ``play.py``: the moves (``/place``, ``/attack`` …) and the one path every move takes;
-- ``lobby.py``, ``info.py``, ``control.py``, ``history.py``, ``mapcmds.py``: the ``/risk`` commands (a server's
-  maps in the last);
-- ``taps.py``: what each button and select does; ``panel.py``: the turn panel's buttons;
-- ``announcer.py``: every message about a game, per audience; ``guards.py``: who may act;
-- ``table/`` (outside ``cogs/``): the game flow, AI turns and timers, with no Discord in it.
+- ``play/``: a turn: the moves (``moves.py``: ``/place``, ``/attack`` … and the one path every move takes), the
+  turn panel (``panel.py``), what each button and select does (``buttons.py``, each tap a ``tap.Tap``), the menus
+  of territories and counts, the territory options with their autocomplete;
+- ``game/``: one channel's game under ``/risk``: the lobby, its control (kick, pause, vacation…), its status,
+  log and rules;
+- ``records/``: stats, the leaderboard, past games and the end-of-game report;
+- ``maps/``: a server's own maps (``commands.py``) and the map as an attachment (``drawing.py``);
+- ``shared/``: the plumbing every room uses: the announcer and the channel queue, components, guards, errors,
+  translation, the services the bot hands over;
+- ``table/`` (outside ``cogs/``): every change to a game, AI turns and timers, with no Discord in it.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord.ext import commands
 
+from cogs.game.control import ControlCommands
+from cogs.game.info import InfoCommands
+from cogs.game.lobby import LobbyButton, LobbyCommands
+from cogs.maps.commands import MapCommands
+from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
+from cogs.play.moves import PlayCommands
+from cogs.records.history import HistoryCommands
+from cogs.shared import components as verb
+from cogs.shared.announcer import Announcer
+from cogs.shared.base import risk_group
+from cogs.shared.components import GameButton, GameSelect
+from cogs.shared.errors import UserError, handle_error
+from cogs.shared.guards import on_turn, require_host, require_permissions, running_game, seat_of
+from cogs.shared.i18n import _
+from cogs.shared.services import Services, services_of
 from engine.odds import BattleOdds
 from engine.state import NEUTRAL
-from store import Store
-from table import Clock, Scheduler, Table
-
-from . import components as verb
-from .announcer import Announcer
-from .base import risk_group
-from .components import GameButton, GameSelect
-from .control import ControlCommands
-from .errors import UserError, handle_error
-from .guards import on_turn, require_host, require_permissions, running_game, seat_of
-from .history import HistoryCommands
-from .i18n import _
-from .info import InfoCommands
-from .lobby import LobbyButton, LobbyCommands
-from .mapcmds import MapCommands
-from .play import PlayCommands
-from .taps import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
+from table import Scheduler, Table
 
 
 class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, HistoryCommands, MapCommands):
@@ -43,21 +44,22 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
 
     risk = risk_group
 
-    def __init__(self, bot: commands.Bot, store: Store, new_seed: Callable[[], str] | None = None) -> None:
+    def __init__(self, bot: commands.Bot, services: Services) -> None:
         self.bot = bot
-        self.store = store
-        self.clock = getattr(bot, "clock", None) or Clock()
-        self.table = Table(store, self.clock, new_seed)
-        self.announcer = Announcer(bot, store)
+        self.store = services.store  # read only here: every change goes through the table
+        self.clock = services.clock
+        self.table = Table(services.store, self.clock, services.new_seed, services.limits)
+        self.announcer = Announcer(bot, services.store, self.table)
         self.fogged: dict[int, bool] = {}  # channel -> whether its game answers privately (fog of war)
         self.odds_cache: dict[tuple[int, int], BattleOdds] = {}
         self.started = discord.utils.utcnow()
-        self.rooms: dict[int, asyncio.Lock] = {}
         # A process that runs some of the gateway's shards handles the timers of their guilds' games only.
-        self.shards = getattr(bot, "owned_shards", None)
-        self.scheduler = Scheduler(self.table, store, self.clock, self.announcer, self.shards)
+        self.shards = services.shards
+        self.scheduler = Scheduler(self.table, services.store, self.clock, self.announcer, self.shards)
+        self.services = services
 
     async def cog_load(self) -> None:
+        self.services.taps = self  # the buttons and selects find their handler here
         self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton)
         self.use_stored_maps()
         self.scheduler.start()
@@ -66,7 +68,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
         await self.scheduler.stop()
         await self.announcer.box.close()
 
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:  # type: ignore[override]
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         require_permissions(interaction)
         command = interaction.command
         if interaction.type == discord.InteractionType.application_command and command is not None \
@@ -77,7 +79,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
     # -- taps ---------------------------------------------------------------------------------------------
     async def on_button(self, interaction: discord.Interaction[Any], game_id: int, name: str,
                         args: list[str]) -> None:
-        """Every game button lands here: the game, the player, then the verb's handler (cogs/taps.py)."""
+        """Every game button lands here: the game, the player, then the verb's handler (cogs/play/buttons.py)."""
         try:
             if name in AT_ONCE:
                 await self.receive(interaction)
@@ -90,8 +92,8 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
             elif name in HOSTED:  # any time, for the host
                 require_host(record, interaction)
                 handler, game = HOSTED[name], record.game()
-                seat = record.seat_of(interaction.user.id)
-                seat = NEUTRAL if seat is None else seat
+                held = record.seat_of(interaction.user.id)
+                seat = NEUTRAL if held is None else held
             elif name in BUTTONS:  # a move: only the player whose turn it is
                 handler = BUTTONS[name]
                 game, seat = on_turn(record, interaction)
@@ -111,6 +113,10 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
         except Exception as exc:
             await handle_error(interaction, exc, {"select": name, "args": args, "values": values, "game": game_id})
 
+    async def run_due(self) -> int:
+        """Handle every timer that is due now (the console's clock moved)."""
+        return await self.scheduler.run_due()
+
     # -- start-up: finish AI turns that a restart interrupted ------------------------------------------------
     async def resume_games(self) -> int:
         for record, told in await self.store.unannounced():  # stored, then stopped before telling the channel
@@ -122,14 +128,13 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
                 continue
             state = record.game().state
             if state.phase != "over" and record.player(state.current).is_ai:
-                await self.announcer.publish(await self.table.resume(record.id))
+                await self.announcer.publish(await self.table.go_on(record.id))
                 resumed += 1
         return resumed
 
 
 async def setup(bot: commands.Bot) -> None:
-    store: Store = bot.store  # type: ignore[attr-defined]
-    await bot.add_cog(RiskCog(bot, store, getattr(bot, "new_seed", None)))
+    await bot.add_cog(RiskCog(bot, services_of(bot)))
 
 
 __all__ = ["RiskCog", "setup"]

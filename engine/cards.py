@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import combinations
 
 from .board import Board
@@ -58,7 +57,3 @@ def set_value(mode: str, set_number: int, kind: str) -> int:
 def valid_sets(board: Board, hand: list[str]) -> list[tuple[str, ...]]:
     """Every distinct valid set in a hand, in hand order."""
     return [combo for combo in combinations(hand, 3) if set_kind(board, combo) is not None]
-
-
-def hand_symbols(board: Board, hand: list[str]) -> Counter[str]:
-    return Counter(symbol(board, c) for c in hand)

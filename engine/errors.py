@@ -37,14 +37,14 @@ class Phrase(str):
         return obj
 
 
-class RuleError(Exception):
-    """An action the rules do not allow. The game state is unchanged when it is raised.
+class TemplateError(Exception):
+    """A refusal as a template with values, translated where it is read.
 
-    ``template`` is the English message with ``{placeholders}`` filled from ``params``; the Discord layer
-    translates the template and the ``Territory`` and ``Phrase`` values in it.
+    ``template`` is the English message with ``{placeholders}`` filled from ``params``; ``message`` (and
+    ``str(exc)``) is the English text. The Discord layer translates the template and the ``Territory`` and
+    ``Phrase`` values in it, and the catalogue of translations takes the first argument of every subclass as a
+    message (``cogs/translator.py``).
     """
-
-    code = "rule"
 
     def __init__(self, template: str, /, **params: object) -> None:
         message = template.format(**params) if params else template
@@ -52,6 +52,12 @@ class RuleError(Exception):
         self.message = message
         self.template = template
         self.params = params
+
+
+class RuleError(TemplateError):
+    """An action the rules do not allow. The game state is unchanged when it is raised."""
+
+    code = "rule"
 
 
 class NotYourTurn(RuleError):
@@ -141,18 +147,8 @@ class GameOver(RuleError):
     code = "game_over"
 
 
-class MapError(ValueError):
-    """A map file that breaks the rules of a board (one-way border, unknown territory, ...).
-
-    Like ``RuleError``: ``template`` is the English message with ``{placeholders}`` filled from ``params``,
-    which the Discord layer translates.
-    """
-
-    def __init__(self, template: str, /, **params: object) -> None:
-        message = template.format(**params) if params else template
-        super().__init__(message)
-        self.template = template
-        self.params = params
+class MapError(TemplateError, ValueError):
+    """A map file that breaks the rules of a board (one-way border, unknown territory, ...)."""
 
 
 class SettingsError(ValueError):

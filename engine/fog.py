@@ -21,24 +21,26 @@ events (and counts them the same way).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from .board import load_map
+from .events import Event, EventType, HiddenEvent, View
 from .game import Game
 from .log import public_event
-from .state import ATTACK, OCCUPY, OVER, Event, GameState, apply_event, initial_state
+from .state import ATTACK, OCCUPY, OVER, GameState, apply_event, initial_state
 
 Audience = int | None  # a seat, or None: everybody (the channel, a spectator)
 EVERYBODY: Audience = None
 
 # Event fields that name one territory, and the events that touch the board through them.
 _TERRITORY_FIELDS = ("from", "to", "territory")
-_BOARD_EVENTS = frozenset({"battle", "territory_conquered", "occupied", "fortified", "armies_placed",
-                           "territory_claimed", "capital_chosen"})
+_BOARD_EVENTS: frozenset[EventType] = frozenset({
+    "battle", "territory_conquered", "occupied", "fortified", "armies_placed", "territory_claimed", "capital_chosen"})
 # Under fog, the events every player may read about (their territories stripped by ``_fog_public``).
-PUBLIC_UNDER_FOG = frozenset({"game_started", "first_player", "missions_dealt", "territories_dealt", "setup_turn",
-                              "deck_shuffled", "wilds_returned", "turn_started", "turn_ended", "cards_traded",
-                              "player_eliminated", "player_surrendered", "mission_changed", "game_over"})
+PUBLIC_UNDER_FOG: frozenset[EventType] = frozenset({
+    "game_started", "first_player", "missions_dealt", "territories_dealt", "setup_turn", "deck_shuffled",
+    "wilds_returned", "turn_started", "turn_ended", "cards_traded", "player_eliminated", "player_surrendered",
+    "mission_changed", "game_over"})
 
 
 def fog_hides_board(state: GameState) -> bool:
@@ -75,7 +77,7 @@ def public_phase(state: GameState, audience: Audience) -> str:
     return state.phase
 
 
-def without_hidden(events: Sequence[Event]) -> list[Event]:
+def without_hidden(events: Sequence[View]) -> list[View]:
     """A view as it is written out (a log, an export): events out of sight are left out altogether, so not even
     their number tells how busy a player was."""
     return [e for e in events if not e.get("hidden")]
@@ -114,29 +116,33 @@ def state_for(state: GameState, audience: Audience) -> GameState:
     return view
 
 
-def _hidden(event: Event) -> Event:
-    out: Event = {"type": event["type"], "hidden": True}
+def _hidden(event: Event) -> HiddenEvent:
+    out: HiddenEvent = {"type": event["type"], "hidden": True}
     if "seat" in event:
-        out["seat"] = event["seat"]
+        out["seat"] = _fields(event)["seat"]
     return out
+
+
+def _fields(event: Event) -> dict[str, Any]:
+    """An event as a plain dict: a view (``null`` where the audience may not know) is built field by field."""
+    return cast("dict[str, Any]", event)
 
 
 def _own_secrets(event: Event, seat: Audience) -> Event:
     """The event with hidden information removed, except what belongs to ``seat``."""
-    kind = event["type"]
     if seat is not None:
-        if kind in ("card_drawn", "mission_changed") and event.get("seat") == seat:
-            return dict(event)
-        if kind == "player_eliminated" and seat in (event.get("seat"), event.get("by")):
-            return dict(event)
+        if event["type"] in ("card_drawn", "mission_changed") and _fields(event).get("seat") == seat:
+            return event.copy()
+        if event["type"] == "player_eliminated" and seat in (event["seat"], event["by"]):
+            return event.copy()
     out = public_event(event)
-    if kind == "missions_dealt":
+    if event["type"] == "missions_dealt" and out["type"] == "missions_dealt":
         mine = event["missions"].get(str(seat)) if seat is not None else None
         out["missions"] = {str(seat): dict(mine)} if mine is not None else {}
     return out
 
 
-def events_for(events: Sequence[Event], audience: Audience, *, before: GameState | None = None) -> list[Event]:
+def events_for(events: Sequence[Event], audience: Audience, *, before: GameState | None = None) -> list[View]:
     """The events as an audience may see them.
 
     ``events`` is a whole log (from ``game_started``) or, with ``before`` (the state just before the first of
@@ -145,14 +151,15 @@ def events_for(events: Sequence[Event], audience: Audience, *, before: GameState
     if not events:
         return []
     if any(e["type"] == "game_over" for e in events) or (before is not None and before.phase == OVER):
-        return [dict(e) for e in events]
+        return [e.copy() for e in events]
     rest: Sequence[Event] = events
-    out: list[Event] = []
+    out: list[View] = []
+    first = events[0]
     if before is not None:
         state = before.copy()
-    elif events[0]["type"] == "game_started":
-        state = initial_state(events[0])
-        out.append(public_event(events[0]))
+    elif first["type"] == "game_started":
+        state = initial_state(first)
+        out.append(public_event(first))
         rest = events[1:]
     else:
         raise ValueError("give the state before the events, or a log that begins with game_started")
@@ -164,36 +171,38 @@ def events_for(events: Sequence[Event], audience: Audience, *, before: GameState
         view = _own_secrets(event, audience)
         if fog:
             seen = seen_before | visible_territories(state, audience)
-            view = _fogged(view, event, seen, friends)
-        out.append(view)
+            out.append(_fogged(view, event, seen, friends))
+        else:
+            out.append(view)
     return out
 
 
 def public_events_for(events: Sequence[Event], seat: Audience, *, before: GameState | None = None,
-                      game_over: bool = False) -> list[Event]:
+                      game_over: bool = False) -> list[View]:
     """``events_for`` under its older name; ``game_over`` shows everything."""
     if game_over:
-        return [dict(e) for e in events]
+        return [e.copy() for e in events]
     return events_for(events, seat, before=before)
 
 
-def _fogged(view: Event, event: Event, seen: set[str], friends: set[int]) -> Event:
+def _fogged(view: Event, event: Event, seen: set[str], friends: set[int]) -> View:
     kind = event["type"]
-    mine = event.get("seat") in friends
+    mine = _fields(event).get("seat") in friends
     if kind in PUBLIC_UNDER_FOG:
         return view if mine else _fog_public(view, seen)
-    if kind == "placements_undone":  # like the placements it takes back: only the territories in sight
+    if event["type"] == "placements_undone":  # like the placements it takes back: only the territories in sight
         shown = {t: n for t, n in event["placements"].items() if t in seen}
         if not shown:
             return _hidden(event)
-        return {**view, "placements": shown, "armies": sum(shown.values())}
+        return cast(Event, {**view, "placements": shown, "armies": sum(shown.values())})
     if kind in _BOARD_EVENTS:
-        touched: list[Any] = [event.get(key) for key in _TERRITORY_FIELDS if event.get(key)]
+        fields = _fields(view)
+        touched: list[Any] = [_fields(event).get(key) for key in _TERRITORY_FIELDS if _fields(event).get(key)]
         if not any(t in seen for t in touched):
             return _hidden(event)
         for key in _TERRITORY_FIELDS:  # an attack from the fog onto a territory in sight: the source stays unknown
-            if view.get(key) and view[key] not in seen:
-                view[key] = None
+            if fields.get(key) and fields[key] not in seen:
+                fields[key] = None
         return view
     return view if mine else _hidden(event)
 
@@ -201,18 +210,21 @@ def _fogged(view: Event, event: Event, seen: set[str], friends: set[int]) -> Eve
 def _fog_public(view: Event, seen: set[str]) -> Event:
     """A public event of another player (or of the game) under fog: no territory out of sight, no figures that
     tell how much of the board someone holds."""
-    kind = view["type"]
-    if kind == "territories_dealt":
-        view["owners"] = {t: s for t, s in view["owners"].items() if t in seen}
-    elif kind == "turn_started":
-        view = {"type": kind, "seat": view["seat"], "turn": view["turn"]}
-    elif kind == "cards_traded":
-        view["cards"] = [{"card": None, "territory": None, "symbol": c.get("symbol")} for c in view["cards"]]
-        if view.get("bonus_territory") not in seen:  # nor that the trader held one of the cards' territories
-            view["bonus_territory"] = None
-            view["bonus_armies"] = 0
-    elif kind == "setup_turn":
-        view = {"type": kind, "seat": view["seat"], "phase": view["phase"]}
+    match view["type"]:
+        case "territories_dealt":
+            view["owners"] = {t: s for t, s in view["owners"].items() if t in seen}
+        case "turn_started":
+            return cast(Event, {"type": view["type"], "seat": view["seat"], "turn": view["turn"]})
+        case "cards_traded":
+            fields = _fields(view)
+            fields["cards"] = [{"card": None, "territory": None, "symbol": c.get("symbol")} for c in view["cards"]]
+            if view.get("bonus_territory") not in seen:  # nor that the trader held one of the cards' territories
+                view["bonus_territory"] = None
+                view["bonus_armies"] = 0
+        case "setup_turn":
+            return {"type": view["type"], "seat": view["seat"], "phase": view["phase"]}
+        case _:
+            pass
     return view
 
 

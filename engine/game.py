@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from . import dice
 from .actions import (
@@ -52,8 +52,11 @@ from .errors import (
     WrongPhase,
     clip,
 )
+from .events import ArmiesPlaced, DeckShuffled, GameStarted, Roster, WildsReturned
+from .events import GameOver as GameEnded
 from .missions import Mission, mission_text
 from .modes import MODES, Mode, Victory
+from .phases import PHASES, allowed_in
 from .settings import NEUTRAL_ARMIES_TWO_PLAYER, Settings, assign_teams, starting_armies
 from .state import (
     ATTACK,
@@ -72,11 +75,8 @@ from .state import (
     initial_state,
 )
 
-PHASE_WORDS = {
-    CLAIM: "claiming territories", SETUP: "placing starting armies", REINFORCE: "placing reinforcements",
-    ATTACK: "attacking", OCCUPY: "moving into a conquered territory", FORTIFY: "fortifying", OVER: "over",
-    CAPITAL: "choosing capitals",
-}
+# How messages name each phase (the turn panel, the map's panel and the catalogs read it here).
+PHASE_WORDS = {name: phase.doing for name, phase in PHASES.items()}
 # Fortify rules: whether armies may travel along a chain of friendly territories, and whether a move ends the turn.
 FORTIFY_RULES: dict[str, tuple[bool, bool]] = {
     "adjacent": (False, True),
@@ -119,11 +119,11 @@ class Game:
         settings.check_map()
         armies = starting_armies(n, len(board.territory_ids))
         starting = {p.seat: armies for p in seats}
-        roster: list[dict[str, Any]] = [p.to_dict() for p in seats]
+        roster: list[Roster] = [p.to_dict() for p in seats]
         if n == 2:
             starting[NEUTRAL] = max(NEUTRAL_ARMIES_TWO_PLAYER, armies)
             roster.append({"seat": NEUTRAL, "name": "Neutral", "kind": "neutral", "level": None})
-        started: Event = {
+        started: GameStarted = {
             "type": "game_started", "settings": settings.to_dict(), "map": board.id, "players": roster,
             "seat_order": [p.seat for p in seats], "starting_armies": {str(k): v for k, v in starting.items()},
             "seed_commitment": dice.commitment(seed),
@@ -131,7 +131,7 @@ class Game:
         if teams:
             started["teams"] = {str(k): v for k, v in teams.items()}
         game = cls(initial_state(started, seed))
-        events = [started]
+        events: list[Event] = [started]
         events += game._emit_all(game._opening())
         events += game._emit_all(game._checkpoint())
         return game, events
@@ -143,7 +143,7 @@ class Game:
         started = next(it)
         if started.get("type") != "game_started":
             raise ValueError("a game log must begin with game_started")
-        game = cls(initial_state(started, seed))
+        game = cls(initial_state(cast(GameStarted, started), seed))
         for event in it:
             apply_event(game.state, event)
         return game
@@ -192,6 +192,10 @@ class Game:
     def over(self) -> bool:
         return self.state.phase == OVER
 
+    def allows(self, action: type[Action]) -> bool:
+        """Whether the phase the game is in allows ``action`` (``engine.phases.PHASES``), whoever's move it is."""
+        return PHASES[self.state.phase].allows(action)
+
     @property
     def mode(self) -> Mode:
         """The hooks of this game's mode (classic, missions, capitals)."""
@@ -234,7 +238,8 @@ class Game:
             return text
         return self.board.resolve(text)
 
-    def _check_turn(self, seat: int, *phases: str) -> None:
+    def _check_mover(self, seat: int) -> None:
+        """That the game goes on and ``seat`` is the player to move."""
         s = self.state
         if s.phase == OVER:
             raise GameOver("The game is over.")
@@ -242,9 +247,16 @@ class Game:
             raise NotYourTurn("You are not playing in this game.")
         if seat != s.current:
             raise NotYourTurn("It is {player}'s turn, not yours.", player=s.seat_name(s.current))
-        if phases and s.phase not in phases:
+
+    def _check_turn(self, action: Action, *refused_later: str) -> None:
+        """That it is ``action.seat``'s move and the phase allows ``action`` (``engine.phases.PHASES``).
+        ``refused_later``: phases the handler goes on to refuse itself, with a reason of their own."""
+        self._check_mover(action.seat)
+        phase = self.state.phase
+        wanted = allowed_in(type(action)) + refused_later
+        if phase not in wanted:
             raise WrongPhase("You can do that only while {wanted}; now you are {now}.",
-                             wanted=Phrase(*(PHASE_WORDS[p] for p in phases)), now=Phrase(PHASE_WORDS[s.phase]))
+                             wanted=Phrase(*(PHASE_WORDS[p] for p in wanted)), now=Phrase(PHASE_WORDS[phase]))
 
     def _own(self, seat: int, territory: str) -> None:
         owner = self.state.owners.get(territory)
@@ -316,18 +328,18 @@ class Game:
         first = True
         for t in self.board.territory_ids:
             if t in added:
-                event: Event = {"type": "armies_placed", "seat": s.owners[t], "territory": t, "count": added[t],
+                event: ArmiesPlaced = {"type": "armies_placed", "seat": s.owners[t], "territory": t, "count": added[t],
                                 "source": "random"}
                 if first:
                     event["draws"] = draws
                     first = False
                 yield event
 
-    def shuffle_event(self, kind: str, cards: list[str], **extra: Any) -> Event:
+    def shuffle_event(self, kind: str, cards: list[str], **extra: Any) -> DeckShuffled | WildsReturned:
         """Shuffle ``cards`` with the seed's next draws; the event that records the new order."""
         deck = list(cards)
         used = dice.shuffle(self.state.seed, self.state.draw_index, deck)
-        return {"type": kind, "cards": deck, **extra, "draws": used}
+        return cast("DeckShuffled | WildsReturned", {"type": kind, "cards": deck, **extra, "draws": used})
 
     def _shuffle_deck(self, kind: str = "deck_shuffled") -> Iterable[Event]:
         """The whole deck, wilds included, shuffled for play (nothing in a game without cards)."""
@@ -345,7 +357,7 @@ class Game:
         return {"type": "setup_turn", "seat": seat, "phase": SETUP, "armies": armies, "neutral": neutral}
 
     def _claim(self, a: Claim) -> Iterable[Event]:
-        self._check_turn(a.seat, CLAIM)
+        self._check_turn(a)
         t = self._territory(a.territory)
         if t in self.state.owners:
             raise AlreadyClaimed("{territory} is already held by {player}.", territory=self.ref(t),
@@ -370,13 +382,13 @@ class Game:
     def capital_choices(self, seat: int) -> list[str]:
         """Territories ``seat`` may choose as capital now (none unless it is their turn to choose)."""
         s = self.state
-        if s.phase != CAPITAL or s.current != seat or seat in s.capitals:
+        if not self.allows(ChooseCapital) or s.current != seat or seat in s.capitals:
             return []
         return [t for t in self.board.territory_ids if s.owners.get(t) == seat]
 
     def _choose_capital(self, a: ChooseCapital) -> Iterable[Event]:
         s = self.state
-        self._check_turn(a.seat, CAPITAL)
+        self._check_turn(a)
         t = self._territory(a.territory)
         self._own(a.seat, t)
         yield {"type": "capital_chosen", "seat": a.seat, "territory": t}
@@ -388,7 +400,7 @@ class Game:
 
     def _place(self, a: Place) -> Iterable[Event]:
         s = self.state
-        self._check_turn(a.seat, SETUP, REINFORCE)
+        self._check_turn(a)
         t = self._territory(a.territory)
         count = self._positive(a.count, "The number of armies")
         if s.phase == SETUP:
@@ -430,7 +442,7 @@ class Game:
         when it would be refused. Armies a trade placed (the +2 of a card) are never among them."""
         s = self.state
         placed = s.undoable_placements
-        if not placed or s.phase not in (REINFORCE, ATTACK) or s.current != seat or seat not in s.active_seats():
+        if not placed or not self.allows(Undo) or s.current != seat or seat not in s.active_seats():
             return {}
         return {t: placed[t] for t in self.board.territory_ids if placed.get(t)}
 
@@ -440,13 +452,13 @@ class Game:
 
     def _undo(self, a: Undo) -> Iterable[Event]:
         s = self.state
-        self._check_turn(a.seat)
+        self._check_mover(a.seat)
         if s.phase in (CLAIM, SETUP, CAPITAL):
             raise WrongPhase("Starting armies cannot be taken back: you can undo only the reinforcements you place "
                              "during your turn.")
         if s.phase == FORTIFY:
             raise WrongPhase("You have moved on to fortifying: your placements can no longer be undone.")
-        if s.undoable_placements is None or s.phase not in (REINFORCE, ATTACK):
+        if s.undoable_placements is None or not self.allows(Undo):
             raise WrongPhase("You have attacked this turn: your placements can no longer be undone.")
         placements = self.undoable(a.seat)
         if not placements:
@@ -494,7 +506,7 @@ class Game:
 
     def _trade(self, a: Trade) -> Iterable[Event]:
         s = self.state
-        self._check_turn(a.seat, REINFORCE)
+        self._check_turn(a)
         if s.settings.cards == "none":
             raise InvalidSet("This game is played without cards.")
         hand = s.hands[a.seat]
@@ -551,10 +563,11 @@ class Game:
         return InvalidSet("You do not hold the {territory} card.", territory=self.ref(card))
 
     # -- attack -------------------------------------------------------------------------------------
-    def _check_attack(self, seat: int, source: str, target: str) -> tuple[str, str]:
+    def _check_attack(self, a: Attack | Blitz) -> tuple[str, str]:
         s = self.state
-        self._check_turn(seat, ATTACK, REINFORCE)
-        src, dst = self._territory(source), self._territory(target)
+        seat = a.seat
+        self._check_turn(a, REINFORCE)
+        src, dst = self._territory(a.source), self._territory(a.target)
         if s.phase == REINFORCE:
             if s.trade_down:
                 raise MustTrade("Trade down to 4 cards and place those armies before attacking again.")
@@ -628,15 +641,15 @@ class Game:
     def _lead(self, seats: list[int]) -> int:
         return self.state.current if self.state.current in seats else min(seats)
 
-    def _game_over(self, winner: int, reason: str, **details: Any) -> Event:
-        event: Event = {"type": "game_over", "winner": winner, "reason": reason}
+    def _game_over(self, winner: int, reason: str, **details: Any) -> GameEnded:
+        event: dict[str, Any] = {"type": "game_over", "winner": winner, "reason": reason}
         if self.state.teams:
             event["winners"] = self._side_members(winner)
             event["reason"] = "teams" if reason == "conquest" else reason
         event.update(details)
         event["seed"] = self.state.seed
         event["seed_commitment"] = self.state.seed_commitment
-        return event
+        return cast(GameEnded, event)
 
     def _checkpoint(self) -> Iterable[Event]:
         """After each action (and before a turn passes): has the player whose turn it is won by the mode's goal?"""
@@ -648,7 +661,7 @@ class Game:
             yield self._game_over(s.current, victory.reason, **victory.details)
 
     def _attack(self, a: Attack) -> Iterable[Event]:
-        src, dst = self._check_attack(a.seat, a.source, a.target)
+        src, dst = self._check_attack(a)
         allowed = min(3, self.state.armies[src] - 1)
         n = allowed if a.dice is None else a.dice
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 3:
@@ -662,7 +675,7 @@ class Game:
         yield from self._battle(a.seat, src, dst, n)
 
     def _blitz(self, a: Blitz) -> Iterable[Event]:
-        src, dst = self._check_attack(a.seat, a.source, a.target)
+        src, dst = self._check_attack(a)
         stop_at = self._positive(a.stop_at, "The stop threshold")
         s = self.state
         if s.armies[src] <= stop_at:
@@ -678,7 +691,7 @@ class Game:
 
     def _occupy(self, a: Occupy) -> Iterable[Event]:
         s = self.state
-        self._check_turn(a.seat, OCCUPY)
+        self._check_turn(a)
         p = s.pending
         assert p is not None
         count = a.count
@@ -688,7 +701,7 @@ class Game:
         yield {"type": "occupied", "seat": a.seat, "from": p["from"], "to": p["to"], "count": count}
 
     def _end_attack(self, a: EndAttack) -> Iterable[Event]:
-        self._check_turn(a.seat, ATTACK)
+        self._check_turn(a)
         yield {"type": "attack_ended", "seat": a.seat}
 
     # -- fortify and end of turn ---------------------------------------------------------------------
@@ -717,7 +730,7 @@ class Game:
 
     def _fortify(self, a: Fortify) -> Iterable[Event]:
         s = self.state
-        self._check_turn(a.seat, ATTACK, FORTIFY)
+        self._check_turn(a)
         src, dst = self._territory(a.source), self._territory(a.target)
         self._own(a.seat, src)
         if not self.friendly(a.seat, s.owners.get(dst)):
@@ -744,7 +757,7 @@ class Game:
             yield from self._finish_turn(a.seat)
 
     def _end_turn(self, a: EndTurn) -> Iterable[Event]:
-        self._check_turn(a.seat, ATTACK, FORTIFY)
+        self._check_turn(a)
         yield from self._finish_turn(a.seat)
 
     def _finish_turn(self, seat: int) -> Iterable[Event]:
@@ -772,7 +785,7 @@ class Game:
             raise GameOver("The game is over.")
         if a.seat not in s.active_seats():
             raise NotYourTurn("You are not playing in this game.")
-        if s.phase in (CLAIM, SETUP, CAPITAL):
+        if not self.allows(Surrender):
             raise WrongPhase("You can surrender once deployment is over.")
         was_current = s.current == a.seat
         yield {"type": "player_surrendered", "seat": a.seat}
@@ -830,7 +843,7 @@ class Game:
 
     def can_trade(self, seat: int) -> bool:
         s = self.state
-        if s.settings.cards == "none" or s.phase != REINFORCE or s.current != seat:
+        if s.settings.cards == "none" or not self.allows(Trade) or s.current != seat:
             return False
         return not s.trade_down or len(s.hands[seat]) > 4
 
@@ -866,7 +879,7 @@ class Game:
 
     def must_trade(self, seat: int) -> bool:
         s = self.state
-        if s.phase != REINFORCE or s.current != seat or s.settings.cards == "none":
+        if not self.allows(Trade) or s.current != seat or s.settings.cards == "none":
             return False
         return len(s.hands[seat]) > 4 if s.trade_down else len(s.hands[seat]) >= 5
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from .state import Event
+from .events import Event, View
 
 # Fields that reveal hidden information: cards in hand, the deck order, secret missions, the seed.
 _HIDDEN: dict[str, tuple[str, ...]] = {
@@ -21,26 +21,25 @@ _HIDDEN: dict[str, tuple[str, ...]] = {
 
 
 def public_event(event: Event, game_over: bool = False) -> Event:
-    """The event as every player may see it. After the game everything is public."""
-    if game_over:
-        return dict(event)
-    hidden = _HIDDEN.get(event["type"])
+    """The event as every player may see it: its hidden fields ``null`` (a list counted in a ``*_count`` field).
+    After the game everything is public."""
+    hidden = None if game_over else _HIDDEN.get(event["type"])
     if not hidden:
-        return dict(event)
+        return event.copy()
     out: dict[str, Any] = dict(event)
     for key in hidden:
         value = out.get(key)
         out[key] = None
         if isinstance(value, list):
             out[f"{key}_count"] = len(value)
-    return out
+    return cast(Event, out)
 
 
-def dumps(events: Iterable[Event]) -> str:
+def dumps(events: Iterable[View]) -> str:
     return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in events)
 
 
-def write_log(path: str | Path, events: Iterable[Event]) -> None:
+def write_log(path: str | Path, events: Iterable[View]) -> None:
     Path(path).write_text(dumps(events), encoding="utf-8")
 
 
@@ -58,4 +57,4 @@ def iter_log(lines: Iterable[str]) -> Iterator[Event]:
             raise ValueError(f"line {number} is not JSON: {exc}") from exc
         if not isinstance(event, dict) or "type" not in event:
             raise ValueError(f"line {number} is not an event (an object with a type)")
-        yield event
+        yield cast(Event, event)   # as written by the engine: engine.verify checks a log from elsewhere

@@ -10,17 +10,79 @@ from typing import Any
 from .board import Board, load_map
 from .errors import MapError, SettingsError
 
-CHOICES: dict[str, tuple[str, ...]] = {
-    "deployment": ("claim", "deal", "auto"),
-    "cards": ("escalating", "fixed", "none"),
-    "fortify": ("adjacent", "connected", "unlimited"),
-    "mode": ("classic", "missions", "capitals"),
-    "teams": ("none", "2v2", "3v3", "2v2v2"),
-    "fog": ("off", "on"),
-    "on_timeout": ("cautious", "skip", "ai"),
-    "on_boot": ("ai", "neutral"),
-    "reminders": ("auto", "none"),
-}
+
+@dataclass(frozen=True)
+class Option:
+    """One game setting as a host chooses it, declared once: the values it takes (words, or whole numbers
+    from ``low`` to ``high``), how players read it (``label``, and ``words`` for its values) and what the
+    ``/risk new`` option says of it (``help``, empty for a setting that command does not offer; ``offered``:
+    the range it offers, if narrower).
+
+    The texts are English; the Discord layer translates them (they are in the message catalogue)."""
+
+    name: str
+    label: str
+    help: str
+    values: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 0
+    words: tuple[tuple[object, str], ...] = ()
+    offered: tuple[int, int] | None = None
+
+    @property
+    def numeric(self) -> bool:
+        return not self.values
+
+    def check(self, value: object) -> None:
+        """Raise SettingsError if ``value`` is not one this setting takes."""
+        if self.values:
+            if value not in self.values:
+                raise SettingsError(f"{self.name} must be one of {', '.join(self.values)}, not “{value}”")
+        else:
+            _whole(value, self.name, self.low, self.high)
+
+    def word(self, value: object) -> str | None:
+        """The value in words (English), if it has words."""
+        return next((text for v, text in self.words if v == value), None)
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("deployment", "Deployment", "How territories are taken at the start", ("claim", "deal", "auto"),
+           words=(("claim", "territories claimed one by one"), ("deal", "territories dealt at random"),
+                  ("auto", "territories and armies placed at random"))),
+    Option("setup_batch", "Starting armies per set-up turn", "Armies per setup turn", low=1, high=50),
+    Option("cards", "Card sets", "Card set values", ("escalating", "fixed", "none"),
+           words=(("escalating", "escalating: 4, 6, 8, 10, 12, 15, then 5 more each"),
+                  ("fixed", "fixed: 4, 6, 8 or 10 armies by symbols"), ("none", "no cards"))),
+    Option("fortify", "Fortify", "The free move at the end of a turn", ("adjacent", "connected", "unlimited"),
+           words=(("adjacent", "one move to a neighbouring territory"),
+                  ("connected", "one move along a chain of your territories"),
+                  ("unlimited", "any number of moves along your territories"))),
+    Option("mode", "Goal", "Classic world domination, secret missions, or capitals",
+           ("classic", "missions", "capitals"),
+           words=(("classic", "world domination"), ("missions", "secret missions"),
+                  ("capitals", "capture the capitals"))),
+    Option("teams", "Teams", "Play in teams", ("none", "2v2", "3v3", "2v2v2"), words=(("none", "no teams"),)),
+    Option("fog", "Fog of war", "Fog of war: see only your territories and their neighbours", ("off", "on"),
+           words=(("off", "off"), ("on", "on: you see your territories and their neighbours"))),
+    Option("turn_deadline", "Time per turn", "Time for each turn", low=60, high=30 * 86400),
+    Option("reminders", "Reminders", "", ("auto", "none"),
+           words=(("auto", "at half time and an hour before the end"), ("none", "none"))),
+    Option("on_timeout", "When time runs out", "What happens when time runs out", ("cautious", "skip", "ai"),
+           words=(("cautious", "the AI plays a cautious turn"), ("skip", "the turn is skipped"),
+                  ("ai", "the AI plays the turn"))),
+    Option("max_missed", "Missed turns before the seat is replaced",
+           "Missed turns in a row before the seat is replaced (0: never)", low=0, high=100, words=((0, "never"),),
+           offered=(0, 20)),
+    Option("on_boot", "A replaced seat goes to", "Who takes a replaced seat", ("ai", "neutral"),
+           words=(("ai", "the AI"), ("neutral", "nobody: the territories become neutral"))),
+    Option("vacation_days", "Vacation days per player", "", low=0, high=60),
+    Option("max_rounds", "Round limit", "End after this many rounds (0: no limit)", low=0, high=10_000,
+           words=((0, "no limit"),), offered=(0, 1000)),
+)
+OPTION = {o.name: o for o in OPTIONS}
+# The settings that take words, and their words (for validation, choices and tests).
+CHOICES: dict[str, tuple[str, ...]] = {o.name: o.values for o in OPTIONS if o.values}
 # A language code (the bot has catalogs for en, nb and es; others fall back to English), or "" for the server's.
 LANGUAGE_CODE = re.compile(r"(?:[a-z]{2,3})?")
 # Turn deadlines a host can choose, in seconds: from live games to a week.
@@ -56,15 +118,8 @@ class Settings:
     language: str = ""                  # public messages' language ("" = the server's)
 
     def __post_init__(self) -> None:
-        for key, allowed in CHOICES.items():
-            value = getattr(self, key)
-            if value not in allowed:
-                raise SettingsError(f"{key} must be one of {', '.join(allowed)}, not “{value}”")
-        _whole(self.setup_batch, "setup_batch", 1, 50)
-        _whole(self.turn_deadline, "turn_deadline", 60, 30 * 86400)
-        _whole(self.max_missed, "max_missed", 0, 100)
-        _whole(self.vacation_days, "vacation_days", 0, 60)
-        _whole(self.max_rounds, "max_rounds", 0, 10_000)
+        for option in OPTIONS:
+            option.check(getattr(self, option.name))
         if not isinstance(self.language, str) or not LANGUAGE_CODE.fullmatch(self.language):
             raise SettingsError(f"language must be a language code like en, nb or es, not “{str(self.language)[:20]}”")
 

@@ -1,31 +1,25 @@
 """The game state and the event reducer.
 
-Every change to a game is an event (a plain JSON-ready dict with a ``type``). ``apply_event`` is the one
-place that changes a state, so a game's log replays to exactly the state the engine had.
+Every change to a game is an event (a plain JSON-ready dict with a ``type``, typed in ``engine.events``).
+``apply_event`` is the one place that changes a state, so a game's log replays to exactly the state the engine had.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from . import events as ev
 from .board import Board, load_map
+from .events import Event as Event  # noqa: PLC0414  (re-exported; the events are typed in engine.events)
+from .phases import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP, next_phase
 from .settings import Settings
 
 SCHEMA_VERSION = 1
 NEUTRAL = -1
-Event = dict[str, Any]
 
-# Phases, in the order a game goes through them.
-CLAIM = "claim"          # deployment "claim": claim one empty territory per turn
-SETUP = "setup"          # place the remaining starting armies
-CAPITAL = "capital"      # mode "capitals": each player chooses a capital, in turn order
-REINFORCE = "reinforce"  # trade cards and place reinforcements
-ATTACK = "attack"
-OCCUPY = "occupy"        # a territory was conquered: decide how many armies move in
-FORTIFY = "fortify"
-OVER = "over"
 
 
 @dataclass
@@ -35,7 +29,7 @@ class Player:
     kind: str = "human"          # human | ai
     level: str | None = None     # AI level for kind "ai"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ev.Roster:
         return {"seat": self.seat, "name": self.name, "kind": self.kind, "level": self.level}
 
 
@@ -200,7 +194,7 @@ def _undoable(value: Any) -> dict[str, int] | None:
     return None if value is None else {str(k): int(v) for k, v in value.items()}
 
 
-def initial_state(started: Event, seed: str = "") -> GameState:
+def initial_state(started: ev.GameStarted, seed: str = "") -> GameState:
     """The state right after a ``game_started`` event."""
     players = [Player(seat=p["seat"], name=p["name"], kind=p["kind"], level=p.get("level"))
                for p in started["players"] if p["kind"] != "neutral"]
@@ -214,9 +208,10 @@ def initial_state(started: Event, seed: str = "") -> GameState:
 
 
 def _advance_counters(state: GameState, event: Event) -> None:
-    state.draw_index += event.get("draws", 0)
-    if "roll_index" in event:
-        state.dice_index = event["roll_index"] + event.get("rolls", 0)
+    counters = cast("Mapping[str, int]", event)  # draws, roll_index and rolls: on any event that used randomness
+    state.draw_index += counters.get("draws", 0)
+    if "roll_index" in counters:
+        state.dice_index = counters["roll_index"] + counters.get("rolls", 0)
 
 
 def apply_event(state: GameState, event: Event) -> None:
@@ -229,39 +224,39 @@ def apply_event(state: GameState, event: Event) -> None:
         handler(state, event)
 
 
-def _first_player(state: GameState, e: Event) -> None:
+def _first_player(state: GameState, e: ev.FirstPlayer) -> None:
     state.first_seat = e["seat"]
     state.current = e["seat"]
 
 
-def _deck_shuffled(state: GameState, e: Event) -> None:
+def _deck_shuffled(state: GameState, e: ev.DeckShuffled) -> None:
     if e.get("from_discard"):
         state.discard = []
     state.deck = list(e["cards"])
 
 
-def _setup_turn(state: GameState, e: Event) -> None:
+def _setup_turn(state: GameState, e: ev.SetupTurn) -> None:
     state.phase = e["phase"]
     state.current = e["seat"]
     state.batch_left = e.get("armies", 0)
     state.neutral_left = e.get("neutral", 0)
 
 
-def _claimed(state: GameState, e: Event) -> None:
+def _claimed(state: GameState, e: ev.TerritoryClaimed) -> None:
     t = e["territory"]
     state.owners[t] = e["seat"]
     state.armies[t] = 1
     state.setup_remaining[e["seat"]] -= 1
 
 
-def _dealt(state: GameState, e: Event) -> None:
+def _dealt(state: GameState, e: ev.TerritoriesDealt) -> None:
     for t, seat in e["owners"].items():
         state.owners[t] = seat
         state.armies[t] = 1
         state.setup_remaining[seat] -= 1
 
 
-def _placed(state: GameState, e: Event) -> None:
+def _placed(state: GameState, e: ev.ArmiesPlaced) -> None:
     t, count, source = e["territory"], e["count"], e.get("source", "reinforcement")
     state.armies[t] += count
     if source == "setup":
@@ -279,11 +274,11 @@ def _placed(state: GameState, e: Event) -> None:
         if state.reinforcements == 0 and state.phase == REINFORCE and (
             not state.trade_down or len(state.hands[e["seat"]]) <= 4
         ):
-            state.phase = ATTACK
+            state.phase = next_phase(REINFORCE)
             state.trade_down = False
 
 
-def _turn_started(state: GameState, e: Event) -> None:
+def _turn_started(state: GameState, e: ev.TurnStarted) -> None:
     state.phase = REINFORCE
     state.current = e["seat"]
     state.turn = e["turn"]
@@ -296,7 +291,7 @@ def _turn_started(state: GameState, e: Event) -> None:
     state.undoable_placements = {}
 
 
-def _placements_undone(state: GameState, e: Event) -> None:
+def _placements_undone(state: GameState, e: ev.PlacementsUndone) -> None:
     # Every reinforcement placed this turn goes back to the armies to place; the reinforcement phase begins again.
     for t, count in e["placements"].items():
         state.armies[t] -= count
@@ -310,7 +305,7 @@ def _close_undo(state: GameState) -> None:
     state.undoable_placements = None
 
 
-def _traded(state: GameState, e: Event) -> None:
+def _traded(state: GameState, e: ev.CardsTraded) -> None:
     hand = state.hands[e["seat"]]
     for card in e["cards"]:
         hand.remove(card["card"])
@@ -323,13 +318,13 @@ def _traded(state: GameState, e: Event) -> None:
         state.phase = REINFORCE
 
 
-def _battle(state: GameState, e: Event) -> None:
+def _battle(state: GameState, e: ev.Battle) -> None:
     _close_undo(state)
     state.armies[e["from"]] -= e["attacker_losses"]
     state.armies[e["to"]] -= e["defender_losses"]
 
 
-def _conquered(state: GameState, e: Event) -> None:
+def _conquered(state: GameState, e: ev.TerritoryConquered) -> None:
     # The armies of the last roll move in at once (no territory is ever empty); the rest is a decision.
     src, dst, moved = e["from"], e["to"], e["min_move"]
     state.owners[dst] = e["seat"]
@@ -340,7 +335,7 @@ def _conquered(state: GameState, e: Event) -> None:
     state.phase = OCCUPY
 
 
-def _occupied(state: GameState, e: Event) -> None:
+def _occupied(state: GameState, e: ev.Occupied) -> None:
     extra = e["count"] - state.armies[e["to"]]
     state.armies[e["from"]] -= extra
     state.armies[e["to"]] += extra
@@ -349,38 +344,38 @@ def _occupied(state: GameState, e: Event) -> None:
         state.phase = REINFORCE
         state.trade_down = True
     else:
-        state.phase = ATTACK
+        state.phase = next_phase(OCCUPY)
 
 
-def _eliminated(state: GameState, e: Event) -> None:
+def _eliminated(state: GameState, e: ev.PlayerEliminated) -> None:
     seat, by = e["seat"], e["by"]
     state.eliminated.append(seat)
     state.hands[by].extend(state.hands[seat])
     state.hands[seat] = []
 
 
-def _attack_ended(state: GameState, e: Event) -> None:
-    state.phase = FORTIFY
+def _attack_ended(state: GameState, e: ev.AttackEnded) -> None:
+    state.phase = next_phase(ATTACK)
     _close_undo(state)
 
 
-def _fortified(state: GameState, e: Event) -> None:
+def _fortified(state: GameState, e: ev.Fortified) -> None:
     _close_undo(state)
     state.armies[e["from"]] -= e["count"]
     state.armies[e["to"]] += e["count"]
 
 
-def _card_drawn(state: GameState, e: Event) -> None:
+def _card_drawn(state: GameState, e: ev.CardDrawn) -> None:
     card = e["card"]
     state.deck.remove(card)
     state.hands[e["seat"]].append(card)
 
 
-def _wilds_returned(state: GameState, e: Event) -> None:
+def _wilds_returned(state: GameState, e: ev.WildsReturned) -> None:
     state.deck = list(e["cards"])
 
 
-def _surrendered(state: GameState, e: Event) -> None:
+def _surrendered(state: GameState, e: ev.PlayerSurrendered) -> None:
     seat = e["seat"]
     state.surrendered.append(seat)
     for t, owner in state.owners.items():
@@ -390,23 +385,23 @@ def _surrendered(state: GameState, e: Event) -> None:
     state.hands[seat] = []
 
 
-def _missions_dealt(state: GameState, e: Event) -> None:
+def _missions_dealt(state: GameState, e: ev.MissionsDealt) -> None:
     state.missions = {int(k): copy.deepcopy(v) for k, v in e["missions"].items()}
 
 
-def _mission_changed(state: GameState, e: Event) -> None:
+def _mission_changed(state: GameState, e: ev.MissionChanged) -> None:
     state.missions[e["seat"]] = copy.deepcopy(e["to"])
 
 
-def _capital_chosen(state: GameState, e: Event) -> None:
+def _capital_chosen(state: GameState, e: ev.CapitalChosen) -> None:
     state.capitals[e["seat"]] = e["territory"]
 
 
-def _turn_ended(state: GameState, e: Event) -> None:
+def _turn_ended(state: GameState, e: ev.TurnEnded) -> None:
     _close_undo(state)
 
 
-def _game_over(state: GameState, e: Event) -> None:
+def _game_over(state: GameState, e: ev.GameOver) -> None:
     state.phase = OVER
     _close_undo(state)
     state.winner = e["winner"]
@@ -417,7 +412,8 @@ def _game_over(state: GameState, e: Event) -> None:
         state.seed = e["seed"]
 
 
-_REDUCERS = {
+# Each reducer takes the event of its type: the table is where the type is looked up.
+_REDUCERS: dict[str, Callable[[GameState, Any], None]] = {
     "first_player": _first_player,
     "deck_shuffled": _deck_shuffled,
     "setup_turn": _setup_turn,
@@ -443,3 +439,6 @@ _REDUCERS = {
     "game_over": _game_over,
 }
 EVENT_TYPES = frozenset(_REDUCERS) | {"game_started"}
+
+__all__ = ["ATTACK", "CAPITAL", "CLAIM", "EVENT_TYPES", "FORTIFY", "NEUTRAL", "OCCUPY", "OVER", "REINFORCE",
+           "SCHEMA_VERSION", "SETUP", "Event", "GameState", "Player", "apply_event", "initial_state"]

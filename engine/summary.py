@@ -17,11 +17,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from .board import load_map
+from .events import Event, GameStarted
 from .game import Game
 from .odds import roll_outcomes
-from .state import NEUTRAL, Event, apply_event
+from .state import NEUTRAL, apply_event
 
 __all__ = [
     "ContinentChange", "DiceLuck", "Fight", "KeyMoments", "Point", "dice_luck", "expected_loss",
@@ -66,7 +68,7 @@ def dice_luck(events: Iterable[Event]) -> dict[int, DiceLuck]:
     """Each player's dice luck (players who never threw a die are left out; the neutral army too)."""
     totals: dict[int, list[float]] = {}
     for e in events:
-        if e.get("type") != "battle":
+        if e["type"] != "battle":
             continue
         a_dice, d_dice = len(e["attacker_dice"]), len(e["defender_dice"])
         for seat, side, lost in ((e["seat"], "attacker", e["attacker_losses"]),
@@ -83,13 +85,17 @@ def dice_luck(events: Iterable[Event]) -> dict[int, DiceLuck]:
 
 
 # -- players ------------------------------------------------------------------------------------------------
-def _seats(started: Event) -> list[int]:
+def _started(events: Sequence[Event]) -> GameStarted:
+    return cast(GameStarted, events[0])  # a log begins with game_started
+
+
+def _seats(started: GameStarted) -> list[int]:
     return [int(p["seat"]) for p in started["players"] if int(p["seat"]) != NEUTRAL and p.get("kind") != "neutral"]
 
 
 def teams(events: Sequence[Event]) -> dict[int, int]:
     """Seat to team, in a team game (empty otherwise)."""
-    return {int(seat): int(team) for seat, team in (events[0].get("teams") or {}).items()}
+    return {int(seat): int(team) for seat, team in (_started(events).get("teams") or {}).items()}
 
 
 def placements(events: Sequence[Event]) -> dict[int, int]:
@@ -97,16 +103,15 @@ def placements(events: Sequence[Event]) -> dict[int, int]:
     then the others in reverse order of going out (eliminated or surrendered). In a team game a team goes
     out with its last player, and every player of a team has the team's placement. Ties share a placement
     and the next one is skipped (1, 2, 2, 4)."""
-    seats = _seats(events[0])
+    seats = _seats(_started(events))
     team_of = teams(events)
     unit = {seat: team_of.get(seat, seat) if team_of else seat for seat in seats}
     out: dict[int, int] = {}
     winners: set[int] = set()
     for e in events:
-        kind = e.get("type")
-        if kind in ("player_eliminated", "player_surrendered") and e["seat"] not in out:
+        if e["type"] in ("player_eliminated", "player_surrendered") and e["seat"] not in out:
             out[e["seat"]] = len(out)
-        elif kind == "game_over":
+        elif e["type"] == "game_over":
             winners = {int(s) for s in (e.get("winners") or [e["winner"]]) if s is not None}
     keys: dict[int, tuple[int, int]] = {}
     for u in set(unit.values()):
@@ -124,7 +129,7 @@ def turns_played(events: Iterable[Event]) -> dict[int, int]:
     """How many turns each seat started."""
     counts: dict[int, int] = {}
     for e in events:
-        if e.get("type") == "turn_started":
+        if e["type"] == "turn_started":
             counts[e["seat"]] = counts.get(e["seat"], 0) + 1
     return counts
 
@@ -133,8 +138,8 @@ def favourite_continents(events: Iterable[Event]) -> dict[int, str]:
     """The continent whose bonus each player collected most often (players who held none are left out)."""
     counts: dict[int, dict[str, int]] = {}
     for e in events:
-        if e.get("type") == "turn_started":
-            held = (e.get("reinforcements") or {}).get("continents") or {}
+        if e["type"] == "turn_started":
+            held = e["reinforcements"]["continents"] if "reinforcements" in e else {}
             for continent in held:
                 mine = counts.setdefault(e["seat"], {})
                 mine[continent] = mine.get(continent, 0) + 1
@@ -227,10 +232,10 @@ def key_moments(events: Sequence[Event]) -> KeyMoments:
     for e in events[1:]:
         kind = e.get("type")
         apply_event(state, e)
-        if kind == "turn_started" and not playing:
+        if e["type"] == "turn_started" and not playing:
             playing = True
             holders = {c: holder(c) for c in board.continents}
-        if kind == "battle":
+        if e["type"] == "battle":
             key = (e["seat"], e["from"], e["to"])
             if current is not None and (current.seat, current.source, current.target) == key \
                     and not current.conquered:
@@ -248,7 +253,7 @@ def key_moments(events: Sequence[Event]) -> KeyMoments:
                                             (b.rolls if b else 0) + 1,
                                             (b.attacker_lost if b else 0) + e["attacker_losses"],
                                             (b.defender_lost if b else 0) + e["defender_losses"], False)
-        elif kind == "territory_conquered":
+        elif e["type"] == "territory_conquered":
             if current is not None and current.target == e["to"]:
                 current = Fight(current.turn, current.seat, current.defender, current.source, current.target,
                                 current.rolls, current.attacker_lost, current.defender_lost, True)

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import cast
 
 from . import dice
 from .board import load_map_file, register_map
 from .cards import full_deck
 from .errors import MapError
+from .events import DeckShuffled, Event, GameStarted, TerritoriesDealt, WildsReturned
 from .game import Game
 from .log import read_log
 from .modes import MissionsMode
-from .state import NEUTRAL, Event, apply_event, initial_state
+from .state import NEUTRAL, apply_event, initial_state
 
 
 class Mismatch(Exception):
@@ -40,60 +42,63 @@ def verify_events(events: Sequence[Event]) -> None:
     """Raise Mismatch with a description of the first problem; return quietly if the game checks out."""
     if not events or events[0].get("type") != "game_started":
         raise Mismatch("line 1: the log does not begin with game_started")
+    started = cast(GameStarted, events[0])
     over = [e for e in events if e["type"] == "game_over"]
     if not over:
         raise Mismatch("the game is not finished: the seed is revealed only in game_over")
     seed = over[-1].get("seed")
     if not seed:
         raise Mismatch("game_over carries no seed")
-    if dice.commitment(seed) != events[0]["seed_commitment"]:
-        raise Mismatch(f"the seed does not match the commitment {events[0]['seed_commitment']}")
-    state = initial_state(events[0], seed)
+    if dice.commitment(seed) != started["seed_commitment"]:
+        raise Mismatch(f"the seed does not match the commitment {started['seed_commitment']}")
+    state = initial_state(started, seed)
     game = Game(state)
     for line, event in enumerate(events[1:], start=2):
-        kind = event["type"]
-        where = f"line {line} ({kind})"
-        if "roll_index" in event and event["roll_index"] != state.dice_index:
-            raise Mismatch(f"{where}: roll index {event['roll_index']}, expected {state.dice_index}")
-        if kind == "battle":
-            a, d = len(event["attacker_dice"]), len(event["defender_dice"])
-            rolled = dice.roll(seed, event["roll_index"], a + d)
-            att, dfn = sorted(rolled[:a], reverse=True), sorted(rolled[a:], reverse=True)
-            if att != event["attacker_dice"] or dfn != event["defender_dice"]:
-                raise Mismatch(f"{where}: dice {event['attacker_dice']} vs {event['defender_dice']}, "
-                               f"the seed gives {att} vs {dfn}")
-            if (event["attacker_losses"], event["defender_losses"]) != _battle_losses(att, dfn):
-                raise Mismatch(f"{where}: losses do not follow from the dice")
-        elif kind == "first_player":
-            index = event["roll_index"]
-            for rnd in event["rounds"]:
-                for seat, value in rnd.items():
-                    if dice.die(seed, index) != value:
-                        raise Mismatch(f"{where}: seat {seat} rolled {value}, the seed gives {dice.die(seed, index)}")
-                    index += 1
-        elif kind in ("territories_dealt", "deck_shuffled", "wilds_returned"):
-            expected = _expected_shuffle(game, event)
-            if expected != event:
-                raise Mismatch(f"{where}: the shuffle is not the one the seed gives")
-        elif kind == "missions_dealt":
-            if MissionsMode.deal(game) != event:
-                raise Mismatch(f"{where}: the missions are not the ones the seed gives")
-        elif kind == "armies_placed" and event.get("source") == "random" and "draws" in event:
-            expected_random = list(game._random_placements())
-            got = events[line - 1: line - 1 + len(expected_random)]
-            if expected_random != got:
-                raise Mismatch(f"{where}: the random placements are not the ones the seed gives")
+        where = f"line {line} ({event['type']})"
+        fields = cast("Mapping[str, object]", event)  # roll_index: on any event that rolled dice
+        if "roll_index" in fields and fields["roll_index"] != state.dice_index:
+            raise Mismatch(f"{where}: roll index {fields['roll_index']}, expected {state.dice_index}")
+        match event["type"]:
+            case "battle":
+                a, d = len(event["attacker_dice"]), len(event["defender_dice"])
+                rolled = dice.roll(seed, event["roll_index"], a + d)
+                att, dfn = sorted(rolled[:a], reverse=True), sorted(rolled[a:], reverse=True)
+                if att != event["attacker_dice"] or dfn != event["defender_dice"]:
+                    raise Mismatch(f"{where}: dice {event['attacker_dice']} vs {event['defender_dice']}, "
+                                   f"the seed gives {att} vs {dfn}")
+                if (event["attacker_losses"], event["defender_losses"]) != _battle_losses(att, dfn):
+                    raise Mismatch(f"{where}: losses do not follow from the dice")
+            case "first_player":
+                index = event["roll_index"]
+                for rnd in event["rounds"]:
+                    for seat, value in rnd.items():
+                        if dice.die(seed, index) != value:
+                            raise Mismatch(
+                                f"{where}: seat {seat} rolled {value}, the seed gives {dice.die(seed, index)}")
+                        index += 1
+            case "territories_dealt" | "deck_shuffled" | "wilds_returned":
+                if _expected_shuffle(game, event) != event:
+                    raise Mismatch(f"{where}: the shuffle is not the one the seed gives")
+            case "missions_dealt":
+                if MissionsMode.deal(game) != event:
+                    raise Mismatch(f"{where}: the missions are not the ones the seed gives")
+            case "armies_placed" if event.get("source") == "random" and "draws" in event:
+                expected_random = list(game._random_placements())
+                got = events[line - 1: line - 1 + len(expected_random)]
+                if expected_random != got:
+                    raise Mismatch(f"{where}: the random placements are not the ones the seed gives")
+            case _:
+                pass
         apply_event(state, event)
 
 
-def _expected_shuffle(game: Game, event: Event) -> Event:
+def _expected_shuffle(game: Game, event: TerritoriesDealt | DeckShuffled | WildsReturned) -> Event:
     s = game.state
-    kind = event["type"]
-    if kind == "territories_dealt":
+    if event["type"] == "territories_dealt":
         return next(iter(game._deal(s.first_seat)))
-    if kind == "deck_shuffled" and event.get("from_discard"):
-        return game.shuffle_event(kind, s.discard, from_discard=True)
-    return game.shuffle_event(kind, full_deck(game.board, wilds=True))
+    if event["type"] == "deck_shuffled" and event.get("from_discard"):
+        return game.shuffle_event(event["type"], s.discard, from_discard=True)
+    return game.shuffle_event(event["type"], full_deck(game.board, wilds=True))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -20,7 +20,7 @@ from .errors import MapFileError
 from .package import MapPackage, load_json_file, read_capped, sibling_files, write_package_dir
 
 
-def add_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_commands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Declare ``map import`` on a parser's subcommands."""
     p_map = subparsers.add_parser("map", help="custom maps: check or convert a map file")
     sub = p_map.add_subparsers(dest="map_command", required=True)
@@ -53,18 +53,11 @@ def import_file(path: Path, picture: Path | None = None, regions: Path | None = 
 
 def preview(package: MapPackage) -> bytes:
     """A render of the map with nothing owned yet (the badges and names in place), as PNG."""
-    from engine import Game
-    from render import encode_png, render_map
-
+    from .previews import preview_png
     from .registry import install
 
     install(package)
-    low = package.board.players[0]
-    game, _ = Game.new([f"Player {i + 1}" for i in range(low)], "preview", {"map": package.id})
-    state = game.state.copy()
-    state.owners.clear()
-    state.armies.clear()
-    return encode_png(render_map(state))
+    return preview_png(package.id)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -27,7 +27,7 @@ from PIL import Image, ImageChops, ImageFilter
 
 from .domination import touching_pairs
 from .errors import MapFileError
-from .images import open_image, png_bytes
+from .images import open_image, png_bytes, rgb_colours
 from .package import MapPackage, load_package, values_by_colour
 
 MAX_XML_BYTES = 1024 * 1024
@@ -118,7 +118,7 @@ def flood_regions(picture: Image.Image, seeds: list[tuple[int, int]], names: lis
 def colour_regions(region_image: Image.Image, seeds: list[tuple[int, int]], names: list[str]) -> Image.Image:
     """Regions from a region image in flat colours: each territory is the colour at its coordinate."""
     rgb = region_image.convert("RGB")
-    colours = rgb.getcolors(maxcolors=256)
+    colours = rgb_colours(rgb)
     if colours is None:
         raise MapFileError("The region image has too many colours: give each territory one flat colour.")
     wanted: dict[tuple[int, int, int], int] = {}

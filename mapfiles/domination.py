@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image
 
@@ -190,7 +190,9 @@ def touching_pairs(regions: Image.Image) -> set[tuple[int, int]]:
     pairs: set[tuple[int, int]] = set()
     for first, second in (((0, 0, w - 1, h), (1, 0, w, h)), ((0, 0, w, h - 1), (0, 1, w, h))):
         both = Image.merge("LA", (regions.crop(first), regions.crop(second)))
-        for _, (a, b) in both.getcolors(maxcolors=65536) or []:
+        # A two-band image: each colour is a pair of values (Pillow declares a number too, for one band).
+        colours = cast("list[tuple[int, tuple[int, int]]] | None", both.getcolors(maxcolors=65536))
+        for _, (a, b) in colours or []:
             if a != b and a and b:
                 pairs.add((min(a, b), max(a, b)))
     return pairs

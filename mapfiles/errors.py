@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 from engine import MapError
+from engine.errors import TemplateError
 
 
-class MapFileError(ValueError):
+class MapFileError(TemplateError, ValueError):
     """A map file that cannot be used. ``template`` is the English message with ``{placeholders}`` filled
     from ``params``; a refusal of the board's shape carries the engine's words in ``reason``."""
 
     inner: MapError | None = None   # the engine's refusal of the board, translated on its own
-
-    def __init__(self, template: str, /, **params: object) -> None:
-        message = template.format(**params) if params else template
-        super().__init__(message)
-        self.message = message
-        self.template = template
-        self.params = params
 
     @classmethod
     def from_map_error(cls, exc: MapError) -> MapFileError:

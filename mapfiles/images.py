@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import warnings
+from typing import cast
 
 from PIL import Image, UnidentifiedImageError
 
@@ -12,6 +13,8 @@ from .errors import MapFileError
 MAX_IMAGE_BYTES = 8 * 1024 * 1024       # one picture or region image
 MAX_PIXELS = 16_000_000                 # width x height of a picture before it is scaled to the map's width
 FORMATS = ("PNG", "GIF", "BMP", "JPEG", "WEBP")
+
+Colour = tuple[int, int, int]
 
 
 def open_image(blob: bytes, name: str) -> Image.Image:
@@ -46,3 +49,9 @@ def png_bytes(img: Image.Image) -> bytes:
     out = io.BytesIO()
     img.save(out, "PNG", optimize=False, compress_level=6)
     return out.getvalue()
+
+
+def rgb_colours(rgb: Image.Image, maxcolors: int = 256) -> list[tuple[int, Colour]] | None:
+    """``rgb.getcolors`` of an "RGB" image: (pixel count, colour) pairs, None if it has more than ``maxcolors``.
+    Pillow declares a colour as a tuple or a number; an "RGB" image's are always three numbers."""
+    return cast("list[tuple[int, Colour]] | None", rgb.getcolors(maxcolors=maxcolors))

@@ -9,7 +9,6 @@ given, never opened from a path named in a file.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import re
 from collections.abc import Mapping
@@ -24,7 +23,7 @@ from engine.board import builtin_maps
 from render.regions import LEGEND_ROOM, land_in_corners, parse_colour
 
 from .errors import MapFileError
-from .images import open_image, png_bytes
+from .images import open_image, png_bytes, rgb_colours
 
 RENDER_WIDTH = 1600            # every map is drawn this wide
 MIN_HEIGHT, MAX_HEIGHT = 300, 1400
@@ -89,7 +88,7 @@ def region_values(img: Image.Image, data: Mapping[str, Any]) -> Image.Image:
     if img.mode in ("L", "1"):
         return img.convert("L")
     rgb = img.convert("RGB")
-    colours = rgb.getcolors(maxcolors=256)
+    colours = rgb_colours(rgb)
     if colours is None:
         raise MapFileError("The region image has too many colours: give each territory one flat colour.")
     if all(r == g == b for _, (r, g, b) in colours):
@@ -144,12 +143,18 @@ def check_regions(regions: Image.Image, data: Mapping[str, Any]) -> None:
                                "see).", territory=str(t["id"])[:40])
 
 
+def _plain_copy(data: dict[str, Any]) -> dict[str, Any]:
+    """A private copy of a map, plain JSON types only."""
+    copy: dict[str, Any] = json.loads(json.dumps(data))
+    return copy
+
+
 def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes]) -> MapPackage:
     """Check a map in our format and bring it to the drawn size. ``files`` are the pictures by file name;
     the map names its region image and picture under ``images`` (``regions``, ``background``)."""
     if isinstance(data, bytes):
         data = read_json(data, MAP_FILE)
-    data = json.loads(json.dumps(data))   # a private copy, plain JSON types only
+    data = _plain_copy(data)
     images = data.get("images") or {}
     if not isinstance(images, dict) or not isinstance(images.get("regions"), str):
         raise MapFileError("The map must name its region image under “images”, “regions”.")
@@ -212,7 +217,7 @@ def _room_for_legend(regions: Image.Image, background: Image.Image | None
     grown = Image.new("L", size, 0)
     grown.paste(regions, (0, 0))
     if background is not None:
-        picture = Image.new("RGB", size, background.getpixel((0, background.height - 1)))  # type: ignore[arg-type]
+        picture = Image.new("RGB", size, background.getpixel((0, background.height - 1)))
         picture.paste(background, (0, 0))
         background = picture
     return grown, background
@@ -281,9 +286,3 @@ def read_capped(path: Path, limit: int = 8 * 1024 * 1024) -> bytes:
     if len(blob) > limit:
         raise MapFileError("The file {name} is larger than {limit} MB.", name=path.name, limit=limit // (1024 * 1024))
     return blob
-
-
-def image_from_png(blob: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(blob)) as im:
-        im.load()
-        return im.copy()

@@ -4,7 +4,6 @@ renderer (built on first use)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from engine import register_map, registered_map
 from render.geometry import Geometry, register_geometry, set_geometry_resolver
@@ -40,17 +39,7 @@ def geometry_from_database(path: str | Path, map_id: str) -> Geometry | None:
 
 
 def use_database(path: str | Path) -> None:
-    """Draw the maps stored in the SQLite database at ``path`` when a render first meets one (in whichever
-    thread or process renders; a render worker process calls this once when it starts)."""
+    """Draw the maps stored in the database at ``path`` (a SQLite file or a ``postgresql://`` URL) when a render
+    first meets one, in whichever thread or process renders (each render worker, through ``render.workers.set_up``,
+    before its first task)."""
     set_geometry_resolver(lambda map_id: geometry_from_database(path, map_id))
-
-
-def draw_png(database: str | None, *args: Any) -> bytes:
-    """``render.draw_png(*args)`` in a map worker process, which finds the maps stored in ``database`` (a
-    SQLite file or a ``postgresql://`` URL) when it first meets one."""
-    from render import draw_png as draw
-
-    if database is not None:
-        use_database(database)
-    return draw(*args)
-

@@ -17,13 +17,17 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageMath
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont, ImageMath
 
 from . import layout, sprites, style
 from .geometry import Geometry, geometry_for
 from .labels import ENGLISH, LEGEND_WORDS, Labels
 from .layout import Box, MapLayout
+
+if TYPE_CHECKING:
+    from engine import Board
 
 N_TERRITORY_VALUES = 42          # the classic board
 INK_LEVELS = 4                   # ink coverage steps on land: 0, 1/4, 2/4, 3/4 (and solid)
@@ -84,7 +88,7 @@ def _ramp(mask: Image.Image, at: int, soft: float = 8.0) -> Image.Image:
     return mask.point(lambda v: max(0, min(255, round((v - at) * 255 / soft + 128))))
 
 
-def _text_masks(size: tuple[int, int], items: list[tuple[str, tuple[int, int], object, int]]
+def _text_masks(size: tuple[int, int], items: list[tuple[str, tuple[int, int], ImageFont.FreeTypeFont, int]]
                 ) -> tuple[Image.Image, Image.Image]:
     """Masks of the halos and of the letters of text items (text, centre, font, halo width)."""
     halo = Image.new("L", size, 0)
@@ -153,7 +157,7 @@ def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry) -> Box:
     text_x = box[0] + style.LEGEND_PAD + style.LEGEND_ICON
     for sprite, word, (cx, cy) in zip(symbols, words, rows, strict=True):
         img.paste(sprite, (cx - sprite.width // 2, cy - sprite.height // 2), sprite)
-        draw.text((text_x, cy), word, font=font, anchor="lm", fill=style.TEXT)  # type: ignore[arg-type]
+        draw.text((text_x, cy), word, font=font, anchor="lm", fill=style.TEXT)
     return box
 
 
@@ -161,18 +165,18 @@ def _legend(words: list[str], geo: Geometry) -> tuple[Box, list[tuple[int, int]]
     return layout.legend_rows(words, geo.height, geo.raw.get("legend", "lower left"), geo.width)
 
 
-def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers:
-    geo = geometry_for(board.id)  # type: ignore[attr-defined]
-    if set(geo.territories) != set(board.territory_ids):  # type: ignore[attr-defined]
-        raise ValueError(f"the geometry does not match the map “{board.id}”")  # type: ignore[attr-defined]
+def build_static_layers(board: Board, labels: Labels = ENGLISH) -> StaticLayers:
+    geo = geometry_for(board.id)
+    if set(geo.territories) != set(board.territory_ids):
+        raise ValueError(f"the geometry does not match the map “{board.id}”")
     slots = palette_layout(len(geo.territories))
     n_values, ink_levels = slots.territories, slots.ink_levels
     size = (geo.width, geo.height)
     land = geo.label.point(lambda v: 255 if v else 0)
     continent_masks: dict[str, Image.Image] = {}
-    for cid, continent in board.continents.items():  # type: ignore[attr-defined]
-        values = {geo.territories[t].value for t in continent.territories}
-        continent_masks[cid] = geo.label.point(lambda v, values=values: 255 if v in values else 0)
+    for cid, continent in board.continents.items():
+        members = {geo.territories[t].value for t in continent.territories}
+        continent_masks[cid] = geo.label.point(lambda v, members=members: 255 if v in members else 0)
 
     # Coverage masks of everything drawn in ink, and of light marks (sea routes at sea, letters).
     routes_big = Image.new("L", (size[0] * 2, size[1] * 2), 0)
@@ -184,7 +188,7 @@ def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers
 
     # Where this language's words go: the stored layout, fitted to their lengths.
     words = {tid: labels.short(board, tid) for tid in geo.territories}
-    continent_texts = {cid: layout.continent_text(labels.continent(board, cid), board.continents[cid].bonus)  # type: ignore[attr-defined]
+    continent_texts = {cid: layout.continent_text(labels.continent(board, cid), board.continents[cid].bonus)
                        for cid in geo.continent_labels}
     legend_box, _ = _legend([labels.word(w) for w in LEGEND_WORDS], geo)
     placed = layout.localise_layout(geo.label, geo.raw, words, continent_texts, legend_box, geo.badge_size)
@@ -242,7 +246,7 @@ def build_static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers
     palette[PANEL_VALUE * 3: PANEL_VALUE * 3 + 3] = style.PANEL_BG
     taken = tuple((b.box, layout.MARK_WEIGHTS[b.kind]) for b in placed.boxes)
     return StaticLayers(geometry=geo, index=index, static_palette=tuple(palette), panel_height=panel_height,
-                        key=f"{board.id}:{labels.key}", layout=placed, words_mask=words_mask,  # type: ignore[attr-defined]
+                        key=f"{board.id}:{labels.key}", layout=placed, words_mask=words_mask,
                         marks_taken=taken, slots=slots)
 
 
@@ -264,9 +268,9 @@ _lock = threading.Lock()
 _layers: dict[str, StaticLayers] = {}
 
 
-def static_layers(board: object, labels: Labels = ENGLISH) -> StaticLayers:
+def static_layers(board: Board, labels: Labels = ENGLISH) -> StaticLayers:
     """The static layer for a board and a language (built on first use, then shared)."""
-    key = f"{board.id}:{labels.key}"  # type: ignore[attr-defined]
+    key = f"{board.id}:{labels.key}"
     layers = _layers.get(key)
     if layers is None:
         with _lock:

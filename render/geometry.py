@@ -1,6 +1,6 @@
 """The committed map data under ``render/data/``, loaded once per process.
 
-Built by ``render/tools/build_geometry.py`` (see docs/map.md). Everything here is read-only after loading, so
+Built by ``tools/build_geometry.py`` (see docs/map.md). Everything here is read-only after loading, so
 one copy is shared by all threads.
 """
 
@@ -11,13 +11,39 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from PIL import Image
 
 DATA_DIR = Path(__file__).parent / "data"
 
 Point = tuple[int, int]
+
+
+class TerritoryData(TypedDict):
+    """A territory in ``geometry.json``: its pixel value less one, badge and label centres, box and area."""
+
+    index: int
+    anchor: list[int]
+    label: list[int]
+    bbox: list[int]
+    area: int
+
+
+class SeaRouteData(TypedDict):
+    between: list[str]
+    segments: list[list[float]]      # x0, y0, x1, y1 each
+
+
+class GeometryData(TypedDict):
+    """The stored layout of a map (``geometry.json``, or built from a map package): what the renderer reads."""
+
+    width: int
+    height: int
+    territories: dict[str, TerritoryData]
+    sea_routes: list[SeaRouteData]
+    continent_labels: dict[str, list[int]]
+    legend: NotRequired[str]         # the legend's corner ("lower left" when not given)
 
 
 @dataclass(frozen=True)
@@ -41,7 +67,7 @@ class Geometry:
     territories: dict[str, TerritoryShape]
     sea_routes: tuple[tuple[str, str, tuple[tuple[float, float, float, float], ...]], ...]
     continent_labels: dict[str, Point]
-    raw: dict[str, Any]
+    raw: GeometryData
     map_id: str = "classic"
     tints: dict[str, tuple[int, int, int]] | None = None   # each continent's coast tint (None: the classic ones)
     background: Image.Image | None = None                 # "RGB": the sea and what the map's picture shows there
@@ -64,6 +90,14 @@ def _load_l(path: Path) -> Image.Image:
         return im.convert("L")
 
 
+def _point(xy: list[int]) -> Point:
+    return xy[0], xy[1]
+
+
+def _box(box: list[int]) -> tuple[int, int, int, int]:
+    return box[0], box[1], box[2], box[3]
+
+
 def load_geometry() -> Geometry:
     """The map geometry (loaded on first use, then shared)."""
     global _cached
@@ -71,14 +105,14 @@ def load_geometry() -> Geometry:
         return _cached
     with _lock:
         if _cached is None:
-            raw = json.loads((DATA_DIR / "geometry.json").read_text(encoding="utf-8"))
+            raw: GeometryData = json.loads((DATA_DIR / "geometry.json").read_text(encoding="utf-8"))
             shapes = {
-                tid: TerritoryShape(tid, info["index"] + 1, tuple(info["anchor"]), tuple(info["label"]),  # type: ignore[arg-type]
-                                    tuple(info["bbox"]), info["area"])  # type: ignore[arg-type]
+                tid: TerritoryShape(tid, info["index"] + 1, _point(info["anchor"]), _point(info["label"]),
+                                    _box(info["bbox"]), info["area"])
                 for tid, info in raw["territories"].items()
             }
             routes = tuple(
-                (r["between"][0], r["between"][1], tuple(tuple(s) for s in r["segments"]))
+                (r["between"][0], r["between"][1], tuple((s[0], s[1], s[2], s[3]) for s in r["segments"]))
                 for r in raw["sea_routes"]
             )
             _cached = Geometry(
@@ -88,8 +122,8 @@ def load_geometry() -> Geometry:
                 borders=_load_l(DATA_DIR / "borders.png"),
                 continents=_load_l(DATA_DIR / "continents.png"),
                 territories=shapes,
-                sea_routes=routes,  # type: ignore[arg-type]
-                continent_labels={k: tuple(v) for k, v in raw["continent_labels"].items()},  # type: ignore[misc]
+                sea_routes=routes,
+                continent_labels={k: _point(v) for k, v in raw["continent_labels"].items()},
                 raw=raw,
             )
     return _cached

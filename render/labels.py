@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine import Board
 
 
 @dataclass(frozen=True)
@@ -19,13 +22,13 @@ class Labels:
     continents: Mapping[str, str] = field(default_factory=dict)
     words: Mapping[str, str] = field(default_factory=dict)
 
-    def short(self, board: Any, territory: str) -> str:
-        return self.territories.get(territory) or str(board.territories[territory].short)
+    def short(self, board: Board, territory: str) -> str:
+        return self.territories.get(territory) or board.territories[territory].short
 
-    def continent(self, board: Any, continent: str) -> str:
-        return self.continents.get(continent) or str(board.continents[continent].name)
+    def continent(self, board: Board, continent: str) -> str:
+        return self.continents.get(continent) or board.continents[continent].name
 
-    def word(self, english: str, **values: Any) -> str:
+    def word(self, english: str, **values: object) -> str:
         text = self.words.get(english) or english
         return text.format(**values) if values else text
 

@@ -1,6 +1,6 @@
 """Where badges and labels go, and the boxes they take up.
 
-The positions are computed once by ``render/tools/build_geometry.py`` (with ``place_labels``) and stored in
+The positions are computed once by ``tools/build_geometry.py`` (with ``place_labels``) and stored in
 ``render/data/geometry.json``; at run time ``layout_boxes`` turns them back into boxes with the shipped
 font, so a test can check that nothing overlaps. The stored positions suit the English names; when the
 static layer of a language is built, ``localise_layout`` fits them to that language's words (a longer name
@@ -13,10 +13,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from PIL import Image
+from PIL import Image, ImageFont
 
 from . import style
+
+if TYPE_CHECKING:
+    from engine import Board
+
+    from .geometry import GeometryData
 
 Box = tuple[int, int, int, int]
 Point = tuple[int, int]
@@ -37,11 +43,11 @@ def badge_box(anchor: Sequence[float], badge: int = style.BADGE_SIZE) -> Box:
     return (x - r, y - r, x + r, y + r)
 
 
-def text_box(text: str, centre: Sequence[float], font: object, stroke: int) -> Box:
+def text_box(text: str, centre: Sequence[float], font: ImageFont.FreeTypeFont, stroke: int) -> Box:
     """The box of text drawn centred on a point (anchor "mm"), stroke included; the height is that of the
     font's ascent and descent so that every label of one font has the same height."""
-    left, _, right, _ = font.getbbox(text, stroke_width=stroke, anchor="mm")  # type: ignore[attr-defined]
-    _, top, _, bottom = font.getbbox("Ág", stroke_width=stroke, anchor="mm")  # type: ignore[attr-defined]
+    left, _, right, _ = style.text_bbox(font, text, stroke=stroke, anchor="mm")
+    _, top, _, bottom = style.text_bbox(font, "Ág", stroke=stroke, anchor="mm")
     x, y = round(centre[0]), round(centre[1])
     return (x + left, y + top, x + right, y + bottom)
 
@@ -58,7 +64,7 @@ def continent_box(text: str, centre: Sequence[float]) -> Box:
     return text_box(text, centre, style.font(style.CONTINENT_FONT_SIZE, bold=True), style.CONTINENT_STROKE)
 
 
-def legend_font() -> object:
+def legend_font() -> ImageFont.FreeTypeFont:
     return style.font(style.LEGEND_FONT_SIZE, bold=True, condensed=True)
 
 
@@ -68,7 +74,7 @@ def legend_rows(words: Sequence[str], map_height: int, corner: str = "lower left
     and, for each row, the centre of its symbol and the left end (vertical middle) of its words."""
     font = legend_font()
     pad, row, icon = style.LEGEND_PAD, style.LEGEND_ROW, style.LEGEND_ICON
-    text_w = max(round(font.getlength(w)) for w in words)  # type: ignore[attr-defined]
+    text_w = max(round(font.getlength(w)) for w in words)
     width = pad + icon + text_w + pad + 2
     height = pad + row * len(words) + pad - 4
     x0, y1 = MARGIN + 2, map_height - MARGIN - 2
@@ -86,15 +92,15 @@ def overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def layout_boxes(geometry: dict, board: object) -> list[LaidOut]:  # type: ignore[type-arg]
+def layout_boxes(geometry: GeometryData, board: Board) -> list[LaidOut]:
     """Every badge, territory label and continent label box, from the stored geometry and the board's
     names."""
     out: list[LaidOut] = []
     for tid, info in geometry["territories"].items():
         out.append(LaidOut("badge", tid, badge_box(info["anchor"])))
-        out.append(LaidOut("label", tid, label_box(board.territories[tid].short, info["label"])))  # type: ignore[attr-defined]
+        out.append(LaidOut("label", tid, label_box(board.territories[tid].short, info["label"])))
     for cid, centre in geometry["continent_labels"].items():
-        c = board.continents[cid]  # type: ignore[attr-defined]
+        c = board.continents[cid]
         out.append(LaidOut("continent", cid, continent_box(continent_text(c.name, c.bonus), centre)))
     return out
 
@@ -120,7 +126,7 @@ def _label_spots(anchor: tuple[int, int], text: str, badge: int = style.BADGE_SI
     r = badge // 2 + 1 + style.BADGE_GAP
     probe = label_box(text, (0, 0))
     half_w, half_h = (probe[2] - probe[0]) / 2, (probe[3] - probe[1]) / 2
-    spots = []
+    spots: list[tuple[float, float, float, int]] = []
     for extra in (0, 5, 10, 16, 24, 34):
         for angle in (90, 270, 60, 120, 240, 300, 0, 180, 30, 150, 210, 330):
             a = math.radians(angle)
@@ -158,7 +164,9 @@ def place_labels(label: Image.Image, dist: list[float], anchors: dict[str, tuple
         value = index[tid] + 1
         later_badges = [badge_box(anchors[t]) for t in order[n + 1:]]
         # Candidate anchors: a grid over the territory, the deepest first.
-        x0, y0, x1, y1 = label.point(lambda v, value=value: 255 if v == value else 0).getbbox()  # type: ignore[misc]
+        bbox = label.point(lambda v, value=value: 255 if v == value else 0).getbbox()
+        assert bbox is not None, f"{tid} has no pixels in the label image"
+        x0, y0, x1, y1 = bbox
         cands = [(dist[y * w + x], x, y) for y in range(y0, y1, 3) for x in range(x0, x1, 3)
                  if pixels[y * w + x] == value]
         cands.append((deepest[tid], *anchors[tid]))
@@ -324,7 +332,7 @@ def _place_label(label: Image.Image, tid: str, value: int, area: int, anchor: Po
     return None if best is None else best[1]
 
 
-def localise_layout(label: Image.Image, geometry: dict, names: dict[str, str],  # type: ignore[type-arg]
+def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str, str],
                     continent_texts: dict[str, str], legend: Box, badge: int = style.BADGE_SIZE) -> MapLayout:
     """The stored layout (``geometry.json``, made for the English names) fitted to one language's words.
 

@@ -11,20 +11,25 @@ from __future__ import annotations
 import io
 import math
 from collections import Counter
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageChops, ImageFilter
 
 from . import sprites, style
 from .base import StaticLayers, palette_for, static_layers
-from .geometry import geometry_for
+from .geometry import Geometry, geometry_for
 from .labels import ENGLISH, Labels
 from .layout import MARK_WEIGHTS, Box, place_mark
 from .panel import Battle, draw_panel
 from .seats import NEUTRAL, fill_colour, seat_colour, seat_shape
 
+if TYPE_CHECKING:
+    from engine import Board, GameState
+    from engine.events import View
 
-def _board_for(state: Any) -> Any:
+
+def _board_for(state: GameState) -> Board:
     from engine import load_map, registered_map
 
     if registered_map(state.settings.map) is None:
@@ -33,8 +38,8 @@ def _board_for(state: Any) -> Any:
     return load_map(state.settings.map)
 
 
-def _fills(state: Any, geo: Any, hidden: set[str]) -> dict[int, tuple[int, int, int]]:
-    fills = {}
+def _fills(state: GameState, geo: Geometry, hidden: set[str]) -> dict[int, tuple[int, int, int]]:
+    fills: dict[int, tuple[int, int, int]] = {}
     for tid, shape in geo.territories.items():
         if tid in hidden:
             fills[shape.value] = style.FOG_COLOUR
@@ -45,9 +50,9 @@ def _fills(state: Any, geo: Any, hidden: set[str]) -> dict[int, tuple[int, int, 
     return fills
 
 
-def _last_battle(events: list[dict[str, Any]], state: Any) -> Battle | None:
+def _last_battle(events: Sequence[View], state: GameState) -> Battle | None:
     for e in reversed(events):
-        if e.get("type") == "battle":
+        if "hidden" not in e and e["type"] == "battle":
             defender = e.get("defender", state.owners.get(e["to"], NEUTRAL))
             return Battle(e["from"], e["to"], e["seat"], defender, tuple(e.get("attacker_dice", ())),
                           tuple(e.get("defender_dice", ())))
@@ -125,7 +130,7 @@ def _outline(layers: StaticLayers, territory: str) -> tuple[Image.Image, tuple[i
     return hit
 
 
-def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str, Any]] | None = None,
+def render_map(state: GameState, board: Board | None = None, *, highlight_events: Sequence[View] | None = None,
                labels: Labels = ENGLISH,
                viewer: int | None = None, visible: set[str] | None = None) -> Image.Image:
     """Draw the board for a game state.
@@ -142,15 +147,15 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
     geo = layers.geometry
     fog = visible is not None
     hidden = set(board.territory_ids) - set(visible) if visible is not None else set()
-    events = list(highlight_events or [])
+    events = [e for e in highlight_events or [] if "hidden" not in e]
 
     index = layers.index.copy()
     index.putpalette(palette_for(layers, _fills(state, geo, hidden)))
     img = index.convert("RGB")
 
     # The last action: conquered territories outlined, arrows, then badges on top, then tags.
-    conquered = [e["to"] if e.get("type") == "territory_conquered" else e["territory"] for e in events
-                 if e.get("type") in ("territory_conquered", "territory_claimed")]
+    conquered = [e["to"] if e["type"] == "territory_conquered" else e["territory"] for e in events
+                 if e["type"] == "territory_conquered" or e["type"] == "territory_claimed"]
     conquered = [t for t in conquered if t not in hidden]
     for tid in dict.fromkeys(conquered):
         patch, pos = _outline(layers, tid)
@@ -162,7 +167,7 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
         _draw_arrow(img, layers, geo.territories[battle.source].anchor, geo.territories[battle.target].anchor,
                     style.ATTACK_ARROW)
     for e in events:
-        if e.get("type") == "fortified" and not (e["from"] in hidden and e["to"] in hidden):
+        if e["type"] == "fortified" and not (e["from"] in hidden and e["to"] in hidden):
             _draw_arrow(img, layers, geo.territories[e["from"]].anchor, geo.territories[e["to"]].anchor,
                         style.FORTIFY_ARROW)
 
@@ -182,7 +187,7 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
     # Capitals (mode capitals): a star at the badge, on its upper left unless that hides a name; then the
     # "+N" tags, on its upper right unless that hides a name, a star or another tag.
     taken: list[tuple[Box, float]] = list(layers.marks_taken)
-    for tid in dict.fromkeys(getattr(state, "capitals", {}).values()):
+    for tid in dict.fromkeys(state.capitals.values()):
         if tid in hidden or tid not in geo.territories:
             continue
         star = sprites.tag("★")
@@ -192,11 +197,13 @@ def render_map(state: Any, board: Any = None, *, highlight_events: list[dict[str
 
     added: Counter[str] = Counter()
     for e in events:
-        kind = e.get("type")
-        if kind == "armies_placed":
-            added[e["territory"]] += e.get("count", 0)
-        elif kind in ("fortified", "occupied"):
-            added[e["to"]] += e.get("count", 0)
+        match e["type"]:
+            case "armies_placed":
+                added[e["territory"]] += e["count"]
+            case "fortified" | "occupied":
+                added[e["to"]] += e["count"]
+            case _:
+                pass
     for tid, count in added.items():
         if count <= 0 or tid in hidden:
             continue
@@ -223,7 +230,7 @@ def encode_png(img: Image.Image, *, quantize: bool = True, compress_level: int =
     return out.getvalue()
 
 
-def draw_png(state: Any, highlight_events: list[dict[str, Any]], viewer: int | None, labels: Labels,
+def draw_png(state: GameState, highlight_events: Sequence[View], viewer: int | None, labels: Labels,
              visible: set[str] | None) -> bytes:
     """``render_map`` then ``encode_png``: the whole of one map, as a worker process runs it."""
     return encode_png(render_map(state, highlight_events=highlight_events, viewer=viewer, labels=labels,

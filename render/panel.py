@@ -4,7 +4,7 @@ battle."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
@@ -13,6 +13,9 @@ from engine.game import PHASE_WORDS as ENGINE_PHASE_WORDS
 from . import sprites, style
 from .labels import ENGLISH, Labels
 from .seats import NEUTRAL, on_dark, seat_colour, seat_shape, turn_order
+
+if TYPE_CHECKING:
+    from engine import Board, GameState
 
 # The engine's phase words, two of them shortened to fit the map's panel.
 PHASE_WORDS = {**ENGINE_PHASE_WORDS, "occupy": "moving in", "over": "game over"}
@@ -62,8 +65,8 @@ def _stat(img: Image.Image, x: float, y: float, number: str, unit: str, size: in
     return w + _text(img, x + w, y, unit, size - 1, style.TEXT_DIM)
 
 
-def next_set_value(state: Any, labels: Labels = ENGLISH) -> str | None:
-    cards = getattr(state.settings, "cards", "escalating")
+def next_set_value(state: GameState, labels: Labels = ENGLISH) -> str | None:
+    cards = state.settings.cards
     if cards == "escalating":
         n = state.sets_traded + 1
         value = 2 + 2 * n if n <= 5 else 15 + 5 * (n - 6)
@@ -79,7 +82,7 @@ WINNER_WORDS = {"mission": "{winner} completed a mission", "capitals": "{winner}
                 "surrender": "{winner} is the last one standing"}
 
 
-def winner_words(state: Any) -> str:
+def winner_words(state: GameState) -> str:
     """The panel's line for the winner: world domination only when one player holds every territory."""
     if state.result in WINNER_WORDS:
         return WINNER_WORDS[state.result]
@@ -87,7 +90,7 @@ def winner_words(state: Any) -> str:
     return "{winner} rules the world" if owners == {state.winner} else "{winner} is the last one standing"
 
 
-def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Battle | None,
+def draw_panel(img: Image.Image, top: int, state: GameState, board: Board, *, battle: Battle | None,
                hidden_totals: bool, viewer: int | None, labels: Labels = ENGLISH) -> None:
     w = img.width
     draw = ImageDraw.Draw(img)
@@ -97,7 +100,7 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
     if any(owner == NEUTRAL for owner in state.owners.values()):
         seats.append(NEUTRAL)
         names[NEUTRAL] = labels.word("Neutral")
-    eliminated = set(getattr(state, "eliminated", [])) | set(getattr(state, "surrendered", []))
+    eliminated = set(state.eliminated) | set(state.surrendered)
     # Up to six players in three columns; seven or eight in four narrower ones.
     columns = COLUMNS if len(seats) <= COLUMNS * 2 else COLUMNS + 1
     status_x = STATUS_X if columns == COLUMNS else w - MARGIN - WIDE_STATUS_W
@@ -105,7 +108,7 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
     while len(seats) > columns * 2 and any(s in eliminated for s in seats):
         seats.remove(next(s for s in seats if s in eliminated))   # room for Neutral after a surrender
     over = state.phase == "over"
-    winners = set(getattr(state, "winners", None) or ([state.winner] if state.winner is not None else []))
+    winners = set(state.winners or ([state.winner] if state.winner is not None else []))
     territories = dict.fromkeys(seats, 0)
     armies = dict.fromkeys(seats, 0)
     for t, owner in state.owners.items():
@@ -143,7 +146,7 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
         hand = len(state.hands.get(seat, [])) if seat != NEUTRAL else None
         cards = [(str(hand), labels.word(" card" if hand == 1 else " cards"))] if hand is not None else []
         if out:
-            stats = [("", labels.word("eliminated" if seat in getattr(state, "eliminated", []) else "surrendered"))]
+            stats = [("", labels.word("eliminated" if seat in state.eliminated else "surrendered"))]
         elif hidden_totals and seat not in (viewer, NEUTRAL):
             stats = [("", labels.word("hidden")), *cards]
         else:
@@ -179,9 +182,9 @@ def draw_panel(img: Image.Image, top: int, state: Any, board: Any, *, battle: Ba
               on_dark(seat_colour(state.current, state)), bold=True)
         _text(img, x, y + 36, labels.word(PHASE_WORDS.get(state.phase, state.phase)), 21, style.TEXT_DIM)
         y += 70
-    cards = next_set_value(state, labels) if not over else None
-    if cards:
-        _text(img, x, y, cards, 19, style.TEXT_DIM)
+    card_set = next_set_value(state, labels) if not over else None
+    if card_set:
+        _text(img, x, y, card_set, 19, style.TEXT_DIM)
     y += 30
     if battle is not None:
         src = labels.short(board, battle.source)

@@ -15,7 +15,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageFilter
 
 from . import style
-from .geometry import Geometry, TerritoryShape
+from .geometry import Geometry, GeometryData, TerritoryData, TerritoryShape
 from .layout import label_box
 
 Colour = tuple[int, int, int]
@@ -146,7 +146,7 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     continents = ImageChops.multiply(continent_edges, inland)
 
     histogram = regions.histogram()
-    raw_territories: dict[str, dict[str, Any]] = {}
+    raw_territories: dict[str, TerritoryData] = {}
     shapes: dict[str, TerritoryShape] = {}
     badge = badge_size([histogram[index[t["id"]] + 1] for t in territories])
     # The name just under its badge, clear of it (``localise_layout`` moves it if it touches anything else).
@@ -187,9 +187,10 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
 
     tints = {cid: parse_colour(c.get("colour")) or TINTS[i % len(TINTS)]
              for i, c in enumerate(data["continents"]) for cid in (c["id"],)}
-    raw = {"width": width, "height": height, "territories": raw_territories, "legend": legend_corner(regions),
-           "continent_labels": {k: list(v) for k, v in continent_labels.items()},
-           "sea_routes": [{"between": [a, b], "segments": [list(s) for s in segs]} for a, b, segs in routes]}
+    raw: GeometryData = {
+        "width": width, "height": height, "territories": raw_territories, "legend": legend_corner(regions),
+        "continent_labels": {k: list(v) for k, v in continent_labels.items()},
+        "sea_routes": [{"between": [a, b], "segments": [list(s) for s in segs]} for a, b, segs in routes]}
     return Geometry(width=width, height=height, label=regions, coast=_soft(coast), borders=_soft(borders),
                     continents=_soft(continents), territories=shapes, sea_routes=tuple(routes),
                     continent_labels=continent_labels, raw=raw, map_id=map_id, tints=tints,

@@ -6,21 +6,27 @@ import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
 from .mapview import render_map
 
-Event = dict[str, Any]
+if TYPE_CHECKING:
+    from engine import GameState
+    from engine.events import Event, EventType
 
-ACTION_EVENTS = {
+ACTION_EVENTS: frozenset[EventType] = frozenset({
     "battle", "territory_conquered", "occupied", "player_eliminated", "armies_placed", "fortified",
     "territory_claimed",
-}
+})
+# The events of one attack (the battles of a blitz on one target, the conquest, the move in, an elimination).
+ATTACK_EVENTS: frozenset[EventType] = frozenset({"battle", "territory_conquered", "occupied", "player_eliminated"})
 # Events written after an action that are not part of what a player sees happen on the board.
-BOOKKEEPING = {"card_drawn", "turn_ended", "attack_ended", "deck_shuffled", "wilds_returned", "game_over",
-               "turn_started", "setup_turn", "first_player"}
+BOOKKEEPING: frozenset[EventType] = frozenset({
+    "card_drawn", "turn_ended", "attack_ended", "deck_shuffled", "wilds_returned", "game_over", "turn_started",
+    "setup_turn", "first_player",
+})
 
 
 def read_log(path: str | Path) -> list[Event]:
@@ -51,15 +57,14 @@ def last_action(events: list[Event]) -> list[Event]:
         return []
     last = events[i]
     kind, seat = last["type"], last.get("seat")
-    attack = {"battle", "territory_conquered", "occupied", "player_eliminated"}
     j = i
-    if kind in attack:
-        target = next((e.get("to") for e in reversed(events[: i + 1]) if e.get("type") in attack - {
+    if kind in ATTACK_EVENTS:
+        target = next((e.get("to") for e in reversed(events[: i + 1]) if e.get("type") in ATTACK_EVENTS - {
             "player_eliminated"}), None)
         while j > 0:
             e = events[j - 1]
             if e.get("type") == "player_eliminated" or (
-                    e.get("type") in attack and e.get("to") == target and e.get("seat") == seat):
+                    e.get("type") in ATTACK_EVENTS and e.get("to") == target and e.get("seat") == seat):
                 j -= 1
             else:
                 break
@@ -69,7 +74,7 @@ def last_action(events: list[Event]) -> list[Event]:
     return events[j: i + 1]
 
 
-def replay_states(events: list[Event]) -> Iterator[tuple[int, Any, list[Event]]]:
+def replay_states(events: list[Event]) -> Iterator[tuple[int, GameState, list[Event]]]:
     """(event count, state, events so far) at the end of setup, at the end of each turn and at the end."""
     from engine import Game, apply_event
 
@@ -83,7 +88,7 @@ def replay_states(events: list[Event]) -> Iterator[tuple[int, Any, list[Event]]]
     yield seen, game.state, events[:seen]
 
 
-def state_at_turn(events: list[Event], turn: int | None) -> tuple[Any, list[Event]]:
+def state_at_turn(events: list[Event], turn: int | None) -> tuple[GameState, list[Event]]:
     """The state at the end of a turn (the end of the game if ``turn`` is None), and the events up to it."""
     last = None
     for _, state, upto in replay_states(events):
@@ -100,7 +105,7 @@ def render_turns(events: list[Event], *, viewer: int | None = None) -> Iterator[
                                      visible=visible_to(state, viewer))
 
 
-def visible_to(state: Any, viewer: int | None) -> set[str] | None:
+def visible_to(state: GameState, viewer: int | None) -> set[str] | None:
     """Fog of war for a seat: its own territories and their neighbours (None: no fog)."""
     if viewer is None:
         return None

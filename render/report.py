@@ -15,14 +15,17 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from . import style
 from .mapview import render_map
 from .replay import replay_states
 from .seats import on_dark
+
+if TYPE_CHECKING:
+    from engine import Event
 
 Colour = tuple[int, int, int]
 WIDTH = 900
@@ -71,12 +74,12 @@ class Report:
     scale_words: tuple[str, str] = ("", "")   # the gauge's ends: "unlucky", "lucky"
 
 
-def _font(size: int, bold: bool = False, scale: int = SCALE) -> Any:
+def _font(size: int, bold: bool = False, scale: int = SCALE) -> ImageFont.FreeTypeFont:
     """The font for text of ``size`` px in the final image, drawn at ``scale`` times the size."""
     return style.font(size * scale, bold=bold)
 
 
-def _wrap(draw: ImageDraw.ImageDraw, text: str, font: Any, width: int) -> list[str]:
+def _wrap(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
     lines: list[str] = []
     text = text.replace(" ± ", "\u00a0±\u00a0")  # "14.3 ± 3.1" stays on one line
     for paragraph in text.split("\n"):
@@ -240,7 +243,12 @@ def encode_report(img: Image.Image) -> bytes:
     return out.getvalue()
 
 
-def game_timelapse(events: list[dict[str, Any]], *, width: int = 800, max_frames: int = 40, frame_ms: int = 400,
+def draw_report(report: Report) -> bytes:
+    """The report drawn and encoded as PNG (a whole render: in a worker process)."""
+    return encode_report(render_report(report))
+
+
+def game_timelapse(events: list[Event], *, width: int = 800, max_frames: int = 40, frame_ms: int = 400,
                    limit_bytes: int = 9_500_000) -> bytes:
     """The game as an animated WebP: the board after setup, then after each turn (evenly chosen turns when there
     are more than ``max_frames``; the last one always), the last frame held. Under ``limit_bytes`` (Discord
@@ -267,4 +275,4 @@ def game_timelapse(events: list[dict[str, Any]], *, width: int = 800, max_frames
         max_frames //= 2
 
 
-__all__ = ["DiceRow", "Report", "Series", "encode_report", "game_timelapse", "render_report"]
+__all__ = ["DiceRow", "Report", "Series", "draw_report", "encode_report", "game_timelapse", "render_report"]

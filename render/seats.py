@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from . import style
+
+if TYPE_CHECKING:
+    from engine import GameState
 
 NEUTRAL = -1
 Colour = tuple[int, int, int]
 
 
-def seat_colour(seat: int, state: Any = None) -> Colour:
+def seat_colour(seat: int, state: GameState | None = None) -> Colour:
     """A seat's colour; in a teams game, teammates get clearly different shades (light, middle, dark) of
     their team's colour."""
     if seat == NEUTRAL:
         return style.NEUTRAL_COLOUR
-    teams = getattr(state, "teams", None)
+    teams = state.teams if state is not None else None
     if teams and seat in teams:
         team = teams[seat]
         mates = sorted(s for s, t in teams.items() if t == team)
@@ -32,19 +35,19 @@ def seat_shape(seat: int) -> str:
     return style.PLAYER_SHAPES[seat % len(style.PLAYER_SHAPES)]
 
 
-def fill_colour(seat: int, state: Any = None) -> Colour:
+def fill_colour(seat: int, state: GameState | None = None) -> Colour:
     """The colour a territory is filled with: the seat's colour, a little softened so that the badges (in the
     full colour) stand out from their territory."""
-    c = seat_colour(seat, state)
-    return tuple(round(v * 0.92 + 255 * 0.08) for v in c)  # type: ignore[return-value]
+    r, g, b = (round(v * 0.92 + 255 * 0.08) for v in seat_colour(seat, state))
+    return r, g, b
 
 
-def turn_order(state: Any) -> list[int]:
+def turn_order(state: GameState) -> list[int]:
     """Player seats in turn order, starting from the seat that moved first."""
     seats = [p.seat for p in state.players]
     if not seats:
         return []
-    first = getattr(state, "first_seat", seats[0])
+    first = state.first_seat
     if first in seats:
         i = seats.index(first)
         seats = seats[i:] + seats[:i]
@@ -96,5 +99,6 @@ def on_dark(c: Colour, background: Colour = style.PANEL_BG, ratio: float = 3.0) 
     for k in range(1, 11):
         if contrast(out, background) >= ratio:
             break
-        out = tuple(round(v + (255 - v) * k / 10) for v in c)  # type: ignore[assignment]
+        r, g, b = (round(v + (255 - v) * k / 10) for v in c)
+        out = (r, g, b)
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 from . import style
 
@@ -84,7 +84,7 @@ def shape_sprite(shape: str, colour: Colour, size: int, outline: int = 2) -> Ima
     return big.reduce(SS)
 
 
-def _fit_font(text: str, max_width: int, sizes: tuple[int, ...]) -> object:
+def _fit_font(text: str, max_width: int, sizes: tuple[int, ...]) -> ImageFont.FreeTypeFont:
     for size in sizes:
         f = style.font(size, bold=True)
         left, _, right, _ = f.getbbox(text, anchor="mm")
@@ -113,7 +113,7 @@ def text_sprite(text: str, size: int, colour: Colour, bold: bool = False, stroke
                 stroke_colour: Colour = style.INK) -> Image.Image:
     """Text as an RGBA image with a little margin; drawn with its top-left at the returned image's origin."""
     font = style.font(size, bold=bold)
-    left, top, right, bottom = font.getbbox(text, stroke_width=stroke)
+    left, top, right, bottom = style.text_bbox(font, text, stroke=stroke)
     w, h = right - left + 2, bottom - top + 2
     mask_stroke = Image.new("L", (w, h), 0)
     mask_fill = Image.new("L", (w, h), 0)
@@ -135,7 +135,7 @@ def text_sprite(text: str, size: int, colour: Colour, bold: bool = False, stroke
 def tag(text: str, colour: Colour = (255, 255, 255)) -> Image.Image:
     """A small rounded label ("+3") with a dark outline, its text dark or light to suit the colour."""
     font = style.font(16, bold=True)
-    left, _top, right, _bottom = font.getbbox(text, anchor="lm")
+    left, _top, right, _bottom = style.text_bbox(font, text, anchor="lm")
     w, h = right - left + 12, 22
     big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
@@ -155,6 +155,11 @@ PIPS = {
 }
 
 
+def _dimmed(colour: Colour) -> Colour:
+    r, g, b = (round(v * 0.45 + 40) for v in colour)
+    return r, g, b
+
+
 @lru_cache(maxsize=64)
 def die(value: int, colour: Colour, size: int = 30, lost: bool = False) -> Image.Image:
     """A die face in a player's colour; a lost die is dimmed and crossed."""
@@ -162,9 +167,9 @@ def die(value: int, colour: Colour, size: int = 30, lost: bool = False) -> Image
     big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
     draw.rounded_rectangle((0, 0, s - 1, s - 1), radius=s // 5, fill=(*style.INK, 255))
-    face = colour if not lost else tuple(round(v * 0.45 + 40) for v in colour)
+    face = colour if not lost else _dimmed(colour)
     draw.rounded_rectangle((2 * SS, 2 * SS, s - 2 * SS - 1, s - 2 * SS - 1), radius=s // 6, fill=(*face, 255))
-    pip = text_colour_on(face)  # type: ignore[arg-type]
+    pip = text_colour_on(face)
     pr = s * 0.085
     for px, py in PIPS.get(value, []):
         draw.ellipse((px * s - pr, py * s - pr, px * s + pr, py * s + pr), fill=(*pip, 255))

@@ -97,3 +97,11 @@ def font(size: int, bold: bool = False, condensed: bool = False) -> ImageFont.Fr
 
 def label_font() -> ImageFont.FreeTypeFont:
     return font(LABEL_FONT_SIZE, condensed=True)
+
+
+def text_bbox(font: ImageFont.FreeTypeFont, text: str, *, stroke: int = 0, anchor: str | None = None
+              ) -> tuple[int, int, int, int]:
+    """``font.getbbox`` in whole pixels. With a whole stroke width FreeType's box is whole pixels already;
+    Pillow declares floats because a stroke width may be fractional."""
+    left, top, right, bottom = font.getbbox(text, stroke_width=stroke, anchor=anchor)
+    return int(left), int(top), int(right), int(bottom)

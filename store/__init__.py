@@ -7,7 +7,7 @@
 import os
 from typing import Any
 
-from .base import Store
+from .base import Store, StoreReader
 from .errors import (
     AlreadySeated,
     ChannelBusy,
@@ -57,7 +57,7 @@ __all__ = [
     "ACTIVE_STATUSES", "CANCELLED", "DEFAULT_PATH", "FINISHED", "LATEST_VERSION", "LOBBY", "MAX_SEATS", "PAUSED",
     "RUNNING", "ActionResult", "AlreadySeated", "ChannelBusy", "DatabaseError", "Deadline", "FinishedGame",
     "GameNotRunning", "GameRecord", "GuildSettings", "InvalidValue", "LeaderboardRow", "LobbyFull", "MapRecord",
-    "NotEnoughPlayers", "NotInLobby", "NotSeated", "PlayerStats", "PostgresStore", "ResultRecord", "SQLiteStore",
-    "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "UnknownGame", "UserPrefs", "VersionConflict",
-    "is_postgres_url", "open_store", "redacted", "store_for",
+    "NotEnoughPlayers", "NotInLobby", "NotSeated", "PlayerStats", "PostgresStore", "ResultRecord",
+    "SQLiteStore", "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "StoreReader", "UnknownGame",
+    "UserPrefs", "VersionConflict", "is_postgres_url", "open_store", "redacted", "store_for",
 ]

@@ -1,5 +1,6 @@
-"""The storage interface the cogs use. ``SQLiteStore`` (store/sqlite.py) and ``PostgresStore`` (store/postgres.py)
-implement it, on the SQL they share (store/sql.py)."""
+"""The storage interface: ``StoreReader`` for whoever reads games (the cogs), ``Store`` for the table, which alone
+changes them. ``SQLiteStore`` (store/sqlite.py) and ``PostgresStore`` (store/postgres.py) implement it, on the SQL
+they share (store/sql.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,109 @@ from .records import ActionResult, Deadline, GameRecord, GuildSettings, MapRecor
 from .results import FinishedGame, LeaderboardRow, PlayerStats, ResultRecord
 
 
-class Store(abc.ABC):
+class StoreReader(abc.ABC):
+    """What may be read of games and the bot's small tables: the view the Discord layer (and any other reader)
+    holds. Every change goes through a ``Store``'s writing methods, which only ``table/`` (and the command-line
+    tools) call."""
+
+    # -- play ----------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def processed(self, game_id: int, interaction_id: str) -> bool:
+        """Whether an interaction was already applied to a game (a retry or a duplicate delivery)."""
+
+    # -- reading -------------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def get_game(self, game_id: int) -> GameRecord:
+        """A game by id. ``UnknownGame`` if there is none."""
+
+    @abc.abstractmethod
+    async def get_active_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's game in its lobby, running or paused, if any."""
+
+    @abc.abstractmethod
+    async def list_games(self, status: str | None = None, *, guild_id: int | None = None,
+                         channel_id: int | None = None, limit: int | None = None) -> list[GameRecord]:
+        """Games, newest first, optionally filtered."""
+
+    @abc.abstractmethod
+    async def running_games(self) -> list[GameRecord]:
+        """Every running game (for resuming AI turns and timers at start-up)."""
+
+    @abc.abstractmethod
+    async def events(self, game_id: int, since_seq: int = 0) -> list[Event]:
+        """The game's events after ``since_seq``, in order. Event number n (from 1) has seq n."""
+
+    # -- preferences and settings ------------------------------------------------------------------
+    @abc.abstractmethod
+    async def get_user_prefs(self, user_id: int) -> UserPrefs:
+        """A user's preferences (the defaults if none were saved)."""
+
+    @abc.abstractmethod
+    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
+        """A guild's settings (the defaults if none were saved)."""
+
+    # -- what the channel was told ------------------------------------------------------------------
+    @abc.abstractmethod
+    async def unannounced(self) -> list[tuple[GameRecord, int]]:
+        """Running and paused games with stored events the channel was not told, each with the last event
+        that it was told."""
+
+    # -- deadlines and reminders ---------------------------------------------------------------------
+    @abc.abstractmethod
+    async def next_due(self, shards: Shards | None = None) -> Deadline | None:
+        """The earliest timer of any game (of a guild on ``shards`` if given), to know how long to sleep."""
+
+    @abc.abstractmethod
+    async def due_deadlines(self, now: float, shards: Shards | None = None) -> list[Deadline]:
+        """Every timer due at or before ``now`` (of games in guilds on ``shards`` if given), earliest first."""
+
+    @abc.abstractmethod
+    async def game_deadlines(self, game_id: int) -> list[Deadline]:
+        """A game's timers, earliest first."""
+
+    # -- absent players ------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def seat_status(self, game_id: int, seat: int) -> SeatStatus:
+        """A seat's missed turns, vacation and replacement (the defaults if nothing was recorded)."""
+
+    # -- results and ratings (store/results.py) ------------------------------------------------------
+    @abc.abstractmethod
+    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats | None:
+        """A player's record on a server: games, wins, placements, reliability, rating (None: no game)."""
+
+    @abc.abstractmethod
+    async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10
+                          ) -> tuple[list[LeaderboardRow], int]:
+        """A page of the server's rated players, best first, and how many are rated."""
+
+    @abc.abstractmethod
+    async def finished_games(self, guild_id: int | None, channel_id: int | None = None, offset: int = 0,
+                             limit: int = 10) -> list[FinishedGame]:
+        """Finished games of a server (or of a channel), the latest first, with their winners."""
+
+    @abc.abstractmethod
+    async def results(self, game_id: int) -> list[ResultRecord]:
+        """A finished game's result rows, by seat (written in the transaction that ended it)."""
+
+    @abc.abstractmethod
+    async def ratings(self, guild_id: int | None) -> dict[int, Rating]:
+        """Every rating on a server, by user id."""
+
+    @abc.abstractmethod
+    async def rating_history(self, guild_id: int | None, user_id: int) -> list[tuple[int, Rating]]:
+        """A player's rating after each of their games on a server, oldest first."""
+
+    # -- a server's own maps -----------------------------------------------------------------------
+    @abc.abstractmethod
+    async def list_maps(self, guild_id: int) -> list[MapRecord]:
+        """The server's maps, oldest first."""
+
+    @abc.abstractmethod
+    async def map_files(self, map_id: str) -> dict[str, bytes] | None:
+        """A stored map's files (``map.json``, ``regions.png``, ``background.png``) by id, or None."""
+
+
+class Store(StoreReader):
     """Games, their event logs and the bot's small tables, behind one narrow async interface.
 
     Every method that writes is one atomic transaction: it either happens completely or not at all. Lobby
@@ -85,10 +188,6 @@ class Store(abc.ABC):
         """
 
     @abc.abstractmethod
-    async def processed(self, game_id: int, interaction_id: str) -> bool:
-        """Whether an interaction was already applied to a game (a retry or a duplicate delivery)."""
-
-    @abc.abstractmethod
     async def pause(self, game_id: int) -> GameRecord:
         """Pause a running game."""
 
@@ -100,40 +199,10 @@ class Store(abc.ABC):
     async def cancel(self, game_id: int) -> GameRecord:
         """Cancel an active game (lobby, running or paused). Its history stays."""
 
-    # -- reading -------------------------------------------------------------------------------------
-    @abc.abstractmethod
-    async def get_game(self, game_id: int) -> GameRecord:
-        """A game by id. ``UnknownGame`` if there is none."""
-
-    @abc.abstractmethod
-    async def get_active_game(self, channel_id: int) -> GameRecord | None:
-        """The channel's game in its lobby, running or paused, if any."""
-
-    @abc.abstractmethod
-    async def list_games(self, status: str | None = None, *, guild_id: int | None = None,
-                         channel_id: int | None = None, limit: int | None = None) -> list[GameRecord]:
-        """Games, newest first, optionally filtered."""
-
-    @abc.abstractmethod
-    async def running_games(self) -> list[GameRecord]:
-        """Every running game (for resuming AI turns and timers at start-up)."""
-
-    @abc.abstractmethod
-    async def events(self, game_id: int, since_seq: int = 0) -> list[Event]:
-        """The game's events after ``since_seq``, in order. Event number n (from 1) has seq n."""
-
     # -- preferences and settings ------------------------------------------------------------------
-    @abc.abstractmethod
-    async def get_user_prefs(self, user_id: int) -> UserPrefs:
-        """A user's preferences (the defaults if none were saved)."""
-
     @abc.abstractmethod
     async def set_user_prefs(self, prefs: UserPrefs) -> UserPrefs:
         """Save a user's preferences (validated)."""
-
-    @abc.abstractmethod
-    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
-        """A guild's settings (the defaults if none were saved)."""
 
     @abc.abstractmethod
     async def set_guild_settings(self, settings: GuildSettings) -> GuildSettings:
@@ -144,11 +213,6 @@ class Store(abc.ABC):
     async def mark_announced(self, game_id: int, seq: int) -> None:
         """The channel has been told the game's events up to ``seq`` (never moves back)."""
 
-    @abc.abstractmethod
-    async def unannounced(self) -> list[tuple[GameRecord, int]]:
-        """Running and paused games with stored events the channel was not told, each with the last event
-        that it was told."""
-
     # -- deadlines and reminders ---------------------------------------------------------------------
     @abc.abstractmethod
     async def set_deadline(self, game_id: int, seat: int, kind: str, due_at: float) -> Deadline:
@@ -158,23 +222,7 @@ class Store(abc.ABC):
     async def clear_deadlines(self, game_id: int, seat: int | None = None, kind: str | None = None) -> int:
         """Remove a game's timers (optionally only a seat's, or a kind); returns how many."""
 
-    @abc.abstractmethod
-    async def next_due(self, shards: Shards | None = None) -> Deadline | None:
-        """The earliest timer of any game (of a guild on ``shards`` if given), to know how long to sleep."""
-
-    @abc.abstractmethod
-    async def due_deadlines(self, now: float, shards: Shards | None = None) -> list[Deadline]:
-        """Every timer due at or before ``now`` (of games in guilds on ``shards`` if given), earliest first."""
-
-    @abc.abstractmethod
-    async def game_deadlines(self, game_id: int) -> list[Deadline]:
-        """A game's timers, earliest first."""
-
     # -- absent players ------------------------------------------------------------------------------
-    @abc.abstractmethod
-    async def seat_status(self, game_id: int, seat: int) -> SeatStatus:
-        """A seat's missed turns, vacation and replacement (the defaults if nothing was recorded)."""
-
     @abc.abstractmethod
     async def record_missed_turn(self, game_id: int, seat: int, turn_key: str) -> SeatStatus:
         """Count a missed turn once per ``turn_key`` (a second call for the same turn changes nothing)."""
@@ -197,34 +245,9 @@ class Store(abc.ABC):
 
     # -- results and ratings (store/results.py) ------------------------------------------------------
     @abc.abstractmethod
-    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats | None:
-        """A player's record on a server: games, wins, placements, reliability, rating (None: no game)."""
-
-    @abc.abstractmethod
-    async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10
-                          ) -> tuple[list[LeaderboardRow], int]:
-        """A page of the server's rated players, best first, and how many are rated."""
-
-    @abc.abstractmethod
-    async def finished_games(self, guild_id: int | None, channel_id: int | None = None, offset: int = 0,
-                             limit: int = 10) -> list[FinishedGame]:
-        """Finished games of a server (or of a channel), the latest first, with their winners."""
-
-    @abc.abstractmethod
-    async def results(self, game_id: int) -> list[ResultRecord]:
-        """A finished game's result rows, by seat (written in the transaction that ended it)."""
-
-    @abc.abstractmethod
-    async def ratings(self, guild_id: int | None) -> dict[int, Rating]:
-        """Every rating on a server, by user id."""
-
-    @abc.abstractmethod
-    async def rating_history(self, guild_id: int | None, user_id: int) -> list[tuple[int, Rating]]:
-        """A player's rating after each of their games on a server, oldest first."""
-
-    @abc.abstractmethod
     async def rebuild_ratings(self) -> int:
         """Recompute every rating from the stored results in the order the games ended; the games rated."""
+
     # -- a server's own maps -----------------------------------------------------------------------
     @abc.abstractmethod
     async def add_map(self, guild_id: int, map_id: str, name: str, added_by: int,
@@ -236,13 +259,5 @@ class Store(abc.ABC):
     async def remove_map(self, guild_id: int, map_id: str) -> MapRecord:
         """Hide a map from the server's list; its files stay for the games played on it."""
 
-    @abc.abstractmethod
-    async def list_maps(self, guild_id: int) -> list[MapRecord]:
-        """The server's maps, oldest first."""
 
-    @abc.abstractmethod
-    async def map_files(self, map_id: str) -> dict[str, bytes] | None:
-        """A stored map's files (``map.json``, ``regions.png``, ``background.png``) by id, or None."""
-
-
-__all__ = ["Store"]
+__all__ = ["Store", "StoreReader"]

@@ -1,11 +1,13 @@
 """Typed storage errors. Every refusal is a template a player or admin reads in their own language.
 
-Like the engine's ``RuleError``, a ``StoreError`` carries the English ``template`` with ``{placeholders}`` and the
-``params`` that fill it; ``message`` (and ``str(exc)``) is the English text. The Discord layer translates the
-template, the ``Phrase`` values and the ``StatusWord`` values in it.
+Like the engine's ``RuleError``, a ``StoreError`` is an ``engine.errors.TemplateError``: it carries the English
+``template`` with ``{placeholders}`` and the ``params`` that fill it; ``message`` (and ``str(exc)``) is the English
+text. The Discord layer translates the template, the ``Phrase`` values and the ``StatusWord`` values in it.
 """
 
 from __future__ import annotations
+
+from engine.errors import TemplateError
 
 
 class StatusWord(str):
@@ -20,17 +22,10 @@ class StatusWord(str):
         return obj
 
 
-class StoreError(Exception):
+class StoreError(TemplateError):
     """Something the store refuses to do. Nothing was written when it is raised."""
 
     code = "store"
-
-    def __init__(self, template: str, /, **params: object) -> None:
-        message = template.format(**params) if params else template
-        super().__init__(message)
-        self.message = message
-        self.template = template
-        self.params = params
 
 
 class UnknownGame(StoreError):

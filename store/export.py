@@ -21,9 +21,10 @@ import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import NamedTuple, TextIO
 from urllib.parse import quote
 
+from engine.events import Event
 from engine.log import dumps, public_event
 
 from .errors import DatabaseError, StoreError, UnknownGame
@@ -107,7 +108,7 @@ async def _postgres_games(url: str, status: str | None, channel_id: int | None =
         return await store.list_games(status, channel_id=channel_id)
 
 
-async def _postgres_events(url: str, game_id: int) -> list[dict[str, Any]]:
+async def _postgres_events(url: str, game_id: int) -> list[Event]:
     async with PostgresStore(url, pool_size=1) as store:
         return await store.events(game_id)
 
@@ -158,7 +159,7 @@ def export_game(db_path: str | Path, channel_id: int, game_id: int | None = None
     return _write_export(events, out, chosen, status, revealed)
 
 
-def _write_export(events: list[Any], out: str | Path | TextIO, chosen: int, status: str,
+def _write_export(events: list[Event], out: str | Path | TextIO, chosen: int, status: str,
                   revealed: bool) -> ExportSummary:
     text = dumps(events)
     if isinstance(out, (str, Path)):
@@ -184,7 +185,7 @@ def _write_atomically(path: Path, text: str) -> None:
 
 def format_games(rows: Sequence[GameRow], shard_count: int | None = None) -> str:
     """The listing as an aligned text table; with ``shard_count``, the gateway shard (so the process) of each game."""
-    header = ("id", "guild", "channel", "status", "turn", "updated", "players")
+    header: tuple[str, ...] = ("id", "guild", "channel", "status", "turn", "updated", "players")
     table = [header] + [(str(r.id), "" if r.guild_id is None else str(r.guild_id), str(r.channel_id), r.status,
                          "" if r.turn is None else str(r.turn), r.updated, r.players) for r in rows]
     if shard_count:
@@ -195,7 +196,8 @@ def format_games(rows: Sequence[GameRow], shard_count: int | None = None) -> str
                      + "  " + line[-1] for line in table).rstrip() + "\n"
 
 
-def add_commands(commands: Any, db_default: str | None = str(DEFAULT_PATH),
+def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser],
+                 db_default: str | None = str(DEFAULT_PATH),
                  db_help: str = "database file (default: %(default)s)") -> None:
     """Add the ``export`` and ``games`` subcommands, with all their options, to an argparse subparsers object."""
     export = commands.add_parser("export", help="export a game's event log as JSON Lines",

@@ -11,18 +11,17 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Callable, Coroutine, Mapping
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from engine import MapError, parse_map, register_map, registered_map
 
+from .backend import Backend
 from .errors import InvalidValue
 from .records import MapRecord
-from .transaction import Reader, Step, Transaction
+from .transaction import Step
 
-T = TypeVar("T")
 MAPS_PER_SERVER = 25              # as many as one autocomplete list shows
 MAP_FILES = ("map.json", "regions.png", "background.png")
 
@@ -39,15 +38,9 @@ def _register(map_id: str, data: bytes | str) -> None:
         register_map(board)
 
 
-class MapsMixin:
-    """The maps part of ``SQLiteStore`` (it supplies ``_transaction``, ``_reading``, ``_run`` and ``_clock``)."""
-
-    _transaction: Callable[[], AbstractAsyncContextManager[Transaction]]
-    _reading: Callable[[], AbstractAsyncContextManager[Reader]]
-    _clock: Callable[[], float]
-
-    async def _run(self, work: Coroutine[Any, Any, T]) -> T:  # pragma: no cover - SQLiteStore's
-        raise NotImplementedError
+class MapsMixin(Backend):
+    """The maps part of ``SQLStore`` (the backend supplies ``_transaction``, ``_reading``, ``_run`` and
+    ``_clock``)."""
 
     async def _register_stored_maps(self) -> None:
         """Register every stored map's board, removed ones included (their games still load)."""

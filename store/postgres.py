@@ -15,7 +15,7 @@ import functools
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -24,6 +24,13 @@ from .errors import DatabaseError, StoreError
 from .postgres_migrations import POSTGRES_LATEST_VERSION, POSTGRES_MIGRATIONS
 from .sql import SQLStore
 from .transaction import Row, Step
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+    from asyncpg.transaction import Transaction
+
+    # A connection of its own or one of the pool's (which stands for one).
+    Connection: TypeAlias = asyncpg.Connection[asyncpg.Record] | PoolConnectionProxy[asyncpg.Record]
 
 URL_SCHEMES = ("postgresql://", "postgres://")
 # Any constant works: it only keeps two processes that start at once from migrating together.
@@ -57,7 +64,7 @@ def dollar_params(sql: str) -> str:
 class PostgresReader:
     """Reads on a connection of the pool."""
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -67,7 +74,7 @@ class PostgresReader:
 class PostgresTransaction(PostgresReader):
     """One transaction on a connection of the pool."""
 
-    def __init__(self, conn: asyncpg.Connection, transaction: Any) -> None:
+    def __init__(self, conn: Connection, transaction: Transaction) -> None:
         super().__init__(conn)
         self.transaction = transaction
         self.committed = False
@@ -203,13 +210,13 @@ class PostgresStore(SQLStore):
         return isinstance(exc, asyncpg.UniqueViolationError)
 
 
-async def stored_version(conn: asyncpg.Connection) -> int:
+async def stored_version(conn: Connection) -> int:
     """The schema version of a PostgreSQL database (0 if the bot never used it)."""
     await conn.execute("CREATE TABLE IF NOT EXISTS store_schema (version INTEGER NOT NULL)")
     return int(await conn.fetchval("SELECT COALESCE(max(version), 0) FROM store_schema"))
 
 
-async def migrate_postgres(conn: asyncpg.Connection, url: str, target: int = POSTGRES_LATEST_VERSION) -> int:
+async def migrate_postgres(conn: Connection, url: str, target: int = POSTGRES_LATEST_VERSION) -> int:
     """Bring the database up to ``target`` in one transaction (two processes starting at once take turns)."""
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)

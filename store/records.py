@@ -78,11 +78,6 @@ class GameRecord:
     created_at: float
     updated_at: float
 
-    @property
-    def is_active(self) -> bool:
-        """Lobby, running or paused: the game that occupies its channel."""
-        return self.status in ACTIVE_STATUSES
-
     @cached_property
     def state(self) -> dict[str, Any] | None:
         """The engine state as a dict (parsed once per record). Treat it as read-only."""

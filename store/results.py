@@ -28,8 +28,9 @@ from engine import Event
 from engine.summary import favourite_continents, placements, teams, turns_played
 from ratings import Rating, SeatResult, rate_game, rebuild
 
+from .backend import Backend, Writing
 from .records import SeatRecord
-from .transaction import Reader, Step, Transaction
+from .transaction import Reader, Step
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +48,15 @@ def turn_steps(game_id: int, events: Iterable[Event], now: float) -> list[Step]:
     """The turns' rows for an action's events: a turn starts, a turn ends, the game ends."""
     steps = []
     for e in events:
-        kind = e.get("type")
-        if kind == "turn_started":
-            steps.append(Step(_TURN_START, (game_id, e["turn"], e["seat"], now, game_id, e["seat"])))
-        elif kind == "turn_ended":
-            steps.append(Step(_TURN_END, (now, game_id, e["seat"])))
-        elif kind == "game_over":
-            steps.append(Step(_ALL_TURNS_END, (now, game_id)))
+        match e["type"]:
+            case "turn_started":
+                steps.append(Step(_TURN_START, (game_id, e["turn"], e["seat"], now, game_id, e["seat"])))
+            case "turn_ended":
+                steps.append(Step(_TURN_END, (now, game_id, e["seat"])))
+            case "game_over":
+                steps.append(Step(_ALL_TURNS_END, (now, game_id)))
+            case _:
+                pass
     return steps
 
 
@@ -121,7 +124,7 @@ def results_of(game_id: int, guild_id: int | None, channel_id: int, players: Seq
     team_of = teams(events)
     favourite = favourite_continents(events)
     logged_turns = turns_played(events)
-    game_turns = max((int(e["turn"]) for e in events if e.get("type") == "turn_started"), default=0)
+    game_turns = max((int(e["turn"]) for e in events if e["type"] == "turn_started"), default=0)
     out = []
     for p in players:
         mine = [t for t in turn_rows if t.seat == p.seat]
@@ -169,7 +172,7 @@ def _names(results: Iterable[ResultRecord]) -> dict[int, str]:
     return {r.user_id: r.name for r in results if r.user_id is not None}
 
 
-async def finish_steps(db: Transaction, game_id: int, guild_id: int | None, channel_id: int,
+async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_id: int,
                        players: Sequence[SeatRecord], now: float) -> list[Step]:
     """The results and ratings of a game that has just ended, read and computed inside the transaction that
     wrote its ``game_over`` (and its last turns)."""
@@ -289,8 +292,8 @@ LEADERBOARD_SQL = ("SELECT user_id, name, score, games, wins FROM ratings WHERE 
 _LEADERBOARD_COUNT = "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND games >= ?"
 
 
-class ResultQueries:
-    """The reads and the rebuild, for a store with ``_reading``, ``_transaction`` and ``_run`` (SQLiteStore)."""
+class ResultQueries(Backend):
+    """The reads and the rebuild (the backend supplies ``_reading``, ``_transaction`` and ``_run``)."""
 
     async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats | None:
         """A player's record on a server (None if they finished no game there)."""
@@ -299,7 +302,7 @@ class ResultQueries:
         guild = guild_id or 0
 
         async def work() -> PlayerStats | None:
-            async with self._reading() as db:  # type: ignore[attr-defined]
+            async with self._reading() as db:
                 head = await db.fetch(
                     # Reliability counts only games whose turns were timed (not those filled in from old logs).
                     "SELECT COUNT(*), SUM(CASE WHEN placement = 1 THEN 1 ELSE 0 END), AVG(placement), "
@@ -327,7 +330,7 @@ class ResultQueries:
                 reliability=(own or 0) / own_turns if own_turns else None,
                 median_move=statistics.median(r[0] for r in times) if times else None,
                 rating=Rating(*rating[0]) if rating and rating[0][2] >= MIN_GAMES else None)
-        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+        return await self._run(work())
 
     async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10
                           ) -> tuple[list[LeaderboardRow], int]:
@@ -337,11 +340,11 @@ class ResultQueries:
         guild = guild_id or 0
 
         async def work() -> tuple[list[LeaderboardRow], int]:
-            async with self._reading() as db:  # type: ignore[attr-defined]
+            async with self._reading() as db:
                 rows = await db.fetch(LEADERBOARD_SQL, (guild, MIN_GAMES, int(limit), int(offset)))
                 total = await db.fetch(_LEADERBOARD_COUNT, (guild, MIN_GAMES))
             return [LeaderboardRow(offset + i + 1, *row) for i, row in enumerate(rows)], int(total[0][0])
-        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+        return await self._run(work())
 
     async def finished_games(self, guild_id: int | None, channel_id: int | None = None, offset: int = 0,
                              limit: int = 10) -> list[FinishedGame]:
@@ -350,7 +353,7 @@ class ResultQueries:
                                                                                           [guild_id or 0])
 
         async def work() -> list[FinishedGame]:
-            async with self._reading() as db:  # type: ignore[attr-defined]
+            async with self._reading() as db:
                 rows = await db.fetch(
                     "SELECT g.game_id, g.channel_id, g.ended_at, g.game_turns, w.name FROM "
                     f"(SELECT game_id, channel_id, ended_at, game_turns FROM results WHERE {where} AND seat = 0 "
@@ -363,45 +366,45 @@ class ResultQueries:
                 winners = (*known.winners, name) if known else (name,)
                 games[game_id] = FinishedGame(game_id, channel, ended_at, turns, winners)
             return list(games.values())
-        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+        return await self._run(work())
 
     async def results(self, game_id: int) -> list[ResultRecord]:
         """A finished game's results, by seat (empty for a game not finished)."""
         async def work() -> list[ResultRecord]:
-            async with self._reading() as db:  # type: ignore[attr-defined]
+            async with self._reading() as db:
                 rows = await db.fetch(f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat",
                                       (game_id,))
             return [_result(r) for r in rows]
-        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+        return await self._run(work())
 
     async def ratings(self, guild_id: int | None) -> dict[int, Rating]:
         """Every rating on a server (shown or not yet), by user id."""
         async def work() -> dict[int, Rating]:
-            async with self._reading() as db:  # type: ignore[attr-defined]
+            async with self._reading() as db:
                 rows = await db.fetch("SELECT user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ?",
                                       (guild_id or 0,))
             return {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in rows}
-        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+        return await self._run(work())
 
     async def rating_history(self, guild_id: int | None, user_id: int) -> list[tuple[int, Rating]]:
         """A player's rating after each of their games on a server, oldest first: ``(game id, rating)``."""
         async def work() -> list[tuple[int, Rating]]:
-            async with self._reading() as db:  # type: ignore[attr-defined]
+            async with self._reading() as db:
                 rows = await db.fetch("SELECT game_id, mu, sigma, games FROM rating_history WHERE guild_id = ? "
                                       "AND user_id = ? ORDER BY games", (guild_id or 0, user_id))
             return [(r[0], Rating(r[1], r[2], r[3])) for r in rows]
-        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+        return await self._run(work())
 
     async def rebuild_ratings(self) -> int:
         """Recompute every rating and its history from the stored results, in the order the games ended.
         Returns the number of games rated."""
         async def work() -> int:
-            async with self._transaction() as db:  # type: ignore[attr-defined]
+            async with self._transaction() as db:
                 rows = await db.fetch(_ALL_RESULTS)
                 results = [_result(r) for r in rows]
                 await db.commit(*_rebuilt_ratings(results))
             return len({r.game_id for r in results})
-        return await self._run(work())  # type: ignore[attr-defined, no-any-return]
+        return await self._run(work())
 
 
 __all__ = [

@@ -26,14 +26,15 @@ import re
 import secrets
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings, registered_map
 from engine.errors import Phrase
 
+from .backend import Reading, Writing
 from .base import Store
 from .errors import (
     AlreadySeated,
@@ -72,7 +73,7 @@ from .records import (
     status_word,
 )
 from .results import MISSED_TURN, ResultQueries, finish_steps, turn_steps
-from .transaction import Row, Step
+from .transaction import Step
 
 T = TypeVar("T")
 
@@ -129,20 +130,6 @@ def _record(row: Sequence[Any], seats: Iterable[SeatRecord]) -> GameRecord:
 
 
 
-class Reading(Protocol):
-    """Reads on a backend's connection."""
-
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
-
-
-class Writing(Reading, Protocol):
-    """One transaction: ``run`` statements in it, ``commit`` the last ones with it."""
-
-    async def run(self, *steps: Step) -> list[Row]: ...
-
-    async def commit(self, *steps: Step) -> None: ...
-
-
 @dataclass
 class _GameLock:
     lock: asyncio.Lock
@@ -161,17 +148,7 @@ class SQLStore(ResultQueries, MapsMixin, Store):
         self._inflight: set[asyncio.Task[Any]] = set()
         self.stats = {"cache_hits": 0, "cache_misses": 0}
 
-    # -- what a backend supplies ---------------------------------------------------------------------
-    @abc.abstractmethod
-    def _transaction(self, game_id: int | None = None) -> AbstractAsyncContextManager[Writing]:
-        """One atomic write: committed at the end of the block unless the block committed it; any exception
-        rolls it back. With ``game_id`` the game is locked against every other writer (other processes
-        included) before the block reads anything, until the commit."""
-
-    @abc.abstractmethod
-    def _reading(self) -> AbstractAsyncContextManager[Reading]:
-        """A connection for reads, each a single statement (one consistent moment)."""
-
+    # -- what a backend supplies (and ``_transaction``, ``_reading``: see ``Backend``) --------------------
     @abc.abstractmethod
     def _unique_violation(self, exc: BaseException) -> bool:
         """Whether a write failed on a unique index (a second active game in a channel)."""

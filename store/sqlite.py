@@ -100,8 +100,8 @@ class SQLiteStore(SQLStore):
     have to (see docs/storage.md).
     """
 
-    def __init__(self, path: str | Path = DEFAULT_PATH, *, synchronous: str = "NORMAL", busy_timeout_ms: int = 5000,
-                 cache_size: int = 2048, checkpoint_interval: float | None = 0.05,
+    def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, synchronous: str = "NORMAL",
+                 busy_timeout_ms: int = 5000, cache_size: int = 2048, checkpoint_interval: float | None = 0.05,
                  clock: Callable[[], float] = time.time) -> None:
         if synchronous.upper() not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}")

@@ -53,14 +53,20 @@ def _execute_steps(conn: sqlite3.Connection, steps: Iterable[Step]) -> list[Row]
     return rows
 
 
+async def _on_thread(db: aiosqlite.Connection, work: Callable[[], T]) -> T:
+    """``work()`` on aiosqlite's thread."""
+    # aiosqlite leaves its private ``_execute`` unannotated.
+    result: T = await db._execute(work)  # type: ignore[no-untyped-call]
+    return result
+
+
 async def run_steps(db: aiosqlite.Connection, steps: Sequence[Step]) -> list[Row]:
     """Run statements back to back on aiosqlite's thread, in one round trip."""
 
     def work() -> list[Row]:
         return _execute_steps(db._conn, steps)
 
-    rows: list[Row] = await db._execute(work)  # type: ignore[no-untyped-call]
-    return rows
+    return await _on_thread(db, work)
 
 
 async def run_on_connection(db: aiosqlite.Connection, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -69,8 +75,7 @@ async def run_on_connection(db: aiosqlite.Connection, work: Callable[[sqlite3.Co
     def call() -> T:
         return work(db._conn)
 
-    result: T = await db._execute(call)  # type: ignore[no-untyped-call]
-    return result
+    return await _on_thread(db, call)
 
 
 class Reader:

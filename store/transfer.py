@@ -10,7 +10,7 @@ stored state, and the log must have as many events as the game says.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from graphlib import TopologicalSorter
 from pathlib import Path
@@ -88,7 +88,7 @@ async def _parents(store: SQLStore) -> dict[str, set[str]]:
     return parents
 
 
-def _converter(kind: str) -> Any:
+def _converter(kind: str) -> Callable[[Any], object]:
     """Values as the target's column type wants them (PostgreSQL's driver does not convert int to float)."""
     if kind in ("double precision", "real"):
         return lambda v: None if v is None else float(v)

@@ -5,10 +5,12 @@ parts each actor played with the board after each, the notes to announce, and th
 announcer in ``cogs/`` decides, through ``engine.fog``, what each audience is told of it.
 """
 
-from .clock import Clock, in_quiet_hours, turn_key
+from .clock import Clock, in_quiet_hours
 from .flow import MAX_AI_ACTIONS, Table
+from .limits import LimitReached, Limits
 from .outcome import Note, Outcome, Part
 from .scheduler import Reminder, Scheduler, Sink
+from .timers import Timer, TimerKind, turn_deadline, turn_key
 
-__all__ = ["MAX_AI_ACTIONS", "Clock", "Note", "Outcome", "Part", "Reminder", "Scheduler", "Sink", "Table",
-           "in_quiet_hours", "turn_key"]
+__all__ = ["MAX_AI_ACTIONS", "Clock", "LimitReached", "Limits", "Note", "Outcome", "Part", "Reminder", "Scheduler",
+           "Sink", "Table", "Timer", "TimerKind", "in_quiet_hours", "turn_deadline", "turn_key"]

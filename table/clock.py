@@ -1,4 +1,4 @@
-"""Time for the table: a clock the console and tests can move, turn keys, and quiet hours."""
+"""Time for the table: a clock the console and tests can move, and quiet hours."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ import time
 from collections.abc import Callable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from engine import GameState
-from engine.state import CLAIM, SETUP
 from store import UserPrefs
 
 
@@ -24,15 +22,6 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.offset += seconds
-
-
-def turn_key(state: GameState) -> str:
-    """Names one turn of one player, so timers of a turn that is over can be recognised."""
-    if state.phase == CLAIM:
-        return f"c{len(state.owners)}"
-    if state.phase == SETUP:
-        return f"s{state.current}.{state.setup_remaining.get(state.current, 0)}"
-    return f"t{state.turn}"
 
 
 def in_quiet_hours(prefs: UserPrefs, now: float) -> float | None:
@@ -54,4 +43,4 @@ def in_quiet_hours(prefs: UserPrefs, now: float) -> float | None:
     return dt.datetime.combine(end_day, end, zone).timestamp()
 
 
-__all__ = ["Clock", "in_quiet_hours", "turn_key"]
+__all__ = ["Clock", "in_quiet_hours"]

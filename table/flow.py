@@ -10,15 +10,27 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from engine import Action, Game, GameState, RuleError, Surrender
 from engine.ai import make_ai
 from engine.state import OVER
-from store import ActionResult, GameRecord, Store, StoreError, VersionConflict
+from store import (
+    ACTIVE_STATUSES,
+    LOBBY,
+    RUNNING,
+    ActionResult,
+    GameRecord,
+    MapRecord,
+    Store,
+    StoreError,
+    UserPrefs,
+    VersionConflict,
+)
 
-from .clock import turn_key
+from .limits import LimitReached, Limits
 from .outcome import (
     AI,
     HOST,
@@ -34,6 +46,7 @@ from .outcome import (
     Outcome,
     Part,
 )
+from .timers import Timer, TimerKind, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +54,6 @@ log = logging.getLogger(__name__)
 # goes on in such steps, each a second after the last, from the scheduler: no interaction waits on it.
 MAX_AI_ACTIONS = 1_000
 AI_PAUSE = 1.0
-AI_GOES_ON = "ai"  # the kind of the timer that lets the AI go on
 # What plays a turn whose time ran out, by the game's ``on_timeout`` setting.
 TIMEOUT_PLAYERS = {"cautious": "cautious", "skip": "skip", "ai": "normal"}
 LIVE = 3600  # deadlines shorter than this are live games: no reminders
@@ -57,70 +69,181 @@ class StandIn:
 
 
 class Table:
-    """Runs games: the one place where actions, AI turns and timers change a game."""
+    """Runs games: the one place where a game changes. Lobby, actions, AI turns, pauses, vacations and timers
+    each come in as one method, hold the game's lock for the time they take, keep the timers right, and return
+    an ``Outcome`` for the announcer. Whoever else reads the store only reads it."""
 
-    def __init__(self, store: Store, clock: Callable[[], float], new_seed: Callable[[], str] | None = None) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float], new_seed: Callable[[], str] | None = None,
+                 limits: Limits | None = None) -> None:
         self.store = store
         self.clock = clock
         self.new_seed = new_seed or (lambda: secrets.token_hex(32))
+        self.limits = limits or Limits()
         self.timers_changed: Callable[[], None] = lambda: None
         self._locks: dict[int, asyncio.Lock] = {}
+        self._rooms: dict[int, asyncio.Lock] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        """Serialises the stand-in work (AI turns, timeouts) of one game inside this process."""
+        """One change at a time to one game inside this process (a game is served by one process: the one
+        running its guild's shard, see docs/deploy.md)."""
         return self._locks.setdefault(game_id, asyncio.Lock())
 
-    # -- entry points ----------------------------------------------------------------------------------
+    # -- the lobby -------------------------------------------------------------------------------------
+    async def open_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+                         settings: Mapping[str, Any] | None = None) -> Outcome:
+        """A new lobby in a channel, within the server's limits (games at once, open lobbies of one host)."""
+        room = self._rooms.setdefault(guild_id or channel_id, asyncio.Lock())
+        async with room:  # count and create as one
+            if guild_id is not None:
+                most = self.limits.games_per_server
+                active = [g for status in ACTIVE_STATUSES
+                          for g in await self.store.list_games(status, guild_id=guild_id, limit=most)]
+                if len(active) >= most:
+                    raise LimitReached(LimitReached.GAMES, most)
+                hosted = [g for g in active if g.status == LOBBY and g.host_id == host_id]
+                if len(hosted) >= self.limits.lobbies_per_user:
+                    raise LimitReached(LimitReached.LOBBIES, len(hosted))
+            record = await self.store.create_lobby(guild_id, channel_id, host_id, host_name, settings or None)
+        return Outcome(record)
+
+    async def join(self, game_id: int, user_id: int, name: str) -> Outcome:
+        async with self.lock(game_id):
+            return Outcome(await self.store.join(game_id, user_id, name))
+
+    async def leave(self, game_id: int, user_id: int) -> Outcome:
+        """A player leaves the lobby (the next human hosts; with nobody left the lobby closes)."""
+        async with self.lock(game_id):
+            return Outcome(await self.store.leave(game_id, user_id))
+
+    async def add_ai(self, game_id: int, level: str = "normal") -> Outcome:
+        """An AI takes a seat, within the limit of AI players per game."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            most = self.limits.ai_seats_per_game
+            if sum(1 for p in record.players if p.is_ai) >= most:
+                raise LimitReached(LimitReached.AI_SEATS, most)
+            return Outcome(await self.store.add_ai(game_id, level))
+
     async def start(self, game_id: int) -> Outcome:
-        started, events = await self.store.start_game(game_id, seed=self.new_seed())
-        state = started.game().state
-        parts = [Part(seat=state.current, by=START, turn=state.turn, before=None, after=state, events=events)]
-        return await self._finish(started, parts)
+        async with self.lock(game_id):
+            started, events = await self.store.start_game(game_id, seed=self.new_seed())
+            state = started.game().state
+            parts = [Part(seat=state.current, by=START, turn=state.turn, before=None, after=state, events=events)]
+            return await self._finish(started, parts)
 
-    async def apply(self, record: GameRecord, action: Action, interaction_id: str | None = None) -> Outcome:
-        """A player's action (``RuleError`` or ``StoreError`` if refused: nothing changes)."""
-        result = await self.store.apply_action(record.id, action, interaction_id=interaction_id)
-        if result.duplicate:
-            return Outcome(result.record, duplicate=True)
-        part = self._part(action.seat, PLAYER, await self._state_before(record, result.first_seq), result)
-        if any(e["type"] in TURN_EVENTS for e in result.events):
-            await self.store.reset_missed(record.id, action.seat)  # they played: no longer absent
-        return await self._finish(result.record, [part])
+    async def kick(self, game_id: int, seat: int) -> Outcome:
+        """The host removes a seat: from a lobby it is unseated; in a game the player resigns and their
+        territories become neutral."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            if record.status == LOBBY:
+                return Outcome(await self.store.kick(game_id, seat))
+            result = await self.store.apply_action(game_id, Surrender(seat))
+            part = self._part(seat, HOST, await self._state_before(record, result.first_seq), result)
+            return await self._finish(result.record, [part], [Note(KICKED, seat)])
 
-    async def remove(self, record: GameRecord, seat: int) -> Outcome:
-        """The host removes a player from a running game: their territories become neutral."""
-        result = await self.store.apply_action(record.id, Surrender(seat))
-        part = self._part(seat, HOST, await self._state_before(record, result.first_seq), result)
-        return await self._finish(result.record, [part], [Note(KICKED, seat)])
+    # -- control ---------------------------------------------------------------------------------------
+    async def cancel(self, game_id: int) -> Outcome:
+        async with self.lock(game_id):
+            record = await self.store.cancel(game_id)
+            await self.sync(record)
+            return Outcome(record)
+
+    async def pause(self, game_id: int) -> Outcome:
+        """Deadlines stop until the game is resumed."""
+        async with self.lock(game_id):
+            record = await self.store.pause(game_id)
+            await self.sync(record)
+            return Outcome(record)
 
     async def resume(self, game_id: int) -> Outcome:
-        """Let the AIs play if it is their turn (after a restart or a resume)."""
-        return await self._finish(await self.store.get_game(game_id), [])
+        """A paused game goes on: the AIs play if it is their turn, the turn's deadline starts anew."""
+        async with self.lock(game_id):
+            await self.store.resume(game_id)
+            return await self._finish(await self.store.get_game(game_id), [])
 
-    async def time_up(self, record: GameRecord, seat: int, key: str) -> Outcome:
+    async def take_vacation(self, game_id: int, seat: int, days: int) -> Outcome:
+        """A player's deadlines in this game move back by ``days`` (within the game's days of vacation)."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            state = record.game().state
+            status = await self.store.take_vacation(game_id, seat, days, state.settings.vacation_days, self.clock())
+            deadline = None
+            if state.current == seat:
+                await self.store.clear_deadlines(game_id)
+                deadline = await self.sync(record, state)
+            return Outcome(record, deadline=deadline, seat_status=status)
+
+    async def reinstate(self, game_id: int, user_id: int) -> Outcome:
+        """A player the AI replaced takes their seat back."""
+        async with self.lock(game_id):
+            record = await self.store.reinstate(game_id, user_id)
+            return Outcome(record, deadline=await self.sync(record))
+
+    # -- play ------------------------------------------------------------------------------------------
+    async def applied(self, game_id: int, interaction_id: str) -> bool:
+        """Whether an interaction was applied already (a second delivery: it must not be answered twice)."""
+        return await self.store.processed(game_id, interaction_id)
+
+    async def apply(self, record: GameRecord, action: Action, interaction_id: str | None = None) -> Outcome:
+        """A player's action (``RuleError`` or ``StoreError`` if refused: nothing changes). An interaction
+        applied before is not applied again: the outcome says ``duplicate``."""
+        async with self.lock(record.id):
+            result = await self.store.apply_action(record.id, action, interaction_id=interaction_id)
+            if result.duplicate:
+                return Outcome(result.record, duplicate=True)
+            part = self._part(action.seat, PLAYER, await self._state_before(record, result.first_seq), result)
+            if any(e["type"] in TURN_EVENTS for e in result.events):
+                await self.store.reset_missed(record.id, action.seat)  # they played: no longer absent
+            return await self._finish(result.record, [part])
+
+    async def go_on(self, game_id: int) -> Outcome:
+        """Let the AIs play if it is their turn (after a restart, or when the AI stopped at its bound)."""
+        async with self.lock(game_id):
+            return await self._finish(await self.store.get_game(game_id), [])
+
+    async def time_up(self, game_id: int, seat: int, timer: Timer) -> Outcome:
         """A player's time ran out: the AI plays their turn; after too many missed turns, their seat goes.
 
         Nothing happens (an empty outcome) if the turn ended meanwhile: the player moved just in time."""
-        settings = record.game().state.settings
-        stand_in = StandIn(seat, key, TIMEOUT_PLAYERS[settings.on_timeout])
-        parts: list[Part] = []
-        async with self.lock(record.id):
-            record = await self.store.get_game(record.id)
-            if not self._still_due(record, stand_in):
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            if not timer.due_on(record, seat):
                 return Outcome(record)
-            status = await self.store.record_missed_turn(record.id, seat, key)
+            settings = record.game().state.settings
+            stand_in = StandIn(seat, timer.key, TIMEOUT_PLAYERS[settings.on_timeout])
+            parts: list[Part] = []
+            status = await self.store.record_missed_turn(record.id, seat, timer.key)
             notes = [Note(TIME_RAN_OUT, seat, status.missed, cautious=settings.on_timeout != "ai")]
             record = await self._stand_ins(record, parts, stand_in)
-        if settings.max_missed and status.missed >= settings.max_missed:
-            if settings.on_boot == "ai":
-                record = await self.store.replace_with_ai(record.id, seat)
-                notes.append(Note(SEAT_TO_AI, seat, status.missed))
-            elif record.status == "running" and seat in (before := record.game().state).active_seats():
-                result = await self.store.apply_action(record.id, Surrender(seat))
-                parts.append(self._part(seat, TIMEOUT, before, result))
-                record = result.record
-                notes.append(Note(SEAT_REMOVED, seat, status.missed))
-        return await self._finish(record, parts, notes)
+            if settings.max_missed and status.missed >= settings.max_missed:
+                if settings.on_boot == "ai":
+                    record = await self.store.replace_with_ai(record.id, seat)
+                    notes.append(Note(SEAT_TO_AI, seat, status.missed))
+                elif record.status == RUNNING and seat in (before := record.game().state).active_seats():
+                    result = await self.store.apply_action(record.id, Surrender(seat))
+                    parts.append(self._part(seat, TIMEOUT, before, result))
+                    record = result.record
+                    notes.append(Note(SEAT_REMOVED, seat, status.missed))
+            return await self._finish(record, parts, notes)
+
+    async def told(self, game_id: int, seq: int) -> None:
+        """The channel has been told the game's events up to ``seq`` (so a restart does not tell them again)."""
+        await self.store.mark_announced(game_id, seq)
+
+    # -- what belongs to a player or a server, not to one game --------------------------------------------
+    async def save_prefs(self, prefs: UserPrefs) -> UserPrefs:
+        """A player's notifications, quiet hours and time zone (validated by the store)."""
+        return await self.store.set_user_prefs(prefs)
+
+    async def add_map(self, guild_id: int, map_id: str, name: str, added_by: int,
+                      files: Mapping[str, bytes]) -> MapRecord:
+        """A checked map joins the server's maps."""
+        return await self.store.add_map(guild_id, map_id, name, added_by, files)
+
+    async def remove_map(self, guild_id: int, map_id: str) -> MapRecord:
+        """A map leaves the server's list (the games played on it keep it)."""
+        return await self.store.remove_map(guild_id, map_id)
 
     @staticmethod
     def _part(seat: int, by: str, before: GameState, result: ActionResult) -> Part:
@@ -128,22 +251,13 @@ class Table:
         return Part(seat=seat, by=by, turn=before.turn, before=before, after=result.record.game().state,
                     events=result.events)
 
-    @staticmethod
-    def _still_due(record: GameRecord, stand_in: StandIn) -> bool:
-        """The turn a timer was set for is still being waited on."""
-        if record.status != "running" or record.state_json is None:
-            return False
-        s = record.game().state
-        return s.phase != OVER and s.current == stand_in.seat and turn_key(s) == stand_in.key \
-            and not record.player(stand_in.seat).is_ai
-
     # -- the loop --------------------------------------------------------------------------------------
     async def _finish(self, record: GameRecord, parts: list[Part], notes: list[Note] | None = None) -> Outcome:
-        """Let the AIs play if it is their turn, then set the timers; ``record`` is the game as stored now."""
+        """Let the AIs play if it is their turn, then set the timers; ``record`` is the game as stored now. The
+        caller holds the game's lock."""
         known = parts[-1].after if parts and parts[-1].by != START else None
         if known is None or known.phase == OVER or record.player(known.current).is_ai:
-            async with self.lock(record.id):
-                record = await self._stand_ins(await self.store.get_game(record.id), parts)
+            record = await self._stand_ins(await self.store.get_game(record.id), parts)
             known = None
         try:
             deadline = await self.sync(record, known)
@@ -154,7 +268,7 @@ class Table:
     async def _stand_ins(self, record: GameRecord, parts: list[Part], stand_in: StandIn | None = None) -> GameRecord:
         """Play for every seat no human plays now (AI seats; a turn whose time ran out) until a human must act."""
         for _ in range(MAX_AI_ACTIONS):
-            if record.status != "running" or record.state_json is None:
+            if record.status != RUNNING or record.state_json is None:
                 break
             game = record.game()
             s = game.state
@@ -202,22 +316,22 @@ class Table:
         """Make the game's timers match whose turn it is (``state``: the record's, if the caller has it at hand).
         Returns the current turn's deadline, if any."""
         timers = await self.store.game_deadlines(record.id)
-        if record.status == "running" and record.state_json is not None:
+        if record.status == RUNNING and record.state_json is not None:
             state = state or record.game().state
             seat = state.current
             if state.phase != OVER and not record.player(seat).is_ai:
-                key = turn_key(state)
+                turn = Timer.now(TimerKind.TURN, state)
                 for t in timers:
-                    if t.seat == seat and t.kind == f"turn|{key}":
+                    if t.seat == seat and Timer.of(t) == turn:
                         return t.due_at
                 if timers:
                     await self.store.clear_deadlines(record.id)
-                return await self._set_timers(record, state, seat, key)
+                return await self._set_timers(record, state, seat)
             if state.phase != OVER:  # the AI stopped at its bound: it goes on shortly, from the scheduler
-                kind = f"{AI_GOES_ON}|{turn_key(state)}"
-                if not any(t.kind == kind for t in timers):
+                goes_on = Timer.now(TimerKind.AI, state)
+                if not any(Timer.of(t) == goes_on for t in timers):
                     await self.store.clear_deadlines(record.id)
-                    await self.store.set_deadline(record.id, seat, kind, self.clock() + AI_PAUSE)
+                    await self.store.set_deadline(record.id, seat, str(goes_on), self.clock() + AI_PAUSE)
                     self.timers_changed()
                 return None
         if timers:
@@ -225,25 +339,22 @@ class Table:
             self.timers_changed()
         return None
 
-    async def _set_timers(self, record: GameRecord, state: GameState, seat: int, key: str) -> float:
+    async def _set_timers(self, record: GameRecord, state: GameState, seat: int) -> float:
+        """The deadline of the turn that starts now, and its reminders (after the seat's vacation, if any)."""
         settings = state.settings
         status = await self.store.seat_status(record.id, seat)
         now = self.clock()
         start = max(now, status.vacation_until or now)
         length = settings.turn_deadline
         due = start + length
-        await self.store.set_deadline(record.id, seat, f"turn|{key}", due)
+        timers = {TimerKind.TURN: due}
         if settings.reminders == "auto" and length >= LIVE:
-            await self.store.set_deadline(record.id, seat, f"half|{key}", start + length / 2)
+            timers[TimerKind.HALF] = start + length / 2
             if length >= 3 * LIVE:
-                await self.store.set_deadline(record.id, seat, f"hour|{key}", due - LIVE)
+                timers[TimerKind.HOUR] = due - LIVE
+        for kind, at in timers.items():
+            await self.store.set_deadline(record.id, seat, str(Timer.now(kind, state)), at)
         self.timers_changed()
         return due
-
-    async def restart_timers(self, record: GameRecord) -> float | None:
-        """Drop the game's timers and set them anew (after a vacation or a resume)."""
-        await self.store.clear_deadlines(record.id)
-        return await self.sync(record)
-
 
 __all__ = ["LIVE", "MAX_AI_ACTIONS", "TIMEOUT_PLAYERS", "StandIn", "Table"]

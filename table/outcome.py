@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine import Event, GameState
+from engine.events import EventType
 from engine.state import OVER
-from store import GameRecord
+from store import GameRecord, SeatStatus
 
 # Who played a part.
 PLAYER = "player"    # the player who acted (a command or a tap)
@@ -39,7 +40,7 @@ class Part:
 
 
 # Events that start or end a turn: after one of them, someone new may be called to move.
-TURN_EVENTS = frozenset({"turn_started", "setup_turn", "turn_ended"})
+TURN_EVENTS: frozenset[EventType] = frozenset({"turn_started", "setup_turn", "turn_ended"})
 
 # Things to announce that are not events.
 TIME_RAN_OUT = "time_ran_out"   # a player's turn was played for them (count: missed turns in a row)
@@ -65,6 +66,7 @@ class Outcome:
     notes: list[Note] = field(default_factory=list)
     deadline: float | None = None   # when the turn that is now waiting ends, if it has a deadline
     duplicate: bool = False         # the interaction had already been applied: nothing happened now
+    seat_status: SeatStatus | None = None  # a seat's missed turns and vacation, when they changed
 
     @property
     def state(self) -> GameState | None:

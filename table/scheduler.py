@@ -1,7 +1,7 @@
 """Games that never stall: one task sleeps until the next timer of any game is due, then handles it.
 
 Timers live in the database, so after a restart every deadline that passed while the bot was down is handled,
-once, in order. A timer's kind names the turn it belongs to (``turn|t14``); a timer for a turn that is over is
+once, in order. A timer names the turn it belongs to (``table.timers.Timer``); a timer for a turn that is over is
 dropped, and a missed turn is counted once per turn however often the handler runs. The scheduler knows
 nothing of Discord: what a timer produced goes to a ``Sink`` (an ``Outcome`` or a ``Reminder``).
 
@@ -18,12 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.state import OVER
 from store import Deadline, GameRecord, Shards, Store
 
-from .clock import in_quiet_hours, turn_key
-from .flow import AI_GOES_ON, Table
+from .clock import in_quiet_hours
+from .flow import Table
 from .outcome import Outcome
+from .timers import Timer, TimerKind, turn_deadline
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,6 @@ class Scheduler:
         self._wake = asyncio.Event()
         self._running = asyncio.Lock()  # one pass over the due timers at a time
         self._task: asyncio.Task[None] | None = None
-        self.wakeups = 0      # how often the loop woke (for tests and the curious)
         self.fired = 0        # timers handled
 
     # -- the loop -----------------------------------------------------------------------------------
@@ -89,7 +88,6 @@ class Scheduler:
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(timeout):  # no extra task, unlike wait_for
                         await self._wake.wait()
-                self.wakeups += 1
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -118,35 +116,29 @@ class Scheduler:
     def _outdone(deadline: Deadline, due: list[Deadline]) -> bool:
         """A reminder that another timer of the same turn, due too, makes pointless: after downtime only the last
         reminder is sent, and none at all when the deadline itself has passed (the turn is played instead)."""
-        what, _sep, key = deadline.kind.partition("|")
-        if what not in ("half", "hour"):
+        timer = Timer.of(deadline)
+        if timer is None or not timer.reminder:
             return False
-        later = [d for d in due if d.game_id == deadline.game_id and d.seat == deadline.seat
-                 and d.kind.partition("|")[2] == key and d.due_at > deadline.due_at]
-        return bool(later)
+        return any(d.game_id == deadline.game_id and d.seat == deadline.seat and d.due_at > deadline.due_at
+                   and (other := Timer.of(d)) is not None and other.key == timer.key for d in due)
 
     # -- firing ----------------------------------------------------------------------------------------
     async def fire(self, deadline: Deadline) -> None:
-        what, _sep, key = deadline.kind.partition("|")
-        if what == AI_GOES_ON:  # the AI stopped at its bound: let it play on
+        timer = Timer.of(deadline)
+        if timer is not None and timer.kind is TimerKind.AI:  # the AI stopped at its bound: let it play on
             await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
-            outcome = await self.table.resume(deadline.game_id)
+            outcome = await self.table.go_on(deadline.game_id)
             if outcome.parts:
                 await self.sink.outcome(outcome)
             return
         record = await self.store.get_game(deadline.game_id)
-        stale = record.status != "running" or record.state_json is None
-        if not stale:
-            state = record.game().state
-            stale = state.phase == OVER or state.current != deadline.seat or turn_key(state) != key \
-                or record.player(deadline.seat).is_ai
-        if stale:
+        if timer is None or not timer.due_on(record, deadline.seat):  # that turn is over (or a timer of no kind)
             await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
             return
-        if what in ("half", "hour"):
+        if timer.reminder:
             await self.remind(record, deadline)
             return
-        outcome = await self.table.time_up(record, deadline.seat, key)
+        outcome = await self.table.time_up(record.id, deadline.seat, timer)
         await self.store.clear_deadlines(record.id, deadline.seat, deadline.kind)
         if outcome.parts or outcome.notes:
             await self.sink.outcome(outcome)
@@ -156,7 +148,8 @@ class Scheduler:
         assert player.user_id is not None
         prefs = await self.store.get_user_prefs(player.user_id)
         quiet_until = in_quiet_hours(prefs, self.clock())
-        due = next((t.due_at for t in await self.store.game_deadlines(record.id) if t.kind.startswith("turn|")), None)
+        turn = turn_deadline(await self.store.game_deadlines(record.id))
+        due = turn.due_at if turn is not None else None
         if quiet_until is not None and (due is None or quiet_until < due):
             await self.store.set_deadline(record.id, deadline.seat, deadline.kind, quiet_until)  # wait until then
             self.poke()
@@ -165,6 +158,5 @@ class Scheduler:
         if prefs.notify == "off":
             return
         await self.sink.reminder(Reminder(record, deadline.seat, player.user_id, due, prefs.notify == "dm"))
-
 
 __all__ = ["Reminder", "Scheduler", "Sink"]

@@ -49,10 +49,11 @@ def tiny_maps(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     in the tests marked ``real_render``: those about what a map or a timelapse shows."""
     if request.node.get_closest_marker("real_render") is not None:
         return
-    from cogs import maps, report
+    from cogs.maps import drawing
+    from cogs.records import report
     from tests import tinymaps
 
-    monkeypatch.setattr(maps, "draw_png", tinymaps.draw_png)
+    monkeypatch.setattr(drawing, "draw_png", tinymaps.draw_png)
     monkeypatch.setattr(report, "game_timelapse", tinymaps.game_timelapse)
 
 

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from discord_offline import OfflineDiscord as _OfflineDiscord
+
 from bot import Config, create_bot
 from engine import (
     Action,
@@ -24,15 +26,14 @@ from engine import (
     Trade,
 )
 from engine.cards import WILD_CARDS
-from offline import OfflineDiscord as _OfflineDiscord
 
 _counter = itertools.count()
 
 
 class OfflineDiscord(_OfflineDiscord):
-    """The offline Discord of ``offline``, where a step counts as hung only after two minutes (its own default is
-    ten seconds): the bound catches a bot that waits for something that never comes, and a busy machine that
-    makes a long step slower must not fail a test."""
+    """The offline Discord of ``discord_offline``, where a step counts as hung only after two minutes (its own
+    default is ten seconds): the bound catches a bot that waits for something that never comes, and a busy
+    machine that makes a long step slower must not fail a test."""
 
     def __init__(self, bot: Any, *, idle_timeout: float = 120.0, **options: Any) -> None:
         super().__init__(bot, idle_timeout=idle_timeout, **options)
@@ -89,4 +90,19 @@ async def start(d: OfflineDiscord, humans: Sequence[str], ais: int, **settings: 
     assert not step.problems, step.problems
 
 
-__all__ = ["OfflineDiscord", "command_for", "make_bot", "open_lobby", "start"]
+def record_worker_tasks(monkeypatch: Any) -> list[str]:
+    """The names of the functions the bot hands to its worker processes from now on (they still run there)."""
+    from render import workers
+
+    names: list[str] = []
+    run = workers.run
+
+    async def recording(work: Any, *args: Any) -> Any:
+        names.append(work.__name__)
+        return await run(work, *args)
+
+    monkeypatch.setattr(workers, "run", recording)
+    return names
+
+
+__all__ = ["OfflineDiscord", "command_for", "make_bot", "open_lobby", "record_worker_tasks", "start"]

@@ -6,7 +6,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "ratings", "store", "table", "render", "mapfiles", "cogs", "offline")
+PACKAGES = ("engine", "ratings", "store", "table", "render", "mapfiles", "cogs")
+OFFLINE = ROOT / "packages" / "discord-offline" / "discord_offline"
 
 
 def module_name(path: Path) -> str:
@@ -73,16 +74,60 @@ def test_only_the_discord_layer_knows_discord():
             assert "from cogs" not in text and "import cogs" not in text, path
 
 
-def test_the_discord_layer_is_split_by_job():
+def test_the_offline_discord_knows_no_bot():  # its own package: any discord.py bot can use it
+    for path in OFFLINE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        names |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and not node.level}
+        assert not {n for n in names if n.split(".")[0] in (*PACKAGES, "bot", "tests", "e2e")}, path
+        assert "risk" not in path.read_text(encoding="utf-8").lower(), path
+
+
+RENDERS = {"render_map", "encode_png", "draw_png", "render_report", "encode_report", "draw_report", "game_timelapse",
+           "thumbnail", "contact_sheet", "preview_png", "sheet_png", "warm_up"}
+
+
+def test_the_discord_layer_draws_nothing_itself():  # every render is handed to a worker process by name
     for path in (ROOT / "cogs").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                assert name not in RENDERS, f"{path.name}:{node.lineno} calls {name} in the bot's process"
+
+
+def test_the_discord_layer_is_split_by_job():
+    for path in (ROOT / "cogs").rglob("*.py"):
         lines = len(path.read_text(encoding="utf-8").splitlines())
         assert lines <= 400, f"{path.name} has {lines} lines"
 
 
 def test_only_the_announcer_posts_to_a_channel():  # through its per-channel queue (postbox.py)
-    senders = sorted(p.name for p in (ROOT / "cogs").glob("*.py")
+    senders = sorted(p.name for p in (ROOT / "cogs").rglob("*.py")
                      if ".send(" in p.read_text(encoding="utf-8").replace("followup.send(", "")
                      .replace("response.send(", ""))
     assert senders == ["announcer.py", "postbox.py"], senders
-    announcer = (ROOT / "cogs" / "announcer.py").read_text(encoding="utf-8")
+    announcer = (ROOT / "cogs" / "shared" / "announcer.py").read_text(encoding="utf-8")
     assert ".channel(" not in announcer and "get_partial_messageable" not in announcer  # all through the queue
+
+
+def test_only_the_table_changes_games():
+    """The Discord layer reads the store (``StoreReader``); every write is a ``Table`` method."""
+    from store import Store, StoreReader
+
+    writes = {name for name in Store.__abstractmethods__ if name not in StoreReader.__abstractmethods__}
+    assert {"create_lobby", "join", "apply_action", "pause", "set_deadline", "mark_announced"} <= writes
+    for path in (ROOT / "cogs").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in writes:
+                owner = node.func.value
+                name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+                assert name != "store", f"{path.relative_to(ROOT)}:{node.lineno} calls store.{node.func.attr}"
+
+
+def test_the_discord_layer_is_grouped_in_rooms():
+    """Every module of cogs/ sits in a room by feature or in the shared plumbing; only the cog's assembly and the
+    package itself are at the top."""
+    top = sorted(p.name for p in (ROOT / "cogs").glob("*.py"))
+    assert top == ["__init__.py", "risk.py"], top
+    rooms = sorted(p.name for p in (ROOT / "cogs").iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert rooms == ["game", "maps", "play", "records", "shared"], rooms

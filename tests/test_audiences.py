@@ -66,7 +66,7 @@ async def check(d: OfflineDiscord, referee: Referee, secrets: dict[int, list[str
 
 
 def mission_secrets(record: Any) -> dict[int, list[str]]:
-    from cogs.text import mission_line
+    from cogs.shared.text import mission_line
 
     game = record.game()
     return {seat: [mission_line(game.mission(seat), game.board, game.state)]

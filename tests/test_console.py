@@ -89,7 +89,7 @@ def test_help_names_the_default_user(tmp_path: Path):
         in result.stdout
     assert "/plasser territorium:Egypt" in result.stdout
     assert "select peru" in result.stdout
-    for readme in (ROOT / "README.md", ROOT / "offline" / "README.md"):
+    for readme in (ROOT / "README.md", ROOT / "packages" / "discord-offline" / "README.md"):
         assert "without `@user` is typed by `@alice`, the default user" in readme.read_text(encoding="utf-8")
 
 

@@ -10,11 +10,11 @@ import asyncio
 from pathlib import Path
 
 from discord_helpers import OfflineDiscord, make_bot
+from discord_offline import OfflineError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import load_map
-from offline import OfflineError
 from store import SQLiteStore
 
 NAMES = [t.name for t in load_map().territories.values()]

@@ -6,9 +6,10 @@ import io
 import json
 from pathlib import Path
 
+import discord
 import mapdraw
 import pytest
-from discord_helpers import OfflineDiscord, make_bot
+from discord_helpers import OfflineDiscord, make_bot, record_worker_tasks
 from PIL import Image
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.real_render]  # what the maps of a server's map show
@@ -32,8 +33,9 @@ async def add_map(d: OfflineDiscord, options) -> object:
     return await d.send_command("alice", "general", "risk map add", options)
 
 
-async def test_a_manager_adds_a_map_sees_a_preview_and_a_game_is_played_on_it(tmp_path: Path, world):
+async def test_a_manager_adds_a_map_sees_a_preview_and_a_game_is_played_on_it(tmp_path: Path, world, monkeypatch):
     async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        drawn = record_worker_tasks(monkeypatch)
         step = await add_map(d, domination(world))
         assert not step.problems, step.problems
         answer = step[-1]
@@ -41,6 +43,7 @@ async def test_a_manager_adds_a_map_sees_a_preview_and_a_game_is_played_on_it(tm
             in answer.content
         preview = Image.open(io.BytesIO(answer.attachments[0].data))
         assert preview.width == 1600
+        assert drawn == ["preview_png"]  # in a worker process, which read the map from the database
         maps = await d.bot.store.list_maps(d.guild.id)
         assert [m.name for m in maps] == ["Isles"]
         # /risk new offers it, and a game on it starts and draws it.
@@ -60,15 +63,17 @@ async def test_a_manager_adds_a_map_sees_a_preview_and_a_game_is_played_on_it(tm
         assert record.settings["map"] == maps[0].map_id and record.status == "running"
 
 
-async def test_maps_lists_built_in_and_server_maps_with_thumbnails(tmp_path: Path, world):
+async def test_maps_lists_built_in_and_server_maps_with_thumbnails(tmp_path: Path, world, monkeypatch):
     async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
         await add_map(d, domination(world))
+        drawn = record_worker_tasks(monkeypatch)
         step = await d.send_command("bob", "general", "risk map list", {})
         assert not step.problems, step.problems
         text = json.dumps(step[-1].embeds)
         assert "Classic World Domination" in text and "Isles" in text and "built in" in text
         sheet = Image.open(io.BytesIO(step[-1].attachments[0].data))
         assert sheet.width > 480   # at least two thumbnails in a row
+        assert drawn == ["sheet_png"]
 
 
 async def test_only_a_manager_adds_or_removes_maps(tmp_path: Path, world):
@@ -161,3 +166,11 @@ async def test_a_conquer_club_map_is_added_with_its_picture_and_its_left_out_bon
         assert not step.problems, step.problems
         assert "Added the map Isles: 12 territories, 2 continents" in step[-1].content
         assert "Left out, as bonuses our rules do not have: Both Isles." in step[-1].content
+
+
+async def test_a_bot_that_cannot_post_maps_says_which_permission_it_lacks(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        d.server.bot_permissions = discord.Permissions(send_messages=True, embed_links=True)
+        step = await d.send_command("alice", "general", "risk new", {})
+        assert step[0].ephemeral and "I need these permissions in this channel: Attach Files." in step[0].content
+        assert await d.bot.store.get_active_game(d.channel("general").id) is None

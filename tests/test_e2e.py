@@ -20,7 +20,7 @@ import aiohttp
 import discord
 import pytest
 from discord_helpers import command_for
-from e2e.fake_discord import IDENTIFY, RESUME, CommandCatalog, FakeDiscord, Interaction
+from discord_offline.fake_discord import IDENTIFY, RESUME, CommandCatalog, FakeDiscord, Interaction
 from e2e.launch import BotProcess, command_specs
 from e2e.players import ACTION, Table, engine_game, stored_game
 from PIL import Image

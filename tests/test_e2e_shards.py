@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e.fake_discord import IDENTIFY, CommandCatalog, FakeDiscord
+from discord_offline.fake_discord import IDENTIFY, CommandCatalog, FakeDiscord
 from e2e.launch import BotProcess, command_specs
 from e2e.players import Snapshot, Table
 from e2e.postgres_players import PostgresTable, latest_game
 
 from engine import Game
 from store import PostgresStore
-from table.clock import turn_key
+from table import turn_key
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow,  # real bot processes on one PostgreSQL
               pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")]

@@ -10,7 +10,7 @@ from pathlib import Path
 from discord_helpers import OfflineDiscord, make_bot, start
 from PIL import Image
 
-from cogs.history import duration_text
+from cogs.records.history import duration_text
 from ratings import MIN_GAMES
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
 
-from cogs.i18n import catalog, language_of
+from cogs.shared.i18n import catalog, language_of
 from engine import Settings, SettingsError
 
 
@@ -55,7 +55,7 @@ async def test_a_new_database_and_its_folder_are_the_owners_alone(tmp_path: Path
 
 
 def test_a_database_fault_shows_no_server_path_to_a_player():
-    from cogs.errors import explain
+    from cogs.shared.errors import explain
     from store import DatabaseError
     from store.sqlite import _database_error
 

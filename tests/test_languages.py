@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, make_bot
 
-from cogs.i18n import _, language_of, resolve_territory
-from cogs.translator import problems
+from cogs.shared.i18n import _, language_of, resolve_territory
 from engine import load_map
+from tools.catalogs import problems
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,7 +58,7 @@ def test_sync_payload_has_localisations_for_every_command_and_option(tmp_path: P
 
 @pytest.mark.asyncio
 async def test_each_player_gets_private_answers_in_their_language_and_public_ones_in_the_games(tmp_path: Path):
-    from cogs.rules_text import HELP_TEXT
+    from cogs.game.rules_text import HELP_TEXT
 
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="languages")) as d:
         d.set_locale("ola", "no")

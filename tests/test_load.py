@@ -145,7 +145,7 @@ async def test_a_wrong_guess_about_fog_still_answers_privately(tmp_path: Path):
 
 
 async def test_under_load_a_burst_of_ai_turns_carries_only_its_newest_map(tmp_path: Path, monkeypatch: Any):
-    from cogs import maps
+    from cogs.maps import drawing as maps
 
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="burst"), strict=True) as d:
         await start(d, ("alice", "bob"), 3, deployment="auto")
@@ -169,6 +169,19 @@ async def test_under_load_a_burst_of_ai_turns_carries_only_its_newest_map(tmp_pa
         assert panel and panel[-1].attachments  # the newest board comes with the call to the next player
 
 
+def test_a_worker_does_the_set_up_it_is_given_once_and_again_after_a_change(monkeypatch):
+    from render import workers
+
+    monkeypatch.setattr(workers, "_done", None)  # as in a new worker
+    opened: list[str] = []
+    first, second = (opened.append, ("a.sqlite3",)), (opened.append, ("b.sqlite3",))
+    assert workers._perform(first, len, ("abc",)) == 3
+    assert workers._perform(first, len, ("",)) == 0
+    assert workers._perform(second, len, ("",)) == 0
+    assert workers._perform(None, len, ("ab",)) == 2
+    assert opened == ["a.sqlite3", "b.sqlite3"]
+
+
 def test_the_workers_of_a_killed_bot_end_with_it(tmp_path: Path):
     import os
     import signal
@@ -178,7 +191,7 @@ def test_the_workers_of_a_killed_bot_end_with_it(tmp_path: Path):
 
     script = (
         "import asyncio, os, sys\n"
-        "from cogs import workers\n"
+        "from render import workers\n"
         "async def main():\n"
         "    await asyncio.gather(*(workers.run(os.getpid) for _ in range(4)))\n"
         "    print(' '.join(str(p.pid) for p in workers.pool()._processes.values()), flush=True)\n"
@@ -212,7 +225,7 @@ def _alive(pid: int) -> bool:
 
 
 async def test_odds_of_huge_armies_are_approximated_and_say_so(tmp_path: Path):
-    from cogs.i18n import percent
+    from cogs.shared.i18n import percent
     from engine.odds import approximate_odds
 
     async with OfflineDiscord(make_bot(tmp_path / "g.db"), strict=True) as d:

@@ -10,9 +10,8 @@ import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
-
-from offline import OfflineDiscord, run_console, run_console_sync
-from offline.console import tokenize
+from discord_offline import OfflineDiscord, run_console, run_console_sync
+from discord_offline.console import tokenize
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x01" * 16
 
@@ -228,7 +227,7 @@ def make_translated_bot() -> commands.Bot:
 
 
 def test_python_m_offline_names_selects_and_numbering(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from offline.__main__ import main
+    from discord_offline.__main__ import main
 
     out = tmp_path / "out"
     script = tmp_path / "script.txt"

@@ -12,8 +12,7 @@ import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
-
-from offline import OfflineDiscord, OfflineError
+from discord_offline import OfflineDiscord, OfflineError
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 TERRITORIES = ["Alaska", "Alberta", "Argentina", "Brazil", "North Africa"]

@@ -7,17 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import discord
 from conftest import new_game, position
 from discord_helpers import OfflineDiscord, make_bot, start
 
-from cogs.announcer import how_won, winner_title
-from cogs.i18n import _, ngettext, percent
-from cogs.panel import controls, count_options
-from cogs.play import trade_label
-from cogs.text import describe
-from engine import Attack, Blitz, ChooseCapital
+from cogs.play.moves import trade_label
+from cogs.play.panel import controls, count_options
+from cogs.shared.announcer import how_won, winner_title
+from cogs.shared.i18n import _, ngettext, percent
+from cogs.shared.text import describe
+from engine import Attack, Blitz, ChooseCapital, Game
 from engine.simulate import play_game
-from engine.state import ATTACK, OCCUPY, REINFORCE
+from engine.state import ATTACK, CAPITAL, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP
 from render.panel import winner_words
 
 
@@ -81,6 +82,49 @@ def test_choosing_a_capital_is_told_in_words():
 
 
 # -- the panel's buttons -----------------------------------------------------------------------------------------------
+def panel(view: Any) -> list[tuple[str, str]]:
+    """Each button's label (a menu's placeholder) and verb, in the order shown."""
+    return [(getattr(c.item, "label", None) or c.item.placeholder, c.item.custom_id.split(":")[2])
+            for c in view.children]
+
+
+def test_each_phase_shows_the_buttons_of_what_it_allows_in_order():
+    own, armies = {"alaska": 0, "alberta": 0, "northwest_territory": 0}, {"alaska": 5, "alberta": 3}
+    game = position(new_game(3), own, armies, phase=ATTACK, seat=0)
+    battle = [{"type": "battle", "from": "alaska", "to": "kamchatka"}]
+    view = controls(1, game, "en", battle)
+    assert panel(view) == [("Attack again", "atk"), ("Blitz", "blitz"), ("Stop", "stop"), ("Attack", "attack"),
+                           ("Fortify", "fortify"), ("End turn", "end"), ("Map", "map")]
+    assert [c.item.style for c in view.children][3] == discord.ButtonStyle.secondary
+    view = controls(1, game, "en")
+    assert panel(view) == [("Attack", "attack"), ("Fortify", "fortify"), ("End turn", "end"), ("Map", "map")]
+    assert view.children[0].item.style == discord.ButtonStyle.danger  # the move of the phase stands out
+    game.state.phase = FORTIFY  # ending the turn now needs no confirmation
+    view = controls(1, game, "en")
+    assert panel(view) == [("Fortify", "fortify"), ("End turn", "endok"), ("Map", "map")]
+    assert view.children[0].item.style == discord.ButtonStyle.primary
+    for fog in ("off", "on"):
+        game = position(new_game(3, fog=fog), own, armies, phase=REINFORCE, seat=0)
+        game.state.reinforcements, game.state.undoable_placements = 3, {"alaska": 2}
+        assert panel(controls(1, game, "en", public=True)) == [
+            ("Place", "place"), ("Cards", "cards"), *([("Continue", "turn")] if fog == "on" else []),
+            ("Undo placements", "undo"), ("Map", "map")]
+        game.state.phase, game.state.pending = OCCUPY, {"from": "alaska", "to": "kamchatka", "min": 1, "max": 4}
+        assert panel(controls(1, game, "en", public=True)) == ([("Continue", "turn")] if fog == "on" else [
+            ("Move 1", "move"), ("Move 3", "move"), ("Move all (4)", "move"), ("Another number…", "movecount")]) \
+            + [("Map", "map")]
+    two, _ = Game.new(["A", "B"], "panel", {"deployment": "deal"})
+    assert two.state.phase == SETUP
+    assert panel(controls(1, two, "en")) == [("Place", "place"), ("Neutral", "neutral"), ("Map", "map")]
+    claim, _ = Game.new(["A", "B", "C"], "panel", {"deployment": "claim"})
+    assert panel(controls(1, claim, "en")) == [("Claim", "claim"), ("Map", "map")]
+    capitals, _ = Game.new(["A", "B", "C"], "panel", {"deployment": "auto", "mode": "capitals"})
+    assert capitals.state.phase == CAPITAL
+    assert panel(controls(1, capitals, "en")) == [("Capital", "capital"), ("Map", "map")]
+    capitals.state.phase = OVER
+    assert controls(1, capitals, "en") is None
+
+
 def test_a_forced_trade_offers_the_cards_not_place():
     game = position(new_game(3), {}, phase=REINFORCE, seat=0, default_owner=0)
     s = game.state
@@ -261,7 +305,7 @@ def test_two_wilds_make_one_trade_button(tmp_path: Path):
 
 
 def test_names_in_refusals_are_the_readers():
-    from cogs.errors import translate_template
+    from cogs.shared.errors import translate_template
 
     text = translate_template("{territory} belongs to {player}, not you.", {"territory": "x", "player": "Neutral"},
                               "no")
@@ -301,7 +345,7 @@ async def test_a_host_does_not_kick_themself_out_of_a_lobby(tmp_path: Path):
 
 
 def test_short_turns_have_no_reminders_and_the_lobby_says_so():
-    from cogs.lobby import settings_text
+    from cogs.game.lobby import settings_text
 
     assert "Reminders: **none (turns shorter than an hour)**" in settings_text({"turn_deadline": 300})
     assert "Reminders: **at half time" in settings_text({"turn_deadline": 86400})

@@ -7,13 +7,13 @@ import io
 from pathlib import Path
 
 import pytest
-from discord_helpers import OfflineDiscord, make_bot, start
+from discord_helpers import OfflineDiscord, make_bot, record_worker_tasks, start
 from PIL import Image
 
-from cogs.report import build_report, report_png
+from cogs.records.report import build_report
 from engine.simulate import play_game
 from engine.summary import dice_luck, key_moments
-from render.report import WIDTH, encode_report, game_timelapse, render_report
+from render.report import WIDTH, draw_report, encode_report, game_timelapse, render_report
 from render.seats import colour_distance, seat_colour
 
 LANGUAGES = ("en", "no", "es-ES")
@@ -44,7 +44,7 @@ def test_the_report_carries_each_players_dice_and_the_key_moments(six_players):
 @pytest.mark.parametrize("locale", LANGUAGES)
 def test_the_report_is_a_small_phone_width_image_in_every_language(six_players, locale):
     events, state = six_players.events, six_players.game.state
-    data = report_png(3, events, state, locale)
+    data = draw_report(build_report(3, events, state, locale))
     assert len(data) < 300_000
     img = Image.open(io.BytesIO(data))
     assert img.format == "PNG" and img.width == WIDTH and img.height < 2.8 * WIDTH
@@ -98,9 +98,10 @@ def test_the_timelapse_is_an_animated_webp_under_ten_mebibytes(six_players):
 
 
 @pytest.mark.real_render
-async def test_the_game_over_announcement_has_the_report_and_the_timelapse(tmp_path: Path):
+async def test_the_game_over_announcement_has_the_report_and_the_timelapse(tmp_path: Path, monkeypatch):
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="report")) as d:
         await start(d, ("alice", "bob"), 0, deployment="auto")
+        drawn = record_worker_tasks(monkeypatch)
         step = await d.send_command("bob", "general", "risk surrender", {})
         await d.click("bob", "Yes, surrender", step[0])
         over = [m for m in d.messages if m.embeds and "wins" in str(m.embeds[0].get("title"))][-1]
@@ -110,6 +111,7 @@ async def test_the_game_over_announcement_has_the_report_and_the_timelapse(tmp_p
         assert report.width == WIDTH
         assert Image.open(io.BytesIO(over.attachments[2].data)).format == "WEBP"
         assert over.attachments[2].size < 10 * 1024 * 1024
+        assert {"draw_report", "game_timelapse"} <= set(drawn)  # both drawn in worker processes
 
 
 def test_encode_report_keeps_the_picture():

@@ -8,6 +8,7 @@ from conftest import new_game, position
 from engine import (
     Attack,
     Blitz,
+    ChooseCapital,
     Claim,
     EndAttack,
     EndTurn,
@@ -18,6 +19,7 @@ from engine import (
     Player,
     Surrender,
     Trade,
+    Undo,
 )
 from engine import errors as E
 from engine.cards import escalating_value, set_kind
@@ -558,3 +560,53 @@ def test_cautious_ai_reinforces_and_never_attacks():
         kinds.append(type(action).__name__)
         game.apply(action)
     assert set(kinds) <= {"Place", "Trade", "EndTurn"} and kinds[-1] == "EndTurn"
+
+
+# -- phases -------------------------------------------------------------------------------------------
+OUT_OF_PHASE = [
+    (FORTIFY, Place(0, "alaska"),
+     "You can do that only while placing starting armies or placing reinforcements; now you are fortifying."),
+    (REINFORCE, Fortify(0, "alaska", "alberta", 1),
+     "You can do that only while attacking or fortifying; now you are placing reinforcements."),
+    (FORTIFY, Attack(0, "alaska", "kamchatka"),
+     "You can do that only while attacking or placing reinforcements; now you are fortifying."),
+    (OCCUPY, Blitz(0, "alaska", "kamchatka"),
+     "You can do that only while attacking or placing reinforcements; now you are moving into a conquered territory."),
+    (ATTACK, Trade(0, ("alaska", "alberta", "peru")),
+     "You can do that only while placing reinforcements; now you are attacking."),
+    (ATTACK, Claim(0, "alaska"), "You can do that only while claiming territories; now you are attacking."),
+    (FORTIFY, EndAttack(0), "You can do that only while attacking; now you are fortifying."),
+    (ATTACK, Occupy(0, 1), "You can do that only while moving into a conquered territory; now you are attacking."),
+    (OCCUPY, EndTurn(0),
+     "You can do that only while attacking or fortifying; now you are moving into a conquered territory."),
+    (REINFORCE, ChooseCapital(0, "alaska"),
+     "You can do that only while choosing capitals; now you are placing reinforcements."),
+    (REINFORCE, Attack(0, "alaska", "kamchatka"), "Place all your reinforcements first (3 left)."),
+    (FORTIFY, Undo(0), "You have moved on to fortifying: your placements can no longer be undone."),
+    (OCCUPY, Undo(0), "You have attacked this turn: your placements can no longer be undone."),
+]
+
+
+@pytest.mark.parametrize("phase,action,message", OUT_OF_PHASE, ids=lambda x: getattr(x, "kind", None))
+def test_an_action_out_of_its_phase_is_refused_with_the_phases_it_belongs_to(phase, action, message):
+    game = position(new_game(3), {"alaska": 0, "alberta": 0}, {"alaska": 5, "alberta": 3}, phase=phase, seat=0)
+    game.state.reinforcements = 3 if phase == REINFORCE else 0
+    if phase == OCCUPY:
+        game.state.pending = {"from": "alaska", "to": "kamchatka", "min": 1, "max": 4}
+    assert unchanged(game, action) is E.WrongPhase
+    with pytest.raises(E.WrongPhase) as info:
+        game.apply(action)
+    assert info.value.message == message
+
+
+def test_every_action_belongs_to_a_phase_and_a_finished_game_allows_none():
+    from engine.actions import ACTION_TYPES
+    from engine.phases import PHASES
+
+    assert set(ACTION_TYPES.values()) == {a for phase in PHASES.values() for a in phase.actions}
+    assert PHASES[OVER].actions == ()
+    assert all(phase.next in PHASES for phase in PHASES.values() if phase.next is not None)
+    game = position(new_game(3), {}, phase=ATTACK, seat=0)
+    assert game.allows(Attack) and game.allows(Surrender) and not game.allows(Place)
+    game.state.phase = OVER
+    assert not any(game.allows(action) for action in ACTION_TYPES.values())

@@ -11,8 +11,7 @@ import bot as bot_module
 from bot import Config, RiskBot, ShardedRiskBot, create_bot
 from store import Shards
 from store.export import main as store_main
-from table import Scheduler, Table
-from table.clock import turn_key
+from table import Scheduler, Table, turn_key
 
 HOUR = 3600.0
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.errors import explain, translate_template
-from cogs.translator import _source_messages
+from cogs.shared.errors import explain, translate_template
 from store import (
     AlreadySeated,
     ChannelBusy,
@@ -19,6 +18,7 @@ from store import (
 )
 from store.errors import StatusWord
 from store.records import status_word
+from tools.catalogs import _source_messages
 
 GUILD, CHANNEL, HOST = 10, 100, 1000
 
@@ -154,3 +154,20 @@ def test_the_extractor_collects_the_stores_templates_and_not_its_console_tool():
     assert ("Game #{id} is {status}; only a running game can be paused.", "store/sql.py") in found
     assert ("Game #{id} has not started yet.", "store/records.py") in found
     assert not any(where == "store/export.py" for _message, where in found)
+
+
+def test_every_refusal_is_one_kind_of_template_error_and_the_extractor_finds_each():
+    from engine.errors import MapError, RuleError, TemplateError
+    from mapfiles import MapFileError
+
+    for cls in (RuleError, MapError, StoreError, MapFileError):
+        assert issubclass(cls, TemplateError)
+        exc = cls("Seat {seat} of “{name}”.", seat=2, name="{x}")
+        assert (exc.message, str(exc), exc.template, exc.params) == \
+            ("Seat 2 of “{x}”.", "Seat 2 of “{x}”.", "Seat {seat} of “{name}”.", {"seat": 2, "name": "{x}"})
+    assert issubclass(MapError, ValueError) and issubclass(MapFileError, ValueError)  # as before: callers catch those
+    found = {(message, where) for message, _context, where in _source_messages()}
+    assert ("The map is not a valid board: {reason}.", "mapfiles/errors.py") in found
+    assert ("{territory} is held by your teammate {player}: teammates cannot attack each other.",
+            "engine/game.py") in found
+    assert ("there is no map called “{map}”", "engine/board.py") in found

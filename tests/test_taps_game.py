@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from discord_helpers import OfflineDiscord, make_bot
 
-from cogs.i18n import _
+from cogs.shared.i18n import _
 from engine import Attack, Blitz, ChooseCapital, Claim, Place, Trade
 from engine.ai import make_ai
 from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, REINFORCE, SETUP

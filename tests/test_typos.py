@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, open_lobby
 
-from cogs.errors import explain
-from cogs.i18n import resolve_territory
+from cogs.shared.errors import explain
+from cogs.shared.i18n import resolve_territory
 from engine import load_map
 from engine.board import closest_names
 from engine.errors import UnknownTerritory, clip
@@ -84,7 +84,7 @@ def test_echoed_input_is_clipped():
 
 
 def test_no_explained_refusal_outgrows_a_message():
-    from cogs.errors import UserError
+    from cogs.shared.errors import UserError
 
     text = explain(UserError("y" * 5000), "en-US")
     assert text is not None and len("⛔ " + text) <= 2000 and text.endswith("…")

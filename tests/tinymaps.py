@@ -1,12 +1,13 @@
 """Maps of a few pixels, for the tests that are not about what a map looks like.
 
-The bot draws its maps in worker processes (``cogs.workers``); these functions take the place of the drawing
-functions it hands them (``cogs.maps.draw_png``, ``cogs.report.game_timelapse``), with the same arguments, and
-still run in the workers: the path of a map (prepared for its audience, queued, drawn off the event loop,
-attached) stays the bot's own. A tiny map is a real PNG: one pixel per territory in its owner's shade with its
-army count, and a digest of everything the map was drawn from in a text chunk, so two maps drawn from
-different inputs never have the same bytes (``tests/audience.py`` traces each PNG back to its input by its
-digest). The conftest installs them for every test not marked ``real_render``.
+The bot draws its maps in worker processes (``render.workers``); these functions take the place of the drawing
+functions it hands them (``render.draw_png`` in ``cogs.maps.drawing``, ``render.report.game_timelapse`` in
+``cogs.records.report``), with the same arguments, and still run in the workers: the path of a map (prepared
+for its audience, queued, drawn off the event loop, attached) stays the bot's own. A tiny map is a real PNG:
+one pixel per territory in its owner's shade with its army count, and a digest of everything the map was drawn
+from in a text chunk, so two maps drawn from different inputs never have the same bytes (``tests/audience.py``
+traces each PNG back to its input by its digest). The conftest installs them for every test not marked
+``real_render``.
 """
 
 from __future__ import annotations
@@ -23,9 +24,8 @@ def _digest(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=repr).encode()).hexdigest()
 
 
-def draw_png(database: str | None, view: Any, highlight: list[dict[str, Any]], audience: int | None,
-             labels: Any, visible: set[str] | None) -> bytes:
-    """What ``mapfiles.registry.draw_png`` returns, in a few pixels."""
+def draw_png(view: Any, highlight: list[Any], audience: int | None, labels: Any, visible: set[str] | None) -> bytes:
+    """What ``render.draw_png`` returns, in a few pixels."""
     territories = sorted(set(view.owners) | set(view.armies) | set(visible or ()))
     img = Image.new("RGB", (max(1, len(territories)), 1))
     for x, territory in enumerate(territories):
@@ -33,7 +33,7 @@ def draw_png(database: str | None, view: Any, highlight: list[dict[str, Any]], a
         img.putpixel((x, 0), ((owner * 37) % 256, view.armies.get(territory, 0) % 256,
                               255 if visible is None or territory in visible else 0))
     info = PngImagePlugin.PngInfo()
-    info.add_text("drawn-from", _digest(database, view.to_dict(), highlight, audience, repr(labels),
+    info.add_text("drawn-from", _digest(view.to_dict(), highlight, audience, repr(labels),
                                         sorted(visible) if visible is not None else None))
     out = io.BytesIO()
     img.save(out, "PNG", pnginfo=info, compress_level=1)

@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from discord_helpers import command_for
+from discord_offline.fake_discord import FakeDiscord, Interaction
+from discord_offline.records import OfflineMessage, OfflineUser
 
 from engine import Action, Game, GameState, Occupy, Place
 from engine.ai import make_ai
 from engine.state import OCCUPY, REINFORCE
-from offline.records import OfflineMessage, OfflineUser
 
-from .fake_discord import FakeDiscord, Interaction
 from .launch import seed_for
 
 ACTION = "action"  # the tag of an interaction that performs a game action (stored with its id)

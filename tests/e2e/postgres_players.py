@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import asyncpg
+from discord_offline.fake_discord import FakeDiscord
 
-from .fake_discord import FakeDiscord
 from .players import Snapshot, Table
 
 

@@ -1,0 +1,141 @@
+"""What a game is and was: status, settings, its log and export (per reader), the dice, rules and help."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.game.lobby import lobby_embed, settings_text
+from cogs.game.rules_text import HELP_TEXT, RULE_TOPICS
+from cogs.shared.announcer import NOBODY, clip
+from cogs.shared.base import CogBase, risk_group
+from cogs.shared.errors import UserError
+from cogs.shared.guards import game_or_last, last_game_here
+from cogs.shared.i18n import _, ngettext
+from cogs.shared.text import describe, now_text, player_name, safe_name, seat_name, team_lines
+from engine.fog import events_for, fog_hides_board, without_hidden
+from engine.log import dumps
+from engine.state import OVER
+from table import turn_deadline
+
+
+class InfoCommands(CogBase):
+    @risk_group.command(name="status", description="Players, whose turn it is, and the dice commitment")
+    async def risk_status(self, interaction: discord.Interaction[Any]) -> None:
+        record = await game_or_last(self.store, interaction)
+        if record.state_json is None:
+            await interaction.response.send_message(embed=lobby_embed(record, interaction), ephemeral=True)
+            return
+        game = record.game()
+        s = game.state
+        locale = interaction.locale
+        embed = discord.Embed(title=_("Risk: game #{id}, turn {turn}", locale, id=record.id, turn=s.turn),
+                              colour=discord.Colour.dark_green())
+        viewer = record.seat_of(interaction.user.id)
+        rows = []
+        for p in record.players:
+            name = safe_name(player_name(p.name, p.is_ai, locale))
+            cards = ngettext("{n} card", "{n} cards", len(s.hands.get(p.seat, [])), locale)
+            if fog_hides_board(s) and p.seat != viewer:  # under fog, other players' totals stay hidden
+                facts = [cards]
+            else:
+                facts = [ngettext("{n} territory", "{n} territories", len(s.territories_of(p.seat)), locale),
+                         ngettext("{n} army", "{n} armies", s.army_total(p.seat), locale), cards]
+            line = f"{name}: " + ", ".join(facts)
+            line = f"~~{line}~~" if p.seat in s.eliminated or p.seat in s.surrendered else line
+            rows.append(("▶ " if p.seat == s.current and s.phase != OVER else "") + line)
+        embed.add_field(name=_("Players", locale), value="\n".join(rows), inline=False)
+        if s.teams:
+            embed.add_field(name=_("Teams", locale), value="\n".join(team_lines(s, locale)), inline=False)
+        embed.add_field(name=_("Now", locale), value=now_text(s, locale, viewer), inline=False)
+        if s.settings.cards == "escalating" and s.phase != OVER:
+            embed.add_field(name=_("Next set", locale), value=str(game.next_set_value()))
+        turn_timer = turn_deadline(await self.store.game_deadlines(record.id))
+        if turn_timer is not None:
+            embed.add_field(name=_("Deadline", locale), value=_("ends <t:{t}:R>", locale, t=int(turn_timer.due_at)))
+        if record.status == "paused":
+            embed.add_field(name=_("Paused", locale), value=_("The host resumes with /risk resume.", locale))
+        embed.add_field(name=_("Dice commitment", locale), value=f"`{s.seed_commitment}`", inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @risk_group.command(name="settings", description="The rules this game is played with")
+    async def risk_settings(self, interaction: discord.Interaction[Any]) -> None:
+        record = await game_or_last(self.store, interaction)
+        await interaction.response.send_message(settings_text(record.settings, interaction.locale), ephemeral=True)
+
+    @risk_group.command(name="log", description="Recent events of this game")
+    @app_commands.describe(count="How many events (default 20)")
+    async def risk_log(self, interaction: discord.Interaction[Any],
+                       count: app_commands.Range[int, 1, 200] = 20) -> None:
+        record = await game_or_last(self.store, interaction)
+        if record.state_json is None:
+            raise UserError(_("The game has not started yet: the host starts it with /risk start.",
+                              interaction.locale))
+        seen = events_for(await self.store.events(record.id), record.seat_of(interaction.user.id))
+        shown = without_hidden(seen)[-max(1, min(count, 200)):]
+        game = record.game()
+        lines = describe(shown, game.state, game.board, interaction.locale, include_setup=True)
+        await interaction.response.send_message(clip(lines) or _("Nothing yet.", interaction.locale), ephemeral=True,
+                                                allowed_mentions=NOBODY)
+
+    @risk_group.command(name="export", description="The event log of this channel's last game as a file")
+    async def risk_export(self, interaction: discord.Interaction[Any]) -> None:
+        record = await last_game_here(self.store, interaction)
+        over = record.game().state.phase == OVER
+        events = without_hidden(events_for(await self.store.events(record.id), record.seat_of(interaction.user.id)))
+        file = discord.File(io.BytesIO(dumps(events).encode()), filename=f"risk-game-{record.id}.jsonl")
+        note = _("The full log of game #{id}. Check its dice with `python -m engine.verify {name}`.",
+                 interaction.locale, id=record.id, name=file.filename) if over else \
+            _("The log of game #{id} so far, as you may see it: hidden cards, fogged territories and the dice seed "
+              "are left out until it ends.", interaction.locale, id=record.id)
+        await interaction.response.send_message(note, file=file, ephemeral=not over)
+
+    @risk_group.command(name="verify", description="A finished game's dice seed and how to check every roll")
+    async def risk_verify(self, interaction: discord.Interaction[Any]) -> None:
+        s = (await last_game_here(self.store, interaction)).game().state
+        locale = interaction.locale
+        if s.phase != OVER:
+            text = _("The dice of this game are fixed by a secret seed whose SHA-256 commitment is `{c}`. The seed "
+                     "is revealed when the game ends; then /risk verify shows it and anyone can check every roll.",
+                     locale, c=s.seed_commitment)
+        else:
+            text = _("Seed: `{seed}`\nCommitment: `{c}`\nCheck: sha256(seed) equals the commitment, and "
+                     "`python -m engine.verify game.jsonl` (the file from /risk export) re-derives every die. The "
+                     "method is in docs/dice.md.", locale, seed=s.seed, c=s.seed_commitment)
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @risk_group.command(name="rules", description="Quick rulings: ties, cards, fortify, capture, and more")
+    @app_commands.choices(topic=[app_commands.Choice(name=k, value=k) for k in RULE_TOPICS])
+    async def risk_rules(self, interaction: discord.Interaction[Any], topic: str = "mistakes") -> None:
+        text = RULE_TOPICS.get(topic, RULE_TOPICS["mistakes"])
+        await interaction.response.send_message(_(text, interaction.locale), ephemeral=True)
+
+    @risk_group.command(name="help", description="How to play Risk with this bot")
+    async def risk_help(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(_(HELP_TEXT, interaction.locale), ephemeral=True)
+
+    @risk_group.command(name="mygames", description="Your running games on this server, and whose turn it is")
+    async def risk_mygames(self, interaction: discord.Interaction[Any]) -> None:
+        locale = interaction.locale
+        rows = []
+        for record in await self.store.list_games("running", guild_id=interaction.guild_id, limit=200):
+            seat = record.seat_of(interaction.user.id)
+            if seat is None or record.state_json is None:
+                continue
+            s = record.game().state
+            timer = turn_deadline(await self.store.game_deadlines(record.id))
+            mine = s.current == seat
+            line = f"<#{record.channel_id}> #{record.id}: " + (_("your turn", locale) if mine else
+                                                               _("{player}'s turn", locale,
+                                                                 player=seat_name(s, s.current, locale)))
+            if timer is not None:
+                line += " · " + _("ends <t:{t}:R>", locale, t=int(timer.due_at))
+            rows.append(("0" if mine else "1") + line)
+        text = "\n".join(r[1:] for r in sorted(rows)) or _("You are in no running game on this server.", locale)
+        await interaction.response.send_message(clip(text.split("\n")), ephemeral=True, allowed_mentions=NOBODY)
+
+
+__all__ = ["InfoCommands"]

@@ -1,0 +1,243 @@
+"""The lobby: opening a game, taking seats, adding AIs and starting, by commands or by the lobby's buttons."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.maps.commands import map_choices, resolve_map
+from cogs.play.panel import Blue, Green, Grey
+from cogs.shared.announcer import NOBODY
+from cogs.shared.base import CogBase, risk_group
+from cogs.shared.components import view_of
+from cogs.shared.errors import UserError, acknowledge, handle_error
+from cogs.shared.guards import game_here, game_locale, require_host
+from cogs.shared.i18n import LANGUAGES, _, language_of, ngettext
+from cogs.shared.services import taps_of
+from cogs.shared.text import _noop, player_name, safe_name
+from engine import Settings, SettingsError, registered_map
+from engine.ai import PLAYER_LEVELS
+from engine.settings import DEADLINES, OPTION, OPTIONS, PRESETS, assign_teams
+from store import GameRecord
+from table.flow import LIVE
+
+JOIN, ADD_AI, START = "join", "bot", "start"  # the lobby buttons' verbs
+# A game without a preset: territories dealt at random and starting armies placed five at a time, so a game
+# over days reaches its first real turn after a few setup turns instead of some seventy (see docs/rules.md).
+ASYNC_DEFAULTS: dict[str, Any] = {"deployment": "deal", "setup_batch": 5}
+
+
+def deadline_name(seconds: int, locale: object | None = None) -> str:
+    if seconds % 86400 == 0:
+        return ngettext("{n} day", "{n} days", seconds // 86400, locale)
+    if seconds % 3600 == 0:
+        return ngettext("{n} hour", "{n} hours", seconds // 3600, locale)
+    return ngettext("{n} minute", "{n} minutes", seconds // 60, locale)
+
+
+MAP_LABEL = _noop("Map")
+
+
+def settings_text(settings: dict[str, Any], locale: object | None = None) -> str:
+    """The rules of a game, one line each, in the reader's words."""
+    full = Settings.from_dict({k: v for k, v in settings.items() if k in Settings.__dataclass_fields__})
+    lines = []
+    for key, value in full.to_dict().items():
+        option = OPTION.get(key)
+        if option is None and key != "map":
+            continue
+        label = _(option.label if option else MAP_LABEL, locale)
+        if key == "map":
+            board = registered_map(str(value))
+            shown = safe_name(board.title_in(language_of(locale))) if board else safe_name(str(value)[:60])
+        elif key == "turn_deadline":
+            shown = deadline_name(value, locale)
+        elif key == "reminders" and value == "auto" and full.turn_deadline < LIVE:
+            shown = _("none (turns shorter than an hour)", locale)
+        elif option is not None and (words := option.word(value)) is not None:
+            shown = _(words, locale)
+        else:
+            shown = str(value)
+        lines.append(f"{label}: **{shown}**")
+    return "\n".join(lines)
+
+
+def teams_text(record: GameRecord, locale: object | None = None) -> str | None:
+    """Who plays with whom (seat order decides: teams are dealt in turn), or None without teams."""
+    full = Settings.from_dict({k: v for k, v in record.settings.items() if k in Settings.__dataclass_fields__})
+    try:
+        teams = assign_teams(full, len(record.players))
+    except SettingsError:  # not yet the number of players the format needs
+        return _("{teams}: the first player joins team 1, the next team 2, and so on.", locale, teams=full.teams) \
+            if full.teams != "none" else None
+    if not teams:
+        return None
+    names = {p.seat: safe_name(player_name(p.name, p.is_ai, locale)) for p in record.players}
+    return "\n".join(_("Team {n}: {players}", locale, n=team + 1,
+                        players=", ".join(names[s] for s in sorted(teams) if teams[s] == team))
+                      for team in sorted(set(teams.values())))
+
+
+def lobby_embed(record: GameRecord, interaction: discord.Interaction[Any]) -> discord.Embed:
+    locale = game_locale(record, interaction)
+    embed = discord.Embed(title=_("Risk: game #{id} lobby", locale, id=record.id), colour=discord.Colour.blue())
+    seats = "\n".join(f"{p.seat + 1}. {safe_name(player_name(p.name, p.is_ai, locale))}" + (" 🤖" if p.is_ai else "") +
+                      (" 👑" if p.user_id == record.host_id else "") for p in record.players)
+    most = registered_map(str(record.settings.get("map") or "classic"))
+    embed.add_field(name=_("Players ({n}/{most})", locale, n=len(record.players), most=most.players[1] if most else 6),
+                    value=seats or "—", inline=False)
+    teams = teams_text(record, locale)
+    if teams:
+        embed.add_field(name=_("Teams", locale), value=teams, inline=False)
+    embed.add_field(name=_("Settings", locale), value=settings_text(record.settings, locale), inline=False)
+    embed.set_footer(text=_("/risk join to take a seat · the host starts with /risk start", locale))
+    return embed
+
+
+def lobby_view(record: GameRecord, interaction: discord.Interaction[Any]) -> discord.ui.View:
+    locale = game_locale(record, interaction)
+    return view_of(LobbyButton(record.id, JOIN, label=_("Join", locale), style=Green),
+                   LobbyButton(record.id, ADD_AI, label=_("Add AI", locale), style=Grey),
+                   LobbyButton(record.id, START, label=_("Start", locale), style=Blue))
+
+
+class LobbyCommands(CogBase):
+    @risk_group.command(name="new", description="Open a game lobby in this channel; you are the host")
+    @app_commands.describe(**{o.name: o.help for o in OPTIONS if o.help},
+                           language="The language of the game's public messages (default: the server's)",
+                           preset="A set of settings in one choice (other options override it)",
+                           map_name="The map (built in, or one of this server's: /risk map list)")
+    @app_commands.rename(map_name="map")
+    @app_commands.choices(
+        **{o.name: [app_commands.Choice(name=v, value=v) for v in o.values] for o in OPTIONS if o.help and o.values},
+        language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()],
+        preset=[app_commands.Choice(name=n, value=n) for n in PRESETS],
+    )
+    @app_commands.choices(turn_deadline=[app_commands.Choice(name=deadline_name(v), value=v) for v in DEADLINES])
+    async def risk_new(self, interaction: discord.Interaction[Any], deployment: str | None = None,
+                       setup_batch: app_commands.Range[int, 1, 50] | None = None, cards: str | None = None,
+                       fortify: str | None = None, turn_deadline: int | None = None, on_timeout: str | None = None,
+                       max_missed: app_commands.Range[int, 0, 20] | None = None, on_boot: str | None = None,
+                       max_rounds: app_commands.Range[int, 0, 1000] | None = None,
+                       language: str | None = None, mode: str | None = None, teams: str | None = None,
+                       fog: str | None = None, preset: str | None = None, map_name: str | None = None) -> None:
+        if interaction.channel_id is None:
+            raise UserError(_("Games are played in server channels.", interaction.locale))
+        # The settings given, by their declared names (engine.settings.OPTIONS); the engine validates them.
+        chosen = {name: value for name, value in interaction.namespace if name in OPTION and value is not None}
+        chosen["language"] = language or language_of(interaction.guild_locale)
+        if preset:
+            if preset not in PRESETS:
+                raise UserError(_("Choose one option.", interaction.locale))
+            chosen = {**PRESETS[preset], **chosen}
+        else:  # the bot's defaults for play over days, under the server's own defaults
+            server = await self.store.get_guild_settings(interaction.guild_id) if interaction.guild_id else None
+            chosen = {**ASYNC_DEFAULTS, **(server.default_settings if server else {}), **chosen}
+        if map_name:
+            chosen["map"] = (await resolve_map(self.store, interaction, map_name)).id
+        board = registered_map(str(chosen.get("map") or "classic"))
+        if board is None:   # a server default naming a map that is gone
+            raise UserError(_("There is no map “{name}” here: /risk map list shows them.", interaction.locale,
+                              name=safe_name(str(chosen["map"])[:60])))
+        if chosen.get("mode") == "missions" and not board.has_missions:
+            raise UserError(_("The map {name} has no missions: choose another goal or another map.",
+                              interaction.locale, name=safe_name(board.title_in(language_of(interaction.locale)))))
+        outcome = await self.table.open_lobby(interaction.guild_id, interaction.channel_id, interaction.user.id,
+                                              interaction.user.display_name, chosen)
+        await self.show_lobby(interaction, outcome.record)
+
+    @risk_new.autocomplete("map_name")
+    async def risk_new_maps(self, interaction: discord.Interaction[Any], current: str
+                            ) -> list[app_commands.Choice[str]]:
+        return await map_choices(self.store, interaction, current)
+
+    async def show_lobby(self, interaction: discord.Interaction[Any], record: GameRecord, *,
+                         edit: bool = False) -> None:
+        embed = lobby_embed(record, interaction)
+        if edit:
+            await interaction.response.edit_message(embed=embed)
+        else:
+            await interaction.response.send_message(embed=embed, view=lobby_view(record, interaction),
+                                                    allowed_mentions=NOBODY)
+
+    async def lobby_action(self, interaction: discord.Interaction[Any], game_id: int, verb: str) -> None:
+        record = await self.store.get_game(game_id)
+        if record.status != "lobby" or record.channel_id != interaction.channel_id:
+            raise UserError(_("This lobby is closed.", interaction.locale))
+        if verb == JOIN:
+            outcome = await self.table.join(record.id, interaction.user.id, interaction.user.display_name)
+            await self.show_lobby(interaction, outcome.record, edit=True)
+        elif verb == ADD_AI:
+            require_host(record, interaction)
+            await self.show_lobby(interaction, (await self.table.add_ai(record.id)).record, edit=True)
+        elif verb == START:
+            require_host(record, interaction)
+            await self.start_game(interaction, record)
+        else:
+            raise UserError(_("This button is from an older version of the bot; use the slash commands.",
+                              interaction.locale))
+
+    @risk_group.command(name="join", description="Take a seat in this channel's lobby")
+    async def risk_join(self, interaction: discord.Interaction[Any]) -> None:
+        record = await game_here(self.store, interaction, running=False)
+        outcome = await self.table.join(record.id, interaction.user.id, interaction.user.display_name)
+        await self.show_lobby(interaction, outcome.record)
+
+    @risk_group.command(name="leave", description="Leave this channel's lobby")
+    async def risk_leave(self, interaction: discord.Interaction[Any]) -> None:
+        record = await game_here(self.store, interaction, running=False)
+        if record.status != "lobby":
+            raise UserError(_("The game is running: use /risk surrender to resign.", interaction.locale))
+        record = (await self.table.leave(record.id, interaction.user.id)).record
+        if record.status == "cancelled":
+            await interaction.response.send_message(_("The lobby is empty and closed.", interaction.locale))
+            return
+        await interaction.response.send_message(embed=lobby_embed(record, interaction), allowed_mentions=NOBODY)
+
+    @risk_group.command(name="addbot", description="Seat an AI player (host)")
+    @app_commands.choices(level=[app_commands.Choice(name=lv, value=lv) for lv in PLAYER_LEVELS])
+    async def risk_addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
+        record = await game_here(self.store, interaction, running=False)
+        require_host(record, interaction)
+        await self.show_lobby(interaction, (await self.table.add_ai(record.id, level)).record)
+
+    @risk_group.command(name="start", description="Start the game (host)")
+    async def risk_start(self, interaction: discord.Interaction[Any]) -> None:
+        record = await game_here(self.store, interaction, running=False)
+        require_host(record, interaction)
+        if record.status != "lobby":
+            raise UserError(_("The game has already started.", interaction.locale))
+        await self.start_game(interaction, record)
+
+    async def start_game(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        if len(record.players) < 2:
+            raise UserError(_("A game needs at least 2 players: /risk join or /risk addbot.", interaction.locale))
+        await acknowledge(interaction, private=False)
+        await self.announcer.answer(interaction, await self.table.start(record.id), private=False)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<gid>[0-9]+):(?P<verb>[a-z]+)"):
+    def __init__(self, game_id: int, verb: str, *, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label or verb, style=style, custom_id=f"lobby:{game_id}:{verb}"))
+        self.game_id = game_id
+        self.verb = verb
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LobbyButton:
+        if not isinstance(item, discord.ui.Button):  # discord.py hands over the tapped component: a button here
+            raise TypeError(f"a lobby button's custom id on a {type(item).__name__}")
+        return cls(int(match["gid"]), match["verb"], label=item.label or "", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await taps_of(interaction.client).lobby_action(interaction, self.game_id, self.verb)
+        except Exception as exc:
+            await handle_error(interaction, exc, {"lobby": self.verb, "game": self.game_id})
+
+
+__all__ = ["LobbyButton", "LobbyCommands", "deadline_name", "lobby_embed", "lobby_view", "settings_text"]

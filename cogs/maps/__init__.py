@@ -1,0 +1,1 @@
+"""Maps in Discord: a server's own maps, and the map as an attachment for one audience."""

@@ -1,0 +1,176 @@
+"""A server's own maps: ``/risk map add`` and ``remove`` (server managers), ``/risk map list``, and the choice of a
+map for ``/risk new``.
+
+Attachments are untrusted: their sizes are checked before they are read, their names only say what each
+file is and which file a map names, and everything is checked by ``mapfiles`` in a worker thread, whose
+refusals (``MapFileError``) reach the player translated. The preview and the sheet of maps are drawn in a worker
+process (``mapfiles.previews``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.maps import drawing as maps
+from cogs.shared.announcer import NOBODY
+from cogs.shared.base import CogBase, risk_group
+from cogs.shared.errors import UserError
+from cogs.shared.i18n import _, language_of
+from cogs.shared.text import safe_name
+from engine import Board, builtin_maps, load_map, registered_map
+from mapfiles import install
+from mapfiles.conquerclub import ImportNotes
+from mapfiles.images import MAX_IMAGE_BYTES
+from mapfiles.previews import preview_png, sheet_png
+from mapfiles.registry import use_database
+from mapfiles.upload import MAX_FILES, import_upload
+from render import workers
+from store import StoreReader
+
+map_group = app_commands.Group(name="map", description="The maps games here are played on (adding one: managers)",
+                               parent=risk_group)
+
+
+# Only a member who may manage the server adds or removes its maps (checked here, not only by Discord: a DM
+# grants no Manage Server).
+managers_only = app_commands.checks.has_permissions(manage_guild=True)
+
+
+def map_title(board: Board, locale: object | None) -> str:
+    return safe_name(board.title_in(language_of(locale)))
+
+
+def board_summary(board: Board, locale: object | None) -> str:
+    low, high = board.players
+    text = _("{territories} territories, {continents} continents, {low} to {high} players", locale,
+             territories=len(board.territory_ids), continents=len(board.continents), low=low, high=high)
+    if board.has_missions:
+        text += " · " + _("missions", locale)
+    return text
+
+
+async def server_maps(store: StoreReader, guild_id: int | None) -> list[tuple[str, Board]]:
+    """The maps a game here may use: the built-in ones, then the server's (id and board)."""
+    out = [(m, load_map(m)) for m in builtin_maps()]
+    if guild_id is not None:
+        for record in await store.list_maps(guild_id):
+            board = registered_map(record.map_id)
+            if board is not None:
+                out.append((record.map_id, board))
+    return out
+
+
+async def resolve_map(store: StoreReader, interaction: discord.Interaction[Any], text: str) -> Board:
+    """The map a player chose, by id or by name: one of the maps a game here may use, nothing else."""
+    maps = await server_maps(store, interaction.guild_id)
+    key = text.strip().casefold()
+    for map_id, board in maps:
+        names = {map_id.casefold(), board.title.casefold(),
+                 *(board.title_in(lang).casefold() for lang in ("nb", "es"))}
+        if key in names:
+            return board
+    raise UserError(_("There is no map “{name}” here: /risk map list shows them.", interaction.locale,
+                      name=safe_name(text[:60])))
+
+
+async def map_choices(store: StoreReader, interaction: discord.Interaction[Any], current: str
+                      ) -> list[app_commands.Choice[str]]:
+    """Autocomplete over the maps a game here may use, those whose name contains what is typed first."""
+    key = current.strip().casefold()
+    maps = await server_maps(store, interaction.guild_id)
+    ranked = sorted(maps, key=lambda m: (key not in m[1].title_in(language_of(interaction.locale)).casefold(),
+                                         m[1].title))
+    return [app_commands.Choice(name=m[1].title_in(language_of(interaction.locale))[:100], value=m[0])
+            for m in ranked][:25]
+
+
+class MapCommands(CogBase):
+    def use_stored_maps(self) -> None:
+        """Renders meet the server's maps by id: draw them from the database (the store registers their
+        boards with the engine when it opens)."""
+        database = getattr(self.store, "path", None) or getattr(self.store, "url", None)
+        if database is not None:
+            use_database(str(database))
+            maps.stored_maps_in(str(database))  # and so do the map workers
+
+    @map_group.command(name="add", description="Add a map to this server: our .json, a .map, or Conquer Club "
+                                               ".xml, with its pictures")
+    @app_commands.describe(file="The map file (.json, .map or .xml)", file2="A picture or file the map names",
+                           file3="A picture or file the map names", file4="A picture or file the map names")
+    @managers_only
+    async def map_add(self, interaction: discord.Interaction[Any], file: discord.Attachment,
+                      file2: discord.Attachment | None = None, file3: discord.Attachment | None = None,
+                      file4: discord.Attachment | None = None) -> None:
+        attachments = [a for a in (file, file2, file3, file4) if a is not None]
+        names = [a.filename for a in attachments]
+        if len(set(names)) != len(names):
+            raise UserError(_("Two files have the same name: each file needs its own.", interaction.locale))
+        for a in attachments:
+            if a.size > MAX_IMAGE_BYTES:
+                raise UserError(_("{name} is larger than {limit} MB.", interaction.locale,
+                                  name=safe_name(a.filename[:60]), limit=MAX_IMAGE_BYTES // (1024 * 1024)))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        files = {a.filename: await a.read() for a in attachments[:MAX_FILES]}
+        notes = ImportNotes()
+        package = await asyncio.to_thread(import_upload, files, notes)
+        assert interaction.guild_id is not None
+        await self.table.add_map(interaction.guild_id, package.id, package.title, interaction.user.id,
+                                 package.files())
+        install(package)
+        preview = await workers.run(preview_png, package.id)  # the worker reads the map just stored
+        text = _("Added the map {name}: {summary}. Choose it with /risk new map:{name}.", interaction.locale,
+                 name=map_title(package.board, interaction.locale),
+                 summary=board_summary(package.board, interaction.locale))
+        if notes.skipped:
+            text += "\n" + _("Left out, as bonuses our rules do not have: {names}.", interaction.locale,
+                              names=safe_name(", ".join(notes.skipped)[:500]))
+        await interaction.followup.send(text, file=discord.File(io.BytesIO(preview), filename="map-preview.png"),
+                                        ephemeral=True, allowed_mentions=NOBODY)
+
+    @map_group.command(name="remove", description="Remove one of this server's maps (games played on it keep it)")
+    @app_commands.describe(name="The map to remove")
+    @managers_only
+    async def map_remove(self, interaction: discord.Interaction[Any], name: str) -> None:
+        assert interaction.guild_id is not None
+        own = {r.map_id: r for r in await self.store.list_maps(interaction.guild_id)}
+        if name not in own:
+            raise UserError(_("This server has no map “{name}”.", interaction.locale, name=safe_name(name[:60])))
+        await self.table.remove_map(interaction.guild_id, name)
+        board = registered_map(name)
+        shown = map_title(board, interaction.locale) if board else safe_name(own[name].name)
+        await interaction.response.send_message(_("Removed the map {name}. Games played on it keep it.",
+                                                  interaction.locale, name=shown), ephemeral=True)
+
+    @map_remove.autocomplete("name")
+    async def map_remove_names(self, interaction: discord.Interaction[Any], current: str
+                               ) -> list[app_commands.Choice[str]]:
+        if interaction.guild_id is None:
+            return []
+        key = current.strip().casefold()
+        own = await self.store.list_maps(interaction.guild_id)
+        return [app_commands.Choice(name=r.name[:100], value=r.map_id) for r in own
+                if key in r.name.casefold()][:25]
+
+    @map_group.command(name="list", description="The maps games here can be played on")
+    async def risk_maps(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(thinking=True)
+        locale = interaction.locale
+        maps = await server_maps(self.store, interaction.guild_id)
+        built_in = set(builtin_maps())
+        lines = [f"**{map_title(board, locale)}**: {board_summary(board, locale)}"
+                 + (" · " + _("built in", locale) if map_id in built_in else "") for map_id, board in maps]
+        embed = discord.Embed(title=_("Maps", locale), description="\n".join(lines), colour=discord.Colour.blue())
+        embed.set_footer(text=_("/risk new map:NAME plays on one · server managers add maps with /risk map add",
+                                locale))
+        sheet = await workers.run(sheet_png, [(map_id, board.title_in(language_of(locale))) for map_id, board in maps])
+        embed.set_image(url="attachment://maps.png")
+        await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(sheet), filename="maps.png"),
+                                        allowed_mentions=NOBODY)
+
+
+__all__ = ["MapCommands", "managers_only", "map_choices", "map_group", "resolve_map"]

@@ -1,0 +1,311 @@
+"""Tap flows: what each button and select does, in one table, with every argument checked before use.
+
+A tap arrives as a verb and arguments from a custom id, or a select's values: Discord does not check either
+against what was offered, and anyone can forge them. So each handler first checks that the arguments are legal
+choices of the game as it is now (``choices``), and refuses anything else with the same words whatever the
+reason, so a refusal tells nothing the menu did not show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from cogs.play.counts import COUNTS
+from cogs.play.menus import choices
+from cogs.play.panel import Blue, Grey, Red, armies_to_place, controls, count_select, turn_prompt
+from cogs.play.tap import Tap
+from cogs.shared import components as verb
+from cogs.shared.components import GameButton, GameSelect, view_of
+from cogs.shared.errors import UserError
+from cogs.shared.i18n import _, percent
+from cogs.shared.text import phase_text
+from engine import (
+    Action,
+    Attack,
+    Blitz,
+    ChooseCapital,
+    Claim,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    Place,
+    Surrender,
+    Trade,
+    Undo,
+)
+from engine.odds import QUICK_LIMIT, odds
+from engine.state import ATTACK, SETUP
+
+
+# -- buttons ---------------------------------------------------------------------------------------------------
+async def _menu(tap: Tap, purpose: str, prompt: str) -> None:
+    await tap.menu(purpose, choices(tap.game, tap.seat, purpose),
+                         prompt)
+
+
+def in_phase(tap: Tap, action: type[Action], *phases: str) -> None:
+    """A button of an earlier moment (an old panel) is refused at once, with what the game is doing now: one
+    whose action the phase does not allow (``engine.phases.PHASES``), or that only ``phases`` (if given) offer."""
+    s = tap.game.state
+    if not tap.game.allows(action) or (phases and s.phase not in phases):
+        raise UserError(_("That button is from an earlier moment: now you are {phase}. Use the newest buttons.",
+                          tap.locale, phase=phase_text(s, tap.locale, tap.seat)))
+
+
+async def claim(tap: Tap) -> None:
+    in_phase(tap, Claim)
+    await _menu(tap, verb.CLAIM, _("Claim which territory?", tap.locale))
+
+
+async def capital(tap: Tap) -> None:
+    in_phase(tap, ChooseCapital)
+    await _menu(tap, verb.CAPITAL, _("Which territory is your capital?", tap.locale))
+
+
+async def place(tap: Tap) -> None:
+    in_phase(tap, Place)
+    if not armies_to_place(tap.game.state):
+        raise UserError(_("You have no armies left to place.", tap.locale))
+    await _menu(tap, verb.PLACE, _("Place on which territory?", tap.locale))
+
+
+async def neutral(tap: Tap) -> None:
+    in_phase(tap, Place, SETUP)  # neutral armies are placed during setup only
+    await _menu(tap, verb.NEUTRAL, _("Place the neutral army where?", tap.locale))
+
+
+async def put(tap: Tap) -> None:
+    territory = tap.legal(tap.arg(0), verb.PLACE)
+    await tap.act(Place(tap.seat, territory, tap.number(1, 1, max(1, armies_to_place(tap.game.state)))))
+
+
+async def cards(tap: Tap) -> None:
+    await tap.cog.send_cards(tap.interaction, tap.record, tap.seat)
+
+
+async def trade(tap: Tap) -> None:
+    chosen = tuple(tap.arg(0).split("."))
+    offered = {tuple(sorted(combo)) for combo in tap.game.tradeable_sets(tap.seat)}
+    if tuple(sorted(chosen)) not in offered:
+        raise UserError(_("Your hand has changed; open your cards again.", tap.locale))
+    await tap.act(Trade(tap.seat, chosen))
+
+
+async def attack(tap: Tap) -> None:
+    game, locale = tap.game, tap.locale
+    if not game.allows(Attack):
+        raise UserError(_("You can attack once all your armies are placed.", locale))
+    if not game.attack_sources(tap.seat):
+        raise UserError(_("None of your territories can attack: each needs 2 armies and an enemy neighbour.",
+                          locale))
+    await _menu(tap, verb.ATTACK_FROM, _("Attack from where?", locale))
+
+
+def _front(tap: Tap) -> tuple[str, str]:
+    source = tap.legal(tap.arg(0), verb.ATTACK_FROM)
+    return source, tap.legal(tap.arg(1), verb.ATTACK_TO, source)
+
+
+async def roll(tap: Tap) -> None:
+    source, target = _front(tap)
+    dice = tap.number(2, 0, max(tap.game.allowed_dice(source)))
+    await tap.act(Attack(tap.seat, source, target, dice or None))
+
+
+async def blitz(tap: Tap) -> None:
+    source, target = _front(tap)
+    await tap.act(Blitz(tap.seat, source, target))
+
+
+async def stop(tap: Tap) -> None:
+    await tap.act(EndAttack(tap.seat))
+
+
+async def move(tap: Tap) -> None:
+    pending = tap.game.state.pending if tap.game.allows(Occupy) else None
+    if pending is None:
+        raise tap.refuse()
+    await tap.act(Occupy(tap.seat, tap.number(0, pending["min"], pending["max"])))
+
+
+async def fortify(tap: Tap) -> None:
+    if not tap.game.fortify_sources(tap.seat):
+        raise UserError(_("No territory of yours can move armies now.", tap.locale))
+    await _menu(tap, verb.FORTIFY_FROM, _("Move armies from where?", tap.locale))
+
+
+async def fort(tap: Tap) -> None:
+    source = tap.legal(tap.arg(0), verb.FORTIFY_FROM)
+    target = tap.legal(tap.arg(1), verb.FORTIFY_TO, source)
+    count = tap.number(2, 1, max(1, tap.game.state.armies[source] - 1))
+    await tap.act(Fortify(tap.seat, source, target, count))
+
+
+async def end(tap: Tap) -> None:
+    if tap.game.state.phase != ATTACK:
+        await tap.act(EndTurn(tap.seat))
+        return
+    locale = tap.locale
+    buttons = [GameButton(tap.record.id, verb.END_CONFIRMED, label=_("Yes, end my turn", locale), style=Red)]
+    if tap.game.fortify_sources(tap.seat):
+        buttons.append(GameButton(tap.record.id, verb.FORTIFY, label=_("Fortify first", locale), style=Grey))
+    view = view_of(*buttons)
+    await tap.interaction.response.send_message(_("End your turn without fortifying?", locale), view=view,
+                                                ephemeral=True)
+
+
+async def end_confirmed(tap: Tap) -> None:
+    await tap.act(EndTurn(tap.seat))
+
+
+async def undo(tap: Tap) -> None:
+    await tap.act(Undo(tap.seat))
+
+
+async def my_controls(tap: Tap) -> None:
+    """The buttons of the move, privately: the public panel under fog shows no figures."""
+    locale = tap.locale
+    view = controls(tap.record.id, tap.game, locale)
+    text = turn_prompt(tap.game, locale, _("You", locale))
+    if view is not None:
+        await tap.interaction.response.send_message(text, ephemeral=True, view=view)
+    else:
+        await tap.interaction.response.send_message(text, ephemeral=True)
+
+
+async def show_mission(tap: Tap) -> None:
+    await tap.cog.send_mission(tap.interaction, tap.record, tap.seat)
+
+
+async def give_up(tap: Tap) -> None:
+    await tap.act(Surrender(tap.seat))
+
+
+async def remove(tap: Tap) -> None:
+    seat = tap.number(0, 0, len(tap.record.players) - 1)
+    await tap.cog.remove_player(tap.interaction, tap.record, seat)
+
+
+Handler = Callable[[Tap], Awaitable[None]]
+# Button verbs to their handlers (what each verb means is in cogs/shared/components.py). The map button needs no
+# turn and is handled before this table.
+BUTTONS: dict[str, Handler] = {
+    verb.CLAIM: claim, verb.CAPITAL: capital, verb.PLACE: place, verb.NEUTRAL: neutral, verb.PUT: put,
+    verb.CARDS: cards, verb.TRADE: trade, verb.ATTACK: attack, verb.ROLL: roll, verb.BLITZ: blitz,
+    verb.STOP: stop, verb.MOVE: move, verb.FORTIFY: fortify, verb.FORT: fort, verb.END: end,
+    verb.END_CONFIRMED: end_confirmed, verb.CONTROLS: my_controls, verb.UNDO: undo,
+}
+# The buttons whose handler only checks its arguments and plays (no menu or question of its own): like a typed
+# move, they are acknowledged on receipt, before the game is read (``RiskCog.on_button``).
+AT_ONCE = frozenset({verb.PUT, verb.TRADE, verb.ROLL, verb.BLITZ, verb.STOP, verb.MOVE, verb.FORT,
+                     verb.END_CONFIRMED, verb.UNDO})
+# Buttons for a player whose turn it need not be, and for the host.
+SEATED: dict[str, Handler] = {verb.MISSION: show_mission, verb.SURRENDER: give_up}
+HOSTED: dict[str, Handler] = {verb.KICK: remove}
+
+
+# -- selects: the value is checked against the menu's choices before any of these runs ----------------------
+async def chose_claim(tap: Tap, value: str) -> None:
+    await tap.act(Claim(tap.seat, value))
+
+
+async def chose_capital(tap: Tap, value: str) -> None:
+    await tap.act(ChooseCapital(tap.seat, value))
+
+
+async def chose_neutral(tap: Tap, value: str) -> None:
+    await tap.act(Place(tap.seat, value, 1))
+
+
+async def chose_place(tap: Tap, value: str) -> None:
+    left = armies_to_place(tap.game.state)
+    if not left:
+        raise UserError(_("You have no armies left to place.", tap.locale))
+    counts = sorted({1, min(3, left), min(5, left), left} - {0})
+    locale = tap.locale
+    view = view_of(*[GameButton(tap.record.id, verb.PUT, value, n,
+                                label=_("All {n}", locale, n=n) if n == left else f"+{n}",
+                                style=Blue if n == left else Grey) for n in counts])
+    await tap.interaction.response.edit_message(
+        content=_("How many armies on {territory}?", locale, territory=tap.name(value)), view=view)
+
+
+async def chose_attack_from(tap: Tap, value: str) -> None:
+    await tap.menu(verb.ATTACK_TO, choices(tap.game, tap.seat, verb.ATTACK_TO, [value]),
+                         _("Attack which territory?", tap.locale), value)
+
+
+async def chose_attack_to(tap: Tap, value: str) -> None:
+    s = tap.game.state
+    locale = tap.locale
+    source = tap.args[0]
+    dice = tap.game.allowed_dice(source)
+    chance = odds(s.armies[source], s.armies[value], QUICK_LIMIT)[0]
+    buttons = [GameButton(tap.record.id, verb.ROLL, source, value, n,
+                          label=_("{n} dice", locale, n=n) if n > 1 else _("1 die", locale),
+                          style=Red if n == max(dice) else Grey) for n in dice]
+    buttons.append(GameButton(tap.record.id, verb.BLITZ, source, value, label=_("Blitz", locale), style=Red,
+                              emoji="⚡"))
+    text = _("{source} ({a}) → {target} ({d}): blitz wins {win} of the time. Roll how many dice?", locale,
+             source=tap.name(source), a=s.armies[source], target=tap.name(value), d=s.armies[value],
+             win=percent(chance.win, locale))
+    await tap.interaction.response.edit_message(content=text, view=view_of(*buttons))
+
+
+async def chose_fortify_from(tap: Tap, value: str) -> None:
+    await tap.menu(verb.FORTIFY_TO, choices(tap.game, tap.seat, verb.FORTIFY_TO, [value]),
+                         _("Move them to?", tap.locale), value)
+
+
+async def chose_fortify_to(tap: Tap, value: str) -> None:
+    locale = tap.locale
+    source = tap.args[0]
+    most = tap.game.state.armies[source] - 1
+    counts = sorted({1, (most + 1) // 2, most} - {0})
+    buttons: list[GameButton | GameSelect] = [GameButton(tap.record.id, verb.FORT, source, value, n,
+                                     label=_("All but one ({n})", locale, n=n) if n == most else str(n),
+                                     style=Blue if n == most else Grey) for n in counts]
+    if most > 3:  # any other number, from a menu
+        buttons.append(count_select(tap.record.id, verb.FORT_COUNT, range(1, most + 1), _("Another number…", locale),
+                                    source, value, row=1))
+    names = {"source": tap.name(source), "target": tap.name(value)}
+    text = _("Move how many armies from {source} to {target}? This ends your turn.", locale, **names) \
+        if tap.game.fortify_ends_turn else _("Move how many armies from {source} to {target}?", locale, **names)
+    await tap.interaction.response.edit_message(content=text, view=view_of(*buttons))
+
+
+SelectHandler = Callable[[Tap, str], Awaitable[None]]
+# Select verbs (each also names the menu whose choices its value must be among) to their handlers.
+SELECTS: dict[str, SelectHandler] = {
+    verb.CLAIM: chose_claim, verb.CAPITAL: chose_capital, verb.NEUTRAL: chose_neutral, verb.PLACE: chose_place,
+    verb.ATTACK_FROM: chose_attack_from, verb.ATTACK_TO: chose_attack_to, verb.FORTIFY_FROM: chose_fortify_from,
+    verb.FORTIFY_TO: chose_fortify_to,
+}
+
+
+async def on_select(tap: Tap, purpose: str, values: list[str]) -> None:
+    if len(values) != 1:
+        raise UserError(_("Choose one option.", tap.locale))
+    value = values[0]
+    if purpose == verb.CONTINENT:  # a continent, then the territories of the menu ``args[0]`` in it
+        inner, extra = tap.arg(0), tap.args[1:]
+        if inner not in SELECTS:
+            raise tap.refuse()
+        board = tap.game.board
+        chosen = [t for t in choices(tap.game, tap.seat, inner, extra) if board.territories[t].continent == value]
+        if not chosen:
+            raise tap.refuse()
+        await tap.menu(inner, chosen, _("Choose a territory", tap.locale), *extra)
+        return
+    if purpose in COUNTS:
+        await COUNTS[purpose](tap, value)
+        return
+    handler = SELECTS.get(purpose)
+    if handler is None:
+        raise UserError(_("This menu is from an older version of the bot; use the slash commands.", tap.locale))
+    tap.legal(value, purpose, *tap.args)
+    await handler(tap, value)
+
+
+__all__ = ["AT_ONCE", "BUTTONS", "COUNTS", "HOSTED", "SEATED", "SELECTS", "Tap", "on_select"]

@@ -1,0 +1,248 @@
+"""The turn panel: the line that calls the player to move, and the buttons for the phase the game is in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from cogs.shared import components as verb
+from cogs.shared.components import GameButton, GameSelect, view_of
+from cogs.shared.i18n import _, ngettext
+from cogs.shared.text import phase_text
+from engine import (
+    Action,
+    Attack,
+    Blitz,
+    ChooseCapital,
+    Claim,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Game,
+    GameState,
+    Occupy,
+    Place,
+    Trade,
+    Undo,
+)
+from engine.fog import fog_hides_board
+from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OVER, REINFORCE, SETUP, Event
+
+Blue, Grey, Green, Red = (discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
+                          discord.ButtonStyle.danger)
+
+
+def armies_to_place(state: GameState) -> int:
+    """The armies the player to move still has to place (none outside placing)."""
+    return state.reinforcements if state.phase == REINFORCE else state.batch_left if state.phase == SETUP else 0
+
+
+def turn_prompt(game: Game, locale: object, who: str) -> str:
+    """The panel's line: the channel reads it, so under fog it names no figure that tells about the board."""
+    s = game.state
+    if s.phase == CLAIM:
+        return _("🎯 {who}, claim a territory ({left} left).", locale, who=who, left=len(game.claimable()))
+    if s.phase == CAPITAL:
+        return _("🎯 {who}, choose your capital.", locale, who=who)
+    if s.phase == SETUP:
+        if s.batch_left:
+            return ngettext("🎯 {who}, place {n} of your starting armies.", "🎯 {who}, place {n} of your starting "
+                            "armies.", s.batch_left, locale, who=who)
+        return ngettext("🎯 {who}, place {n} neutral army.", "🎯 {who}, place {n} neutral armies.", s.neutral_left,
+                        locale, who=who)
+    if s.phase == REINFORCE:
+        extra = ngettext(" You hold {n} card: trade a set first.", " You hold {n} cards: trade a set first.",
+                         len(s.hands[s.current]), locale) if game.must_trade(s.current) else ""
+        if fog_hides_board(s):
+            return _("🎯 {who}, turn {turn}: place your reinforcements.", locale, who=who, turn=s.turn) + extra
+        return ngettext("🎯 {who}, turn {turn}: place {n} army.", "🎯 {who}, turn {turn}: place {n} armies.",
+                        s.reinforcements, locale, who=who, turn=s.turn) + extra
+    return _("🎯 {who}, it is your turn ({phase}).", locale, who=who, phase=phase_text(s, locale))
+
+
+@dataclass
+class _Panel:
+    """What the buttons of a turn panel are drawn from; ``items``: the panel's items so far."""
+
+    game_id: int
+    game: Game
+    locale: object
+    events: Sequence[Event]
+    public: bool
+    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+
+    @property
+    def hides_figures(self) -> bool:
+        """Whether the panel sits where everybody reads it, in a game whose board is hidden."""
+        return self.public and fog_hides_board(self.game.state)
+
+
+Buttons = Callable[[_Panel], list[discord.ui.Item[Any]]]
+
+
+def _claim(p: _Panel) -> list[discord.ui.Item[Any]]:
+    return [GameButton(p.game_id, verb.CLAIM, label=_("Claim", p.locale), style=Blue, emoji="🚩")]
+
+
+def _capital(p: _Panel) -> list[discord.ui.Item[Any]]:
+    return [GameButton(p.game_id, verb.CAPITAL, label=_("Capital", p.locale), style=Blue, emoji="🏰")]
+
+
+def _place(p: _Panel) -> list[discord.ui.Item[Any]]:
+    s, locale = p.game.state, p.locale
+    items: list[discord.ui.Item[Any]] = []
+    if s.phase == SETUP:
+        if s.batch_left:
+            items.append(GameButton(p.game_id, verb.PLACE, label=_("Place", locale), style=Blue, emoji="➕"))
+        if s.neutral_left:
+            items.append(GameButton(p.game_id, verb.NEUTRAL, label=_("Neutral", locale), style=Grey, emoji="⬜"))
+    elif not p.game.must_trade(s.current):  # nothing to place before a set is traded: the cards only
+        items.append(GameButton(p.game_id, verb.PLACE, label=_("Place", locale), style=Blue, emoji="➕"))
+    return items
+
+
+def _cards(p: _Panel) -> list[discord.ui.Item[Any]]:
+    s, locale = p.game.state, p.locale
+    if p.game.must_trade(s.current):
+        return [GameButton(p.game_id, verb.CARDS, label=_("Trade cards", locale), style=Blue, emoji="🃏")]
+    if s.settings.cards != "none":
+        return [GameButton(p.game_id, verb.CARDS, label=_("Cards", locale), style=Grey, emoji="🃏")]
+    return []
+
+
+def _move(p: _Panel) -> list[discord.ui.Item[Any]]:
+    s, locale = p.game.state, p.locale
+    if p.hides_figures:  # how many armies can move in would tell about the board: one button, answered privately
+        return [GameButton(p.game_id, verb.CONTROLS, label=_("Continue", locale), style=Blue, emoji="▶️")]
+    assert s.pending is not None
+    lo, hi = s.pending["min"], s.pending["max"]
+    items: list[discord.ui.Item[Any]] = []
+    for n in sorted({lo, (lo + hi + 1) // 2, hi}):
+        label = _("Move {n}", locale, n=n) if n != hi else _("Move all ({n})", locale, n=n)
+        items.append(GameButton(p.game_id, verb.MOVE, n, label=label, style=Blue if n == hi else Grey))
+    if hi - lo > 2:  # any other number, from a menu on its own row
+        items.append(count_select(p.game_id, verb.MOVE_COUNT, range(lo, hi + 1), _("Another number…", locale), row=1))
+    return items
+
+
+def _last_front(p: _Panel) -> tuple[str, str] | None:
+    """The source and target of the last action's battle, while that attack can go on."""
+    game, seat = p.game, p.game.state.current
+    last = next(((e["from"], e["to"]) for e in reversed(p.events) if e["type"] == "battle" and "from" in e), None)
+    if last and last[0] in game.attack_sources(seat) and last[1] in game.attack_targets(seat, last[0]):
+        return last
+    return None
+
+
+def _attack_again(p: _Panel) -> list[discord.ui.Item[Any]]:
+    front = _last_front(p)
+    return [] if front is None else [GameButton(p.game_id, verb.ROLL, *front, 0, label=_("Attack again", p.locale),
+                                                style=Red, emoji="⚔️")]
+
+
+def _blitz_again(p: _Panel) -> list[discord.ui.Item[Any]]:
+    front = _last_front(p)
+    return [] if front is None else [GameButton(p.game_id, verb.BLITZ, *front, label=_("Blitz", p.locale), style=Red,
+                                                emoji="⚡")]
+
+
+def _stop(p: _Panel) -> list[discord.ui.Item[Any]]:
+    return [] if _last_front(p) is None else [GameButton(p.game_id, verb.STOP, label=_("Stop", p.locale), style=Grey,
+                                                          emoji="✋")]
+
+
+def _attack(p: _Panel) -> list[discord.ui.Item[Any]]:
+    if not p.game.attack_sources(p.game.state.current):  # only what can be done: no button that would be refused
+        return []
+    return [GameButton(p.game_id, verb.ATTACK, label=_("Attack", p.locale), style=Red if not p.items else Grey,
+                       emoji="🎯")]
+
+
+def _fortify(p: _Panel) -> list[discord.ui.Item[Any]]:
+    s = p.game.state
+    if not p.game.fortify_sources(s.current):
+        return []
+    return [GameButton(p.game_id, verb.FORTIFY, label=_("Fortify", p.locale), style=Blue if s.phase == FORTIFY
+                       else Grey, emoji="🛡️")]
+
+
+def _end_turn(p: _Panel) -> list[discord.ui.Item[Any]]:
+    # While attacking, the player is asked first whether to end without fortifying.
+    action = verb.END if p.game.state.phase == ATTACK else verb.END_CONFIRMED
+    return [GameButton(p.game_id, action, label=_("End turn", p.locale), style=Grey, emoji="⏭️")]
+
+
+def _continue(p: _Panel) -> list[discord.ui.Item[Any]]:
+    # The answers to a move are private under fog: the buttons of the move as it is now, whenever the player lost
+    # them (while moving in, this button stands in for the move buttons).
+    if not p.hides_figures or p.game.allows(Occupy):
+        return []
+    return [GameButton(p.game_id, verb.CONTROLS, label=_("Continue", p.locale), style=Grey, emoji="▶️")]
+
+
+def _undo(p: _Panel) -> list[discord.ui.Item[Any]]:
+    if not p.game.can_undo(p.game.state.current):
+        return []
+    return [GameButton(p.game_id, verb.UNDO, label=_("Undo placements", p.locale), style=Grey, emoji="↩️")]
+
+
+def _map(p: _Panel) -> list[discord.ui.Item[Any]]:
+    return [GameButton(p.game_id, verb.MAP, label=_("Map", p.locale), style=Grey, emoji="🗺️")]
+
+
+def _mission(p: _Panel) -> list[discord.ui.Item[Any]]:
+    if not p.game.state.missions:
+        return []
+    return [GameButton(p.game_id, verb.MISSION, label=_("Mission", p.locale), style=Grey, emoji="🎯")]
+
+
+# The panel's buttons in the order shown, each under the action it leads to: a phase shows those of the actions it
+# allows (``engine.phases.PHASES``), each only when it can be used now; None: in every phase of a game going on.
+PANEL: tuple[tuple[type[Action] | None, Buttons], ...] = (
+    (Claim, _claim), (ChooseCapital, _capital), (Place, _place), (Trade, _cards), (Occupy, _move),
+    (Attack, _attack_again), (Blitz, _blitz_again), (EndAttack, _stop), (Attack, _attack), (Fortify, _fortify),
+    (EndTurn, _end_turn), (None, _continue), (Undo, _undo), (None, _map), (None, _mission),
+)
+
+
+def controls(game_id: int, game: Game, locale: object, events: Sequence[Event] = (), *,
+             public: bool = False) -> discord.ui.View | None:
+    """The buttons for the player whose move it is; ``events`` (the last action's) offer "attack again".
+
+    ``public``: the buttons sit on a message everybody reads; under fog, those that would show figures (how
+    many armies can move in) are behind one button that answers the player privately."""
+    if game.state.phase == OVER:
+        return None
+    panel = _Panel(game_id, game, locale, events, public)
+    for action, buttons in PANEL:
+        if action is None or game.allows(action):
+            panel.items += buttons(panel)
+    items = panel.items
+    buttons_only = [i for i in items if isinstance(i, GameButton)]
+    for index, button in enumerate(buttons_only):  # five buttons a row; a count menu keeps its own row below
+        button.item.row = 0 if index < 5 else 2
+    return view_of(*items)
+
+
+def count_options(numbers: range, most: int = 25) -> list[discord.SelectOption]:
+    """Every number of the range as a choice; more than ``most`` are offered as ranges ("26–50"), each of which
+    opens a menu of its own numbers (so any number is reached in two or three taps)."""
+    low, high = numbers.start, numbers.stop - 1
+    if high - low + 1 <= most:
+        return [discord.SelectOption(label=str(n), value=str(n)) for n in numbers]
+    size = -(-(high - low + 1) // most)  # ceiling: at most ``most`` ranges
+    starts = range(low, high + 1, size)
+    return [discord.SelectOption(label=f"{a}–{min(a + size - 1, high)}", value=f"{a}-{min(a + size - 1, high)}")
+            for a in starts]
+
+
+def count_select(game_id: int, purpose: str, numbers: range, placeholder: str, *extra: str,
+                 row: int | None = None) -> GameSelect:
+    """A menu of army counts (Discord allows 25 options: a long range comes in ranges first)."""
+    return GameSelect(game_id, purpose, *extra, options=count_options(numbers), placeholder=placeholder, row=row)
+
+
+__all__ = ["Blue", "Green", "Grey", "Red", "armies_to_place", "controls", "turn_prompt"]

@@ -1,0 +1,80 @@
+"""One tap on a button or a menu: who, on which game as it is now, with which arguments, and the checks every
+argument goes through before use (cogs/play/buttons.py holds what each verb does)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import discord
+
+from cogs.play.menus import choices, pick_territory
+from cogs.shared.errors import UserError
+from cogs.shared.i18n import _, territory_name
+from engine import Action, Game
+from store import GameRecord
+
+
+class Player(Protocol):
+    """What a tap needs from the cog: apply an action and answer, show the cards or the map."""
+
+    async def perform(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None: ...
+
+    async def send_cards(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None: ...
+
+    async def send_mission(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None: ...
+
+    async def remove_player(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None: ...
+
+
+@dataclass
+class Tap:
+    """One tap: who, on which game (as it is now), with which arguments."""
+
+    cog: Player
+    interaction: discord.Interaction[Any]
+    record: GameRecord
+    game: Game
+    seat: int
+    args: list[str]
+
+    @property
+    def locale(self) -> object:
+        return self.interaction.locale
+
+    def name(self, territory: str) -> str:
+        return territory_name(self.game.board, territory, self.locale)
+
+    def refuse(self) -> UserError:
+        return UserError(_("That choice is not available now; open the menu again.", self.locale))
+
+    def arg(self, index: int) -> str:
+        if index >= len(self.args):
+            raise self.refuse()
+        return self.args[index]
+
+    def number(self, index: int, low: int, high: int) -> int:
+        """An argument that must be a whole number from ``low`` to ``high``."""
+        try:
+            value = int(self.arg(index))
+        except ValueError:
+            raise self.refuse() from None
+        if not low <= value <= high:
+            raise self.refuse()
+        return value
+
+    def legal(self, value: str, purpose: str, *extra: str) -> str:
+        """``value`` if it is among the choices the menu of ``purpose`` offers now."""
+        if value not in choices(self.game, self.seat, purpose, extra):
+            raise self.refuse()
+        return value
+
+    async def act(self, action: Action) -> None:
+        await self.cog.perform(self.interaction, self.record, action)
+
+    async def menu(self, purpose: str, territories: Sequence[str], prompt: str, *extra: str) -> None:
+        await pick_territory(self.interaction, self.record.id, self.game, purpose, territories, prompt, *extra)
+
+
+__all__ = ["Player", "Tap"]

@@ -1,0 +1,220 @@
+"""A server's record: a player's stats, the leaderboard, and past games with their log, dice and timelapse.
+
+Everything here reads results written when games ended (store/results.py); every answer is private to whoever
+asked. Pages and the chosen game live in the view (the server's own list), never in what a tap sends: a
+select's value is checked against the games the list offered.
+"""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs.records.report import timelapse_file
+from cogs.shared.announcer import NOBODY
+from cogs.shared.base import CogBase, risk_group
+from cogs.shared.errors import UserError, handle_error
+from cogs.shared.i18n import _, continent_name, decimal, language_of, ngettext, percent
+from cogs.shared.text import safe_name
+from engine.fog import events_for, without_hidden
+from engine.log import dumps
+from ratings import MIN_GAMES
+from store import FinishedGame, PlayerStats
+
+PAGE = 10          # players per page of the leaderboard
+HISTORY_GAMES = 10
+VIEW_TIMEOUT = 600
+
+
+def duration_text(seconds: float, locale: object) -> str:
+    """A time to move as the reader says it: "3 minutes", "2 timer"."""
+    from babel.dates import format_timedelta
+
+    return str(format_timedelta(timedelta(seconds=seconds), threshold=1.5, locale=language_of(locale)))
+
+
+def stats_embed(stats: PlayerStats, name: str, locale: object) -> discord.Embed:
+    from engine import load_map
+
+    embed = discord.Embed(title=_("Record of {player}", locale, player=name), colour=discord.Colour.dark_green())
+    embed.add_field(name=_("Games", locale), value=str(stats.games))
+    embed.add_field(name=_("Wins", locale), value=_("{wins} ({rate})", locale, wins=stats.wins,
+                                                    rate=percent(stats.win_rate, locale)))
+    embed.add_field(name=_("Average placement", locale), value=decimal(stats.average_placement, locale))
+    continent = continent_name(load_map(), stats.favourite_continent, locale) \
+        if stats.favourite_continent else _("none yet", locale)
+    embed.add_field(name=_("Favourite continent", locale), value=continent)
+    embed.add_field(name=_("Reliability", locale), value=_("{share} of turns taken before the deadline", locale,
+                                                           share=percent(stats.reliability, locale))
+                    if stats.reliability is not None else _("not known yet", locale))
+    embed.add_field(name=_("Median time to move", locale),
+                    value=duration_text(stats.median_move, locale) if stats.median_move is not None
+                    else _("not known yet", locale))
+    if stats.rating is not None:
+        rating = str(stats.rating.score)
+    else:
+        rating = ngettext("hidden until {n} more rated game", "hidden until {n} more rated games",
+                          max(1, MIN_GAMES - stats.games), locale)
+    embed.add_field(name=_("Rating", locale), value=rating)
+    return embed
+
+
+class Pager(discord.ui.View):
+    """Previous and next for one user's private list; the page is kept here, not in the buttons."""
+
+    def __init__(self, owner: int, locale: object) -> None:
+        super().__init__(timeout=VIEW_TIMEOUT)
+        self.owner = owner
+        self.locale = locale
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception,
+                       item: discord.ui.Item[Any]) -> None:
+        await handle_error(interaction, error, {"view": type(self).__name__})
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if interaction.user.id != self.owner:
+            raise UserError(_("This list belongs to whoever asked for it; ask for your own.", interaction.locale))
+        return True
+
+
+class LeaderboardView(Pager):
+    def __init__(self, cog: HistoryCommands, owner: int, guild_id: int | None, locale: object) -> None:
+        super().__init__(owner, locale)
+        self.cog, self.guild_id, self.page, self.total = cog, guild_id, 0, 0
+        self.turn_back.label = _("Previous", locale)
+        self.turn_on.label = _("Next", locale)
+
+    async def embed(self) -> discord.Embed:
+        rows, self.total = await self.cog.store.leaderboard(self.guild_id, self.page * PAGE, PAGE)
+        pages = max(1, -(-self.total // PAGE))
+        self.turn_back.disabled = self.page == 0
+        self.turn_on.disabled = self.page >= pages - 1
+        locale = self.locale
+        embed = discord.Embed(title=_("Leaderboard", locale), colour=discord.Colour.gold())
+        embed.description = "\n".join(
+            f"**{r.rank}.** {safe_name(r.name)}: **{r.score}** · " + ngettext(
+                "{n} game", "{n} games", r.games, locale) + ", " + ngettext("{n} win", "{n} wins", r.wins, locale)
+            for r in rows) or ngettext("Nobody is rated yet: a rating shows after {n} finished game.",
+                                       "Nobody is rated yet: a rating shows after {n} finished games.",
+                                       MIN_GAMES, locale)
+        embed.set_footer(text=_("Page {page} of {pages}", locale, page=self.page + 1, pages=pages))
+        return embed
+
+    async def show(self, interaction: discord.Interaction[Any], step: int) -> None:
+        pages = max(1, -(-self.total // PAGE))
+        self.page = max(0, min(pages - 1, self.page + step))
+        await interaction.response.edit_message(embed=await self.embed(), view=self)
+
+    @discord.ui.button(label="Previous", emoji="◀️", style=discord.ButtonStyle.secondary)
+    async def turn_back(self, interaction: discord.Interaction[Any], button: discord.ui.Button[LeaderboardView]
+                        ) -> None:
+        await self.show(interaction, -1)
+
+    @discord.ui.button(label="Next", emoji="▶️", style=discord.ButtonStyle.secondary)
+    async def turn_on(self, interaction: discord.Interaction[Any], button: discord.ui.Button[LeaderboardView]
+                      ) -> None:
+        await self.show(interaction, 1)
+
+
+class HistoryView(Pager):
+    """Past games in a select, and what to do with the chosen one."""
+
+    def __init__(self, cog: HistoryCommands, owner: int, games: list[FinishedGame], locale: object) -> None:
+        super().__init__(owner, locale)
+        self.cog, self.games, self.chosen = cog, {g.game_id: g for g in games}, games[0].game_id
+        self.choose.placeholder = _("Choose a game", locale)
+        self.choose.options = [
+            discord.SelectOption(label=_("Game #{id}", locale, id=g.game_id),
+                                 description=", ".join(g.winners)[:100], value=str(g.game_id),
+                                 default=g.game_id == self.chosen) for g in games]
+        self.export.label = _("Export", locale)
+        self.verify.label = _("Verify", locale)
+        self.timelapse.label = _("Timelapse", locale)
+
+    # The select comes first and the buttons follow in this order: items are laid out as they are declared.
+    @discord.ui.select(cls=discord.ui.Select)  # the class named, so that mypy knows the kind of select
+    async def choose(self, interaction: discord.Interaction[Any], select: discord.ui.Select[HistoryView]) -> None:
+        value = select.values[0] if select.values else ""
+        if not value.isdigit() or int(value) not in self.games:  # only a game this list offered
+            raise UserError(_("Choose one of the games in the list.", interaction.locale))
+        self.chosen = int(value)
+        for option in select.options:
+            option.default = option.value == value
+        await interaction.response.edit_message(view=self)
+
+    @discord.ui.button(label="Export", style=discord.ButtonStyle.secondary)
+    async def export(self, interaction: discord.Interaction[Any], button: discord.ui.Button[HistoryView]) -> None:
+        events = await self.cog.store.events(self.chosen)
+        shown = without_hidden(events_for(events, None))  # a finished game: every event is public
+        file = discord.File(io.BytesIO(dumps(shown).encode()), filename=f"risk-game-{self.chosen}.jsonl")
+        await interaction.response.send_message(
+            _("The full log of game #{id}. Check its dice with `python -m engine.verify {name}`.",
+              interaction.locale, id=self.chosen, name=file.filename), file=file, ephemeral=True)
+
+    @discord.ui.button(label="Verify", style=discord.ButtonStyle.secondary)
+    async def verify(self, interaction: discord.Interaction[Any], button: discord.ui.Button[HistoryView]) -> None:
+        s = (await self.cog.store.get_game(self.chosen)).game().state
+        await interaction.response.send_message(
+            _("Seed: `{seed}`\nCommitment: `{c}`\nCheck: sha256(seed) equals the commitment, and "
+              "`python -m engine.verify game.jsonl` (the file from /risk export) re-derives every die. The "
+              "method is in docs/dice.md.", interaction.locale, seed=s.seed, c=s.seed_commitment), ephemeral=True)
+
+    @discord.ui.button(label="Timelapse", style=discord.ButtonStyle.secondary)
+    async def timelapse(self, interaction: discord.Interaction[Any], button: discord.ui.Button[HistoryView]
+                        ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        file = await timelapse_file(await self.cog.store.events(self.chosen), self.chosen,
+                                    interaction.filesize_limit)
+        if file is None:
+            await interaction.followup.send(_("The timelapse of game #{id} is too large to upload here.",
+                                              interaction.locale, id=self.chosen), ephemeral=True)
+            return
+        await interaction.followup.send(_("Game #{id}, turn by turn.", interaction.locale, id=self.chosen),
+                                        file=file, ephemeral=True)
+
+
+class HistoryCommands(CogBase):
+    @risk_group.command(name="stats", description="A player's record on this server: games, wins, reliability, "
+                                                   "rating")
+    @app_commands.describe(player="Whose record (default: yours)")
+    async def risk_stats(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
+        who = player or interaction.user
+        stats = await self.store.player_stats(interaction.guild_id, who.id)
+        if stats is None:
+            raise UserError(_("{player} has not finished a game on this server yet.", interaction.locale,
+                              player=safe_name(who.display_name)))
+        await interaction.response.send_message(embed=stats_embed(stats, safe_name(who.display_name),
+                                                                  interaction.locale), ephemeral=True)
+
+    @risk_group.command(name="leaderboard", description="This server's rated players, best first")
+    async def risk_leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        view = LeaderboardView(self, interaction.user.id, interaction.guild_id, interaction.locale)
+        embed = await view.embed()
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NOBODY)
+
+    @risk_group.command(name="history", description="Finished games: winners, dates, logs, dice and timelapses")
+    @app_commands.describe(where="This server's games (default) or only this channel's")
+    @app_commands.choices(where=[app_commands.Choice(name="server", value="server"),
+                                 app_commands.Choice(name="channel", value="channel")])
+    async def risk_history(self, interaction: discord.Interaction[Any], where: str = "server") -> None:
+        locale = interaction.locale
+        if where not in ("server", "channel"):
+            raise UserError(_("Choose the server's games or this channel's.", locale))
+        channel = interaction.channel_id if where == "channel" else None
+        games = await self.store.finished_games(interaction.guild_id, channel, 0, HISTORY_GAMES)
+        if not games:
+            raise UserError(_("No game has finished here yet.", locale))
+        lines = [_("**#{id}** <#{channel}> · <t:{ended}:d> · {turns} · won by {names}", locale, id=g.game_id,
+                   channel=g.channel_id, ended=int(g.ended_at),
+                   turns=ngettext("{n} turn", "{n} turns", g.turns, locale),
+                   names=", ".join(safe_name(n) for n in g.winners)) for g in games]
+        text = "\n".join([_("The last finished games:", locale), *lines])
+        await interaction.response.send_message(text, view=HistoryView(self, interaction.user.id, games, locale),
+                                                ephemeral=True, allowed_mentions=NOBODY)
+
+
+__all__ = ["HistoryCommands", "duration_text", "stats_embed"]

@@ -1,0 +1,133 @@
+"""The end-of-game report and the timelapse, as attachments: written in the reader's language here, drawn by
+``render/report.py`` in a worker process (``render.workers``).
+
+Only a finished game has a report: it shows every player's dice and the whole board over time, which the game
+keeps secret (fog of war, the seed) until it ends, and after the end everything is public.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+
+from cogs.shared.i18n import _, continent_name, decimal, ngettext, territory_name
+from cogs.shared.text import player_name
+from engine import Event, GameState, load_map
+from engine.state import NEUTRAL, OVER
+from engine.summary import dice_luck, key_moments, timeline
+from render import workers
+from render.report import DiceRow, Report, Series, draw_report, game_timelapse
+from render.seats import seat_colour
+from store import GameRecord, StoreReader
+
+MAX_CONTINENT_LINES = 6
+TIMELAPSE_LIMIT = 10 * 1024 * 1024
+
+
+def _name(state: GameState, seat: int, locale: object) -> str:
+    if seat == NEUTRAL:
+        return _("Neutral", locale)
+    player = state.players[seat]
+    return player_name(player.name, player.kind == "ai", locale)
+
+
+def _moments(events: list[Event], state: GameState, locale: object) -> list[str]:
+    board = load_map(state.settings.map)
+    moments = key_moments(events)
+    lines = []
+    fight = moments.biggest_battle
+    if fight is not None:
+        lines.append(_("Biggest battle, turn {turn}: {attacker} from {source} against {defender} in {target}, "
+                       "{lost} armies lost ({a} and {d}).", locale, turn=fight.turn,
+                       attacker=_name(state, fight.seat, locale), source=territory_name(board, fight.source, locale),
+                       defender=_name(state, fight.defender, locale),
+                       target=territory_name(board, fight.target, locale), lost=fight.armies_lost,
+                       a=fight.attacker_lost, d=fight.defender_lost))
+    blitz = moments.longest_blitz
+    if blitz is not None:
+        lines.append(ngettext("Longest blitz, turn {turn}: {attacker}, {n} roll from {source} into {target}.",
+                              "Longest blitz, turn {turn}: {attacker}, {n} rolls from {source} into {target}.",
+                              blitz.rolls, locale, turn=blitz.turn, attacker=_name(state, blitz.seat, locale),
+                              source=territory_name(board, blitz.source, locale),
+                              target=territory_name(board, blitz.target, locale)))
+    changes = moments.continents
+    for change in changes[-MAX_CONTINENT_LINES:]:
+        continent = continent_name(board, change.continent, locale)
+        if change.taken_by is not None and change.lost_by is not None:
+            lines.append(_("Turn {turn}: {player} took {continent} from {loser}.", locale, turn=change.turn,
+                           player=_name(state, change.taken_by, locale), continent=continent,
+                           loser=_name(state, change.lost_by, locale)))
+        elif change.taken_by is not None:
+            lines.append(_("Turn {turn}: {player} took {continent}.", locale, turn=change.turn,
+                           player=_name(state, change.taken_by, locale), continent=continent))
+        elif change.lost_by is not None:
+            lines.append(_("Turn {turn}: {player} lost {continent}.", locale, turn=change.turn,
+                           player=_name(state, change.lost_by, locale), continent=continent))
+    if len(changes) > MAX_CONTINENT_LINES:
+        lines.append(ngettext("… and {n} earlier change of a continent's owner.",
+                              "… and {n} earlier changes of continents' owners.",
+                              len(changes) - MAX_CONTINENT_LINES, locale))
+    return lines or [_("No battle was fought.", locale)]
+
+
+def _signed(value: float, locale: object) -> str:
+    value = round(value, 1) or 0.0  # never "-0.0"
+    return ("+" if value > 0 else "") + decimal(value, locale)
+
+
+def build_report(record_id: int, events: list[Event], state: GameState, locale: object) -> Report:
+    """The report's words and numbers for a finished game, in the reader's language."""
+    seats = [p.seat for p in state.players]
+    points = timeline(events)
+    series = [Series(name=_name(state, seat, locale), colour=seat_colour(seat, state),
+                     territories=[(p.turn, p.territories.get(seat, 0)) for p in points],
+                     armies=[(p.turn, p.armies.get(seat, 0)) for p in points]) for seat in seats]
+    luck = dice_luck(events)
+    dice = [DiceRow(name=_name(state, seat, locale), colour=seat_colour(seat, state),
+                    detail=ngettext("lost {lost} armies in {n} roll; fair dice: {expected} ± {spread}",
+                                    "lost {lost} armies in {n} rolls; fair dice: {expected} ± {spread}",
+                                    x.rolls, locale, lost=x.lost, expected=decimal(x.expected, locale),
+                                    spread=decimal(x.spread, locale)),
+                    index=x.index, index_text=_signed(x.index, locale))
+            for seat, x in luck.items() if seat in seats]
+    winners = state.winners or ([state.winner] if state.winner is not None else [])
+    return Report(
+        title=_("Game #{id}: the report", locale, id=record_id),
+        subtitle=" · ".join([ngettext("{n} turn", "{n} turns", state.turn, locale),
+                             _("won by {names}", locale, names=", ".join(_name(state, w, locale) for w in winners))]),
+        territories_label=_("Territories", locale), armies_label=_("Armies", locale), series=series,
+        moments_title=_("Key moments", locale), moments=_moments(events, state, locale),
+        dice_title=_("Dice: losses against fair dice", locale),
+        dice_note=_("Luck: how many standard deviations fewer armies a player lost than fair dice take on average "
+                    "for the very dice they rolled. Fair dice stay between -2 and +2 about 19 times in 20.", locale),
+        dice=dice, scale_words=(_("unlucky", locale), _("lucky", locale)),
+        footer=_("Check every die: /risk verify shows the seed, and /risk export the log for python -m engine.verify.",
+                 locale))
+
+
+async def timelapse_file(events: list[Event], game_id: int, limit: int = TIMELAPSE_LIMIT) -> discord.File | None:
+    """The game's timelapse (animated WebP), rendered in a worker process; None if it would not fit ``limit``."""
+    data = await workers.run(game_timelapse, events)
+    if len(data) > limit:
+        return None
+    return discord.File(io.BytesIO(data), filename=f"risk-game-{game_id}-timelapse.webp")
+
+
+async def end_of_game_files(store: StoreReader, record: GameRecord, state: GameState, locale: object,
+                            limit: int = TIMELAPSE_LIMIT) -> list[discord.File]:
+    """The report image and the timelapse of a finished game (none for a game that is not over)."""
+    if state.phase != OVER:
+        return []
+    events = await store.events(record.id)
+    # The words and numbers here (in the reader's language, a few milliseconds), the drawing in a worker.
+    report = build_report(record.id, events, state, locale)
+    png, timelapse = await asyncio.gather(workers.run(draw_report, report), timelapse_file(events, record.id, limit))
+    files: list[discord.File] = [discord.File(io.BytesIO(png), filename=f"risk-game-{record.id}-report.png")]
+    if timelapse is not None:
+        files.append(timelapse)
+    return files
+
+
+__all__ = ["build_report", "end_of_game_files", "timelapse_file"]

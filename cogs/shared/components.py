@@ -1,0 +1,123 @@
+"""Buttons and selects that keep working after a restart, and the verbs they carry.
+
+Every component is a ``DynamicItem``: its custom id carries the game, the verb and its arguments
+(``risk:12:atk:alaska:kamchatka:3``), so a tap on a message from last week still reaches the right game. The
+callbacks only parse the id and hand over to the ``TapHandler`` (the cog), which checks who may act and checks
+every argument and value against the legal choices of the game as it is now (``cogs/play/buttons.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import ui
+
+from cogs.shared.services import TapHandler, taps_of
+
+MAX_CUSTOM_ID = 100
+
+# The verbs of buttons (``risk:``) and selects (``risks:``), named once. Each tap handler is in cogs/play/buttons.py.
+MAP = "map"            # button: the map, privately
+CLAIM = "claim"        # button: choose a territory to claim / select: claim it
+CAPITAL = "capital"    # button: choose a capital / select: choose it
+PLACE = "place"        # button: choose where to place / select: then how many
+NEUTRAL = "neutral"    # button: choose where the neutral army goes / select: place it
+PUT = "put"            # button (territory, count): place that many armies there
+CARDS = "cards"        # button: your hand and the sets you can trade
+TRADE = "trade"        # button (card ids): trade that set
+ATTACK = "attack"      # button: choose a territory to attack from
+ATTACK_FROM = "atksrc"  # select: the attacking territory, then the target
+ATTACK_TO = "atkdst"   # select (source): the target, then the dice
+ROLL = "atk"           # button (source, target, dice): one battle (dice 0: the most allowed)
+BLITZ = "blitz"        # button (source, target): attack until it falls or you cannot go on
+STOP = "stop"          # button: stop attacking
+MOVE = "move"          # button (count): armies into the conquered territory
+FORTIFY = "fortify"    # button: choose where to move armies from
+FORTIFY_FROM = "fortsrc"  # select: the territory to move from, then where to
+FORTIFY_TO = "fortdst"  # select (source): where to, then how many
+FORT = "fort"          # button (source, target, count): the move
+END = "end"            # button: end the turn (asks first while attacking)
+END_CONFIRMED = "endok"  # button: end the turn, confirmed
+CONTINENT = "cont"     # select (purpose, extra...): more than 25 territories, narrowed to one continent
+MOVE_COUNT = "movecount"  # select: any number of armies into the conquered territory
+FORT_COUNT = "fortcount"  # select (source, target): any number of armies for the fortify move
+MISSION = "mission"    # button: your secret mission, privately (any time, no turn needed)
+SURRENDER = "giveup"   # button: resign, confirmed (any time, no turn needed)
+KICK = "kickok"        # button (seat): the host removes that player, confirmed
+UNDO = "undo"          # button: take back this turn's placements
+CONTROLS = "turn"      # button: the buttons of your move, privately (a public panel under fog shows no figures)
+
+
+def _handler(interaction: discord.Interaction[Any]) -> TapHandler:
+    return taps_of(interaction.client)
+
+
+def custom_id(prefix: str, game_id: int, verb: str, *args: object) -> str:
+    cid = ":".join([prefix, str(game_id), verb, *(str(a) for a in args)])
+    if len(cid) > MAX_CUSTOM_ID:
+        raise ValueError(f"custom id too long: {cid}")
+    return cid
+
+
+BUTTON_ID = r"risk:(?P<gid>[0-9]+):(?P<verb>[a-z]+)(?P<args>(?::[^:]*)*)"
+SELECT_ID = r"risks:(?P<gid>[0-9]+):(?P<verb>[a-z]+)(?P<args>(?::[^:]*)*)"
+
+
+def _args(match: re.Match[str]) -> list[str]:
+    return match["args"].split(":")[1:] if match["args"] else []
+
+
+class GameButton(ui.DynamicItem[ui.Button[Any]], template=BUTTON_ID):
+    """A button of a game: ``verb`` says what it does, ``args`` (colon separated) its parameters."""
+
+    def __init__(self, game_id: int, verb: str, *args: object, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
+                 disabled: bool = False, row: int | None = None) -> None:
+        super().__init__(ui.Button(label=label or None, style=style, emoji=emoji, disabled=disabled, row=row,
+                                   custom_id=custom_id("risk", game_id, verb, *args)))
+        self.game_id = game_id
+        self.verb = verb
+        self.args = [str(a) for a in args]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
+                             match: re.Match[str], /) -> GameButton:
+        if not isinstance(item, ui.Button):  # discord.py hands over the tapped component: a button here
+            raise TypeError(f"a game button's custom id on a {type(item).__name__}")
+        return cls(int(match["gid"]), match["verb"], *_args(match), label=item.label or "", style=item.style)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _handler(interaction).on_button(interaction, self.game_id, self.verb, self.args)
+
+
+class GameSelect(ui.DynamicItem[ui.Select[Any]], template=SELECT_ID):
+    """A select menu of a game: the chosen value is a territory, a continent or a count."""
+
+    def __init__(self, game_id: int, verb: str, *args: object, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None, row: int | None = None) -> None:
+        super().__init__(ui.Select(custom_id=custom_id("risks", game_id, verb, *args), options=options or [],
+                                   placeholder=placeholder, row=row, min_values=1, max_values=1))
+        self.game_id = game_id
+        self.verb = verb
+        self.args = [str(a) for a in args]
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: ui.Item[Any],
+                             match: re.Match[str], /) -> GameSelect:
+        if not isinstance(item, ui.Select):  # discord.py hands over the chosen component: a select here
+            raise TypeError(f"a game select's custom id on a {type(item).__name__}")
+        return cls(int(match["gid"]), match["verb"], *_args(match), options=list(item.options))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(self.item.values)  # what was chosen, as discord.py read it from the interaction
+        await _handler(interaction).on_select(interaction, self.game_id, self.verb, self.args, values)
+
+
+def view_of(*items: ui.Item[Any]) -> ui.View:
+    """A view holding the given components; timeout None because the ids, not the view, carry the state."""
+    view = ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view

@@ -1,0 +1,119 @@
+"""The way out to a channel: one queue per channel, posts in order, maps drawn as late as possible.
+
+Every channel message of a game goes through ``Postbox.post``. Each channel has one sender at a time, so a
+channel's messages never race each other into Discord's per-channel rate limit (discord.py then waits out the
+limit it is told of, and the queue behind it simply grows). A post's map is not drawn when the post is made
+but when its turn to be sent comes, and under load it is skipped if a newer map for the same channel is
+already waiting: the reader gets the words at once and the newest board, not a backlog of stale boards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TypedDict
+
+import discord
+
+from cogs.maps import drawing as maps
+
+log = logging.getLogger(__name__)
+STALE = 2.0  # seconds a post may wait in its queue before a newer map makes its own map unnecessary
+
+
+class Extras(TypedDict, total=False):
+    """What a channel message carries besides its words and its map."""
+
+    embed: discord.Embed
+    view: discord.ui.View
+    files: list[discord.File]
+    allowed_mentions: discord.AllowedMentions
+
+
+class PostOptions(Extras, total=False):
+    """What a message is queued with: its extras and its map, drawn when the message is sent and under load
+    skipped if a newer one follows (``keep_map``: never skipped)."""
+
+    map: maps.MapJob | None
+    keep_map: bool
+
+
+Sent = asyncio.Future[discord.Message | None]  # a queued message: done once it is posted
+
+
+@dataclass
+class Post:
+    """One channel message. ``map`` is drawn when the post is sent; ``keep_map``: never skip it (the end)."""
+
+    content: str | None = None
+    map: maps.MapJob | None = None
+    keep_map: bool = False
+    kwargs: Extras = field(default_factory=Extras)
+    queued_at: float = field(default_factory=time.monotonic)
+    sent: Sent | None = None
+
+
+class Postbox:
+    def __init__(self, bot: discord.Client) -> None:
+        self.bot = bot
+        self.queues: dict[int, deque[Post]] = {}
+        self.senders: dict[int, asyncio.Task[None]] = {}
+
+    def enqueue(self, channel_id: int, post: Post) -> Sent:
+        """Queue ``post`` for the channel; the future is done when it is sent."""
+        post.sent = asyncio.get_running_loop().create_future()
+        self.queues.setdefault(channel_id, deque()).append(post)
+        if channel_id not in self.senders:
+            self.senders[channel_id] = asyncio.create_task(self._send_all(channel_id), name=f"post-{channel_id}")
+        return post.sent
+
+    async def post(self, channel_id: int, post: Post) -> discord.Message | None:
+        """Queue ``post`` for the channel and wait until it is sent."""
+        return await asyncio.shield(self.enqueue(channel_id, post))
+
+    def _spare_map(self, post: Post, queue: deque[Post]) -> bool:
+        """Whether to send ``post`` without its map: a newer map for this channel waits behind it, and the bot
+        is busy drawing or this post has waited long (a rate limit)."""
+        if post.keep_map or not any(p.map is not None for p in queue):
+            return False
+        return maps.busy() or time.monotonic() - post.queued_at > STALE
+
+    async def _send_all(self, channel_id: int) -> None:
+        queue = self.queues[channel_id]
+        channel = self.bot.get_partial_messageable(channel_id)
+        try:
+            while queue:
+                post = queue.popleft()
+                assert post.sent is not None
+                try:
+                    message = await self._send(channel, post, queue)
+                except Exception as exc:  # the caller learns of it; the channel's queue goes on
+                    if not post.sent.done():
+                        post.sent.set_exception(exc)
+                    continue
+                if not post.sent.done():
+                    post.sent.set_result(message)
+        finally:
+            del self.senders[channel_id]
+            del self.queues[channel_id]
+            for post in queue:  # cancelled with posts left (shutting down): they will not be sent
+                if post.sent is not None and not post.sent.done():
+                    post.sent.cancel()
+
+    async def _send(self, channel: discord.PartialMessageable, post: Post,
+                    queue: deque[Post]) -> discord.Message | None:
+        kwargs = post.kwargs.copy()
+        if post.map is not None and not self._spare_map(post, queue):  # the map first, then the other attachments
+            kwargs["files"] = [maps.as_file(await maps.draw(post.map)), *kwargs.get("files", [])]
+        return await channel.send(post.content, **kwargs)
+
+    async def close(self) -> None:
+        for task in list(self.senders.values()):
+            task.cancel()
+        await asyncio.gather(*self.senders.values(), return_exceptions=True)
+
+
+__all__ = ["Extras", "Post", "PostOptions", "Postbox", "Sent"]

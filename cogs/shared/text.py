@@ -1,0 +1,277 @@
+"""Events as short lines of text for the channel, in the reader's language. Nothing hidden is ever shown."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, assert_never, cast
+
+import discord
+
+from cogs.shared.i18n import _, ngettext, territory_name
+from engine import Board, GameState
+from engine.events import ArmiesPlaced, Battle, Event, Mission, TurnStarted, View
+from engine.fog import public_phase
+from engine.game import PHASE_WORDS
+from engine.state import OVER
+
+
+def _noop(message: str) -> str:
+    """Marks a message for the catalogs; it is translated where it is shown."""
+    return message
+
+
+SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "wild": "🃏"}
+
+
+def safe_name(name: str) -> str:
+    """A player's name as plain text in a message: no mention, no markdown, no masked link."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(name, as_needed=False))
+    return text.replace("<", "<\u200b").replace("](", "]\u200b(")[:64] or "?"
+
+
+AI_NAME = re.compile(r"^(Easy|Normal) AI( [0-9]+)?$")
+# As the store names AI seats; translated where they are shown.
+AI_NAMES = {"Easy": _noop("Easy AI"), "Normal": _noop("Normal AI")}
+
+
+def player_name(name: str, is_ai: bool, locale: object | None = None) -> str:
+    """A player's name as the reader reads it: an AI seat's default name in their language."""
+    match = AI_NAME.match(name) if is_ai else None
+    if match is None:
+        return name
+    return _(AI_NAMES[match[1]], locale) + (match[2] or "")
+
+
+def label_name(state: GameState, seat: int, locale: object | None = None) -> str:
+    """A seat's name for a label (a button, a menu, autocomplete): as written, since labels show no markdown and
+    ping nobody; an AI seat's default name and "Neutral" in the reader's language."""
+    if seat < 0:
+        return _("Neutral", locale)
+    player = state.players[seat]
+    return player_name(player.name, player.kind == "ai", locale)[:40]
+
+
+def seat_name(state: GameState, seat: int, locale: object | None = None) -> str:
+    """A seat's name, safe to put in a message."""
+    if seat < 0:
+        return _("Neutral", locale)
+    player = state.players[seat]
+    return safe_name(player_name(player.name, player.kind == "ai", locale))
+
+
+def fog_name(board: Board, territory: str | None, locale: object | None) -> str:
+    """A territory's name; an event seen through fog of war may name none (``null``)."""
+    return territory_name(board, territory, locale) if territory else _("a territory in the fog", locale)
+
+
+def team_lines(state: GameState, locale: object | None = None) -> list[str]:
+    """Who plays with whom, one team a line (none without teams)."""
+    return [_("Team {n}: {players}", locale, n=team + 1,
+              players=", ".join(seat_name(state, s, locale) for s in sorted(state.teams) if state.teams[s] == team))
+            for team in sorted(set(state.teams.values()))]
+
+
+def dice_text(values: Sequence[int]) -> str:
+    return " ".join(str(v) for v in values)
+
+
+def describe(events: Sequence[View], state: GameState, board: Board, locale: object | None = None,
+             *, include_setup: bool = False) -> list[str]:
+    """One line per thing that happened; runs of battles on the same front are summed up (blitz).
+
+    The events are an audience's projection (``engine.fog.events_for``): hidden ones are skipped, and a
+    turn started without its figures is told without them."""
+    lines: list[str] = []
+    i = 0
+    while i < len(events):
+        e = events[i]
+        i += 1
+        if "hidden" in e:
+            continue
+        if e["type"] == "battle":
+            run = [e]
+            # A blitz is one line: its battles carry the roll index of its first; a single roll is a line alone.
+            while "blitz" in e and i < len(events) and (nxt := events[i])["type"] == "battle" and "hidden" not in nxt \
+                    and nxt.get("blitz") == e["blitz"]:
+                run.append(nxt)
+                i += 1
+            lines.append(_battle_line(run, state, board, locale))
+            continue
+        line = _event_line(e, state, board, locale, include_setup=include_setup)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def _event_line(e: Event, state: GameState, board: Board, locale: object | None = None,
+               *, include_setup: bool = False) -> str | None:
+    """The line that tells one event (None for an event the channel is not told of); a battle alone."""
+    def who(seat: int | None) -> str:
+        return seat_name(state, seat, locale) if isinstance(seat, int) else ""
+
+    def name(territory: str | None) -> str:
+        return fog_name(board, territory, locale)
+
+    match e["type"]:
+        case "battle":
+            return _battle_line([e], state, board, locale)
+        case "territory_conquered":
+            return _("🏴 {player} conquered {territory}!", locale, player=who(e["seat"]), territory=name(e["to"]))
+        case "occupied":
+            return ngettext("{n} army holds {territory}.", "{n} armies hold {territory}.", e["count"], locale,
+                            territory=name(e["to"]))
+        case "armies_placed":
+            return _placed_line(e, state, board, locale, include_setup=include_setup)
+        case "placements_undone":
+            return ngettext("↩️ {player} took back {n} army.", "↩️ {player} took back {n} armies.", e["armies"],
+                            locale, player=who(e["seat"]))
+        case "capital_chosen":
+            return _("🏰 {player} chose {territory} as their capital.", locale, player=who(e["seat"]),
+                     territory=name(e["territory"]))
+        case "territory_claimed":
+            return _("{player} claimed {territory}.", locale, player=who(e["seat"]), territory=name(e["territory"]))
+        case "cards_traded":
+            symbols = " ".join(SYMBOLS.get(c["symbol"], "?") for c in e["cards"])
+            return ngettext("{player} traded {symbols} (set #{number}) for {n} army.",
+                            "{player} traded {symbols} (set #{number}) for {n} armies.", e["armies"], locale,
+                            player=who(e["seat"]), symbols=symbols, number=e["set_number"])
+        case "player_eliminated":
+            taken = e.get("cards_taken")   # a public view counts them instead (engine.log.public_event)
+            count = len(taken) if taken is not None else int(cast("dict[str, Any]", e).get("cards_taken_count", 0))
+            return ngettext("☠️ {player} was eliminated by {by}, who takes {n} card.",
+                            "☠️ {player} was eliminated by {by}, who takes {n} cards.", count, locale,
+                            player=who(e["seat"]), by=seat_name(state, e["by"], locale))
+        case "fortified":
+            return _("{player} moved {count} from {source} to {target}.", locale, player=who(e["seat"]),
+                     count=e["count"], source=name(e["from"]), target=name(e["to"]))
+        case "turn_started":
+            return _turn_line(e, state, locale)
+        case "card_drawn":
+            return _("{player} draws a card.", locale, player=who(e["seat"]))
+        case "attack_ended":
+            return _("{player} stops attacking.", locale, player=who(e["seat"]))
+        case "turn_ended":
+            return _("{player} ends the turn.", locale, player=who(e["seat"]))
+        case "player_surrendered":
+            return _("🏳️ {player} surrendered; their territories are neutral now.", locale, player=who(e["seat"]))
+        case "first_player":
+            return _("🎲 {player} rolled highest and goes first.", locale, player=who(e["seat"]))
+        case "territories_dealt":
+            return _("The territories were dealt.", locale)
+        case "deck_shuffled":
+            return _("The discard pile was shuffled into a new deck.", locale) if e.get("from_discard") else None
+        case "game_over":
+            return _("🏆 {player} wins the game!", locale, player=seat_name(state, e["winner"], locale))
+        case "game_started" | "missions_dealt" | "setup_turn" | "wilds_returned" | "mission_changed":
+            return None   # told elsewhere (the lobby, the setup panel, a private mission) or not at all
+        case _:
+            assert_never(e["type"])
+
+
+def _placed_line(e: ArmiesPlaced, state: GameState, board: Board, locale: object | None, *,
+                 include_setup: bool) -> str | None:
+    player, territory = seat_name(state, e["seat"], locale), fog_name(board, e["territory"], locale)
+    match e.get("source"):
+        case "random" if not include_setup:
+            return None
+        case "card_bonus":
+            return _("+{count} card bonus on {territory}.", locale, count=e["count"], territory=territory)
+        case "neutral":
+            return ngettext("{player} placed {n} neutral army on {territory}.",
+                            "{player} placed {n} neutral armies on {territory}.", e["count"], locale,
+                            player=player, territory=territory)
+        case _:
+            return _("{player} placed {count} on {territory}.", locale, player=player, count=e["count"],
+                     territory=territory)
+
+
+def _turn_line(e: TurnStarted, state: GameState, locale: object | None) -> str:
+    player = seat_name(state, e["seat"], locale)
+    if "reinforcements" not in e:   # another player's turn under fog: no figures
+        return _("Turn {turn}: {player}'s turn.", locale, turn=e["turn"], player=player)
+    r = e["reinforcements"]
+    bonus = sum(r["continents"].values())
+    if bonus:
+        return ngettext("Turn {turn}: {player} gets {n} army ({base} for territories, {bonus} for "
+                        "continents).", "Turn {turn}: {player} gets {n} armies ({base} for territories, "
+                        "{bonus} for continents).", e["total"], locale, turn=e["turn"], player=player,
+                        base=r["territories"], bonus=bonus)
+    return ngettext("Turn {turn}: {player} gets {n} army.", "Turn {turn}: {player} gets {n} armies.",
+                    e["total"], locale, turn=e["turn"], player=player)
+
+
+def _battle_line(run: list[Battle], state: GameState, board: Board, locale: object | None) -> str:
+    first, last = run[0], run[-1]
+    attacker = seat_name(state, first["seat"], locale)
+    defender = seat_name(state, first["defender"], locale)
+    a_loss = sum(b["attacker_losses"] for b in run)
+    d_loss = sum(b["defender_losses"] for b in run)
+
+    def name(territory: str | None) -> str:
+        return fog_name(board, territory, locale)
+    if len(run) == 1:
+        return _("⚔️ {source} attacked {target}: {a} vs {d}. {attacker} loses {al}, {defender} loses {dl}.", locale,
+                 source=name(first["from"]), target=name(first["to"]),
+                 a=dice_text(last["attacker_dice"]), d=dice_text(last["defender_dice"]), attacker=attacker,
+                 al=a_loss, defender=defender, dl=d_loss)
+    return ngettext("⚔️ {source} blitzed {target}: {n} roll, last {a} vs {d}. {attacker} loses {al}, {defender} "
+                    "loses {dl}.", "⚔️ {source} blitzed {target}: {n} rolls, last {a} vs {d}. {attacker} loses {al}, "
+                    "{defender} loses {dl}.", len(run), locale, source=name(first["from"]), target=name(first["to"]),
+             a=dice_text(last["attacker_dice"]), d=dice_text(last["defender_dice"]), attacker=attacker, al=a_loss,
+             defender=defender, dl=d_loss)
+
+
+def now_text(state: GameState, locale: object | None = None, audience: int | None = None) -> str:
+    """Who is doing what now; after the end, who won."""
+    if state.phase == OVER:
+        return winner_line(state, locale)
+    return _("{player} is {phase}.", locale, player=seat_name(state, state.current, locale),
+             phase=phase_text(state, locale, audience))
+
+
+def winner_names(state: GameState, locale: object | None = None) -> list[str]:
+    """The names of whoever won (a whole team with teams), none before the end."""
+    winners = state.winners or ([state.winner] if state.winner is not None else [])
+    return [seat_name(state, seat, locale) for seat in winners]
+
+
+def winner_line(state: GameState, locale: object | None = None) -> str:
+    names = _(" and ", locale).join(winner_names(state, locale)) or _("Nobody", locale)
+    return _("The game is over: {players} won.", locale, players=names)
+
+
+def phase_text(state: GameState, locale: object | None = None, audience: int | None = None) -> str:
+    """What the player to move is doing, from the engine's one table of phase words, as ``audience`` (a seat;
+    None: everybody) may know it."""
+    if state.phase == OVER:
+        return _("game over", locale)
+    return _(PHASE_WORDS[public_phase(state, audience)], locale)
+
+
+def mission_line(mission: Mission | None, board: Board, state: GameState, locale: object | None = None) -> str:
+    """A secret mission in the reader's language."""
+    from cogs.shared.i18n import continent_name
+
+    if mission is None:
+        return ""
+    kind = mission["kind"]
+    if kind == "continents":
+        names = [continent_name(board, c, locale) for c in mission["continents"]]
+        if mission.get("plus_any"):
+            return _("Conquer {a} and {b} and one more continent of your choice.", locale, a=names[0], b=names[1])
+        return _("Conquer {a} and {b}.", locale, a=names[0], b=names[1])
+    if kind == "territories":
+        if mission["armies"] > 1:
+            text = _("Occupy {count} territories with at least {armies} armies in each.", locale,
+                     count=mission["count"], armies=mission["armies"])
+        else:
+            text = _("Occupy {count} territories.", locale, count=mission["count"])
+        replaced = str(mission.get("replaces", ""))
+        if replaced.startswith("destroy-"):
+            text += " " + _("(This replaces destroying {player}.)", locale,
+                            player=seat_name(state, int(replaced.split("-", 1)[1]), locale))
+        return text
+    name = seat_name(state, mission["seat"], locale)
+    return _("Destroy all of {player}'s armies: take their last territory yourself. If someone else eliminates "
+             "{player} first, your mission becomes occupying 24 territories.", locale, player=name)

@@ -1,0 +1,82 @@
+"""The phases of a game as data: what may be done in each, how a message names it, and what follows it.
+
+One table, as boardgame.io keeps its ``phases``: the rules refuse an action its phase does not allow
+(``Game._check_turn``, naming the phases with ``Phase.doing``), the reducers (``engine/state.py``) end a phase
+into its ``next`` one where that is fixed, and the turn panel (``cogs/play/panel.py``) offers the buttons of the
+actions the phase allows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import (
+    Action,
+    Attack,
+    Blitz,
+    ChooseCapital,
+    Claim,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Occupy,
+    Place,
+    Surrender,
+    Trade,
+    Undo,
+)
+
+# Phases, in the order a game goes through them.
+CLAIM = "claim"          # deployment "claim": claim one empty territory per turn
+SETUP = "setup"          # place the remaining starting armies
+CAPITAL = "capital"      # mode "capitals": each player chooses a capital, in turn order
+REINFORCE = "reinforce"  # trade cards and place reinforcements
+ATTACK = "attack"
+OCCUPY = "occupy"        # a territory was conquered: decide how many armies move in
+FORTIFY = "fortify"
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a game."""
+
+    name: str
+    doing: str                          # how a message names it: "now you are {doing}"
+    actions: tuple[type[Action], ...]   # what may be done in it: Surrender by anyone still playing, the rest
+    #                                     by the player to move
+    next: str | None = None             # the phase it ends into, where that does not depend on the game
+
+    def allows(self, action: type[Action]) -> bool:
+        return action in self.actions
+
+
+PHASES: dict[str, Phase] = {phase.name: phase for phase in (
+    # After the claims, the starting armies left (if any); after setup, capitals or the first turn by mode.
+    Phase(CLAIM, "claiming territories", (Claim,)),
+    Phase(SETUP, "placing starting armies", (Place,)),
+    Phase(CAPITAL, "choosing capitals", (ChooseCapital,), next=REINFORCE),
+    Phase(REINFORCE, "placing reinforcements", (Place, Trade, Undo, Surrender), next=ATTACK),
+    Phase(ATTACK, "attacking", (Attack, Blitz, EndAttack, Fortify, EndTurn, Undo, Surrender), next=FORTIFY),
+    # A conquest goes back to attacking (by way of a forced trade when it took a hand of six cards or more).
+    Phase(OCCUPY, "moving into a conquered territory", (Occupy, Surrender), next=ATTACK),
+    Phase(FORTIFY, "fortifying", (Fortify, EndTurn, Surrender), next=REINFORCE),  # the next player's turn
+    Phase(OVER, "over", ()),
+)}
+
+
+def allowed_in(action: type[Action]) -> tuple[str, ...]:
+    """The phases that allow ``action``, in the order a game goes through them."""
+    return tuple(name for name, phase in PHASES.items() if phase.allows(action))
+
+
+def next_phase(phase: str) -> str:
+    """The phase ``phase`` ends into (only for a phase whose next one is fixed)."""
+    following = PHASES[phase].next
+    if following is None:
+        raise ValueError(f"what follows the {phase} phase depends on the game")
+    return following
+
+
+__all__ = ["ATTACK", "CAPITAL", "CLAIM", "FORTIFY", "OCCUPY", "OVER", "PHASES", "REINFORCE", "SETUP", "Phase",
+           "allowed_in", "next_phase"]

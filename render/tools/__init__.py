@@ -1,1 +1,0 @@
-"""Hand-run tools that build the renderer's committed data (not used at run time)."""

@@ -1,0 +1,102 @@
+"""CPU work off the event loop: a pool of worker processes, sized to the cores, started when first needed.
+
+Threads would not do: the work (drawing maps, reports and timelapses, large odds) holds the GIL, and the event
+loop must stay free to answer Discord within its three seconds. The workers import only what their work needs
+(the engine, the renderer, the map files); they are started with ``spawn`` so they inherit none of the bot's
+threads or connections, run below the bot's priority and end by themselves when the bot's process is gone. The
+pool lives as long as the process (a bot that restarts its cogs keeps its warm workers); ``shutdown`` stops it.
+
+Nothing here knows Discord: the bot, the table or a web board hand it module-level functions (picklable) and
+their arguments. ``set_up`` names what each worker does before its next task, such as finding a server's stored
+maps in the database (``mapfiles.registry.use_database``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+Setup = tuple[Callable[..., object], tuple[Any, ...]]
+_pool: ProcessPoolExecutor | None = None
+_size = max(1, os.cpu_count() or 1)
+_setup: Setup | None = None   # in the bot: what each worker does before a task
+_done: Setup | None = None    # in a worker: the set-up it has done
+NICENESS = 10  # the workers' priority below the bot's
+
+
+def configure(processes: int | None) -> None:
+    """How many worker processes (``None`` or 0: one per core). Takes effect when the pool next starts."""
+    global _size
+    _size = max(1, processes or os.cpu_count() or 1)
+
+
+def size() -> int:
+    return _size
+
+
+def pool() -> ProcessPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=_size, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=_follow_parent, initargs=(os.getpid(),))
+    return _pool
+
+
+def _follow_parent(parent: int) -> None:
+    """In each worker: yield the processor to the bot's event loop (a lower priority: a first response never
+    waits behind a map), and end when the bot's process is gone, however it ended (a worker of a killed bot
+    would otherwise wait for work forever)."""
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-parent", daemon=True).start()
+
+
+def set_up(setup: Callable[..., object] | None, *args: Any) -> None:
+    """Have each worker call ``setup(*args)`` before its next task: once, and again after a change (``None``:
+    nothing more). ``setup`` and ``args`` must be picklable, like the work."""
+    global _setup
+    _setup = None if setup is None else (setup, args)
+
+
+def _perform(setup: Setup | None, work: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """In a worker: the set-up the bot asked for, if this worker has not done it yet, then the work."""
+    global _done
+    if setup is not None and setup != _done:
+        setup[0](*setup[1])
+        _done = setup
+    return work(*args)
+
+
+async def run(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` in a worker process (``work`` must be a module-level function, and ``args`` picklable)."""
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(pool(), _perform, _setup, work, args)
+    except BrokenProcessPool:  # a worker died (killed, out of memory): start a new pool and try once more
+        shutdown()
+        return await loop.run_in_executor(pool(), _perform, _setup, work, args)
+
+
+def shutdown() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
+
+
+__all__ = ["configure", "pool", "run", "set_up", "shutdown", "size"]

@@ -1,0 +1,30 @@
+"""What one server, one host or one game may start: the limits a server owner sets in the bot's config."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+@dataclass(frozen=True)
+class Limits:
+    games_per_server: int = 25   # lobbies, running and paused games in one server
+    lobbies_per_user: int = 2    # open lobbies one user hosts in one server
+    ai_seats_per_game: int = 5   # AI players in one game
+
+
+class LimitReached(Exception):
+    """A change the limits refuse: ``kind`` names the limit, ``count`` how many there are (the Discord layer
+    words it, with the plural the count needs). Nothing was written."""
+
+    GAMES: ClassVar[str] = "games_per_server"
+    LOBBIES: ClassVar[str] = "lobbies_per_user"
+    AI_SEATS: ClassVar[str] = "ai_seats_per_game"
+
+    def __init__(self, kind: str, count: int) -> None:
+        super().__init__(f"{kind}: {count}")
+        self.kind = kind
+        self.count = count
+
+
+__all__ = ["LimitReached", "Limits"]

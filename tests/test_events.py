@@ -1,0 +1,127 @@
+"""The event types: one ``TypedDict`` each in ``engine/events.py``, as ``docs/events.md`` documents them, and the
+JSON of a game's log exactly as the engine wrote it before the events were typed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+
+from cogs.shared.text import describe
+from engine import Game
+from engine.events import EVENT_CLASSES, EVENT_TYPES, Event, EventType, HiddenEvent, View, type_of
+from engine.fog import events_for
+from engine.log import dumps, iter_log
+from engine.simulate import play_game
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "events.md"
+
+# Games played by AIs from fixed seeds. The digests are of the JSON the engine wrote for them before events had
+# types (its log, and the views of every audience halfway through): typing them changed no byte.
+GAMES: dict[str, tuple[list[str], dict[str, str], int, str, str]] = {
+    "classic": (["easy", "normal", "easy"], {}, 765, "ef6a5904a0e0d9dc", "c3fdb1365d0f6f9d"),
+    "two-players": (["normal", "easy"], {}, 543, "b8b70e7e1b993eaf", "e89201eed897dc2b"),
+    "missions": (["normal", "easy", "easy", "normal"], {"mode": "missions"}, 1016, "86f724850b8d9554",
+                 "2a0c2f0d83370d2b"),
+    "capitals": (["easy", "normal", "easy"], {"mode": "capitals"}, 433, "29c0e9639f4a564a", "fb176d11a2605023"),
+    "teams-fog": (["normal", "easy", "easy", "normal"], {"teams": "2v2", "fog": "on"}, 676, "c5f4029fe4289532",
+                  "ea4b96cf0c6bbb20"),
+    "random-unlimited": (["random", "random", "random"], {"deployment": "auto", "fortify": "unlimited"}, 2977,
+                         "638bd782e5d873a0", "7d63a7a118e464f0"),
+    "fog-claim": (["easy", "random", "normal"], {"fog": "on", "deployment": "claim"}, 659, "82dbc5a634175881",
+                  "a82f9f129d9ebff2"),
+}
+CLASS_OF = {type_of(c): c for c in EVENT_CLASSES}
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def documented_types() -> list[str]:
+    """The types in the table of docs/events.md, in its order."""
+    table = DOCS.read_text(encoding="utf-8").split("## Types", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.MULTILINE)
+
+
+def test_the_docs_and_the_module_name_the_same_event_types_in_the_same_order():
+    assert documented_types() == list(EVENT_TYPES)
+    assert list(get_args(EventType)) == [type_of(c) for c in get_args(Event)]
+    assert all(c.__doc__ and "\n" not in c.__doc__.strip() for c in EVENT_CLASSES)  # one line each
+
+
+def test_every_event_type_is_reduced():
+    from engine import state
+
+    assert set(EVENT_TYPES) == state.EVENT_TYPES
+
+
+def test_every_field_of_an_event_type_is_documented_in_its_row():
+    table = DOCS.read_text(encoding="utf-8").split("## Types", 1)[1].split("\n## ", 1)[0]
+    rows = {m[1]: m[2] for m in re.finditer(r"^\| `([a-z_]+)` \|(.*)$", table, flags=re.MULTILINE)}
+    # The column itself; the counters of randomness, documented for every event above the table; a field read
+    # when present that no game writes.
+    undocumented = {"type", "roll_index", "rolls", "draws", "first_seat"}
+    for cls in EVENT_CLASSES:
+        named = set(re.findall(r"`([a-z_]+)`", rows[type_of(cls)]))
+        keys = (cls.__required_keys__ | cls.__optional_keys__) - undocumented
+        assert keys <= named, (type_of(cls), keys - named)
+
+
+def keys_fit(event: dict[str, Any], cls: type[Any]) -> bool:
+    return cls.__required_keys__ <= event.keys() <= cls.__required_keys__ | cls.__optional_keys__
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_whole_games_events_are_the_json_they_always_were(name):
+    levels, settings, count, log_digest, views_digest = GAMES[name]
+    events = play_game(levels, f"events-roundtrip:{name}", settings).events
+    assert events[-1]["type"] == "game_over" and len(events) == count
+    text = dumps(events)
+    assert digest(text) == log_digest
+    assert list(iter_log(text.splitlines())) == events            # and they read back the same
+    for event in events:
+        assert keys_fit(dict(event), CLASS_OF[event["type"]]), event
+        assert json.loads(json.dumps(event)) == event
+    half = events[: len(events) // 2]
+    views = [events_for(half, audience) for audience in [None, *range(len(levels))]]
+    assert digest("".join(dumps(v) for v in views)) == views_digest
+    for view in (e for v in views for e in v):
+        assert_view_fits(view)
+
+
+def assert_view_fits(view: View) -> None:
+    """A view is a hidden event, or an event with its type's keys (fewer under fog, counts of hidden cards)."""
+    if view.get("hidden"):
+        assert view.keys() <= HiddenEvent.__required_keys__ | HiddenEvent.__optional_keys__
+        return
+    cls = CLASS_OF[view["type"]]
+    keys = {k for k in view if not k.endswith("_count")}
+    assert keys <= cls.__required_keys__ | cls.__optional_keys__, view
+
+
+# The lines the channel and each player read of the same games (a third of the way, halfway, at the end; every
+# audience, in two languages), as the text module wrote them before it matched on the typed events.
+LINES = {"classic": (7504, "996f9f14606c8a35"), "two-players": (4674, "c2e776d0a17bf833"),
+         "missions": (13160, "cca1660ffa4f7b40"), "capitals": (3720, "1637d161c6120152"),
+         "teams-fog": (7210, "81be207827b86425"), "random-unlimited": (35570, "0cb02d381a9ca48e"),
+         "fog-claim": (5290, "cfed84939c22ee73")}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_audience_reads_the_same_lines_of_a_whole_game_as_before(name):
+    levels, settings, *_ = GAMES[name]
+    events = play_game(levels, f"events-roundtrip:{name}", settings).events
+    board = Game.from_events(events).board
+    lines: list[str] = []
+    for cut in (len(events) // 3, len(events) // 2, len(events)):
+        state = Game.from_events(events[:cut]).state
+        for audience in [None, *range(len(levels))]:
+            for locale in ("en-GB", "es-ES"):
+                lines += describe(events_for(events[:cut], audience), state, board, locale,
+                                  include_setup=audience == 0)
+    assert (len(lines), digest("\n".join(lines))) == LINES[name]
