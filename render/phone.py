@@ -145,27 +145,34 @@ def choose_window(points: Sequence[tuple[tuple[int, int], float]], width: float,
 
 def phone_layout(state: GameState, board: Board, layers: StaticLayers, focus: Mapping[str, float],
                  hidden: set[str]) -> PhoneLayout:
-    """Where the phone view's window goes and at what scale, from the drawn state only (``hidden``: fogged)."""
+    """Where the phone view's window goes and at what scale, from the drawn state only (``hidden``: fogged).
+
+    The window starts as wide as the numbers of the focus allow and narrows until every number drawn in it
+    reads at phone width (a stack of three digits elsewhere on the board does not narrow it)."""
     geo = layers.geometry
     counts = _counts(state, layers, hidden)
-    width = min(geo.width, round(_window_width(counts, geo.badge_size)))
-    out_w = OUTPUT_WIDTH
-    for _ in range(20):   # the enlarged fonts are whole sizes: narrow the window until every number reads
-        scale = out_w / width
-        badge = round(geo.badge_size * scale)
-        numbers = _number_sizes(counts, badge)
-        heights = [sprites.digit_height(style.font(size, bold=True, condensed=True)) for size in numbers.values()]
-        names = name_cap_height() * scale
-        if min(heights, default=out_w) * PHONE_WIDTH / out_w >= MIN_NUMBER_PX and \
-                names * PHONE_WIDTH / out_w >= MIN_NAME_PX:
-            break
-        width = round(width * 0.97)
-    height = min(round(width / ASPECT), geo.height)   # a map less tall than the window: as tall as the map
-    out_h = round(height * scale)
     points = [(geo.territories[tid].anchor, weight) for tid, weight in focus.items()
               if tid in geo.territories and tid not in hidden and weight > 0]
-    x, y = choose_window(points, width, height, (geo.width, geo.height))
-    crop = (round(x), round(y), round(x) + width, round(y) + height)
+    held = {tid: counts[tid] for tid in focus if tid in counts} or counts
+    width = min(geo.width, round(_window_width(held, geo.badge_size)))
+    out_w = OUTPUT_WIDTH
+    for _ in range(30):
+        scale = out_w / width
+        height = min(round(width / ASPECT), geo.height)   # a map less tall than the window: as tall as the map
+        x, y = choose_window(points, width, height, (geo.width, geo.height))
+        crop = (round(x), round(y), round(x) + width, round(y) + height)
+        badge = round(geo.badge_size * scale)
+        reach = geo.badge_size // 2
+        drawn = {tid: c for tid, c in counts.items()
+                 if crop[0] - reach < geo.territories[tid].anchor[0] < crop[2] + reach
+                 and crop[1] - reach < geo.territories[tid].anchor[1] < crop[3] + reach}
+        numbers = _number_sizes(drawn, badge)
+        heights = [sprites.digit_height(style.font(size, bold=True, condensed=True)) for size in numbers.values()]
+        if min(heights, default=out_w) * PHONE_WIDTH / out_w >= MIN_NUMBER_PX and \
+                name_cap_height() * scale * PHONE_WIDTH / out_w >= MIN_NAME_PX:
+            break
+        width = round(width * 0.97)   # the enlarged fonts are whole sizes: narrow until every number reads
+    out_h = min(round(OUTPUT_WIDTH / ASPECT), round(height * scale))
     return PhoneLayout(crop=crop, scale=scale, size=(out_w, out_h), numbers=numbers, badge=badge,
                        mark_font=round(sprites.TAG_FONT * MARK_SCALE * scale))
 

@@ -87,6 +87,7 @@ def shape_sprite(shape: str, colour: Colour, size: int, outline: int = 2) -> Ima
 INNER = {"diamond": 18, "house": 22, "shield": 22, "triangle": 20}   # room for the count, at 34 px
 NUMBER_SIZES = (20, 18, 16, 14, 12)             # the count's font, largest first (at 34 px)
 PHONE_NUMBER_SIZES = (17, 16, 15, 14, 13, 12, 11, 10)   # condensed: two and three digits stay large
+PHONE_REACH = 1.12
 
 
 @lru_cache(maxsize=4096)
@@ -94,7 +95,8 @@ def number_font(shape: str, text: str, diameter: int, phone: bool = False) -> Im
     """The font of a badge's count: the largest that fits the shape. The whole map uses bold digits; the phone
     view condensed bold ones, which keep two and three digits larger in the same badge."""
     scale = diameter / style.BADGE_SIZE
-    inner = round(INNER.get(shape, 24) * scale)
+    # Condensed digits are narrow and tall: they may reach a little further towards the ring.
+    inner = round(INNER.get(shape, 24) * scale * (PHONE_REACH if phone else 1.0))
     sizes = tuple(max(9, round(s * scale)) for s in (PHONE_NUMBER_SIZES if phone else NUMBER_SIZES))
     for size in sizes:
         f = style.font(size, bold=True, condensed=phone)
