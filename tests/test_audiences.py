@@ -332,7 +332,7 @@ def test_the_phone_views_window_tells_nothing_of_the_fog():
     from engine.fog import events_for
     from render import draw_phone_png, render_phone
 
-    south = {t: 0 for t in ("peru", "brazil", "argentina", "venezuela")}
+    south = dict.fromkeys(("peru", "brazil", "argentina", "venezuela"), 0)
     asia = ("siam", "china", "india", "mongolia", "japan", "irkutsk", "yakutsk", "kamchatka")
 
     def board(far_owner: int, far_armies: int):

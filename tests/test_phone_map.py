@@ -74,7 +74,7 @@ def test_the_phone_view_reads_on_custom_maps_up_to_the_largest(cells, territorie
 
 
 def test_the_window_holds_the_last_battle_and_most_of_the_player():
-    game = position(new_game(3), {t: 0 for t in ("peru", "brazil", "argentina", "venezuela")},
+    game = position(new_game(3), dict.fromkeys(("peru", "brazil", "argentina", "venezuela"), 0),
                     {"brazil": 9, "north_africa": 3}, default_owner=1)
     focus = {"brazil": 8.0, "north_africa": 8.0, **dict.fromkeys(("peru", "argentina", "venezuela"), 1.0),
              "kamchatka": 0.5}
