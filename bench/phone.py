@@ -70,7 +70,8 @@ def main() -> None:
         elapsed = (time.perf_counter() - t0) * 1000
         whole = encode_png(render_map(job.view, highlight_events=list(job.highlight), labels=job.labels))
         number = layout.shown(min(layout.number_heights().values()))
-        rows.append((f"turn {state.turn} panel" if state.turn else "setup panel", number, layout.shown(layout.name_height()), len(data) / 1024,
+        name = f"turn {state.turn} panel" if state.turn else "setup panel"
+        rows.append((name, number, layout.shown(layout.name_height()), len(data) / 1024,
                      elapsed, whole_number_px(job.view, args.map), len(whole) / 1024))
         if args.out:
             (args.out / f"panel-{len(rows):03d}-turn-{state.turn}.png").write_bytes(data)
