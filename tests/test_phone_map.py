@@ -141,3 +141,17 @@ def test_a_finished_game_is_drawn_whole_even_when_the_phone_view_is_asked():
     running = new_game(2)
     job = prepare(running.state, None, kind=PHONE)
     assert job.kind == PHONE and job.focus
+
+
+@pytest.mark.parametrize("language", ["en", "nb", "es"])
+def test_how_the_game_was_won_is_never_cut_off(language):
+    from cogs.shared.i18n import map_labels
+    from render.panel import WINNER_WORDS, fit_lines
+
+    words = map_labels(language).word
+    width = 466   # the status box's room for it on the 1600 px map
+    for template in [*WINNER_WORDS.values(), "{winner} rules the world"]:
+        text = words(template, winner="Alejandra la Conquistadora")
+        size, lines = fit_lines(text, width)
+        assert " ".join(lines) == text and len(lines) <= 2, lines      # every word, no "…"
+        assert all(font(size, bold=True).getlength(line) <= width for line in lines)
