@@ -149,8 +149,8 @@ def test_how_the_game_was_won_is_never_cut_off(language):
     from render.panel import WINNER_WORDS, fit_lines
 
     words = map_labels(language).word
-    width = 466   # the status box's room for it on the 1600 px map
-    for template in [*WINNER_WORDS.values(), "{winner} rules the world"]:
+    # The status box's room for it on the 1600 px map, beside three columns of players and beside four.
+    for width, template in [(w, t) for w in (466, 368) for t in [*WINNER_WORDS.values(), "{winner} rules the world"]]:
         text = words(template, winner="Alejandra la Conquistadora")
         size, lines = fit_lines(text, width)
         assert " ".join(lines) == text and len(lines) <= 2, lines      # every word, no "…"
