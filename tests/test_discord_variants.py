@@ -136,7 +136,7 @@ async def test_the_star_of_the_card_list_is_explained_only_when_a_card_has_one()
     s = game.state
     s.phase, s.current = REINFORCE, 0
     mine = s.territories_of(0)[0]
-    others = [t for t in s.territories_of(1)]
+    others = s.territories_of(1)
     sent: list[str] = []
 
     async def send_message(text: str, **_options: object) -> None:

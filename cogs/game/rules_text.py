@@ -155,7 +155,8 @@ def rule_text(topic: str, settings: Settings | None, locale: object | None = Non
     """A topic in the reader's language: the rules of the game played with ``settings`` (None: no game here, so
     the default rules and what other games may change)."""
     rules = settings or Settings()
-    parts = RULE_TOPICS.get(topic, RULE_TOPICS["mistakes"])
+    topic = topic if topic in RULE_TOPICS else "mistakes"
+    parts = RULE_TOPICS[topic]
     lines = [_(part.texts[getattr(rules, part.setting)] if isinstance(part, BySetting) else part, locale)
              for part in parts]
     if settings is None and topic in VARIANTS:
