@@ -141,17 +141,23 @@ def _sea(geo: Geometry, land: Image.Image, continent_masks: dict[str, Image.Imag
 LEGEND_DIE: tuple[int, int, int] = (214, 220, 226)
 
 
-def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry) -> Box:
+def legend_words(capitals: bool) -> tuple[str, ...]:
+    """The legend's rows: the capital star only in a game of capitals."""
+    return LEGEND_WORDS if capitals else tuple(w for w in LEGEND_WORDS if w != "capital")
+
+
+def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry, capitals: bool) -> Box:
     """The legend in a corner (the lower left on the classic map), on a dark rounded box: a "+N" tag, a lost
-    die, the capital star, each with its meaning in the map's language. Returns its box."""
-    words = [labels.word(w) for w in LEGEND_WORDS]
+    die and, in a game of capitals, the capital star, each with its meaning in the map's language. Returns its
+    box."""
+    words = [labels.word(w) for w in legend_words(capitals)]
     box, rows = _legend(words, geo)
     size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
     shade = Image.new("L", size, 0)
     ImageDraw.Draw(shade).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=8, fill=225)
     img.paste(Image.new("RGB", size, style.PANEL_BG), box[:2], shade)
     ImageDraw.Draw(img).rounded_rectangle(box, radius=8, outline=style.PANEL_LINE, width=1)
-    symbols = [sprites.tag("+2"), sprites.die(2, LEGEND_DIE, 26, lost=True), sprites.tag("★")]
+    symbols = [sprites.tag("+2"), sprites.die(2, LEGEND_DIE, 26, lost=True), sprites.tag("★")][:len(words)]
     font = layout.legend_font()
     draw = ImageDraw.Draw(img)
     text_x = box[0] + style.LEGEND_PAD + style.LEGEND_ICON
@@ -165,7 +171,7 @@ def _legend(words: list[str], geo: Geometry) -> tuple[Box, list[tuple[int, int]]
     return layout.legend_rows(words, geo.height, geo.raw.get("legend", "lower left"), geo.width)
 
 
-def build_static_layers(board: Board, labels: Labels = ENGLISH) -> StaticLayers:
+def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool = False) -> StaticLayers:
     geo = geometry_for(board.id)
     if set(geo.territories) != set(board.territory_ids):
         raise ValueError(f"the geometry does not match the map “{board.id}”")
@@ -190,7 +196,7 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH) -> StaticLayers:
     words = {tid: labels.short(board, tid) for tid in geo.territories}
     continent_texts = {cid: layout.continent_text(labels.continent(board, cid), board.continents[cid].bonus)
                        for cid in geo.continent_labels}
-    legend_box, _ = _legend([labels.word(w) for w in LEGEND_WORDS], geo)
+    legend_box, _ = _legend([labels.word(w) for w in legend_words(capitals)], geo)
     placed = layout.localise_layout(geo.label, geo.raw, words, continent_texts, legend_box, geo.badge_size)
     names = [(words[tid], placed.labels[tid], style.label_font(), style.LABEL_STROKE)
              for tid in geo.territories]
@@ -213,7 +219,7 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH) -> StaticLayers:
         fixed = _over(fixed, style.SEA, chalo)
         fixed = _over(fixed, (geo.tints or style.CONTINENT_TINTS)[cid], cletters)
         words_mask = ImageChops.lighter(words_mask, chalo)
-    _draw_legend(fixed, labels, geo)
+    _draw_legend(fixed, labels, geo, capitals)
     legend_mask = Image.new("L", size, 0)
     ImageDraw.Draw(legend_mask).rectangle(legend_box, fill=255)
     words_mask = ImageChops.lighter(words_mask, legend_mask)
@@ -246,7 +252,7 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH) -> StaticLayers:
     palette[PANEL_VALUE * 3: PANEL_VALUE * 3 + 3] = style.PANEL_BG
     taken = tuple((b.box, layout.MARK_WEIGHTS[b.kind]) for b in placed.boxes)
     return StaticLayers(geometry=geo, index=index, static_palette=tuple(palette), panel_height=panel_height,
-                        key=f"{board.id}:{labels.key}", layout=placed, words_mask=words_mask,
+                        key=_key(board, labels, capitals), layout=placed, words_mask=words_mask,
                         marks_taken=taken, slots=slots)
 
 
@@ -268,14 +274,19 @@ _lock = threading.Lock()
 _layers: dict[str, StaticLayers] = {}
 
 
-def static_layers(board: Board, labels: Labels = ENGLISH) -> StaticLayers:
-    """The static layer for a board and a language (built on first use, then shared)."""
-    key = f"{board.id}:{labels.key}"
+def _key(board: Board, labels: Labels, capitals: bool) -> str:
+    return f"{board.id}:{labels.key}" + (":capitals" if capitals else "")
+
+
+def static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool = False) -> StaticLayers:
+    """The static layer for a board, a language and a legend with or without the capital star (built on first
+    use, then shared)."""
+    key = _key(board, labels, capitals)
     layers = _layers.get(key)
     if layers is None:
         with _lock:
             layers = _layers.get(key)
             if layers is None:
-                layers = build_static_layers(board, labels)
+                layers = build_static_layers(board, labels, capitals)
                 _layers[key] = layers
     return layers

@@ -12,7 +12,7 @@ import io
 import math
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from PIL import Image, ImageChops, ImageFilter
 
@@ -26,7 +26,7 @@ from .seats import NEUTRAL, fill_colour, seat_colour, seat_shape
 
 if TYPE_CHECKING:
     from engine import Board, GameState
-    from engine.events import View
+    from engine.events import Event, View
 
 
 def _board_for(state: GameState) -> Board:
@@ -130,30 +130,71 @@ def _outline(layers: StaticLayers, territory: str) -> tuple[Image.Image, tuple[i
     return hit
 
 
-def render_map(state: GameState, board: Board | None = None, *, highlight_events: Sequence[View] | None = None,
-               labels: Labels = ENGLISH,
-               viewer: int | None = None, visible: set[str] | None = None) -> Image.Image:
-    """Draw the board for a game state.
+class Frame(NamedTuple):
+    """Where the map's pixels go in the image drawn: the map point ``(x0, y0)`` at the image's origin, and
+    ``scale`` image pixels for each map pixel (the whole map: the origin at scale 1)."""
 
-    ``highlight_events`` are the events of the last action (battle, territory_conquered, armies_placed,
-    fortified, occupied, territory_claimed): the renderer draws the attack arrow, outlines a conquered or
-    claimed territory, shows the dice and marks placements (+N). With ``visible`` (fog of war, for
-    ``viewer``), other territories are drawn without owner or army count and other players' totals are
-    hidden. Returns an RGB image.
-    """
-    if board is None:
-        board = _board_for(state)
-    layers = static_layers(board, labels)
+    x0: float = 0.0
+    y0: float = 0.0
+    scale: float = 1.0
+
+    def point(self, xy: tuple[float, float]) -> tuple[int, int]:
+        return round((xy[0] - self.x0) * self.scale), round((xy[1] - self.y0) * self.scale)
+
+
+WHOLE = Frame()
+
+
+def hidden_from(board: Board, visible: set[str] | frozenset[str] | None) -> set[str]:
+    """The territories drawn in the fog: those outside ``visible`` (none without fog)."""
+    return set(board.territory_ids) - set(visible) if visible is not None else set()
+
+
+def layers_for(state: GameState, board: Board, labels: Labels) -> StaticLayers:
+    """The static layer of this board and language, its legend with the capital star only in a game of
+    capitals."""
+    return static_layers(board, labels, capitals=state.settings.mode == "capitals")
+
+
+def seen_events(events: Sequence[View] | None) -> list[Event]:
+    """The events an audience saw (those out of its sight left out)."""
+    return [e for e in events or [] if "hidden" not in e]
+
+
+def net_change(events: Sequence[Event]) -> Counter[str]:
+    """How many armies each territory gained or lost over ``events`` (an action, or a whole turn): placements
+    less undone ones, armies moved in less armies moved out, less the losses of its battles. A conquered
+    territory starts again from nothing, so it shows the armies that moved in."""
+    change: Counter[str] = Counter()
+    for e in events:
+        match e["type"]:
+            case "armies_placed":
+                change[e["territory"]] += e["count"]
+            case "placements_undone":
+                for tid, count in e["placements"].items():
+                    change[tid] -= count
+            case "battle":
+                change[e["from"]] -= e["attacker_losses"]
+                change[e["to"]] -= e["defender_losses"]
+            case "territory_conquered":
+                change[e["to"]] = 0
+            case "fortified" | "occupied":
+                change[e["to"]] += e["count"]
+                change[e["from"]] -= e["count"]
+            case _:
+                pass
+    return change
+
+
+def draw_scene(state: GameState, board: Board, layers: StaticLayers, events: Sequence[Event], hidden: set[str]
+               ) -> tuple[Image.Image, Battle | None]:
+    """The whole map with its owners' colours, the conquered territories outlined and the arrows of the last
+    battle and fortification, all behind the words; nothing yet on the badges' layer."""
     geo = layers.geometry
-    fog = visible is not None
-    hidden = set(board.territory_ids) - set(visible) if visible is not None else set()
-    events = [e for e in highlight_events or [] if "hidden" not in e]
-
     index = layers.index.copy()
     index.putpalette(palette_for(layers, _fills(state, geo, hidden)))
     img = index.convert("RGB")
 
-    # The last action: conquered territories outlined, arrows, then badges on top, then tags.
     conquered = [e["to"] if e["type"] == "territory_conquered" else e["territory"] for e in events
                  if e["type"] == "territory_conquered" or e["type"] == "territory_claimed"]
     conquered = [t for t in conquered if t not in hidden]
@@ -170,49 +211,76 @@ def render_map(state: GameState, board: Board | None = None, *, highlight_events
         if e["type"] == "fortified" and not (e["from"] in hidden and e["to"] in hidden):
             _draw_arrow(img, layers, geo.territories[e["from"]].anchor, geo.territories[e["to"]].anchor,
                         style.FORTIFY_ARROW)
+    return img, battle
 
-    size = geo.badge_size
+
+def draw_badges(img: Image.Image, layers: StaticLayers, state: GameState, hidden: set[str],
+                frame: Frame = WHOLE, phone: bool = False) -> None:
+    """Every army badge (a "?" in the fog) at its anchor, drawn at the frame's scale; those outside the image
+    fall off its edge."""
+    geo = layers.geometry
+    size = round(geo.badge_size * frame.scale)
     half = (size + 2) // 2
     for tid, shape in geo.territories.items():
-        x, y = shape.anchor
+        x, y = frame.point(shape.anchor)
+        if not (-size < x < img.width + size and -size < y < img.height + size):
+            continue
         if tid in hidden:
-            sprite = sprites.badge("circle", style.FOG_BADGE, "?", size)
+            sprite = sprites.badge("circle", style.FOG_BADGE, "?", size, phone)
         elif tid in state.owners:
             owner = state.owners[tid]
-            sprite = sprites.badge(seat_shape(owner), seat_colour(owner, state), str(state.armies.get(tid, 0)), size)
+            sprite = sprites.badge(seat_shape(owner), seat_colour(owner, state), str(state.armies.get(tid, 0)), size,
+                                   phone)
         else:
             continue
         img.paste(sprite, (x - half, y - half), sprite)
 
-    # Capitals (mode capitals): a star at the badge, on its upper left unless that hides a name; then the
-    # "+N" tags, on its upper right unless that hides a name, a star or another tag.
+
+def draw_marks(img: Image.Image, layers: StaticLayers, state: GameState, events: Sequence[Event], hidden: set[str],
+               frame: Frame = WHOLE, mark_scale: float = 1.0) -> None:
+    """Capitals (mode capitals): a star at the badge, on its upper left unless that hides a name; then the
+    "+N" tags of each territory's net gain, on its upper right unless that hides a name, a star or another
+    tag. Placed on the map, drawn at the frame's scale (``mark_scale``: their size, relative to the map)."""
+    geo = layers.geometry
+    badge = geo.badge_size
     taken: list[tuple[Box, float]] = list(layers.marks_taken)
+
+    def put(text: str, tid: str, first: str) -> None:
+        size = sprites.tag(text, scale=mark_scale).size
+        box = place_mark(geo.territories[tid].anchor, size, taken, geo.width, geo.height, first, badge)
+        taken.append((box, MARK_WEIGHTS["mark"]))
+        sprite = sprites.tag(text, scale=mark_scale * frame.scale)
+        img.paste(sprite, frame.point((box[0], box[1])), sprite)
+
     for tid in dict.fromkeys(state.capitals.values()):
-        if tid in hidden or tid not in geo.territories:
-            continue
-        star = sprites.tag("★")
-        box = place_mark(geo.territories[tid].anchor, star.size, taken, geo.width, geo.height, "upper left", size)
-        taken.append((box, MARK_WEIGHTS["mark"]))
-        img.paste(star, box[:2], star)
+        if tid not in hidden and tid in geo.territories:
+            put("★", tid, "upper left")
+    for tid, count in net_change(events).items():
+        if count > 0 and tid not in hidden:
+            put(f"+{count}", tid, "upper right")
 
-    added: Counter[str] = Counter()
-    for e in events:
-        match e["type"]:
-            case "armies_placed":
-                added[e["territory"]] += e["count"]
-            case "fortified" | "occupied":
-                added[e["to"]] += e["count"]
-            case _:
-                pass
-    for tid, count in added.items():
-        if count <= 0 or tid in hidden:
-            continue
-        t = sprites.tag(f"+{count}")
-        box = place_mark(geo.territories[tid].anchor, t.size, taken, geo.width, geo.height, badge=size)
-        taken.append((box, MARK_WEIGHTS["mark"]))
-        img.paste(t, box[:2], t)
 
-    draw_panel(img, geo.height, state, board, battle=battle, hidden_totals=fog, viewer=viewer, labels=labels)
+def render_map(state: GameState, board: Board | None = None, *, highlight_events: Sequence[View] | None = None,
+               labels: Labels = ENGLISH,
+               viewer: int | None = None, visible: set[str] | None = None) -> Image.Image:
+    """Draw the board for a game state.
+
+    ``highlight_events`` are the events of the last action (battle, territory_conquered, armies_placed,
+    fortified, occupied, territory_claimed): the renderer draws the attack arrow, outlines a conquered or
+    claimed territory, shows the dice and marks each territory's net gain (+N). With ``visible`` (fog of war,
+    for ``viewer``), other territories are drawn without owner or army count and other players' totals are
+    hidden. Returns an RGB image.
+    """
+    if board is None:
+        board = _board_for(state)
+    layers = layers_for(state, board, labels)
+    hidden = hidden_from(board, visible)
+    events = seen_events(highlight_events)
+    img, battle = draw_scene(state, board, layers, events, hidden)
+    draw_badges(img, layers, state, hidden)
+    draw_marks(img, layers, state, events, hidden)
+    draw_panel(img, layers.geometry.height, state, board, battle=battle, hidden_totals=visible is not None,
+               viewer=viewer, labels=labels)
     return img
 
 

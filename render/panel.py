@@ -59,6 +59,23 @@ def _fit(text: str, size: int, bold: bool, width: int) -> str:
     return text + "…"
 
 
+def fit_lines(text: str, width: int, sizes: tuple[int, ...] = (22, 21, 20, 19), wrapped: int = 20
+              ) -> tuple[int, list[str]]:
+    """A line of bold text that must be read whole (how the game was won): on one line at the largest of
+    ``sizes`` that fits ``width``, else on two lines at ``wrapped`` px, broken between words where the longer
+    line is shortest (shortened with "…" only if even that does not fit). Returns the size and the lines."""
+    for size in sizes:
+        if style.font(size, bold=True).getlength(text) <= width:
+            return size, [text]
+    font = style.font(wrapped, bold=True)
+    words = text.split()
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    if not splits:
+        return wrapped, [_fit(text, wrapped, True, width)]
+    first, second = min(splits, key=lambda pair: max(font.getlength(pair[0]), font.getlength(pair[1])))
+    return wrapped, [_fit(first, wrapped, True, width), _fit(second, wrapped, True, width)]
+
+
 def _stat(img: Image.Image, x: float, y: float, number: str, unit: str, size: int) -> int:
     """A number in bold followed by its unit, dimmed; returns the width."""
     w = _text(img, x, y - 1, number, size + 1, style.TEXT, bold=True) if number else 0
@@ -170,10 +187,14 @@ def draw_panel(img: Image.Image, top: int, state: GameState, board: Board, *, ba
     if over and state.winner is not None:
         _text(img, x, y, labels.word("Game over"), 26, style.TEXT, bold=True)
         winner = names.get(state.winner, "?")
-        _text(img, x, y + 36, _fit(labels.word(winner_words(state), winner=winner), 22, True,
-                                   w - MARGIN - x - 16), 22,
-              on_dark(seat_colour(state.winner, state)), bold=True)
-        y += 72
+        size, lines = fit_lines(labels.word(winner_words(state), winner=winner), w - MARGIN - x - 16)
+        if len(lines) == 1:
+            _text(img, x, y + 36, lines[0], size, on_dark(seat_colour(state.winner, state)), bold=True)
+            y += 72
+        else:   # two lines, closer under the title, so the last battle's dice stay inside the box
+            for k, line in enumerate(lines):
+                _text(img, x, y + 32 + 22 * k, line, size, on_dark(seat_colour(state.winner, state)), bold=True)
+            y += 78
     else:
         label = labels.word("Turn {n}", n=state.turn) if state.turn else labels.word("Setup")
         tw = _text(img, x, y, label, 26, style.TEXT, bold=True)
@@ -185,7 +206,7 @@ def draw_panel(img: Image.Image, top: int, state: GameState, board: Board, *, ba
     card_set = next_set_value(state, labels) if not over else None
     if card_set:
         _text(img, x, y, card_set, 19, style.TEXT_DIM)
-    y += 30
+    y += 30 if y < top + 100 else 26
     if battle is not None:
         src = labels.short(board, battle.source)
         dst = labels.short(board, battle.target)

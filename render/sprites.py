@@ -84,25 +84,44 @@ def shape_sprite(shape: str, colour: Colour, size: int, outline: int = 2) -> Ima
     return big.reduce(SS)
 
 
-def _fit_font(text: str, max_width: int, sizes: tuple[int, ...]) -> ImageFont.FreeTypeFont:
-    for size in sizes:
-        f = style.font(size, bold=True)
-        left, _, right, _ = f.getbbox(text, anchor="mm")
-        if right - left <= max_width:
-            return f
-    return style.font(sizes[-1], bold=True)
+INNER = {"diamond": 18, "house": 22, "shield": 22, "triangle": 20}   # room for the count, at 34 px
+NUMBER_SIZES = (20, 18, 16, 14, 12)             # the count's font, largest first (at 34 px)
+PHONE_NUMBER_SIZES = (17, 16, 15, 14, 13, 12, 11, 10)   # condensed: two and three digits stay large
+PHONE_REACH = 1.12
 
 
 @lru_cache(maxsize=4096)
-def badge(shape: str, colour: Colour, text: str, diameter: int = style.BADGE_SIZE) -> Image.Image:
+def number_font(shape: str, text: str, diameter: int, phone: bool = False) -> ImageFont.FreeTypeFont:
+    """The font of a badge's count: the largest that fits the shape. The whole map uses bold digits; the phone
+    view condensed bold ones, which keep two and three digits larger in the same badge."""
+    scale = diameter / style.BADGE_SIZE
+    # Condensed digits are narrow and tall: they may reach a little further towards the ring.
+    inner = round(INNER.get(shape, 24) * scale * (PHONE_REACH if phone else 1.0))
+    sizes = tuple(max(9, round(s * scale)) for s in (PHONE_NUMBER_SIZES if phone else NUMBER_SIZES))
+    for size in sizes:
+        f = style.font(size, bold=True, condensed=phone)
+        left, _, right, _ = f.getbbox(text, anchor="mm")
+        if right - left <= inner:
+            return f
+    return style.font(sizes[-1], bold=True, condensed=phone)
+
+
+def digit_height(font: ImageFont.FreeTypeFont) -> int:
+    """How tall a font's digits are, in pixels (their ink, not the font's size)."""
+    _, top, _, bottom = style.text_bbox(font, "0123456789")
+    return bottom - top
+
+
+@lru_cache(maxsize=4096)
+def badge(shape: str, colour: Colour, text: str, diameter: int = style.BADGE_SIZE, phone: bool = False
+          ) -> Image.Image:
     """An army badge: the owner's shape in the owner's colour, with the count in the middle; ``diameter``
-    smaller than the classic 34 px on a map of small territories."""
+    smaller than the classic 34 px on a map of small territories (``phone``: the phone view's digits)."""
     size = diameter + 2
     img = shape_sprite(shape, colour, size).copy()
     draw = ImageDraw.Draw(img)
     scale = diameter / style.BADGE_SIZE
-    inner = round({"diamond": 18, "house": 22, "shield": 22, "triangle": 20}.get(shape, 24) * scale)
-    font = _fit_font(text, inner, tuple(max(9, round(s * scale)) for s in (20, 18, 16, 14, 12)))
+    font = number_font(shape, text, diameter, phone)
     dy = round({"house": 2, "shield": -2, "triangle": -4}.get(shape, 0) * scale)
     draw.text((size / 2, size / 2 + dy), text, font=font, anchor="mm", fill=text_colour_on(colour))
     return img
@@ -131,19 +150,25 @@ def text_sprite(text: str, size: int, colour: Colour, bold: bool = False, stroke
     return img
 
 
-@lru_cache(maxsize=64)
-def tag(text: str, colour: Colour = (255, 255, 255)) -> Image.Image:
-    """A small rounded label ("+3") with a dark outline, its text dark or light to suit the colour."""
-    font = style.font(16, bold=True)
+TAG_FONT = 16   # a tag's words at the whole map's size
+
+
+@lru_cache(maxsize=128)
+def tag(text: str, colour: Colour = (255, 255, 255), scale: float = 1.0) -> Image.Image:
+    """A small rounded label ("+3") with a dark outline, its text dark or light to suit the colour; ``scale``
+    times its size on the whole map."""
+    font = style.font(round(TAG_FONT * scale), bold=True)
     left, _top, right, _bottom = style.text_bbox(font, text, anchor="lm")
-    w, h = right - left + 12, 22
+    w, h = right - left + round(12 * scale), round(22 * scale)
     big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     draw = ImageDraw.Draw(big)
     draw.rounded_rectangle((0, 0, w * SS - 1, h * SS - 1), radius=h * SS // 2, fill=(*style.INK, 255))
-    draw.rounded_rectangle((2 * SS, 2 * SS, (w - 2) * SS - 1, (h - 2) * SS - 1), radius=(h - 4) * SS // 2,
-                           fill=(*colour, 255))
+    edge = max(2, round(2 * scale))
+    draw.rounded_rectangle((edge * SS, edge * SS, (w - edge) * SS - 1, (h - edge) * SS - 1),
+                           radius=(h - 2 * edge) * SS // 2, fill=(*colour, 255))
     img = big.reduce(SS)
-    ImageDraw.Draw(img).text((w / 2, h / 2 + 1), text, font=font, anchor="mm", fill=text_colour_on(colour))
+    ImageDraw.Draw(img).text((w / 2, h / 2 + max(1, round(scale))), text, font=font, anchor="mm",
+                             fill=text_colour_on(colour))
     return img
 
 

@@ -320,3 +320,40 @@ def test_no_audience_learns_what_it_may_not_know(monkeypatch, fog, mode, cards, 
 
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(scenario(Path(folder)))
+
+
+def test_the_phone_views_window_tells_nothing_of_the_fog():
+    """The phone view's window is chosen from what its reader may see: two boards that differ only out of the
+    reader's sight (owners, a stack of 999, the last battle there) give the same image, and a focus that names
+    a hidden territory moves nothing."""
+    from conftest import new_game, position
+
+    from cogs.maps.drawing import PHONE, prepare
+    from engine.fog import events_for
+    from render import draw_phone_png, render_phone
+
+    south = dict.fromkeys(("peru", "brazil", "argentina", "venezuela"), 0)
+    asia = ("siam", "china", "india", "mongolia", "japan", "irkutsk", "yakutsk", "kamchatka")
+
+    def board(far_owner: int, far_armies: int):
+        game = position(new_game(3, fog="on"), {**south, **dict.fromkeys(asia, far_owner)},
+                        {"brazil": 6, **dict.fromkeys(asia, far_armies)}, seat=0)
+        return game.state
+
+    battle = {"type": "battle", "seat": 2, "from": "china", "to": "siam", "defender": 1, "attacker_dice": [6, 6, 6],
+              "defender_dice": [1, 1], "attacker_losses": 0, "defender_losses": 2, "roll_index": 0, "rolls": 5}
+    images = []
+    for far_owner, far_armies, seen in ((1, 1, []), (2, 999, [battle])):
+        state = board(far_owner, far_armies)
+        projected = events_for(seen, 0, before=state) if seen else []
+        job = prepare(state, 0, projected, kind=PHONE)
+        assert job.kind == PHONE and job.visible is not None
+        assert not {t for t, _ in job.focus} - job.visible            # the focus is what the reader sees
+        images.append(draw_phone_png(job.view, list(job.highlight), job.labels, job.visible, dict(job.focus)))
+    assert images[0] == images[1]
+    state = board(2, 999)
+    visible = prepare(state, 0, kind=PHONE).visible
+    view = prepare(state, 0, kind=PHONE).view
+    plain = render_phone(view, focus={"brazil": 2.0}, visible=visible)[1]
+    careless = render_phone(view, focus={"brazil": 2.0, "siam": 50.0, "china": 50.0}, visible=visible)[1]
+    assert plain == careless

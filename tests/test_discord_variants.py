@@ -94,3 +94,58 @@ async def test_fog_taps_answer_privately_too(tmp_path: Path):
         step = await d.click(mover, next(b["label"] for b in d.visible_to(mover)[-1].buttons
                                          if b["label"].startswith("All")))
         assert [m for m in step if m.attachments] and all(m.ephemeral for m in step if m.attachments)
+
+
+async def test_the_rules_tell_the_game_of_this_channel_and_elsewhere_the_defaults_and_the_variants(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="rules")) as d:
+        # No game in the channel: the default rule (escalating sets), and what other games may change.
+        step = await d.send_command("bob", "general", "risk rules", {"topic": "cards"})
+        text = step[0].content
+        assert step[0].ephemeral and "Sets are worth 4, 6, 8, 10, 12, 15" in text
+        assert "Other games may give sets fixed values" in text and "In this game" not in text
+        await d.send_command("alice", "general", "risk new", {"cards": "fixed", "fortify": "unlimited"})
+        # The lobby's game: fixed values that do not rise, and which setting says so.
+        step = await d.send_command("bob", "general", "risk rules", {"topic": "cards"})
+        text = step[0].content
+        assert "a set is worth a fixed number of armies by its symbols" in text
+        assert "Sets are worth 4, 6, 8, 10, 12, 15" not in text and "Other games" not in text
+        assert "In this game: Card sets: **fixed: 4, 6, 8 or 10 armies by symbols**." in text
+        step = await d.send_command("bob", "general", "risk rules", {"topic": "mistakes"})
+        assert "2. In this game you may fortify as often as you like" in step[0].content
+        assert "3. In this game card sets do not escalate" in step[0].content
+        step = await d.send_command("bob", "general", "risk rules", {"topic": "capitals"})
+        assert "In this game: Goal: **world domination**." in step[0].content
+        # Another channel has no game: the defaults again.
+        step = await d.send_command("bob", "war-room", "risk rules", {"topic": "fortify"})
+        assert "one adjacent territory of yours" in step[0].content and "Other games allow" in step[0].content
+        # In Norwegian, the settings label of the game is a noun.
+        d.set_locale("ola", "no")
+        step = await d.send_command("ola", "general", "risk rules", {"topic": "fortify"})
+        assert "I dette spillet: Befesting: **" in step[0].content
+
+
+async def test_the_star_of_the_card_list_is_explained_only_when_a_card_has_one():
+    from types import SimpleNamespace
+
+    from cogs.play.moves import PlayCommands
+    from engine import Game, Player
+    from engine.state import REINFORCE
+
+    game, _events = Game.new([Player(0, "alice"), Player(1, "bob"), Player(2, "carol")], "stars",
+                             {"deployment": "auto"})
+    s = game.state
+    s.phase, s.current = REINFORCE, 0
+    mine = s.territories_of(0)[0]
+    others = s.territories_of(1)
+    sent: list[str] = []
+
+    async def send_message(text: str, **_options: object) -> None:
+        sent.append(text)
+
+    interaction = SimpleNamespace(locale="en", response=SimpleNamespace(send_message=send_message))
+    record = SimpleNamespace(id=1, game=lambda: game)
+    explained = "★ = a territory you hold: +2 armies there when traded."
+    for hand, starred in ((others[:2], False), ([others[0], mine], True), (["wild_1", others[0]], False)):
+        s.hands[0] = list(hand)
+        await PlayCommands.send_cards(None, interaction, record, 0)  # type: ignore[arg-type]
+        assert (explained in sent[-1]) == starred and ("★" in sent[-1]) == starred, sent[-1]

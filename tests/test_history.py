@@ -7,7 +7,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from discord_helpers import OfflineDiscord, make_bot, start
+from discord_helpers import OfflineDiscord, make_bot, record_worker_tasks, start
 from PIL import Image
 
 from cogs.records.history import duration_text
@@ -92,3 +92,34 @@ def test_times_to_move_read_in_the_players_language():
     assert duration_text(3 * 3600, "en") == "3 hours"
     assert duration_text(3 * 3600, "no") == "3 timer"
     assert duration_text(90, "es-ES") == "2 minutos"
+
+
+async def test_history_draws_a_past_games_report_and_final_map_again_in_the_workers(tmp_path: Path, monkeypatch):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="history-report")) as d:
+        await start(d, ("alice", "bob"), 0, deployment="auto", fog="on")
+        step = await d.send_command("bob", "general", "risk surrender", {})
+        await d.click("bob", "Yes, surrender", step[0])
+        record = await d.bot.store.get_game(1)
+        assert record.status == "finished"
+        step = await d.send_command("carol", "general", "risk history", {})
+        listing = step[0]
+        assert "Report and map" in listing.button_labels
+        drawn = record_worker_tasks(monkeypatch)
+        step = await d.click("carol", "Report and map", listing)
+        assert not step.problems
+        answer = step[-1]
+        # Private to whoever asked, like every answer of the history; a finished game's report is public under fog.
+        assert answer.ephemeral and "Game #1: the report and the final map." in answer.content
+        assert [a.filename for a in answer.attachments] == ["risk-game-1-report.png", "risk-game-1-map.png"]
+        for attachment in answer.attachments:
+            assert Image.open(io.BytesIO(attachment.data)).format == "PNG"
+        assert sorted(drawn) == ["draw_png", "draw_report"]   # both in worker processes, none on the event loop
+
+
+async def test_past_game_files_draw_nothing_for_a_game_that_is_not_over(tmp_path: Path):
+    from cogs.records.report import past_game_files
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="history-running")) as d:
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        record = await d.bot.store.get_active_game(d.channel("general").id)
+        assert await past_game_files(d.bot.store, record, "en") == []

@@ -95,3 +95,86 @@ async def test_numbers_are_written_the_readers_way(tmp_path: Path):
         assert "64.6%" in english[0].content
         assert "64,6\xa0%" in spanish[0].content or "64,6 %" in spanish[0].content
         assert "64,6" in norwegian[0].content and "64.6" not in norwegian[0].content
+
+
+# -- Norwegian words ------------------------------------------------------------------------------------------------
+def test_norwegian_says_tur_for_a_turn_in_the_report_and_in_the_chat_alike():
+    from cogs.shared.i18n import ngettext
+
+    # The report's subtitle and the history count the game's turns, as the game-over message does: one word.
+    assert ngettext("{n} turn", "{n} turns", 17, "nb") == "17 turer"
+    assert "17 turer" in ngettext("The game lasted {n} turn.", "The game lasted {n} turns.", 17, "nb")
+    for message in ("Turn {turn}: {player} took {continent}.", "Turn {turn}: {player} lost {continent}.",
+                    "Turn {turn}: {player} took {continent} from {loser}.", "Game #{id}, turn by turn.",
+                    "{share} of turns taken before the deadline"):
+        assert "rund" not in _(message, "nb").lower(), message
+    # A round is a "runde": the round limit.
+    assert "runder" in ngettext("The game reached its limit of {n} round: the most territories win, then the most "
+                                "armies.", "The game reached its limit of {n} rounds: the most territories win, then "
+                                "the most armies.", 15, "nb")
+
+
+def test_a_settings_label_is_a_noun_and_the_button_the_verb():
+    from cogs.game.lobby import settings_text
+    from cogs.shared.i18n import pgettext
+
+    assert pgettext("setting", "Fortify", "nb") == "Befesting" and _("Fortify", "nb") == "Befest"
+    text = settings_text({"fortify": "connected"}, "nb")
+    assert "Befesting: **" in text and "Befest:" not in text
+    assert "Fortify: **one move along a chain of your territories**" in settings_text({"fortify": "connected"}, "en")
+
+
+def test_neutral_is_lower_case_inside_a_norwegian_sentence_and_capitalised_as_a_label():
+    from cogs.shared.text import describe, label_name, seat_name
+    from engine import Game, Player
+    from engine.state import NEUTRAL
+
+    game, _events = Game.new([Player(0, "ola"), Player(1, "kari")], "neutral-nb", {"deployment": "auto"})
+    s = game.state
+    battle = {"type": "battle", "seat": 0, "from": "alaska", "to": "kamchatka", "defender": NEUTRAL,
+              "attacker_dice": [6], "defender_dice": [3], "attacker_losses": 0, "defender_losses": 1,
+              "roll_index": 0, "rolls": 2}
+    line = describe([battle], s, game.board, "nb")[0]
+    assert "nøytral mister 1" in line and "Nøytral" not in line
+    assert seat_name(s, NEUTRAL, "nb") == "nøytral"
+    assert label_name(s, NEUTRAL, "nb") == "Nøytral" and seat_name(s, NEUTRAL, "en") == "Neutral"
+
+
+@pytest.mark.parametrize(("language", "title"), [("nb", "Klassisk verdensherredømme"),
+                                                 ("es", "Dominación mundial clásica"),
+                                                 ("en", "Classic World Domination")])
+def test_the_classic_maps_name_is_translated_in_the_settings(language, title):
+    from cogs.game.lobby import settings_text
+
+    assert load_map("classic").title_in(language) == title
+    assert _("Map", language) + f": **{title}**" in settings_text({"map": "classic"}, language)
+
+
+# -- the rules as a game plays them ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("language", ["en", "nb", "es"])
+def test_every_rule_text_is_translated_for_every_setting(language):
+    from cogs.game.rules_text import RULE_TOPICS, rule_text
+    from engine.settings import CHOICES, Settings
+
+    for topic in RULE_TOPICS:
+        for cards in CHOICES["cards"]:
+            for fortify in CHOICES["fortify"]:
+                text = rule_text(topic, Settings(cards=cards, fortify=fortify), language)
+                assert text and "{" not in text
+                if language != "en":
+                    assert text != rule_text(topic, Settings(cards=cards, fortify=fortify), "en")
+
+
+@pytest.mark.parametrize(("language", "moment", "turn_end"), [
+    ("en", "the moment you take the last of them", "at the end of your turn"),
+    ("nb", "i det øyeblikket du tar den siste", "ved slutten av turen"),
+    ("es", "en el momento en que tomas la última", "al final de tu turno"),
+])
+def test_the_capitals_rule_says_you_win_the_moment_you_hold_them_all(language, moment, turn_end):
+    from cogs.game.rules_text import rule_text
+
+    text = rule_text("capitals", None, language)
+    assert moment in text and turn_end not in text
+    # docs/rules.md says the same (and the engine does it: tests/test_variants.py).
+    section = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8").split("## Capitals", 1)[1].split("\n## ")[0]
+    assert "You win the moment you hold **every** capital" in section and "at the end of your turn" not in section

@@ -480,24 +480,44 @@ def test_legend_words_are_translatable():
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_legend_is_drawn_in_the_corner_over_the_sea(language, midgame):
+@pytest.mark.parametrize("capitals", [True, False])
+def test_legend_is_drawn_in_the_corner_over_the_sea(language, capitals, midgame):
     geo = load_geometry()
-    layout = static_layers(BOARD, labels_for(language)).layout
+    layout = static_layers(BOARD, labels_for(language), capitals=capitals).layout
+    rows = 3 if capitals else 2          # the capital star only in a game of capitals
     x0, y0, x1, y1 = layout.legend
     assert x0 < 40 and y1 > geo.height - 40                    # lower left corner
-    assert 150 < x1 - x0 < 420 and 80 < y1 - y0 < 130           # small, but three legible rows
+    assert 150 < x1 - x0 < 420 and 80 * rows / 3 < y1 - y0 < 130 * rows / 3   # small, but legible rows
     assert geo.label.crop(layout.legend).getbbox() is None       # all sea: it hides no land
-    img = render_map(midgame[0].state, labels=labels_for(language))
+    state = copy.deepcopy(midgame[0].state)
+    state.settings = dataclasses.replace(state.settings, mode="capitals" if capitals else "classic")
+    img = render_map(state, labels=labels_for(language))
     area = img.crop(layout.legend)
     colours = {c: n for n, c in area.getcolors(1 << 16)}
-    assert sum(n for c, n in colours.items() if min(c) > 225) > 300    # white symbols and letters
+    assert sum(n for c, n in colours.items() if min(c) > 225) > 300 * rows / 3   # white symbols and letters
     assert colours.get(st.SEA, 0) < area.width * area.height / 50     # a box of its own (bare sea only
                                                                        # in its rounded corners)
-    # Each of the three rows has words to the right of its symbol.
-    row_h = (y1 - y0) // 3
-    for k in range(3):
+    # Each row has words to the right of its symbol.
+    row_h = (y1 - y0) // rows
+    for k in range(rows):
         words = img.crop((x0 + st.LEGEND_PAD + st.LEGEND_ICON, y0 + k * row_h, x1, y0 + (k + 1) * row_h))
         assert sum(n for n, c in words.getcolors(1 << 16) if min(c) > 225) > 40, k
+
+
+def test_a_game_without_capitals_has_no_star_in_its_legend(midgame):
+    from render.base import legend_words
+
+    assert legend_words(False) == ("armies just added", "dice that lost")
+    assert legend_words(True) == ("armies just added", "dice that lost", "capital")
+    plain = static_layers(BOARD).layout.legend
+    assert plain[3] - plain[1] == 2 * st.LEGEND_PAD + 2 * st.LEGEND_ROW - 4      # two rows: no "★ capital"
+    state = midgame[0].state
+    assert state.settings.mode == "classic"
+    with_star = static_layers(BOARD, capitals=True)
+    img = render_map(state)
+    assert img.crop(with_star.layout.legend).tobytes() != render_map(
+        dataclasses.replace(state, settings=dataclasses.replace(state.settings, mode="capitals"))
+    ).crop(with_star.layout.legend).tobytes()
 
 
 def test_legend_speaks_the_maps_language(midgame):

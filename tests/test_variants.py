@@ -384,6 +384,9 @@ def test_capturing_a_capital_counts_for_its_new_owner_and_holding_all_wins():
     assert types(events)[-2:] == ["occupied", "game_over"]
     assert events[-1]["reason"] == "capitals" and events[-1]["winner"] == 0
     assert 2 not in s.eliminated  # seat 2 still holds Congo: the capitals decided the game
+    # The win is the moment the last capital falls, in the middle of the turn, not at its end (the rule texts in
+    # cogs/game/rules_text.py and docs/rules.md say so: tests/test_languages.py).
+    assert "turn_ended" not in types(events) and "attack_ended" not in types(events) and s.phase == OVER
 
 
 # -- teams ----------------------------------------------------------------------------------------------------------

@@ -94,9 +94,9 @@ def _board_messages() -> list[tuple[str, str]]:
 
 
 def _text_messages() -> list[str]:
-    from cogs.game.rules_text import HELP_TEXT, RULE_TOPICS
+    from cogs.game.rules_text import HELP_TEXT, every_text
 
-    return [*RULE_TOPICS.values(), HELP_TEXT]
+    return [*every_text(), HELP_TEXT]
 
 
 def build_template() -> Catalog:
@@ -115,7 +115,8 @@ def build_template() -> Catalog:
     from engine.settings import OPTIONS
 
     for option in OPTIONS:  # how players read each setting (its option's help is in the command tree)
-        for text in (option.label, *(words for _value, words in option.words)):
+        template.add(option.label, context="setting", locations=[("engine/settings.py", 0)])
+        for text in (words for _value, words in option.words):
             template.add(text, locations=[("engine/settings.py", 0)])
     from engine.game import PHASE_WORDS
 

@@ -9,15 +9,16 @@ import discord
 from discord import app_commands
 
 from cogs.game.lobby import lobby_embed, settings_text
-from cogs.game.rules_text import HELP_TEXT, RULE_TOPICS
+from cogs.game.rules_text import HELP_TEXT, RULE_TOPICS, rule_text
 from cogs.shared.announcer import NOBODY, clip
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError
-from cogs.shared.guards import game_or_last, last_game_here
+from cogs.shared.guards import channel_game, game_or_last, last_game_here
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.text import describe, now_text, player_name, safe_name, seat_name, team_lines
 from engine.fog import events_for, fog_hides_board, without_hidden
 from engine.log import dumps
+from engine.settings import Settings
 from engine.state import OVER
 from table import turn_deadline
 
@@ -110,8 +111,11 @@ class InfoCommands(CogBase):
     @risk_group.command(name="rules", description="Quick rulings: ties, cards, fortify, capture, and more")
     @app_commands.choices(topic=[app_commands.Choice(name=k, value=k) for k in RULE_TOPICS])
     async def risk_rules(self, interaction: discord.Interaction[Any], topic: str = "mistakes") -> None:
-        text = RULE_TOPICS.get(topic, RULE_TOPICS["mistakes"])
-        await interaction.response.send_message(_(text, interaction.locale), ephemeral=True)
+        # In a channel with a game (its lobby too), that game's rules; elsewhere the default ones and the variants.
+        record = await channel_game(self.store, interaction) if interaction.channel_id is not None else None
+        settings = None if record is None else Settings.from_dict(
+            {k: v for k, v in record.settings.items() if k in Settings.__dataclass_fields__})
+        await interaction.response.send_message(rule_text(topic, settings, interaction.locale), ephemeral=True)
 
     @risk_group.command(name="help", description="How to play Risk with this bot")
     async def risk_help(self, interaction: discord.Interaction[Any]) -> None:

@@ -15,7 +15,7 @@ from cogs.shared.base import CogBase, risk_group
 from cogs.shared.components import view_of
 from cogs.shared.errors import UserError, acknowledge, handle_error
 from cogs.shared.guards import game_here, game_locale, require_host
-from cogs.shared.i18n import LANGUAGES, _, language_of, ngettext
+from cogs.shared.i18n import LANGUAGES, _, language_of, ngettext, pgettext
 from cogs.shared.services import taps_of
 from cogs.shared.text import _noop, player_name, safe_name
 from engine import Settings, SettingsError, registered_map
@@ -49,7 +49,7 @@ def settings_text(settings: dict[str, Any], locale: object | None = None) -> str
         option = OPTION.get(key)
         if option is None and key != "map":
             continue
-        label = _(option.label if option else MAP_LABEL, locale)
+        label = pgettext("setting", option.label, locale) if option else _(MAP_LABEL, locale)
         if key == "map":
             board = registered_map(str(value))
             shown = safe_name(board.title_in(language_of(locale))) if board else safe_name(str(value)[:60])

@@ -7,6 +7,11 @@ Drawing happens in a pool of worker processes (``render.workers``), never on the
 thread of the bot's process: a render holds the GIL for tens of milliseconds, and the event loop must stay
 free to give Discord its first response within three seconds. ``pending()`` counts the maps asked for and not
 yet drawn; the announcer uses it to draw fewer maps when the bot is busy (``busy()``).
+
+A map is drawn whole (``WHOLE``: the board and its panel, as ``/map`` and the end of a game show it) or as the
+phone view (``PHONE``: the part of the board that matters now, cropped so it reads at phone width; see
+``render.phone``). ``prepare(..., kind=PHONE)`` chooses what matters (``focus``) from the audience's projection
+only: the last action's territories, then the player's own and their neighbours.
 """
 
 from __future__ import annotations
@@ -16,18 +21,24 @@ import copy
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import discord
 
 from cogs.shared.i18n import language_of, map_labels
 from cogs.shared.text import player_name
-from engine import GameState
+from engine import GameState, load_map
 from engine.events import View
 from engine.fog import Audience, state_for, visible_to
 from mapfiles.registry import use_database
-from render import Labels, draw_png, warm_up, workers
+from render import Labels, draw_phone_png, draw_png, warm_up, workers
 
 _pending = 0
+MapKind = Literal["whole", "phone"]
+WHOLE: MapKind = "whole"
+PHONE: MapKind = "phone"
+# How much each territory matters to the phone view's window.
+LAST_ACTION, FRONT, OWN, NEIGHBOUR = 8.0, 2.0, 1.0, 0.5
 
 
 @dataclass(frozen=True)
@@ -39,12 +50,38 @@ class MapJob:
     highlight: tuple[View, ...]
     labels: Labels
     visible: frozenset[str] | None
+    kind: MapKind = WHOLE
+    focus: tuple[tuple[str, float], ...] = ()   # the phone view's territories that matter, with their weight
+
+
+def focus_of(view: GameState, audience: Audience, highlight: Sequence[View],
+             visible: frozenset[str] | None) -> tuple[tuple[str, float], ...]:
+    """What the phone view shows, from what the audience may know only (the projected ``view``, the projected
+    ``highlight`` and the ``visible`` territories): the territories of the last action, then the player's own
+    (those facing an enemy more) and their neighbours. The player is the reader, or for everybody the one
+    whose turn it is."""
+    board = load_map(view.settings.map)
+    weights: dict[str, float] = {}
+    seat = audience if audience is not None else view.current
+    own = [t for t, owner in view.owners.items() if owner == seat]
+    for tid in own:
+        enemies = [n for n in board.neighbours(tid) if n in view.owners and view.owners[n] != seat]
+        weights[tid] = FRONT if enemies else OWN
+        for n in board.neighbours(tid):
+            weights.setdefault(n, NEIGHBOUR)
+    for e in highlight:
+        for key in ("from", "to", "territory"):
+            place = e.get(key)
+            if isinstance(place, str) and place in board.territories:
+                weights[place] = LAST_ACTION
+    return tuple((t, w) for t, w in weights.items() if visible is None or t in visible)
 
 
 def prepare(state: GameState, audience: Audience, seen: Sequence[View] = (), *,
-            locale: object | None = None) -> MapJob:
+            locale: object | None = None, kind: MapKind = WHOLE) -> MapJob:
     """The board as ``audience`` may see it, with ``seen`` (events already projected for that audience)
-    marked: the last attack, placements, moves."""
+    marked: the last attack, placements, moves. ``kind``: the whole map, or the phone view (``PHONE``), which
+    shows the part of the board that matters now; a finished game is always drawn whole."""
     view = state_for(state, audience)
     for player in view.players:  # an AI seat's default name in the reader's language
         player.name = player_name(player.name, player.kind == "ai", locale or state.settings.language or None)
@@ -53,7 +90,10 @@ def prepare(state: GameState, audience: Audience, seen: Sequence[View] = (), *,
     highlight = tuple(copy.copy(e) for e in seen if not e.get("hidden")
                       and all(e.get(key) for key in ("from", "to", "territory") if key in e))
     labels = map_labels(language_of(locale or state.settings.language or None), state.settings.map)
-    return MapJob(view, audience, highlight, labels, None if visible is None else frozenset(visible))
+    seen_by = None if visible is None else frozenset(visible)
+    if kind == PHONE and state.phase != "over":
+        return MapJob(view, audience, highlight, labels, seen_by, PHONE, focus_of(view, audience, highlight, seen_by))
+    return MapJob(view, audience, highlight, labels, seen_by)
 
 
 async def draw(job: MapJob) -> bytes:
@@ -61,6 +101,9 @@ async def draw(job: MapJob) -> bytes:
     global _pending
     _pending += 1
     try:
+        if job.kind == PHONE:
+            return await workers.run(draw_phone_png, job.view, list(job.highlight), job.labels, job.visible,
+                                     dict(job.focus))
         return await workers.run(draw_png, job.view, list(job.highlight), job.audience, job.labels,
                                  None if job.visible is None else set(job.visible))
     finally:
@@ -91,9 +134,9 @@ def as_file(data: bytes) -> discord.File:
 
 
 async def map_file(state: GameState, audience: Audience, seen: Sequence[View] = (), *,
-                   locale: object | None = None) -> discord.File:
+                   locale: object | None = None, kind: MapKind = WHOLE) -> discord.File:
     """The map for ``audience`` as an attachment (``prepare`` then ``draw``)."""
-    return as_file(await draw(prepare(state, audience, seen, locale=locale)))
+    return as_file(await draw(prepare(state, audience, seen, locale=locale, kind=kind)))
 
 
 async def warm() -> None:
@@ -101,4 +144,5 @@ async def warm() -> None:
     await asyncio.gather(*(workers.run(warm_up) for _ in range(2 * workers.size())))
 
 
-__all__ = ["MapJob", "as_file", "busy", "draw", "map_file", "pending", "prepare", "stored_maps_in", "warm"]
+__all__ = ["PHONE", "WHOLE", "MapJob", "MapKind", "as_file", "busy", "draw", "focus_of", "map_file", "pending",
+           "prepare", "stored_maps_in", "warm"]

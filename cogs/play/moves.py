@@ -233,7 +233,8 @@ class PlayCommands(CogBase):
                                                          (" ★" if s.owners.get(c) == seat else ""))
                     for c in hand]
             text = _("Your cards:", locale) + "\n" + "\n".join(rows)
-            text += "\n" + _("★ = a territory you hold: +2 armies there when traded.", locale)
+            if any(s.owners.get(c) == seat for c in hand):  # the star is explained only where a card has one
+                text += "\n" + _("★ = a territory you hold: +2 armies there when traded.", locale)
             if s.settings.cards == "escalating":
                 text += "\n" + ngettext("The next set is worth {n} army.", "The next set is worth {n} armies.",
                                          game.next_set_value(), locale)

@@ -1,4 +1,5 @@
-"""A server's record: a player's stats, the leaderboard, and past games with their log, dice and timelapse.
+"""A server's record: a player's stats, the leaderboard, and past games with their report, final map, log, dice and
+timelapse.
 
 Everything here reads results written when games ended (store/results.py); every answer is private to whoever
 asked. Pages and the chosen game live in the view (the server's own list), never in what a tap sends: a
@@ -14,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.records.report import timelapse_file
+from cogs.records.report import past_game_files, timelapse_file
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError, handle_error
@@ -131,6 +132,7 @@ class HistoryView(Pager):
             discord.SelectOption(label=_("Game #{id}", locale, id=g.game_id),
                                  description=", ".join(g.winners)[:100], value=str(g.game_id),
                                  default=g.game_id == self.chosen) for g in games]
+        self.report.label = _("Report and map", locale)
         self.export.label = _("Export", locale)
         self.verify.label = _("Verify", locale)
         self.timelapse.label = _("Timelapse", locale)
@@ -145,6 +147,16 @@ class HistoryView(Pager):
         for option in select.options:
             option.default = option.value == value
         await interaction.response.edit_message(view=self)
+
+    @discord.ui.button(label="Report and map", style=discord.ButtonStyle.primary)
+    async def report(self, interaction: discord.Interaction[Any], button: discord.ui.Button[HistoryView]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        record = await self.cog.store.get_game(self.chosen)
+        files = await past_game_files(self.cog.store, record, interaction.locale)
+        if not files:   # a game in the list has ended; one that has not is no game of the history
+            raise UserError(_("Game #{id} has not ended.", interaction.locale, id=self.chosen))
+        await interaction.followup.send(_("Game #{id}: the report and the final map.", interaction.locale,
+                                          id=self.chosen), files=files, ephemeral=True)
 
     @discord.ui.button(label="Export", style=discord.ButtonStyle.secondary)
     async def export(self, interaction: discord.Interaction[Any], button: discord.ui.Button[HistoryView]) -> None:

@@ -13,7 +13,7 @@ import io
 import discord
 
 from cogs.shared.i18n import _, continent_name, decimal, ngettext, territory_name
-from cogs.shared.text import player_name
+from cogs.shared.text import neutral_in_sentence, player_name
 from engine import Event, GameState, load_map
 from engine.state import NEUTRAL, OVER
 from engine.summary import dice_luck, key_moments, timeline
@@ -26,9 +26,10 @@ MAX_CONTINENT_LINES = 6
 TIMELAPSE_LIMIT = 10 * 1024 * 1024
 
 
-def _name(state: GameState, seat: int, locale: object) -> str:
+def _name(state: GameState, seat: int, locale: object, *, in_sentence: bool = True) -> str:
+    """A seat's name in a key moment's sentence, or (not ``in_sentence``) as a label of the charts."""
     if seat == NEUTRAL:
-        return _("Neutral", locale)
+        return neutral_in_sentence(locale) if in_sentence else _("Neutral", locale)
     player = state.players[seat]
     return player_name(player.name, player.kind == "ai", locale)
 
@@ -81,11 +82,11 @@ def build_report(record_id: int, events: list[Event], state: GameState, locale: 
     """The report's words and numbers for a finished game, in the reader's language."""
     seats = [p.seat for p in state.players]
     points = timeline(events)
-    series = [Series(name=_name(state, seat, locale), colour=seat_colour(seat, state),
+    series = [Series(name=_name(state, seat, locale, in_sentence=False), colour=seat_colour(seat, state),
                      territories=[(p.turn, p.territories.get(seat, 0)) for p in points],
                      armies=[(p.turn, p.armies.get(seat, 0)) for p in points]) for seat in seats]
     luck = dice_luck(events)
-    dice = [DiceRow(name=_name(state, seat, locale), colour=seat_colour(seat, state),
+    dice = [DiceRow(name=_name(state, seat, locale, in_sentence=False), colour=seat_colour(seat, state),
                     detail=ngettext("lost {lost} armies in {n} roll; fair dice: {expected} ± {spread}",
                                     "lost {lost} armies in {n} rolls; fair dice: {expected} ± {spread}",
                                     x.rolls, locale, lost=x.lost, expected=decimal(x.expected, locale),
@@ -115,19 +116,38 @@ async def timelapse_file(events: list[Event], game_id: int, limit: int = TIMELAP
     return discord.File(io.BytesIO(data), filename=f"risk-game-{game_id}-timelapse.webp")
 
 
+async def report_file(events: list[Event], game_id: int, state: GameState, locale: object) -> discord.File:
+    """The report image of a finished game: its words and numbers here (in the reader's language, a few
+    milliseconds), the drawing in a worker process."""
+    png = await workers.run(draw_report, build_report(game_id, events, state, locale))
+    return discord.File(io.BytesIO(png), filename=f"risk-game-{game_id}-report.png")
+
+
 async def end_of_game_files(store: StoreReader, record: GameRecord, state: GameState, locale: object,
                             limit: int = TIMELAPSE_LIMIT) -> list[discord.File]:
     """The report image and the timelapse of a finished game (none for a game that is not over)."""
     if state.phase != OVER:
         return []
     events = await store.events(record.id)
-    # The words and numbers here (in the reader's language, a few milliseconds), the drawing in a worker.
-    report = build_report(record.id, events, state, locale)
-    png, timelapse = await asyncio.gather(workers.run(draw_report, report), timelapse_file(events, record.id, limit))
-    files: list[discord.File] = [discord.File(io.BytesIO(png), filename=f"risk-game-{record.id}-report.png")]
-    if timelapse is not None:
-        files.append(timelapse)
-    return files
+    report, timelapse = await asyncio.gather(report_file(events, record.id, state, locale),
+                                             timelapse_file(events, record.id, limit))
+    return [report] if timelapse is None else [report, timelapse]
 
 
-__all__ = ["build_report", "end_of_game_files", "timelapse_file"]
+async def past_game_files(store: StoreReader, record: GameRecord, locale: object) -> list[discord.File]:
+    """A finished game's report and its final map, drawn again (both in worker processes). After the end
+    everything is public, fog of war or not: the map shows the whole board, as the end of the game did."""
+    from cogs.maps.drawing import map_file
+    from engine.fog import EVERYBODY
+
+    state = record.game().state
+    if state.phase != OVER:
+        return []
+    events = await store.events(record.id)
+    report, final = await asyncio.gather(report_file(events, record.id, state, locale),
+                                         map_file(state, EVERYBODY, locale=locale))
+    final.filename = f"risk-game-{record.id}-map.png"
+    return [report, final]
+
+
+__all__ = ["build_report", "end_of_game_files", "past_game_files", "report_file", "timelapse_file"]

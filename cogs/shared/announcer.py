@@ -29,7 +29,7 @@ from cogs.shared.i18n import _, ngettext
 from cogs.shared.postbox import Extras, Post, Postbox, PostOptions, Sent
 from cogs.shared.text import describe, mission_line, now_text, seat_name, winner_names
 from engine import Game, GameState
-from engine.events import EventType, PlacementSource
+from engine.events import EventType
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.state import NEUTRAL
 from store import GameRecord, StoreReader
@@ -38,7 +38,6 @@ from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, ST
 
 MAX_CONTENT = 1900
 NOBODY = discord.AllowedMentions.none()
-PLACEMENTS: frozenset[PlacementSource] = frozenset({"reinforcement", "setup", "card_bonus"})
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -155,15 +154,11 @@ class Announcer:
                 name = seat_name(state, part.seat, locale)
                 head.append(_("🤖 {player} played turn {turn}:", locale, player=name, turn=part.turn) if part.turn
                             else _("🤖 {player} played:", locale, player=name))
-            placed = sum(e["count"] for e in seen if "hidden" not in e and e["type"] == "armies_placed"
-                         and e.get("source") in PLACEMENTS)
-            if placed:
-                head.append(ngettext("{player} placed {n} army.", "{player} placed {n} armies.", placed, locale,
-                                     player=seat_name(state, part.seat, locale)))
-            skip |= {"armies_placed", "turn_started", "turn_ended"}
+            skip |= {"turn_started", "turn_ended"}
         if part.by == HOST or any(n.kind == SEAT_REMOVED for n in notes):
             skip.add("player_surrendered")
-        lines = head + describe([e for e in seen if e["type"] not in skip], state, board, locale)
+        lines = head + describe([e for e in seen if e["type"] not in skip], state, board, locale,
+                                sum_placements=part.by in (AI, TIMEOUT))
         if part.by == AI and len(lines) == 1:  # nothing this audience may read about: one short line
             name = seat_name(state, part.seat, locale)
             lines = [_("🤖 {player} played turn {turn}.", locale, player=name, turn=part.turn) if part.turn

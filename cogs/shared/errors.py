@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from cogs.shared.i18n import _, ngettext, pgettext, territory_name
-from cogs.shared.text import player_name, safe_name
+from cogs.shared.text import neutral_in_sentence, player_name, safe_name
 from engine import RuleError, SettingsError
 from engine.errors import Phrase, Territory, clip
 from mapfiles import MapFileError
@@ -86,7 +86,7 @@ def translate_template(template: str, params: Mapping[str, object], locale: obje
         elif isinstance(value, StatusWord):
             values[key] = pgettext("game-status", str(value), locale)
         elif isinstance(value, str):  # a player's name or typed text: plain words, no markdown, no mention
-            name = _("Neutral", locale) if value == "Neutral" else player_name(value, True, locale)
+            name = neutral_in_sentence(locale) if value == "Neutral" else player_name(value, True, locale)
             values[key] = safe_name(name)
         else:
             values[key] = value

@@ -8,12 +8,12 @@ from typing import Any, assert_never, cast
 
 import discord
 
-from cogs.shared.i18n import _, ngettext, territory_name
+from cogs.shared.i18n import _, ngettext, pgettext, territory_name
 from engine import Board, GameState
 from engine.events import ArmiesPlaced, Battle, Event, Mission, TurnStarted, View
 from engine.fog import public_phase
 from engine.game import PHASE_WORDS
-from engine.state import OVER
+from engine.state import NEUTRAL, OVER
 
 
 def _noop(message: str) -> str:
@@ -52,10 +52,16 @@ def label_name(state: GameState, seat: int, locale: object | None = None) -> str
     return player_name(player.name, player.kind == "ai", locale)[:40]
 
 
+def neutral_in_sentence(locale: object | None = None) -> str:
+    """The neutral army's name inside a sentence (lower case in Norwegian; a label or a line's start has
+    ``_("Neutral")``)."""
+    return pgettext("in-sentence", "Neutral", locale)
+
+
 def seat_name(state: GameState, seat: int, locale: object | None = None) -> str:
-    """A seat's name, safe to put in a message."""
+    """A seat's name, safe to put in a message (inside a sentence)."""
     if seat < 0:
-        return _("Neutral", locale)
+        return neutral_in_sentence(locale)
     player = state.players[seat]
     return safe_name(player_name(player.name, player.kind == "ai", locale))
 
@@ -77,12 +83,15 @@ def dice_text(values: Sequence[int]) -> str:
 
 
 def describe(events: Sequence[View], state: GameState, board: Board, locale: object | None = None,
-             *, include_setup: bool = False) -> list[str]:
-    """One line per thing that happened; runs of battles on the same front are summed up (blitz).
+             *, include_setup: bool = False, sum_placements: bool = False) -> list[str]:
+    """One line per thing that happened, in the order it happened; runs of battles on the same front are summed up
+    (blitz), and with ``sum_placements`` (an AI's turn) so is each run of placements: "placed 9 armies", after the
+    trade that paid for them.
 
     The events are an audience's projection (``engine.fog.events_for``): hidden ones are skipped, and a
-    turn started without its figures is told without them."""
+    turn started without its figures is told without them. ``state`` is the game just after the last of them."""
     lines: list[str] = []
+    holders = _fortify_holders(events, state) if state.teams else {}
     i = 0
     while i < len(events):
         e = events[i]
@@ -98,15 +107,53 @@ def describe(events: Sequence[View], state: GameState, board: Board, locale: obj
                 i += 1
             lines.append(_battle_line(run, state, board, locale))
             continue
-        line = _event_line(e, state, board, locale, include_setup=include_setup)
+        if sum_placements and e["type"] == "armies_placed":
+            # One line for the run; neutral armies and hidden events within it are not told.
+            count = e["count"] if e.get("source") in SUMMED_PLACEMENTS else 0
+            while i < len(events) and ((nxt := events[i])["type"] == "armies_placed" or "hidden" in nxt):
+                if "hidden" not in nxt and nxt["type"] == "armies_placed" and nxt.get("source") in SUMMED_PLACEMENTS:
+                    count += nxt["count"]
+                i += 1
+            if count:
+                lines.append(ngettext("{player} placed {n} army.", "{player} placed {n} armies.", count, locale,
+                                      player=seat_name(state, e["seat"], locale)))
+            continue
+        line = _event_line(e, state, board, locale, include_setup=include_setup, holder=holders.get(i - 1))
         if line is not None:
             lines.append(line)
     return lines
 
 
+# The placements an AI's turn is summed up by; the others (dealt at random, neutral armies) are not told there.
+SUMMED_PLACEMENTS = frozenset({"reinforcement", "setup", "card_bonus"})
+
+
+def _fortify_holders(events: Sequence[View], state: GameState) -> dict[int, int]:
+    """Who held the target of each fortify move (by its index in ``events``) just after it, where the events tell
+    it: its owner in ``state``, unless a later conquest took it (then that conquest's defender). None is known
+    before a conquest out of sight or a surrender that came later, which may have changed it unseen."""
+    holders: dict[int, int] = {}
+    owners: dict[str, int | None] = dict(state.owners)
+    sure = True
+    for index in range(len(events) - 1, -1, -1):
+        e = events[index]
+        if e["type"] == "territory_conquered" and "hidden" not in e and e["to"]:
+            owners[e["to"]] = e["defender"]
+        elif e["type"] == "territory_conquered":
+            sure = False
+        elif e["type"] == "player_surrendered":   # their territories became neutral: any neutral one may be theirs
+            owners = {t: None if o == NEUTRAL else o for t, o in owners.items()}
+        elif e["type"] == "fortified" and "hidden" not in e and e["to"] and sure:
+            holder = owners.get(e["to"])
+            if holder is not None:
+                holders[index] = holder
+    return holders
+
+
 def _event_line(e: Event, state: GameState, board: Board, locale: object | None = None,
-               *, include_setup: bool = False) -> str | None:
-    """The line that tells one event (None for an event the channel is not told of); a battle alone."""
+               *, include_setup: bool = False, holder: int | None = None) -> str | None:
+    """The line that tells one event (None for an event the channel is not told of); a battle alone. ``holder``:
+    who held a fortify move's target just after it, if known."""
     def who(seat: int | None) -> str:
         return seat_name(state, seat, locale) if isinstance(seat, int) else ""
 
@@ -143,7 +190,13 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
                             "☠️ {player} was eliminated by {by}, who takes {n} cards.", count, locale,
                             player=who(e["seat"]), by=seat_name(state, e["by"], locale))
         case "fortified":
-            return _("{player} moved {count} from {source} to {target}.", locale, player=who(e["seat"]),
+            mover = e["seat"]
+            if holder is not None and holder != mover and state.teams.get(holder, -1) == state.teams.get(mover):
+                return ngettext("{player} moved {n} army from {source} to {target}: it belongs to {teammate} now.",
+                                "{player} moved {n} armies from {source} to {target}: they belong to {teammate} "
+                                "now.", e["count"], locale, player=who(mover), source=name(e["from"]),
+                                target=name(e["to"]), teammate=who(holder))
+            return _("{player} moved {count} from {source} to {target}.", locale, player=who(mover),
                      count=e["count"], source=name(e["from"]), target=name(e["to"]))
         case "turn_started":
             return _turn_line(e, state, locale)
