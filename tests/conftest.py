@@ -54,6 +54,7 @@ def tiny_maps(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     from tests import tinymaps
 
     monkeypatch.setattr(drawing, "draw_png", tinymaps.draw_png)
+    monkeypatch.setattr(drawing, "draw_phone_png", tinymaps.draw_phone_png)
     monkeypatch.setattr(report, "game_timelapse", tinymaps.game_timelapse)
 
 
