@@ -233,7 +233,7 @@ async def test_mission_button_teams_and_rules_topics(tmp_path: Path):
         assert "Mission" in panel.button_labels and "(team" in panel.content
         mover = "alice" if "alice" in panel.content else "bob"
         step = await d.click(mover, "Mission", panel)
-        assert step[0].ephemeral and step[0].content.startswith("🎯 Your mission:")
+        assert step[0].ephemeral and step[0].content.startswith("📜 Your mission:")
         step = await d.send_command("bob", "general", "risk status", {})
         assert "Team 1" in step[0].text and "Team 2" in step[0].text
         for topic in ("missions", "capitals", "teams", "fog", "undo"):
