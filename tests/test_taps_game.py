@@ -8,15 +8,24 @@ value chosen in a menu, whether its answer is a new message or an edited one."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from conftest import new_game, position
 from discord_helpers import OfflineDiscord, make_bot
 
-from cogs.play.menus import attack_pairs, fortify_pairs, pair_value, win_chance
+from cogs.play import buttons
+from cogs.play.menus import attack_pairs, choices, fortify_pairs, pair_value, win_chance
+from cogs.play.panel import controls, turn_prompt
+from cogs.play.tap import Tap
 from cogs.shared import components as verb
+from cogs.shared.components import GameButton, fit
+from cogs.shared.errors import UserError
 from cogs.shared.i18n import _
+from engine import EndAttack, Fortify, Game, Place, Trade
 from engine.state import ATTACK, FORTIFY, OCCUPY, REINFORCE, SETUP
 
 pytestmark = pytest.mark.asyncio
@@ -163,3 +172,175 @@ async def test_a_whole_game_by_taps_keeps_every_ordinary_turn_within_the_budget(
     assert any(ordinary for _taps, ordinary in turns)
     over = [taps for taps, ordinary in turns if ordinary and taps > BUDGET]
     assert not over, (over, turns)
+
+
+# -- each flow, on a position built directly: what one tap does, and that forged values are refused --------------
+class _Response:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str | None, Any]] = []
+
+    async def send_message(self, content: str | None = None, **options: Any) -> None:
+        self.sent.append((content, options.get("view")))
+
+    async def edit_message(self, **options: Any) -> None:
+        self.sent.append((options.get("content"), options.get("view")))
+
+
+class _Interaction:
+    locale = "en"
+    message = None
+
+    def __init__(self) -> None:
+        self.response = _Response()
+
+
+class _Cog:
+    def __init__(self) -> None:
+        self.actions: list[Any] = []
+
+    async def perform(self, interaction: Any, record: Any, action: Any) -> None:
+        self.actions.append(action)
+
+
+def tap_on(game: Any, *args: str) -> Any:
+    return Tap(_Cog(), _Interaction(), SimpleNamespace(id=1), game, game.state.current, list(args))  # type: ignore[arg-type]
+
+
+def shown(tap: Any) -> list[str]:
+    """The labels of the buttons the last answer showed."""
+    view = tap.interaction.response.sent[-1][1]
+    return [c.item.label for c in view.children if hasattr(c.item, "style")]
+
+
+async def refused(coroutine: Any, tap: Any) -> bool:
+    try:
+        await coroutine
+    except UserError:
+        return not tap.cog.actions
+    return False
+
+
+async def test_the_best_set_is_one_tap_and_the_plus_two_is_chosen_only_among_the_territories_held():
+    game = position(new_game(3), {"alaska": 0, "ontario": 0}, phase=REINFORCE, seat=0)
+    game.state.reinforcements = 3
+    game.state.hands[0] = ["alaska", "peru", "brazil"]  # one of each, one territory held: no choice to make
+    tap = tap_on(game)
+    await buttons.trade(tap)
+    assert tap.cog.actions == [Trade(0, game.best_set(0), None)]
+    game.state.hands[0] = ["alaska", "ontario", "wild_1"]  # two held: which gets the +2?
+    tap = tap_on(game)
+    await buttons.trade(tap)
+    assert not tap.cog.actions and shown(tap) == ["+2 on Alaska", "+2 on Ontario"]
+    cards = ".".join(game.best_set(0) or ())
+    tap = tap_on(game, cards, "ontario")
+    await buttons.trade(tap)
+    assert tap.cog.actions == [Trade(0, game.best_set(0), "ontario")]
+    for forged in (("peru",), ("kamchatka",), ("x",)):  # not a card of the set held, or no territory at all
+        tap = tap_on(game, cards, *forged)
+        assert await refused(buttons.trade(tap), tap), forged
+    tap = tap_on(game, "alaska.peru.brazil")  # not in the hand any more
+    assert await refused(buttons.trade(tap), tap)
+
+
+async def test_placing_takes_one_choice_any_count_from_a_menu_and_no_count_for_the_last_army():
+    game = position(new_game(3), {"alaska": 0, "ontario": 0}, phase=REINFORCE, seat=0)
+    game.state.reinforcements = 7
+    tap = tap_on(game, "7")
+    await buttons.on_select(tap, verb.PLACE_ALL, ["alaska"])
+    assert tap.cog.actions == [Place(0, "alaska", 7)]
+    for args, value in ((("5",), "alaska"), (("7",), "peru"), (("x",), "alaska"), ((), "alaska")):
+        tap = tap_on(game, *args)  # another count than is left (an earlier moment), or not the player's
+        assert await refused(buttons.on_select(tap, verb.PLACE_ALL, [value]), tap), (args, value)
+    tap = tap_on(game)
+    await buttons.on_select(tap, verb.PLACE, ["alaska"])
+    assert shown(tap) == ["+1", "+3", "+5", "All 7"]
+    selects = [c.item for c in tap.interaction.response.sent[-1][1].children if hasattr(c.item, "options")]
+    assert [o.value for o in selects[0].options] == [str(n) for n in range(1, 8)]  # any count
+    tap = tap_on(game, "alaska")
+    await buttons.on_select(tap, verb.PUT_COUNT, ["4"])
+    assert tap.cog.actions == [Place(0, "alaska", 4)]
+    for args, value in ((("alaska",), "8"), (("alaska",), "0"), (("peru",), "1"), (("alaska",), "x")):
+        tap = tap_on(game, *args)
+        assert await refused(buttons.on_select(tap, verb.PUT_COUNT, [value]), tap), (args, value)
+    game.state.reinforcements = 1
+    tap = tap_on(game)
+    await buttons.on_select(tap, verb.PLACE, ["ontario"])
+    assert tap.cog.actions == [Place(0, "ontario", 1)]  # the last army: no "All 1"
+
+
+async def test_the_menus_of_attacks_and_fortify_moves_offer_only_legal_pairs_best_first():
+    game = position(new_game(3), {"alaska": 0, "alberta": 0, "northwest_territory": 0},
+                    {"alaska": 9, "alberta": 4, "northwest_territory": 2, "kamchatka": 1, "ontario": 8})
+    pairs = attack_pairs(game, 0)
+    assert pairs[0] == ("alaska", "kamchatka")  # the best odds first
+    assert all(win_chance(game, *a) >= win_chance(game, *b) for a, b in itertools.pairwise(pairs))
+    tap = tap_on(game)
+    await buttons.on_select(tap, verb.ATTACK_PAIR, [pair_value(game, "alaska", "kamchatka")])
+    assert shown(tap) == ["1 die", "2 dice", "3 dice", "Blitz"] and not tap.cog.actions
+    ids = game.board.territory_ids
+    garbage = (pair_value(game, "kamchatka", "alaska"), f"{ids.index('alaska')}>{len(ids)}", "x", "1>2>3", "")
+    for purpose, forged in [*((verb.ATTACK_PAIR, v) for v in (*garbage, pair_value(game, "alaska", "alberta"))),
+                            *((verb.FORTIFY_PAIR, v) for v in (*garbage, pair_value(game, "alaska", "kamchatka")))]:
+        tap = tap_on(game)  # an enemy's territory, one's own as a target of an attack, no pair at all
+        assert await refused(buttons.on_select(tap, purpose, [forged]), tap), (purpose, forged)
+    assert pair_value(game, "alaska", "alberta") in choices(game, 0, verb.FORTIFY_PAIR)
+    tap = tap_on(game)
+    await buttons.on_select(tap, verb.FORTIFY_PAIR, [pair_value(game, "alaska", "alberta")])
+    assert shown(tap)[-1] == "All but one (8)"
+    tap = tap_on(game, "alaska", "alberta", "8")
+    await buttons.fort(tap)
+    assert tap.cog.actions == [Fortify(0, "alaska", "alberta", 8)]
+
+
+async def test_stop_ends_the_battle_and_ending_all_attacks_asks_first():
+    game = position(new_game(3), {"alaska": 0}, {"alaska": 9})
+    tap = tap_on(game)
+    await buttons.stop(tap)  # no action: the buttons without the battle
+    assert not tap.cog.actions and "Attack again" not in shown(tap) and "End attacks" in shown(tap)
+    tap = tap_on(game)
+    await buttons.end_attacks(tap)
+    assert not tap.cog.actions and shown(tap) == ["Yes, end my attacks"]
+    tap = tap_on(game)
+    await buttons.end_attacks_confirmed(tap)
+    assert tap.cog.actions == [EndAttack(0)]
+
+
+async def test_neutral_armies_go_by_count_with_the_neutral_armies_left():
+    game, _events = Game.new(["A", "B"], "neutral", {"deployment": "deal"})
+    s = game.state
+    s.batch_left, s.neutral_left = 0, 3
+    assert "3 neutral left" in turn_prompt(game, "en", "A")
+    neutral = choices_of(game, verb.NEUTRAL)[0]
+    tap = tap_on(game)
+    await buttons.on_select(tap, verb.NEUTRAL, [neutral])
+    assert shown(tap) == ["+1", "+2", "All 3"] and "3 neutral left" in str(tap.interaction.response.sent[-1][0])
+    tap = tap_on(game, neutral, "2")
+    await buttons.neutral_put(tap)
+    assert tap.cog.actions == [Place(s.current, neutral, 2)]
+    mine = s.territories_of(s.current)[0]
+    for args in ((neutral, "4"), (neutral, "0"), (mine, "1")):
+        tap = tap_on(game, *args)
+        assert await refused(buttons.neutral_put(tap), tap), args
+
+
+def choices_of(game: Any, purpose: str) -> list[str]:
+    return choices(game, game.state.current, purpose)
+
+
+async def test_labels_keep_to_the_guideline_and_each_mark_means_one_thing():
+    assert fit("Trade: Brazil, New Guinea, W. Australia") == "Trade: Brazil, New Guinea, W. Austral…"
+    assert len(fit("x" * 40, "🃏")) == 34 and fit("Blitz", "⚡") == "Blitz"
+    long = GameButton(1, "trade", label="Trade: Brazil, New Guinea, W. Australia")
+    assert len(long.item.label or "") == 38
+    game = position(new_game(3, mode="missions"), {"alaska": 0, "alberta": 0}, {"alaska": 9, "alberta": 3})
+    view = controls(1, game, "en", [{"type": "battle", "from": "alaska", "to": "kamchatka"}])
+    marks = {c.item.label: str(c.item.emoji) for c in view.children if hasattr(c.item, "style")}
+    assert marks["Attack"] != marks["Mission"] and "🎯" not in (marks["Attack"], marks["Mission"],
+                                                                 marks["Attack again"])
+    for language in ("en", "nb", "es"):
+        for phase in (ATTACK, REINFORCE, FORTIFY):
+            game.state.phase, game.state.reinforcements = phase, 5
+            for child in controls(1, game, language, public=True).children:
+                label = getattr(child.item, "label", None)
+                if label and hasattr(child.item, "style"):
+                    assert len(label) <= (34 if child.item.emoji else 38), label

@@ -264,7 +264,8 @@ async def chose_neutral(tap: Tap, value: str) -> None:
         return
     locale = tap.locale
     view = view_of(*[GameButton(tap.record.id, verb.NEUTRAL_PUT, value, n, style=Blue if n == left else Grey,
-                                label=_("All {n}", locale, n=n) if n == left else f"+{n}") for n in range(1, left + 1)])
+                                label=_("All {n}", locale, n=n) if n == left else f"+{n}")
+                     for n in sorted({1, min(2, left), min(3, left), left})])
     await tap.reply(ngettext("How many neutral armies on {territory}? ({n} neutral left)",
                               "How many neutral armies on {territory}? ({n} neutral left)", left, locale,
                               territory=tap.name(value)), view)
