@@ -344,3 +344,22 @@ async def test_labels_keep_to_the_guideline_and_each_mark_means_one_thing():
                 label = getattr(child.item, "label", None)
                 if label and hasattr(child.item, "style"):
                     assert len(label) <= (34 if child.item.emoji else 38), label
+
+
+async def test_under_fog_the_player_alone_sees_their_reinforcements(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="fog-count"), strict=True) as d:
+        await d.send_command("alice", "general", "risk new", {"deployment": "auto", "fog": "on"})
+        await d.click("alice", "Add AI")
+        await d.click("alice", "Start")
+        game = (await record_of(d)).game()
+        s = game.state
+        assert s.current == 0 and s.phase == REINFORCE  # (with this seed, alice's reinforcements come first)
+        n = s.reinforcements
+        panel = [m for m in d.messages if m.content.startswith("🎯") and not m.ephemeral][-1]
+        assert f"place {n} armies" not in panel.content  # the channel is not told
+        step = await d.click("alice", "Continue", panel)
+        assert step[-1].ephemeral and f"place {n} armies" in step[-1].content
+        assert not panel.selects  # no menu of territories where everybody reads
+        step = await d.send_command("alice", "general", "risk status", {})
+        fields = {f["name"]: f["value"] for f in step[-1].embeds[0]["fields"]}
+        assert step[-1].ephemeral and fields["To place"] == str(n)
