@@ -363,3 +363,52 @@ async def test_under_fog_the_player_alone_sees_their_reinforcements(tmp_path: Pa
         step = await d.send_command("alice", "general", "risk status", {})
         fields = {f["name"]: f["value"] for f in step[-1].embeds[0]["fields"]}
         assert step[-1].ephemeral and fields["To place"] == str(n)
+
+
+def _planted(d: OfflineDiscord, custom_id: str, values: list[str]) -> Any:
+    """A lobby message carrying a menu with values no menu offers (Discord delivers what the client sends)."""
+    component = {"type": 3, "custom_id": custom_id, "min_values": 1, "max_values": 1,
+                 "options": [{"label": v, "value": v} for v in values]}
+    return d.server.create_message(d.channel("general"), {"content": "a lobby",
+                                                          "components": [{"type": 1, "components": [component]}]}, [])
+
+
+async def test_the_host_sets_up_a_lobby_by_taps_and_forged_values_change_nothing(tmp_path: Path):
+    from cogs.game.lobby import MENU_SETTINGS, settings_text
+    from engine.settings import OPTION
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="lobby"), strict=True) as d:
+        step = await d.send_command("alice", "general", "risk new", {"deployment": "auto"})
+        lobby = step[-1]
+        assert [s["custom_id"].split(":")[2] for s in lobby.selects] == ["ai", "set"]
+        step = await d.select("alice", ["easy"], lobby, custom_id=lobby.selects[0]["custom_id"])  # an AI, its level
+        record = await record_of(d)
+        assert [p.ai_level for p in record.players if p.is_ai] == ["easy"] and not step.problems
+        # Each setting of the menu: choose it, then a value (two taps), from the values declared in OPTIONS.
+        for name, value in (("mode", "missions"), ("fog", "on"), ("cards", "fixed"), ("fortify", "connected"),
+                            ("teams", "none"), ("turn_deadline", "3600")):
+            lobby = d.message(lobby.id)
+            step = await d.select("alice", [name], lobby, custom_id=lobby.selects[1]["custom_id"])
+            values = d.message(lobby.id).selects[2]
+            assert [o["value"] for o in values["options"]] == [str(v) for v in (
+                OPTION[name].values or (300, 900, 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400))]
+            step = await d.select("alice", [value], d.message(lobby.id), custom_id=values["custom_id"])
+            assert not step.problems, step.problems
+            assert str((await record_of(d)).settings[name]) == value
+        assert set(MENU_SETTINGS) == {"mode", "fog", "teams", "cards", "fortify", "turn_deadline"}
+        before = await record_of(d)
+        gid = before.id
+        for custom_id, value in ((f"lobbys:{gid}:val:fog", "maybe"), (f"lobbys:{gid}:val:max_missed", "0"),
+                                 (f"lobbys:{gid}:val:turn_deadline", "61"), (f"lobbys:{gid}:val:vacation_days", "9"),
+                                 (f"lobbys:{gid}:val:mode", "Classic"), (f"lobbys:{gid}:set", "language"),
+                                 (f"lobbys:{gid}:ai", "hard"), (f"lobbys:{gid}:ai", "random")):
+            step = await d.select("alice", [value], _planted(d, custom_id, [value]))
+            assert "not available" in step[-1].content and step[-1].ephemeral, (custom_id, value, step[-1].content)
+        d.set_locale("bob", "en-US")
+        lobby = d.message(lobby.id)
+        step = await d.select("bob", ["fog"], lobby, custom_id=lobby.selects[1]["custom_id"])  # not the host
+        assert step[-1].ephemeral and "host" in step[-1].content
+        after = await record_of(d)
+        assert after.settings == before.settings and len(after.players) == len(before.players)  # nothing changed
+        # A setting that does not apply is not listed: no set-up turns when deployment is automatic.
+        assert "Starting armies per set-up turn" not in settings_text(after.settings, "en")
+        assert "Starting armies per set-up turn" in settings_text({**after.settings, "deployment": "deal"}, "en")
