@@ -262,6 +262,14 @@ async def test_placing_takes_one_choice_any_count_from_a_menu_and_no_count_for_t
     for args, value in ((("alaska",), "8"), (("alaska",), "0"), (("peru",), "1"), (("alaska",), "x")):
         tap = tap_on(game, *args)
         assert await refused(buttons.on_select(tap, verb.PUT_COUNT, [value]), tap), (args, value)
+    for left in (2, 3, 4, 5, 6):  # every count is offered: a button, or the menu
+        game.state.reinforcements = left
+        tap = tap_on(game)
+        await buttons.on_select(tap, verb.PLACE, ["alaska"])
+        view = tap.interaction.response.sent[-1][1]
+        offered = {int(c.item.custom_id.split(":")[-1]) for c in view.children if hasattr(c.item, "style")}
+        offered |= {int(o.value) for c in view.children if hasattr(c.item, "options") for o in c.item.options}
+        assert offered == set(range(1, left + 1)), left
     game.state.reinforcements = 1
     tap = tap_on(game)
     await buttons.on_select(tap, verb.PLACE, ["ontario"])
@@ -321,6 +329,16 @@ async def test_neutral_armies_go_by_count_with_the_neutral_armies_left():
     for args in ((neutral, "4"), (neutral, "0"), (mine, "1")):
         tap = tap_on(game, *args)
         assert await refused(buttons.neutral_put(tap), tap), args
+    s.neutral_left = 8  # more than the buttons hold: a menu of any count
+    tap = tap_on(game)
+    await buttons.on_select(tap, verb.NEUTRAL, [neutral])
+    assert shown(tap) == ["+1", "+2", "+3", "All 8"]
+    tap = tap_on(game, neutral)
+    await buttons.on_select(tap, verb.NEUTRAL_COUNT, ["6"])
+    assert tap.cog.actions == [Place(s.current, neutral, 6)]
+    for args, value in (((neutral,), "9"), ((mine,), "1"), ((neutral,), "x")):
+        tap = tap_on(game, *args)
+        assert await refused(buttons.on_select(tap, verb.NEUTRAL_COUNT, [value]), tap), (args, value)
 
 
 def choices_of(game: Any, purpose: str) -> list[str]:

@@ -263,9 +263,13 @@ async def chose_neutral(tap: Tap, value: str) -> None:
         await tap.act(Place(tap.seat, value, 1))
         return
     locale = tap.locale
-    view = view_of(*[GameButton(tap.record.id, verb.NEUTRAL_PUT, value, n, style=Blue if n == left else Grey,
-                                label=_("All {n}", locale, n=n) if n == left else f"+{n}")
-                     for n in sorted({1, min(2, left), min(3, left), left})])
+    counts = range(1, left + 1) if left <= 5 else (1, 2, 3, left)  # a count menu for any other number
+    items: list[GameButton | GameSelect] = [GameButton(tap.record.id, verb.NEUTRAL_PUT, value, n, label=_(
+        "All {n}", locale, n=n) if n == left else f"+{n}", style=Blue if n == left else Grey) for n in counts]
+    if left > 5:
+        items.append(count_select(tap.record.id, verb.NEUTRAL_COUNT, range(1, left + 1), _("Another number…", locale),
+                                  value, row=1))
+    view = view_of(*items)
     await tap.reply(ngettext("How many neutral armies on {territory}? ({n} neutral left)",
                               "How many neutral armies on {territory}? ({n} neutral left)", left, locale,
                               territory=tap.name(value)), view)
@@ -283,7 +287,7 @@ async def chose_place(tap: Tap, value: str) -> None:
     items: list[GameButton | GameSelect] = [
         GameButton(tap.record.id, verb.PUT, value, n, label=_("All {n}", locale, n=n) if n == left else f"+{n}",
                    style=Blue if n == left else Grey) for n in counts]
-    if left > 5:  # any other number, from a menu
+    if len(counts) < left:  # any other number, from a menu
         items.append(count_select(tap.record.id, verb.PUT_COUNT, range(1, left + 1), _("Another number…", locale),
                                   value, row=1))
     await tap.reply(_("How many armies on {territory}?", locale, territory=tap.name(value)), view_of(*items))

@@ -67,10 +67,22 @@ async def chose_put_count(tap: Tap, value: str) -> None:
     await tap.act(Place(tap.seat, territory, tap.number(1, 1, left)))
 
 
+async def chose_neutral_count(tap: Tap, value: str) -> None:
+    territory = tap.legal(tap.arg(0), verb.NEUTRAL)
+    left = tap.game.state.neutral_left if tap.game.state.phase == SETUP else 0
+    if not left:
+        raise tap.refuse()
+    if await narrowed(tap, verb.NEUTRAL_COUNT, value, 1, left):
+        return
+    tap.args = [territory, value]
+    await tap.act(Place(tap.seat, territory, tap.number(1, 1, left)))
+
+
 # Menus of numbers: their handlers check the number themselves.
 COUNTS: dict[str, Callable[[Tap, str], Awaitable[None]]] = {verb.MOVE_COUNT: chose_move_count,
                                                             verb.FORT_COUNT: chose_fort_count,
-                                                            verb.PUT_COUNT: chose_put_count}
+                                                            verb.PUT_COUNT: chose_put_count,
+                                                            verb.NEUTRAL_COUNT: chose_neutral_count}
 
 
 __all__ = ["COUNTS"]

@@ -54,6 +54,7 @@ FORT = "fort"          # button (source, target, count): the move
 PLACE_ALL = "placeall"  # select (count): place all ``count`` armies left on the chosen territory
 PUT_COUNT = "putcount"  # select (territory): any number of armies to place there
 NEUTRAL_PUT = "nput"   # button (territory, count): place that many neutral armies there
+NEUTRAL_COUNT = "ncount"  # select (territory): any number of neutral armies to place there
 END = "end"            # button: end the turn (asks first while attacking)
 END_CONFIRMED = "endok"  # button: end the turn, confirmed
 CONTINENT = "cont"     # select (purpose, extra...): more than 25 territories, narrowed to one continent
