@@ -430,3 +430,18 @@ async def test_the_host_sets_up_a_lobby_by_taps_and_forged_values_change_nothing
         # A setting that does not apply is not listed: no set-up turns when deployment is automatic.
         assert "Starting armies per set-up turn" not in settings_text(after.settings, "en")
         assert "Starting armies per set-up turn" in settings_text({**after.settings, "deployment": "deal"}, "en")
+
+
+async def test_the_trade_button_tells_the_channel_nothing_about_the_hand():
+    game = position(new_game(3), {"alaska": 0}, phase=REINFORCE, seat=0)
+    game.state.reinforcements = 3
+
+    def offered(public: bool) -> bool:
+        view = controls(1, game, "en", public=public)
+        return "Trade best set" in [getattr(c.item, "label", None) for c in view.children]
+    game.state.hands[0] = ["alaska", "ontario"]  # two cards: never a set
+    assert not offered(True) and not offered(False)
+    game.state.hands[0] = ["alaska", "egypt", "ontario"]  # three cards, no set: the channel sees the button anyway
+    assert game.best_set(0) is None and offered(True) and not offered(False)
+    game.state.hands[0] = ["alaska", "ontario", "brazil"]  # a set
+    assert offered(True) and offered(False)

@@ -125,12 +125,12 @@ def _cards(p: _Panel) -> list[discord.ui.Item[Any]]:
     s, locale = p.game.state, p.locale
     seat = s.current
     items: list[discord.ui.Item[Any]] = []
-    # The size of a hand is known to all, its cards are not: the best set is offered from three cards on, so the
-    # button tells nothing about the hand.
-    if p.game.can_trade(seat) and len(s.hands.get(seat, [])) >= 3:
-        items.append(GameButton(p.game_id, verb.TRADE, label=_("Trade best set", locale), style=Blue, emoji="🃏"))
+    # The size of a hand is known to all, its cards are not: where others read the buttons, the best set is
+    # offered from three cards on, so the button tells nothing about the hand; privately, only with a set.
+    if p.game.can_trade(seat) and (len(s.hands.get(seat, [])) >= 3 if p.public else p.game.best_set(seat)):
+        items.append(GameButton(p.game_id, verb.TRADE, label=_("Trade best set", locale), style=Blue, emoji="💱"))
     if s.settings.cards != "none":
-        items.append(GameButton(p.game_id, verb.CARDS, label=_("Cards", locale), style=Grey, emoji="🂠"))
+        items.append(GameButton(p.game_id, verb.CARDS, label=_("Cards", locale), style=Grey, emoji="🃏"))
     return items
 
 
