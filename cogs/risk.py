@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from cogs.game.control import ControlCommands
 from cogs.game.info import InfoCommands
-from cogs.game.lobby import LobbyButton, LobbyCommands
+from cogs.game.lobby import LobbyButton, LobbyCommands, LobbySelect
 from cogs.maps.commands import MapCommands
 from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 from cogs.play.moves import PlayCommands
@@ -60,7 +60,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
 
     async def cog_load(self) -> None:
         self.services.taps = self  # the buttons and selects find their handler here
-        self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton)
+        self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton, LobbySelect)
         self.use_stored_maps()
         self.scheduler.start()
 

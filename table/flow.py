@@ -124,6 +124,11 @@ class Table:
                 raise LimitReached(LimitReached.AI_SEATS, most)
             return Outcome(await self.store.add_ai(game_id, level))
 
+    async def change_settings(self, game_id: int, changes: Mapping[str, Any]) -> Outcome:
+        """The host changes settings of a lobby; the engine checks them (``SettingsError``)."""
+        async with self.lock(game_id):
+            return Outcome(await self.store.update_settings(game_id, changes))
+
     async def start(self, game_id: int) -> Outcome:
         async with self.lock(game_id):
             started, events = await self.store.start_game(game_id, seed=self.new_seed())

@@ -203,6 +203,7 @@ async def test_forged_taps_are_checked_against_the_legal_choices(tmp_path: Path)
         record = await record_of(d)
         game = record.game()
         s = game.state
+        from cogs.play.menus import pair_value
         from engine.fog import visible_territories
 
         source = game.attack_sources(0)[0]
@@ -219,7 +220,15 @@ async def test_forged_taps_are_checked_against_the_legal_choices(tmp_path: Path)
                                   (f"risk:{gid}:atk:{source}:{game.attack_targets(0, source)[0]}:9", None),
                                   (f"risk:{gid}:put:{source}:999", None),
                                   (f"risk:{gid}:trade:alaska.wild1.ontario", None),
-                                  (f"risk:{gid}:move:x", None)):
+                                  (f"risk:{gid}:move:x", None),
+                                  # the menus of attacks and fortify moves, place all, counts, the +2 territory
+                                  (f"risks:{gid}:atkpair", [pair_value(game, source, fogged)]),
+                                  (f"risks:{gid}:atkpair", ["0>999"]), (f"risks:{gid}:atkpair", ["x"]),
+                                  (f"risks:{gid}:fortpair", [pair_value(game, source, fogged)]),
+                                  (f"risks:{gid}:placeall:5", [source]), (f"risks:{gid}:placeall:5", [fogged]),
+                                  (f"risks:{gid}:putcount:{source}", ["3"]), (f"risks:{gid}:putcount:{fogged}", ["1"]),
+                                  (f"risk:{gid}:nput:{fogged}:1", None),
+                                  (f"risk:{gid}:trade:alaska.wild1.ontario:{fogged}", None)):
             step = await forge(d, "alice", custom_id, values)
             assert not step.problems, (custom_id, step.problems)
             answer = step[-1]

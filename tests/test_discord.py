@@ -254,7 +254,13 @@ async def test_after_a_battle_the_answer_offers_attack_again_blitz_and_stop(tmp_
         record = await game_of(db, d.channel("general").id)
         assert record.game().state.phase == "attack" and record.game().state.owners[dst] != 0  # (this seed)
         assert labels[:3] == ["Attack again", "Blitz", "Stop"]
-        await d.click("alice", "Stop", message=answer)
+        step = await d.click("alice", "Stop", message=answer)  # this battle only: the attack phase goes on
+        assert (await game_of(db, d.channel("general").id)).game().state.phase == "attack"
+        stopped = d.message(answer.id)  # the same message, its buttons without this battle
+        assert "Attack again" not in stopped.button_labels and "End attacks" in stopped.button_labels
+        step = await d.click("alice", "End attacks", message=stopped)  # ending every attack asks first
+        assert step[0].ephemeral and (await game_of(db, d.channel("general").id)).game().state.phase == "attack"
+        await d.click("alice", "Yes, end my attacks", message=step[0])
         assert (await game_of(db, d.channel("general").id)).game().state.phase == "fortify"
 
 

@@ -94,28 +94,33 @@ def test_each_phase_shows_the_buttons_of_what_it_allows_in_order():
     battle = [{"type": "battle", "from": "alaska", "to": "kamchatka"}]
     view = controls(1, game, "en", battle)
     assert panel(view) == [("Attack again", "atk"), ("Blitz", "blitz"), ("Stop", "stop"), ("Attack", "attack"),
-                           ("Fortify", "fortify"), ("End turn", "end"), ("Map", "map")]
-    assert [c.item.style for c in view.children][3] == discord.ButtonStyle.secondary
+                           ("End attacks", "endatk"), ("Fortify", "fortify"), ("End turn", "end"), ("Map", "map"),
+                           ("Attack…", "atkpair"), ("Fortify…", "fortpair")]  # the menus below the buttons
+    assert view.children[3].item.style == discord.ButtonStyle.secondary
     view = controls(1, game, "en")
-    assert panel(view) == [("Attack", "attack"), ("Fortify", "fortify"), ("End turn", "end"), ("Map", "map")]
+    assert panel(view) == [("Attack", "attack"), ("End attacks", "endatk"), ("Fortify", "fortify"),
+                           ("End turn", "end"), ("Map", "map"), ("Attack…", "atkpair"), ("Fortify…", "fortpair")]
     assert view.children[0].item.style == discord.ButtonStyle.danger  # the move of the phase stands out
     game.state.phase = FORTIFY  # ending the turn now needs no confirmation
     view = controls(1, game, "en")
-    assert panel(view) == [("Fortify", "fortify"), ("End turn", "endok"), ("Map", "map")]
+    assert panel(view) == [("Fortify", "fortify"), ("End turn", "endok"), ("Map", "map"), ("Fortify…", "fortpair")]
     assert view.children[0].item.style == discord.ButtonStyle.primary
     for fog in ("off", "on"):
         game = position(new_game(3, fog=fog), own, armies, phase=REINFORCE, seat=0)
         game.state.reinforcements, game.state.undoable_placements = 3, {"alaska": 2}
         assert panel(controls(1, game, "en", public=True)) == [
-            ("Place", "place"), ("Cards", "cards"), *([("Continue", "turn")] if fog == "on" else []),
-            ("Undo placements", "undo"), ("Map", "map")]
+            ("Cards", "cards"), ("Place", "place"), *([("Continue", "turn")] if fog == "on" else []),
+            ("Undo placements", "undo"), ("Map", "map"), *([("Place all 3 armies on…", "placeall")] if fog == "off"
+                                                           else [])]  # under fog the public panel has no menu
         game.state.phase, game.state.pending = OCCUPY, {"from": "alaska", "to": "kamchatka", "min": 1, "max": 4}
-        assert panel(controls(1, game, "en", public=True)) == ([("Continue", "turn")] if fog == "on" else [
-            ("Move 1", "move"), ("Move 3", "move"), ("Move all (4)", "move"), ("Another number…", "movecount")]) \
-            + [("Map", "map")]
+        fogged = [("Continue", "turn"), ("Map", "map")]
+        assert panel(controls(1, game, "en", public=True)) == (fogged if fog == "on" else [
+            ("Move 1", "move"), ("Move 3", "move"), ("Move all (4)", "move"), ("Map", "map"),
+            ("Another number…", "movecount")])
     two, _ = Game.new(["A", "B"], "panel", {"deployment": "deal"})
     assert two.state.phase == SETUP
-    assert panel(controls(1, two, "en")) == [("Place", "place"), ("Neutral", "neutral"), ("Map", "map")]
+    assert panel(controls(1, two, "en")) == [("Place", "place"), ("Neutral", "neutral"), ("Map", "map"),
+                                             ("Place all 2 armies on…", "placeall")]
     claim, _ = Game.new(["A", "B", "C"], "panel", {"deployment": "claim"})
     assert panel(controls(1, claim, "en")) == [("Claim", "claim"), ("Map", "map")]
     capitals, _ = Game.new(["A", "B", "C"], "panel", {"deployment": "auto", "mode": "capitals"})
@@ -132,7 +137,7 @@ def test_a_forced_trade_offers_the_cards_not_place():
     s.reinforcements = 0
     assert game.must_trade(0)
     shown = labels(controls(1, game, "en"))
-    assert "Trade cards" in shown and "Place" not in shown
+    assert "Trade best set" in shown and "Place" not in shown
 
 
 def test_trade_buttons_name_their_cards_best_first():
@@ -233,7 +238,7 @@ async def test_mission_button_teams_and_rules_topics(tmp_path: Path):
         assert "Mission" in panel.button_labels and "(team" in panel.content
         mover = "alice" if "alice" in panel.content else "bob"
         step = await d.click(mover, "Mission", panel)
-        assert step[0].ephemeral and step[0].content.startswith("🎯 Your mission:")
+        assert step[0].ephemeral and step[0].content.startswith("📜 Your mission:")
         step = await d.send_command("bob", "general", "risk status", {})
         assert "Team 1" in step[0].text and "Team 2" in step[0].text
         for topic in ("missions", "capitals", "teams", "fog", "undo"):

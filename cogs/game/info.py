@@ -19,7 +19,7 @@ from cogs.shared.text import describe, now_text, player_name, safe_name, seat_na
 from engine.fog import events_for, fog_hides_board, without_hidden
 from engine.log import dumps
 from engine.settings import Settings
-from engine.state import OVER
+from engine.state import OVER, REINFORCE
 from table import turn_deadline
 
 
@@ -52,6 +52,8 @@ class InfoCommands(CogBase):
         if s.teams:
             embed.add_field(name=_("Teams", locale), value="\n".join(team_lines(s, locale)), inline=False)
         embed.add_field(name=_("Now", locale), value=now_text(s, locale, viewer), inline=False)
+        if viewer == s.current and s.phase == REINFORCE:  # their own count, seen privately (also under fog)
+            embed.add_field(name=_("To place", locale), value=str(s.reinforcements))
         if s.settings.cards == "escalating" and s.phase != OVER:
             embed.add_field(name=_("Next set", locale), value=str(game.next_set_value()))
         turn_timer = turn_deadline(await self.store.game_deadlines(record.id))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -17,7 +18,7 @@ from cogs.shared.errors import UserError, acknowledge, handle_error
 from cogs.shared.guards import game_here, game_locale, require_host
 from cogs.shared.i18n import LANGUAGES, _, language_of, ngettext, pgettext
 from cogs.shared.services import taps_of
-from cogs.shared.text import _noop, player_name, safe_name
+from cogs.shared.text import AI_NAMES, _noop, player_name, safe_name
 from engine import Settings, SettingsError, registered_map
 from engine.ai import PLAYER_LEVELS
 from engine.settings import DEADLINES, OPTION, OPTIONS, PRESETS, assign_teams
@@ -25,6 +26,10 @@ from store import GameRecord
 from table.flow import LIVE
 
 JOIN, ADD_AI, START = "join", "bot", "start"  # the lobby buttons' verbs
+SETTING, VALUE, AI_LEVEL = "set", "val", "ai"  # the lobby menus' verbs: a setting, then its value (arg: the
+#                                                setting); an AI of a level
+# The settings a host chooses from the lobby's menus, in the order offered (declared in engine.settings.OPTIONS).
+MENU_SETTINGS = ("mode", "fog", "teams", "cards", "fortify", "turn_deadline")
 # A game without a preset: territories dealt at random and starting armies placed five at a time, so a game
 # over days reaches its first real turn after a few setup turns instead of some seventy (see docs/rules.md).
 ASYNC_DEFAULTS: dict[str, Any] = {"deployment": "deal", "setup_batch": 5}
@@ -47,7 +52,7 @@ def settings_text(settings: dict[str, Any], locale: object | None = None) -> str
     lines = []
     for key, value in full.to_dict().items():
         option = OPTION.get(key)
-        if option is None and key != "map":
+        if (option is None and key != "map") or not applies(full, key):
             continue
         label = pgettext("setting", option.label, locale) if option else _(MAP_LABEL, locale)
         if key == "map":
@@ -63,6 +68,23 @@ def settings_text(settings: dict[str, Any], locale: object | None = None) -> str
             shown = str(value)
         lines.append(f"{label}: **{shown}**")
     return "\n".join(lines)
+
+
+def applies(settings: Settings, key: str) -> bool:
+    """Whether a setting changes anything in a game with these settings (no set-up turns with deployment auto)."""
+    return not (key == "setup_batch" and settings.deployment == "auto")
+
+
+def menu_values(name: str) -> tuple[object, ...]:
+    """The values a lobby menu offers for a setting: its declared words, or the turn deadlines."""
+    return DEADLINES if name == "turn_deadline" else OPTION[name].values
+
+
+def value_label(name: str, value: object, locale: object | None = None) -> str:
+    if name == "turn_deadline" and isinstance(value, int):
+        return deadline_name(value, locale)
+    words = OPTION[name].word(value)
+    return (_(words, locale) if words is not None else str(value))[:100]
 
 
 def teams_text(record: GameRecord, locale: object | None = None) -> str | None:
@@ -97,11 +119,28 @@ def lobby_embed(record: GameRecord, interaction: discord.Interaction[Any]) -> di
     return embed
 
 
-def lobby_view(record: GameRecord, interaction: discord.Interaction[Any]) -> discord.ui.View:
+def lobby_view(record: GameRecord, interaction: discord.Interaction[Any], setting: str | None = None
+               ) -> discord.ui.View:
+    """The lobby's buttons, a menu of AI levels, a menu of the settings and (once one is chosen) its values."""
     locale = game_locale(record, interaction)
-    return view_of(LobbyButton(record.id, JOIN, label=_("Join", locale), style=Green),
-                   LobbyButton(record.id, ADD_AI, label=_("Add AI", locale), style=Grey),
-                   LobbyButton(record.id, START, label=_("Start", locale), style=Blue))
+    full = Settings.from_dict({k: v for k, v in record.settings.items() if k in Settings.__dataclass_fields__})
+    levels = [discord.SelectOption(label=_(AI_NAMES.get(level.title(), level), locale), value=level)
+              for level in PLAYER_LEVELS]
+    settings = [discord.SelectOption(label=_(OPTION[name].label, locale)[:100], value=name,
+                                     description=value_label(name, getattr(full, name), locale))
+                for name in MENU_SETTINGS]
+    items: list[discord.ui.Item[Any]] = [
+        LobbyButton(record.id, JOIN, label=_("Join", locale), style=Green),
+        LobbyButton(record.id, ADD_AI, label=_("Add AI", locale), style=Grey),
+        LobbyButton(record.id, START, label=_("Start", locale), style=Blue),
+        LobbySelect(record.id, AI_LEVEL, options=levels, placeholder=_("Add an AI of level…", locale)),
+        LobbySelect(record.id, SETTING, options=settings, placeholder=_("Change a setting…", locale))]
+    if setting in MENU_SETTINGS:
+        values = [discord.SelectOption(label=value_label(setting, v, locale), value=str(v),
+                                       default=v == getattr(full, setting)) for v in menu_values(setting)]
+        items.append(LobbySelect(record.id, VALUE, setting, options=values,
+                                 placeholder=_(OPTION[setting].label, locale)[:150]))
+    return view_of(*items)
 
 
 class LobbyCommands(CogBase):
@@ -163,11 +202,34 @@ class LobbyCommands(CogBase):
             await interaction.response.send_message(embed=embed, view=lobby_view(record, interaction),
                                                     allowed_mentions=NOBODY)
 
-    async def lobby_action(self, interaction: discord.Interaction[Any], game_id: int, verb: str) -> None:
+    async def lobby_action(self, interaction: discord.Interaction[Any], game_id: int, verb: str, arg: str = "",
+                           values: Sequence[str] = ()) -> None:
+        """A lobby button or menu: every value is checked against what the menu declares before anything changes."""
         record = await self.store.get_game(game_id)
         if record.status != "lobby" or record.channel_id != interaction.channel_id:
             raise UserError(_("This lobby is closed.", interaction.locale))
-        if verb == JOIN:
+        refused = UserError(_("That choice is not available now; open the menu again.", interaction.locale))
+        value = values[0] if len(values) == 1 else None
+        if verb in (SETTING, VALUE, AI_LEVEL):
+            require_host(record, interaction)
+            if value is None:
+                raise refused
+        if verb == SETTING:
+            if value not in MENU_SETTINGS:
+                raise refused
+            await interaction.response.edit_message(view=lobby_view(record, interaction, value))
+        elif verb == VALUE:
+            chosen = next((v for v in menu_values(arg) if str(v) == value), None) if arg in MENU_SETTINGS else None
+            if chosen is None:
+                raise refused
+            record = (await self.table.change_settings(record.id, {arg: chosen})).record
+            await interaction.response.edit_message(embed=lobby_embed(record, interaction),
+                                                    view=lobby_view(record, interaction))
+        elif verb == AI_LEVEL:
+            if value not in PLAYER_LEVELS:
+                raise refused
+            await self.show_lobby(interaction, (await self.table.add_ai(record.id, value)).record, edit=True)
+        elif verb == JOIN:
             outcome = await self.table.join(record.id, interaction.user.id, interaction.user.display_name)
             await self.show_lobby(interaction, outcome.record, edit=True)
         elif verb == ADD_AI:
@@ -240,4 +302,29 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lob
             await handle_error(interaction, exc, {"lobby": self.verb, "game": self.game_id})
 
 
-__all__ = ["LobbyButton", "LobbyCommands", "deadline_name", "lobby_embed", "lobby_view", "settings_text"]
+class LobbySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"lobbys:(?P<gid>[0-9]+):(?P<verb>[a-z]+)(?::(?P<arg>[a-z_]+))?"):
+    def __init__(self, game_id: int, verb: str, arg: str = "", *, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        cid = f"lobbys:{game_id}:{verb}" + (f":{arg}" if arg else "")
+        super().__init__(discord.ui.Select(custom_id=cid, options=options or [], placeholder=placeholder,
+                                           min_values=1, max_values=1))
+        self.game_id, self.verb, self.arg = game_id, verb, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LobbySelect:
+        if not isinstance(item, discord.ui.Select):  # discord.py hands over the chosen component: a select here
+            raise TypeError(f"a lobby menu's custom id on a {type(item).__name__}")
+        return cls(int(match["gid"]), match["verb"], match["arg"] or "", options=list(item.options))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(self.item.values)
+        try:
+            await taps_of(interaction.client).lobby_action(interaction, self.game_id, self.verb, self.arg, values)
+        except Exception as exc:
+            await handle_error(interaction, exc, {"lobby": self.verb, "arg": self.arg, "values": values,
+                                                  "game": self.game_id})
+
+
+__all__ = ["LobbyButton", "LobbyCommands", "LobbySelect", "deadline_name", "lobby_embed", "lobby_view", "settings_text"]

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from cogs.play.counts import COUNTS
-from cogs.play.menus import choices
+from cogs.play.menus import choices, pair_of
 from cogs.play.panel import Blue, Grey, Red, armies_to_place, controls, count_select, turn_prompt
 from cogs.play.tap import Tap
 from cogs.shared import components as verb
 from cogs.shared.components import GameButton, GameSelect, view_of
 from cogs.shared.errors import UserError
-from cogs.shared.i18n import _, percent
+from cogs.shared.i18n import _, ngettext, percent, territory_name
 from cogs.shared.text import phase_text
 from engine import (
     Action,
@@ -85,11 +85,32 @@ async def cards(tap: Tap) -> None:
 
 
 async def trade(tap: Tap) -> None:
-    chosen = tuple(tap.arg(0).split("."))
-    offered = {tuple(sorted(combo)) for combo in tap.game.tradeable_sets(tap.seat)}
-    if tuple(sorted(chosen)) not in offered:
-        raise UserError(_("Your hand has changed; open your cards again.", tap.locale))
-    await tap.act(Trade(tap.seat, chosen))
+    """A set (none named: the best one), and the territory for its +2 (asked first when more than one is held)."""
+    game, seat, locale = tap.game, tap.seat, tap.locale
+    offered = {tuple(sorted(combo)): combo for combo in game.tradeable_sets(seat)}
+    if not tap.args:
+        best = game.best_set(seat)
+        if best is None:
+            raise UserError(_("You have no set to trade.", locale) if game.allows(Trade) else
+                            _("Your hand has changed; open your cards again.", locale))
+        chosen = best
+    else:
+        chosen = offered.get(tuple(sorted(tap.arg(0).split("."))), ())
+        if not chosen:
+            raise UserError(_("Your hand has changed; open your cards again.", locale))
+    s = game.state
+    held = sorted({c for c in chosen if s.owners.get(c) == seat}, key=game.board.territory_ids.index)
+    bonus = tap.args[1] if len(tap.args) > 1 else None
+    if bonus is not None and bonus not in held:
+        raise tap.refuse()
+    if bonus is None and len(held) > 1 and s.bonus_this_turn < 2:
+        buttons = [GameButton(tap.record.id, verb.TRADE, ".".join(chosen), t, style=Blue if n == 0 else Grey,
+                              label=_("+2 on {territory}", locale, territory=territory_name(game.board, t, locale,
+                                                                                              short=True)))
+                   for n, t in enumerate(held)]
+        await tap.reply(_("Trade the set: which territory gets the +2 armies?", locale), view_of(*buttons))
+        return
+    await tap.act(Trade(seat, chosen, bonus))
 
 
 async def attack(tap: Tap) -> None:
@@ -119,6 +140,22 @@ async def blitz(tap: Tap) -> None:
 
 
 async def stop(tap: Tap) -> None:
+    """This battle is over: the buttons without it (the attack phase goes on)."""
+    in_phase(tap, EndAttack)
+    await tap.interaction.response.edit_message(view=controls(tap.record.id, tap.game, tap.locale,
+                                                              public=not tap.private_message))
+
+
+async def end_attacks(tap: Tap) -> None:
+    in_phase(tap, EndAttack)
+    locale = tap.locale
+    buttons = [GameButton(tap.record.id, verb.END_ATTACKS_CONFIRMED, label=_("Yes, end my attacks", locale),
+                          style=Red)]
+    await tap.interaction.response.send_message(_("End all your attacks this turn?", locale), view=view_of(*buttons),
+                                                ephemeral=True)
+
+
+async def end_attacks_confirmed(tap: Tap) -> None:
     await tap.act(EndAttack(tap.seat))
 
 
@@ -167,7 +204,7 @@ async def my_controls(tap: Tap) -> None:
     """The buttons of the move, privately: the public panel under fog shows no figures."""
     locale = tap.locale
     view = controls(tap.record.id, tap.game, locale)
-    text = turn_prompt(tap.game, locale, _("You", locale))
+    text = turn_prompt(tap.game, locale, _("You", locale), private=True)
     if view is not None:
         await tap.interaction.response.send_message(text, ephemeral=True, view=view)
     else:
@@ -180,6 +217,11 @@ async def show_mission(tap: Tap) -> None:
 
 async def give_up(tap: Tap) -> None:
     await tap.act(Surrender(tap.seat))
+
+
+async def neutral_put(tap: Tap) -> None:
+    territory = tap.legal(tap.arg(0), verb.NEUTRAL)
+    await tap.act(Place(tap.seat, territory, tap.number(1, 1, max(1, tap.game.state.neutral_left))))
 
 
 async def remove(tap: Tap) -> None:
@@ -195,11 +237,12 @@ BUTTONS: dict[str, Handler] = {
     verb.CARDS: cards, verb.TRADE: trade, verb.ATTACK: attack, verb.ROLL: roll, verb.BLITZ: blitz,
     verb.STOP: stop, verb.MOVE: move, verb.FORTIFY: fortify, verb.FORT: fort, verb.END: end,
     verb.END_CONFIRMED: end_confirmed, verb.CONTROLS: my_controls, verb.UNDO: undo,
+    verb.END_ATTACKS: end_attacks, verb.END_ATTACKS_CONFIRMED: end_attacks_confirmed, verb.NEUTRAL_PUT: neutral_put,
 }
 # The buttons whose handler only checks its arguments and plays (no menu or question of its own): like a typed
 # move, they are acknowledged on receipt, before the game is read (``RiskCog.on_button``).
-AT_ONCE = frozenset({verb.PUT, verb.TRADE, verb.ROLL, verb.BLITZ, verb.STOP, verb.MOVE, verb.FORT,
-                     verb.END_CONFIRMED, verb.UNDO})
+AT_ONCE = frozenset({verb.PUT, verb.ROLL, verb.BLITZ, verb.MOVE, verb.FORT, verb.END_CONFIRMED, verb.UNDO,
+                     verb.END_ATTACKS_CONFIRMED, verb.NEUTRAL_PUT})
 # Buttons for a player whose turn it need not be, and for the host.
 SEATED: dict[str, Handler] = {verb.MISSION: show_mission, verb.SURRENDER: give_up}
 HOSTED: dict[str, Handler] = {verb.KICK: remove}
@@ -215,20 +258,44 @@ async def chose_capital(tap: Tap, value: str) -> None:
 
 
 async def chose_neutral(tap: Tap, value: str) -> None:
-    await tap.act(Place(tap.seat, value, 1))
+    left = tap.game.state.neutral_left
+    if left <= 1:  # the last neutral army: no count to choose
+        await tap.act(Place(tap.seat, value, 1))
+        return
+    locale = tap.locale
+    counts = range(1, left + 1) if left <= 5 else (1, 2, 3, left)  # a count menu for any other number
+    items: list[GameButton | GameSelect] = [GameButton(tap.record.id, verb.NEUTRAL_PUT, value, n, label=_(
+        "All {n}", locale, n=n) if n == left else f"+{n}", style=Blue if n == left else Grey) for n in counts]
+    if left > 5:
+        items.append(count_select(tap.record.id, verb.NEUTRAL_COUNT, range(1, left + 1), _("Another number…", locale),
+                                  value, row=1))
+    view = view_of(*items)
+    await tap.reply(ngettext("How many neutral armies on {territory}? ({n} neutral left)",
+                              "How many neutral armies on {territory}? ({n} neutral left)", left, locale,
+                              territory=tap.name(value)), view)
 
 
 async def chose_place(tap: Tap, value: str) -> None:
     left = armies_to_place(tap.game.state)
     if not left:
         raise UserError(_("You have no armies left to place.", tap.locale))
+    if left == 1:  # the last army: nothing to count
+        await tap.act(Place(tap.seat, value, 1))
+        return
     counts = sorted({1, min(3, left), min(5, left), left} - {0})
     locale = tap.locale
-    view = view_of(*[GameButton(tap.record.id, verb.PUT, value, n,
-                                label=_("All {n}", locale, n=n) if n == left else f"+{n}",
-                                style=Blue if n == left else Grey) for n in counts])
-    await tap.interaction.response.edit_message(
-        content=_("How many armies on {territory}?", locale, territory=tap.name(value)), view=view)
+    items: list[GameButton | GameSelect] = [
+        GameButton(tap.record.id, verb.PUT, value, n, label=_("All {n}", locale, n=n) if n == left else f"+{n}",
+                   style=Blue if n == left else Grey) for n in counts]
+    if len(counts) < left:  # any other number, from a menu
+        items.append(count_select(tap.record.id, verb.PUT_COUNT, range(1, left + 1), _("Another number…", locale),
+                                  value, row=1))
+    await tap.reply(_("How many armies on {territory}?", locale, territory=tap.name(value)), view_of(*items))
+
+
+async def chose_place_all(tap: Tap, value: str) -> None:
+    left = armies_to_place(tap.game.state)  # a menu of an earlier moment (another number was left) is refused
+    await tap.act(Place(tap.seat, value, tap.number(0, max(1, left), left)))
 
 
 async def chose_attack_from(tap: Tap, value: str) -> None:
@@ -237,20 +304,27 @@ async def chose_attack_from(tap: Tap, value: str) -> None:
 
 
 async def chose_attack_to(tap: Tap, value: str) -> None:
+    await _dice(tap, tap.args[0], value)
+
+
+async def chose_attack_pair(tap: Tap, value: str) -> None:
+    await _dice(tap, *pair_of(tap.game, value))
+
+
+async def _dice(tap: Tap, source: str, target: str) -> None:
     s = tap.game.state
     locale = tap.locale
-    source = tap.args[0]
     dice = tap.game.allowed_dice(source)
-    chance = odds(s.armies[source], s.armies[value], QUICK_LIMIT)[0]
-    buttons = [GameButton(tap.record.id, verb.ROLL, source, value, n,
+    chance = odds(s.armies[source], s.armies[target], QUICK_LIMIT)[0]
+    buttons = [GameButton(tap.record.id, verb.ROLL, source, target, n,
                           label=_("{n} dice", locale, n=n) if n > 1 else _("1 die", locale),
                           style=Red if n == max(dice) else Grey) for n in dice]
-    buttons.append(GameButton(tap.record.id, verb.BLITZ, source, value, label=_("Blitz", locale), style=Red,
+    buttons.append(GameButton(tap.record.id, verb.BLITZ, source, target, label=_("Blitz", locale), style=Red,
                               emoji="⚡"))
     text = _("{source} ({a}) → {target} ({d}): blitz wins {win} of the time. Roll how many dice?", locale,
-             source=tap.name(source), a=s.armies[source], target=tap.name(value), d=s.armies[value],
+             source=tap.name(source), a=s.armies[source], target=tap.name(target), d=s.armies[target],
              win=percent(chance.win, locale))
-    await tap.interaction.response.edit_message(content=text, view=view_of(*buttons))
+    await tap.reply(text, view_of(*buttons))
 
 
 async def chose_fortify_from(tap: Tap, value: str) -> None:
@@ -259,8 +333,15 @@ async def chose_fortify_from(tap: Tap, value: str) -> None:
 
 
 async def chose_fortify_to(tap: Tap, value: str) -> None:
+    await _fortify_count(tap, tap.args[0], value)
+
+
+async def chose_fortify_pair(tap: Tap, value: str) -> None:
+    await _fortify_count(tap, *pair_of(tap.game, value))
+
+
+async def _fortify_count(tap: Tap, source: str, value: str) -> None:
     locale = tap.locale
-    source = tap.args[0]
     most = tap.game.state.armies[source] - 1
     counts = sorted({1, (most + 1) // 2, most} - {0})
     buttons: list[GameButton | GameSelect] = [GameButton(tap.record.id, verb.FORT, source, value, n,
@@ -272,7 +353,7 @@ async def chose_fortify_to(tap: Tap, value: str) -> None:
     names = {"source": tap.name(source), "target": tap.name(value)}
     text = _("Move how many armies from {source} to {target}? This ends your turn.", locale, **names) \
         if tap.game.fortify_ends_turn else _("Move how many armies from {source} to {target}?", locale, **names)
-    await tap.interaction.response.edit_message(content=text, view=view_of(*buttons))
+    await tap.reply(text, view_of(*buttons))
 
 
 SelectHandler = Callable[[Tap, str], Awaitable[None]]
@@ -280,7 +361,8 @@ SelectHandler = Callable[[Tap, str], Awaitable[None]]
 SELECTS: dict[str, SelectHandler] = {
     verb.CLAIM: chose_claim, verb.CAPITAL: chose_capital, verb.NEUTRAL: chose_neutral, verb.PLACE: chose_place,
     verb.ATTACK_FROM: chose_attack_from, verb.ATTACK_TO: chose_attack_to, verb.FORTIFY_FROM: chose_fortify_from,
-    verb.FORTIFY_TO: chose_fortify_to,
+    verb.FORTIFY_TO: chose_fortify_to, verb.PLACE_ALL: chose_place_all, verb.ATTACK_PAIR: chose_attack_pair,
+    verb.FORTIFY_PAIR: chose_fortify_pair,
 }
 
 

@@ -13,8 +13,8 @@ from cogs.play.tap import Tap
 from cogs.shared import components as verb
 from cogs.shared.components import view_of
 from cogs.shared.i18n import _
-from engine import Fortify, Occupy
-from engine.state import OCCUPY
+from engine import Fortify, Occupy, Place
+from engine.state import OCCUPY, REINFORCE, SETUP
 
 
 async def narrowed(tap: Tap, purpose: str, value: str, low: int, high: int) -> bool:
@@ -55,9 +55,34 @@ async def chose_fort_count(tap: Tap, value: str) -> None:
     await tap.act(Fortify(tap.seat, source, target, tap.number(2, 1, most)))
 
 
+async def chose_put_count(tap: Tap, value: str) -> None:
+    territory = tap.legal(tap.arg(0), verb.PLACE)
+    s = tap.game.state
+    left = s.reinforcements if s.phase == REINFORCE else s.batch_left if s.phase == SETUP else 0
+    if not left:
+        raise tap.refuse()
+    if await narrowed(tap, verb.PUT_COUNT, value, 1, left):
+        return
+    tap.args = [territory, value]
+    await tap.act(Place(tap.seat, territory, tap.number(1, 1, left)))
+
+
+async def chose_neutral_count(tap: Tap, value: str) -> None:
+    territory = tap.legal(tap.arg(0), verb.NEUTRAL)
+    left = tap.game.state.neutral_left if tap.game.state.phase == SETUP else 0
+    if not left:
+        raise tap.refuse()
+    if await narrowed(tap, verb.NEUTRAL_COUNT, value, 1, left):
+        return
+    tap.args = [territory, value]
+    await tap.act(Place(tap.seat, territory, tap.number(1, 1, left)))
+
+
 # Menus of numbers: their handlers check the number themselves.
 COUNTS: dict[str, Callable[[Tap, str], Awaitable[None]]] = {verb.MOVE_COUNT: chose_move_count,
-                                                            verb.FORT_COUNT: chose_fort_count}
+                                                            verb.FORT_COUNT: chose_fort_count,
+                                                            verb.PUT_COUNT: chose_put_count,
+                                                            verb.NEUTRAL_COUNT: chose_neutral_count}
 
 
 __all__ = ["COUNTS"]

@@ -22,6 +22,42 @@ from engine.odds import QUICK_LIMIT, odds
 from engine.state import NEUTRAL
 
 MAX_OPTIONS = 25  # Discord's limit on a select's options
+RANK_LIMIT = 2_500  # attackers × defenders up to which a menu ranks attacks by exact odds (approximated above)
+
+
+def pair_value(game: Game, source: str, target: str) -> str:
+    """A move between two territories as a menu's value: their places on the map ("3>7"; ids may be long)."""
+    ids = game.board.territory_ids
+    return f"{ids.index(source)}>{ids.index(target)}"
+
+
+def pair_of(game: Game, value: str) -> tuple[str, str]:
+    """The territories of a ``pair_value`` (checked against the menu's choices before this is called)."""
+    ids = game.board.territory_ids
+    first, _sep, second = value.partition(">")
+    return ids[int(first)], ids[int(second)]
+
+
+def win_chance(game: Game, source: str, target: str) -> float:
+    s = game.state
+    return odds(s.armies[source], s.armies[target], RANK_LIMIT)[0].win
+
+
+def attack_pairs(game: Game, seat: int) -> list[tuple[str, str]]:
+    """Every attack ``seat`` can make now, the best odds first."""
+    pairs = [(a, b) for a in game.attack_sources(seat) for b in game.attack_targets(seat, a)]
+    return sorted(pairs, key=lambda p: (-win_chance(game, *p), -game.state.armies[p[0]], p))
+
+
+def fortify_pairs(game: Game, seat: int) -> list[tuple[str, str]]:
+    """Every fortify move ``seat`` can make now, the likeliest first: from a territory with armies to spare and no
+    enemy beside it, to one that faces an enemy."""
+    s = game.state
+
+    def faces_enemy(t: str) -> bool:
+        return any(not game.friendly(seat, s.owners.get(n)) for n in game.board.neighbours(t))
+    pairs = [(a, b) for a in game.fortify_sources(seat) for b in game.fortify_targets(seat, a)]
+    return sorted(pairs, key=lambda p: (faces_enemy(p[0]), not faces_enemy(p[1]), -s.armies[p[0]], p))
 
 
 def choices(game: Game, seat: int, purpose: str, extra: Sequence[str] = ()) -> list[str]:
@@ -42,6 +78,12 @@ def choices(game: Game, seat: int, purpose: str, extra: Sequence[str] = ()) -> l
     if purpose == verb.ATTACK_TO:
         source = extra[0] if extra else ""
         return game.attack_targets(seat, source) if source in game.attack_sources(seat) else []
+    if purpose == verb.ATTACK_PAIR:
+        return [pair_value(game, a, b) for a, b in attack_pairs(game, seat)]
+    if purpose == verb.FORTIFY_PAIR:
+        return [pair_value(game, a, b) for a, b in fortify_pairs(game, seat)]
+    if purpose == verb.PLACE_ALL:
+        return choices(game, seat, verb.PLACE)
     if purpose == verb.FORTIFY_FROM:
         return game.fortify_sources(seat)
     if purpose == verb.FORTIFY_TO:
@@ -91,4 +133,15 @@ def option_label(game: Game, territory: str, purpose: str, extra: Sequence[str],
     return label[:100]
 
 
-__all__ = ["MAX_OPTIONS", "choices", "option_label", "pick_territory"]
+def pair_label(game: Game, source: str, target: str, locale: object = None) -> str:
+    """An attack or a fortify move in a menu: both territories with their armies, an attack's odds."""
+    s = game.state
+    label = f"{territory_name(game.board, source, locale, short=True)} ({s.armies[source]}) → " \
+            f"{territory_name(game.board, target, locale, short=True)} ({s.armies[target]})"
+    if not game.friendly(s.owners[source], s.owners.get(target)):
+        label += f" · {percent(win_chance(game, source, target), locale)}"
+    return label[:100]
+
+
+__all__ = ["MAX_OPTIONS", "attack_pairs", "choices", "fortify_pairs", "option_label", "pair_label", "pair_of",
+           "pair_value", "pick_territory"]

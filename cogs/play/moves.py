@@ -259,7 +259,7 @@ class PlayCommands(CogBase):
         if mission is None:
             raise UserError(_("This game has no secret missions: conquer the world.", interaction.locale))
         text = mission_line(mission, game.board, game.state, interaction.locale)
-        await interaction.response.send_message(_("🎯 Your mission: {mission}", interaction.locale, mission=text),
+        await interaction.response.send_message(_("📜 Your mission: {mission}", interaction.locale, mission=text),
                                                 ephemeral=True)
 
     @app_commands.command(name="odds", description="Exact odds of an attack: two territories, or two numbers")

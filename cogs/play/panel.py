@@ -8,9 +8,10 @@ from typing import Any
 
 import discord
 
+from cogs.play.menus import MAX_OPTIONS, attack_pairs, choices, fortify_pairs, option_label, pair_label, pair_value
 from cogs.shared import components as verb
 from cogs.shared.components import GameButton, GameSelect, view_of
-from cogs.shared.i18n import _, ngettext
+from cogs.shared.i18n import _, ngettext, territory_name
 from cogs.shared.text import phase_text
 from engine import (
     Action,
@@ -40,8 +41,9 @@ def armies_to_place(state: GameState) -> int:
     return state.reinforcements if state.phase == REINFORCE else state.batch_left if state.phase == SETUP else 0
 
 
-def turn_prompt(game: Game, locale: object, who: str) -> str:
-    """The panel's line: the channel reads it, so under fog it names no figure that tells about the board."""
+def turn_prompt(game: Game, locale: object, who: str, *, private: bool = False) -> str:
+    """The panel's line: the channel reads it, so under fog it names no figure that tells about the board
+    (``private``: only the player reads it, who sees their own reinforcements)."""
     s = game.state
     if s.phase == CLAIM:
         return _("🎯 {who}, claim a territory ({left} left).", locale, who=who, left=len(game.claimable()))
@@ -51,12 +53,12 @@ def turn_prompt(game: Game, locale: object, who: str) -> str:
         if s.batch_left:
             return ngettext("🎯 {who}, place {n} of your starting armies.", "🎯 {who}, place {n} of your starting "
                             "armies.", s.batch_left, locale, who=who)
-        return ngettext("🎯 {who}, place {n} neutral army.", "🎯 {who}, place {n} neutral armies.", s.neutral_left,
-                        locale, who=who)
+        return ngettext("🎯 {who}, place the neutral armies ({n} neutral left).",
+                        "🎯 {who}, place the neutral armies ({n} neutral left).", s.neutral_left, locale, who=who)
     if s.phase == REINFORCE:
         extra = ngettext(" You hold {n} card: trade a set first.", " You hold {n} cards: trade a set first.",
                          len(s.hands[s.current]), locale) if game.must_trade(s.current) else ""
-        if fog_hides_board(s):
+        if fog_hides_board(s) and not private:
             return _("🎯 {who}, turn {turn}: place your reinforcements.", locale, who=who, turn=s.turn) + extra
         return ngettext("🎯 {who}, turn {turn}: place {n} army.", "🎯 {who}, turn {turn}: place {n} armies.",
                         s.reinforcements, locale, who=who, turn=s.turn) + extra
@@ -96,21 +98,40 @@ def _place(p: _Panel) -> list[discord.ui.Item[Any]]:
     items: list[discord.ui.Item[Any]] = []
     if s.phase == SETUP:
         if s.batch_left:
-            items.append(GameButton(p.game_id, verb.PLACE, label=_("Place", locale), style=Blue, emoji="➕"))
+            items += _place_all(p)
         if s.neutral_left:
             items.append(GameButton(p.game_id, verb.NEUTRAL, label=_("Neutral", locale), style=Grey, emoji="⬜"))
     elif not p.game.must_trade(s.current):  # nothing to place before a set is traded: the cards only
-        items.append(GameButton(p.game_id, verb.PLACE, label=_("Place", locale), style=Blue, emoji="➕"))
+        items += _place_all(p)
+    return items
+
+
+def _place_all(p: _Panel) -> list[discord.ui.Item[Any]]:
+    """All the armies left on one territory in one choice (when the board may be shown), and a button for any
+    other number."""
+    left, seat = armies_to_place(p.game.state), p.game.state.current
+    items: list[discord.ui.Item[Any]] = [GameButton(p.game_id, verb.PLACE, label=_("Place", p.locale), style=Blue,
+                                                    emoji="➕")]
+    territories = choices(p.game, seat, verb.PLACE_ALL)
+    if not p.hides_figures and 0 < len(territories) <= MAX_OPTIONS:
+        options = [discord.SelectOption(label=option_label(p.game, t, verb.PLACE, (), p.locale), value=t)
+                   for t in territories]
+        items.append(GameSelect(p.game_id, verb.PLACE_ALL, left, options=options, placeholder=ngettext(
+            "Place {n} army on…", "Place all {n} armies on…", left, p.locale)))
     return items
 
 
 def _cards(p: _Panel) -> list[discord.ui.Item[Any]]:
     s, locale = p.game.state, p.locale
-    if p.game.must_trade(s.current):
-        return [GameButton(p.game_id, verb.CARDS, label=_("Trade cards", locale), style=Blue, emoji="🃏")]
+    seat = s.current
+    items: list[discord.ui.Item[Any]] = []
+    # The size of a hand is known to all, its cards are not: where others read the buttons, the best set is
+    # offered from three cards on, so the button tells nothing about the hand; privately, only with a set.
+    if p.game.can_trade(seat) and (len(s.hands.get(seat, [])) >= 3 if p.public else p.game.best_set(seat)):
+        items.append(GameButton(p.game_id, verb.TRADE, label=_("Trade best set", locale), style=Blue, emoji="💱"))
     if s.settings.cards != "none":
-        return [GameButton(p.game_id, verb.CARDS, label=_("Cards", locale), style=Grey, emoji="🃏")]
-    return []
+        items.append(GameButton(p.game_id, verb.CARDS, label=_("Cards", locale), style=Grey, emoji="🃏"))
+    return items
 
 
 def _move(p: _Panel) -> list[discord.ui.Item[Any]]:
@@ -123,8 +144,8 @@ def _move(p: _Panel) -> list[discord.ui.Item[Any]]:
     for n in sorted({lo, (lo + hi + 1) // 2, hi}):
         label = _("Move {n}", locale, n=n) if n != hi else _("Move all ({n})", locale, n=n)
         items.append(GameButton(p.game_id, verb.MOVE, n, label=label, style=Blue if n == hi else Grey))
-    if hi - lo > 2:  # any other number, from a menu on its own row
-        items.append(count_select(p.game_id, verb.MOVE_COUNT, range(lo, hi + 1), _("Another number…", locale), row=1))
+    if hi - lo > 2:  # any other number, from a menu
+        items.append(count_select(p.game_id, verb.MOVE_COUNT, range(lo, hi + 1), _("Another number…", locale)))
     return items
 
 
@@ -137,10 +158,16 @@ def _last_front(p: _Panel) -> tuple[str, str] | None:
     return None
 
 
+def _just_taken(p: _Panel) -> str | None:
+    """The territory the last action moved into, while it can attack."""
+    taken = next((e["to"] for e in reversed(p.events) if e["type"] == "occupied"), None)
+    return taken if taken in p.game.attack_sources(p.game.state.current) else None
+
+
 def _attack_again(p: _Panel) -> list[discord.ui.Item[Any]]:
     front = _last_front(p)
     return [] if front is None else [GameButton(p.game_id, verb.ROLL, *front, 0, label=_("Attack again", p.locale),
-                                                style=Red, emoji="⚔️")]
+                                                style=Red, emoji="🔁")]
 
 
 def _blitz_again(p: _Panel) -> list[discord.ui.Item[Any]]:
@@ -155,18 +182,48 @@ def _stop(p: _Panel) -> list[discord.ui.Item[Any]]:
 
 
 def _attack(p: _Panel) -> list[discord.ui.Item[Any]]:
-    if not p.game.attack_sources(p.game.state.current):  # only what can be done: no button that would be refused
+    """The attacks as one menu, the best odds first (from the territory just taken, its own menu first); the
+    button opens them by territory (every attack, where there are more than a menu holds)."""
+    game, locale, seat = p.game, p.locale, p.game.state.current
+    if not game.attack_sources(seat):  # only what can be done: no button that would be refused
         return []
-    return [GameButton(p.game_id, verb.ATTACK, label=_("Attack", p.locale), style=Red if not p.items else Grey,
-                       emoji="🎯")]
+    items: list[discord.ui.Item[Any]] = [GameButton(p.game_id, verb.ATTACK, label=_("Attack", locale),
+                                                    style=Red if not p.items else Grey, emoji="⚔️")]
+    if p.hides_figures:
+        return items
+    taken = _just_taken(p)
+    if taken is not None:
+        targets = choices(game, seat, verb.ATTACK_TO, [taken])[:MAX_OPTIONS]
+        options = [discord.SelectOption(label=option_label(game, t, verb.ATTACK_TO, [taken], locale), value=t)
+                   for t in targets]
+        items.append(GameSelect(p.game_id, verb.ATTACK_TO, taken, options=options, placeholder=_(
+            "Attack from {territory}…", locale, territory=territory_name(game.board, taken, locale))[:150]))
+    pairs = attack_pairs(game, seat)[:MAX_OPTIONS]
+    options = [discord.SelectOption(label=pair_label(game, a, b, locale), value=pair_value(game, a, b))
+               for a, b in pairs]
+    items.append(GameSelect(p.game_id, verb.ATTACK_PAIR, options=options, placeholder=_("Attack…", locale)))
+    return items
+
+
+def _end_attacks(p: _Panel) -> list[discord.ui.Item[Any]]:
+    if p.game.state.phase != ATTACK or not p.game.attack_sources(p.game.state.current):
+        return []
+    return [GameButton(p.game_id, verb.END_ATTACKS, label=_("End attacks", p.locale), style=Grey, emoji="🏳️")]
 
 
 def _fortify(p: _Panel) -> list[discord.ui.Item[Any]]:
-    s = p.game.state
-    if not p.game.fortify_sources(s.current):
+    game, s = p.game, p.game.state
+    if not game.fortify_sources(s.current):
         return []
-    return [GameButton(p.game_id, verb.FORTIFY, label=_("Fortify", p.locale), style=Blue if s.phase == FORTIFY
-                       else Grey, emoji="🛡️")]
+    items: list[discord.ui.Item[Any]] = [GameButton(
+        p.game_id, verb.FORTIFY, label=_("Fortify", p.locale), style=Blue if s.phase == FORTIFY else Grey,
+        emoji="🛡️")]
+    pairs = fortify_pairs(game, s.current)[:MAX_OPTIONS]
+    if not p.hides_figures and pairs:
+        options = [discord.SelectOption(label=pair_label(game, a, b, p.locale), value=pair_value(game, a, b))
+                   for a, b in pairs]
+        items.append(GameSelect(p.game_id, verb.FORTIFY_PAIR, options=options, placeholder=_("Fortify…", p.locale)))
+    return items
 
 
 def _end_turn(p: _Panel) -> list[discord.ui.Item[Any]]:
@@ -196,35 +253,41 @@ def _map(p: _Panel) -> list[discord.ui.Item[Any]]:
 def _mission(p: _Panel) -> list[discord.ui.Item[Any]]:
     if not p.game.state.missions:
         return []
-    return [GameButton(p.game_id, verb.MISSION, label=_("Mission", p.locale), style=Grey, emoji="🎯")]
+    return [GameButton(p.game_id, verb.MISSION, label=_("Mission", p.locale), style=Grey, emoji="📜")]
 
 
 # The panel's buttons in the order shown, each under the action it leads to: a phase shows those of the actions it
 # allows (``engine.phases.PHASES``), each only when it can be used now; None: in every phase of a game going on.
+# Menus go below the buttons, in the same order.
 PANEL: tuple[tuple[type[Action] | None, Buttons], ...] = (
-    (Claim, _claim), (ChooseCapital, _capital), (Place, _place), (Trade, _cards), (Occupy, _move),
-    (Attack, _attack_again), (Blitz, _blitz_again), (EndAttack, _stop), (Attack, _attack), (Fortify, _fortify),
-    (EndTurn, _end_turn), (None, _continue), (Undo, _undo), (None, _map), (None, _mission),
+    (Claim, _claim), (ChooseCapital, _capital), (Trade, _cards), (Place, _place), (Occupy, _move),
+    (Attack, _attack_again), (Blitz, _blitz_again), (EndAttack, _stop), (Attack, _attack), (EndAttack, _end_attacks),
+    (Fortify, _fortify), (EndTurn, _end_turn), (None, _continue), (Undo, _undo), (None, _map), (None, _mission),
 )
+ROW = 5  # buttons in a row; two rows of buttons, then each menu on a row of its own (Discord shows five rows)
 
 
 def controls(game_id: int, game: Game, locale: object, events: Sequence[Event] = (), *,
              public: bool = False) -> discord.ui.View | None:
-    """The buttons for the player whose move it is; ``events`` (the last action's) offer "attack again".
+    """The buttons for the player whose move it is; ``events`` (the last action's) offer "attack again" and the
+    attacks from the territory just taken.
 
     ``public``: the buttons sit on a message everybody reads; under fog, those that would show figures (how
-    many armies can move in) are behind one button that answers the player privately."""
+    many armies can move in) are behind one button that answers the player privately, and there are no menus."""
     if game.state.phase == OVER:
         return None
     panel = _Panel(game_id, game, locale, events, public)
     for action, buttons in PANEL:
         if action is None or game.allows(action):
             panel.items += buttons(panel)
-    items = panel.items
-    buttons_only = [i for i in items if isinstance(i, GameButton)]
-    for index, button in enumerate(buttons_only):  # five buttons a row; a count menu keeps its own row below
-        button.item.row = 0 if index < 5 else 2
-    return view_of(*items)
+    buttons_only = [i for i in panel.items if isinstance(i, GameButton)][:2 * ROW]
+    menus = [i for i in panel.items if isinstance(i, GameSelect)]
+    rows = 2 if len(buttons_only) > ROW else 1
+    for index, button in enumerate(buttons_only):
+        button.item.row = index // ROW
+    for index, menu in enumerate(menus[:5 - rows]):
+        menu.item.row = rows + index
+    return view_of(*buttons_only, *menus[:5 - rows])
 
 
 def count_options(numbers: range, most: int = 25) -> list[discord.SelectOption]:

@@ -73,6 +73,19 @@ class Tap:
     async def act(self, action: Action) -> None:
         await self.cog.perform(self.interaction, self.record, action)
 
+    @property
+    def private_message(self) -> bool:
+        """Whether the tapped component is on a message only this player sees."""
+        message = self.interaction.message
+        return message is not None and message.flags.ephemeral
+
+    async def reply(self, content: str, view: discord.ui.View) -> None:
+        """The next step of a flow: in place of a private menu, or privately below a message others read."""
+        if self.private_message:
+            await self.interaction.response.edit_message(content=content, view=view, attachments=[])
+        else:
+            await self.interaction.response.send_message(content, view=view, ephemeral=True)
+
     async def menu(self, purpose: str, territories: Sequence[str], prompt: str, *extra: str) -> None:
         await pick_territory(self.interaction, self.record.id, self.game, purpose, territories, prompt, *extra)
 

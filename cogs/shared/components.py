@@ -17,6 +17,14 @@ from discord import ui
 from cogs.shared.services import TapHandler, taps_of
 
 MAX_CUSTOM_ID = 100
+# Discord's design guideline for a button's label: 38 characters, 34 beside an emoji.
+MAX_LABEL, MAX_LABEL_WITH_EMOJI = 38, 34
+
+
+def fit(label: str, emoji: str | None = None) -> str:
+    """A label cut to the guideline's length, with "…" where it was cut."""
+    most = MAX_LABEL_WITH_EMOJI if emoji else MAX_LABEL
+    return label if len(label) <= most else label[:most - 1].rstrip() + "…"
 
 # The verbs of buttons (``risk:``) and selects (``risks:``), named once. Each tap handler is in cogs/play/buttons.py.
 MAP = "map"            # button: the map, privately
@@ -26,18 +34,27 @@ PLACE = "place"        # button: choose where to place / select: then how many
 NEUTRAL = "neutral"    # button: choose where the neutral army goes / select: place it
 PUT = "put"            # button (territory, count): place that many armies there
 CARDS = "cards"        # button: your hand and the sets you can trade
-TRADE = "trade"        # button (card ids): trade that set
+TRADE = "trade"        # button (card ids, bonus territory): trade that set (no ids: the best set; no bonus territory
+#                        and more than one territory of the set held: choose which gets the +2 first)
 ATTACK = "attack"      # button: choose a territory to attack from
 ATTACK_FROM = "atksrc"  # select: the attacking territory, then the target
 ATTACK_TO = "atkdst"   # select (source): the target, then the dice
 ROLL = "atk"           # button (source, target, dice): one battle (dice 0: the most allowed)
 BLITZ = "blitz"        # button (source, target): attack until it falls or you cannot go on
-STOP = "stop"          # button: stop attacking
+ATTACK_PAIR = "atkpair"  # select: an attack (source and target, ``pair_value``), then the dice
+STOP = "stop"          # button: end this battle (the buttons without it; the attack phase goes on)
+END_ATTACKS = "endatk"  # button: end all attacks (asks first)
+END_ATTACKS_CONFIRMED = "endatkok"  # button: end all attacks, confirmed
 MOVE = "move"          # button (count): armies into the conquered territory
 FORTIFY = "fortify"    # button: choose where to move armies from
 FORTIFY_FROM = "fortsrc"  # select: the territory to move from, then where to
 FORTIFY_TO = "fortdst"  # select (source): where to, then how many
+FORTIFY_PAIR = "fortpair"  # select: a fortify move (source and target, ``pair_value``), then how many
 FORT = "fort"          # button (source, target, count): the move
+PLACE_ALL = "placeall"  # select (count): place all ``count`` armies left on the chosen territory
+PUT_COUNT = "putcount"  # select (territory): any number of armies to place there
+NEUTRAL_PUT = "nput"   # button (territory, count): place that many neutral armies there
+NEUTRAL_COUNT = "ncount"  # select (territory): any number of neutral armies to place there
 END = "end"            # button: end the turn (asks first while attacking)
 END_CONFIRMED = "endok"  # button: end the turn, confirmed
 CONTINENT = "cont"     # select (purpose, extra...): more than 25 territories, narrowed to one continent
@@ -75,8 +92,8 @@ class GameButton(ui.DynamicItem[ui.Button[Any]], template=BUTTON_ID):
     def __init__(self, game_id: int, verb: str, *args: object, label: str = "",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, emoji: str | None = None,
                  disabled: bool = False, row: int | None = None) -> None:
-        super().__init__(ui.Button(label=label or None, style=style, emoji=emoji, disabled=disabled, row=row,
-                                   custom_id=custom_id("risk", game_id, verb, *args)))
+        super().__init__(ui.Button(label=fit(label, emoji) or None, style=style, emoji=emoji, disabled=disabled,
+                                   row=row, custom_id=custom_id("risk", game_id, verb, *args)))
         self.game_id = game_id
         self.verb = verb
         self.args = [str(a) for a in args]

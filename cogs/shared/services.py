@@ -4,7 +4,7 @@ every button and select."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -24,7 +24,8 @@ class TapHandler(Protocol):
     async def on_select(self, interaction: discord.Interaction[Any], game_id: int, verb: str, args: list[str],
                         values: list[str]) -> None: ...
 
-    async def lobby_action(self, interaction: discord.Interaction[Any], game_id: int, verb: str) -> None: ...
+    async def lobby_action(self, interaction: discord.Interaction[Any], game_id: int, verb: str, arg: str = "",
+                           values: Sequence[str] = ()) -> None: ...
 
     async def resume_games(self) -> int: ...
 

@@ -195,8 +195,8 @@ class Table:
         tag = (ACTION, snap.version)
         if isinstance(action, Place) and s.phase == REINFORCE:
             left = s.reinforcements
-            if action.count not in {1, min(3, left), min(5, left), left}:
-                return False
+            if action.count not in {1, min(3, left), min(5, left), left} or left == 1:
+                return False  # (the last army is placed by the territory menu itself: typed here)
             panel = self._latest_with(user, f"risk:{gid}:place")
             if panel is None:
                 return False
