@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import unicodedata
 from collections import deque
 from collections.abc import Mapping
@@ -44,6 +45,31 @@ class Continent:
     name: str
     bonus: int
     territories: tuple[str, ...]
+
+
+# Characters that reorder or hide the text around them (bidirectional overrides, isolates and marks).
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def plain_text(text: str) -> str:
+    """``text`` without control characters: bidirectional overrides and the other invisible controls go, line
+    breaks and tabs become spaces (a name is one line)."""
+    out = []
+    for ch in text:
+        if ch in BIDI_CONTROLS:
+            continue
+        category = unicodedata.category(ch)
+        if ch.isspace() and ch != " ":
+            out.append(" ")
+        elif category not in ("Cc", "Cs", "Co", "Cn") and ch not in "\u2028\u2029\ufeff":
+            out.append(ch)
+    return "".join(out)
+
+
+def _finite_point(value: object) -> bool:
+    """Whether ``value`` is a position ``[x, y]`` of two finite numbers."""
+    return isinstance(value, list) and len(value) == 2 and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
 
 
 def normalise_name(text: str) -> str:
@@ -207,9 +233,16 @@ def parse_map(data: dict[str, Any]) -> Board:
                      "a territory's “{key}” must be text of at most 64 characters", key=key)
         _require(_texts(t.get("neighbours", [])) and _texts(t.get("aliases", [])),
                  "a territory's neighbours and aliases must be lists of text")
+        for key in ("anchor", "label"):
+            _require(key not in t or _finite_point(t[key]),
+                     "the “{key}” of territory “{territory}” must be two finite numbers [x, y]", key=key,
+                     territory=clip(str(t.get("id")), 40))
     for c in data["continents"]:
         _require(_texts(c.get("territories", [])) and isinstance(c.get("name", ""), str),
                  "a continent's territories must be a list of ids and its name text")
+        _require("label" not in c or _finite_point(c["label"]),
+                 "the “{key}” of continent “{continent}” must be two finite numbers [x, y]", key="label",
+                 continent=clip(str(c.get("id")), 40))
     for key in ("sea_routes", "missions"):
         _require(isinstance(data.get(key, []), list), "“{key}” must be a list", key=key)
     _require(isinstance(data.get("translations", {}), dict), "“{key}” must be an object", key="translations")
@@ -289,7 +322,7 @@ def parse_map(data: dict[str, Any]) -> Board:
                  route=clip(str(pair), 60))
         _require(len(pair) == 2 or pair[2] == "wrap", "a sea route's third element can only be “wrap”")
         sea_routes.append((pair[0], pair[1]))
-    players = _players(data.get("players"))
+    players = _players(data.get("players"), len(ids))
     missions = tuple(_mission(m, continent_ids, len(ids)) for m in data.get("missions", []))
     translations = _translations(data.get("translations"), seen, continent_ids)
     aliases = _aliases_by_language(data.get("translations"))
@@ -309,15 +342,20 @@ def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _players(raw: object) -> tuple[int, int]:
+def _players(raw: object, territories: int) -> tuple[int, int]:
+    """The fewest and most players of a map: as declared, or 2 to 6 (at most one player a territory)."""
     if raw is None:
-        return (MIN_PLAYERS, DEFAULT_MAX_PLAYERS)
+        return (MIN_PLAYERS, max(MIN_PLAYERS, min(DEFAULT_MAX_PLAYERS, territories)))
     _require(isinstance(raw, dict) and set(raw) <= PLAYER_KEYS,
              "“players” must be an object with “min” and “max”")
     assert isinstance(raw, dict)
     low, high = raw.get("min", MIN_PLAYERS), raw.get("max", DEFAULT_MAX_PLAYERS)
     _require(_whole(low) and _whole(high) and MIN_PLAYERS <= low <= high <= MAX_PLAYERS,
              "the map's players must be from {low} to {high}, the fewest first", low=MIN_PLAYERS, high=MAX_PLAYERS)
+    # Each army starts on a territory of its own: every player's, and the neutral army's in a game of two.
+    armies = max(high, 3) if low == 2 else high
+    _require(armies <= territories, "the map has {count} territories, too few for {armies} armies: each player, "
+             "and the neutral army of a game of two, starts on one at least", count=territories, armies=armies)
     return (low, high)
 
 

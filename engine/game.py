@@ -123,6 +123,9 @@ class Game:
         if n == 2:
             starting[NEUTRAL] = max(NEUTRAL_ARMIES_TWO_PLAYER, armies)
             roster.append({"seat": NEUTRAL, "name": "Neutral", "kind": "neutral", "level": None})
+        if len(roster) > len(board.territory_ids):   # a map's own check refuses this; a board made by hand too
+            raise SettingsError(f"this map has {len(board.territory_ids)} territories, too few for "
+                                f"{len(roster)} armies")
         started: GameStarted = {
             "type": "game_started", "settings": settings.to_dict(), "map": board.id, "players": roster,
             "seat_order": [p.seat for p in seats], "starting_armies": {str(k): v for k, v in starting.items()},

@@ -58,16 +58,40 @@ def read_text(blob: bytes, name: str, limit: int = MAX_MAP_BYTES) -> str:
 
 def _sections(text: str) -> dict[str, list[tuple[int, list[str]]]]:
     out: dict[str, list[tuple[int, list[str]]]] = {}
+    for current, number, line in _lines(text):
+        if line.startswith("[") and line.endswith("]"):
+            out.setdefault(line[1:-1].strip().lower(), [])
+            continue
+        out.setdefault(current, []).append((number, line.split()))
+    return out
+
+
+def _lines(text: str) -> list[tuple[str, int, str]]:
+    """Each line that says something, with its section and number. A line that starts with ``;`` is a comment;
+    elsewhere ``;`` starts one too, except in ``[files]``, whose values are the rest of the line as Domination
+    reads them (a file name may hold spaces or a ``;``)."""
+    out: list[tuple[str, int, str]] = []
     current = ""
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split(";", 1)[0].strip()
+        whole = raw.strip()
+        if whole.startswith(";"):
+            continue
+        line = whole if current == "files" else raw.split(";", 1)[0].strip()
         if not line:
             continue
         if line.startswith("[") and line.endswith("]"):
             current = line[1:-1].strip().lower()
-            out.setdefault(current, [])
-            continue
-        out.setdefault(current, []).append((number, line.split()))
+        out.append((current, number, line))
+    return out
+
+
+def _files(text: str) -> dict[str, str]:
+    """The ``[files]`` section: each key (``pic``, ``map``, ``crd`` ...) and the rest of its line."""
+    out: dict[str, str] = {}
+    for section, _number, line in _lines(text):
+        parts = line.split(None, 1)
+        if section == "files" and len(parts) == 2 and not line.startswith("["):
+            out[parts[0].lower()] = parts[1].strip()
     return out
 
 
@@ -90,7 +114,7 @@ def parse_map_text(text: str, name: str) -> Parsed:
         if needed not in sections:
             raise MapFileError("{name} has no [{section}] section: is it a Domination map?", name=name,
                                section=needed)
-    files = {words[0].lower(): words[1] for _, words in sections.get("files", []) if len(words) >= 2}
+    files = _files(text)
     continents = []
     for line, words in sections["continents"]:
         if len(words) < 2:

@@ -19,7 +19,7 @@ from typing import Any
 from PIL import Image
 
 from engine import Board, MapError, parse_map
-from engine.board import builtin_maps
+from engine.board import builtin_maps, plain_text
 from render.regions import LEGEND_ROOM, land_in_corners, parse_colour
 
 from .errors import MapFileError
@@ -149,12 +149,31 @@ def _plain_copy(data: dict[str, Any]) -> dict[str, Any]:
     return copy
 
 
-def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes]) -> MapPackage:
+def _cleaned(value: Any) -> Any:
+    """Every text of a map without control characters (``engine.board.plain_text``): no right-to-left override
+    or line break in a name reaches a message. Markdown and mentions are escaped where names are shown."""
+    if isinstance(value, str):
+        return plain_text(value)
+    if isinstance(value, list):
+        return [_cleaned(v) for v in value]
+    if isinstance(value, dict):
+        return {plain_text(k): _cleaned(v) for k, v in value.items()}
+    return value
+
+
+def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, clean: bool = True) -> MapPackage:
     """Check a map in our format and bring it to the drawn size. ``files`` are the pictures by file name;
-    the map names its region image and picture under ``images`` (``regions``, ``background``)."""
+    the map names its region image and picture under ``images`` (``regions``, ``background``). With ``clean``
+    (a new map) its texts lose their control characters; a stored map is read as it was stored, so its id
+    stays the same."""
     if isinstance(data, bytes):
         data = read_json(data, MAP_FILE)
     data = _plain_copy(data)
+    if clean:
+        cleaned: dict[str, Any] = _cleaned(data)
+        if "images" in data:   # file names are matched as given
+            cleaned["images"] = data["images"]
+        data = cleaned
     images = data.get("images") or {}
     if not isinstance(images, dict) or not isinstance(images.get("regions"), str):
         raise MapFileError("The map must name its region image under “images”, “regions”.")
@@ -239,7 +258,7 @@ def reopen(files: Mapping[str, bytes]) -> MapPackage:
     """A package written by ``MapPackage.files`` (as stored), checked again; its id does not change."""
     data = read_json(files[MAP_FILE], MAP_FILE)
     stored_id = data.get("id")
-    package = load_package(data, files)
+    package = load_package(data, files, clean=False)
     if package.id != stored_id:
         raise MapFileError("The stored map {name} does not match its id.", name=str(stored_id)[:60])
     return package

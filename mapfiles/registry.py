@@ -3,15 +3,17 @@ renderer (built on first use)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from pathlib import Path
 
-from engine import register_map, registered_map
+from engine import Board, parse_map, register_map, registered_map
 from render.geometry import Geometry, register_geometry, set_geometry_resolver
 from render.regions import build_geometry
 from store.maps import read_map_files
 
 from .errors import MapFileError
-from .package import MapPackage, reopen
+from .package import MAP_FILE, MapPackage, reopen
 
 
 def install(package: MapPackage) -> None:
@@ -22,6 +24,23 @@ def install(package: MapPackage) -> None:
     register_map(package.board)
     data, regions, background = package.data, package.regions, package.background
     register_geometry(package.id, lambda: build_geometry(package.id, data, regions, background))
+
+
+def install_files(files: Mapping[str, bytes]) -> Board:
+    """Make a checked map's stored files playable and drawable here: its board now (from its JSON alone), its
+    geometry when a render first needs it. Returns the board."""
+    board = parse_map(json.loads(files[MAP_FILE]))
+    known = registered_map(board.id)
+    if known is not None:
+        return known
+    register_map(board)
+    stored = dict(files)
+    register_geometry(board.id, lambda: _geometry_of(reopen(stored)))
+    return board
+
+
+def _geometry_of(package: MapPackage) -> Geometry:
+    return build_geometry(package.id, package.data, package.regions, package.background)
 
 
 def geometry_from_database(path: str | Path, map_id: str) -> Geometry | None:
@@ -38,8 +57,18 @@ def geometry_from_database(path: str | Path, map_id: str) -> Geometry | None:
     return build_geometry(package.id, package.data, package.regions, package.background)
 
 
+_database: str | None = None   # where this process finds the stored maps (``use_database``)
+
+
+def database() -> str | None:
+    """The database this process reads stored maps from, if ``use_database`` named one."""
+    return _database
+
+
 def use_database(path: str | Path) -> None:
     """Draw the maps stored in the database at ``path`` (a SQLite file or a ``postgresql://`` URL) when a render
     first meets one, in whichever thread or process renders (each render worker, through ``render.workers.set_up``,
     before its first task)."""
+    global _database
+    _database = str(path)
     set_geometry_resolver(lambda map_id: geometry_from_database(path, map_id))

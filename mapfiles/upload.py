@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from engine import Board
 from render import style
 from render.geometry import Geometry
+from render.regions import TINTS, parse_colour
 
 from .conquerclub import ImportNotes, import_conquerclub
 from .domination import import_domination
@@ -22,6 +24,7 @@ from .package import MapPackage, load_package
 
 MAX_FILES = 4
 MAX_TOTAL_BYTES = 20 * 1024 * 1024
+THUMBNAIL_WIDTH = 240
 IMAGE_EXTENSIONS = (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp")
 
 
@@ -59,21 +62,38 @@ def import_upload(files: Mapping[str, bytes], notes: ImportNotes | None = None) 
                               name=name.rsplit(".", 1)[0], notes=notes)
 
 
-def thumbnail(geometry: Geometry, board: Board, width: int = 240) -> Image.Image:
+def thumbnail(geometry: Geometry, board: Board, width: int = THUMBNAIL_WIDTH) -> Image.Image:
     """A small picture of a map: its land in its continents' tints on the sea (no badges, no names)."""
     tints = geometry.tints or style.CONTINENT_TINTS
+    colours = {geometry.territories[tid].value: tints[cid]
+               for cid, continent in board.continents.items() for tid in continent.territories}
+    return tinted(geometry.label, colours, width)
+
+
+def package_thumbnail(data: Mapping[str, Any], regions: Image.Image, width: int = THUMBNAIL_WIDTH) -> Image.Image:
+    """The thumbnail of a map in our format (``data`` and its region image, as stored): the same picture as
+    ``thumbnail`` without building the map's geometry."""
+    index = {t["id"]: i + 1 for i, t in enumerate(data["territories"])}
+    colours: dict[int, tuple[int, int, int]] = {}
+    for i, c in enumerate(data["continents"]):
+        tint = parse_colour(c.get("colour")) or TINTS[i % len(TINTS)]
+        colours.update((index[tid], tint) for tid in c["territories"] if tid in index)
+    return tinted(regions.convert("L"), colours, width)
+
+
+def tinted(regions: Image.Image, colours: Mapping[int, tuple[int, int, int]], width: int) -> Image.Image:
+    """The region image ``width`` pixels wide, each territory value in its colour, the rest sea."""
     palette = [*style.SEA] + [0, 0, 0] * 255
-    for cid, continent in board.continents.items():
-        for tid in continent.territories:
-            value = geometry.territories[tid].value
-            palette[value * 3: value * 3 + 3] = tints[cid]
-    small = geometry.label.resize((width, round(geometry.height * width / geometry.width)), Image.Resampling.NEAREST)
+    for value, colour in colours.items():
+        if 0 < value < 256:
+            palette[value * 3: value * 3 + 3] = colour
+    small = regions.resize((width, max(1, round(regions.height * width / regions.width))), Image.Resampling.NEAREST)
     indexed = Image.frombytes("P", small.size, small.tobytes())
     indexed.putpalette(palette)
     return indexed.convert("RGB")
 
 
-def contact_sheet(items: list[tuple[str, Image.Image]], columns: int = 3, width: int = 240) -> bytes:
+def contact_sheet(items: list[tuple[str, Image.Image]], columns: int = 3, width: int = THUMBNAIL_WIDTH) -> bytes:
     """Thumbnails in a grid, each with its caption under it, as PNG."""
     font = style.font(16, bold=True)
     cell_h = max((img.height for _, img in items), default=120) + 30
@@ -90,4 +110,4 @@ def contact_sheet(items: list[tuple[str, Image.Image]], columns: int = 3, width:
     return out.getvalue()
 
 
-__all__ = ["MAX_FILES", "contact_sheet", "import_upload", "thumbnail"]
+__all__ = ["MAX_FILES", "contact_sheet", "import_upload", "package_thumbnail", "thumbnail"]

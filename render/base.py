@@ -15,6 +15,7 @@ no compositing of a full-size overlay.
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -102,15 +103,14 @@ def _text_masks(size: tuple[int, int], items: list[tuple[str, tuple[int, int], I
 
 def _dashed(draw: ImageDraw.ImageDraw, x0: float, y0: float, x1: float, y1: float, dash: float, gap: float,
             width: int) -> None:
-    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
-    if length == 0:
+    length = math.hypot(x1 - x0, y1 - y0)
+    if not 0 < length < 1e6 or dash <= 0 or gap < 0:   # nothing to draw (or no end to it)
         return
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    pos = 0.0
-    while pos < length:
+    for i in range(math.ceil(length / (dash + gap))):
+        pos = i * (dash + gap)
         end = min(pos + dash, length)
         draw.line([(x0 + ux * pos, y0 + uy * pos), (x0 + ux * end, y0 + uy * end)], fill=255, width=width)
-        pos = end + gap
 
 
 def _over(base: Image.Image, colour: tuple[int, int, int], alpha: Image.Image) -> Image.Image:

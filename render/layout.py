@@ -213,8 +213,10 @@ def place_labels(label: Image.Image, dist: list[float], anchors: dict[str, tuple
         placed_boxes += [badge_box(anchor), box]
         centre = (round((box[0] + box[2]) / 2), round((box[1] + box[3]) / 2))
         # Find the centre that gives back exactly this box with label_box.
-        while label_box(names[tid], centre) != box:
+        for _ in range(4):   # a shift or two in whole pixels; at most a few, whatever the font rounds
             b2 = label_box(names[tid], centre)
+            if b2 == box:
+                break
             centre = (centre[0] + box[0] - b2[0], centre[1] + box[1] - b2[1])
         result[tid] = {"anchor": anchor, "label": centre}
     return result

@@ -37,10 +37,19 @@ def _soft(mask: Image.Image) -> Image.Image:
 
 def interior_point(mask: Image.Image) -> tuple[int, int]:
     """A point deep inside a region (a "1" or "L" mask): the middle of what is left when it is worn away
-    one pixel at a time, so the badge of a crescent or a ring sits on land, not in its hole."""
-    current = mask.convert("L").point(lambda v: 255 if v else 0)
+    one pixel at a time, so the badge of a crescent or a ring sits on land, not in its hole.
+
+    The mask is first framed in one pixel of nothing: Pillow's ``MinFilter`` repeats the edge pixels, so a
+    region that fills its box (a plain rectangle) would otherwise never wear away. Framed, every pixel on the
+    edge of what is left has nothing beside it, so each pass takes a pixel off every side and the passes are
+    at most half the shorter side."""
+    solid = mask.convert("L").point(lambda v: 255 if v else 0)
+    if solid.getbbox() is None:
+        raise ValueError("an empty region has no interior point")
+    current = Image.new("L", (solid.width + 2, solid.height + 2), 0)
+    current.paste(solid, (1, 1))
     last = current.getbbox()
-    while True:
+    for _ in range(min(solid.size) // 2 + 1):
         worn = current.filter(ImageFilter.MinFilter(3))
         box = worn.getbbox()
         if box is None:
@@ -54,7 +63,7 @@ def interior_point(mask: Image.Image) -> tuple[int, int]:
     data = crop.tobytes()
     w = crop.width
     best = min((i for i, v in enumerate(data) if v), key=lambda i: (i % w - cx) ** 2 + (i // w - cy) ** 2)
-    return x0 + best % w, y0 + best // w
+    return x0 + best % w - 1, y0 + best // w - 1   # back from the frame to the mask's own pixels
 
 
 def parse_colour(text: object) -> Colour | None:

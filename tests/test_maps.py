@@ -622,3 +622,144 @@ def test_any_value_of_a_conquer_club_file_broken_is_a_clear_refusal(world):
             broken = xml[: match.start(1)] + junk + xml[match.end(1):]
             with contextlib.suppress(MapFileError):
                 import_conquerclub(broken.encode(), picture, regions)
+
+
+# -- odd shapes: every loop ends ----------------------------------------------------------------------------
+def strips_map(widths: tuple[int, ...], size: tuple[int, int] = (1600, 600), **extra) -> tuple[dict, dict]:
+    """A map of plain rectangles side by side, filling the picture from edge to edge (no sea, no anchors)."""
+    regions = Image.new("L", size, 0)
+    x = 0
+    for i, w in enumerate(widths):
+        regions.paste(i + 1, (x, 0, x + w, size[1]))
+        x += w
+    n = len(widths)
+    data = {"id": "strips", "name": "Strips", "players": {"min": 2, "max": 3},
+            "continents": [{"id": "c1", "name": "All", "bonus": 2, "territories": [f"t{i + 1}" for i in range(n)]}],
+            "territories": [{"id": f"t{i + 1}", "name": f"Strip {i + 1}", "continent": "c1",
+                             "neighbours": [f"t{j + 1}" for j in (i - 1, i + 1) if 0 <= j < n]} for i in range(n)],
+            "images": {"regions": "regions.png"}, **extra}
+    return data, {"regions.png": mapdraw.png(regions)}
+
+
+def test_the_deepest_point_of_any_shape_is_found_in_a_bounded_number_of_passes():
+    from render.regions import interior_point
+
+    full = Image.new("L", (40, 20), 255)                 # fills its whole box: Pillow's filter repeats its edge
+    assert interior_point(full) in {(19, 9), (20, 10), (19, 10), (20, 9)}
+    assert interior_point(Image.new("L", (1, 1), 255)) == (0, 0)
+    assert interior_point(Image.new("L", (1, 300), 255)) == (0, 149) or \
+        interior_point(Image.new("L", (1, 300), 255)) == (0, 150)   # a sliver a pixel wide
+    ring = Image.new("L", (30, 30), 255)
+    ring.paste(0, (10, 10, 20, 20))
+    x, y = interior_point(ring)
+    assert ring.getpixel((x, y)) == 255
+    with pytest.raises(ValueError, match="empty"):
+        interior_point(Image.new("L", (5, 5), 0))
+
+
+def test_a_map_of_plain_rectangles_without_anchors_loads_and_draws(tmp_path, capsys):
+    data, files = strips_map((700, 892, 8))              # the last one a sliver along the edge
+    pkg = load_package(data, files)
+    install(pkg)
+    geometry = geometry_for(pkg.id)
+    for tid, shape in geometry.territories.items():
+        assert pkg.regions.getpixel(shape.anchor) == shape.value, tid
+    game, _ = Game.new(["A", "B"], "strips", {"map": pkg.id})
+    assert render_map(game.state).width == 1600
+    # and from the command line, which used to wait for ever
+    from mapfiles.cli import main
+
+    (tmp_path / "strips.json").write_text(json.dumps(data))
+    (tmp_path / "regions.png").write_bytes(files["regions.png"])
+    assert main(["map", "import", str(tmp_path / "strips.json"), "--out", str(tmp_path / "out")]) == 0
+    assert "3 territories" in capsys.readouterr().out
+
+
+def test_a_sea_route_between_far_points_is_dashed_in_a_bounded_number_of_strokes():
+    from PIL import ImageDraw
+
+    from render.base import _dashed
+
+    img = Image.new("L", (50, 50))
+    draw = ImageDraw.Draw(img)
+    for end in (float("inf"), float("nan"), 1e300):
+        _dashed(draw, 0, 0, end, 10, 6, 4, 2)           # nothing drawn, and no endless loop
+    _dashed(draw, 0, 0, 10, 10, 0, 0, 2)
+    _dashed(draw, 0, 10, 40, 10, 6, 4, 2)
+    assert img.getbbox() is not None
+
+
+# -- refusals of a map's values ---------------------------------------------------------------------------
+@pytest.mark.parametrize("anchor", [float("nan"), float("inf"), float("-inf")])
+def test_an_anchor_that_is_not_a_finite_number_is_refused(anchor):
+    data, files = strips_map((800, 800))
+    data["territories"][0]["anchor"] = [anchor, 10]
+    blob = json.dumps(data).encode()                     # JSON as Python writes it: NaN, Infinity
+    with pytest.raises(MapFileError, match="must be two finite numbers"):
+        load_package(blob, files)
+    data["territories"][0].pop("anchor")
+    data["continents"][0]["label"] = [5, anchor]
+    with pytest.raises(MapFileError, match="must be two finite numbers"):
+        load_package(data, files)
+
+
+def test_a_map_with_fewer_territories_than_armies_is_refused():
+    data, files = strips_map((800, 800))                 # two players and the neutral army need three
+    with pytest.raises(MapFileError, match="2 territories, too few for 3 armies"):
+        load_package(data, files)
+    data, files = strips_map((400, 400, 400, 400), players={"min": 2, "max": 6})
+    with pytest.raises(MapFileError, match="4 territories, too few for 6 armies"):
+        load_package(data, files)
+    data, files = strips_map((400, 400, 400, 400))       # no players given: as many as there are territories
+    del data["players"]
+    assert load_package(data, files).board.players == (2, 4)
+
+
+def test_a_board_made_by_hand_with_too_few_territories_does_not_start_a_game():
+    from engine.board import Board, Continent, Territory, register_map
+
+    territories = [Territory(f"h{i}", f"H{i}", f"H{i}", "c", "infantry", (), frozenset({f"h{1 - i}"}))
+                   for i in range(2)]
+    board = Board("by-hand", "By hand", territories, [Continent("c", "C", 1, ("h0", "h1"))], [], players=(2, 4))
+    register_map(board)
+    with pytest.raises(SettingsError, match="too few for 4 armies"):
+        Game.new(["A", "B", "C", "D"], "seed", {"map": "by-hand"})
+
+
+# -- Domination's [files]: the rest of the line ------------------------------------------------------------
+def test_domination_file_names_with_spaces_are_read_whole(world, package):
+    map_text, files = mapdraw.domination_files(world)
+    text = map_text.decode()
+    renamed = {}
+    for name, blob in files.items():
+        spaced = name.replace("drawn_", "drawn islands; ")
+        text = text.replace(name, spaced)
+        renamed[spaced] = blob
+    imported = import_domination(text.encode(), renamed, "drawn.map")
+    same_board(imported.board, package.board)
+    assert imported.background is not None
+    assert imported.regions.tobytes() == package.regions.tobytes()
+
+
+# -- names from a map are text, not markup ----------------------------------------------------------------
+HOSTILE = ("[x](https://e.vil)", "||spoiler||", "# heading", "<@123>", "@everyone", "\u202eevil")
+
+
+def hostile_map() -> tuple[dict, dict]:
+    data, files = strips_map((400, 400, 400, 400))
+    data["name"] = "\u202e" + "Evil\x07 map\n# big"
+    for t, name in zip(data["territories"], HOSTILE, strict=False):
+        t["name"] = t["short"] = name + "\u2066"
+    data["continents"][0]["name"] = "||All||\u202e"
+    return data, files
+
+
+def test_control_characters_are_taken_out_of_every_name_when_a_map_is_loaded():
+    data, files = hostile_map()
+    board = load_package(data, files).board
+    assert board.title == "Evil map # big"
+    names = [board.name(t) for t in board.territory_ids]
+    assert names == ["[x](https://e.vil)", "||spoiler||", "# heading", "<@123>"]
+    assert board.continents["c1"].name == "||All||"
+    every = json.dumps(load_package(data, files).data, ensure_ascii=False)
+    assert not any(ch in every for ch in "\u202e\u2066\x07")

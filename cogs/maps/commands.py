@@ -23,12 +23,11 @@ from cogs.shared.errors import UserError
 from cogs.shared.i18n import _, language_of
 from cogs.shared.text import safe_name
 from engine import Board, builtin_maps, load_map, registered_map
-from mapfiles import install
-from mapfiles.conquerclub import ImportNotes
+from mapfiles.checking import UPLOAD_SECONDS, check_upload_bounded
 from mapfiles.images import MAX_IMAGE_BYTES
-from mapfiles.previews import preview_png, sheet_png
-from mapfiles.registry import use_database
-from mapfiles.upload import MAX_FILES, import_upload
+from mapfiles.previews import sheet_png
+from mapfiles.registry import install_files, use_database
+from mapfiles.upload import MAX_FILES
 from render import workers
 from store import StoreReader
 
@@ -89,6 +88,19 @@ async def map_choices(store: StoreReader, interaction: discord.Interaction[Any],
             for m in ranked][:25]
 
 
+# Each map's thumbnail, drawn once (at upload, or when a sheet first shows the map) and kept by map id: an id
+# names one content, so a kept thumbnail is never stale. A few KB each; the oldest go past the bound.
+_thumbnails: dict[str, bytes] = {}
+MAX_THUMBNAILS = 1000
+
+
+def keep_thumbnail(map_id: str, picture: bytes) -> None:
+    _thumbnails.pop(map_id, None)
+    _thumbnails[map_id] = picture
+    while len(_thumbnails) > MAX_THUMBNAILS:
+        _thumbnails.pop(next(iter(_thumbnails)))
+
+
 class MapCommands(CogBase):
     def use_stored_maps(self) -> None:
         """Renders meet the server's maps by id: draw them from the database (the store registers their
@@ -116,20 +128,21 @@ class MapCommands(CogBase):
                                   name=safe_name(a.filename[:60]), limit=MAX_IMAGE_BYTES // (1024 * 1024)))
         await interaction.response.defer(ephemeral=True, thinking=True)
         files = {a.filename: await a.read() for a in attachments[:MAX_FILES]}
-        notes = ImportNotes()
-        package = await asyncio.to_thread(import_upload, files, notes)
+        # The whole check (import, validation, preview, thumbnail) in a process of its own, stopped at a time
+        # limit; the map is stored only once it has passed.
+        checked = await asyncio.to_thread(check_upload_bounded, files, UPLOAD_SECONDS)
         assert interaction.guild_id is not None
-        await self.table.add_map(interaction.guild_id, package.id, package.title, interaction.user.id,
-                                 package.files())
-        install(package)
-        preview = await workers.run(preview_png, package.id)  # the worker reads the map just stored
+        await self.table.add_map(interaction.guild_id, checked.map_id, checked.title, interaction.user.id,
+                                 checked.files)
+        board = install_files(checked.files)
+        keep_thumbnail(checked.map_id, checked.thumbnail)
         text = _("Added the map {name}: {summary}. Choose it with /risk new map:{name}.", interaction.locale,
-                 name=map_title(package.board, interaction.locale),
-                 summary=board_summary(package.board, interaction.locale))
-        if notes.skipped:
+                 name=map_title(board, interaction.locale), summary=board_summary(board, interaction.locale))
+        if checked.skipped:
             text += "\n" + _("Left out, as bonuses our rules do not have: {names}.", interaction.locale,
-                              names=safe_name(", ".join(notes.skipped)[:500]))
-        await interaction.followup.send(text, file=discord.File(io.BytesIO(preview), filename="map-preview.png"),
+                              names=", ".join(safe_name(n) for n in checked.skipped)[:500])
+        await interaction.followup.send(text, file=discord.File(io.BytesIO(checked.preview),
+                                                                filename="map-preview.png"),
                                         ephemeral=True, allowed_mentions=NOBODY)
 
     @map_group.command(name="remove", description="Remove one of this server's maps (games played on it keep it)")
@@ -167,7 +180,10 @@ class MapCommands(CogBase):
         embed = discord.Embed(title=_("Maps", locale), description="\n".join(lines), colour=discord.Colour.blue())
         embed.set_footer(text=_("/risk new map:NAME plays on one · server managers add maps with /risk map add",
                                 locale))
-        sheet = await workers.run(sheet_png, [(map_id, board.title_in(language_of(locale))) for map_id, board in maps])
+        sheet, drawn = await workers.run(sheet_png, [(map_id, board.title_in(language_of(locale)),
+                                                      _thumbnails.get(map_id)) for map_id, board in maps])
+        for map_id, picture in drawn.items():
+            keep_thumbnail(map_id, picture)
         embed.set_image(url="attachment://maps.png")
         await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(sheet), filename="maps.png"),
                                         allowed_mentions=NOBODY)

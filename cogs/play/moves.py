@@ -15,7 +15,7 @@ from cogs.shared.components import GameButton, view_of
 from cogs.shared.errors import ACK, UserError, acknowledge, reply_private, withdraw
 from cogs.shared.guards import game_here, game_or_last, seat_of
 from cogs.shared.i18n import _, decimal, integer, ngettext, percent, resolve_territory, territory_name
-from cogs.shared.text import SYMBOLS, mission_line
+from cogs.shared.text import SYMBOLS, mission_line, territory_text
 from engine import (
     Action,
     Attack,
@@ -108,7 +108,7 @@ class PlayCommands(CogBase):
                            and private and v.territory not in visible_territories(game.state, action.seat)), None)
             if hidden is not None:  # the rules' words would tell who holds it: say only that it is out of sight
                 raise UserError(_("You cannot see {territory} through the fog.", interaction.locale,
-                                  territory=territory_name(game.board, hidden, interaction.locale))) from None
+                                  territory=territory_text(game.board, hidden, interaction.locale))) from None
             raise
         outcome = await self.table.apply(record, action, str(interaction.id))
         if outcome.duplicate:
@@ -229,7 +229,7 @@ class PlayCommands(CogBase):
                      locale)
         else:
             rows = [f"{SYMBOLS[game.card_symbol(c)]} " + (_("Wild", locale) if c in WILD_CARDS else
-                                                         territory_name(game.board, c, locale) +
+                                                         territory_text(game.board, c, locale) +
                                                          (" ★" if s.owners.get(c) == seat else ""))
                     for c in hand]
             text = _("Your cards:", locale) + "\n" + "\n".join(rows)
@@ -277,10 +277,10 @@ class PlayCommands(CogBase):
             hidden = [t for t in (source, target) if seen is not None and t not in seen]
             if hidden:
                 raise UserError(_("You cannot see {territory} through the fog.", locale,
-                                  territory=territory_name(game.board, hidden[0], locale)))
+                                  territory=territory_text(game.board, hidden[0], locale)))
             attackers, defenders = game.state.armies[source], game.state.armies[target]
-            head = (f"{territory_name(game.board, source, locale)} ({attackers}) → "
-                    f"{territory_name(game.board, target, locale)} ({defenders})")
+            head = (f"{territory_text(game.board, source, locale)} ({attackers}) → "
+                    f"{territory_text(game.board, target, locale)} ({defenders})")
         elif attackers is not None and defenders is not None:
             head = f"{attackers} → {defenders}"
         else:

@@ -12,8 +12,8 @@ import io
 
 import discord
 
-from cogs.shared.i18n import _, continent_name, decimal, ngettext, territory_name
-from cogs.shared.text import neutral_in_sentence, player_name
+from cogs.shared.i18n import _, decimal, ngettext
+from cogs.shared.text import continent_text, neutral_in_sentence, player_name, territory_text
 from engine import Event, GameState, load_map
 from engine.state import NEUTRAL, OVER
 from engine.summary import dice_luck, key_moments, timeline
@@ -42,20 +42,20 @@ def _moments(events: list[Event], state: GameState, locale: object) -> list[str]
     if fight is not None:
         lines.append(_("Biggest battle, turn {turn}: {attacker} from {source} against {defender} in {target}, "
                        "{lost} armies lost ({a} and {d}).", locale, turn=fight.turn,
-                       attacker=_name(state, fight.seat, locale), source=territory_name(board, fight.source, locale),
+                       attacker=_name(state, fight.seat, locale), source=territory_text(board, fight.source, locale),
                        defender=_name(state, fight.defender, locale),
-                       target=territory_name(board, fight.target, locale), lost=fight.armies_lost,
+                       target=territory_text(board, fight.target, locale), lost=fight.armies_lost,
                        a=fight.attacker_lost, d=fight.defender_lost))
     blitz = moments.longest_blitz
     if blitz is not None:
         lines.append(ngettext("Longest blitz, turn {turn}: {attacker}, {n} roll from {source} into {target}.",
                               "Longest blitz, turn {turn}: {attacker}, {n} rolls from {source} into {target}.",
                               blitz.rolls, locale, turn=blitz.turn, attacker=_name(state, blitz.seat, locale),
-                              source=territory_name(board, blitz.source, locale),
-                              target=territory_name(board, blitz.target, locale)))
+                              source=territory_text(board, blitz.source, locale),
+                              target=territory_text(board, blitz.target, locale)))
     changes = moments.continents
     for change in changes[-MAX_CONTINENT_LINES:]:
-        continent = continent_name(board, change.continent, locale)
+        continent = continent_text(board, change.continent, locale)
         if change.taken_by is not None and change.lost_by is not None:
             lines.append(_("Turn {turn}: {player} took {continent} from {loser}.", locale, turn=change.turn,
                            player=_name(state, change.taken_by, locale), continent=continent,

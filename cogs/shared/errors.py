@@ -79,8 +79,8 @@ def translate_template(template: str, params: Mapping[str, object], locale: obje
     for key, value in params.items():
         if isinstance(value, Territory):   # the classic map's names are translated; another map's stay as given
             board = load_map()
-            values[key] = territory_name(board, value.territory, locale) if value.territory in board.territories \
-                else str(value)
+            values[key] = safe_name(territory_name(board, value.territory, locale)
+                                    if value.territory in board.territories else str(value))
         elif isinstance(value, Phrase):
             values[key] = _(value.joiner, locale).join(_(part, locale) for part in value.parts)
         elif isinstance(value, StatusWord):

@@ -10,6 +10,7 @@ import discord
 
 from cogs.shared.i18n import _, ngettext, pgettext, territory_name
 from engine import Board, GameState
+from engine.board import plain_text
 from engine.events import ArmiesPlaced, Battle, Event, Mission, TurnStarted, View
 from engine.fog import public_phase
 from engine.game import PHASE_WORDS
@@ -25,8 +26,9 @@ SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "wild": "
 
 
 def safe_name(name: str) -> str:
-    """A player's name as plain text in a message: no mention, no markdown, no masked link."""
-    text = discord.utils.escape_mentions(discord.utils.escape_markdown(name, as_needed=False))
+    """A name (a player's, a map's, a territory's) as plain text in a message: no mention, no markdown, no
+    masked link, no heading, no control character (a right-to-left override would turn the rest around)."""
+    text = discord.utils.escape_mentions(discord.utils.escape_markdown(plain_text(name), as_needed=False))
     return text.replace("<", "<\u200b").replace("](", "]\u200b(")[:64] or "?"
 
 
@@ -66,9 +68,21 @@ def seat_name(state: GameState, seat: int, locale: object | None = None) -> str:
     return safe_name(player_name(player.name, player.kind == "ai", locale))
 
 
+def territory_text(board: Board, territory: str, locale: object | None = None) -> str:
+    """A territory's name in the reader's language, safe inside a message (a map's names are its maker's)."""
+    return safe_name(territory_name(board, territory, locale))
+
+
+def continent_text(board: Board, continent: str, locale: object | None = None) -> str:
+    """A continent's name in the reader's language, safe inside a message."""
+    from cogs.shared.i18n import continent_name
+
+    return safe_name(continent_name(board, continent, locale))
+
+
 def fog_name(board: Board, territory: str | None, locale: object | None) -> str:
     """A territory's name; an event seen through fog of war may name none (``null``)."""
-    return territory_name(board, territory, locale) if territory else _("a territory in the fog", locale)
+    return territory_text(board, territory, locale) if territory else _("a territory in the fog", locale)
 
 
 def team_lines(state: GameState, locale: object | None = None) -> list[str]:
@@ -310,7 +324,7 @@ def mission_line(mission: Mission | None, board: Board, state: GameState, locale
         return ""
     kind = mission["kind"]
     if kind == "continents":
-        names = [continent_name(board, c, locale) for c in mission["continents"]]
+        names = [safe_name(continent_name(board, c, locale)) for c in mission["continents"]]
         if mission.get("plus_any"):
             return _("Conquer {a} and {b} and one more continent of your choice.", locale, a=names[0], b=names[1])
         return _("Conquer {a} and {b}.", locale, a=names[0], b=names[1])
