@@ -28,6 +28,21 @@ def domination(world) -> dict[str, tuple[str, bytes]]:
     return options
 
 
+def record_upload_checks(monkeypatch) -> list[str]:
+    """The names of the checks the bot runs in a process of their own from now on (they still run there)."""
+    from mapfiles import checking
+
+    names: list[str] = []
+    run = checking.run_bounded
+
+    def recording(work, args, seconds):
+        names.append(work.__name__)
+        return run(work, args, seconds)
+
+    monkeypatch.setattr(checking, "run_bounded", recording)
+    return names
+
+
 async def add_map(d: OfflineDiscord, options) -> object:
     d.set_permissions("alice", manage_guild=True)
     return await d.send_command("alice", "general", "risk map add", options)
@@ -36,6 +51,7 @@ async def add_map(d: OfflineDiscord, options) -> object:
 async def test_a_manager_adds_a_map_sees_a_preview_and_a_game_is_played_on_it(tmp_path: Path, world, monkeypatch):
     async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
         drawn = record_worker_tasks(monkeypatch)
+        checks = record_upload_checks(monkeypatch)
         step = await add_map(d, domination(world))
         assert not step.problems, step.problems
         answer = step[-1]
@@ -43,7 +59,8 @@ async def test_a_manager_adds_a_map_sees_a_preview_and_a_game_is_played_on_it(tm
             in answer.content
         preview = Image.open(io.BytesIO(answer.attachments[0].data))
         assert preview.width == 1600
-        assert drawn == ["preview_png"]  # in a worker process, which read the map from the database
+        # Checked and drawn in a process of its own, not in the workers that draw the games' maps
+        assert drawn == [] and checks == ["check_upload"]
         maps = await d.bot.store.list_maps(d.guild.id)
         assert [m.name for m in maps] == ["Isles"]
         # /risk new offers it, and a game on it starts and draws it.
@@ -174,3 +191,78 @@ async def test_a_bot_that_cannot_post_maps_says_which_permission_it_lacks(tmp_pa
         step = await d.send_command("alice", "general", "risk new", {})
         assert step[0].ephemeral and "I need these permissions in this channel: Attach Files." in step[0].content
         assert await d.bot.store.get_active_game(d.channel("general").id) is None
+
+
+def strips(names: list[str], title: str) -> dict[str, tuple[str, bytes]]:
+    """A map of plain rectangles filling the picture from edge to edge, with no anchors."""
+    regions = Image.new("L", (1600, 600), 0)
+    for i in range(len(names)):
+        regions.paste(i + 1, (i * 400, 0, (i + 1) * 400, 600))
+    n = len(names)
+    data = {"id": "strips", "name": title, "players": {"min": 2, "max": 3},
+            "continents": [{"id": "c1", "name": "||All||\u202e", "bonus": 2,
+                            "territories": [f"t{i + 1}" for i in range(n)]}],
+            "territories": [{"id": f"t{i + 1}", "name": name, "continent": "c1",
+                             "neighbours": [f"t{j + 1}" for j in (i - 1, i + 1) if 0 <= j < n]}
+                            for i, name in enumerate(names)],
+            "images": {"regions": "regions.png"}}
+    return {"file": ("strips.json", json.dumps(data).encode()), "file2": ("regions.png", mapdraw.png(regions))}
+
+
+async def test_a_map_of_plain_rectangles_is_added(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        step = await add_map(d, strips(["West", "Middle", "East", "Far East"], "Strips"))
+        assert not step.problems, step.problems
+        assert "Added the map Strips: 4 territories" in step[-1].content
+        assert [m.name for m in await d.bot.store.list_maps(d.guild.id)] == ["Strips"]
+
+
+async def test_a_map_whose_check_takes_too_long_is_refused_and_not_stored(tmp_path: Path, monkeypatch):
+    from cogs.maps import commands
+
+    monkeypatch.setattr(commands, "UPLOAD_SECONDS", 0.001)
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        step = await add_map(d, strips(["West", "Middle", "East", "Far East"], "Strips"))
+        assert step[-1].ephemeral and "took longer than 0 seconds, so it was not added" in step[-1].content
+        d.set_permissions("alice", manage_guild=True)
+        step = await d.send_command("alice", "general", "risk map add",
+                                    strips(["West", "Middle", "East", "Far East"], "Strips"), locale="es-ES")
+        assert "no se ha añadido" in step[-1].content
+        assert await d.bot.store.list_maps(d.guild.id) == []
+
+
+HOSTILE = ["[x](https://e.vil)", "||spoiler||", "# heading", "<@123> @everyone\u202e"]
+
+
+async def test_names_from_a_map_reach_messages_as_plain_text(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        step = await add_map(d, strips(HOSTILE, "\u202e[Evil](https://e.vil) @everyone"))
+        assert not step.problems, step.problems
+        map_id = (await d.bot.store.list_maps(d.guild.id))[0].map_id
+        step = await d.send_command("bob", "general", "risk map list", {})
+        choices = await d.autocomplete("bob", "general", "risk new", {"map": "evil"}, focused="map")
+        names = [c["name"] for c in choices]
+        step_new = await d.send_command("bob", "general", "risk new", {"map": map_id})
+        assert not step_new.problems, step_new.problems
+        shown = json.dumps([[m.content, m.embeds] for m in (*step, *step_new)], ensure_ascii=False)
+        assert "Evil" in shown
+        for raw in ("](https", "\u202e"):
+            assert raw not in shown, raw
+        assert "@everyone" not in shown.replace("@\u200beveryone", "")
+        assert "[Evil](https://e.vil) @everyone" in names   # a label shows no markdown: as written, controls out
+        # The territories' and continent's names inside sentences: event lines, refusals, missions
+        from cogs.shared.errors import translate_template
+        from cogs.shared.text import continent_text, fog_name
+        from engine import load_map
+        from engine.errors import Territory
+
+        board = load_map(map_id)
+        lines = [fog_name(board, t, "en-US") for t in board.territory_ids]
+        lines += [translate_template("{territory} is not yours", {"territory": Territory(t, board.name(t))}, "nb")
+                  for t in board.territory_ids]
+        lines.append(continent_text(board, "c1", "es-ES"))
+        text = "\n".join(lines)
+        for raw in ("](https", "||spoiler||", "\n# heading", "<@123>", "\u202e", "||All||"):
+            assert raw not in "\n" + text, raw
+        assert "@everyone" not in text.replace("@\u200beveryone", "")
+        assert lines[2] == "\\# heading"

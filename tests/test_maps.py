@@ -763,3 +763,41 @@ def test_control_characters_are_taken_out_of_every_name_when_a_map_is_loaded():
     assert board.continents["c1"].name == "||All||"
     every = json.dumps(load_package(data, files).data, ensure_ascii=False)
     assert not any(ch in every for ch in "\u202e\u2066\x07")
+
+
+# -- an upload's check: in a process of its own, with a time limit --------------------------------------------
+def spin_for_ever() -> None:
+    while True:
+        pass
+
+
+def refuse_a_map() -> None:
+    raise MapError("territory “{territory}” borders itself", territory="t1")
+
+
+def test_an_upload_check_that_does_not_end_is_stopped_and_refused():
+    from mapfiles.checking import run_bounded
+
+    with pytest.raises(MapFileError, match="took longer than 1 seconds") as info:
+        run_bounded(spin_for_ever, (), 1.0)
+    assert info.value.template.startswith("Checking the map took longer")   # translated where it is read
+    assert info.value.params == {"seconds": 1}
+
+
+def test_an_upload_checks_refusal_comes_back_as_a_template_with_its_values():
+    from mapfiles.checking import run_bounded
+
+    with pytest.raises(MapFileError) as info:
+        run_bounded(refuse_a_map, (), 60.0)
+    assert info.value.template == "The map is not a valid board: {reason}."
+    assert info.value.inner is not None and info.value.inner.params == {"territory": "t1"}
+
+
+def test_the_whole_check_of_an_upload_gives_its_files_preview_and_thumbnail(world):
+    from mapfiles.checking import check_upload_bounded
+
+    map_text, files = mapdraw.domination_files(world)
+    checked = check_upload_bounded({"drawn.map": map_text, **files})
+    assert Image.open(io.BytesIO(checked.preview)).width == 1600
+    assert Image.open(io.BytesIO(checked.thumbnail)).width == 240
+    assert reopen(checked.files).id == checked.map_id
