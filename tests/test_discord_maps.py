@@ -91,6 +91,16 @@ async def test_maps_lists_built_in_and_server_maps_with_thumbnails(tmp_path: Pat
         sheet = Image.open(io.BytesIO(step[-1].attachments[0].data))
         assert sheet.width > 480   # at least two thumbnails in a row
         assert drawn == ["sheet_png"]
+        # Each thumbnail is drawn once and kept by map id: the next list draws none, and shows the same sheet.
+        from cogs.maps import commands
+        from mapfiles import previews
+
+        ids = [m for m, _board in await commands.server_maps(d.bot.store, d.guild.id)]
+        assert set(ids) <= set(commands._thumbnails)
+        again = await d.send_command("bob", "general", "risk map list", {})
+        assert again[-1].attachments[0].data == step[-1].attachments[0].data
+        kept = [(m, m, commands._thumbnails[m]) for m in ids]
+        assert previews.sheet_png(kept)[1] == {}
 
 
 async def test_only_a_manager_adds_or_removes_maps(tmp_path: Path, world):

@@ -801,3 +801,12 @@ def test_the_whole_check_of_an_upload_gives_its_files_preview_and_thumbnail(worl
     assert Image.open(io.BytesIO(checked.preview)).width == 1600
     assert Image.open(io.BytesIO(checked.thumbnail)).width == 240
     assert reopen(checked.files).id == checked.map_id
+
+
+def test_a_thumbnail_drawn_from_the_stored_files_is_the_one_drawn_from_the_geometry(package):
+    from mapfiles.upload import package_thumbnail, thumbnail
+
+    from_files = package_thumbnail(package.data, package.regions)
+    from_geometry = thumbnail(geometry_for(package.id), package.board)
+    assert from_files.size == from_geometry.size == (240, round(package.regions.height * 240 / 1600))
+    assert from_files.tobytes() == from_geometry.tobytes()
