@@ -2,9 +2,11 @@
 map for ``/risk new``.
 
 Attachments are untrusted: their sizes are checked before they are read, their names only say what each
-file is and which file a map names, and everything is checked by ``mapfiles`` in a worker thread, whose
-refusals (``MapFileError``) reach the player translated. The preview and the sheet of maps are drawn in a worker
-process (``mapfiles.previews``).
+file is and which file a map names, and everything (import, checks, preview, thumbnail) is done by ``mapfiles``
+in a process of its own stopped at a time limit (``mapfiles.checking``), whose refusals (``MapFileError``) reach
+the player translated; the map is stored only after that. The sheet of maps is drawn in a worker process
+(``mapfiles.previews``) from thumbnails drawn once and kept here by map id. A map's names reach messages
+through ``safe_name`` (escaped) and labels as written, without control characters.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from cogs.shared.errors import UserError
 from cogs.shared.i18n import _, language_of
 from cogs.shared.text import safe_name
 from engine import Board, builtin_maps, load_map, registered_map
+from engine.board import plain_text
 from mapfiles.checking import UPLOAD_SECONDS, check_upload_bounded
 from mapfiles.images import MAX_IMAGE_BYTES
 from mapfiles.previews import sheet_png
@@ -84,8 +87,8 @@ async def map_choices(store: StoreReader, interaction: discord.Interaction[Any],
     maps = await server_maps(store, interaction.guild_id)
     ranked = sorted(maps, key=lambda m: (key not in m[1].title_in(language_of(interaction.locale)).casefold(),
                                          m[1].title))
-    return [app_commands.Choice(name=m[1].title_in(language_of(interaction.locale))[:100], value=m[0])
-            for m in ranked][:25]
+    return [app_commands.Choice(name=plain_text(m[1].title_in(language_of(interaction.locale)))[:100] or m[0],
+                                value=m[0]) for m in ranked][:25]
 
 
 # Each map's thumbnail, drawn once (at upload, or when a sheet first shows the map) and kept by map id: an id
@@ -166,7 +169,7 @@ class MapCommands(CogBase):
             return []
         key = current.strip().casefold()
         own = await self.store.list_maps(interaction.guild_id)
-        return [app_commands.Choice(name=r.name[:100], value=r.map_id) for r in own
+        return [app_commands.Choice(name=plain_text(r.name)[:100] or r.map_id, value=r.map_id) for r in own
                 if key in r.name.casefold()][:25]
 
     @map_group.command(name="list", description="The maps games here can be played on")
