@@ -17,6 +17,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -29,6 +30,8 @@ from .errors import MapFileError
 
 UPLOAD_SECONDS = 60.0   # the most one upload's check may take (a large map takes a few seconds)
 NICENESS = 10           # below the bot's priority, as the render workers
+MAX_CHECKS = 2          # uploads checked at once; more wait their turn (each check is a process of its own)
+_checks = threading.BoundedSemaphore(MAX_CHECKS)
 log = logging.getLogger(__name__)
 
 
@@ -123,8 +126,9 @@ def run_bounded(work: Callable[..., object], args: tuple[Any, ...], seconds: flo
 
 
 def check_upload_bounded(files: Mapping[str, bytes], seconds: float = UPLOAD_SECONDS) -> CheckedMap:
-    """``check_upload`` in a process of its own, stopped after ``seconds``."""
-    checked = run_bounded(check_upload, (dict(files),), seconds)
+    """``check_upload`` in a process of its own, stopped after ``seconds`` (at most ``MAX_CHECKS`` at once)."""
+    with _checks:
+        checked = run_bounded(check_upload, (dict(files),), seconds)
     assert isinstance(checked, CheckedMap)
     return checked
 

@@ -65,3 +65,14 @@ def test_a_database_fault_shows_no_server_path_to_a_player():
     busy = _database_error(sqlite3.OperationalError("database is locked"), "/srv/bot/data/risk.sqlite3")
     assert explain(busy, "en") is not None and "/srv" not in explain(busy, "en")
     assert isinstance(busy, DatabaseError)
+
+
+@pytest.mark.parametrize("name", ["[x](https://e.vil)", "||spoiler||", "# heading", "<@123>", "@everyone",
+                                  "\u202eevil", "two\nlines", "bell\x07"])
+def test_a_name_in_a_message_is_plain_text(name):
+    from cogs.shared.text import safe_name
+
+    shown = safe_name(name)
+    for raw in ("](", "||", "<@", "\u202e", "\n", "\x07"):
+        assert raw not in shown, raw
+    assert not shown.startswith("#") and "@everyone" not in shown
