@@ -112,7 +112,7 @@ async def draw(job: MapJob) -> bytes:
 
 def stored_maps_in(database: str | None) -> None:
     """The database whose stored maps the workers draw (a SQLite file or a ``postgresql://`` URL): each worker
-    finds a server's map there when a render first meets it (maps, reports, timelapses, previews alike)."""
+    finds a server's map there when a render first meets it (maps, reports, timelapses, sheets of maps alike)."""
     if database is None:
         workers.set_up(None)
     else:
