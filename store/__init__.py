@@ -41,6 +41,7 @@ from .records import (
     SeatStatus,
     Shards,
     UserPrefs,
+    known_time_zone,
 )
 from .results import FinishedGame, LeaderboardRow, PlayerStats, ResultRecord
 from .sqlite import DEFAULT_PATH, SQLiteStore, open_store
@@ -60,5 +61,5 @@ __all__ = [
     "GameNotRunning", "GameRecord", "GuildSettings", "InvalidValue", "LeaderboardRow", "LobbyFull", "MapRecord",
     "NotEnoughPlayers", "NotInLobby", "NotSeated", "PlayerStats", "PostgresStore", "ResultRecord",
     "SQLiteStore", "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "StoreReader", "UnknownGame",
-    "UserPrefs", "VersionConflict", "is_postgres_url", "open_store", "redacted", "store_for",
+    "UserPrefs", "VersionConflict", "is_postgres_url", "known_time_zone", "open_store", "redacted", "store_for",
 ]
