@@ -87,3 +87,21 @@ async def test_a_store_that_is_not_the_bots_takes_no_lock(tmp_path: Path):
     for store in stores:
         await store.close()
     assert not lock_path(db).exists()
+
+
+async def test_bot_py_run_refuses_before_logging_in_while_another_bot_holds_the_database(tmp_path: Path, caplog):
+    import logging
+
+    import bot as bot_py_module
+
+    db = tmp_path / "risk.sqlite3"
+    holder = create_bot(Config(database=str(db)))
+    await holder.store.open()
+    try:
+        config = Config(database=str(db), token="not.a.real.token")
+        with caplog.at_level(logging.ERROR):
+            assert await bot_py_module._run(config) == 1
+        assert "is in use by another bot process" in caplog.text
+        assert "Discord refused the token" not in caplog.text   # it never tried to log in
+    finally:
+        await holder.store.close()
