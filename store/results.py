@@ -12,8 +12,7 @@
 
 A server is ``guild_id`` 0 for games played outside one, in a direct message: there the records are those of
 that one direct message channel (``_where``), so a user's direct messages never show another user's games,
-stats or rating. The SQL is plain (no SQLite-only functions) so it
-ports to another database as it is.
+stats or rating. The SQL is plain (no SQLite-only functions) so it ports to another database as it is.
 """
 
 from __future__ import annotations
@@ -300,14 +299,15 @@ _DM_LEADERBOARD_SQL = (f"SELECT user_id, name, score, games, wins FROM ratings W
 _DM_LEADERBOARD_COUNT = f"SELECT COUNT(*) FROM ratings WHERE {_DM_RATED} AND games >= ?"
 
 
-def _where(guild_id: int | None, channel_id: int | None) -> tuple[str, list[Any]] | None:
-    """The results of a server as SQL: a guild's, or outside one (a direct message) only those of the channel
-    asked from. None: a direct message's records asked without its channel, which is nobody's."""
+def _where(guild_id: int | None, channel_id: int | None, table: str = "") -> tuple[str, list[Any]] | None:
+    """The results of a server as SQL (their columns prefixed with ``table``): a guild's, or outside one (a
+    direct message) only those of the channel asked from. None: a direct message's records asked without its
+    channel, which are nobody's."""
     if guild_id:
-        return "guild_id = ?", [guild_id]
+        return f"{table}guild_id = ?", [guild_id]
     if channel_id is None:
         return None
-    return "guild_id = 0 AND channel_id = ?", [channel_id]
+    return f"{table}guild_id = 0 AND {table}channel_id = ?", [channel_id]
 
 
 class ResultQueries(Backend):
@@ -320,11 +320,11 @@ class ResultQueries(Backend):
         from ratings import MIN_GAMES
 
         guild = guild_id or 0
-        scope = _where(guild_id, channel_id)
-        if scope is None:
+        scope, scope_r = _where(guild_id, channel_id), _where(guild_id, channel_id, "r.")
+        if scope is None or scope_r is None:
             return None
-        where, place = scope[0], tuple(scope[1])
-        joined = where.replace("guild_id", "r.guild_id").replace("channel_id", "r.channel_id")
+        (where, values), joined = scope, scope_r[0]
+        place = tuple(values)
 
         async def work() -> PlayerStats | None:
             async with self._reading() as db:
