@@ -116,7 +116,7 @@ class _Risk(_Bot):
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.config = config
         workers.configure(config.render_processes)
-        self.store: Store = store or store_for(config.database)
+        self.store: Store = store or store_for(config.database, bot=True)  # one bot process per SQLite file
         self.clock = Clock()
         self.extensions_loaded: list[str] = []
         self.owned_shards: Shards | None = None
@@ -210,6 +210,7 @@ async def _run(config: Config) -> int:
              bot.owned_shards if bot.owned_shards is not None else "all shards in this process")
     try:
         async with bot:
+            await bot.store.open()  # a database in use by another bot process refuses here, before logging in
             warming = asyncio.create_task(maps.warm())  # the map workers start while the bot logs in
             await bot.start(config.token)
             warming.cancel()

@@ -41,16 +41,18 @@ from .records import (
     SeatStatus,
     Shards,
     UserPrefs,
+    known_time_zone,
 )
 from .results import FinishedGame, LeaderboardRow, PlayerStats, ResultRecord
 from .sqlite import DEFAULT_PATH, SQLiteStore, open_store
 
 
-def store_for(database: str | os.PathLike[str], **options: Any) -> Store:
-    """The store (not yet open) for a database setting: a ``postgresql://`` URL, or the path of a SQLite file."""
+def store_for(database: str | os.PathLike[str], *, bot: bool = False, **options: Any) -> Store:
+    """The store (not yet open) for a database setting: a ``postgresql://`` URL, or the path of a SQLite file.
+    ``bot``: the bot runs on it; a SQLite file then has this one bot process (``sole_process``)."""
     if isinstance(database, str) and is_postgres_url(database):
         return PostgresStore(database.strip(), **options)
-    return SQLiteStore(database, **options)
+    return SQLiteStore(database, sole_process=bot, **options)
 
 
 __all__ = [
@@ -59,5 +61,5 @@ __all__ = [
     "GameNotRunning", "GameRecord", "GuildSettings", "InvalidValue", "LeaderboardRow", "LobbyFull", "MapRecord",
     "NotEnoughPlayers", "NotInLobby", "NotSeated", "PlayerStats", "PostgresStore", "ResultRecord",
     "SQLiteStore", "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "StoreReader", "UnknownGame",
-    "UserPrefs", "VersionConflict", "is_postgres_url", "open_store", "redacted", "store_for",
+    "UserPrefs", "VersionConflict", "is_postgres_url", "known_time_zone", "open_store", "redacted", "store_for",
 ]

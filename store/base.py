@@ -83,30 +83,36 @@ class StoreReader(abc.ABC):
 
     # -- results and ratings (store/results.py) ------------------------------------------------------
     @abc.abstractmethod
-    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats | None:
-        """A player's record on a server: games, wins, placements, reliability, rating (None: no game)."""
+    async def player_stats(self, guild_id: int | None, user_id: int, channel_id: int | None = None
+                           ) -> PlayerStats | None:
+        """A player's record on a server: games, wins, placements, reliability, rating (None: no game).
+        Outside a server (``guild_id`` None) the server is the direct message ``channel_id``: its own games only."""
 
     @abc.abstractmethod
-    async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10
-                          ) -> tuple[list[LeaderboardRow], int]:
-        """A page of the server's rated players, best first, and how many are rated."""
+    async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10,
+                          channel_id: int | None = None) -> tuple[list[LeaderboardRow], int]:
+        """A page of the server's rated players, best first, and how many are rated (outside a server, of the
+        direct message ``channel_id``)."""
 
     @abc.abstractmethod
     async def finished_games(self, guild_id: int | None, channel_id: int | None = None, offset: int = 0,
                              limit: int = 10) -> list[FinishedGame]:
-        """Finished games of a server (or of a channel), the latest first, with their winners."""
+        """Finished games of a server (or of a channel), the latest first, with their winners (outside a server,
+        of the direct message ``channel_id`` only)."""
 
     @abc.abstractmethod
     async def results(self, game_id: int) -> list[ResultRecord]:
         """A finished game's result rows, by seat (written in the transaction that ended it)."""
 
     @abc.abstractmethod
-    async def ratings(self, guild_id: int | None) -> dict[int, Rating]:
-        """Every rating on a server, by user id."""
+    async def ratings(self, guild_id: int | None, channel_id: int | None = None) -> dict[int, Rating]:
+        """Every rating on a server, by user id (outside a server, of the direct message ``channel_id``)."""
 
     @abc.abstractmethod
-    async def rating_history(self, guild_id: int | None, user_id: int) -> list[tuple[int, Rating]]:
-        """A player's rating after each of their games on a server, oldest first."""
+    async def rating_history(self, guild_id: int | None, user_id: int, channel_id: int | None = None
+                             ) -> list[tuple[int, Rating]]:
+        """A player's rating after each of their games on a server, oldest first (outside a server, in the
+        direct message ``channel_id``)."""
 
     # -- a server's own maps -----------------------------------------------------------------------
     @abc.abstractmethod

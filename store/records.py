@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import zoneinfo
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from engine import Event, Game, GameState, Player
@@ -115,6 +116,17 @@ class ActionResult:
     first_seq: int = 0
 
 
+@cache
+def _zone_names() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def known_time_zone(name: str) -> bool:
+    """Whether ``name`` is a time zone of the zone database (``Europe/Oslo``, ``UTC``). Only its own names: any
+    other text never reaches ``ZoneInfo``, which would take it for a file name (too long, a path, ...)."""
+    return name in _zone_names()
+
+
 @dataclass(frozen=True)
 class UserPrefs:
     """Per-user preferences. Quiet hours are local "HH:MM" times in ``timezone`` (an IANA name)."""
@@ -196,5 +208,5 @@ class Shards:
 __all__ = [
     "ACTIVE_STATUSES", "AI_LEVELS", "CANCELLED", "FINISHED", "LOBBY", "MAX_SEATS", "NOTIFY_MODES", "PAUSED",
     "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "MapRecord",
-    "SeatRecord", "SeatStatus", "Shards", "UserPrefs", "status_word",
+    "SeatRecord", "SeatStatus", "Shards", "UserPrefs", "known_time_zone", "status_word",
 ]

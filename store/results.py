@@ -10,8 +10,9 @@
 - ``ResultQueries``: the reads of the ``/risk stats``, ``leaderboard`` and ``history`` commands, and the
   rebuild of every rating (``bot.py ratings rebuild``).
 
-A server is ``guild_id`` 0 for games played outside one. The SQL is plain (no SQLite-only functions) so it
-ports to another database as it is.
+A server is ``guild_id`` 0 for games played outside one, in a direct message: there the records are those of
+that one direct message channel (``_where``), so a user's direct messages never show another user's games,
+stats or rating. The SQL is plain (no SQLite-only functions) so it ports to another database as it is.
 """
 
 from __future__ import annotations
@@ -290,16 +291,40 @@ class FinishedGame:
 LEADERBOARD_SQL = ("SELECT user_id, name, score, games, wins FROM ratings WHERE guild_id = ? AND games >= ? "
                    "ORDER BY score DESC, user_id LIMIT ? OFFSET ?")
 _LEADERBOARD_COUNT = "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND games >= ?"
+# Outside a server a rating row is a user's in their direct messages with the bot: one channel, where only they
+# can play. It is shown in that channel only, so to the users who played there.
+_DM_RATED = "guild_id = 0 AND user_id IN (SELECT user_id FROM results WHERE guild_id = 0 AND channel_id = ?)"
+_DM_LEADERBOARD_SQL = (f"SELECT user_id, name, score, games, wins FROM ratings WHERE {_DM_RATED} AND games >= ? "
+                       "ORDER BY score DESC, user_id LIMIT ? OFFSET ?")
+_DM_LEADERBOARD_COUNT = f"SELECT COUNT(*) FROM ratings WHERE {_DM_RATED} AND games >= ?"
+
+
+def _where(guild_id: int | None, channel_id: int | None, table: str = "") -> tuple[str, list[Any]] | None:
+    """The results of a server as SQL (their columns prefixed with ``table``): a guild's, or outside one (a
+    direct message) only those of the channel asked from. None: a direct message's records asked without its
+    channel, which are nobody's."""
+    if guild_id:
+        return f"{table}guild_id = ?", [guild_id]
+    if channel_id is None:
+        return None
+    return f"{table}guild_id = 0 AND {table}channel_id = ?", [channel_id]
 
 
 class ResultQueries(Backend):
     """The reads and the rebuild (the backend supplies ``_reading``, ``_transaction`` and ``_run``)."""
 
-    async def player_stats(self, guild_id: int | None, user_id: int) -> PlayerStats | None:
-        """A player's record on a server (None if they finished no game there)."""
+    async def player_stats(self, guild_id: int | None, user_id: int, channel_id: int | None = None
+                           ) -> PlayerStats | None:
+        """A player's record on a server (None if they finished no game there); outside a server, in the direct
+        message ``channel_id``."""
         from ratings import MIN_GAMES
 
         guild = guild_id or 0
+        scope, scope_r = _where(guild_id, channel_id), _where(guild_id, channel_id, "r.")
+        if scope is None or scope_r is None:
+            return None
+        (where, values), joined = scope, scope_r[0]
+        place = tuple(values)
 
         async def work() -> PlayerStats | None:
             async with self._reading() as db:
@@ -307,19 +332,19 @@ class ResultQueries(Backend):
                     # Reliability counts only games whose turns were timed (not those filled in from old logs).
                     "SELECT COUNT(*), SUM(CASE WHEN placement = 1 THEN 1 ELSE 0 END), AVG(placement), "
                     "SUM(CASE WHEN median_move IS NOT NULL OR missed > 0 THEN turns - ai_turns ELSE 0 END), "
-                    "SUM(missed) FROM results WHERE guild_id = ? AND user_id = ?",
-                    (guild, user_id))
+                    f"SUM(missed) FROM results WHERE {where} AND user_id = ?",
+                    (*place, user_id))
                 if not head or not head[0][0]:
                     return None
-                name = await db.fetch("SELECT name FROM results WHERE guild_id = ? AND user_id = ? "
-                                      "ORDER BY ended_at DESC LIMIT 1", (guild, user_id))
+                name = await db.fetch(f"SELECT name FROM results WHERE {where} AND user_id = ? "
+                                      "ORDER BY ended_at DESC LIMIT 1", (*place, user_id))
                 continent = await db.fetch(
-                    "SELECT continent FROM results WHERE guild_id = ? AND user_id = ? AND continent IS NOT NULL "
-                    "GROUP BY continent ORDER BY COUNT(*) DESC, continent LIMIT 1", (guild, user_id))
+                    f"SELECT continent FROM results WHERE {where} AND user_id = ? AND continent IS NOT NULL "
+                    "GROUP BY continent ORDER BY COUNT(*) DESC, continent LIMIT 1", (*place, user_id))
                 times = await db.fetch(
                     "SELECT t.ended_at - t.started_at FROM results r JOIN turns t ON t.game_id = r.game_id "
-                    "AND t.seat = r.seat WHERE r.guild_id = ? AND r.user_id = ? AND t.by_ai = 0 "
-                    "AND t.ended_at IS NOT NULL", (guild, user_id))
+                    f"AND t.seat = r.seat WHERE {joined} AND r.user_id = ? "
+                    "AND t.by_ai = 0 AND t.ended_at IS NOT NULL", (*place, user_id))
                 rating = await db.fetch("SELECT mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND user_id = ?",
                                         (guild, user_id))
             games, wins, average, own, missed = head[0]
@@ -332,25 +357,36 @@ class ResultQueries(Backend):
                 rating=Rating(*rating[0]) if rating and rating[0][2] >= MIN_GAMES else None)
         return await self._run(work())
 
-    async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10
-                          ) -> tuple[list[LeaderboardRow], int]:
-        """A page of the server's rated players (those with enough games), best first, and how many there are."""
+    async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10,
+                          channel_id: int | None = None) -> tuple[list[LeaderboardRow], int]:
+        """A page of the server's rated players (those with enough games), best first, and how many there are;
+        outside a server, of the direct message ``channel_id``."""
         from ratings import MIN_GAMES
 
-        guild = guild_id or 0
+        if guild_id:
+            page, count, place = LEADERBOARD_SQL, _LEADERBOARD_COUNT, [guild_id]
+        elif channel_id is not None:
+            page, count, place = _DM_LEADERBOARD_SQL, _DM_LEADERBOARD_COUNT, [channel_id]
+        else:
+            return [], 0
 
         async def work() -> tuple[list[LeaderboardRow], int]:
             async with self._reading() as db:
-                rows = await db.fetch(LEADERBOARD_SQL, (guild, MIN_GAMES, int(limit), int(offset)))
-                total = await db.fetch(_LEADERBOARD_COUNT, (guild, MIN_GAMES))
+                rows = await db.fetch(page, (*place, MIN_GAMES, int(limit), int(offset)))
+                total = await db.fetch(count, (*place, MIN_GAMES))
             return [LeaderboardRow(offset + i + 1, *row) for i, row in enumerate(rows)], int(total[0][0])
         return await self._run(work())
 
     async def finished_games(self, guild_id: int | None, channel_id: int | None = None, offset: int = 0,
                              limit: int = 10) -> list[FinishedGame]:
-        """The server's (or a channel's) finished games, the latest first, with their winners."""
-        where, params = ("channel_id = ?", [channel_id]) if channel_id is not None else ("guild_id = ?",
-                                                                                          [guild_id or 0])
+        """The server's (or a channel's) finished games, the latest first, with their winners; outside a server
+        only the direct message ``channel_id``'s."""
+        if channel_id is not None:
+            where, params = "channel_id = ?", [channel_id]
+        elif guild_id:
+            where, params = "guild_id = ?", [guild_id]
+        else:
+            return []
 
         async def work() -> list[FinishedGame]:
             async with self._reading() as db:
@@ -377,21 +413,39 @@ class ResultQueries(Backend):
             return [_result(r) for r in rows]
         return await self._run(work())
 
-    async def ratings(self, guild_id: int | None) -> dict[int, Rating]:
-        """Every rating on a server (shown or not yet), by user id."""
+    async def ratings(self, guild_id: int | None, channel_id: int | None = None) -> dict[int, Rating]:
+        """Every rating on a server (shown or not yet), by user id; outside a server, of the direct message
+        ``channel_id``."""
+        if guild_id:
+            where, place = "guild_id = ?", guild_id
+        elif channel_id is not None:
+            where, place = _DM_RATED, channel_id
+        else:
+            return {}
+
         async def work() -> dict[int, Rating]:
             async with self._reading() as db:
-                rows = await db.fetch("SELECT user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ?",
-                                      (guild_id or 0,))
+                rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins FROM ratings WHERE {where}",
+                                      (place,))
             return {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in rows}
         return await self._run(work())
 
-    async def rating_history(self, guild_id: int | None, user_id: int) -> list[tuple[int, Rating]]:
-        """A player's rating after each of their games on a server, oldest first: ``(game id, rating)``."""
+    async def rating_history(self, guild_id: int | None, user_id: int, channel_id: int | None = None
+                             ) -> list[tuple[int, Rating]]:
+        """A player's rating after each of their games on a server, oldest first: ``(game id, rating)``;
+        outside a server, in the direct message ``channel_id``."""
+        if guild_id:
+            where, place = "guild_id = ?", guild_id
+        elif channel_id is not None:
+            where, place = ("guild_id = 0 AND game_id IN (SELECT game_id FROM results WHERE guild_id = 0 AND "
+                            "channel_id = ?)"), channel_id
+        else:
+            return []
+
         async def work() -> list[tuple[int, Rating]]:
             async with self._reading() as db:
-                rows = await db.fetch("SELECT game_id, mu, sigma, games FROM rating_history WHERE guild_id = ? "
-                                      "AND user_id = ? ORDER BY games", (guild_id or 0, user_id))
+                rows = await db.fetch(f"SELECT game_id, mu, sigma, games FROM rating_history WHERE {where} "
+                                      "AND user_id = ? ORDER BY games", (place, user_id))
             return [(r[0], Rating(r[1], r[2], r[3])) for r in rows]
         return await self._run(work())
 

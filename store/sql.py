@@ -29,7 +29,6 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mappin
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings, registered_map
 from engine.errors import Phrase
@@ -70,6 +69,7 @@ from .records import (
     SeatStatus,
     Shards,
     UserPrefs,
+    known_time_zone,
     status_word,
 )
 from .results import MISSED_TURN, ResultQueries, finish_steps, turn_steps
@@ -798,12 +798,9 @@ def _check_prefs(prefs: UserPrefs) -> None:
     for value in (prefs.quiet_start, prefs.quiet_end):
         if value is not None and not _HHMM.match(value):
             raise InvalidValue("“{value}” is not a time of day; write it as HH:MM, like 22:30.", value=value)
-    if prefs.timezone is not None:
-        try:
-            ZoneInfo(prefs.timezone)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise InvalidValue("Unknown time zone “{timezone}”; use a name like Europe/Oslo.",
-                               timezone=prefs.timezone) from exc
+    if prefs.timezone is not None and not known_time_zone(prefs.timezone):
+        raise InvalidValue("Unknown time zone “{timezone}”; use a name like Europe/Oslo.",
+                           timezone=prefs.timezone[:40])
 
 
 def _seats_on_map(record: GameRecord) -> int:

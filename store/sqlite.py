@@ -25,6 +25,7 @@ import aiosqlite
 
 from .errors import DatabaseError, StoreError
 from .migrations import AFTER, LATEST_VERSION, MIGRATIONS, statements
+from .process_lock import ProcessLock
 from .sql import RUNNING_GAMES_SQL, SQLStore
 from .transaction import Reader, Transaction, run_on_connection
 
@@ -97,12 +98,14 @@ class SQLiteStore(SQLStore):
     ``synchronous`` is SQLite's: NORMAL survives any crash of the bot (only power loss can drop the last
     commits), FULL survives power loss too. ``checkpoint_interval`` (seconds, None to turn off) is how often a
     second connection copies the write-ahead log into the database in the background, so that commits rarely
-    have to (see docs/storage.md).
+    have to (see docs/storage.md). ``sole_process``: the bot runs on this file, so no other bot may; the store
+    holds an exclusive lock beside it from ``open`` to ``close`` (store/process_lock.py) and ``open`` refuses if
+    another process holds it.
     """
 
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, synchronous: str = "NORMAL",
                  busy_timeout_ms: int = 5000, cache_size: int = 2048, checkpoint_interval: float | None = 0.05,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, sole_process: bool = False) -> None:
         if synchronous.upper() not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}")
         super().__init__(cache_size=cache_size, clock=clock)
@@ -114,23 +117,29 @@ class SQLiteStore(SQLStore):
         self._checkpointer: asyncio.Task[None] | None = None
         self._commits = 0
         self._tx_lock = asyncio.Lock()
+        self._process_lock = ProcessLock(self.path) if sole_process else None
 
     # -- lifetime ----------------------------------------------------------------------------------
     async def open(self) -> None:
         if self._db is not None:
             return
         _check_file(self.path)
+        if self._process_lock is not None:
+            self._process_lock.acquire()  # before anything is read or written: a second bot stops here
         try:
             db = await aiosqlite.connect(str(self.path), isolation_level=None)
         except sqlite3.Error as exc:
+            self._release()
             raise _database_error(exc, self.path) from exc
         try:
             await self._prepare(db)
         except sqlite3.Error as exc:
             await db.close()
+            self._release()
             raise _database_error(exc, self.path) from exc
         except BaseException:
             await db.close()
+            self._release()
             raise
         self._db = db
         await self._register_stored_maps()
@@ -215,6 +224,11 @@ class SQLiteStore(SQLStore):
         self._cache.clear()
         if db is not None:
             await db.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self._process_lock is not None:
+            self._process_lock.release()
 
     @property
     def schema_version(self) -> int:

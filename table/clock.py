@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
-from store import UserPrefs
+from store import UserPrefs, known_time_zone
 
 
 class Clock:
@@ -28,10 +28,8 @@ def in_quiet_hours(prefs: UserPrefs, now: float) -> float | None:
     """If ``now`` falls in the user's quiet hours, the time they end; else None."""
     if not prefs.quiet_start or not prefs.quiet_end:
         return None
-    try:
-        zone = ZoneInfo(prefs.timezone or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
+    # A zone saved before only the zone database's names were taken may be any text: UTC then.
+    zone = ZoneInfo(prefs.timezone if prefs.timezone and known_time_zone(prefs.timezone) else "UTC")
     local = dt.datetime.fromtimestamp(now, zone)
     start = dt.time.fromisoformat(prefs.quiet_start)
     end = dt.time.fromisoformat(prefs.quiet_end)

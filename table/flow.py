@@ -91,18 +91,19 @@ class Table:
     # -- the lobby -------------------------------------------------------------------------------------
     async def open_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
                          settings: Mapping[str, Any] | None = None) -> Outcome:
-        """A new lobby in a channel, within the server's limits (games at once, open lobbies of one host)."""
+        """A new lobby in a channel, within the server's limits (games at once, open lobbies of one host). The
+        server of a direct message (no guild) is that channel alone: one user's DMs count no other user's games."""
         room = self._rooms.setdefault(guild_id or channel_id, asyncio.Lock())
         async with room:  # count and create as one
-            if guild_id is not None:
-                most = self.limits.games_per_server
-                active = [g for status in ACTIVE_STATUSES
-                          for g in await self.store.list_games(status, guild_id=guild_id, limit=most)]
-                if len(active) >= most:
-                    raise LimitReached(LimitReached.GAMES, most)
-                hosted = [g for g in active if g.status == LOBBY and g.host_id == host_id]
-                if len(hosted) >= self.limits.lobbies_per_user:
-                    raise LimitReached(LimitReached.LOBBIES, len(hosted))
+            most = self.limits.games_per_server
+            active = [g for status in ACTIVE_STATUSES
+                      for g in await self.store.list_games(status, guild_id=guild_id,
+                                                           channel_id=None if guild_id else channel_id, limit=most)]
+            if len(active) >= most:
+                raise LimitReached(LimitReached.GAMES, most)
+            hosted = [g for g in active if g.status == LOBBY and g.host_id == host_id]
+            if len(hosted) >= self.limits.lobbies_per_user:
+                raise LimitReached(LimitReached.LOBBIES, len(hosted))
             record = await self.store.create_lobby(guild_id, channel_id, host_id, host_name, settings or None)
         return Outcome(record)
 

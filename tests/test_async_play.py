@@ -202,6 +202,19 @@ async def test_quiet_hours_hold_reminders_until_they_end(tmp_path: Path):
     assert in_quiet_hours(prefs, early) == morning
 
 
+async def test_notify_refuses_a_time_zone_the_zone_database_does_not_name_in_the_readers_language(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="zones")) as d:
+        for locale, words in (("en-US", "Unknown time zone"), ("no", "Ukjent tidssone"),
+                              ("es-ES", "Zona horaria desconocida")):
+            step = await d.send_command("bob", "general", "risk notify", {"timezone": "😀" * 64}, locale=locale)
+            assert not step.problems and step[0].ephemeral and words in step[0].content
+            assert "File name" not in step[0].content and "error id" not in step[0].content.casefold()
+        assert await d.bot.store.get_user_prefs(d.user("bob").id) == UserPrefs(d.user("bob").id)
+        step = await d.send_command("bob", "general", "risk notify", {"timezone": "Europe/Oslo",
+                                                                      "quiet_start": "22:00", "quiet_end": "07:00"})
+        assert "Europe/Oslo" in step[0].content
+
+
 async def test_notify_off_drops_the_mention_and_mygames_lists_games(tmp_path: Path):
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="notify")) as d:
         step = await d.send_command("bob", "general", "risk notify", {"mode": "off"})

@@ -145,6 +145,17 @@ def make_bot(*, sync: bool = False) -> commands.Bot:
 
         bot.background_tasks.add(asyncio.create_task(later()))  # type: ignore[attr-defined]
 
+    @tree.command(name="refuse", description="Thinks publicly, then refuses privately")
+    async def refuse(interaction: discord.Interaction, fill_first: bool = False) -> None:
+        await interaction.response.defer(thinking=True)
+        if fill_first:  # fill the deferral in, so that what follows is a follow-up of its own
+            await interaction.edit_original_response(content="…")
+        else:
+            await interaction.delete_original_response()
+        await interaction.followup.send("you may not", ephemeral=True)
+        if fill_first:
+            await interaction.delete_original_response()
+
     @tree.command(name="boom", description="Fails")
     async def boom(interaction: discord.Interaction) -> None:
         raise ValueError("the dice rolled off the table")
@@ -231,6 +242,20 @@ async def test_deferred_follow_up_fills_the_placeholder_with_file_embed_and_butt
     assert "Player: alice" in message.text
     assert message.button_labels == ["Attack", "End turn"]
     assert message.selects[0]["placeholder"] == "Pick a territory"
+
+
+async def test_the_first_follow_up_after_a_public_thinking_is_public_even_once_the_placeholder_is_gone(
+        offline: OfflineDiscord) -> None:
+    # Discord: the first follow-up after a deferral takes the deferral's visibility; deleting the placeholder
+    # first does not make an ephemeral follow-up private.
+    await offline.send_command("alice", "general", "refuse")
+    shown = offline.visible_to("bob", "general")
+    assert [(m.content, m.ephemeral) for m in shown] == [("you may not", False)]
+    # Filled in first (an edit), the deferral is answered: the next follow-up has its own flags.
+    await offline.send_command("carol", "general", "refuse", {"fill_first": True})
+    assert offline.visible_to("bob", "general") == shown
+    assert [m.content for m in offline.visible_to("carol", "general")][-1:] == ["you may not"]
+    assert offline.visible_to("carol", "general")[-1].ephemeral
 
 
 async def test_buttons_and_selects_reach_the_view(offline: OfflineDiscord) -> None:

@@ -301,3 +301,27 @@ async def test_the_results_are_written_in_the_transaction_that_ends_the_game(sto
     events = await store.events(record.id)
     assert after.status == "running" and events[-1]["type"] != "game_over"  # nothing of the last move stayed
     assert len(events) == after.last_seq and not await store.ratings(GUILD)
+
+
+async def test_the_records_of_a_direct_message_are_that_channels_on_either_database(store):
+    # Two users, each with a game in their own direct messages (no guild), and a game on a server.
+    alice_dm, bob_dm = CHANNEL + 50, CHANNEL + 51
+    for user, name, channel in ((ALICE, "Alice", alice_dm), (BOB, "Bob", bob_dm)):
+        await play(store, await new_game(store, [(user, name)], ("easy",), guild=None, channel=channel))
+    await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")]))
+    await db_exec(store, "UPDATE ratings SET games = 9")   # all rated, as after enough games
+    games = await store.finished_games(None, bob_dm)
+    assert [g.channel_id for g in games] == [bob_dm]
+    assert await store.finished_games(None) == [] and await store.finished_games(0) == []
+    assert (await store.player_stats(None, BOB, bob_dm)).games == 1
+    assert await store.player_stats(None, ALICE, bob_dm) is None and await store.player_stats(None, BOB) is None
+    rows, total = await store.leaderboard(None, channel_id=bob_dm)
+    assert [r.user_id for r in rows] == [BOB] and total == 1
+    assert await store.leaderboard(None) == ([], 0)
+    assert set(await store.ratings(None, alice_dm)) == {ALICE} and await store.ratings(None) == {}
+    assert [g for g, _ in await store.rating_history(None, ALICE, alice_dm)] == [
+        g.game_id for g in await store.finished_games(None, alice_dm)]
+    assert await store.rating_history(None, ALICE, bob_dm) == []
+    # The server's records are the server's alone.
+    assert {r.user_id for r in (await store.leaderboard(GUILD))[0]} == {ALICE, BOB}
+    assert (await store.player_stats(GUILD, BOB)).games == 1

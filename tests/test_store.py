@@ -302,6 +302,25 @@ async def test_user_preferences(store):
             await store.set_user_prefs(bad)
 
 
+async def test_a_time_zone_is_one_of_the_zone_databases_names_and_nothing_else(store):
+    # ZoneInfo takes any other text for a file name: 64 emoji are "File name too long", a path may be read.
+    for bad in ("😀" * 64, "../../../etc/passwd", "/etc/localtime", "Europe/../Europe/Oslo", "europe/oslo", " UTC",
+                "Europe", "\x00"):
+        with pytest.raises(InvalidValue, match="Unknown time zone"):
+            await store.set_user_prefs(UserPrefs(7, timezone=bad))
+    assert await store.get_user_prefs(7) == UserPrefs(7)   # nothing was saved
+    for good in ("Europe/Oslo", "UTC", "America/Argentina/Buenos_Aires"):
+        assert (await store.set_user_prefs(UserPrefs(7, timezone=good))).timezone == good
+
+
+def test_quiet_hours_of_a_zone_saved_before_it_was_checked_are_in_utc():
+    from table.clock import in_quiet_hours
+
+    night = 1_800_000_000 - 1_800_000_000 % 86400 + 23 * 3600   # 23:00 UTC
+    assert in_quiet_hours(UserPrefs(7, quiet_start="22:00", quiet_end="07:00", timezone="😀" * 64), night) == \
+        in_quiet_hours(UserPrefs(7, quiet_start="22:00", quiet_end="07:00", timezone="UTC"), night) is not None
+
+
 async def test_guild_settings_give_new_lobbies_their_defaults(store):
     assert await store.get_guild_settings(GUILD) == GuildSettings(GUILD)
     saved = await store.set_guild_settings(GuildSettings(GUILD, {"cards": "fixed"}, (CHANNEL, CHANNEL + 1)))

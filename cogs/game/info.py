@@ -127,7 +127,10 @@ class InfoCommands(CogBase):
     async def risk_mygames(self, interaction: discord.Interaction[Any]) -> None:
         locale = interaction.locale
         rows = []
-        for record in await self.store.list_games("running", guild_id=interaction.guild_id, limit=200):
+        # Outside a server (a direct message) only this channel's games: the server of a DM is the DM itself.
+        guild = interaction.guild_id
+        for record in await self.store.list_games("running", guild_id=guild,
+                                                  channel_id=None if guild else interaction.channel_id, limit=200):
             seat = record.seat_of(interaction.user.id)
             if seat is None or record.state_json is None:
                 continue

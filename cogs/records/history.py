@@ -64,6 +64,12 @@ def stats_embed(stats: PlayerStats, name: str, locale: object) -> discord.Embed:
     return embed
 
 
+def server_of(interaction: discord.Interaction[Any]) -> tuple[int | None, int | None]:
+    """Whose records an interaction reads: its server's, or in a direct message (no server) that channel's
+    only, so one user's direct messages never show another's games."""
+    return (interaction.guild_id, None) if interaction.guild_id else (None, interaction.channel_id)
+
+
 class Pager(discord.ui.View):
     """Previous and next for one user's private list; the page is kept here, not in the buttons."""
 
@@ -83,14 +89,16 @@ class Pager(discord.ui.View):
 
 
 class LeaderboardView(Pager):
-    def __init__(self, cog: HistoryCommands, owner: int, guild_id: int | None, locale: object) -> None:
+    def __init__(self, cog: HistoryCommands, owner: int, where: tuple[int | None, int | None], locale: object
+                 ) -> None:
         super().__init__(owner, locale)
-        self.cog, self.guild_id, self.page, self.total = cog, guild_id, 0, 0
+        self.cog, self.where, self.page, self.total = cog, where, 0, 0
         self.turn_back.label = _("Previous", locale)
         self.turn_on.label = _("Next", locale)
 
     async def embed(self) -> discord.Embed:
-        rows, self.total = await self.cog.store.leaderboard(self.guild_id, self.page * PAGE, PAGE)
+        guild_id, channel_id = self.where
+        rows, self.total = await self.cog.store.leaderboard(guild_id, self.page * PAGE, PAGE, channel_id)
         pages = max(1, -(-self.total // PAGE))
         self.turn_back.disabled = self.page == 0
         self.turn_on.disabled = self.page >= pages - 1
@@ -195,7 +203,8 @@ class HistoryCommands(CogBase):
     @app_commands.describe(player="Whose record (default: yours)")
     async def risk_stats(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
         who = player or interaction.user
-        stats = await self.store.player_stats(interaction.guild_id, who.id)
+        guild_id, channel_id = server_of(interaction)
+        stats = await self.store.player_stats(guild_id, who.id, channel_id)
         if stats is None:
             raise UserError(_("{player} has not finished a game on this server yet.", interaction.locale,
                               player=safe_name(who.display_name)))
@@ -204,7 +213,7 @@ class HistoryCommands(CogBase):
 
     @risk_group.command(name="leaderboard", description="This server's rated players, best first")
     async def risk_leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        view = LeaderboardView(self, interaction.user.id, interaction.guild_id, interaction.locale)
+        view = LeaderboardView(self, interaction.user.id, server_of(interaction), interaction.locale)
         embed = await view.embed()
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NOBODY)
 
@@ -216,7 +225,8 @@ class HistoryCommands(CogBase):
         locale = interaction.locale
         if where not in ("server", "channel"):
             raise UserError(_("Choose the server's games or this channel's.", locale))
-        channel = interaction.channel_id if where == "channel" else None
+        # Outside a server (a direct message) the server is this channel: nobody else's direct messages.
+        channel = interaction.channel_id if where == "channel" or interaction.guild_id is None else None
         games = await self.store.finished_games(interaction.guild_id, channel, 0, HISTORY_GAMES)
         if not games:
             raise UserError(_("No game has finished here yet.", locale))

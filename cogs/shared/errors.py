@@ -51,9 +51,12 @@ async def acknowledge(interaction: discord.Interaction[Any], private: bool) -> N
 
 
 async def withdraw(interaction: discord.Interaction[Any]) -> None:
-    """Remove a public "thinking…" answer that will not come, so what follows can be private."""
+    """Remove a public "thinking…" answer that will not come, so what follows can be private. Discord gives the
+    first follow-up after a deferral the deferral's visibility: the deferral is filled in first (with nothing to
+    read), so that the private follow-ups are follow-ups of their own."""
     if interaction.extras.get(ACK) == ("thinking", False):
         with contextlib.suppress(discord.HTTPException):
+            await interaction.edit_original_response(content="…")
             await interaction.delete_original_response()
         interaction.extras[ACK] = ("withdrawn", True)
 

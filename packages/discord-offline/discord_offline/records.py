@@ -351,6 +351,7 @@ class OfflineInteraction:
     modal: dict[str, Any] | None = None
     modal_submitted: bool = False
     followup_ids: list[int] = field(default_factory=list)
+    filled: bool = False   # a "thinking…" deferral was filled in (by its first follow-up or an edit)
 
     @property
     def answered(self) -> bool:

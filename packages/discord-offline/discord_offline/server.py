@@ -758,8 +758,9 @@ class OfflineServer:
         return self.message_payload(self._original(context)[1])
 
     def _edit_original(self, context: RequestContext) -> dict[str, Any]:
-        _, message = self._original(context)
+        interaction, message = self._original(context)
         self.edit_message(message, context.body or {}, context.files)
+        interaction.filled = True
         return self.message_payload(message)
 
     def _delete_original(self, context: RequestContext) -> None:
@@ -771,13 +772,19 @@ class OfflineServer:
             raise MessageRejected(404, 10015, "Unknown Webhook")
         body = context.body or {}
         original = self.messages.get(interaction.original_message_id or 0)
-        if original is not None and original.loading and not original.deleted and interaction.response_type == 5:
-            # The first follow-up after "thinking" replaces the placeholder, keeping its ephemerality; once the
-            # placeholder is deleted, a follow-up is a new message with its own flags.
+        first = interaction.response_type == 5 and not interaction.filled and original is not None
+        interaction.filled = interaction.filled or interaction.response_type == 5
+        if first and original is not None and not original.deleted:
+            # The first follow-up after "thinking" replaces the placeholder, keeping its ephemerality.
             self.edit_message(original, {k: v for k, v in body.items() if k != "flags"}, context.files)
             return self.message_payload(original)
         channel = self.channels[interaction.channel_id]
         ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
+        if first and original is not None:
+            # Discord documents that the first follow-up after a deferral takes the deferral's visibility, and
+            # not that deleting the placeholder changes it: so here a public "thinking…" deleted unfilled still
+            # makes its first follow-up public, whatever its flags (fill it first, by an edit, to be sure).
+            ephemeral = original.ephemeral
         message = self.create_message(channel, body, context.files, interaction=interaction, ephemeral=ephemeral)
         interaction.followup_ids.append(message.id)
         return self.message_payload(message)
