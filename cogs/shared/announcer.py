@@ -15,7 +15,7 @@ Nothing pings but the one player whose turn it is (``AllowedMentions`` for that 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any, Unpack
 
 import discord
@@ -266,8 +266,10 @@ class Announcer:
         told_seats = {p.seat for p in outcome.parts if p.by == TIMEOUT}
         # Everything is queued at once and awaited at the end: under load, a map that a later one in the same
         # burst supersedes is skipped (cogs/shared/postbox.py).
-        ending = await self._game_over(record, outcome.state) if outcome.ended else None
-        sent: list[Sent] = []
+        ending = await self._game_over(record, outcome.state) if outcome.ended else None  # read before queuing
+        calling = await self.live.ready(record, outcome.state, outcome.deadline) \
+            if ending is None and self._turn_passed(outcome) and outcome.state is not None else None
+        sent: list[Awaitable[object]] = []
         for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)
             if note.kind != KICKED and note.seat not in told_seats and outcome.state is not None:
                 sent.append(self.queue(record, note_line(note, outcome.state, locale)))
@@ -287,9 +289,9 @@ class Announcer:
             sent.append(self.queue(record, clip(lines), **kwargs))
         if ending is not None:
             sent.append(self.queue(record, None, **ending))
+        elif calling is not None:
+            sent.append(calling())
         await asyncio.gather(*sent)
-        if ending is None and self._turn_passed(outcome) and outcome.state is not None:
-            await self.live.post(record, outcome.state, outcome.deadline)
 
     async def _on_panel(self, outcome: Outcome, parts: list[Part]) -> list[Part]:
         """Bring the live panel up to date with the player's moves at the head of ``parts``; the parts left to

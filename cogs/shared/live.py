@@ -16,7 +16,7 @@ the old one shrinks to what it told (or goes, when it can no longer be edited).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
@@ -140,6 +140,15 @@ class LivePanels:
                    before: GameState | None = None) -> None:
         """Post the panel of the turn now waiting and record it: ``since_seq`` (default: now) is the last event
         before the turn it tells, ``before`` the board then if known, ``lines`` what the turn told so far."""
+        await (await self.ready(record, state, due, since_seq=since_seq, lines=lines, ping=ping, note=note,
+                                before=before))()
+
+    async def ready(self, record: GameRecord, state: GameState, due: float | None, *,
+                    since_seq: int | None = None, lines: Sequence[str] = (), ping: bool = True,
+                    note: str | None = None, before: GameState | None = None) -> Callable[[], Awaitable[None]]:
+        """``post`` in two steps: what the panel needs is read now; calling what this returns queues it at once
+        (behind what is queued already, so under load an older map gives way to its map), and awaiting that
+        waits until the panel is posted and recorded."""
         locale = game_locale(record)
         head, options = await self._calling(record, state, due, ping=ping)
         if note:
@@ -148,14 +157,22 @@ class LivePanels:
         view = controls(record.id, Game(state), locale, public=True)
         if view is not None:
             options["view"] = view
-        message = await self._queue(record, fit(head, lines), options)
-        if message is None:
-            return
         seq = record.last_seq if since_seq is None else since_seq
-        if since_seq is None or before is not None:
-            self.starts[record.id] = (seq, (state if before is None else before).copy())
-        await self.table.panel_posted(LivePanel(record.id, record.channel_id, message.id, state.current, state.turn,
-                                                seq, self.table.clock()))
+        start = (state if before is None else before).copy() if since_seq is None or before is not None else None
+
+        def queued() -> Awaitable[None]:
+            sent = self._queue(record, fit(head, lines), options)
+
+            async def recorded() -> None:
+                message = await sent
+                if message is None:
+                    return
+                if start is not None:
+                    self.starts[record.id] = (seq, start)
+                await self.table.panel_posted(LivePanel(record.id, record.channel_id, message.id, state.current,
+                                                        state.turn, seq, self.table.clock()))
+            return recorded()
+        return queued
 
     async def follow(self, record: GameRecord, due: float | None, events: Sequence[Event] = (),
                      upto_seq: int | None = None, *, closing: bool = False) -> int | None:
