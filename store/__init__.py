@@ -57,7 +57,8 @@ def store_for(database: str | os.PathLike[str], **options: Any) -> Store:
 __all__ = [
     "ACTIVE_STATUSES", "CANCELLED", "DEFAULT_PATH", "FINISHED", "LATEST_VERSION", "LOBBY", "MAX_SEATS", "PAUSED",
     "RUNNING", "ActionResult", "AlreadySeated", "ChannelBusy", "DatabaseError", "Deadline", "FinishedGame",
-    "GameNotRunning", "GameRecord", "GuildSettings", "InvalidValue", "LeaderboardRow", "LivePanel", "LobbyFull", "MapRecord",
+    "GameNotRunning", "GameRecord", "GuildSettings", "InvalidValue", "LeaderboardRow", "LivePanel", "LobbyFull",
+    "MapRecord",
     "NotEnoughPlayers", "NotInLobby", "NotSeated", "PlayerStats", "PostgresStore", "ResultRecord",
     "SQLiteStore", "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "StoreReader", "UnknownGame",
     "UserPrefs", "VersionConflict", "is_postgres_url", "open_store", "redacted", "store_for",

@@ -641,8 +641,9 @@ class SQLStore(ResultQueries, MapsMixin, Store):
             async with self._transaction() as db:
                 await db.run(Step(
                     "INSERT INTO live_panels (game_id, channel_id, message_id, seat, turn, since_seq, posted_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id, "
-                    "message_id = excluded.message_id, seat = excluded.seat, turn = excluded.turn, "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                    "channel_id = excluded.channel_id, message_id = excluded.message_id, seat = excluded.seat, "
+                    "turn = excluded.turn, "
                     "since_seq = excluded.since_seq, posted_at = excluded.posted_at",
                     (panel.game_id, panel.channel_id, panel.message_id, panel.seat, panel.turn, panel.since_seq,
                      float(panel.posted_at))))

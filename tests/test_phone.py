@@ -14,7 +14,7 @@ from test_audiences import forge
 
 from cogs.play.moves import trade_label
 from cogs.play.panel import controls, count_options
-from cogs.shared.announcer import how_won, winner_title
+from cogs.shared.ending import how_won, winner_title
 from cogs.shared.i18n import _, ngettext, percent
 from cogs.shared.text import describe
 from engine import Attack, Blitz, ChooseCapital, Game

@@ -23,17 +23,16 @@ import discord
 from cogs.maps import drawing as maps
 from cogs.maps.drawing import map_file, prepare
 from cogs.play.panel import armies_to_place, controls
-from cogs.records.report import end_of_game_files
+from cogs.shared.ending import game_over_post
 from cogs.shared.errors import ACK
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.live import NOBODY, LivePanels, only
 from cogs.shared.postbox import Extras, Post, Postbox, PostOptions, Sent
-from cogs.shared.text import describe, mission_line, now_text, seat_name, winner_names
+from cogs.shared.text import describe, now_text, seat_name
 from engine import Game, GameState
 from engine.events import EventType, PlacementSource
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
-from engine.state import NEUTRAL
 from store import GameRecord, StoreReader
 from table import Note, Outcome, Part, Reminder, Table
 from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
@@ -74,43 +73,6 @@ def note_line(note: Note, state: GameState, locale: object) -> str:
                         "🏳️ {player} missed {n} turns in a row: their territories are neutral now.", note.count,
                         locale, player=name)
     return _("🚪 The host removed {player} from the game: their territories are neutral now.", locale, player=name)
-
-
-def winner_title(state: GameState, locale: object) -> str:
-    names = winner_names(state, locale) or [seat_name(state, NEUTRAL, locale)]
-    if len(names) > 1:
-        return _("🏆 {players} win!", locale, players=_(" and ", locale).join(names))
-    return _("🏆 {player} wins!", locale, player=names[0])
-
-
-def how_won(state: GameState, locale: object) -> list[str]:
-    """The reason the game ended, in the reader's words (with the standings of a round limit)."""
-    reason = state.result
-    winner = seat_name(state, state.winner if state.winner is not None else NEUTRAL, locale)
-    if reason == "mission" and state.winner is not None and state.winner in state.missions:
-        game = Game(state)
-        return [_("{player} completed their secret mission: {mission}", locale, player=winner,
-                  mission=mission_line(game.mission(state.winner), game.board, state, locale))]
-    if reason == "capitals":
-        return [_("{player} holds every capital.", locale, player=winner)]
-    if reason == "teams":
-        return [_("Every player of the other teams is out.", locale)]
-    if reason == "surrender":
-        return [_("{player} is the last player in the game: the last opponent left it.", locale, player=winner)]
-    if reason == "round_limit":
-        ranked = sorted(state.active_seats(), key=lambda seat: (-len(state.territories_of(seat)),
-                                                                -state.army_total(seat), seat))
-        lines = [ngettext("The game reached its limit of {n} round: the most territories win, then the most armies.",
-                          "The game reached its limit of {n} rounds: the most territories win, then the most armies.",
-                          state.settings.max_rounds, locale)]
-        for place, seat in enumerate(ranked, 1):
-            lines.append(f"{place}. {seat_name(state, seat, locale)}: " + ", ".join([
-                ngettext("{n} territory", "{n} territories", len(state.territories_of(seat)), locale),
-                ngettext("{n} army", "{n} armies", state.army_total(seat), locale)]))
-        return lines
-    if len(set(state.owners.values())) == 1:
-        return [_("{player} holds every territory: world domination.", locale, player=winner)]
-    return [_("{player} is the last player standing.", locale, player=winner)]
 
 
 class Announcer:
@@ -384,23 +346,7 @@ class Announcer:
         await self.post(record, **await self._game_over(record, state))
 
     async def _game_over(self, record: GameRecord, state: GameState | None) -> PostOptions:
-        locale = game_locale(record)
-        s = state or record.game().state
-        embed = discord.Embed(title=winner_title(s, locale), colour=discord.Colour.gold())
-        embed.description = "\n".join([*how_won(s, locale), "", ngettext(
-            "The game lasted {n} turn.", "The game lasted {n} turns.", s.turn, locale) + " " + _(
-            "Check every die: /risk verify, then `python -m engine.verify game.jsonl` on the file from /risk export.",
-            locale)])
-        if s.missions:  # every mission, each in a field of its own (a field holds 1,024 characters)
-            game = Game(s)
-            for seat in sorted(s.missions):
-                embed.add_field(name=_("Mission of {player}", locale, player=seat_name(s, seat, locale))[:256],
-                                value=mission_line(game.mission(seat), game.board, s, locale)[:1024], inline=False)
-        embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
-        embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
-                        inline=False)
-        report = await end_of_game_files(self.store, record, s, locale)  # the report image and the timelapse
-        return {"embed": embed, "map": prepare(s, EVERYBODY, locale=locale), "keep_map": True, "files": report}
+        return await game_over_post(self.store, record, state or record.game().state)
 
     # -- one player ------------------------------------------------------------------------------------------
     async def reminder(self, reminder: Reminder) -> None:
