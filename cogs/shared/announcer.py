@@ -146,8 +146,12 @@ class Announcer:
         the turn panel, which is edited; their answer is private).
 
         ``private``: fog of war hides the board, so the answer is the reader's own view."""
-        await self.told(outcome)
         first = outcome.parts[0]
+        # A move that only edits the panel is noted as told once the panel is edited (an edit tells the whole turn
+        # again, so a restart in between edits it again, harmlessly); anything that posts is noted first.
+        quiet = all(p.by == PLAYER for p in outcome.parts) and not outcome.ended and not self._turn_passed(outcome)
+        if not quiet:
+            await self.told(outcome)
         if first.by != PLAYER:  # the start, a removal: answered where everybody reads it (privately under fog)
             await self._announce_first(interaction, outcome, private=private)
             await self.publish(outcome, start=1, told=True)
@@ -156,6 +160,8 @@ class Announcer:
         if private or not on_panel:  # a tap on the panel itself needs no words: the panel is edited
             await self._reply(interaction, outcome, private=private, on_panel=on_panel)
         await self.publish(outcome, told=True, acted=True)
+        if quiet:
+            await self.told(outcome)
 
     async def _reply(self, interaction: discord.Interaction[Any], outcome: Outcome, *, private: bool,
                      on_panel: bool) -> None:
