@@ -26,7 +26,7 @@ async def record_of(d: OfflineDiscord) -> Any:
 async def to_move(d: OfflineDiscord) -> tuple[str, Any]:
     record = await record_of(d)
     user = record.player(record.game().state.current).user_id
-    return ("alice" if user == d.user("alice").id else "bob"), record
+    return next(name for name in ("alice", "bob", "carol") if d.user(name).id == user), record
 
 
 async def panel_of(d: OfflineDiscord) -> Any:
@@ -218,3 +218,16 @@ async def test_a_turn_that_ended_while_the_bot_was_away_closes_its_panel_and_cal
         assert len(away) <= 1 and not any(game.board.name(territory) in m.content for m in away)  # told once
     finally:
         await d.close()
+
+
+async def test_a_surrender_out_of_turn_leaves_the_panel_of_the_player_on_turn_live(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="quit"), strict=True) as d:
+        await start(d, ("alice", "bob", "carol"), 0, deployment="auto")
+        who, _record = await to_move(d)
+        other = next(name for name in ("alice", "bob", "carol") if name != who)
+        panel = await panel_of(d)
+        step = await d.send_command(other, "general", "risk surrender", {})
+        step = await d.click(other, "Yes, surrender", step[0])
+        assert not step.problems, step.problems
+        assert any("surrendered" in m.content for m in step if not m.ephemeral)  # told in a message of its own
+        assert (await panel_of(d)).id == panel.id and "Place" in d.message(panel.id).button_labels

@@ -283,7 +283,8 @@ class Announcer:
         rest = parts[lead:]
         upto = record.last_seq - sum(len(p.events) for p in rest)
         moves = [e for p in parts[:lead] for e in p.events]
-        followed = await self.live.follow(record, outcome.deadline, moves, upto, closing=bool(rest) or outcome.over)
+        played = any(p.by in (AI, TIMEOUT) for p in rest) or outcome.over  # turns went by after the moves
+        followed = await self.live.follow(record, outcome.deadline, moves, upto, closing=played)
         return rest if followed is not None else parts
 
     @staticmethod
