@@ -178,7 +178,9 @@ class Announcer:
         if after.current == viewer and left:
             lines.append(ngettext("{n} army left to place.", "{n} armies left to place.", left, locale))
         goes_on = len(outcome.parts) == 1 and outcome.waiting_on() == viewer
-        files = [await map_file(after, audience, seen, locale=locale)] if private and not maps.busy() else []
+        # Busy: words only while the turn goes on (the last move under fog keeps its own map: the panel has none).
+        files = [await map_file(after, audience, seen, locale=locale)] if private and not (maps.busy() and goes_on) \
+            else []
         view = controls(record.id, Game(after), locale, first.events) if goes_on else None
         kind = interaction.extras.get(ACK, ("", True))[0]
         if on_panel or kind not in ("thinking", "update"):
