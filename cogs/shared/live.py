@@ -37,6 +37,7 @@ EDIT_WINDOW = 55 * 60  # seconds a panel is edited after it was posted (Discord:
 MAX_LINES = 12         # what the panel tells of the turn: the newest lines, the count of the others
 MAX_CONTENT = 1900
 NOBODY = discord.AllowedMentions.none()
+NEW_TURN = ("turn_started", "setup_turn")  # the events that begin a seat's turn
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -79,17 +80,21 @@ class LivePanels:
         return cached[1], await self.store.events(panel.game_id, panel.since_seq)
 
     @staticmethod
-    def _turn(before: GameState, events: Sequence[Event], seat: int, upto: int | None) -> tuple[list[Event], GameState]:
-        """The events of the seat's turn (the first ``upto`` at most) and the board after them: the turn ends
-        with the event after which another seat is to move, or the game is over."""
+    def _turn(before: GameState, events: Sequence[Event], seat: int,
+              upto: int | None) -> tuple[list[Event], GameState, bool]:
+        """The events of the seat's turn (the first ``upto`` at most), the board after them, and whether the turn
+        is over: it ends before another seat's turn begins, or with the event after which another seat is to
+        move (a claim during set-up), or the game is over."""
         state = before.copy()
         taken: list[Event] = []
         for event in events[:upto]:
+            if event["type"] in NEW_TURN and event.get("seat") != seat:
+                return taken, state, True
             apply_event(state, event)
             taken.append(event)
             if state.phase == OVER or state.current != seat:
-                break
-        return taken, state
+                return taken, state, True
+        return taken, state, False
 
     async def _lines(self, panel: LivePanel, locale: object,
                      upto_seq: int | None = None) -> tuple[list[str], GameState, int, bool]:
@@ -97,11 +102,11 @@ class LivePanels:
         event of it, and whether the turn is over."""
         before, events = await self._start(panel)
         upto = None if upto_seq is None else max(0, upto_seq - panel.since_seq)
-        taken, after = self._turn(before, events, panel.seat, upto)
+        taken, after, over = self._turn(before, events, panel.seat, upto)
         seen = events_for(taken, EVERYBODY, before=before)
-        lines = describe([e for e in seen if e["type"] not in ("turn_started", "setup_turn")], after,
+        lines = describe([e for e in seen if e["type"] not in NEW_TURN], after,
                          Game(after).board, locale)
-        return lines, after, panel.since_seq + len(taken), after.phase == OVER or after.current != panel.seat
+        return lines, after, panel.since_seq + len(taken), over
 
     async def _calling(self, record: GameRecord, state: GameState, due: float | None, *,
                        ping: bool) -> tuple[str, PostOptions]:
