@@ -159,7 +159,7 @@ class Announcer:
         on_panel = interaction.message is not None and not interaction.message.flags.ephemeral
         if private or not on_panel:  # a tap on the panel itself needs no words: the panel is edited
             await self._reply(interaction, outcome, private=private, on_panel=on_panel)
-        await self.publish(outcome, told=True, acted=True)
+        await self.publish(outcome, told=True, acted=True, via=None if private or not on_panel else interaction)
         if quiet:
             await self.told(outcome)
 
@@ -220,10 +220,12 @@ class Announcer:
         if outcome.record.last_seq:
             await self.table.told(outcome.record.id, outcome.record.last_seq)
 
-    async def publish(self, outcome: Outcome, *, start: int = 0, told: bool = False, acted: bool = False) -> None:
+    async def publish(self, outcome: Outcome, *, start: int = 0, told: bool = False, acted: bool = False,
+                      via: discord.Interaction[Any] | None = None) -> None:
         """Tell the channel the outcome from part ``start`` on: the turn panel follows its player's moves (and
         becomes the turn's summary when the turn is over), every other part is a message, then the end or the
-        next player's panel. ``acted``: the first part is the move of the player who was answered."""
+        next player's panel. ``acted``: the first part is the move of the player who was answered; ``via``: their
+        tap on the panel, which the panel's edit answers (Discord's update of the tapped message)."""
         record = outcome.record
         locale = game_locale(record)
         parts = outcome.parts[start:]
@@ -232,7 +234,7 @@ class Announcer:
         if not acted and self._only_ais(outcome) and not outcome.ended and not outcome.notes and parts \
                 and all(p.by == AI for p in parts):
             return  # the AIs play on by themselves: the channel was told once, and hears of the end
-        parts = await self._on_panel(outcome, parts)
+        parts = await self._on_panel(outcome, parts, via)
         told_seats = {p.seat for p in outcome.parts if p.by == TIMEOUT}
         # Everything is queued at once and awaited at the end: under load, a map that a later one in the same
         # burst supersedes is skipped (cogs/shared/postbox.py).
@@ -263,7 +265,7 @@ class Announcer:
             sent.append(calling())
         await asyncio.gather(*sent)
 
-    async def _on_panel(self, outcome: Outcome, parts: list[Part]) -> list[Part]:
+    async def _on_panel(self, outcome: Outcome, parts: list[Part], via: discord.Interaction[Any] | None) -> list[Part]:
         """Bring the live panel up to date with the player's moves at the head of ``parts``; the parts left to
         tell in messages of their own."""
         record = outcome.record
@@ -286,7 +288,7 @@ class Announcer:
         upto = record.last_seq - sum(len(p.events) for p in rest)
         moves = [e for p in parts[:lead] for e in p.events]
         played = any(p.by in (AI, TIMEOUT) for p in rest) or outcome.over  # turns went by after the moves
-        followed = await self.live.follow(record, outcome.deadline, moves, upto, closing=played)
+        followed = await self.live.follow(record, outcome.deadline, moves, upto, closing=played, via=via)
         return rest if followed is not None else parts
 
     @staticmethod

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 import discord
 
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 EDIT_WINDOW = 55 * 60  # seconds a panel is edited after it was posted (Discord: an hour, with a margin)
 MAX_LINES = 12         # what the panel tells of the turn: the newest lines, the count of the others
 MAX_CONTENT = 1900
+Tap = discord.Interaction[Any]
 NOBODY = discord.AllowedMentions.none()
 NEW_TURN = ("turn_started", "setup_turn")  # the events that begin a seat's turn
 
@@ -130,11 +132,12 @@ class LivePanels:
 
     # -- the channel ------------------------------------------------------------------------------------
     def _queue(self, record: GameRecord, content: str | None, options: PostOptions, *,
-               edit: int | None = None, delete: bool = False) -> Sent:
+               edit: int | None = None, delete: bool = False, via: Tap | None = None) -> Sent:
         options = options.copy()
         job, keep = options.pop("map", None), options.pop("keep_map", False)
         options.setdefault("allowed_mentions", NOBODY)
-        return self.box.enqueue(record.channel_id, Post(content, job, keep, options, edit=edit, delete=delete))
+        return self.box.enqueue(record.channel_id, Post(content, job, keep, options, edit=edit, delete=delete,
+                                                        via=via))
 
     def _board(self, state: GameState, options: PostOptions, locale: object) -> None:
         if not fog_hides_board(state):
@@ -180,13 +183,16 @@ class LivePanels:
         return queued
 
     async def follow(self, record: GameRecord, due: float | None, events: Sequence[Event] = (),
-                     upto_seq: int | None = None, *, closing: bool = False) -> int | None:
+                     upto_seq: int | None = None, *, closing: bool = False, via: Tap | None = None) -> int | None:
         """Bring the live panel up to date with what was stored (up to event ``upto_seq``): edited while its turn
         goes on (``events``: the last move's, for "attack again"), its turn's summary once the turn is over (or
-        ``closing``: others played after it). The last event it tells; None: there is no panel to follow."""
+        ``closing``: others played after it). ``via``: a tap on the panel, which this edit answers (no fog). The
+        last event it tells; None: there is no panel to follow."""
         panel = await self.store.live_panel(record.id)
         if panel is None or panel.channel_id != record.channel_id:
             return None
+        if via is not None and (via.message is None or via.message.id != panel.message_id):
+            via = None
         locale = game_locale(record)
         lines, after, told, over = await self._lines(panel, locale, upto_seq)
         over = over or closing
@@ -197,7 +203,7 @@ class LivePanels:
             options: PostOptions = {}
             self._board(after, options, locale)
             text = fit(summary_title(after, panel.seat, panel.turn, locale), lines)
-            if old or not await self._edited(record, panel, text, options):
+            if old or not await self._edited(record, panel, text, options, via):
                 await self._replace(record, panel, text, options)
             return told
         state = record.game().state
@@ -211,7 +217,7 @@ class LivePanels:
         view = controls(record.id, Game(state), locale, events, public=True)
         if view is not None:
             options["view"] = view
-        if not await self._edited(record, panel, fit(head, lines), options):
+        if not await self._edited(record, panel, fit(head, lines), options, via):
             note = _("(A new turn panel: the one before could not be edited.)", locale)
             await self.post(record, state, due, since_seq=panel.since_seq, lines=lines, ping=False, note=note)
         return told
@@ -231,9 +237,10 @@ class LivePanels:
         await self._shrink(record, panel, fit(summary_title(after, panel.seat, panel.turn, locale, going_on=True),
                                               lines))
 
-    async def _edited(self, record: GameRecord, panel: LivePanel, text: str, options: PostOptions) -> bool:
+    async def _edited(self, record: GameRecord, panel: LivePanel, text: str, options: PostOptions,
+                      via: Tap | None = None) -> bool:
         try:
-            await self._queue(record, text, options, edit=panel.message_id)
+            await self._queue(record, text, options, edit=panel.message_id, via=via)
         except discord.HTTPException as exc:
             log.warning("the panel %s of game %s could not be edited: %s", panel.message_id, record.id, exc)
             return False

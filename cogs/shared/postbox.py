@@ -19,7 +19,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import discord
 
@@ -61,6 +61,8 @@ class Post:
     sent: Sent | None = None
     edit: int | None = None  # the id of a message to edit (its words, map, buttons) instead of a new message
     delete: bool = False     # with ``edit``: delete that message instead
+    # With ``edit``: a tap on that message, answered by this edit (Discord's update of the tapped message).
+    via: discord.Interaction[Any] | None = None
 
 
 def _pass_on(done: Sent, *, older: Sent | None) -> None:
@@ -88,6 +90,7 @@ class Postbox:
         if post.edit is not None and not post.delete:  # a newer edit of the message: the pending one goes
             for older in [p for p in queue if p.edit == post.edit and not p.delete]:
                 queue.remove(older)
+                post.via = post.via or older.via  # the tap it answered is answered by the newer edit
                 post.sent.add_done_callback(functools.partial(_pass_on, older=older.sent))
         queue.append(post)
         if channel_id not in self.senders:
@@ -135,6 +138,13 @@ class Postbox:
             return None
         if post.map is not None and not self._spare_map(post, queue):  # the map first, then the other attachments
             kwargs["files"] = [maps.as_file(await maps.draw(post.map)), *kwargs.get("files", [])]
+        if post.edit is not None and post.via is not None:  # the tap's own answer: the same message, edited
+            try:
+                return await post.via.edit_original_response(
+                    content=post.content, attachments=kwargs.get("files", []), view=kwargs.get("view"),
+                    allowed_mentions=kwargs.get("allowed_mentions"))
+            except discord.HTTPException:  # the tap's token expired (15 minutes): as any edit, below
+                pass
         if post.edit is not None:  # every part named: what the edit leaves out goes (buttons, the old map)
             return await channel.get_partial_message(post.edit).edit(
                 content=post.content, attachments=kwargs.get("files", []), view=kwargs.get("view"),
