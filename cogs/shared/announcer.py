@@ -156,9 +156,11 @@ class Announcer:
             await self._announce_first(interaction, outcome, private=private)
             await self.publish(outcome, start=1, told=True)
             return
-        on_panel = interaction.message is not None and not interaction.message.flags.ephemeral
-        if private or not on_panel:  # a tap on the panel itself needs no words: the panel is edited
-            await self._reply(interaction, outcome, private=private, on_panel=on_panel)
+        tapped = interaction.message if interaction.message and not interaction.message.flags.ephemeral else None
+        live = await self.store.live_panel(outcome.record.id) if tapped is not None else None
+        on_panel = tapped is not None and live is not None and tapped.id == live.message_id
+        if private or not on_panel:  # a tap on the live panel itself needs no words: the panel is edited
+            await self._reply(interaction, outcome, private=private, on_panel=tapped is not None)
         await self.publish(outcome, told=True, acted=True, via=None if private or not on_panel else interaction)
         if quiet:
             await self.told(outcome)
@@ -166,7 +168,8 @@ class Announcer:
     async def _reply(self, interaction: discord.Interaction[Any], outcome: Outcome, *, private: bool,
                      on_panel: bool) -> None:
         """The player's own answer, privately: what their move did as they may know it, the buttons for what
-        comes next and, under fog, their own map (without fog the map is on the panel)."""
+        comes next and, under fog, their own map (without fog the map is on the panel). ``on_panel``: the tap
+        was on a message everybody reads, which must not be edited with it."""
         record, first = outcome.record, outcome.parts[0]
         viewer = record.seat_of(interaction.user.id)
         audience = viewer if private else EVERYBODY
@@ -182,13 +185,12 @@ class Announcer:
         files = [await map_file(after, audience, seen, locale=locale)] if private and not (maps.busy() and goes_on) \
             else []
         view = controls(record.id, Game(after), locale, first.events) if goes_on else None
-        kind = interaction.extras.get(ACK, ("", True))[0]
-        if on_panel or kind not in ("thinking", "update"):
+        if on_panel or interaction.extras.get(ACK, ("", True))[0] != "update":  # a follow-up fills a "thinking…"
             extras: Extras = {"allowed_mentions": NOBODY, "files": files}
             if view is not None:
                 extras["view"] = view
             await interaction.followup.send(clip(lines), ephemeral=True, **extras)
-        else:  # the menu tapped, or the command's "thinking…": edited in place
+        else:  # the menu tapped: edited in place
             await interaction.edit_original_response(content=clip(lines), view=view, attachments=files,
                                                      allowed_mentions=NOBODY)
 

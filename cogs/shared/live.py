@@ -200,7 +200,7 @@ class LivePanels:
         if over:
             await self.table.panel_closed(record.id)
             self.starts.pop(record.id, None)
-            options: PostOptions = {}
+            options: PostOptions = {"keep_map": True}  # the board at the end of the turn, even when busy
             self._board(after, options, locale)
             text = fit(summary_title(after, panel.seat, panel.turn, locale), lines)
             if old or not await self._edited(record, panel, text, options, via):

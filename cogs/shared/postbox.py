@@ -136,20 +136,30 @@ class Postbox:
         if post.edit is not None and post.delete:
             await channel.get_partial_message(post.edit).delete()
             return None
+        if post.edit is not None:
+            return await self._edit(channel, post, kwargs)
         if post.map is not None and not self._spare_map(post, queue):  # the map first, then the other attachments
             kwargs["files"] = [maps.as_file(await maps.draw(post.map)), *kwargs.get("files", [])]
-        if post.edit is not None and post.via is not None:  # the tap's own answer: the same message, edited
+        return await channel.send(post.content, **kwargs)
+
+    @staticmethod
+    async def _edit(channel: discord.PartialMessageable, post: Post, kwargs: Extras) -> discord.Message | None:
+        """Every part named: what the edit leaves out goes (buttons, an old map). Busy, a map that is not to be
+        kept is not drawn again: the message keeps the map it shows until a later edit."""
+        assert post.edit is not None
+        attachments: list[discord.File] | None = kwargs.get("files", [])
+        if post.map is not None:
+            attachments = [maps.as_file(await maps.draw(post.map))] if post.keep_map or not maps.busy() else None
+        changes: dict[str, Any] = {"content": post.content, "view": kwargs.get("view"),
+                                   "allowed_mentions": kwargs.get("allowed_mentions")}
+        if attachments is not None:
+            changes["attachments"] = attachments
+        if post.via is not None:  # the tap's own answer: the same message, edited
             try:
-                return await post.via.edit_original_response(
-                    content=post.content, attachments=kwargs.get("files", []), view=kwargs.get("view"),
-                    allowed_mentions=kwargs.get("allowed_mentions"))
+                return await post.via.edit_original_response(**changes)
             except discord.HTTPException:  # the tap's token expired (15 minutes): as any edit, below
                 pass
-        if post.edit is not None:  # every part named: what the edit leaves out goes (buttons, the old map)
-            return await channel.get_partial_message(post.edit).edit(
-                content=post.content, attachments=kwargs.get("files", []), view=kwargs.get("view"),
-                embed=kwargs.get("embed"), allowed_mentions=kwargs.get("allowed_mentions"))
-        return await channel.send(post.content, **kwargs)
+        return await channel.get_partial_message(post.edit).edit(**changes)
 
     async def close(self) -> None:
         for task in list(self.senders.values()):
