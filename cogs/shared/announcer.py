@@ -271,6 +271,7 @@ class Announcer:
         """Bring the live panel up to date with the player's moves at the head of ``parts``; the parts left to
         tell in messages of their own."""
         record = outcome.record
+        await self.live.settled(record.id)
         panel = await self.store.live_panel(record.id)
         lead = 0
         while lead < len(parts) and parts[lead].by == PLAYER and panel is not None \

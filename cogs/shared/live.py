@@ -15,6 +15,7 @@ the old one shrinks to what it told (or goes, when it can no longer be edited).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -70,6 +71,14 @@ class LivePanels:
         self.store = store
         self.table = table
         self.starts: dict[int, tuple[int, GameState]] = {}  # game -> (since_seq, the board then), read once
+        self.posting: dict[int, asyncio.Future[None]] = {}  # game -> its panel, queued and not yet recorded
+
+    async def settled(self, game_id: int) -> None:
+        """Wait until a panel queued for the game is posted and recorded (a move that comes quicker than the
+        channel must edit that panel, not post another)."""
+        pending = self.posting.get(game_id)
+        if pending is not None:
+            await asyncio.shield(pending)
 
     # -- what a panel says --------------------------------------------------------------------------------
     async def _start(self, panel: LivePanel) -> tuple[GameState, list[Event]]:
@@ -170,15 +179,21 @@ class LivePanels:
 
         def queued() -> Awaitable[None]:
             sent = self._queue(record, fit(head, lines), options)
+            done = self.posting[record.id] = asyncio.get_running_loop().create_future()
 
             async def recorded() -> None:
-                message = await sent
-                if message is None:
-                    return
-                if start is not None:
-                    self.starts[record.id] = (seq, start)
-                await self.table.panel_posted(LivePanel(record.id, record.channel_id, message.id, state.current,
-                                                        state.turn, seq, self.table.clock()))
+                try:
+                    message = await sent
+                    if message is None:
+                        return
+                    if start is not None:
+                        self.starts[record.id] = (seq, start)
+                    await self.table.panel_posted(LivePanel(record.id, record.channel_id, message.id,
+                                                            state.current, state.turn, seq, self.table.clock()))
+                finally:
+                    done.set_result(None)
+                    if self.posting.get(record.id) is done:
+                        del self.posting[record.id]
             return recorded()
         return queued
 

@@ -137,19 +137,22 @@ class Postbox:
             await channel.get_partial_message(post.edit).delete()
             return None
         if post.edit is not None:
-            return await self._edit(channel, post, kwargs)
+            return await self._edit(channel, post, kwargs, spare=self._spare_map(post, queue))
         if post.map is not None and not self._spare_map(post, queue):  # the map first, then the other attachments
             kwargs["files"] = [maps.as_file(await maps.draw(post.map)), *kwargs.get("files", [])]
         return await channel.send(post.content, **kwargs)
 
     @staticmethod
-    async def _edit(channel: discord.PartialMessageable, post: Post, kwargs: Extras) -> discord.Message | None:
-        """Every part named: what the edit leaves out goes (buttons, an old map). Busy, a map that is not to be
-        kept is not drawn again: the message keeps the map it shows until a later edit."""
+    async def _edit(channel: discord.PartialMessageable, post: Post, kwargs: Extras, *,
+                    spare: bool) -> discord.Message | None:
+        """Every part named: what the edit leaves out goes (buttons, an old map). Busy, or with a newer map
+        waiting (``spare``), a map that is not to be kept is not drawn again: the message keeps the map it
+        shows until a later edit."""
         assert post.edit is not None
         attachments: list[discord.File] | None = kwargs.get("files", [])
         if post.map is not None:
-            attachments = [maps.as_file(await maps.draw(post.map))] if post.keep_map or not maps.busy() else None
+            fresh = post.keep_map or not (maps.busy() or spare)
+            attachments = [maps.as_file(await maps.draw(post.map))] if fresh else None
         changes: dict[str, Any] = {"content": post.content, "view": kwargs.get("view"),
                                    "allowed_mentions": kwargs.get("allowed_mentions")}
         if attachments is not None:
