@@ -213,8 +213,7 @@ class Announcer:
 
     # -- the channel -------------------------------------------------------------------------------------
     async def outcome(self, outcome: Outcome) -> None:
-        """What a timer (or a restart) produced: everything goes to the channel."""
-        await self.publish(outcome, start=0)
+        await self.publish(outcome, start=0)  # what a timer (or a restart) produced: everything to the channel
 
     async def told(self, outcome: Outcome) -> None:
         """Note that the channel has been told this outcome, before telling it: a restart never tells it again
@@ -224,6 +223,12 @@ class Announcer:
 
     async def publish(self, outcome: Outcome, *, start: int = 0, told: bool = False, acted: bool = False,
                       via: discord.Interaction[Any] | None = None) -> None:
+        # One game's outcomes in turn: a move edits the panel the move before recorded, never an older version.
+        async with self.live.lock(outcome.record.id):
+            await self._publish(outcome, start=start, told=told, acted=acted, via=via)
+
+    async def _publish(self, outcome: Outcome, *, start: int, told: bool, acted: bool,
+                       via: discord.Interaction[Any] | None) -> None:
         """Tell the channel the outcome from part ``start`` on: the turn panel follows its player's moves (and
         becomes the turn's summary when the turn is over), every other part is a message, then the end or the
         next player's panel. ``acted``: the first part is the move of the player who was answered; ``via``: their
@@ -268,8 +273,7 @@ class Announcer:
         await asyncio.gather(*sent)
 
     async def _on_panel(self, outcome: Outcome, parts: list[Part], via: discord.Interaction[Any] | None) -> list[Part]:
-        """Bring the live panel up to date with the player's moves at the head of ``parts``; the parts left to
-        tell in messages of their own."""
+        """The live panel follows the player's moves at the head of ``parts``; the parts left for messages."""
         record = outcome.record
         await self.live.settled(record.id)
         panel = await self.store.live_panel(record.id)
@@ -320,6 +324,10 @@ class Announcer:
     async def catch_up(self, record: GameRecord, told: int, deadline: float | None) -> None:
         """After a restart: what was stored but not told (the bot stopped in between), once. What belongs to the
         live panel's turn goes on the panel (it tells what is stored); anything after it in one message."""
+        async with self.live.lock(record.id):
+            await self._catch_up(record, told, deadline)
+
+    async def _catch_up(self, record: GameRecord, told: int, deadline: float | None) -> None:
         await self.table.told(record.id, record.last_seq)
         upto = await self.live.follow(record, deadline)
         events = await self.store.events(record.id)
@@ -353,7 +361,8 @@ class Announcer:
 
     async def panel(self, record: GameRecord, due: float | None = None) -> None:
         """The turn panel again, at the foot of the channel (after a pause): it tells the turn so far."""
-        await self.live.renew(record, due)
+        async with self.live.lock(record.id):
+            await self.live.renew(record, due)
 
     async def game_over(self, record: GameRecord, state: GameState | None = None) -> None:
         """How the game was won, the standings where they decided it, every mission, and the dice to check."""

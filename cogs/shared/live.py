@@ -72,6 +72,11 @@ class LivePanels:
         self.table = table
         self.starts: dict[int, tuple[int, GameState]] = {}  # game -> (since_seq, the board then), read once
         self.posting: dict[int, asyncio.Future[None]] = {}  # game -> its panel, queued and not yet recorded
+        self.locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """Held while a game's outcome is told (by the announcer): one after the other, in order."""
+        return self.locks.setdefault(game_id, asyncio.Lock())
 
     async def settled(self, game_id: int) -> None:
         """Wait until a panel queued for the game is posted and recorded (a move that comes quicker than the
