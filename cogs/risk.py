@@ -50,7 +50,6 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, Histor
         self.clock = services.clock
         self.table = Table(services.store, self.clock, services.new_seed, services.limits)
         self.announcer = Announcer(bot, services.store, self.table)
-        self.fogged: dict[int, bool] = {}  # channel -> whether its game answers privately (fog of war)
         self.odds_cache: dict[tuple[int, int], BattleOdds] = {}
         self.started = discord.utils.utcnow()
         # A process that runs some of the gateway's shards handles the timers of their guilds' games only.

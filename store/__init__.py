@@ -36,6 +36,7 @@ from .records import (
     Deadline,
     GameRecord,
     GuildSettings,
+    LivePanel,
     MapRecord,
     SeatRecord,
     SeatStatus,
@@ -58,7 +59,8 @@ def store_for(database: str | os.PathLike[str], *, bot: bool = False, **options:
 __all__ = [
     "ACTIVE_STATUSES", "CANCELLED", "DEFAULT_PATH", "FINISHED", "LATEST_VERSION", "LOBBY", "MAX_SEATS", "PAUSED",
     "RUNNING", "ActionResult", "AlreadySeated", "ChannelBusy", "DatabaseError", "Deadline", "FinishedGame",
-    "GameNotRunning", "GameRecord", "GuildSettings", "InvalidValue", "LeaderboardRow", "LobbyFull", "MapRecord",
+    "GameNotRunning", "GameRecord", "GuildSettings", "InvalidValue", "LeaderboardRow", "LivePanel", "LobbyFull",
+    "MapRecord",
     "NotEnoughPlayers", "NotInLobby", "NotSeated", "PlayerStats", "PostgresStore", "ResultRecord",
     "SQLiteStore", "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "StoreReader", "UnknownGame",
     "UserPrefs", "VersionConflict", "is_postgres_url", "known_time_zone", "open_store", "redacted", "store_for",

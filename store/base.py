@@ -12,7 +12,17 @@ from typing import Any, Self
 from engine import Action, Event
 from ratings import Rating
 
-from .records import ActionResult, Deadline, GameRecord, GuildSettings, MapRecord, SeatStatus, Shards, UserPrefs
+from .records import (
+    ActionResult,
+    Deadline,
+    GameRecord,
+    GuildSettings,
+    LivePanel,
+    MapRecord,
+    SeatStatus,
+    Shards,
+    UserPrefs,
+)
 from .results import FinishedGame, LeaderboardRow, PlayerStats, ResultRecord
 
 
@@ -62,6 +72,10 @@ class StoreReader(abc.ABC):
     async def unannounced(self) -> list[tuple[GameRecord, int]]:
         """Running and paused games with stored events the channel was not told, each with the last event
         that it was told."""
+
+    @abc.abstractmethod
+    async def live_panel(self, game_id: int) -> LivePanel | None:
+        """The channel message that is the game's turn panel now, if one was posted."""
 
     # -- deadlines and reminders ---------------------------------------------------------------------
     @abc.abstractmethod
@@ -218,6 +232,14 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def mark_announced(self, game_id: int, seq: int) -> None:
         """The channel has been told the game's events up to ``seq`` (never moves back)."""
+
+    @abc.abstractmethod
+    async def set_live_panel(self, panel: LivePanel) -> None:
+        """Record the message that is the game's turn panel now (it replaces the one before)."""
+
+    @abc.abstractmethod
+    async def clear_live_panel(self, game_id: int) -> None:
+        """The game has no live turn panel any more (it ended, or the panel became its turn's summary)."""
 
     # -- deadlines and reminders ---------------------------------------------------------------------
     @abc.abstractmethod

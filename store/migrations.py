@@ -231,7 +231,22 @@ CREATE TABLE maps (
 CREATE INDEX maps_by_id ON maps (map_id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS)
+# 7: the live turn panel of each running game: the channel message edited as the turn goes on, so a restart goes on
+# editing it (or posts a new one). ``since_seq``: the last event before the turn it tells; ``posted_at``: when it
+# was posted, by the bot's clock (Discord refuses some edits of a message older than an hour).
+_V_PANELS = """
+CREATE TABLE live_panels (
+    game_id    INTEGER PRIMARY KEY REFERENCES games (id),
+    channel_id INTEGER NOT NULL,
+    message_id INTEGER NOT NULL,
+    seat       INTEGER NOT NULL,
+    turn       INTEGER NOT NULL,
+    since_seq  INTEGER NOT NULL,
+    posted_at  REAL    NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -213,7 +213,20 @@ CREATE TABLE maps (
 CREATE INDEX maps_by_id ON maps (map_id);
 """
 
-POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS)
+# 7: the live turn panel of each running game (see store/migrations.py).
+_V_PANELS = """
+CREATE TABLE live_panels (
+    game_id    BIGINT  PRIMARY KEY REFERENCES games (id),
+    channel_id BIGINT  NOT NULL,
+    message_id BIGINT  NOT NULL,
+    seat       INTEGER NOT NULL,
+    turn       INTEGER NOT NULL,
+    since_seq  INTEGER NOT NULL,
+    posted_at  DOUBLE PRECISION NOT NULL
+);
+"""
+
+POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

@@ -173,6 +173,22 @@ class Deadline:
 
 
 @dataclass(frozen=True)
+class LivePanel:
+    """The channel message that is a running game's turn panel, edited as the turn goes on.
+
+    ``seat`` and ``turn``: whose turn it tells; ``since_seq``: the last event before that turn; ``posted_at``: when
+    it was posted (Unix seconds, by the bot's clock)."""
+
+    game_id: int
+    channel_id: int
+    message_id: int
+    seat: int
+    turn: int
+    since_seq: int
+    posted_at: float
+
+
+@dataclass(frozen=True)
 class Shards:
     """The gateway shards one process runs, of ``count``: it handles the timers of games in their guilds only.
 

@@ -65,6 +65,7 @@ from .records import (
     Deadline,
     GameRecord,
     GuildSettings,
+    LivePanel,
     SeatRecord,
     SeatStatus,
     Shards,
@@ -623,6 +624,36 @@ class SQLStore(ResultQueries, MapsMixin, Store):
                     "WHERE g.status IN ('running', 'paused') AND g.last_seq > COALESCE(a.seq, 0) ORDER BY g.id")
             return [(int(r[0]), int(r[1])) for r in rows]
         return [(await self.get_game(game_id), seq) for game_id, seq in await self._run(work())]
+
+    async def live_panel(self, game_id: int) -> LivePanel | None:
+        async def work() -> LivePanel | None:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT game_id, channel_id, message_id, seat, turn, since_seq, posted_at "
+                                      "FROM live_panels WHERE game_id = ?", (game_id,))
+            if not rows:
+                return None
+            r = rows[0]
+            return LivePanel(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), float(r[6]))
+        return await self._run(work())
+
+    async def set_live_panel(self, panel: LivePanel) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                await db.run(Step(
+                    "INSERT INTO live_panels (game_id, channel_id, message_id, seat, turn, since_seq, posted_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                    "channel_id = excluded.channel_id, message_id = excluded.message_id, seat = excluded.seat, "
+                    "turn = excluded.turn, "
+                    "since_seq = excluded.since_seq, posted_at = excluded.posted_at",
+                    (panel.game_id, panel.channel_id, panel.message_id, panel.seat, panel.turn, panel.since_seq,
+                     float(panel.posted_at))))
+        await self._run(work())
+
+    async def clear_live_panel(self, game_id: int) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                await db.run(Step("DELETE FROM live_panels WHERE game_id = ?", (game_id,)))
+        await self._run(work())
 
     async def clear_deadlines(self, game_id: int, seat: int | None = None, kind: str | None = None) -> int:
         async def work() -> int:

@@ -23,6 +23,7 @@ from store import (
     RUNNING,
     ActionResult,
     GameRecord,
+    LivePanel,
     MapRecord,
     Store,
     StoreError,
@@ -236,6 +237,14 @@ class Table:
     async def told(self, game_id: int, seq: int) -> None:
         """The channel has been told the game's events up to ``seq`` (so a restart does not tell them again)."""
         await self.store.mark_announced(game_id, seq)
+
+    async def panel_posted(self, panel: LivePanel) -> None:
+        """This channel message is the game's turn panel now (a restart goes on editing it)."""
+        await self.store.set_live_panel(panel)
+
+    async def panel_closed(self, game_id: int) -> None:
+        """The game's turn panel became its turn's summary, or the game ended: no live panel."""
+        await self.store.clear_live_panel(game_id)
 
     # -- what belongs to a player or a server, not to one game --------------------------------------------
     async def save_prefs(self, prefs: UserPrefs) -> UserPrefs:

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from discord_offline.records import embed_lines
+
 from engine import load_map
 from engine.state import OVER, apply_event, initial_state
 
@@ -62,6 +64,7 @@ class Referee:
     ever_held_cards: dict[int, set[str]] = field(default_factory=dict)
     checked_events: int = 0
     checked_messages: int = 0
+    checked_log: int = 0
     fog: bool = False
     over: bool = False
     state: Any = None
@@ -99,38 +102,61 @@ class Referee:
             return None
         return self.seats.get(message.visible_to)
 
-    def check(self, messages: list[Any], events: list[dict[str, Any]], secrets: dict[int, list[str]]) -> None:
-        """``secrets``: per seat, texts only that seat may read before the end (its mission, for example)."""
+    def check(self, messages: list[Any], events: list[dict[str, Any]], secrets: dict[int, list[str]],
+              log: list[Any] | None = None) -> None:
+        """``secrets``: per seat, texts only that seat may read before the end (its mission, for example).
+
+        With ``log`` (the offline server's log of every message change), every version of every message is
+        checked, as it was when posted and after each edit (the live turn panel is edited all turn long);
+        without it, the new messages as they are now."""
         self.follow(events)
         seed = self.state.seed if not self.over else None
-        for message in messages[self.checked_messages:]:
-            self.counts["messages"] += 1
-            audience = self.audience_of(message)
-            where = f"message {message.content[:60]!r} to {audience}"
-            text = message.text
-            allowed = self.allowed(audience)
-            if allowed is not None:
-                for tid, name in self.language_names.items():
-                    if tid not in allowed and re.search(rf"\b{re.escape(name)}\b", text):
-                        self.problems.append(f"{where} names {name}, out of its sight")
-            if seed and seed in text:
-                self.problems.append(f"{where} shows the dice seed")
-            if not self.over:
-                for seat, texts in secrets.items():
-                    mine = secrets.get(audience, []) if audience is not None else []
-                    if seat != audience and any(t and t in text and not any(t in m for m in mine) for t in texts):
-                        self.problems.append(f"{where} shows seat {seat}'s secret")
-            for attached in message.attachments:
-                if attached.filename.endswith(("-report.png", "-timelapse.webp")):
-                    # The end-of-game report and timelapse show the whole game: only once it is over.
-                    self.counts["reports"] = self.counts.get("reports", 0) + 1
-                    if not self.over:
-                        self.problems.append(f"{where}: {attached.filename} before the end of the game")
-                elif attached.filename.endswith(".png"):
-                    self._check_map(where, audience, attached.data)
-                elif attached.filename.endswith(".jsonl"):
-                    self._check_export(where, audience, attached.data.decode(), events, seed)
-        self.checked_messages = len(messages)
+        if log is None:
+            for message in messages[self.checked_messages:]:
+                self._check_one(message.content, message.text, message.attachments, self.audience_of(message),
+                                events, seed, secrets)
+            self.checked_messages = len(messages)
+            return
+        by_id = {m.id: m for m in messages}
+        for entry in log[self.checked_log:]:
+            if entry.action == "delete" or entry.message_id not in by_id:
+                continue
+            if entry.action == "edit":
+                self.counts["edits"] = self.counts.get("edits", 0) + 1
+            version = entry.version
+            lines = version.content.splitlines() if version.content else []
+            for embed in version.embeds:
+                lines.extend(embed_lines(embed))
+            self._check_one(version.content, "\n".join(lines), version.attachments,
+                            self.audience_of(by_id[entry.message_id]), events, seed, secrets)
+        self.checked_log = len(log)
+
+    def _check_one(self, content: str, text: str, attachments: list[Any], audience: Audience,
+                   events: list[dict[str, Any]], seed: str | None, secrets: dict[int, list[str]]) -> None:
+        self.counts["messages"] += 1
+        where = f"message {content[:60]!r} to {audience}"
+        allowed = self.allowed(audience)
+        if allowed is not None:
+            for tid, name in self.language_names.items():
+                if tid not in allowed and re.search(rf"\b{re.escape(name)}\b", text):
+                    self.problems.append(f"{where} names {name}, out of its sight")
+        if seed and seed in text:
+            self.problems.append(f"{where} shows the dice seed")
+        if not self.over:
+            for seat, texts in secrets.items():
+                mine = secrets.get(audience, []) if audience is not None else []
+                if seat != audience and any(t and t in text and not any(t in m for m in mine) for t in texts):
+                    self.problems.append(f"{where} shows seat {seat}'s secret")
+        for attached in attachments:
+            if attached.filename.endswith(("-report.png", "-timelapse.webp")):
+                # The end-of-game report and timelapse show the whole game: only once it is over.
+                self.counts["reports"] = self.counts.get("reports", 0) + 1
+                if not self.over:
+                    self.problems.append(f"{where}: {attached.filename} before the end of the game")
+            elif attached.filename.endswith(".png"):
+                self._check_map(where, audience, attached.data)
+            elif attached.filename.endswith(".jsonl"):
+                self._check_export(where, audience, attached.data.decode(), events, seed)
 
     def _check_map(self, where: str, audience: Audience, data: bytes) -> None:
         self.counts["maps"] += 1

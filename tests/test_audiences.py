@@ -61,7 +61,7 @@ async def play_until(d: OfflineDiscord, done: Any, limit: int = 400) -> None:
 
 async def check(d: OfflineDiscord, referee: Referee, secrets: dict[int, list[str]] | None = None) -> None:
     record = await record_of(d)
-    referee.check(d.messages, await d.bot.store.events(record.id), secrets or {})
+    referee.check(d.messages, await d.bot.store.events(record.id), secrets or {}, d.server.log)
     assert not referee.problems, referee.problems[:5]
 
 
@@ -109,13 +109,20 @@ async def test_public_lines_under_fog_tell_no_figures(tmp_path: Path, monkeypatc
         record = await record_of(d)
         await check(d, Referee(trace, seats_of(d, record)))
         begun = next(i for i, m in enumerate(d.messages) if "The game begins" in m.content)
-        public = [m.text for m in d.messages[begun:] if not m.ephemeral]
+        later = {m.id for m in d.messages[begun:] if not m.ephemeral}
+        # Every version of every public message: the live panel as posted and after each of its edits.
+        public = [e.version.content for e in d.server.log if e.message_id in later and e.action != "delete"]
+        public += [m.text for m in d.messages[begun:] if not m.ephemeral]
+        assert any(e.action == "edit" and e.message_id in later for e in d.server.log)  # the panel was edited
         for banned in ("for territories", "for continents", "armies (", "placed", " gets "):
             assert not any(banned in text for text in public), (banned, [t for t in public if banned in t][:2])
         panels = [t for t in public if t.startswith("🎯")]
-        assert panels and all("place your reinforcements" in t for t in panels if "turn" in t)
+        # The call to place names no figure (later versions of the panel say what the player is doing).
+        assert panels and all("place your reinforcements" in t for t in panels if ", turn " in t)
         assert any("Turn" in t and "'s turn." in t for t in public)  # that a turn started is public
         assert not any(m.attachments for m in d.messages if not m.ephemeral and not m.embeds)
+        assert not any(e.version.attachments for e in d.server.log if e.message_id in later
+                       and not e.version.embeds)  # nor any version of them: no map under fog
 
 
 async def test_each_ai_turn_shows_the_board_at_the_end_of_that_turn(tmp_path: Path, monkeypatch):

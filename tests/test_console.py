@@ -80,6 +80,12 @@ def after(lines: list[str], line: str) -> str:
     return lines[lines.index(f"> {line}") + 1]
 
 
+def block(lines: list[str], line: str) -> list[str]:
+    """Every line of output after the echo of ``line``, up to the next echo."""
+    rest = lines[lines.index(f"> {line}") + 1:]
+    return rest[:next((i for i, text in enumerate(rest) if text.startswith("> ")), len(rest))]
+
+
 def test_help_names_the_default_user(tmp_path: Path):
     result = subprocess.run([sys.executable, "bot.py", "console", "--db", str(tmp_path / "h.db"), "--out",
                              str(tmp_path / "o")], cwd=ROOT, input="help\n@bob /risk join\n", capture_output=True,
@@ -165,13 +171,20 @@ def test_commands_in_the_users_language(tmp_path: Path, monkeypatch: pytest.Monk
     assert "error: unknown" not in text
     assert "**territories and armies placed at random**" in text  # (the setting's words, in the game's language)
     assert "2. Easy AI 🤖" in text
-    assert after(out, "/plasser territorium:Egypt antall:1") == "[#general] bot: alice placed 1 on Egypt."
+    # The answer is the player's, in their language; the channel reads the move on the panel, in the game's.
+    assert after(out, "/plasser territorium:Egypt antall:1") == \
+        "[#general] bot (only @alice sees this): alice plasserte 1 på Egypt."
+    assert "  alice placed 1 on Egypt." in block(out, "/plasser territorium:Egypt antall:1")
     assert after(out, "complete /plasser territorium:Eg") == "choices: Egypt (5)"
     assert after(out, "/risk regler emne:uavgjort").startswith(
         "[#general] bot (only @alice sees this): **Uavgjort** går alltid til forsvareren.")
     assert after(out, "@bob /mapa") == "[#general] bot (only @bob sees this): Turno 1: alice está colocando refuerzos."
-    assert after(out, "/colocar territorio:Perú cantidad:2") == "[#general] bot: alice placed 2 on Peru."
-    assert after(out, "/place territory:Japan count:1") == "[#general] bot: alice placed 1 on Japan."
+    assert after(out, "/colocar territorio:Perú cantidad:2") == \
+        "[#general] bot (only @alice sees this): alice plasserte 2 på Peru."
+    assert "  alice placed 2 on Peru." in block(out, "/colocar territorio:Perú cantidad:2")
+    assert after(out, "/place territory:Japan count:1") == \
+        "[#general] bot (only @alice sees this): alice plasserte 1 på Japan."
+    assert "  alice placed 1 on Japan." in block(out, "/place territory:Japan count:1")
     assert after(out, "/plasser land:Egypt") == "error: /place has no option 'land'; options: territory, count"
 
 

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import io
 import itertools
+import json
 import random
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -214,22 +215,28 @@ async def test_a_whole_game_of_two_humans_and_two_ais(fake: FakeDiscord, bots: C
         assert kinds == {2, 3}  # slash commands, and button presses and menu choices
         assert any("values" in i.payload["data"] for i in table.sent)
 
-        # Every move was answered with the map attached: a real PNG, sent as a multipart upload.
+        # Every move was answered (privately, in words, or by the edit of the panel tapped); the channel reads
+        # it on the turn panel, edited in place with the map: a real PNG, sent as a multipart upload.
         moves = actions_of(table.sent)
-        assert len(moves) == humans
-        for move in moves:
-            assert [u.filename for u in move.uploads] == ["map.png"], move.text
-            assert move.uploads[0].is_png and move.uploads[0].size > 10_000
-        data = moves[-1].uploads[0].data
-        assert data is not None and Image.open(io.BytesIO(data)).size[0] >= 800
-        # The AIs' turns and the turn panels are channel messages with the map too.
-        public = fake.messages(table.channel, public=True)
-        ai_turns = [m for m in public if m.content.startswith("🤖")]
-        assert ai_turns and all(m.filenames() == ["map.png"] for m in ai_turns)
-        panels = [m for m in public if m.content.startswith("🎯")]
-        assert panels and all("Map" in m.button_labels for m in panels)
+        assert len(moves) == humans and all(move.settled and move.answers for move in moves)
         over = await fake.wait_message(lambda m: any("wins" in (e.get("title") or "") for e in m.embeds), 30,
                                        channel=table.channel, what="the game-over message")
+        public = fake.messages(table.channel, public=True)  # the channel has told everything
+        turns = [m for m in public if m.content.startswith("✅")]  # each human turn's panel, now its summary
+        assert turns and all(m.filenames() == ["map.png"] for m in turns)
+        assert any(m.versions for m in turns)  # edited in place as the turns went
+        data = turns[-1].attachments[0].data
+        assert len(data) > 10_000 and data.startswith(b"\x89PNG")
+        assert Image.open(io.BytesIO(data)).size[0] >= 800
+        # The AIs' turns and the turn panels are channel messages with the map too.
+        ai_turns = [m for m in public if m.content.startswith("🤖")]
+        # (but a run of AI turns that ended the game: the game-over message right after it carries the final map)
+        last = [m.id for m in public if m.content.startswith("🤖")][-1]
+        assert ai_turns and all(m.filenames() == ["map.png"] for m in ai_turns if m.id != last or not any(
+            "wins" in (e.get("title") or "") for n in public if n.id > last for e in n.embeds))
+        # The turn panels, as they were while live (each is its turn's summary now), had the Map button.
+        panels = [v for m in public for v in m.versions if v.content.startswith("🎯")]
+        assert panels and all('"Map"' in json.dumps(v.raw_components, ensure_ascii=False) for v in panels)
         assert over.filenames() == ["map.png", f"risk-game-{game_id}-report.png",
                                     f"risk-game-{game_id}-timelapse.webp"]
 

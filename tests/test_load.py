@@ -68,21 +68,24 @@ async def test_what_was_stored_but_not_told_is_told_once_after_a_restart(tmp_pat
         record = await record_of(d)
         game = record.game()
         assert not record.player(game.state.current).is_ai  # (this seed: alice moves first)
+        panel = (await d.bot.store.live_panel(record.id)).message_id
         # The bot stored a move and stopped before it could tell anybody: the store alone applies it.
         seat = game.state.current
         action = make_ai("normal", salt="gap").choose(game, seat)
         await d.bot.store.apply_action(record.id, action)
-        told = len(d.messages)
+        told, log = len(d.messages), len(d.server.log)
         d = await d.restart(make_bot(db, seed="gap"))
-        new = [m for m in d.messages[told:] if not m.ephemeral]
-        away = [m for m in new if "While the bot was away" in m.content]
-        assert len(away) == 1
+        # The move belongs to the turn going on: the live panel, the same message, now tells it.
+        assert not [m for m in d.messages[told:] if not m.ephemeral]
+        assert (await d.bot.store.live_panel(record.id)).message_id == panel
         name = load_map().name(getattr(action, "territory", "") or "alaska")
-        assert "placed" in away[0].content or name in away[0].content
+        content = d.message(panel).content
+        assert "placed" in content or name in content
+        assert [e.action for e in d.server.log[log:] if e.message_id == panel] == ["edit"]
         assert (await d.bot.store.unannounced()) == []
-        again = len(d.messages)
+        again, log = len(d.messages), len(d.server.log)
         d = await d.restart(make_bot(db, seed="gap"))
-        assert len(d.messages) == again  # told once: a second restart says nothing
+        assert len(d.messages) == again and len(d.server.log) == log  # told once: a second restart does nothing
     finally:
         await d.close()
 
@@ -109,7 +112,7 @@ async def test_a_move_is_acknowledged_before_the_store_is_read(tmp_path: Path):
         await d.send_command("alice", "general", "place", {"territory": game.board.name(mine[0]), "count": 1})
         seen = spy_on_store(d, ("get_active_game", "processed", "apply_action"))
         step = await d.send_command("alice", "general", "place", {"territory": game.board.name(mine[0]), "count": 1})
-        assert not step.problems and not step[0].ephemeral
+        assert not step.problems and step[0].ephemeral  # a move's answer is private: the channel reads the panel
         assert len(seen) == 3 and all(seen), seen
         # A tap that plays at once (+1 on a territory) likewise: acknowledged, then the game is read.
         panel = [m for m in d.messages if m.content.startswith("🎯")][-1]

@@ -406,3 +406,20 @@ async def test_command_sync_is_answered_and_recorded() -> None:
         assert {"game", "map", "counter"} <= set(names)
         assert any(r.method == "PUT" and r.path == "/applications/{application_id}/commands"
                    for r in offline.server.requests)
+
+
+async def test_an_edit_of_a_message_older_than_an_hour_is_refused_with_30046() -> None:
+    now = [1_800_000_000.0]
+    async with OfflineDiscord(make_bot(), clock=lambda: now[0]) as d:
+        channel = d.bot.get_partial_messageable(d.channel("general").id)
+        message = await channel.send("panel")
+        now[0] += 59 * 60
+        await message.edit(content="panel, 59 minutes on")  # within the hour: edited
+        assert d.message(message.id).content == "panel, 59 minutes on"
+        now[0] += 2 * 60
+        with pytest.raises(discord.HTTPException) as refused:
+            await message.edit(content="panel, an hour on")
+        assert refused.value.code == 30046
+        assert d.message(message.id).content == "panel, 59 minutes on"
+        await message.delete()  # deleting an old message is allowed
+        assert d.message(message.id).deleted

@@ -232,7 +232,8 @@ async def test_the_migration_fills_the_results_of_games_that_ended_before_it(tmp
     ratings = await s.ratings(GUILD)
     await s.close()
     with sqlite3.connect(path) as conn:  # back to version 3: as a database from before this step
-        for table in ("turns", "results", "ratings", "rating_history", "announced", "maps"):  # the steps after 3
+        # The steps after 3.
+        for table in ("turns", "results", "ratings", "rating_history", "announced", "maps", "live_panels"):
             conn.execute(f"DROP TABLE {table}")
         conn.execute("PRAGMA user_version = 3")
     s = SQLiteStore(path, checkpoint_interval=None)

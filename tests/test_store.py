@@ -494,3 +494,19 @@ async def test_bot_py_games_without_db_reads_the_configured_database(sqlite_stor
     listed = bot_py("--config", str(config), "games")
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.splitlines()[1].split()[:4] == [str(record.id), str(GUILD), str(CHANNEL), "running"]
+
+
+async def test_the_live_panel_of_a_game_is_kept_replaced_and_cleared(store):
+    from store import LivePanel
+
+    record = await started_game(store)
+    assert await store.live_panel(record.id) is None
+    first = LivePanel(record.id, CHANNEL, 5001, 0, 1, 3, 1000.5)
+    await store.set_live_panel(first)
+    assert await store.live_panel(record.id) == first
+    newer = LivePanel(record.id, CHANNEL, 5002, 1, 2, 9, 2000.0)  # the next turn's panel replaces it
+    await store.set_live_panel(newer)
+    assert await store.live_panel(record.id) == newer
+    await store.clear_live_panel(record.id)
+    assert await store.live_panel(record.id) is None
+    await store.clear_live_panel(record.id)  # clearing twice is harmless

@@ -10,7 +10,7 @@ import pytest
 import engine.board
 from engine import Game, registered_map
 from mapfiles import load_package
-from store import LATEST_VERSION, InvalidValue, LobbyFull, open_store
+from store import InvalidValue, LobbyFull, open_store
 from store.maps import MAPS_PER_SERVER, read_map_files
 from store.migrations import migrate_sync
 
@@ -24,7 +24,7 @@ def package():
 async def test_an_older_database_gets_eight_seats_and_maps_keeping_its_players(tmp_path):
     path = tmp_path / "risk.sqlite3"
     conn = sqlite3.connect(path, isolation_level=None)
-    migrate_sync(conn, target=LATEST_VERSION - 1)
+    migrate_sync(conn, target=5)  # before step 6: eight seats and maps
     conn.execute("INSERT INTO games (id, guild_id, channel_id, status, settings, host_id, created_at, updated_at) "
                  "VALUES (7, 1, 55, 'lobby', '{}', 900, 1.0, 1.0)")
     conn.execute("INSERT INTO players VALUES (7, 0, 900, NULL, 'Old host', 0)")

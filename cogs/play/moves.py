@@ -12,7 +12,7 @@ from cogs.play.panel import Green, Grey
 from cogs.shared import components as verb
 from cogs.shared.base import CogBase
 from cogs.shared.components import GameButton, view_of
-from cogs.shared.errors import ACK, UserError, acknowledge, reply_private, withdraw
+from cogs.shared.errors import ACK, UserError, acknowledge, reply_private
 from cogs.shared.guards import game_here, game_or_last, seat_of
 from cogs.shared.i18n import _, decimal, integer, ngettext, percent, resolve_territory, territory_name
 from cogs.shared.text import SYMBOLS, mission_line, territory_text
@@ -75,13 +75,15 @@ def trade_label(game: Game, seat: int, cards: tuple[str, ...], locale: object) -
 class PlayCommands(CogBase):
     # -- the one path of a move --------------------------------------------------------------------------
     async def perform(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None:
-        """Apply an action and answer: acknowledged first, then stored, then announced to each audience."""
+        """Apply an action and answer: acknowledged first, then stored, then announced to each audience.
+
+        The channel reads a move on the turn panel, which is edited (cogs/shared/live.py); the player's answer
+        is private: a typed move's "thinking…" and a menu's answer are seen by the player alone."""
         game = record.game()
         private = fog_hides_board(game.state)
-        self.fogged[record.channel_id] = private
         # Discord waits 3 s for the first response: it goes out before any store or rules work (a typed move
         # was acknowledged even before the game was read, see ``receive``). A refusal found afterwards becomes
-        # a private explanation (cogs/shared/errors.py removes a public "thinking…" first).
+        # a private explanation.
         acked = interaction.extras.get(ACK)
         done = _("That was already done.", interaction.locale)
         if acked is None:
@@ -92,15 +94,10 @@ class PlayCommands(CogBase):
                 except discord.HTTPException:
                     await interaction.response.send_message(done, ephemeral=True)
                 return
-            await acknowledge(interaction, private)
-        else:
-            if private and not acked[1]:  # guessed public, but fog hides the board: the answer must be private
-                await withdraw(interaction)
-                interaction.extras[ACK] = ("update", True) if acked[0] == "update" else interaction.extras[ACK]
-            # (guessed private in a public game: the answer stays private and the channel is told separately)
-            if await self.table.applied(record.id, str(interaction.id)):
-                await reply_private(interaction, done)
-                return
+            await acknowledge(interaction, True)
+        elif await self.table.applied(record.id, str(interaction.id)):
+            await reply_private(interaction, done)
+            return
         try:
             game.validate(action)
         except RuleError as exc:
@@ -114,17 +111,15 @@ class PlayCommands(CogBase):
         if outcome.duplicate:
             await reply_private(interaction, _("That was already done.", interaction.locale))
             return
-        await self.announcer.answer(interaction, outcome, private=interaction.extras[ACK][1])
+        await self.announcer.answer(interaction, outcome, private=private)
 
     async def receive(self, interaction: discord.Interaction[Any]) -> None:
-        """A typed move's first response, before its options are read (they need the game): public or private
-        as this channel's game was last seen (fog of war answers privately); ``perform`` corrects a wrong
-        guess. A channel not seen since the start is read first."""
-        guess = self.fogged.get(interaction.channel_id or 0)
+        """A typed move's first response, before its options are read (they need the game): privately, as every
+        answer to a move is (the channel reads the turn panel)."""
         # An interaction older than this process may be a second delivery that an earlier run acknowledged:
         # ``perform`` looks it up first.
-        if guess is not None and ACK not in interaction.extras and interaction.created_at >= self.started:
-            await acknowledge(interaction, guess)
+        if ACK not in interaction.extras and interaction.created_at >= self.started:
+            await acknowledge(interaction, True)
 
     async def act(self, interaction: discord.Interaction[Any], build: Any) -> None:
         """A typed move: the channel's game, the user's seat, the action ``build(seat, game)`` makes."""

@@ -12,7 +12,7 @@ from cogs.play.menus import MAX_OPTIONS, attack_pairs, choices, fortify_pairs, o
 from cogs.shared import components as verb
 from cogs.shared.components import GameButton, GameSelect, view_of
 from cogs.shared.i18n import _, ngettext, territory_name
-from cogs.shared.text import phase_text
+from cogs.shared.text import phase_text, seat_name
 from engine import (
     Action,
     Attack,
@@ -63,6 +63,16 @@ def turn_prompt(game: Game, locale: object, who: str, *, private: bool = False) 
         return ngettext("🎯 {who}, turn {turn}: place {n} army.", "🎯 {who}, turn {turn}: place {n} armies.",
                         s.reinforcements, locale, who=who, turn=s.turn) + extra
     return _("🎯 {who}, it is your turn ({phase}).", locale, who=who, phase=phase_text(s, locale))
+
+
+def summary_title(state: GameState, seat: int, turn: int, locale: object, *, going_on: bool = False) -> str:
+    """The first line of a turn panel once its turn is over (or, ``going_on``, once a newer panel goes on with it)."""
+    name = seat_name(state, seat, locale)
+    if going_on:
+        return _("⏬ {player}'s turn goes on in a newer message.", locale, player=name)
+    if turn:
+        return _("✅ {player} played turn {turn}:", locale, player=name, turn=turn)
+    return _("✅ {player} played:", locale, player=name)
 
 
 @dataclass
@@ -308,4 +318,4 @@ def count_select(game_id: int, purpose: str, numbers: range, placeholder: str, *
     return GameSelect(game_id, purpose, *extra, options=count_options(numbers), placeholder=placeholder, row=row)
 
 
-__all__ = ["Blue", "Green", "Grey", "Red", "armies_to_place", "controls", "turn_prompt"]
+__all__ = ["Blue", "Green", "Grey", "Red", "armies_to_place", "controls", "summary_title", "turn_prompt"]

@@ -15,34 +15,29 @@ Nothing pings but the one player whose turn it is (``AllowedMentions`` for that 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any, Unpack
 
 import discord
 
 from cogs.maps import drawing as maps
 from cogs.maps.drawing import map_file, prepare
-from cogs.play.panel import armies_to_place, controls, turn_prompt
-from cogs.records.report import end_of_game_files
+from cogs.play.panel import armies_to_place, controls
+from cogs.shared.ending import game_over_post
+from cogs.shared.errors import ACK
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _, ngettext
+from cogs.shared.live import NOBODY, LivePanels, only
 from cogs.shared.postbox import Extras, Post, Postbox, PostOptions, Sent
-from cogs.shared.text import describe, mission_line, now_text, seat_name, winner_names
+from cogs.shared.text import describe, now_text, seat_name
 from engine import Game, GameState
 from engine.events import EventType
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
-from engine.state import NEUTRAL
 from store import GameRecord, StoreReader
 from table import Note, Outcome, Part, Reminder, Table
 from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
 
 MAX_CONTENT = 1900
-NOBODY = discord.AllowedMentions.none()
-
-
-def only(user_id: int) -> discord.AllowedMentions:
-    """Mentions that ping this one user and nobody else."""
-    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=[discord.Object(user_id)])
 
 
 def clip(lines: Sequence[str]) -> str:
@@ -79,49 +74,13 @@ def note_line(note: Note, state: GameState, locale: object) -> str:
     return _("🚪 The host removed {player} from the game: their territories are neutral now.", locale, player=name)
 
 
-def winner_title(state: GameState, locale: object) -> str:
-    names = winner_names(state, locale) or [seat_name(state, NEUTRAL, locale)]
-    if len(names) > 1:
-        return _("🏆 {players} win!", locale, players=_(" and ", locale).join(names))
-    return _("🏆 {player} wins!", locale, player=names[0])
-
-
-def how_won(state: GameState, locale: object) -> list[str]:
-    """The reason the game ended, in the reader's words (with the standings of a round limit)."""
-    reason = state.result
-    winner = seat_name(state, state.winner if state.winner is not None else NEUTRAL, locale)
-    if reason == "mission" and state.winner is not None and state.winner in state.missions:
-        game = Game(state)
-        return [_("{player} completed their secret mission: {mission}", locale, player=winner,
-                  mission=mission_line(game.mission(state.winner), game.board, state, locale))]
-    if reason == "capitals":
-        return [_("{player} holds every capital.", locale, player=winner)]
-    if reason == "teams":
-        return [_("Every player of the other teams is out.", locale)]
-    if reason == "surrender":
-        return [_("{player} is the last player in the game: the last opponent left it.", locale, player=winner)]
-    if reason == "round_limit":
-        ranked = sorted(state.active_seats(), key=lambda seat: (-len(state.territories_of(seat)),
-                                                                -state.army_total(seat), seat))
-        lines = [ngettext("The game reached its limit of {n} round: the most territories win, then the most armies.",
-                          "The game reached its limit of {n} rounds: the most territories win, then the most armies.",
-                          state.settings.max_rounds, locale)]
-        for place, seat in enumerate(ranked, 1):
-            lines.append(f"{place}. {seat_name(state, seat, locale)}: " + ", ".join([
-                ngettext("{n} territory", "{n} territories", len(state.territories_of(seat)), locale),
-                ngettext("{n} army", "{n} armies", state.army_total(seat), locale)]))
-        return lines
-    if len(set(state.owners.values())) == 1:
-        return [_("{player} holds every territory: world domination.", locale, player=winner)]
-    return [_("{player} is the last player standing.", locale, player=winner)]
-
-
 class Announcer:
     def __init__(self, bot: discord.Client, store: StoreReader, table: Table) -> None:
         self.bot = bot
         self.store = store
         self.table = table
         self.box = Postbox(bot)
+        self.live = LivePanels(self.box, store, table)
 
     def queue(self, record: GameRecord, content: str | None = None, **options: Unpack[PostOptions]) -> Sent:
         """A message to the game's channel, queued behind the channel's others (``map``: a prepared map, drawn
@@ -178,44 +137,78 @@ class Announcer:
 
     # -- the actor's answer ---------------------------------------------------------------------------------
     async def answer(self, interaction: discord.Interaction[Any], outcome: Outcome, *, private: bool) -> None:
-        """Answer a deferred interaction with its first part, then tell the channel the rest.
+        """Answer a deferred interaction, then tell the channel (cogs/shared/live.py: a player's move is told on
+        the turn panel, which is edited; their answer is private).
 
-        ``private``: the interaction was acknowledged privately (fog of war), so its answer is the reader's own
-        view and the channel is told the public projection separately."""
-        record = outcome.record
-        await self.told(outcome)
+        ``private``: fog of war hides the board, so the answer is the reader's own view."""
         first = outcome.parts[0]
+        # A move that only edits the panel is noted as told once the panel is edited (an edit tells the whole turn
+        # again, so a restart in between edits it again, harmlessly); anything that posts is noted first.
+        quiet = all(p.by == PLAYER for p in outcome.parts) and not outcome.ended and not self._turn_passed(outcome)
+        if not quiet:
+            await self.told(outcome)
+        if first.by != PLAYER:  # the start, a removal: answered where everybody reads it (privately under fog)
+            await self._announce_first(interaction, outcome, private=private)
+            await self.publish(outcome, start=1, told=True)
+            return
+        tapped = interaction.message if interaction.message and not interaction.message.flags.ephemeral else None
+        live = await self.store.live_panel(outcome.record.id) if tapped is not None else None
+        on_panel = tapped is not None and live is not None and tapped.id == live.message_id
+        if private or not on_panel:  # a tap on the live panel itself needs no words: the panel is edited
+            await self._reply(interaction, outcome, private=private, on_panel=tapped is not None)
+        await self.publish(outcome, told=True, acted=True, via=None if private or not on_panel else interaction)
+        if quiet:
+            await self.told(outcome)
+
+    async def _reply(self, interaction: discord.Interaction[Any], outcome: Outcome, *, private: bool,
+                     on_panel: bool) -> None:
+        """The player's own answer, privately: what their move did as they may know it, the buttons for what
+        comes next and, under fog, their own map (without fog the map is on the panel). ``on_panel``: the tap
+        was on a message everybody reads, which must not be edited with it."""
+        record, first = outcome.record, outcome.parts[0]
+        viewer = record.seat_of(interaction.user.id)
+        audience = viewer if private else EVERYBODY
+        locale = interaction.locale
+        seen = events_for(first.events, audience, before=first.before)
+        lines = self.part_lines(outcome, first, audience, locale) or [_("Done.", locale)]
+        after = first.after
+        left = armies_to_place(after)
+        if after.current == viewer and left:
+            lines.append(ngettext("{n} army left to place.", "{n} armies left to place.", left, locale))
+        goes_on = len(outcome.parts) == 1 and outcome.waiting_on() == viewer
+        # Busy: words only while the turn goes on (the last move under fog keeps its own map: the panel has none).
+        files = [await map_file(after, audience, seen, locale=locale)] if private and not (maps.busy() and goes_on) \
+            else []
+        view = controls(record.id, Game(after), locale, first.events) if goes_on else None
+        if on_panel or interaction.extras.get(ACK, ("", True))[0] != "update":  # a follow-up fills a "thinking…"
+            extras: Extras = {"allowed_mentions": NOBODY, "files": files}
+            if view is not None:
+                extras["view"] = view
+            await interaction.followup.send(clip(lines), ephemeral=True, **extras)
+        else:  # the menu tapped: edited in place
+            await interaction.edit_original_response(content=clip(lines), view=view, attachments=files,
+                                                     allowed_mentions=NOBODY)
+
+    async def _announce_first(self, interaction: discord.Interaction[Any], outcome: Outcome, *,
+                              private: bool) -> None:
+        record, first = outcome.record, outcome.parts[0]
         viewer = record.seat_of(interaction.user.id)
         audience = viewer if private else EVERYBODY
         locale = interaction.locale if private else game_locale(record, interaction)
         seen = events_for(first.events, audience, before=first.before)
         lines = self.part_lines(outcome, first, audience, locale) or [_("Done.", locale)]
-        after = first.after
-        left = armies_to_place(after)
-        if first.by == PLAYER and after.current == viewer and left:
-            lines.append(ngettext("{n} army left to place.", "{n} armies left to place.", left, locale))
-        content = clip(lines)
         extras: Extras = {"allowed_mentions": NOBODY}
-        goes_on = first.by == PLAYER and len(outcome.parts) == 1 and outcome.waiting_on() == viewer
-        # Busy: the words now; the board comes with the turn panel that follows the player's moves (under fog,
-        # where the panel shows no board, their last move keeps its own).
-        if first.by != START and not (maps.busy() and (goes_on or not private)):
-            extras["files"] = [await map_file(after, audience, seen, locale=locale)]
-        if goes_on:
-            view = controls(record.id, Game(after), locale, first.events, public=not private)
-            if view is not None:
-                extras["view"] = view
-        await interaction.followup.send(content, ephemeral=private, **extras)
+        if first.by != START and not maps.busy():
+            extras["files"] = [await map_file(first.after, audience, seen, locale=locale)]
+        await interaction.followup.send(clip(lines), ephemeral=private, **extras)
         if private:
             shared = self.part_lines(outcome, first, EVERYBODY, game_locale(record))
             if shared:
                 await self.post(record, clip(shared))
-        await self.publish(outcome, start=1)
 
     # -- the channel -------------------------------------------------------------------------------------
     async def outcome(self, outcome: Outcome) -> None:
-        """What a timer (or a restart) produced: everything goes to the channel."""
-        await self.publish(outcome, start=0)
+        await self.publish(outcome, start=0)  # what a timer (or a restart) produced: everything to the channel
 
     async def told(self, outcome: Outcome) -> None:
         """Note that the channel has been told this outcome, before telling it: a restart never tells it again
@@ -223,26 +216,36 @@ class Announcer:
         if outcome.record.last_seq:
             await self.table.told(outcome.record.id, outcome.record.last_seq)
 
-    async def publish(self, outcome: Outcome, *, start: int = 0) -> None:
+    async def publish(self, outcome: Outcome, *, start: int = 0, told: bool = False, acted: bool = False,
+                      via: discord.Interaction[Any] | None = None) -> None:
+        # One game's outcomes in turn: a move edits the panel the move before recorded, never an older version.
+        async with self.live.lock(outcome.record.id):
+            await self._publish(outcome, start=start, told=told, acted=acted, via=via)
+
+    async def _publish(self, outcome: Outcome, *, start: int, told: bool, acted: bool,
+                       via: discord.Interaction[Any] | None) -> None:
+        """Tell the channel the outcome from part ``start`` on: the turn panel follows its player's moves (and
+        becomes the turn's summary when the turn is over), every other part is a message, then the end or the
+        next player's panel. ``acted``: the first part is the move of the player who was answered; ``via``: their
+        tap on the panel, which the panel's edit answers (Discord's update of the tapped message)."""
         record = outcome.record
         locale = game_locale(record)
         parts = outcome.parts[start:]
-        if start == 0:
+        if not told:
             await self.told(outcome)
-        if start == 0 and self._only_ais(outcome) and not outcome.ended and not outcome.notes and parts \
+        if not acted and self._only_ais(outcome) and not outcome.ended and not outcome.notes and parts \
                 and all(p.by == AI for p in parts):
             return  # the AIs play on by themselves: the channel was told once, and hears of the end
-        told = {p.seat for p in outcome.parts if p.by == TIMEOUT}
+        parts = await self._on_panel(outcome, parts, via)
+        told_seats = {p.seat for p in outcome.parts if p.by == TIMEOUT}
         # Everything is queued at once and awaited at the end: under load, a map that a later one in the same
-        # burst supersedes is skipped (cogs/shared/postbox.py). What the last message needs is read first.
-        last: tuple[str | None, PostOptions] | None = None
-        if outcome.ended:
-            last = None, await self._game_over(record, outcome.state)
-        elif self._turn_passed(outcome):
-            last = await self._panel(record, outcome.deadline)
-        sent: list[Sent] = []
+        # burst supersedes is skipped (cogs/shared/postbox.py).
+        ending = await self._game_over(record, outcome.state) if outcome.ended else None  # read before queuing
+        calling = await self.live.ready(record, outcome.state, outcome.deadline) \
+            if ending is None and self._turn_passed(outcome) and outcome.state is not None else None
+        sent: list[Awaitable[object]] = []
         for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)
-            if note.kind != KICKED and note.seat not in told and outcome.state is not None:
+            if note.kind != KICKED and note.seat not in told_seats and outcome.state is not None:
                 sent.append(self.queue(record, note_line(note, outcome.state, locale)))
         alone = [p for p in parts if p.by == AI] if self._only_ais(outcome) else []
         for part in parts:
@@ -258,9 +261,37 @@ class Announcer:
                 seen = events_for(part.events, EVERYBODY, before=part.before)
                 kwargs["map"] = prepare(part.after, EVERYBODY, seen, locale=locale)
             sent.append(self.queue(record, clip(lines), **kwargs))
-        if last is not None:
-            sent.append(self.queue(record, last[0], **last[1]))
+        if ending is not None:
+            sent.append(self.queue(record, None, **ending))
+        elif calling is not None:
+            sent.append(calling())
         await asyncio.gather(*sent)
+
+    async def _on_panel(self, outcome: Outcome, parts: list[Part], via: discord.Interaction[Any] | None) -> list[Part]:
+        """The live panel follows the player's moves at the head of ``parts``; the parts left for messages."""
+        record = outcome.record
+        await self.live.settled(record.id)
+        panel = await self.store.live_panel(record.id)
+        lead = 0
+        while lead < len(parts) and parts[lead].by == PLAYER and panel is not None \
+                and parts[lead].seat == panel.seat:
+            lead += 1
+        if panel is None:
+            first = parts[0] if parts else None
+            if first is not None and first.by == PLAYER and len(parts) == 1 and outcome.waiting_on() == first.seat:
+                # No panel to follow (it was lost): a new one, with this move on it, says so.
+                note = _("(A new turn panel: the one before could not be edited.)", game_locale(record))
+                await self.live.post(record, first.after, outcome.deadline, ping=False, note=note,
+                                     lines=self.part_lines(outcome, first, EVERYBODY, game_locale(record)),
+                                     since_seq=record.last_seq - len(first.events), before=first.before)
+                return []
+            return parts
+        rest = parts[lead:]
+        upto = record.last_seq - sum(len(p.events) for p in rest)
+        moves = [e for p in parts[:lead] for e in p.events]
+        played = any(p.by in (AI, TIMEOUT) for p in rest) or outcome.over  # turns went by after the moves
+        followed = await self.live.follow(record, outcome.deadline, moves, upto, closing=played, via=via)
+        return rest if followed is not None else parts
 
     @staticmethod
     def _only_ais(outcome: Outcome) -> bool:
@@ -286,20 +317,30 @@ class Announcer:
         return self.queue(outcome.record, clip(lines), **kwargs)
 
     async def catch_up(self, record: GameRecord, told: int, deadline: float | None) -> None:
-        """After a restart: what was stored but not told (the bot stopped in between), once, in one message."""
-        events = await self.store.events(record.id)
-        before, after = Game.from_events(events[:told]).state if told else None, record.game().state
-        gap = events_for(events[told:], EVERYBODY, before=before)
+        """After a restart: what was stored but not told (the bot stopped in between), once. What belongs to the
+        live panel's turn goes on the panel (it tells what is stored); anything after it in one message."""
+        async with self.live.lock(record.id):
+            await self._catch_up(record, told, deadline)
+
+    async def _catch_up(self, record: GameRecord, told: int, deadline: float | None) -> None:
         await self.table.told(record.id, record.last_seq)
-        locale = game_locale(record)
-        lines = [_("While the bot was away:", locale), *describe(gap, after, Game(after).board, locale)]
+        upto = await self.live.follow(record, deadline)
+        events = await self.store.events(record.id)
+        start = max(told, upto or 0)
+        after = record.game().state
         over = after.phase == "over"
-        job = prepare(after, EVERYBODY, locale=locale) if not (over or fog_hides_board(after)) else None
-        await self.post(record, clip(lines), map=job)
+        if start < len(events):
+            before = Game.from_events(events[:start]).state if start else None
+            gap = events_for(events[start:], EVERYBODY, before=before)
+            locale = game_locale(record)
+            lines = [_("While the bot was away:", locale), *describe(gap, after, Game(after).board, locale)]
+            job = prepare(after, EVERYBODY, locale=locale) if not (over or fog_hides_board(after)) else None
+            await self.post(record, clip(lines), map=job)
         if over:
             await self.game_over(record, after)
-        elif record.status == "running" and not record.player(after.current).is_ai:
-            await self.panel(record, deadline)
+        elif record.status == "running" and not record.player(after.current).is_ai \
+                and await self.store.live_panel(record.id) is None:
+            await self.live.post(record, after, deadline)
 
     @staticmethod
     def _turn_passed(outcome: Outcome) -> bool:
@@ -314,54 +355,16 @@ class Announcer:
         return any(e["type"] in TURN_EVENTS for e in outcome.events) and waiting != actor
 
     async def panel(self, record: GameRecord, due: float | None = None) -> None:
-        """The turn panel: one message that mentions the player, with the map (none under fog) and buttons."""
-        text, kwargs = await self._panel(record, due)
-        await self.post(record, text, **kwargs)
-
-    async def _panel(self, record: GameRecord, due: float | None) -> tuple[str, PostOptions]:
-        game = record.game()
-        s = game.state
-        locale = game_locale(record)
-        player = record.player(s.current)
-        prefs = await self.store.get_user_prefs(player.user_id) if player.user_id else None
-        mention = player.user_id is not None and (prefs is None or prefs.notify != "off")
-        who = f"<@{player.user_id}>" if mention else seat_name(s, s.current, locale)
-        text = turn_prompt(game, locale, who)
-        if s.teams:
-            mates = [seat_name(s, m, locale) for m in game.teammates(s.current)]
-            text += " " + _("(team {n}, with {players})", locale, n=s.teams[s.current] + 1, players=", ".join(mates))
-        if due is not None:
-            text += " " + _("Ends <t:{t}:R>.", locale, t=int(due))
-        kwargs: PostOptions = {"allowed_mentions": only(player.user_id) if mention and player.user_id else NOBODY}
-        if not fog_hides_board(s):
-            kwargs["map"] = prepare(s, EVERYBODY, locale=locale)
-        view = controls(record.id, game, locale, public=True)
-        if view is not None:
-            kwargs["view"] = view
-        return text, kwargs
+        """The turn panel again, at the foot of the channel (after a pause): it tells the turn so far."""
+        async with self.live.lock(record.id):
+            await self.live.renew(record, due)
 
     async def game_over(self, record: GameRecord, state: GameState | None = None) -> None:
         """How the game was won, the standings where they decided it, every mission, and the dice to check."""
         await self.post(record, **await self._game_over(record, state))
 
     async def _game_over(self, record: GameRecord, state: GameState | None) -> PostOptions:
-        locale = game_locale(record)
-        s = state or record.game().state
-        embed = discord.Embed(title=winner_title(s, locale), colour=discord.Colour.gold())
-        embed.description = "\n".join([*how_won(s, locale), "", ngettext(
-            "The game lasted {n} turn.", "The game lasted {n} turns.", s.turn, locale) + " " + _(
-            "Check every die: /risk verify, then `python -m engine.verify game.jsonl` on the file from /risk export.",
-            locale)])
-        if s.missions:  # every mission, each in a field of its own (a field holds 1,024 characters)
-            game = Game(s)
-            for seat in sorted(s.missions):
-                embed.add_field(name=_("Mission of {player}", locale, player=seat_name(s, seat, locale))[:256],
-                                value=mission_line(game.mission(seat), game.board, s, locale)[:1024], inline=False)
-        embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
-        embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
-                        inline=False)
-        report = await end_of_game_files(self.store, record, s, locale)  # the report image and the timelapse
-        return {"embed": embed, "map": prepare(s, EVERYBODY, locale=locale), "keep_map": True, "files": report}
+        return await game_over_post(self.store, record, state or record.game().state)
 
     # -- one player ------------------------------------------------------------------------------------------
     async def reminder(self, reminder: Reminder) -> None:

@@ -24,7 +24,6 @@ class CogBase(commands.Cog):
     table: Table
     clock: Clock
     announcer: Announcer
-    fogged: dict[int, bool]
     odds_cache: dict[tuple[int, int], BattleOdds]
     started: datetime.datetime  # when this cog began: older interactions may have been answered before
 

@@ -5,16 +5,21 @@ channel's messages never race each other into Discord's per-channel rate limit (
 limit it is told of, and the queue behind it simply grows). A post's map is not drawn when the post is made
 but when its turn to be sent comes, and under load it is skipped if a newer map for the same channel is
 already waiting: the reader gets the words at once and the newest board, not a backlog of stale boards.
+
+A post may also edit a message the bot sent (the live turn panel) or delete one, in the same queue: a burst of
+edits of one message coalesces, only the newest pending edit of a message is sent (the older ones' callers get
+its result).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import discord
 
@@ -54,6 +59,22 @@ class Post:
     kwargs: Extras = field(default_factory=Extras)
     queued_at: float = field(default_factory=time.monotonic)
     sent: Sent | None = None
+    edit: int | None = None  # the id of a message to edit (its words, map, buttons) instead of a new message
+    delete: bool = False     # with ``edit``: delete that message instead
+    # With ``edit``: a tap on that message, answered by this edit (Discord's update of the tapped message).
+    via: discord.Interaction[Any] | None = None
+
+
+def _pass_on(done: Sent, *, older: Sent | None) -> None:
+    """A coalesced edit is done when the edit that replaced it is."""
+    if older is None or older.done():
+        return
+    if done.cancelled():
+        older.cancel()
+    elif done.exception() is not None:
+        older.set_exception(done.exception() or RuntimeError())
+    else:
+        older.set_result(done.result())
 
 
 class Postbox:
@@ -65,7 +86,13 @@ class Postbox:
     def enqueue(self, channel_id: int, post: Post) -> Sent:
         """Queue ``post`` for the channel; the future is done when it is sent."""
         post.sent = asyncio.get_running_loop().create_future()
-        self.queues.setdefault(channel_id, deque()).append(post)
+        queue = self.queues.setdefault(channel_id, deque())
+        if post.edit is not None and not post.delete:  # a newer edit of the message: the pending one goes
+            for older in [p for p in queue if p.edit == post.edit and not p.delete]:
+                queue.remove(older)
+                post.via = post.via or older.via  # the tap it answered is answered by the newer edit
+                post.sent.add_done_callback(functools.partial(_pass_on, older=older.sent))
+        queue.append(post)
         if channel_id not in self.senders:
             self.senders[channel_id] = asyncio.create_task(self._send_all(channel_id), name=f"post-{channel_id}")
         return post.sent
@@ -106,9 +133,36 @@ class Postbox:
     async def _send(self, channel: discord.PartialMessageable, post: Post,
                     queue: deque[Post]) -> discord.Message | None:
         kwargs = post.kwargs.copy()
+        if post.edit is not None and post.delete:
+            await channel.get_partial_message(post.edit).delete()
+            return None
+        if post.edit is not None:
+            return await self._edit(channel, post, kwargs, spare=self._spare_map(post, queue))
         if post.map is not None and not self._spare_map(post, queue):  # the map first, then the other attachments
             kwargs["files"] = [maps.as_file(await maps.draw(post.map)), *kwargs.get("files", [])]
         return await channel.send(post.content, **kwargs)
+
+    @staticmethod
+    async def _edit(channel: discord.PartialMessageable, post: Post, kwargs: Extras, *,
+                    spare: bool) -> discord.Message | None:
+        """Every part named: what the edit leaves out goes (buttons, an old map). Busy, or with a newer map
+        waiting (``spare``), a map that is not to be kept is not drawn again: the message keeps the map it
+        shows until a later edit."""
+        assert post.edit is not None
+        attachments: list[discord.File] | None = kwargs.get("files", [])
+        if post.map is not None:
+            fresh = post.keep_map or not (maps.busy() or spare)
+            attachments = [maps.as_file(await maps.draw(post.map))] if fresh else None
+        changes: dict[str, Any] = {"content": post.content, "view": kwargs.get("view"),
+                                   "allowed_mentions": kwargs.get("allowed_mentions")}
+        if attachments is not None:
+            changes["attachments"] = attachments
+        if post.via is not None:  # the tap's own answer: the same message, edited
+            try:
+                return await post.via.edit_original_response(**changes)
+            except discord.HTTPException:  # the tap's token expired (15 minutes): as any edit, below
+                pass
+        return await channel.get_partial_message(post.edit).edit(**changes)
 
     async def close(self) -> None:
         for task in list(self.senders.values()):

@@ -99,12 +99,15 @@ class OfflineDiscord:
     arguments create the server (``guild_id``, ``guild_name``, ``bot_name``, ``owner_name``, ``guild_locale``,
     ``filesize_limit``, ``response_deadline``). ``idle_timeout`` bounds how long one step may keep the bot busy.
     With ``strict`` a step that has problems (unanswered interaction, rejected request, logged error) raises.
-    ``ignore_task`` marks more background tasks as long-lived (never waited for).
+    ``ignore_task`` marks more background tasks as long-lived (never waited for). The server dates messages by
+    ``clock`` (Unix seconds), by default the bot's own ``clock`` if it has a callable one (so a bot that moves
+    its clock forward finds its messages an hour older, and their edits refused as Discord refuses them).
     """
 
     def __init__(self, bot: discord.Client, *, server: OfflineServer | None = None, idle_timeout: float = 10.0,
                  strict: bool = False, ready: bool = True,
-                 ignore_task: Callable[[asyncio.Task[Any]], bool] | None = None, **server_options: Any) -> None:
+                 ignore_task: Callable[[asyncio.Task[Any]], bool] | None = None,
+                 clock: Callable[[], float] | None = None, **server_options: Any) -> None:
         if server is not None and server_options:
             raise TypeError("pass either an existing server or options for a new one, not both")
         tree = getattr(bot, "tree", None)
@@ -113,6 +116,9 @@ class OfflineDiscord:
         self.bot = bot
         self.tree: app_commands.CommandTree[Any] = tree
         self.server = server if server is not None else OfflineServer(**server_options)
+        lent = clock if clock is not None else getattr(bot, "clock", None)
+        if callable(lent):
+            self.server.clock = lent
         self.idle_timeout = idle_timeout
         self.strict = strict
         self.ready = ready

@@ -8,6 +8,7 @@ after three seconds...). It outlives any one bot instance, so a new bot can be s
 from __future__ import annotations
 
 import copy
+import datetime
 import json
 import logging
 import mimetypes
@@ -48,6 +49,9 @@ BOT_PERMISSIONS = discord.Permissions(
     use_application_commands=True,
 )
 DEFAULT_FILESIZE_LIMIT = 10 * 1024 * 1024
+# Discord refuses edits of a message older than an hour (a limit on their number, in fact; here: every edit).
+EDIT_AGE_LIMIT = datetime.timedelta(hours=1)
+OLD_MESSAGE_EDITS = 30046
 CDN = "https://cdn.offline.invalid"
 
 _REASONS = {400: "Bad Request", 403: "Forbidden", 404: "Not Found", 413: "Payload Too Large",
@@ -144,6 +148,8 @@ class OfflineServer:
         self.application_id = self.bot_user.id
         self.bot_permissions = BOT_PERMISSIONS
         self.created_at = discord.utils.utcnow()
+        # The time messages are dated by, and edits judged by (a bot with a clock it moves lends it: see harness).
+        self.clock: Callable[[], float] = time.time
 
         self.users: dict[str, OfflineUser] = {}
         self.channels: dict[int, OfflineChannel] = {}
@@ -168,6 +174,10 @@ class OfflineServer:
         self._add_routes()
 
     # ------------------------------------------------------------------ ids, users, channels
+
+    def now(self) -> datetime.datetime:
+        """Now, by the server's clock."""
+        return datetime.datetime.fromtimestamp(self.clock(), datetime.UTC)
 
     def next_id(self) -> int:
         """A fresh snowflake, increasing, dated now."""
@@ -477,7 +487,7 @@ class OfflineServer:
             id=self.next_id(), channel_id=channel.id, channel_name=channel.label if channel.is_dm else channel.name,
             is_dm=channel.is_dm, author=self.bot_user.name, content=content, embeds=embeds,
             raw_components=components, attachments=attachments, flags=flags, visible_to=visible_to,
-            created_at=discord.utils.utcnow(), interaction_id=interaction.id if interaction else None,
+            created_at=self.now(), interaction_id=interaction.id if interaction else None,
             interaction_name=interaction.name if interaction else None,
             interaction_user=interaction.user.name if interaction else None, message_type=message_type,
             reference_id=int(reference) if reference else None, allowed_mentions=body.get("allowed_mentions"),
@@ -501,10 +511,13 @@ class OfflineServer:
         if "flags" in body and body["flags"] is not None:
             keep = EPHEMERAL if message.ephemeral else 0
             flags = (int(body["flags"]) & ~(EPHEMERAL | LOADING)) | keep | (message.flags & LOADING)
+        was_loading = message.loading
+        if not was_loading and not message.ephemeral and self.now() - message.created_at > EDIT_AGE_LIMIT:
+            raise MessageRejected(400, OLD_MESSAGE_EDITS, "Maximum number of edits to messages older than 1 hour "
+                                  "reached. Try again later")
         attachments = self._attachments_for(message.channel_id, body, files, message.attachments)
         self.validate(content, embeds, components, files_count=len(attachments), flags=flags,
                       has_poll=False)
-        was_loading = message.loading
         if not was_loading:
             message.versions.append(message.snapshot())
         message.content, message.embeds, message.raw_components = content, embeds, components
@@ -512,7 +525,7 @@ class OfflineServer:
         message.flags = flags & ~LOADING
         if not was_loading:
             message.edited = True
-            message.edited_at = discord.utils.utcnow()
+            message.edited_at = self.now()
         self.log.append(LogEntry("fill" if was_loading else "edit", message.id, message.snapshot()))
         self.touch(message)
 

@@ -1,0 +1,77 @@
+"""The end of a game in words: who won, how, every mission, and the dice to check (the channel's last message)."""
+
+from __future__ import annotations
+
+import discord
+
+from cogs.maps.drawing import prepare
+from cogs.records.report import end_of_game_files
+from cogs.shared.guards import game_locale
+from cogs.shared.i18n import _, ngettext
+from cogs.shared.postbox import PostOptions
+from cogs.shared.text import mission_line, seat_name, winner_names
+from engine import Game, GameState
+from engine.fog import EVERYBODY
+from engine.state import NEUTRAL
+from store import GameRecord, StoreReader
+
+
+def winner_title(state: GameState, locale: object) -> str:
+    names = winner_names(state, locale) or [seat_name(state, NEUTRAL, locale)]
+    if len(names) > 1:
+        return _("🏆 {players} win!", locale, players=_(" and ", locale).join(names))
+    return _("🏆 {player} wins!", locale, player=names[0])
+
+
+def how_won(state: GameState, locale: object) -> list[str]:
+    """The reason the game ended, in the reader's words (with the standings of a round limit)."""
+    reason = state.result
+    winner = seat_name(state, state.winner if state.winner is not None else NEUTRAL, locale)
+    if reason == "mission" and state.winner is not None and state.winner in state.missions:
+        game = Game(state)
+        return [_("{player} completed their secret mission: {mission}", locale, player=winner,
+                  mission=mission_line(game.mission(state.winner), game.board, state, locale))]
+    if reason == "capitals":
+        return [_("{player} holds every capital.", locale, player=winner)]
+    if reason == "teams":
+        return [_("Every player of the other teams is out.", locale)]
+    if reason == "surrender":
+        return [_("{player} is the last player in the game: the last opponent left it.", locale, player=winner)]
+    if reason == "round_limit":
+        ranked = sorted(state.active_seats(), key=lambda seat: (-len(state.territories_of(seat)),
+                                                                -state.army_total(seat), seat))
+        lines = [ngettext("The game reached its limit of {n} round: the most territories win, then the most armies.",
+                          "The game reached its limit of {n} rounds: the most territories win, then the most armies.",
+                          state.settings.max_rounds, locale)]
+        for place, seat in enumerate(ranked, 1):
+            lines.append(f"{place}. {seat_name(state, seat, locale)}: " + ", ".join([
+                ngettext("{n} territory", "{n} territories", len(state.territories_of(seat)), locale),
+                ngettext("{n} army", "{n} armies", state.army_total(seat), locale)]))
+        return lines
+    if len(set(state.owners.values())) == 1:
+        return [_("{player} holds every territory: world domination.", locale, player=winner)]
+    return [_("{player} is the last player standing.", locale, player=winner)]
+
+
+async def game_over_post(store: StoreReader, record: GameRecord, state: GameState) -> PostOptions:
+    """How the game was won, the standings where they decided it, every mission, and the dice to check."""
+    locale = game_locale(record)
+    s = state
+    embed = discord.Embed(title=winner_title(s, locale), colour=discord.Colour.gold())
+    embed.description = "\n".join([*how_won(s, locale), "", ngettext(
+        "The game lasted {n} turn.", "The game lasted {n} turns.", s.turn, locale) + " " + _(
+        "Check every die: /risk verify, then `python -m engine.verify game.jsonl` on the file from /risk export.",
+        locale)])
+    if s.missions:  # every mission, each in a field of its own (a field holds 1,024 characters)
+        game = Game(s)
+        for seat in sorted(s.missions):
+            embed.add_field(name=_("Mission of {player}", locale, player=seat_name(s, seat, locale))[:256],
+                            value=mission_line(game.mission(seat), game.board, s, locale)[:1024], inline=False)
+    embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
+    embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
+                    inline=False)
+    report = await end_of_game_files(store, record, s, locale)  # the report image and the timelapse
+    return {"embed": embed, "map": prepare(s, EVERYBODY, locale=locale), "keep_map": True, "files": report}
+
+
+__all__ = ["game_over_post", "how_won", "winner_title"]
