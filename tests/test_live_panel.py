@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_helpers import OfflineDiscord, make_bot, start
+from discord_helpers import OfflineDiscord, make_bot, record_worker_tasks, start
 
 from cogs.shared.live import EDIT_WINDOW
 from cogs.shared.postbox import Post
@@ -231,3 +231,16 @@ async def test_a_surrender_out_of_turn_leaves_the_panel_of_the_player_on_turn_li
         assert not step.problems, step.problems
         assert any("surrendered" in m.content for m in step if not m.ephemeral)  # told in a message of its own
         assert (await panel_of(d)).id == panel.id and "Place" in d.message(panel.id).button_labels
+
+
+async def test_the_panel_shows_the_phone_view_and_the_map_button_the_whole_map(tmp_path: Path, monkeypatch):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="phone")) as d:
+        drawn = record_worker_tasks(monkeypatch)
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        panel = await panel_of(d)
+        assert panel.attachments and "draw_phone_png" in drawn and "draw_png" not in drawn
+        who, _record = await to_move(d)
+        drawn.clear()
+        step = await d.click(who, "Map", panel)
+        assert not step.problems, step.problems
+        assert step[-1].ephemeral and step[-1].attachments and drawn == ["draw_png"]

@@ -21,7 +21,7 @@ from typing import Any, Unpack
 import discord
 
 from cogs.maps import drawing as maps
-from cogs.maps.drawing import map_file, prepare
+from cogs.maps.drawing import PHONE, map_file, prepare
 from cogs.play.panel import armies_to_place, controls
 from cogs.shared.ending import game_over_post
 from cogs.shared.errors import ACK
@@ -177,8 +177,8 @@ class Announcer:
             lines.append(ngettext("{n} army left to place.", "{n} armies left to place.", left, locale))
         goes_on = len(outcome.parts) == 1 and outcome.waiting_on() == viewer
         # Busy: words only while the turn goes on (the last move under fog keeps its own map: the panel has none).
-        files = [await map_file(after, audience, seen, locale=locale)] if private and not (maps.busy() and goes_on) \
-            else []
+        files = [await map_file(after, audience, seen, locale=locale, kind=PHONE)] \
+            if private and not (maps.busy() and goes_on) else []
         view = controls(record.id, Game(after), locale, first.events) if goes_on else None
         if on_panel or interaction.extras.get(ACK, ("", True))[0] != "update":  # a follow-up fills a "thinking…"
             extras: Extras = {"allowed_mentions": NOBODY, "files": files}
@@ -199,7 +199,7 @@ class Announcer:
         lines = self.part_lines(outcome, first, audience, locale) or [_("Done.", locale)]
         extras: Extras = {"allowed_mentions": NOBODY}
         if first.by != START and not maps.busy():
-            extras["files"] = [await map_file(first.after, audience, seen, locale=locale)]
+            extras["files"] = [await map_file(first.after, audience, seen, locale=locale, kind=PHONE)]
         await interaction.followup.send(clip(lines), ephemeral=private, **extras)
         if private:
             shared = self.part_lines(outcome, first, EVERYBODY, game_locale(record))
@@ -259,7 +259,7 @@ class Announcer:
             kwargs: PostOptions = {}
             if part.by in (AI, TIMEOUT) and not part.ended and not fog_hides_board(part.after):
                 seen = events_for(part.events, EVERYBODY, before=part.before)
-                kwargs["map"] = prepare(part.after, EVERYBODY, seen, locale=locale)
+                kwargs["map"] = prepare(part.after, EVERYBODY, seen, locale=locale, kind=PHONE)
             sent.append(self.queue(record, clip(lines), **kwargs))
         if ending is not None:
             sent.append(self.queue(record, None, **ending))
@@ -313,7 +313,7 @@ class Announcer:
                  *describe(told, last.after, Game(last.after).board, locale)]
         kwargs: PostOptions = {}
         if not last.ended and not fog_hides_board(last.after):
-            kwargs["map"] = prepare(last.after, EVERYBODY, locale=locale)
+            kwargs["map"] = prepare(last.after, EVERYBODY, locale=locale, kind=PHONE)
         return self.queue(outcome.record, clip(lines), **kwargs)
 
     async def catch_up(self, record: GameRecord, told: int, deadline: float | None) -> None:
@@ -334,7 +334,7 @@ class Announcer:
             gap = events_for(events[start:], EVERYBODY, before=before)
             locale = game_locale(record)
             lines = [_("While the bot was away:", locale), *describe(gap, after, Game(after).board, locale)]
-            job = prepare(after, EVERYBODY, locale=locale) if not (over or fog_hides_board(after)) else None
+            job = prepare(after, EVERYBODY, locale=locale, kind=PHONE) if not (over or fog_hides_board(after)) else None
             await self.post(record, clip(lines), map=job)
         if over:
             await self.game_over(record, after)

@@ -22,7 +22,7 @@ from typing import Any
 
 import discord
 
-from cogs.maps.drawing import prepare
+from cogs.maps.drawing import PHONE, prepare
 from cogs.play.panel import controls, summary_title, turn_prompt
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _
@@ -155,7 +155,7 @@ class LivePanels:
 
     def _board(self, state: GameState, options: PostOptions, locale: object) -> None:
         if not fog_hides_board(state):
-            options["map"] = prepare(state, EVERYBODY, locale=locale)
+            options["map"] = prepare(state, EVERYBODY, locale=locale, kind=PHONE)  # the whole map is a tap away
 
     async def post(self, record: GameRecord, state: GameState, due: float | None, *, since_seq: int | None = None,
                    lines: Sequence[str] = (), ping: bool = True, note: str | None = None,
