@@ -12,6 +12,8 @@ import pytest
 from discord_helpers import OfflineDiscord, make_bot, record_worker_tasks
 from PIL import Image
 
+from render.phone import OUTPUT_WIDTH
+
 pytestmark = [pytest.mark.asyncio, pytest.mark.real_render]  # what the maps of a server's map show
 
 
@@ -75,7 +77,8 @@ async def test_a_manager_adds_a_map_sees_a_preview_and_a_game_is_played_on_it(tm
         step = await d.send_command("bob", "general", "risk start", {})
         assert not step.problems, step.problems
         images = [a for m in step for a in m.attachments if a.filename.endswith(".png")]
-        assert images and Image.open(io.BytesIO(images[-1].data)).width == 1600
+        assert images and Image.open(io.BytesIO(images[-1].data)).width == OUTPUT_WIDTH  # the panel's phone view
+        await whole_map_is_drawn(d)
         record = (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
         assert record.settings["map"] == maps[0].map_id and record.status == "running"
 
@@ -179,7 +182,18 @@ async def test_after_a_restart_a_stored_map_is_drawn_from_the_database(tmp_path:
         step = await d.send_command("bob", "general", "risk start", {})
         assert not step.problems, step.problems
         images = [a for m in step for a in m.attachments if a.filename.endswith(".png")]
-        assert images and Image.open(io.BytesIO(images[-1].data)).width == 1600
+        assert images and Image.open(io.BytesIO(images[-1].data)).width == OUTPUT_WIDTH
+        await whole_map_is_drawn(d)
+
+
+async def whole_map_is_drawn(d: OfflineDiscord) -> None:
+    """The player on turn taps Map on the live panel: the stored map, whole (1600 px wide)."""
+    record = (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
+    panel = await d.bot.store.live_panel(record.id)
+    assert panel is not None
+    step = await d.click("bob", "Map", d.message(panel.message_id))
+    assert not step.problems, step.problems
+    assert step[-1].ephemeral and Image.open(io.BytesIO(step[-1].attachments[0].data)).width == 1600
 
 
 async def test_a_conquer_club_map_is_added_with_its_picture_and_its_left_out_bonuses_named(tmp_path: Path, world):
