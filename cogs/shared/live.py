@@ -29,6 +29,7 @@ from cogs.shared.i18n import _
 from cogs.shared.postbox import Post, Postbox, PostOptions, Sent
 from cogs.shared.text import describe, seat_name
 from engine import Event, Game, GameState, apply_event
+from engine.events import View
 from engine.fog import EVERYBODY, events_for, fog_hides_board
 from engine.state import OVER
 from store import GameRecord, LivePanel, StoreReader
@@ -113,16 +114,17 @@ class LivePanels:
         return taken, state, False
 
     async def _lines(self, panel: LivePanel, locale: object,
-                     upto_seq: int | None = None) -> tuple[list[str], GameState, int, bool]:
+                     upto_seq: int | None = None) -> tuple[list[str], GameState, int, bool, list[View]]:
         """What the channel may read of the panel's turn (up to event ``upto_seq``), the board after it, the last
-        event of it, and whether the turn is over."""
+        event of it, whether the turn is over, and the turn's events as the channel may see them (the map marks
+        them)."""
         before, events = await self._start(panel)
         upto = None if upto_seq is None else max(0, upto_seq - panel.since_seq)
         taken, after, over = self._turn(before, events, panel.seat, upto)
         seen = events_for(taken, EVERYBODY, before=before)
         lines = describe([e for e in seen if e["type"] not in NEW_TURN], after,
                          Game(after).board, locale)
-        return lines, after, panel.since_seq + len(taken), over
+        return lines, after, panel.since_seq + len(taken), over, seen
 
     async def _calling(self, record: GameRecord, state: GameState, due: float | None, *,
                        ping: bool) -> tuple[str, PostOptions]:
@@ -153,9 +155,10 @@ class LivePanels:
         return self.box.enqueue(record.channel_id, Post(content, job, keep, options, edit=edit, delete=delete,
                                                         via=via))
 
-    def _board(self, state: GameState, options: PostOptions, locale: object) -> None:
+    def _board(self, state: GameState, options: PostOptions, locale: object, seen: Sequence[View] = ()) -> None:
+        """The phone view of the board, round what the turn did so far (``seen``); the whole map is a tap away."""
         if not fog_hides_board(state):
-            options["map"] = prepare(state, EVERYBODY, locale=locale, kind=PHONE)  # the whole map is a tap away
+            options["map"] = prepare(state, EVERYBODY, seen, locale=locale, kind=PHONE)
 
     async def post(self, record: GameRecord, state: GameState, due: float | None, *, since_seq: int | None = None,
                    lines: Sequence[str] = (), ping: bool = True, note: str | None = None,
@@ -214,14 +217,14 @@ class LivePanels:
         if via is not None and (via.message is None or via.message.id != panel.message_id):
             via = None
         locale = game_locale(record)
-        lines, after, told, over = await self._lines(panel, locale, upto_seq)
+        lines, after, told, over, seen = await self._lines(panel, locale, upto_seq)
         over = over or closing
         old = self.table.clock() - panel.posted_at > EDIT_WINDOW
         if over:
             await self.table.panel_closed(record.id)
             self.starts.pop(record.id, None)
             options: PostOptions = {"keep_map": True}  # the board at the end of the turn, even when busy
-            self._board(after, options, locale)
+            self._board(after, options, locale, seen)
             text = fit(summary_title(after, panel.seat, panel.turn, locale), lines)
             if old or not await self._edited(record, panel, text, options, via):
                 await self._replace(record, panel, text, options)
@@ -233,7 +236,7 @@ class LivePanels:
             await self._shrink(record, panel, shrunk)
             return told
         head, options = await self._calling(record, state, due, ping=False)
-        self._board(state, options, locale)
+        self._board(state, options, locale, seen)
         view = controls(record.id, Game(state), locale, events, public=True)
         if view is not None:
             options["view"] = view
@@ -252,7 +255,7 @@ class LivePanels:
             await self.post(record, state, due)
             return
         locale = game_locale(record)
-        lines, after, _told, _over = await self._lines(panel, locale)
+        lines, after, _told, _over, _seen = await self._lines(panel, locale)
         await self.post(record, state, due, since_seq=panel.since_seq, lines=lines)
         await self._shrink(record, panel, fit(summary_title(after, panel.seat, panel.turn, locale, going_on=True),
                                               lines))
