@@ -134,9 +134,20 @@ class Player:
             and t.get("move-in", 0) <= t.get("attack", 0) and t.get("fortify", 0) <= 1
 
 
+def channel_posts(d: OfflineDiscord, since: int) -> tuple[int, int]:
+    """The new channel messages since log entry ``since`` that a human turn caused (not private answers, not
+    edits, not the AIs' own turn summaries), and the images in them."""
+    posts = [e for e in d.server.log[since:] if e.action == "create" and not d.message(e.message_id).ephemeral
+             and not d.message(e.message_id).content.startswith("🤖")]
+    return len(posts), sum(len(e.version.attachments) for e in posts)
+
+
 async def play_by_taps(tmp_path: Path, language: str) -> list[tuple[int, bool]]:
-    """A game of Alice and two AIs, by taps only; each of Alice's turns: its taps, and whether it was ordinary."""
+    """A game of Alice and two AIs, by taps only; each of Alice's turns: its taps, and whether it was ordinary.
+    Each of her turns but the last (which ends the game) also keeps to the channel's budget: at most two new
+    messages and one image, the panel of the next player (here her own next panel, after the AIs' turns)."""
     turns: list[tuple[int, bool]] = []
+    posted: list[tuple[int, int]] = []
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed=f"taps-{language}"), strict=True) as d:
         d.set_locale("alice", LANGUAGES[language])
         await d.send_command("alice", "general", "risk new", {"language": language, "deployment": "auto",
@@ -145,7 +156,7 @@ async def play_by_taps(tmp_path: Path, language: str) -> list[tuple[int, bool]]:
         await d.click("alice", _("Add AI", language))
         step = await d.click("alice", _("Start", language))
         assert not step.problems, step.problems
-        alice, turn = Player(d, language), None
+        alice, turn, mark = Player(d, language), None, len(d.server.log)
         for _step in range(600):
             record = await record_of(d)
             if record.status != "running":
@@ -154,7 +165,8 @@ async def play_by_taps(tmp_path: Path, language: str) -> list[tuple[int, bool]]:
             if (s.turn, s.current) != turn:
                 if turn is not None:
                     turns.append((alice.taps, alice.ordinary()))
-                alice.taps, alice.turn, turn = 0, {}, (s.turn, s.current)
+                    posted.append(channel_posts(d, mark))
+                alice.taps, alice.turn, turn, mark = 0, {}, (s.turn, s.current), len(d.server.log)
             await alice.step()
         turns.append((alice.taps, alice.ordinary()))
         record = await record_of(d)
@@ -162,6 +174,8 @@ async def play_by_taps(tmp_path: Path, language: str) -> list[tuple[int, bool]]:
         over = [m for m in d.messages if m.embeds and "🏆" in str(m.embeds[0].get("title"))]
         assert over, "the end is announced"
         assert all(not m.content.startswith("⛔") for m in d.messages)
+    print(f"new channel messages and images per turn ({language}):", posted)
+    assert all(messages <= 2 and images <= 1 for messages, images in posted), posted
     return turns
 
 
