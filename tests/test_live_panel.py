@@ -11,7 +11,7 @@ import pytest
 from discord_helpers import OfflineDiscord, make_bot, record_worker_tasks, start
 
 from cogs.shared.live import EDIT_WINDOW
-from cogs.shared.postbox import Post
+from cogs.shared.postbox import ANSWERED_BY_EDIT, Post
 from engine.state import ATTACK, OCCUPY, REINFORCE
 
 pytestmark = pytest.mark.asyncio
@@ -244,3 +244,48 @@ async def test_the_panel_shows_the_phone_view_and_the_map_button_the_whole_map(t
         step = await d.click(who, "Map", panel)
         assert not step.problems, step.problems
         assert step[-1].ephemeral and step[-1].attachments and drawn == ["draw_png"]
+
+
+async def test_a_tap_on_a_panel_too_old_to_edit_is_answered_privately_and_a_fresh_panel_follows(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="old-tap"), strict=True) as d:
+        await start(d, ("alice", "bob"), 0, deployment="auto", turn_deadline=3 * 86400)
+        who, record = await to_move(d)
+        first = await panel_of(d)
+        await d.run(d.bot.advance_time(2 * 3600))  # the panel is too old to edit when the player comes back
+        menu = next(s for s in first.selects if s["options"])
+        step = await d.select(who, menu["options"][0]["value"], first, custom_id=menu["custom_id"])
+        assert not step.problems, step.problems
+        answers = [m for m in step if m.ephemeral]
+        assert answers and "placed" in answers[-1].content  # the tap is answered, privately
+        fresh = await panel_of(d)
+        assert fresh.id != first.id and "placed" in fresh.content
+        assert (await record_of(d)).version > record.version
+
+
+async def test_when_two_taps_edit_one_message_at_once_the_newer_edit_answers_its_tap_only(tmp_path: Path):
+    class Tapped:  # the part of a tap the channel's queue uses: its answer by an edit of the tapped message
+        def __init__(self) -> None:
+            self.extras: dict[str, Any] = {}
+            self.edits: list[dict[str, Any]] = []
+
+        async def edit_original_response(self, **changes: Any) -> None:
+            self.edits.append(changes)
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        box = d.bot.get_cog("RiskCog").announcer.box
+        channel = d.channel("general").id
+
+        older, newer = Tapped(), Tapped()
+
+        async def burst() -> None:
+            message = await box.post(channel, Post("panel"))
+            assert message is not None
+            waiting = [box.enqueue(channel, Post("an edit", edit=message.id)),
+                       box.enqueue(channel, Post("first tap", edit=message.id, via=older)),
+                       box.enqueue(channel, Post("second tap", edit=message.id, via=newer))]
+            await asyncio.gather(*waiting)  # the older tap's caller learns its edit is done too
+
+        step = await d.run(burst())
+        assert not step.problems
+        assert [e["content"] for e in newer.edits] == ["second tap"] and newer.extras.get(ANSWERED_BY_EDIT)
+        assert not older.edits and not older.extras  # left for the announcer to answer another way

@@ -28,7 +28,7 @@ from cogs.shared.errors import ACK
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.live import NOBODY, LivePanels, only
-from cogs.shared.postbox import Extras, Post, Postbox, PostOptions, Sent
+from cogs.shared.postbox import ANSWERED_BY_EDIT, Extras, Post, Postbox, PostOptions, Sent
 from cogs.shared.text import describe, now_text, seat_name
 from engine import Game, GameState
 from engine.events import EventType
@@ -157,6 +157,8 @@ class Announcer:
         if private or not on_panel:  # a tap on the live panel itself needs no words: the panel is edited
             await self._reply(interaction, outcome, private=private, on_panel=tapped is not None)
         await self.publish(outcome, told=True, acted=True, via=None if private or not on_panel else interaction)
+        if on_panel and not private and not interaction.extras.get(ANSWERED_BY_EDIT):  # the panel moved on
+            await self._reply(interaction, outcome, private=False, on_panel=True)
         if quiet:
             await self.told(outcome)
 

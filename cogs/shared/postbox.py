@@ -27,6 +27,9 @@ from cogs.maps import drawing as maps
 
 log = logging.getLogger(__name__)
 STALE = 2.0  # seconds a post may wait in its queue before a newer map makes its own map unnecessary
+# In a tap's ``extras``: the edit of the tapped message answered it (a tap whose edit gave way to another tap's, or
+# whose token failed, is answered otherwise by the announcer).
+ANSWERED_BY_EDIT = "answered by the edit of its message"
 
 
 class Extras(TypedDict, total=False):
@@ -159,9 +162,12 @@ class Postbox:
             changes["attachments"] = attachments
         if post.via is not None:  # the tap's own answer: the same message, edited
             try:
-                return await post.via.edit_original_response(**changes)
+                message = await post.via.edit_original_response(**changes)
             except discord.HTTPException:  # the tap's token expired (15 minutes): as any edit, below
                 pass
+            else:
+                post.via.extras[ANSWERED_BY_EDIT] = True
+                return message
         return await channel.get_partial_message(post.edit).edit(**changes)
 
     async def close(self) -> None:
@@ -170,4 +176,4 @@ class Postbox:
         await asyncio.gather(*self.senders.values(), return_exceptions=True)
 
 
-__all__ = ["Extras", "Post", "PostOptions", "Postbox", "Sent"]
+__all__ = ["ANSWERED_BY_EDIT", "Extras", "Post", "PostOptions", "Postbox", "Sent"]
