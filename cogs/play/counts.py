@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from cogs.play.panel import count_select
+from cogs.play.panel import armies_to_place, count_select
 from cogs.play.tap import Tap
 from cogs.shared import components as verb
 from cogs.shared.components import view_of
 from cogs.shared.i18n import _
 from engine import Fortify, Occupy, Place
-from engine.state import OCCUPY, REINFORCE, SETUP
+from engine.state import OCCUPY, SETUP
 
 
 async def narrowed(tap: Tap, purpose: str, value: str, low: int, high: int) -> bool:
@@ -55,27 +55,24 @@ async def chose_fort_count(tap: Tap, value: str) -> None:
     await tap.act(Fortify(tap.seat, source, target, tap.number(2, 1, most)))
 
 
-async def chose_put_count(tap: Tap, value: str) -> None:
-    territory = tap.legal(tap.arg(0), verb.PLACE)
-    s = tap.game.state
-    left = s.reinforcements if s.phase == REINFORCE else s.batch_left if s.phase == SETUP else 0
+async def _place_count(tap: Tap, purpose: str, count_verb: str, left: int, value: str) -> None:
+    """A count chosen from a menu for the armies (``left`` of them) placed on the territory of ``purpose``."""
+    territory = tap.legal(tap.arg(0), purpose)
     if not left:
         raise tap.refuse()
-    if await narrowed(tap, verb.PUT_COUNT, value, 1, left):
+    if await narrowed(tap, count_verb, value, 1, left):
         return
     tap.args = [territory, value]
     await tap.act(Place(tap.seat, territory, tap.number(1, 1, left)))
+
+
+async def chose_put_count(tap: Tap, value: str) -> None:
+    await _place_count(tap, verb.PLACE, verb.PUT_COUNT, armies_to_place(tap.game.state), value)
 
 
 async def chose_neutral_count(tap: Tap, value: str) -> None:
-    territory = tap.legal(tap.arg(0), verb.NEUTRAL)
-    left = tap.game.state.neutral_left if tap.game.state.phase == SETUP else 0
-    if not left:
-        raise tap.refuse()
-    if await narrowed(tap, verb.NEUTRAL_COUNT, value, 1, left):
-        return
-    tap.args = [territory, value]
-    await tap.act(Place(tap.seat, territory, tap.number(1, 1, left)))
+    s = tap.game.state
+    await _place_count(tap, verb.NEUTRAL, verb.NEUTRAL_COUNT, s.neutral_left if s.phase == SETUP else 0, value)
 
 
 # Menus of numbers: their handlers check the number themselves.
