@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine import GameState
 from engine.state import CLAIM, OVER, SETUP
-from store import Deadline, GameRecord
+from store import RUNNING, Deadline, GameRecord
 
 
 class TimerKind(enum.Enum):
@@ -70,13 +70,14 @@ class Timer:
 
     def due_on(self, record: GameRecord, seat: int) -> bool:
         """The turn this timer was set for is still being waited on: the game runs, and it is still that turn
-        of ``seat`` (a human's: an AI seat is never waited on)."""
-        if record.status != "running" or record.state_json is None:
+        of ``seat`` (a human's: an AI seat is never waited on; the AI's own timer, ``TimerKind.AI``, is not about
+        a turn being waited on)."""
+        if record.status != RUNNING or record.state_json is None:
             return False
         state = record.game().state
         if state.phase == OVER or state.current != seat or turn_key(state) != self.key:
             return False
-        return self.kind is TimerKind.AI or not record.player(seat).is_ai
+        return not record.player(seat).is_ai
 
 
 def turn_deadline(deadlines: list[Deadline]) -> Deadline | None:
