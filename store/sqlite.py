@@ -115,6 +115,7 @@ class SQLiteStore(SQLStore):
         self.checkpoint_interval = checkpoint_interval
         self._db: aiosqlite.Connection | None = None
         self._checkpointer: asyncio.Task[None] | None = None
+        self._stop_checkpoints = asyncio.Event()
         self._commits = 0
         self._tx_lock = asyncio.Lock()
         self._process_lock = ProcessLock(self.path) if sole_process else None
@@ -144,6 +145,7 @@ class SQLiteStore(SQLStore):
         self._db = db
         await self._register_stored_maps()
         if self.checkpoint_interval is not None:
+            self._stop_checkpoints.clear()
             self._checkpointer = asyncio.get_running_loop().create_task(
                 self._checkpoint_in_background(), name="background:wal-checkpoint")
 
@@ -193,6 +195,10 @@ class SQLiteStore(SQLStore):
         with every write queued behind it, waits for the copy and its fsync: the slowest 1% of actions. A
         passive checkpoint on another connection never blocks a writer; the commit that later fills the log
         finds it copied already and only restarts it.
+
+        ``close`` asks it to stop (an event, never a cancellation), so its connection, and the thread behind it,
+        is always closed before the store is: a cancellation while connecting would leave that thread to report
+        to a loop that may have ended.
         """
         interval = self.checkpoint_interval or 0.05
         seen = self._commits
@@ -202,23 +208,31 @@ class SQLiteStore(SQLStore):
             log.warning("no background checkpoints for %s: %s", self.path, exc)
             return
         try:
-            while True:
-                await asyncio.sleep(interval)
+            while not await self._stopping(interval):
                 if self._commits != seen:
                     seen = self._commits
                     try:
                         await conn.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
                     except sqlite3.Error as exc:  # the commits checkpoint by themselves meanwhile
                         log.warning("background checkpoint of %s failed: %s", self.path, exc)
-                        await asyncio.sleep(interval * 20)
+                        if await self._stopping(interval * 20):
+                            break
         finally:
             await asyncio.shield(conn.close())
+
+    async def _stopping(self, seconds: float) -> bool:
+        """Wait ``seconds``, or less when the store is closing: whether it is."""
+        try:
+            await asyncio.wait_for(self._stop_checkpoints.wait(), seconds)
+        except TimeoutError:
+            return False
+        return True
 
     async def close(self) -> None:
         await self._wait_inflight()
         checkpointer, self._checkpointer = self._checkpointer, None
         if checkpointer is not None:
-            checkpointer.cancel()
+            self._stop_checkpoints.set()
             await asyncio.gather(checkpointer, return_exceptions=True)
         db, self._db = self._db, None
         self._cache.clear()
