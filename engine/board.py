@@ -467,14 +467,16 @@ def _mission_card(raw: dict[str, Any], continents: set[str], territory_count: in
         _require(isinstance(chosen, list) and all(isinstance(c, str) for c in chosen),
                  "a continents mission needs a list of different continents")
         assert isinstance(chosen, list)
-        _require(1 <= len(chosen) <= len(continents)
+        _require(len(chosen) <= len(continents)
                  and len(set(chosen)) == len(chosen), "a continents mission needs a list of different continents")
         for cid in chosen:
             _require(cid in continents, "a mission names unknown continent “{continent}”", continent=clip(str(cid), 40))
         plus_any = raw.get("plus_any", 0)
-        _require(_whole(plus_any) and plus_any in (0, 1) and len(chosen) + plus_any <= len(continents),
-                 "a continents mission's “plus_any” must be 0 or 1, and leave a continent to choose")
-        ident = "+".join(chosen) + ("+any" if plus_any else "")
+        # ``plus_any``: that many more continents of the player's choice (Domination's "*"), at least one in all.
+        _require(_whole(plus_any) and plus_any >= 0 and 1 <= len(chosen) + plus_any <= len(continents),
+                 "a continents mission's “plus_any” (continents of your choice) must leave that many to choose, "
+                 "and the mission must ask for a continent at least")
+        ident = "+".join([*chosen, *["any"] * plus_any])
         return {"id": ident, "kind": "continents", "continents": list(chosen), "plus_any": plus_any}
     count, armies = raw.get("count"), raw.get("armies", 1)
     _require(_whole(count) and 1 <= count <= territory_count,

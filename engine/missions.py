@@ -34,7 +34,7 @@ Mission = dict[str, Any]
 
 
 def continents_mission(continents: Sequence[str], plus_any: int = 0) -> Mission:
-    ident = "+".join(continents) + ("+any" if plus_any else "")
+    ident = "+".join([*continents, *["any"] * plus_any])
     return {"id": ident, "kind": "continents", "continents": list(continents), "plus_any": plus_any}
 
 
@@ -131,8 +131,12 @@ def mission_text(mission: Mission, board: Board, players: Sequence[Player] | Map
     kind = mission["kind"]
     if kind == "continents":
         names = [board.continents[c].name if c in board.continents else c for c in mission["continents"]]
-        if mission.get("plus_any"):
-            return f"Conquer {', '.join(names)} and one more continent of your choice."
+        more = int(mission.get("plus_any", 0))
+        if not names:
+            return f"Conquer {more} continents of your choice."
+        if more:
+            extra = "one more continent" if more == 1 else f"{more} more continents"
+            return f"Conquer {', '.join(names)} and {extra} of your choice."
         return f"Conquer {_names(names)}."
     if kind == "territories":
         text = f"Occupy {mission['count']} territories"
