@@ -249,3 +249,126 @@ def test_a_mission_s_own_words_name_the_player_it_targets(board):
     assert mission_text(board.missions[3], board, players) == "Destroy Bo"
     assert mission_text(board.missions[4], board, players).startswith("Destroy all of seat 6's armies")
     assert mission_text(board.missions[1], board, players) == "Occupy 3 territories."
+
+
+# -- a Domination map's one-way borders, deck and missions -----------------------------------------------------
+@pytest.fixture(scope="module")
+def world():
+    import mapdraw
+
+    return mapdraw.draw_world()
+
+
+def domination_variant(world) -> tuple[bytes, dict[str, bytes], tuple[int, int]]:
+    """The drawn map as Domination files, with one border listed on one side only, a deck without the first
+    two countries and 66 wild cards (as Ameroki's), and destroy missions for players 1, 2 and 9."""
+    import mapdraw
+
+    text, files = mapdraw.domination_files(world)
+    a = 1
+    b = next(n + 1 for n in world.neighbours(a - 1))
+    lines = text.decode().splitlines()
+    row = lines.index(next(line for line in lines if line.startswith(f"{b} ") and "[" not in line
+                           and lines.index(line) > lines.index("[borders]")))
+    lines[row] = " ".join(w for w in lines[row].split() if w != str(a))   # b no longer lists a
+    cards = files["drawn.cards"].decode().splitlines()
+    cards = [c for c in cards if c not in (f"Infantry {1}", f"Cavalry {2}") and c != "Wildcard"]
+    at = cards.index("[missions]")
+    cards[at:at] = ["wildcard"] * 66
+    cards += ["2 5 2 0 0 0 Destroy all of PLAYER2's TROOPS, or occupy 5 with 2 each",
+              "9 0 0 0 0 0 Destroy a player no game has",
+              "0 0 0 * * 0 Conquer @everyone **two**",
+              "0 0 0 1 * * Conquer three of two continents: never dealt"]
+    files = {**files, "drawn.cards": "\n".join(cards).encode()}
+    return "\n".join(lines).encode(), files, (a, b)
+
+
+def test_a_domination_map_keeps_its_one_way_borders_deck_and_missions(world):
+    from mapfiles.domination import import_domination
+
+    text, files, (a, b) = domination_variant(world)
+    package = import_domination(text, files, "drawn.map")
+    board = package.board
+    assert board.one_way == {(f"t{a}", f"t{b}")} and package.data["one_way"] == [[f"t{a}", f"t{b}"]]
+    assert board.adjacent(f"t{a}", f"t{b}") and not board.adjacent(f"t{b}", f"t{a}")
+    assert board.territories["t1"].card is None and board.territories["t2"].card is None
+    assert board.territories["t3"].card == "artillery"
+    assert len(board.wild_cards) == 66 and board.wild_cards[-1] == "wild_66"
+    assert len(full_deck(board)) == world.count - 2 + 66
+    kinds = [(m["kind"], m.get("seat")) for m in board.missions]
+    assert kinds == [("continents", None), ("territories", None), ("destroy", 0), ("destroy", 1),
+                     ("continents", None)]
+    assert board.missions[3] == {"id": "destroy-1", "kind": "destroy", "seat": 1, "count": 5, "armies": 2,
+                                 "description": "Destroy all of PLAYER2's TROOPS, or occupy 5 with 2 each"}
+    assert board.missions[4]["plus_any"] == 2 and board.missions[4]["continents"] == []
+    assert board.missions[4]["id"] == "any+any"
+    # Its whole games verify, and its one-way route is drawn with an arrowhead into b.
+    from mapfiles import install
+    from render import render_map
+    from render.geometry import geometry_for
+
+    install(package)
+    result = play_game(["normal", "easy", "normal"], "domination-one-way", {"map": board.id, "mode": "missions"})
+    assert result.game.over
+    verify_events(result.events)
+    routes = {(x, y): segments for x, y, segments in geometry_for(board.id).sea_routes}
+    assert len(routes[(f"t{a}", f"t{b}")]) >= 5        # the line and the arrowhead's four strokes
+    tip = routes[(f"t{a}", f"t{b}")][-1]
+    anchor = geometry_for(board.id).territories[f"t{b}"].anchor
+    line_end = routes[(f"t{a}", f"t{b}")][0][2:]
+    assert abs(tip[0] - line_end[0]) + abs(tip[1] - line_end[1]) < 30
+    assert (tip[0] - anchor[0]) ** 2 + (tip[1] - anchor[1]) ** 2 < 60 ** 2
+    assert render_map(result.game.state).width == 1600
+
+
+def test_a_domination_cards_file_without_wild_cards_has_none(world):
+    import mapdraw
+
+    from mapfiles.domination import import_domination
+
+    text, files = mapdraw.domination_files(world)
+    cards = [c for c in files["drawn.cards"].decode().splitlines() if c != "Wildcard"]
+    package = import_domination(text, {**files, "drawn.cards": "\n".join(cards).encode()}, "drawn.map")
+    assert package.board.wild_cards == () and package.data["wildcards"] == 0
+    assert all(t.card is not None for t in package.board.territories.values())
+
+
+def test_a_package_checks_the_new_fields_as_the_board_does(world):
+    import json
+
+    import mapdraw
+
+    from mapfiles import MapFileError, load_package
+
+    blob, files = mapdraw.our_files(world)
+    data = json.loads(blob)
+    data["wildcards"] = 500
+    with pytest.raises(MapFileError, match="from 0 to 200"):
+        load_package(data, files)
+    data = json.loads(blob)
+    data["missions"][0]["description"] = "Hold\u202e both\nislands"
+    data["territories"][0]["card"] = None
+    package = load_package(data, files)
+    assert package.board.missions[0]["description"] == "Hold both islands"   # no control character kept
+    assert package.board.territories["t1"].card is None
+
+
+# -- a mission's words in messages ---------------------------------------------------------------------------
+def test_a_mission_s_own_words_are_shown_escaped_and_in_the_reader_s_language(board):
+    from cogs.shared.text import mission_line
+
+    game = game_on(board, players=2, mode="missions")
+    game.state.players[0] = Player(0, "<@123> **Ann**")
+    line = mission_line(board.missions[0], board, game.state, "en-US")
+    assert "@everyone" not in line and "**" not in line
+    assert line == "Hold @\u200beveryone \\*\\*X\\*\\* and more"
+    destroy = mission_line(board.missions[2], board, game.state, "en-GB")
+    assert destroy.startswith("Destroy <\u200b") and "\\*\\*Ann\\*\\*" in destroy and "PLAYER1" not in destroy
+    # A reader of another language reads our words for the mission, in their language.
+    assert mission_line(board.missions[0], board, game.state, "no") == \
+        "Erobre X og 1 kontinent til etter eget valg."
+    assert mission_line(board.missions[3], board, game.state, "es-ES").startswith("Destruye todos los ejércitos")
+    # Its fallback is the map's: its territories mission.
+    assert "ocupar 3 territorios" in mission_line(board.missions[3], board, game.state, "es-ES")
+    assert "occupying 3 territories with at least 2 armies" in mission_line(
+        {k: v for k, v in board.missions[2].items() if k != "description"}, board, game.state, "en-US")

@@ -344,12 +344,12 @@ def mission_line(mission: Mission | None, board: Board, state: GameState, locale
             return _("Conquer {a} and {b}.", locale, a=names[0], b=names[1])
         if not names:
             return ngettext("Conquer {n} continent of your choice.", "Conquer {n} continents of your choice.",
-                            more, locale, n=more)
+                            more, locale)
         listed = names[-1] if len(names) == 1 else ", ".join(names[:-1]) + _(" and ", locale) + names[-1]
         if more:
             return ngettext("Conquer {continents} and {n} more continent of your choice.",
                             "Conquer {continents} and {n} more continents of your choice.", more, locale,
-                            continents=listed, n=more)
+                            continents=listed)
         return _("Conquer {continents}.", locale, continents=listed)
     if kind == "territories":
         if mission["armies"] > 1:
