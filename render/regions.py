@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 from PIL import Image, ImageChops, ImageFilter
@@ -115,7 +116,7 @@ def route_segments(a: Sequence[float], b: Sequence[float], width: int, wrap: boo
     return ((a[0] + dx / d * cut, a[1] + dy / d * cut, b[0] - dx / d * cut, b[1] - dy / d * cut),)
 
 
-def arrowhead(segments: Sequence[tuple[float, float, float, float]], target: Sequence[float], size: float = 10.0
+def arrowhead(segments: Sequence[tuple[float, float, float, float]], target: Sequence[float], size: float = 13.0
               ) -> tuple[tuple[float, float, float, float], ...]:
     """The short strokes of an arrowhead where a route's line (its segments x0, y0, x1, y1) ends at the badge
     of ``target``, pointing into it: the way a one-way border may be crossed. Each stroke is shorter than a
@@ -128,12 +129,14 @@ def arrowhead(segments: Sequence[tuple[float, float, float, float]], target: Seq
     d = math.hypot(x1 - x0, y1 - y0) or 1.0
     ux, uy = (x1 - x0) / d, (y1 - y0) / d
     strokes = []
-    for side in (1, -1):
-        # 28 degrees either side of the line, back from the tip, in two strokes of half the arm each.
-        cos, sin = math.cos(math.radians(28)), math.sin(math.radians(28)) * side
+    pieces = math.ceil(size / 5)   # a dash is 6 px long: each piece is drawn whole
+    for angle in (28, -28, 14, -14):
+        # Arms either side of the line, back from the tip; the inner pair fills the head.
+        cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
         bx, by = -(ux * cos - uy * sin), -(uy * cos + ux * sin)
-        mid = (x1 + bx * size / 2, y1 + by * size / 2)
-        strokes += [(x1, y1, mid[0], mid[1]), (mid[0], mid[1], x1 + bx * size, y1 + by * size)]
+        arm = size if abs(angle) > 20 else size * 0.85
+        points = [(x1 + bx * arm * i / pieces, y1 + by * arm * i / pieces) for i in range(pieces + 1)]
+        strokes += [(p[0], p[1], q[0], q[1]) for p, q in pairwise(points)]
     return tuple(strokes)
 
 
