@@ -173,11 +173,6 @@ class Board:
         """Whether ``card`` is one of this deck's wild cards."""
         return card in self._wilds
 
-    @property
-    def has_cards(self) -> bool:
-        """Whether the deck has any card (a map may give no territory a card and have no wild)."""
-        return bool(self.wild_cards) or any(t.card is not None for t in self.territories.values())
-
     def name(self, territory: str) -> str:
         return self.territories[territory].name
 
