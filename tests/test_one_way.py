@@ -372,3 +372,14 @@ def test_a_mission_s_own_words_are_shown_escaped_and_in_the_reader_s_language(bo
     assert "ocupar 3 territorios" in mission_line(board.missions[3], board, game.state, "es-ES")
     assert "occupying 3 territories with at least 2 armies" in mission_line(
         {k: v for k, v in board.missions[2].items() if k != "description"}, board, game.state, "en-US")
+
+
+def test_the_one_way_refusal_reads_in_the_player_s_language(board):
+    from cogs.shared.errors import translate_rule
+
+    game = position(game_on(board), {"a": 1, "b": 1, "c": 0, "d": 1}, {"c": 5})
+    with pytest.raises(E.NotAdjacent) as info:
+        game.apply(Attack(0, "c", "b"))
+    assert translate_rule(info.value, "no") == \
+        "Grensen mellom Gamma og Beta er enveis: den kan bare krysses fra Beta til Gamma."
+    assert translate_rule(info.value, "es-ES").startswith("La frontera entre Gamma y Beta es de un solo sentido")
