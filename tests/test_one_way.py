@@ -383,3 +383,33 @@ def test_the_one_way_refusal_reads_in_the_player_s_language(board):
     assert translate_rule(info.value, "no") == \
         "Grensen mellom Gamma og Beta er enveis: den kan bare krysses fra Beta til Gamma."
     assert translate_rule(info.value, "es-ES").startswith("La frontera entre Gamma y Beta es de un solo sentido")
+
+
+@pytest.mark.asyncio
+async def test_a_one_way_map_with_its_own_missions_plays_through_discord_with_its_words_escaped(tmp_path, world):
+    from discord_helpers import OfflineDiscord, make_bot, start
+
+    text, files, _ = domination_variant(world)
+    lines = files["drawn.cards"].decode().splitlines()
+    start_at = lines.index("[missions]")
+    lines[start_at + 1:] = [line if line.startswith(";") else line + " **now** @here <@1>"
+                            for line in lines[start_at + 1:]]
+    files = {**files, "drawn.cards": "\n".join(lines).encode()}
+    options: dict[str, Any] = {"file": ("drawn.map", text)}
+    for key, (name, blob) in zip(("file2", "file3", "file4"), files.items(), strict=True):
+        options[key] = (name, blob)
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="one-way")) as d:
+        d.set_permissions("alice", manage_guild=True)
+        step = await d.send_command("alice", "general", "risk map add", options)
+        assert not step.problems and "Added the map Drawn" in step[-1].content, step[-1].content
+        map_id = (await d.bot.store.list_maps(d.guild.id))[0].map_id
+        await start(d, ["alice", "bob"], 1, map=map_id, mode="missions", deployment="auto")
+        game = (await d.bot.store.get_active_game(d.channel("general").id)).game()
+        for seat, user in ((0, "alice"), (1, "bob")):
+            mission = game.mission(seat)
+            answer = (await d.send_command(user, "general", "mission", {}))[0]
+            assert answer.ephemeral and mission["description"].endswith("**now** @here <@1>")
+            # The map's own words, escaped: no bold, no mention.
+            assert answer.content.endswith("\\*\\*now\\*\\* @\u200bhere <\u200b@1>"), answer.content
+            assert mission["description"].split()[0] in answer.content
+        assert not any("\\*\\*" in m.content for m in d.messages if not m.ephemeral)
