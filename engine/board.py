@@ -7,7 +7,7 @@ import json
 import math
 import unicodedata
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -22,8 +22,11 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 8                 # the most seats any map may declare
 DEFAULT_MAX_PLAYERS = 6         # a map that declares nothing is played by 2 to 6
 LANGUAGES = ("en", "nb", "es")  # languages a map file may give names in
-MISSION_KINDS = ("continents", "territories")
+MISSION_KINDS = ("continents", "territories", "destroy")
 MAX_TERRITORIES = 200           # the renderer's palette holds each territory's fill and edge shades
+DEFAULT_WILDCARDS = 2           # the classic deck's wild cards
+MAX_WILDCARDS = 200             # as many as a map may have territories (Domination's Ameroki has 66)
+MAX_DESCRIPTION = 400           # characters of a mission's own text
 MAX_CONTINENTS = 32
 PLAYER_KEYS = frozenset(("min", "max"))
 
@@ -34,9 +37,9 @@ class Territory:
     name: str
     short: str
     continent: str
-    card: str
+    card: str | None            # its card's symbol, or None: the territory has no card in the deck
     aliases: tuple[str, ...]
-    neighbours: frozenset[str]
+    neighbours: frozenset[str]  # where it may attack or move to (a one-way border only in its direction)
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,11 @@ def plain_text(text: str) -> str:
         elif category not in ("Cc", "Cs", "Co", "Cn") and ch not in "\u2028\u2029\ufeff":
             out.append(ch)
     return "".join(out)
+
+
+def wild_card_ids(count: int) -> tuple[str, ...]:
+    """The ids of a deck's wild cards: ``wild_1``, ``wild_2`` ... (the classic deck has two)."""
+    return tuple(f"wild_{n}" for n in range(1, count + 1))
 
 
 def _finite_point(value: object) -> bool:
@@ -115,7 +123,8 @@ class Board:
     def __init__(self, map_id: str, name: str, territories: list[Territory], continents: list[Continent],
                  sea_routes: list[tuple[str, str]], *, players: tuple[int, int] = (MIN_PLAYERS, DEFAULT_MAX_PLAYERS),
                  missions: tuple[dict[str, Any], ...] = (),
-                 translations: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+                 translations: Mapping[str, Mapping[str, Any]] | None = None,
+                 one_way: Iterable[tuple[str, str]] = (), wildcards: int = DEFAULT_WILDCARDS) -> None:
         self.id = map_id
         self.title = name
         self.players = players           # (fewest, most) players the map is played by
@@ -127,16 +136,42 @@ class Board:
         self.continents: dict[str, Continent] = {c.id: c for c in continents}
         self.sea_routes = tuple(sea_routes)
         self.territory_ids: tuple[str, ...] = tuple(t.id for t in territories)
+        # Borders that may be crossed one way only, (from, to): ``to`` is among ``from``'s neighbours, not back.
+        self.one_way: frozenset[tuple[str, str]] = frozenset(one_way)
+        self.wild_cards: tuple[str, ...] = wild_card_ids(wildcards)   # the deck's wild cards, by id
+        self._wilds = frozenset(self.wild_cards)
+        attackers: dict[str, set[str]] = {t.id: set() for t in territories}
+        for t in territories:
+            for n in t.neighbours:
+                attackers[n].add(t.id)
+        # Who may attack (or move into) each territory: its neighbours but for one-way borders.
+        self._attackers = {tid: (self.territories[tid].neighbours if froms == self.territories[tid].neighbours
+                                 else frozenset(froms)) for tid, froms in attackers.items()}
         self._names: dict[str, str] = {}
         for t in territories:
             for label in (t.id, t.name, t.short, *t.aliases):
                 self._names.setdefault(normalise_name(label), t.id)
 
     def neighbours(self, territory: str) -> frozenset[str]:
+        """Where ``territory`` may attack or move to (across a one-way border only in its direction)."""
         return self.territories[territory].neighbours
 
+    def attackers(self, territory: str) -> frozenset[str]:
+        """Who may attack (or move into) ``territory``: the territories that list it as a neighbour."""
+        return self._attackers[territory]
+
+    def touching(self, territory: str) -> frozenset[str]:
+        """Every territory across a border from ``territory``, whichever way the border may be crossed."""
+        out, back = self.territories[territory].neighbours, self._attackers[territory]
+        return out if out is back else out | back
+
     def adjacent(self, a: str, b: str) -> bool:
+        """Whether ``a`` may attack or move to ``b`` (a one-way border only in its direction)."""
         return b in self.territories[a].neighbours
+
+    def is_wild(self, card: str) -> bool:
+        """Whether ``card`` is one of this deck's wild cards."""
+        return card in self._wilds
 
     def name(self, territory: str) -> str:
         return self.territories[territory].name
@@ -161,6 +196,11 @@ class Board:
         return bool(self.missions)
 
     @property
+    def has_destroy_missions(self) -> bool:
+        """Whether the map lists its own destroy cards (then no destroy card is added per seat)."""
+        return any(m["kind"] == "destroy" for m in self.missions)
+
+    @property
     def mission_fallback(self) -> int:
         """The territories a destroy mission that cannot be played stands for: the map's first territories
         mission (24 on the classic map), else four sevenths of the map."""
@@ -173,7 +213,8 @@ class Board:
         return self.continents[self.territories[territory].continent]
 
     def border_count(self) -> int:
-        return sum(len(t.neighbours) for t in self.territories.values()) // 2
+        """How many borders the map has (a one-way border is one)."""
+        return (sum(len(t.neighbours) for t in self.territories.values()) + len(self.one_way)) // 2
 
     def resolve(self, text: str) -> str:
         """Resolve an id, name or alias typed by a player to a territory id, or raise UnknownTerritory (with the
@@ -229,6 +270,8 @@ def parse_map(data: dict[str, Any]) -> Board:
              "a map has 1 to {most} continents, not {count}", most=MAX_CONTINENTS, count=len(data['continents']))
     for t in raw_territories:
         for key in ("name", "short", "continent", "card"):
+            if key == "card" and t.get(key, "") is None:
+                continue   # a territory without a card in the deck
             _require(isinstance(t.get(key, ""), str) and len(t.get(key, "")) <= 64,
                      "a territory's “{key}” must be text of at most 64 characters", key=key)
         _require(_texts(t.get("neighbours", [])) and _texts(t.get("aliases", [])),
@@ -243,8 +286,11 @@ def parse_map(data: dict[str, Any]) -> Board:
         _require("label" not in c or _finite_point(c["label"]),
                  "the “{key}” of continent “{continent}” must be two finite numbers [x, y]", key="label",
                  continent=clip(str(c.get("id")), 40))
-    for key in ("sea_routes", "missions"):
+    for key in ("sea_routes", "missions", "one_way"):
         _require(isinstance(data.get(key, []), list), "“{key}” must be a list", key=key)
+    wildcards = data.get("wildcards", DEFAULT_WILDCARDS)
+    _require(_whole(wildcards) and 0 <= wildcards <= MAX_WILDCARDS,
+             "“wildcards” must be a whole number from 0 to {most}", most=MAX_WILDCARDS)
     _require(isinstance(data.get("translations", {}), dict), "“{key}” must be an object", key="translations")
     ids = [t.get("id") for t in raw_territories]
     seen: set[str] = set()
@@ -252,6 +298,8 @@ def parse_map(data: dict[str, Any]) -> Board:
         _require(isinstance(tid, str) and tid != "", "every territory needs a non-empty string id")
         _require(len(tid) <= 64, "a territory id has at most 64 characters")
         _require(tid not in seen, "territory id “{territory}” appears twice", territory=tid)
+        _require(tid not in wild_card_ids(wildcards), "“{territory}” is the id of a wild card, not of a territory",
+                 territory=tid)
         seen.add(tid)
     continent_ids: set[str] = set()
     member_of: dict[str, str] = {}
@@ -290,19 +338,23 @@ def parse_map(data: dict[str, Any]) -> Board:
         _require(len(set(nbs)) == len(nbs), "territory “{territory}” lists a neighbour twice", territory=tid)
         neighbours[tid] = set(nbs)
         card = t.get("card", "infantry")
-        _require(card in CARD_SYMBOLS, "territory “{territory}” has unknown card symbol “{card}”",
-                                       territory=tid, card=card)
+        _require(card is None or card in CARD_SYMBOLS, "territory “{territory}” has unknown card symbol “{card}”",
+                 territory=tid, card=card)
+    one_way = _one_way(data.get("one_way", []), neighbours)
     for tid, nbs in neighbours.items():
         for n in nbs:
-            _require(tid in neighbours[n],
+            _require(tid in neighbours[n] or (tid, n) in one_way,
                      "one-way border: “{territory}” lists “{other}” but “{other}” does not list “{territory}”",
                      territory=tid, other=n)
-    # The whole board must be one connected graph.
+    # The whole board must be one connected graph (a one-way border joins it too).
+    touching: dict[str, set[str]] = {tid: set(nbs) for tid, nbs in neighbours.items()}
+    for a, b in one_way:
+        touching[b].add(a)
     start = ids[0]
     reached = {start}
     queue = deque([start])
     while queue:
-        for n in neighbours[queue.popleft()]:
+        for n in touching[queue.popleft()]:
             if n not in reached:
                 reached.add(n)
                 queue.append(n)
@@ -318,8 +370,8 @@ def parse_map(data: dict[str, Any]) -> Board:
     sea_routes: list[tuple[str, str]] = []
     for pair in data.get("sea_routes", []):
         _require(isinstance(pair, list) and len(pair) in (2, 3) and _texts(pair) and pair[0] in neighbours
-                 and pair[1] in neighbours[pair[0]], "sea route {route} is not a border of the map",
-                 route=clip(str(pair), 60))
+                 and pair[1] in neighbours and (pair[1] in neighbours[pair[0]] or pair[0] in neighbours[pair[1]]),
+                 "sea route {route} is not a border of the map", route=clip(str(pair), 60))
         _require(len(pair) == 2 or pair[2] == "wrap", "a sea route's third element can only be “wrap”")
         sea_routes.append((pair[0], pair[1]))
     players = _players(data.get("players"), len(ids))
@@ -330,7 +382,25 @@ def parse_map(data: dict[str, Any]) -> Board:
                              t.aliases + tuple(a for a in aliases.get(t.id, ()) if a not in t.aliases), t.neighbours)
                    for t in territories]
     return Board(data["id"], data.get("name", data["id"]), territories, continents, sea_routes, players=players,
-                 missions=missions, translations=translations)
+                 missions=missions, translations=translations, one_way=sorted(one_way), wildcards=wildcards)
+
+
+def _one_way(raw: object, neighbours: Mapping[str, set[str]]) -> set[tuple[str, str]]:
+    """The map's one-way borders ``[from, to]``: ``from`` lists ``to`` as a neighbour and ``to`` does not list
+    ``from`` (a border listed on one side only and not declared here is refused, as a typo)."""
+    out: set[tuple[str, str]] = set()
+    for pair in raw if isinstance(raw, list) else ():
+        _require(isinstance(pair, list) and len(pair) == 2 and _texts(pair),
+                 "a one-way border must be two territory ids [from, to], not {border}", border=clip(str(pair), 60))
+        a, b = pair
+        _require(a in neighbours and b in neighbours, "one-way border {border} names an unknown territory",
+                 border=clip(str(pair), 60))
+        _require(b in neighbours[a] and a not in neighbours[b],
+                 "one-way border {border}: “{territory}” must list “{other}” as a neighbour and “{other}” must not "
+                 "list “{territory}”", border=clip(str(pair), 60), territory=a, other=b)
+        _require((a, b) not in out, "one-way border {border} appears twice", border=clip(str(pair), 60))
+        out.add((a, b))
+    return out
 
 
 def _texts(items: object) -> bool:
@@ -364,19 +434,44 @@ def _mission(raw: object, continents: set[str], territory_count: int) -> dict[st
     _require(isinstance(raw, dict) and raw.get("kind") in MISSION_KINDS,
              "every mission needs a kind: {kinds}", kinds=', '.join(MISSION_KINDS))
     assert isinstance(raw, dict)
+    description = raw.get("description")
+    _require(description is None or (isinstance(description, str) and len(description) <= MAX_DESCRIPTION),
+             "a mission's description must be text of at most {most} characters", most=MAX_DESCRIPTION)
+    card = _mission_card(raw, continents, territory_count)
+    if description:
+        card["description"] = description
+    return card
+
+
+def _mission_card(raw: dict[str, Any], continents: set[str], territory_count: int) -> dict[str, Any]:
+    if raw["kind"] == "destroy":
+        seat, count, armies = raw.get("seat"), raw.get("count"), raw.get("armies", 1)
+        # Any seat a game may have: a card naming a seat not in play is left out of the deck (engine.missions).
+        _require(_whole(seat) and 0 <= seat < MAX_PLAYERS,
+                 "a destroy mission needs the seat it names, from 0 to {last}", last=MAX_PLAYERS - 1)
+        _require(count is None or (_whole(count) and 1 <= count <= territory_count),
+                 "a destroy mission's “count” (the territories it becomes) must be 1 to {count}",
+                 count=territory_count)
+        _require(_whole(armies) and 1 <= armies <= 100, "a destroy mission's armies must be 1 to 100")
+        card: dict[str, Any] = {"id": f"destroy-{seat}", "kind": "destroy", "seat": seat}
+        if count is not None:
+            card.update(count=count, armies=armies)
+        return card
     if raw["kind"] == "continents":
         chosen = raw.get("continents")
         _require(isinstance(chosen, list) and all(isinstance(c, str) for c in chosen),
                  "a continents mission needs a list of different continents")
         assert isinstance(chosen, list)
-        _require(1 <= len(chosen) <= len(continents)
+        _require(len(chosen) <= len(continents)
                  and len(set(chosen)) == len(chosen), "a continents mission needs a list of different continents")
         for cid in chosen:
             _require(cid in continents, "a mission names unknown continent “{continent}”", continent=clip(str(cid), 40))
         plus_any = raw.get("plus_any", 0)
-        _require(_whole(plus_any) and plus_any in (0, 1) and len(chosen) + plus_any <= len(continents),
-                 "a continents mission's “plus_any” must be 0 or 1, and leave a continent to choose")
-        ident = "+".join(chosen) + ("+any" if plus_any else "")
+        # ``plus_any``: that many more continents of the player's choice (Domination's "*"), at least one in all.
+        _require(_whole(plus_any) and plus_any >= 0 and 1 <= len(chosen) + plus_any <= len(continents),
+                 "a continents mission's “plus_any” (continents of your choice) must leave that many to choose, "
+                 "and the mission must ask for a continent at least")
+        ident = "+".join([*chosen, *["any"] * plus_any])
         return {"id": ident, "kind": "continents", "continents": list(chosen), "plus_any": plus_any}
     count, armies = raw.get("count"), raw.get("armies", 1)
     _require(_whole(count) and 1 <= count <= territory_count,

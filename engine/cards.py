@@ -4,20 +4,28 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .board import Board
+from .board import DEFAULT_WILDCARDS, Board, wild_card_ids
 
 WILD = "wild"
-WILD_CARDS = ("wild_1", "wild_2")
+WILD_CARDS = wild_card_ids(DEFAULT_WILDCARDS)   # the classic deck's wild cards; a map's are ``board.wild_cards``
 FIXED_VALUES = {"infantry": 4, "cavalry": 6, "artillery": 8, "mixed": 10}
 
 
 def full_deck(board: Board, wilds: bool = True) -> list[str]:
-    """All cards: one per territory (its id) and, unless left out, the two wild cards."""
-    return list(board.territory_ids) + (list(WILD_CARDS) if wilds else [])
+    """All cards: one per territory that has a card (its id), in the map's order, and, unless left out, the
+    map's wild cards (two on the classic map)."""
+    cards = [t for t in board.territory_ids if board.territories[t].card is not None]
+    return cards + (list(board.wild_cards) if wilds else [])
 
 
 def symbol(board: Board, card: str) -> str:
-    return WILD if card in WILD_CARDS else board.territories[card].card
+    """A card's symbol: ``wild``, or the symbol on its territory's card."""
+    if board.is_wild(card):
+        return WILD
+    found = board.territories[card].card
+    if found is None:
+        raise ValueError(f"{card} has no card on this map")
+    return found
 
 
 def set_kind(board: Board, cards: tuple[str, ...] | list[str]) -> str | None:

@@ -6,7 +6,8 @@ one audience:
 
 - Hidden information (the card drawn, the deck, the cards taken, missions) is shown only to the player it
   belongs to (``engine.log.public_event`` removes it for everybody else).
-- With fog of war ``on`` a player sees their own (and their teammates') territories and the ones next to them.
+- With fog of war ``on`` a player sees their own (and their teammates') territories and the ones next to them
+  (across a one-way border, whichever way it may be crossed).
   Events that touch only territories out of sight are hidden, and in one that is seen a territory out of
   sight is named ``null`` (an attack from the fog); another player's turn shows no reinforcement
   figures (they would tell how many territories and which continents that player holds), and traded cards name
@@ -58,6 +59,8 @@ def friends_of(state: GameState, seat: int | None) -> set[int]:
 
 def visible_territories(source: GameState | Game, seat: Audience) -> set[str]:
     """The territories ``seat`` can see under fog: its own and its teammates', and every territory next to them.
+    Across a one-way border a seat sees both ways: the territory it may attack, and the one that may attack it
+    (you see who borders you, as on the table).
 
     ``None`` (everybody) sees none. Without fog every territory is visible: ask ``visible_to`` instead."""
     state = source.state if isinstance(source, Game) else source
@@ -66,7 +69,7 @@ def visible_territories(source: GameState | Game, seat: Audience) -> set[str]:
     board = load_map(state.settings.map)
     friends = friends_of(state, seat)
     own = {t for t, owner in state.owners.items() if owner in friends}
-    return own | {n for t in own for n in board.neighbours(t)}
+    return own | {n for t in own for n in board.touching(t)}
 
 
 def public_phase(state: GameState, audience: Audience) -> str:

@@ -29,7 +29,7 @@ from .actions import (
     Undo,
 )
 from .board import Board, load_map
-from .cards import WILD_CARDS, full_deck, set_kind, set_value, valid_sets
+from .cards import full_deck, set_kind, set_value, symbol, valid_sets
 from .errors import (
     AlreadyClaimed,
     GameOver,
@@ -54,7 +54,7 @@ from .errors import (
 )
 from .events import ArmiesPlaced, DeckShuffled, GameStarted, Roster, WildsReturned
 from .events import GameOver as GameEnded
-from .missions import Mission, mission_text
+from .missions import Mission, mission_deck, mission_text
 from .modes import MODES, Mode, Victory
 from .phases import PHASES, allowed_in
 from .settings import NEUTRAL_ARMIES_TWO_PLAYER, Settings, assign_teams, starting_armies
@@ -117,6 +117,9 @@ class Game:
         board = load_map(settings.map)
         n = len(seats)
         settings.check_map()
+        if settings.mode == "missions" and len(mission_deck(board, range(n))) < n:
+            raise SettingsError(f"the map {board.title} has {len(mission_deck(board, range(n)))} missions for "
+                                f"{n} players: each player needs one")
         armies = starting_armies(n, len(board.territory_ids))
         starting = {p.seat: armies for p in seats}
         roster: list[Roster] = [p.to_dict() for p in seats]
@@ -518,9 +521,9 @@ class Game:
         if not isinstance(a.cards, (tuple, list)) or not all(isinstance(c, str) for c in a.cards):
             raise InvalidSet("Those cards are not a set: trade three of a kind, one of each, or any two with a wild.")
         cards = tuple(a.cards)
-        unknown = [c for c in cards if c not in WILD_CARDS and c not in self.board.territories]
+        unknown = [c for c in cards if not self.is_card(c)]
         if unknown:
-            raise InvalidSet("There is no card “{card}”.", card=clip(unknown[0]))
+            raise self.missing_card(unknown[0])
         missing = [c for c in cards if c not in hand]
         if missing:
             raise self.missing_card(missing[0])
@@ -529,7 +532,7 @@ class Game:
             raise InvalidSet("Those cards are not a set: trade three of a kind, one of each, or any two with a wild.")
         number = s.sets_traded + 1
         armies = set_value(s.settings.cards, number, kind)
-        matching = [c for c in cards if c not in WILD_CARDS and s.owners.get(c) == a.seat]
+        matching = [c for c in cards if not self.board.is_wild(c) and s.owners.get(c) == a.seat]
         bonus_territory: str | None = None
         if a.bonus_territory is not None:
             chosen = self._territory(a.bonus_territory)
@@ -543,7 +546,7 @@ class Game:
         if bonus <= 0:
             bonus_territory = None
         yield {"type": "cards_traded", "seat": a.seat,
-               "cards": [{"card": c, "territory": None if c in WILD_CARDS else c,
+               "cards": [{"card": c, "territory": None if self.board.is_wild(c) else c,
                           "symbol": self.card_symbol(c)} for c in cards],
                "set_number": number, "armies": armies, "bonus_territory": bonus_territory, "bonus_armies": bonus}
         if bonus_territory:
@@ -551,7 +554,15 @@ class Game:
                    "source": "card_bonus"}
 
     def card_symbol(self, card: str) -> str:
-        return "wild" if card in WILD_CARDS else self.board.territories[card].card
+        """The symbol on a card of this game's deck: ``wild`` or its territory's."""
+        return symbol(self.board, card)
+
+    def is_card(self, card: str) -> bool:
+        """Whether ``card`` is a card of this map's deck: a wild, or a territory that has a card."""
+        if self.board.is_wild(card):
+            return True
+        territory = self.board.territories.get(card)
+        return territory is not None and territory.card is not None
 
     def ref(self, territory: str) -> Territory:
         """A territory for a message: its name now, its id for translation."""
@@ -559,9 +570,11 @@ class Game:
 
     def missing_card(self, card: str) -> InvalidSet:
         """The refusal of a card the player does not hold (a card that does not exist is echoed, clipped)."""
-        if card in WILD_CARDS:
+        if self.board.is_wild(card):
             return InvalidSet("You do not hold a wild card.")
-        if card not in self.board.territories:
+        if card in self.board.territories and not self.is_card(card):
+            return InvalidSet("{territory} has no card in this map's deck.", territory=self.ref(card))
+        if not self.is_card(card):
             return InvalidSet("There is no card “{card}”.", card=clip(str(card)))
         return InvalidSet("You do not hold the {territory} card.", territory=self.ref(card))
 
@@ -582,6 +595,9 @@ class Game:
             raise Teammate("{territory} is held by your teammate {player}: teammates cannot attack each other.",
                            territory=self.ref(dst), player=s.seat_name(s.owners[dst]))
         if not self.board.adjacent(src, dst):
+            if self.board.adjacent(dst, src):
+                raise NotAdjacent("The border between {source} and {target} is one-way: it may be crossed only "
+                                  "from {target} to {source}.", source=self.ref(src), target=self.ref(dst))
             raise NotAdjacent("{source} is not adjacent to {target}.", source=self.ref(src), target=self.ref(dst))
         if s.armies[src] < 2:
             raise NotEnoughArmies("{territory} has only 1 army: you need at least 2 to attack.",
@@ -741,6 +757,9 @@ class Game:
         if src == dst:
             raise InvalidCount("Choose two different territories.")
         if dst not in self.fortify_targets(a.seat, src):
+            if s.settings.fortify == "adjacent" and self.board.adjacent(dst, src):
+                raise NotAdjacent("The border between {source} and {target} is one-way: it may be crossed only "
+                                  "from {target} to {source}.", source=self.ref(src), target=self.ref(dst))
             if s.settings.fortify == "adjacent":
                 raise NotAdjacent("{source} is not adjacent to {target}: in this game you fortify only between "
                                   "adjacent territories.", source=self.ref(src), target=self.ref(dst))
@@ -865,8 +884,8 @@ class Game:
             kind = set_kind(self.board, cards)
             assert kind is not None
             value = set_value(s.settings.cards, s.sets_traded + 1, kind)
-            bonus = 1 if any(c not in WILD_CARDS and s.owners.get(c) == seat for c in cards) else 0
-            return value, bonus, -sum(1 for c in cards if c in WILD_CARDS)
+            bonus = 1 if any(not self.board.is_wild(c) and s.owners.get(c) == seat for c in cards) else 0
+            return value, bonus, -sum(1 for c in cards if self.board.is_wild(c))
         return sorted(self.tradeable_sets(seat), key=score, reverse=True)
 
     def best_set(self, seat: int) -> tuple[str, ...] | None:

@@ -6,11 +6,20 @@ A mission is a plain JSON-ready dict with an ``id`` and a ``kind``:
   whole (and, with ``plus_any``, one more continent of your choice);
 * ``{"kind": "territories", "count": 24, "armies": 1}``: hold ``count`` territories with at least
   ``armies`` armies on each;
-* ``{"kind": "destroy", "seat": n}``: eliminate seat ``n`` yourself.
+* ``{"kind": "destroy", "seat": n}``: eliminate seat ``n`` yourself; a map's own destroy card may say what
+  it becomes (``"count"``, ``"armies"``: Domination's fallback), else the map's fallback (24 territories on the
+  classic map).
 
-A destroy mission that cannot be played (your own seat, a teammate, a seat not in play) is dealt as
-24 territories, with ``"replaces"`` naming the mission it stands for; one whose target is eliminated by
-someone else, or surrenders, becomes 24 territories during the game (event ``mission_changed``).
+Any mission may carry ``"description"``: the map's own words for it (shown to readers of the map's language).
+
+The deck: a map that lists no destroy card (the classic map) gets one per seat in play; a map that lists its
+own (Domination's "destroy player N") is dealt as it is, without the cards that name a seat not in play, as
+Domination leaves out the missions of an absent player.
+
+A destroy mission that cannot be played (your own seat, a teammate, a seat not in play) is dealt as its
+fallback, with ``"replaces"`` naming the mission it stands for (Domination keeps the card and counts its
+territories instead: the same goal); one whose target is eliminated by someone else, or surrenders, becomes
+its fallback during the game (event ``mission_changed``).
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ Mission = dict[str, Any]
 
 
 def continents_mission(continents: Sequence[str], plus_any: int = 0) -> Mission:
-    ident = "+".join(continents) + ("+any" if plus_any else "")
+    ident = "+".join([*continents, *["any"] * plus_any])
     return {"id": ident, "kind": "continents", "continents": list(continents), "plus_any": plus_any}
 
 
@@ -38,17 +47,27 @@ def destroy_mission(seat: int) -> Mission:
     return {"id": f"destroy-{seat}", "kind": "destroy", "seat": seat}
 
 
+def fallback_count(mission: Mission, board: Board) -> tuple[int, int]:
+    """The territories (and armies on each) a destroy mission becomes: its own, else the map's fallback."""
+    if mission.get("count"):
+        return int(mission["count"]), int(mission.get("armies", 1))
+    return board.mission_fallback, 1
+
+
 def fallback_mission(replaces: Mission, board: Board) -> Mission:
-    """The map's fallback territories mission (24 on the classic map), standing for a destroy mission that
-    cannot be played."""
-    return {**territories_mission(board.mission_fallback), "replaces": replaces["id"]}
+    """The territories mission standing for a destroy mission that cannot be played: the card's own fallback,
+    else the map's (24 territories on the classic map)."""
+    return {**territories_mission(*fallback_count(replaces, board)), "replaces": replaces["id"]}
 
 
 def mission_deck(board: Board, seats: Sequence[int]) -> list[Mission]:
     """The mission cards in a fixed order: the map's own cards (continents, then territories on the classic
-    map), then one destroy card per seat in play."""
-    deck = [dict(m) for m in board.missions]
-    deck += [destroy_mission(seat) for seat in seats]
+    map), then one destroy card per seat in play; on a map that lists its own destroy cards, those instead of
+    the ones per seat, without the cards that name a seat not in play."""
+    in_play = set(seats)
+    deck = [dict(m) for m in board.missions if m["kind"] != "destroy" or m["seat"] in in_play]
+    if not board.has_destroy_missions:
+        deck += [destroy_mission(seat) for seat in seats]
     return deck
 
 
@@ -89,18 +108,35 @@ def _names(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def with_player(description: str, mission: Mission, name: str) -> str:
+    """A map's own words for a destroy mission with the player's name in place of ``{PLAYERn}`` or
+    ``PLAYERn`` (Domination's placeholders; ``n`` counts seats from 1)."""
+    if mission["kind"] != "destroy":
+        return description
+    key = f"PLAYER{int(mission['seat']) + 1}"
+    return description.replace("{" + key + "}", name).replace(key, name)
+
+
 def mission_text(mission: Mission, board: Board, players: Sequence[Player] | Mapping[int, str]) -> str:
-    """The mission in plain English, e.g. “Conquer North America and Africa.”"""
+    """The mission in plain English, e.g. “Conquer North America and Africa.”; the map's own words if it
+    gives them."""
     def seat_name(seat: int) -> str:
         if isinstance(players, Mapping):
             return players.get(seat, f"seat {seat + 1}")
         return players[seat].name if 0 <= seat < len(players) else f"seat {seat + 1}"
 
+    if mission.get("description"):
+        target = seat_name(int(mission["seat"])) if mission["kind"] == "destroy" else ""
+        return with_player(str(mission["description"]), mission, target)
     kind = mission["kind"]
     if kind == "continents":
         names = [board.continents[c].name if c in board.continents else c for c in mission["continents"]]
-        if mission.get("plus_any"):
-            return f"Conquer {', '.join(names)} and one more continent of your choice."
+        more = int(mission.get("plus_any", 0))
+        if not names:
+            return f"Conquer {more} continents of your choice."
+        if more:
+            extra = "one more continent" if more == 1 else f"{more} more continents"
+            return f"Conquer {', '.join(names)} and {extra} of your choice."
         return f"Conquer {_names(names)}."
     if kind == "territories":
         text = f"Occupy {mission['count']} territories"
@@ -114,5 +150,5 @@ def mission_text(mission: Mission, board: Board, players: Sequence[Player] | Map
     if kind == "destroy":
         name = seat_name(mission["seat"])
         return (f"Destroy all of {name}'s armies: take their last territory yourself. If someone else eliminates "
-                f"{name} first, your mission becomes occupying {board.mission_fallback} territories.")
+                f"{name} first, your mission becomes occupying {fallback_count(mission, board)[0]} territories.")
     raise ValueError(f"unknown mission kind “{kind}”")

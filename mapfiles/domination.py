@@ -8,11 +8,13 @@ A ``.map`` file is text in sections:
 * ``[countries]``: ``index name continent x y``;
 * ``[borders]``: ``index neighbour neighbour ...``.
 
-Names write spaces as ``-`` or ``_``. Lines starting with ``;`` are comments. The cards file has
-``[cards]`` (``Infantry|Cavalry|Cannon index``, ``Wildcard``) and ``[missions]``, one a line:
-``player countries armies continent continent continent description``, where a 0 is "none", a ``*``
-continent is "one more of your choice", and a mission to destroy a player is left to the engine, which deals
-one per seat.
+Names write spaces as ``-`` or ``_``. Lines starting with ``;`` are comments. A border listed on one side only
+may be crossed only that way (ours: ``one_way``). The cards file has ``[cards]`` (``Infantry|Cavalry|Cannon
+index``, ``Wildcard``: the deck exactly, so a country without a line has no card, and the wild cards are as
+many as the lines) and ``[missions]``, one a line: ``player countries armies continent continent continent
+description``, where a 0 is "none", a ``*`` continent in the n-th place is "n continents in all", and a player
+number (from 1) is a mission to destroy that player, which becomes ``countries`` with ``armies`` each if that
+player is you or is destroyed by someone else.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from PIL import Image
+
+from engine.board import DEFAULT_WILDCARDS, MAX_DESCRIPTION, MAX_PLAYERS, MAX_WILDCARDS
 
 from .errors import MapFileError
 from .images import open_image
@@ -145,11 +149,25 @@ def parse_map_text(text: str, name: str) -> Parsed:
     return Parsed(files, continents, countries, borders)
 
 
-def parse_cards(text: str, continents: int, countries: int) -> tuple[dict[int, str], list[dict[str, Any]]]:
-    """Card symbols by country index, and the missions (ours: continents and territories) of a cards file."""
+@dataclass(frozen=True)
+class CardsFile:
+    """A Domination cards file: the symbol of each country's card (a country not listed has none), the number
+    of wild cards, and the missions in our format (continents, territories, destroy), each with its words."""
+
+    symbols: dict[int, str]
+    wildcards: int
+    missions: list[dict[str, Any]]
+
+
+def parse_cards(text: str, continents: int, countries: int) -> CardsFile:
+    """The deck and the missions of a cards file, as Domination deals them (``RiskGame.loadCards``)."""
     sections = _sections(text)
     symbols: dict[int, str] = {}
+    wildcards = 0
     for _, words in sections.get("cards", []):
+        if words[0].lower() == "wildcard":
+            wildcards += 1
+            continue
         kind = SYMBOLS.get(words[0].lower())
         if kind and len(words) > 1 and words[1].isdigit() and 1 <= int(words[1]) <= countries:
             symbols[int(words[1])] = kind
@@ -157,33 +175,49 @@ def parse_cards(text: str, continents: int, countries: int) -> tuple[dict[int, s
     for line, words in sections.get("missions", []):
         if len(words) < 6:
             continue
-        player, count, armies = (_int(w, line, "cards") for w in words[:3])
-        chosen = [w for w in words[3:6] if w not in ("0", "*")]
-        plus_any = 1 if "*" in words[3:6] else 0
-        if player:
-            continue   # destroy missions: the engine deals one per seat
-        if count:
-            missions.append({"kind": "territories", "count": min(count, countries), "armies": max(1, armies)})
-        elif chosen:
-            numbers = [_int(w, line, "cards") for w in chosen]
-            if all(1 <= n <= continents for n in numbers):
-                missions.append({"kind": "continents", "continents": [f"c{n}" for n in numbers],
-                                 "plus_any": plus_any})
-    return symbols, missions
+        mission = _mission(line, words, continents, countries)
+        if mission is not None:
+            description = " ".join(words[6:])[:MAX_DESCRIPTION]
+            missions.append({**mission, **({"description": description} if description else {})})
+    return CardsFile(symbols, min(wildcards, MAX_WILDCARDS), missions)
 
 
-def to_our_format(parsed: Parsed, title: str, symbols: Mapping[int, str], missions: list[dict[str, Any]],
+def _mission(line: int, words: list[str], continents: int, countries: int) -> dict[str, Any] | None:
+    """One mission line in our format, or None for one no game of ours can deal."""
+    player, count, armies = (_int(w, line, "cards") for w in words[:3])
+    slots = words[3:6]
+    if player:
+        if player > MAX_PLAYERS:
+            return None   # a seat no game has: Domination leaves it out too
+        fallback = {"count": min(count, countries), "armies": max(1, armies)} if count > 0 else {}
+        return {"kind": "destroy", "seat": player - 1, **fallback}
+    if count:
+        return {"kind": "territories", "count": min(count, countries), "armies": max(1, armies)}
+    numbers = [_int(w, line, "cards") for w in slots if w not in ("0", "*")]
+    # A "*" in the n-th place: n continents held in all (Domination's ``checkPlayerOwnesContinentForMission``).
+    held = max((n for n, w in enumerate(slots, start=1) if w == "*"), default=0)
+    plus_any = max(0, held - len(numbers))
+    if (not numbers and not plus_any) or not all(1 <= n <= continents for n in numbers) \
+            or len(set(numbers)) + plus_any > continents:
+        return None
+    return {"kind": "continents", "continents": [f"c{n}" for n in dict.fromkeys(numbers)], "plus_any": plus_any}
+
+
+def to_our_format(parsed: Parsed, title: str, cards: CardsFile | None,
                   touching: set[tuple[int, int]] | None) -> dict[str, Any]:
-    """Our map JSON for a parsed ``.map``: ids ``t1, t2 ...`` and ``c1, c2 ...`` (names can repeat), every
-    border made two-way only if both sides list it, sea lines for borders whose regions do not touch."""
+    """Our map JSON for a parsed ``.map``: ids ``t1, t2 ...`` and ``c1, c2 ...`` (names can repeat), a border
+    listed on one side only made one-way, sea lines for borders whose regions do not touch, and the deck and
+    missions of the cards file (without one: a card for every country, symbols in turn, and two wilds)."""
     ids = {c[0]: f"t{c[0]}" for c in parsed.countries}
     cycle = ("infantry", "cavalry", "artillery")
+    borders = {a: [b for b in nbs if b != a] for a, nbs in parsed.borders.items()}
+    one_way = [[ids[a], ids[b]] for a, nbs in sorted(borders.items()) for b in nbs if a not in borders.get(b, [])]
     territories = []
     for index, name, continent, x, y in parsed.countries:
         territories.append({
             "id": ids[index], "name": name, "short": name, "continent": f"c{continent}",
-            "card": symbols.get(index, cycle[(index - 1) % 3]), "aliases": [],
-            "neighbours": [ids[n] for n in parsed.borders.get(index, []) if n != index],
+            "card": cards.symbols.get(index) if cards is not None else cycle[(index - 1) % 3], "aliases": [],
+            "neighbours": [ids[n] for n in borders.get(index, [])],
             "anchor": [x, y],
         })
     continents = [{"id": f"c{i}", "name": name, "bonus": bonus,
@@ -194,14 +228,18 @@ def to_our_format(parsed: Parsed, title: str, symbols: Mapping[int, str], missio
     continents = [c for c in continents if c["territories"]]
     sea = []
     if touching is not None:
-        for a, nbs in sorted(parsed.borders.items()):
-            for b in nbs:
-                if a < b and (a, b) not in touching:
+        for a, nbs in sorted(borders.items()):
+            for b in nbs:   # each border once: a two-way one from its lower end, a one-way one its way
+                if (a < b or a not in borders.get(b, [])) and (min(a, b), max(a, b)) not in touching:
                     sea.append([ids[a], ids[b]])
     data: dict[str, Any] = {"id": slug(title), "name": title, "continents": continents, "territories": territories,
                             "sea_routes": sea, "images": {"regions": "regions"}}
-    if missions:
-        data["missions"] = missions
+    if one_way:
+        data["one_way"] = one_way
+    if cards is not None and cards.wildcards != DEFAULT_WILDCARDS:
+        data["wildcards"] = cards.wildcards
+    if cards is not None and cards.missions:
+        data["missions"] = cards.missions
     # Up to 8 players, with at least three territories each.
     data["players"] = {"min": 2, "max": min(8, max(2, len(parsed.countries) // 3))}
     return data
@@ -232,14 +270,12 @@ def import_domination(map_blob: bytes, files: Mapping[str, bytes], name: str = "
     raw = open_image(files[region_name], region_name).convert("L")
     # Domination marks "no territory" with 255; ours with 0.
     regions = raw.point(lambda v: 0 if v == 255 else v)
-    symbols: dict[int, str] = {}
-    missions: list[dict[str, Any]] = []
+    cards = None
     cards_name = parsed.files.get("crd")
     if cards_name and cards_name in files:
-        symbols, missions = parse_cards(read_text(files[cards_name], cards_name), len(parsed.continents),
-                                        len(parsed.countries))
+        cards = parse_cards(read_text(files[cards_name], cards_name), len(parsed.continents), len(parsed.countries))
     title = _name(name.rsplit(".", 1)[0]).title() or "Map"
-    data = to_our_format(parsed, title, symbols, missions, touching_pairs(regions))
+    data = to_our_format(parsed, title, cards, touching_pairs(regions))
     given = {"regions": _png(regions)}
     pic = parsed.files.get("pic")
     if pic and pic in files:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 from PIL import Image, ImageChops, ImageFilter
@@ -115,6 +116,30 @@ def route_segments(a: Sequence[float], b: Sequence[float], width: int, wrap: boo
     return ((a[0] + dx / d * cut, a[1] + dy / d * cut, b[0] - dx / d * cut, b[1] - dy / d * cut),)
 
 
+def arrowhead(segments: Sequence[tuple[float, float, float, float]], target: Sequence[float], size: float = 13.0
+              ) -> tuple[tuple[float, float, float, float], ...]:
+    """The short strokes of an arrowhead where a route's line (its segments x0, y0, x1, y1) ends at the badge
+    of ``target``, pointing into it: the way a one-way border may be crossed. Each stroke is shorter than a
+    dash, so it is drawn whole."""
+    def gap(x: float, y: float) -> float:
+        return math.hypot(x - target[0], y - target[1])
+    ends = [(gap(sx1, sy1), (sx0, sy0, sx1, sy1)) for sx0, sy0, sx1, sy1 in segments]
+    ends += [(gap(sx0, sy0), (sx1, sy1, sx0, sy0)) for sx0, sy0, sx1, sy1 in segments]
+    x0, y0, x1, y1 = min(ends)[1]   # the line toward the end nearest the target
+    d = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / d, (y1 - y0) / d
+    strokes = []
+    pieces = math.ceil(size / 5)   # a dash is 6 px long: each piece is drawn whole
+    for angle in (28, -28, 14, -14):
+        # Arms either side of the line, back from the tip; the inner pair fills the head.
+        cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        bx, by = -(ux * cos - uy * sin), -(uy * cos + ux * sin)
+        arm = size if abs(angle) > 20 else size * 0.85
+        points = [(x1 + bx * arm * i / pieces, y1 + by * arm * i / pieces) for i in range(pieces + 1)]
+        strokes += [(p[0], p[1], q[0], q[1]) for p, q in pairwise(points)]
+    return tuple(strokes)
+
+
 MIN_BADGE = 24
 LEGEND_ROOM = (300, 124)   # the legend's box with a margin, for any language
 
@@ -189,10 +214,22 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
             (x0 + x1) // 2, max(style.CONTINENT_FONT_SIZE, y0 - style.CONTINENT_FONT_SIZE))
 
     routes = []
+    one_way = {(str(a), str(b)) for a, b in data.get("one_way", [])}
+    drawn: set[tuple[str, str]] = set()
     for route in data.get("sea_routes", []):
         a, b = route[0], route[1]
         wrap = len(route) > 2 and route[2] == "wrap"
-        routes.append((a, b, route_segments(shapes[a].anchor, shapes[b].anchor, width, wrap, badge)))
+        segments = route_segments(shapes[a].anchor, shapes[b].anchor, width, wrap, badge)
+        if (b, a) in one_way:
+            a, b = b, a
+        if (a, b) in one_way:
+            segments += arrowhead(segments, shapes[b].anchor)
+        drawn.add((a, b))
+        routes.append((a, b, segments))
+    # A one-way border between touching regions is drawn too, so its way shows.
+    for a, b in sorted(one_way - drawn):
+        segments = route_segments(shapes[a].anchor, shapes[b].anchor, width, False, badge)
+        routes.append((a, b, segments + arrowhead(segments, shapes[b].anchor)))
 
     tints = {cid: parse_colour(c.get("colour")) or TINTS[i % len(TINTS)]
              for i, c in enumerate(data["continents"]) for cid in (c["id"],)}

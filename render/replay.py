@@ -106,14 +106,15 @@ def render_turns(events: list[Event], *, viewer: int | None = None) -> Iterator[
 
 
 def visible_to(state: GameState, viewer: int | None) -> set[str] | None:
-    """Fog of war for a seat: its own territories and their neighbours (None: no fog)."""
+    """Fog of war for a seat: its own territories and their neighbours, both ways across a one-way border
+    (None: no fog)."""
     if viewer is None:
         return None
     from engine import load_map
 
     board = load_map(state.settings.map)
     own = {t for t, s in state.owners.items() if s == viewer}
-    return own | {n for t in own for n in board.neighbours(t)}
+    return own | {n for t in own for n in board.touching(t)}
 
 
 def timelapse(events: list[Event], *, width: int = 800, frame_ms: int = 350, limit_bytes: int = 9_500_000

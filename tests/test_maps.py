@@ -186,7 +186,8 @@ def same_board(a, b) -> None:
         return ({name(t): (board.continent_of(t).name, board.continent_of(t).bonus,
                            frozenset(name(n) for n in board.neighbours(t))) for t in board.territory_ids},
                 sorted(tuple(sorted((name(x), name(y)))) for x, y in board.sea_routes),
-                [{k: v for k, v in m.items() if k != "id"} for m in board.missions])
+                [{k: v for k, v in m.items() if k not in ("id", "description")} for m in board.missions
+                 if m["kind"] != "destroy"])
     assert shape(a) == shape(b)
 
 
@@ -197,6 +198,11 @@ def test_a_domination_map_imports_into_the_same_board(world, package):
     shape_b = {imported.board.name(t): imported.board.territories[t].card for t in imported.board.territory_ids}
     assert shape_a == shape_b
     same_board(imported.board, package.board)
+    # The cards file's missions keep their words, and its destroy card its player (seat 0 is PLAYER1).
+    assert [m.get("description") for m in imported.board.missions] == [
+        "Conquer the first two islands", f"Conquer {world.count * 3 // 5} territories", "Destroy the first player"]
+    assert imported.board.missions[-1] == {"id": "destroy-0", "kind": "destroy", "seat": 0,
+                                           "description": "Destroy the first player"}
     # The region images agree: Domination's 255 became our sea.
     assert imported.regions.tobytes() == package.regions.tobytes()
 

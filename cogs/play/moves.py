@@ -32,7 +32,6 @@ from engine import (
     Trade,
     Undo,
 )
-from engine.cards import WILD_CARDS
 from engine.errors import Territory
 from engine.fog import fog_hides_board, visible_territories, visible_to
 from engine.odds import APPROXIMATION_ERROR, EXACT_LIMIT, QUICK_LIMIT, approximate_odds, battle_odds
@@ -54,7 +53,7 @@ def parse_cards(game: Game, seat: int, text: str, locale: object) -> tuple[str, 
         if not part:
             continue
         if part.lower() in ("wild", "joker", "comodín", "comodin"):
-            wild = next((c for c in hand if c in WILD_CARDS and c not in chosen), None)
+            wild = next((c for c in hand if game.board.is_wild(c) and c not in chosen), None)
             if wild is None:
                 raise UserError(_("You hold no wild card.", locale))
             chosen.append(wild)
@@ -66,7 +65,7 @@ def parse_cards(game: Game, seat: int, text: str, locale: object) -> tuple[str, 
 def trade_label(game: Game, seat: int, cards: tuple[str, ...], locale: object) -> str:
     """A trade button that says which cards it trades: their territories (★ where the card gives +2)."""
     s = game.state
-    names = [_("Wild", locale) if c in WILD_CARDS else
+    names = [_("Wild", locale) if game.board.is_wild(c) else
              territory_name(game.board, c, locale, short=True) + (" ★" if s.owners.get(c) == seat else "")
              for c in cards]
     return (_("Trade", locale) + ": " + ", ".join(names))[:80]
@@ -223,7 +222,7 @@ class PlayCommands(CogBase):
             text = _("You hold no cards. You draw one at the end of a turn in which you conquered a territory.",
                      locale)
         else:
-            rows = [f"{SYMBOLS[game.card_symbol(c)]} " + (_("Wild", locale) if c in WILD_CARDS else
+            rows = [f"{SYMBOLS[game.card_symbol(c)]} " + (_("Wild", locale) if game.board.is_wild(c) else
                                                          territory_text(game.board, c, locale) +
                                                          (" ★" if s.owners.get(c) == seat else ""))
                     for c in hand]

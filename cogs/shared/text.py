@@ -10,10 +10,11 @@ import discord
 
 from cogs.shared.i18n import _, ngettext, pgettext, territory_name
 from engine import Board, GameState
-from engine.board import plain_text
+from engine.board import MAX_DESCRIPTION, plain_text
 from engine.events import ArmiesPlaced, Battle, Event, Mission, TurnStarted, View
 from engine.fog import public_phase
 from engine.game import PHASE_WORDS
+from engine.missions import fallback_count, with_player
 from engine.state import NEUTRAL, OVER
 
 
@@ -28,8 +29,14 @@ SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "wild": "
 def safe_name(name: str) -> str:
     """A name (a player's, a map's, a territory's) as plain text in a message: no mention, no markdown, no
     masked link, no heading, no control character (a right-to-left override would turn the rest around)."""
-    text = discord.utils.escape_mentions(discord.utils.escape_markdown(plain_text(name), as_needed=False))
-    return text.replace("<", "<\u200b").replace("](", "]\u200b(")[:64] or "?"
+    return safe_text(name, 64)
+
+
+def safe_text(text: str, limit: int) -> str:
+    """A map's own words (a name, a mission's description) as plain text in a message, at most ``limit``
+    characters of them: see ``safe_name``."""
+    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(plain_text(text), as_needed=False))
+    return escaped.replace("<", "<\u200b").replace("](", "]\u200b(")[:limit] or "?"
 
 
 AI_NAME = re.compile(r"^(Easy|Normal) AI( [0-9]+)?$")
@@ -317,17 +324,33 @@ def phase_text(state: GameState, locale: object | None = None, audience: int | N
 
 
 def mission_line(mission: Mission | None, board: Board, state: GameState, locale: object | None = None) -> str:
-    """A secret mission in the reader's language."""
-    from cogs.shared.i18n import continent_name
+    """A secret mission in the reader's language: the map's own words for it (escaped, as a name is) when the
+    reader reads the map's language (English), else ours."""
+    from cogs.shared.i18n import continent_name, language_of
 
     if mission is None:
         return ""
     kind = mission["kind"]
+    if mission.get("description") and language_of(locale) == "en":
+        text = safe_text(str(mission["description"]), MAX_DESCRIPTION)
+        return with_player(text, mission, seat_name(state, mission["seat"], locale)) if kind == "destroy" else text
     if kind == "continents":
         names = [safe_name(continent_name(board, c, locale)) for c in mission["continents"]]
-        if mission.get("plus_any"):
-            return _("Conquer {a} and {b} and one more continent of your choice.", locale, a=names[0], b=names[1])
-        return _("Conquer {a} and {b}.", locale, a=names[0], b=names[1])
+        more = int(mission.get("plus_any", 0))
+        if len(names) == 2 and more <= 1:
+            if more:
+                return _("Conquer {a} and {b} and one more continent of your choice.", locale, a=names[0],
+                         b=names[1])
+            return _("Conquer {a} and {b}.", locale, a=names[0], b=names[1])
+        if not names:
+            return ngettext("Conquer {n} continent of your choice.", "Conquer {n} continents of your choice.",
+                            more, locale)
+        listed = names[-1] if len(names) == 1 else ", ".join(names[:-1]) + _(" and ", locale) + names[-1]
+        if more:
+            return ngettext("Conquer {continents} and {n} more continent of your choice.",
+                            "Conquer {continents} and {n} more continents of your choice.", more, locale,
+                            continents=listed)
+        return _("Conquer {continents}.", locale, continents=listed)
     if kind == "territories":
         if mission["armies"] > 1:
             text = _("Occupy {count} territories with at least {armies} armies in each.", locale,
@@ -340,5 +363,10 @@ def mission_line(mission: Mission | None, board: Board, state: GameState, locale
                             player=seat_name(state, int(replaced.split("-", 1)[1]), locale))
         return text
     name = seat_name(state, mission["seat"], locale)
+    count, armies = fallback_count(mission, board)
+    if armies > 1:
+        return _("Destroy all of {player}'s armies: take their last territory yourself. If someone else eliminates "
+                 "{player} first, your mission becomes occupying {count} territories with at least {armies} armies "
+                 "in each.", locale, player=name, count=count, armies=armies)
     return _("Destroy all of {player}'s armies: take their last territory yourself. If someone else eliminates "
-             "{player} first, your mission becomes occupying 24 territories.", locale, player=name)
+             "{player} first, your mission becomes occupying {count} territories.", locale, player=name, count=count)

@@ -34,13 +34,15 @@ class NormalAI:
 
     @staticmethod
     def enemy_pressure(game: Game, seat: int, territory: str) -> int:
+        """The enemy armies that may attack ``territory`` (across a one-way border only those it faces)."""
         s = game.state
-        return sum(s.armies[n] for n in game.board.neighbours(territory)
+        return sum(s.armies[n] for n in game.board.attackers(territory)
                    if s.owners.get(n) != NEUTRAL and not game.friendly(seat, s.owners.get(n)))
 
     def is_border(self, game: Game, seat: int, territory: str) -> bool:
+        """Whether ``territory`` touches an enemy, whichever way their border may be crossed."""
         s = game.state
-        return any(not game.friendly(seat, s.owners.get(n)) for n in game.board.neighbours(territory))
+        return any(not game.friendly(seat, s.owners.get(n)) for n in game.board.touching(territory))
 
     def target_continent(self, game: Game, seat: int) -> str:
         share = self.continent_share(game, seat)
@@ -125,7 +127,7 @@ class NormalAI:
         s = game.state
 
         def score(t: str) -> float:
-            nbs = game.board.neighbours(t)
+            nbs = game.board.touching(t)
             own = sum(1 for n in nbs if s.owners.get(n) == seat)
             return own / len(nbs) * 4 + s.armies[t] * 0.5 - self.enemy_pressure(game, seat, t) * 0.3
 
@@ -212,8 +214,8 @@ class NormalAI:
         lo, hi = int(p["min"]), int(p["max"])
         src, dst = str(p["from"]), str(p["to"])
         src_exposed = self.enemy_pressure(game, seat, src) > 0 or any(
-            not game.friendly(seat, s.owners.get(n)) for n in game.board.neighbours(src) if n != dst)
-        dst_exposed = any(not game.friendly(seat, s.owners.get(n)) for n in game.board.neighbours(dst))
+            not game.friendly(seat, s.owners.get(n)) for n in game.board.touching(src) if n != dst)
+        dst_exposed = any(not game.friendly(seat, s.owners.get(n)) for n in game.board.touching(dst))
         if not dst_exposed:
             return lo
         if not src_exposed:

@@ -31,7 +31,6 @@ from ..actions import (
     Surrender,
     Trade,
 )
-from ..cards import WILD_CARDS
 from ..game import Game
 from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
 
@@ -85,7 +84,7 @@ class RandomAI:
             sets = game.tradeable_sets(seat)
             if sets and (game.must_trade(seat) or rng.random() < 0.5 or s.reinforcements < 1):
                 cards = pick(rng, sets)
-                held = [c for c in cards if c not in WILD_CARDS and s.owners.get(c) == seat]
+                held = [c for c in cards if not game.board.is_wild(c) and s.owners.get(c) == seat]
                 return Trade(seat, cards, pick(rng, [None, *held]))
             return Place(seat, pick(rng, game.placeable(seat)), amount(rng, 1, s.reinforcements))
         if s.phase == OCCUPY:
