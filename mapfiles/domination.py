@@ -41,7 +41,7 @@ from .images import open_image
 from .package import MapPackage, load_package, slug
 
 MAX_MAP_BYTES = 512 * 1024
-MAX_PROPERTIES_BYTES = 256 * 1024
+MAX_PROPERTIES_BYTES = 1024 * 1024
 SYMBOLS = {"infantry": "infantry", "cavalry": "cavalry", "cannon": "artillery", "artillery": "artillery"}
 # Colour words Domination maps use for continents (its ``ColorUtil`` knows the first thirteen), in tints
 # that suit our map; any other colour is given as a number.
@@ -373,8 +373,8 @@ def _unescape(text: str) -> str:
 def read_properties_blob(blob: bytes, name: str) -> dict[str, str]:
     """A properties file's bytes: UTF-8 if they are (as Java 9 on reads them), else ISO-8859-1 (Java 8)."""
     if len(blob) > MAX_PROPERTIES_BYTES:
-        raise MapFileError("The file {name} is larger than {limit} KB.", name=name,
-                           limit=MAX_PROPERTIES_BYTES // 1024)
+        raise MapFileError("The file {name} is larger than {limit} MB.", name=name,
+                           limit=MAX_PROPERTIES_BYTES // (1024 * 1024))
     try:
         return read_properties(blob.decode("utf-8-sig"))
     except UnicodeDecodeError:
