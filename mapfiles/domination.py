@@ -160,15 +160,19 @@ def colour_value(word: str) -> str | None:
     None for anything else (Domination then picks a colour at random, and so does our renderer)."""
     if word.lower() in COLOURS:
         return COLOURS[word.lower()]
-    match = re.fullmatch(r"([+-]?)(0[xX]|#|0(?=[0-7]))?([0-9a-fA-F]+)", word)
-    if match is None:
+    body = word[1:] if word[:1] in ("+", "-") else word
+    if body[:2] in ("0x", "0X"):
+        base, digits = 16, body[2:]
+    elif body[:1] == "#":
+        base, digits = 16, body[1:]
+    elif body[:1] == "0" and len(body) > 1:
+        base, digits = 8, body[1:]
+    else:
+        base, digits = 10, body
+    allowed = {8: "01234567", 10: "0123456789", 16: "0123456789abcdefABCDEF"}[base]
+    if not digits or any(ch not in allowed for ch in digits):
         return None
-    sign, prefix, digits = match.groups()
-    base = 16 if prefix in ("0x", "0X", "#") else 8 if prefix == "0" else 10
-    try:
-        value = int(digits, base) * (-1 if sign == "-" else 1)
-    except ValueError:
-        return None
+    value = int(digits, base) * (-1 if word[:1] == "-" else 1)
     if not -(2 ** 31) <= value < 2 ** 31:
         return None      # more than Java's int holds: Integer.decode refuses it
     return f"#{value & 0xFFFFFF:06x}"
