@@ -445,7 +445,7 @@ def import_domination(map_blob: bytes, files: Mapping[str, bytes], name: str = "
 
 def map_title(parsed: Parsed, file_name: str) -> str:
     """The map's title: the header's ``name`` (``name Classic Risk``), else its file's name in words."""
-    given = _name(parsed.header.get("name", ""))
+    given = parsed.header.get("name", "").strip()[:64]     # as written: Domination shows it as it is
     if given:
         return given
     stem = file_name.rsplit(".", 1)[0]
