@@ -131,7 +131,7 @@ def _keys(text: str, section: str) -> dict[str, str]:
     for current, _number, line in _lines(text):
         parts = line.split(None, 1)
         if current == section and len(parts) == 2 and not line.startswith("["):
-            out.setdefault(parts[0].lower(), parts[1].strip())
+            out[parts[0].lower()] = parts[1].strip()     # a later line wins, as in Domination
     return out
 
 
@@ -342,7 +342,7 @@ def read_properties(text: str) -> dict[str, str]:
         logical.append(pending)
     for line in logical:
         key, value = _split_property(line)
-        out.setdefault(_unescape(key), _unescape(value))
+        out[_unescape(key)] = _unescape(value)     # a later line wins, as in Java
     return out
 
 
