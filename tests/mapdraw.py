@@ -203,20 +203,25 @@ def domination_real_files(world: World, name: str = "real") -> tuple[bytes, dict
     image is in colour, its blue channel the territory's index (255 no territory, red and green noise), with
     a line of no territory 1 to 3 px wide between neighbours; and a sea route joins the first island's
     westmost territory to the last island's eastmost, more than half the map apart (a route round the world).
-    The third value: ``title``, ``names`` (ours, in order), ``colours`` (by continent), ``sea`` (pairs of
-    territory indexes, from 0, smaller first) and ``wrap`` (the pair that goes round).
+    The first territory borders the one diagonally below it, which it meets at a corner only. The third value:
+    ``title``, ``names`` and ``words`` (ours and the file's, in order), ``values`` (the region image's blue),
+    ``colours`` (by continent), ``sea`` (pairs of territory indexes, from 0, smaller first), ``wrap`` (the
+    pair that goes round) and ``corner`` (the pair that meets at a corner).
     """
     names = list(world.names)
     words = list(names)
     words[0], names[0] = f"{world.names[0]}_Bay", f"{world.names[0]} Bay"
     words[1], names[1] = f"Nord-{world.names[1]}", f"Nord-{world.names[1]}"
+    # The first island's first territory and the one diagonally below it meet at a corner only; the map
+    # says they border (a land border, as the corner is all that joins them).
+    corner = (0, next(i for i, poly in enumerate(world.polygons) if poly[0] == world.polygons[0][2]))
     west = min(range(world.count), key=lambda i: world.anchors[i][0])
     east = max(range(world.count), key=lambda i: world.anchors[i][0])
     wrap = (min(west, east), max(west, east))
     sea = {*world.sea_routes, wrap}
 
     def neighbours(i: int) -> list[int]:
-        pairs = world.borders | sea
+        pairs = world.borders | sea | {corner}
         return sorted({b for a, b in pairs if a == i} | {a for a, b in pairs if b == i})
 
     notations = [("yellow", "#e0d060"), ("0xE0A050", "#e0a050"), ("#7090e0", "#7090e0"), ("12632256", "#c0c0c0")]
@@ -242,7 +247,7 @@ def domination_real_files(world: World, name: str = "real") -> tuple[bytes, dict
              f"{name}.cards": "\n".join(cards).encode()}
     expected = {"title": title, "names": names, "words": words, "values": values,
                 "colours": [notations[k % len(notations)][1] for k in range(len(world.continent_names))],
-                "sea": sorted(sea), "wrap": wrap}
+                "sea": sorted(sea), "wrap": wrap, "corner": corner}
     return "\n".join(lines).encode(), files, expected
 
 

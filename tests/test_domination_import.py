@@ -48,8 +48,11 @@ def pairs_of(package) -> list[tuple[int, int]]:
 # -- land borders across a gap or a corner -------------------------------------------------------------------
 def test_neighbours_drawn_with_a_line_of_no_territory_between_them_share_a_land_border(world, real, imported):
     _, _, expected = real
-    # Only the routes the map draws across the sea are sea routes: every border across a 1-3 px line is land.
+    # Only the routes the map draws across the sea are sea routes: every border across a 1-3 px line is land,
+    # and so is the one between two territories that meet at a corner.
     assert pairs_of(imported) == expected["sea"]
+    a, b = expected["corner"]
+    assert imported.board.territory_ids[b] in imported.board.neighbours(imported.board.territory_ids[a])
     assert len(imported.board.sea_routes) == len(expected["sea"]) < imported.board.border_count()
 
 
