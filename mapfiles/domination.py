@@ -32,9 +32,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageFilter
+
+from render.regions import rough_boxes
 
 from .errors import MapFileError
 from .images import open_image
@@ -290,23 +292,25 @@ def to_our_format(parsed: Parsed, title: str, symbols: Mapping[int, str], missio
 
 def touching_pairs(regions: Image.Image, reach: int = LAND_REACH) -> set[tuple[int, int]]:
     """Pairs of region values (smaller first) with pixels at most ``reach`` pixels apart across, down or
-    diagonally (the larger of the two distances): the image beside itself shifted by each such offset, as a
-    two-band image whose colours are the pairs. Half the offsets suffice (a pair seen from the other side is
-    the same pair): ``(2 reach + 1)**2 // 2`` shifts, 40 for a reach of 4."""
+    diagonally (the larger of the two distances).
+
+    For each value, around the box that holds its region: its pixels as a mask, spread ``reach`` pixels
+    every way by a box blur (any pixel the blur reaches is no longer 0; the blur repeats the edge pixels,
+    which reaches nothing further than the pixels themselves do), and the histogram of the region image
+    under that mask, which counts the values that near. One pass over a few times each region's box."""
     w, h = regions.size
+    counts = regions.histogram()
+    values = [v for v in range(1, 256) if counts[v]]
+    if not values:
+        return set()
+    boxes = rough_boxes(regions, values[-1])
     pairs: set[tuple[int, int]] = set()
-    offsets = [(dx, dy) for dx in range(reach + 1) for dy in range(-reach, reach + 1) if dx or dy > 0]
-    for dx, dy in offsets:
-        if dx >= w or abs(dy) >= h:
-            continue
-        first = regions.crop((0, max(0, -dy), w - dx, h - max(0, dy)))
-        second = regions.crop((dx, max(0, dy), w, h - max(0, -dy)))
-        both = Image.merge("LA", (first, second))
-        # A two-band image: each colour is a pair of values (Pillow declares a number too, for one band).
-        colours = cast("list[tuple[int, tuple[int, int]]] | None", both.getcolors(maxcolors=65536))
-        for _, (a, b) in colours or []:
-            if a != b and a and b:
-                pairs.add((min(a, b), max(a, b)))
+    for a in values:   # at most 255
+        x0, y0, x1, y1 = boxes[a]
+        around = regions.crop((max(0, x0 - reach), max(0, y0 - reach), min(w, x1 + reach), min(h, y1 + reach)))
+        mask = around.point([255 if v == a else 0 for v in range(256)])
+        near = around.histogram(mask=mask.filter(ImageFilter.BoxBlur(reach)))
+        pairs.update((min(a, b), max(a, b)) for b in range(1, 256) if near[b] and b != a)
     return pairs
 
 
