@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from pathlib import Path
 
 import mapdraw
@@ -76,6 +77,37 @@ def test_regions_a_few_pixels_apart_touch_across_or_at_a_corner(gap):
 def test_regions_further_apart_do_not_touch(gap):
     assert touching_pairs(square_regions(gap)) == set()
     assert touching_pairs(square_regions(gap, diagonal=True)) == set()
+
+
+def pairs_by_hand(regions: Image.Image, reach: int) -> set[tuple[int, int]]:
+    """Every pixel against every pixel up to ``reach`` away: the pairs of values, smaller first."""
+    w, h = regions.size
+    px = regions.tobytes()
+    out = set()
+    for y in range(h):
+        for x in range(w):
+            a = px[y * w + x]
+            for dy in range(-reach, reach + 1):
+                for dx in range(-reach, reach + 1):
+                    if a and 0 <= x + dx < w and 0 <= y + dy < h:
+                        b = px[(y + dy) * w + x + dx]
+                        if b and b != a:
+                            out.add((min(a, b), max(a, b)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_touching_pairs_are_the_pairs_found_pixel_by_pixel(seed):
+    # Scattered blobs and specks of a few values on no territory, some at the image's edges.
+    rng = random.Random(seed)
+    img = Image.new("L", (48, 40), 0)
+    draw = ImageDraw.Draw(img)
+    for _ in range(14):
+        x, y = rng.randrange(-4, 48), rng.randrange(-4, 40)
+        size = rng.choice((0, 1, 3, 6))
+        draw.rectangle((x, y, x + size, y + rng.choice((0, 2, 5))), fill=rng.randint(1, 9))
+    for reach in (1, 2, 4):
+        assert touching_pairs(img, reach) == pairs_by_hand(img, reach)
 
 
 def test_a_border_whose_regions_meet_only_at_a_corner_is_a_land_border(world):
