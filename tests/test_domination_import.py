@@ -320,3 +320,12 @@ def test_an_upload_of_a_map_its_picture_region_image_cards_and_two_files_of_name
     assert package.board.territory_name_in("nb", "t3") == "Nb"
     assert package.board.territory_name_in("es", "t3") == "Es"
     assert json.loads(json.dumps(package.data))["translations"]["es"]["territories"]["t3"]["name"] == "Es"
+
+
+def test_an_upload_of_seven_files_is_refused(real):
+    from mapfiles.upload import import_upload
+
+    text, files, _ = real
+    upload = {"real.map": text, **files, "real_nb.properties": b"", "real_es.properties": b"", "extra.png": b""}
+    with pytest.raises(MapFileError, match="Send at most 6 files"):
+        import_upload(upload)
