@@ -403,6 +403,7 @@ def translations(parsed: Parsed, files: Mapping[str, bytes], map_name: str) -> d
     its name in that language (``_`` a space, as Domination shows it). A file's other keys (missions) are
     the cards file's."""
     by_lower = {n.lower(): n for n in files}
+    held = {c[2] for c in parsed.countries}      # a continent without countries is left out of the map
     out: dict[str, Any] = {}
     for language, candidates in properties_names(map_name).items():
         found = next((by_lower[c.lower()] for c in candidates if c.lower() in by_lower), None)
@@ -413,7 +414,7 @@ def translations(parsed: Parsed, files: Mapping[str, bytes], map_name: str) -> d
                        for i, word in enumerate(parsed.country_words, start=1)
                        if _name(names.get(word, ""))}
         continents = {f"c{i}": _name(names[word]) for i, word in enumerate(parsed.continent_words, start=1)
-                      if _name(names.get(word, ""))}
+                      if i in held and _name(names.get(word, ""))}
         if territories or continents:
             out[language] = {"territories": territories, "continents": continents}
     return out

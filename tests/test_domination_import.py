@@ -285,6 +285,14 @@ def test_a_maps_properties_files_give_its_names_in_norwegian_and_spanish(world, 
     assert board.name("t1") == expected["names"][0]     # the English stays the map's own
 
 
+def test_a_name_for_a_continent_the_map_leaves_out_is_left_out_too():
+    text, files, name = classic_like({"little_es.properties": b"Asia=Asia\nEurope=Europa\n"})
+    text = text.replace(b"Europe 2 0x7090e0\n", b"Europe 2 0x7090e0\nAsia 7 green\n")
+    board = import_domination(text, files, name).board
+    assert board.continent_name_in("es", "c2") == "Europa"
+    assert "c3" not in board.continents and board.translations["es"]["continents"] == {"c2": "Europa"}
+
+
 def test_properties_in_latin_1_or_utf_8_read_alike():
     assert read_properties_blob("a=Perú\n".encode("latin-1"), "x") == {"a": "Perú"}
     assert read_properties_blob("a=Perú\n".encode(), "x") == {"a": "Perú"}
