@@ -1,8 +1,10 @@
 """Benchmark of custom maps on a drawn map of 100 territories (tests/mapdraw.py): render + encode at 1,600 px
 against the bare encode of the same picture, PNG size, the first render (the static layer), and the import
-of the map as a Domination ``.map`` and as Conquer Club XML (regions flooded from the picture).
+of the map as a Domination ``.map`` and as Conquer Club XML (regions flooded from the picture); then the
+imports of maps of 42, 110 and 180 territories on a 1000x700 picture, the ``.map`` drawn as community maps
+are (a colour region image, lines of no territory between neighbours).
 
-    .venv/bin/python bench/maps.py [--runs 60] [--imports 10]
+    .venv/bin/python bench/maps.py [--runs 60] [--imports 10] [--only-imports]
 """
 
 from __future__ import annotations
@@ -49,7 +51,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=60)
     parser.add_argument("--imports", type=int, default=10)
+    parser.add_argument("--only-imports", action="store_true", help="only the imports of 42, 110 and 180 "
+                                                                      "territories")
     args = parser.parse_args()
+    if args.only_imports:
+        import_sizes(args.imports)
+        return
     world = mapdraw.draw_world(blocks=(2, 2), cells=(5, 5), size=(1600, 1000), seed=5)
 
     map_text, files = mapdraw.domination_files(world, "hundred")
@@ -92,6 +99,27 @@ def main() -> None:
     print(f"PNG bytes           {size} ({size / 1024:.0f} KB, target < 300 KB)")
     print(f"import .map         {import_s * 1000:.0f} ms  (median of {args.imports}; target < 2 s)")
     print(f"import Conquer Club {cc_s * 1000:.0f} ms  (regions flooded from the picture)")
+    import_sizes(args.imports)
+
+
+# Drawn maps of 42, 110 and 180 territories: islands (blocks) of territories (cells), on a 1000x700 picture.
+SIZES = {42: ((2, 1), (7, 3)), 110: ((2, 1), (11, 5)), 180: ((4, 3), (5, 3))}
+
+
+def import_sizes(runs: int) -> None:
+    """The median import of each drawn size, as a ``.map`` drawn as community maps are and as Conquer
+    Club XML flooded from its picture."""
+    print(f"imports on a 1000x700 picture (median of {runs}; Conquer Club of {max(1, runs // 2)})")
+    for count, (blocks, cells) in SIZES.items():
+        world = mapdraw.draw_world(blocks=blocks, cells=cells, size=(1000, 700), seed=count)
+        assert world.count == count
+        map_text, files, _ = mapdraw.domination_real_files(world, "sized")
+        map_s, package = timed(lambda: import_domination(map_text, files, "sized.map"), runs)  # noqa: B023
+        xml, picture = mapdraw.conquerclub_xml(world), mapdraw.png(mapdraw.conquerclub_picture(world))
+        cc_s, _ = timed(lambda: import_conquerclub(xml, picture, name="sized"), max(1, runs // 2))  # noqa: B023
+        sea = len(package.board.sea_routes)  # type: ignore[attr-defined]
+        print(f"  {count:3} territories  .map {map_s * 1000:5.0f} ms ({sea} sea routes)   "
+              f"Conquer Club {cc_s * 1000:5.0f} ms")
 
 
 if __name__ == "__main__":

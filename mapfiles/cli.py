@@ -1,7 +1,8 @@
 """``bot.py map import FILE [--out DIR]``: check a map or convert one from another format into ours.
 
 FILE is one of our map files (``.json``, its pictures beside it), a Domination ``.map`` (the files its
-``[files]`` section names, beside it) or Conquer Club XML (``.xml``, with ``--picture`` the map's large
+``[files]`` section names beside it, and its ``MAP_nb.properties``, ``MAP_no.properties`` or
+``MAP_es.properties`` of names if there are any) or Conquer Club XML (``.xml``, with ``--picture`` the map's large
 picture, and optionally ``--regions`` a region image). The result is written to DIR (default: a folder named
 after the map) as ``map.json``, ``regions.png`` and ``background.png``, with ``preview.png``, a render of the
 map with every territory unowned.
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .conquerclub import ImportNotes, import_conquerclub
-from .domination import import_domination, parse_map_text, read_text
+from .domination import import_domination, parse_map_text, properties_names, read_text
 from .errors import MapFileError
 from .package import MapPackage, load_json_file, read_capped, sibling_files, write_package_dir
 
@@ -41,7 +42,9 @@ def import_file(path: Path, picture: Path | None = None, regions: Path | None = 
         return load_json_file(path)
     if suffix == ".map":
         blob = read_capped(path)
-        named = parse_map_text(read_text(blob, path.name), path.name).files
+        named = dict(parse_map_text(read_text(blob, path.name), path.name).files)
+        for language, names in properties_names(path.name).items():
+            named.update((f"{language}:{n}", n) for n in names)
         return import_domination(blob, sibling_files(path, named), path.name)
     if suffix == ".xml":
         if picture is None:

@@ -5,7 +5,9 @@ The XML lists ``<territory>`` elements (``name``, ``borders/border``, ``coordina
 territories or other continents, and ``required``, how many components must be held). It has no region image:
 each territory's region is found on the large picture by a flood from its large coordinate over pixels of the
 seed's colour, stopping at the dark lines between territories (then the lines are shared out between the
-regions on either side); or, given a region image in flat colours, by the colour at each coordinate.
+regions on either side); or, given a region image in flat colours, by the colour at each coordinate. A border
+whose regions come within a few pixels of each other is a land border, any other a sea route, as for a
+Domination map (``domination.touching_pairs``).
 
 Our board puts each territory in exactly one continent. Continents made only of territories, with every one
 required, become continents; a continent of continents, or one that needs only some of its parts, is a bonus
@@ -16,7 +18,6 @@ continent is refused, as on any map.
 from __future__ import annotations
 
 import re
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 from xml.etree.ElementTree import Element
@@ -77,7 +78,10 @@ def parse_xml(blob: bytes) -> Element:
 
 def flood_regions(picture: Image.Image, seeds: list[tuple[int, int]], names: list[str]) -> Image.Image:
     """Regions flooded from each seed over pixels within ``TOLERANCE`` grey levels of the seed's, then the
-    dark lines between them given to the neighbouring regions. Value i + 1 for seed i, 0 elsewhere."""
+    dark lines between them given to the neighbouring regions. Value i + 1 for seed i, 0 elsewhere.
+
+    Each flood goes a run of a row at a time (a scanline fill): the pixels it may take in a row are found by
+    a translation table, the ends of a run by ``find``, so the work in Python is per run, not per pixel."""
     grey = picture.convert("L")
     w, h = grey.size
     pixels = grey.tobytes()
@@ -90,22 +94,9 @@ def flood_regions(picture: Image.Image, seeds: list[tuple[int, int]], names: lis
         if labels[start]:
             raise MapFileError("{territory} and {other} flood the same region: give a region image.",
                                territory=names[i][:60], other=names[labels[start] - 1][:60])
-        seed = pixels[start]
-        value = i + 1
-        labels[start] = value
-        queue = deque([start])
-        count = 0
-        while queue:
-            p = queue.popleft()
-            count += 1
-            if count > limit:
-                raise MapFileError("The region of {territory} runs into the sea or beyond: give a region image.",
-                                   territory=names[i][:60])
-            px = p % w
-            for q in (p - 1 if px else -1, p + 1 if px < w - 1 else -1, p - w, p + w):
-                if 0 <= q < w * h and not labels[q] and abs(pixels[q] - seed) <= TOLERANCE:
-                    labels[q] = value
-                    queue.append(q)
+        if _flood(pixels, labels, (w, h), (x, y), i + 1, limit) > limit:
+            raise MapFileError("The region of {territory} runs into the sea or beyond: give a region image.",
+                               territory=names[i][:60])
     regions = Image.frombytes("L", (w, h), bytes(labels))
     lines = grey.point(lambda v: 255 if v < LINE else 0)
     for _ in range(3):   # the lines between territories (a few pixels wide) go to the regions beside them
@@ -113,6 +104,58 @@ def flood_regions(picture: Image.Image, seeds: list[tuple[int, int]], names: lis
         grown = regions.filter(ImageFilter.MaxFilter(3))
         regions = Image.composite(grown, regions, ImageChops.multiply(empty, lines))
     return regions
+
+
+def _flood(pixels: bytes, labels: bytearray, size: tuple[int, int], seed: tuple[int, int], value: int,
+           limit: int) -> int:
+    """Give ``value`` to the pixels joined to ``seed`` (side by side or one above the other) within
+    ``TOLERANCE`` grey levels of it and not already some region's; the pixels taken, stopping once past
+    ``limit``."""
+    w, h = size
+    x, y = seed
+    grey = pixels[y * w + x]
+    table = bytes(1 if abs(v - grey) <= TOLERANCE else 0 for v in range(256))
+    free_of_labels = bytes([1]) + bytes(255)     # 1 where a pixel is no region's yet
+    rows: dict[int, bytearray] = {}
+
+    def row(r: int) -> bytearray:
+        """Row r: 1 where this flood may still go."""
+        found = rows.get(r)
+        if found is None:
+            found = bytearray(pixels[r * w:(r + 1) * w].translate(table))
+            taken = labels[r * w:(r + 1) * w]
+            if taken.count(0) != w:     # some of the row is another region's already
+                both = int.from_bytes(found, "big") & int.from_bytes(taken.translate(free_of_labels), "big")
+                found = bytearray(both.to_bytes(w, "big"))
+            rows[r] = found
+        return found
+
+    count = 0
+    stack = [(x, y)]
+    # Each step takes a run of at least one pixel or drops a run already taken; a run is put on the stack
+    # once for each run beside it, so the steps stay under twice the pixels taken, plus one.
+    for _step in range(2 * limit + 2):
+        if not stack or count > limit:
+            break
+        x, y = stack.pop()
+        line = row(y)
+        if not line[x]:
+            continue
+        left = line.rfind(0, 0, x) + 1
+        right = line.find(0, x)
+        right = w if right < 0 else right
+        line[left:right] = bytes(right - left)
+        labels[y * w + left:y * w + right] = bytes([value]) * (right - left)
+        count += right - left
+        for r in (y - 1, y + 1):
+            if 0 <= r < h:
+                beside = row(r)
+                at = beside.find(1, left, right)
+                while at >= 0:
+                    stack.append((at, r))
+                    end = beside.find(0, at, right)
+                    at = -1 if end < 0 else beside.find(1, end, right)
+    return count
 
 
 def colour_regions(region_image: Image.Image, seeds: list[tuple[int, int]], names: list[str]) -> Image.Image:

@@ -1,39 +1,56 @@
-"""Importing Domination (and Lux-style) ``.map`` files into our format.
+"""Importing Domination (and Lux-style) ``.map`` files into our format, read as Domination's own
+``RiskGame.loadMap`` reads them.
 
-A ``.map`` file is text in sections:
+A ``.map`` file is text in sections, after a header:
 
-* ``[files]``: ``pic`` the picture, ``map`` the region image (each territory's pixels carry its index, from
-  1; 255 and 0 are no territory), ``crd`` the cards and missions file;
-* ``[continents]``: one a line, ``name bonus colour`` (in that order; the n-th line is continent n);
+* the header (lines before the first section), ``key value``: ``name`` is the map's title; ``circle`` (the
+  size of Domination's army circles) and ``ver`` (the map's version, for Domination's saved games) are read
+  and ignored on purpose, as is anything else there (``test``, a map maker's own keys);
+* ``[files]``: ``pic`` the picture, ``map`` the region image (its blue channel carries each territory's
+  index, from 1; 255, and 0, are no territory), ``crd`` the cards and missions file, ``prv`` a preview
+  picture (ignored: we draw our own); each value is the rest of its line;
+* ``[continents]``: one a line, ``name bonus colour`` (the n-th line is continent n); the colour a colour
+  word, ``#rrggbb``, ``0xrrggbb`` or a decimal number, as Domination's ``ColorUtil`` reads it;
 * ``[countries]``: ``index name continent x y``;
 * ``[borders]``: ``index neighbour neighbour ...``.
 
-Names write spaces as ``-`` or ``_``. Lines starting with ``;`` are comments. A border listed on one side only
-may be crossed only that way (ours: ``one_way``). The cards file has ``[cards]`` (``Infantry|Cavalry|Cannon
-index``, ``Wildcard``: the deck exactly, so a country without a line has no card, and the wild cards are as
-many as the lines) and ``[missions]``, one a line: ``player countries armies continent continent continent
-description``, where a 0 is "none", a ``*`` continent in the n-th place is "n continents in all", and a player
-number (from 1) is a mission to destroy that player, which becomes ``countries`` with ``armies`` each if that
-player is you or is destroyed by someone else.
+Names write a space as ``_``; a ``-`` stays a hyphen ("Nordrhein-Westfalen"), except in the names of
+Domination's classic map ("North-America"), which it shows with spaces. Only a line that starts with ``;`` is
+a comment: elsewhere a ``;`` is part of a word, and a word too many on a continent's or a country's line is
+refused, as Domination refuses it. A map's ``MAP_nb.properties`` (or ``_no``) and ``MAP_es.properties``,
+named after the map file, give its names in Norwegian and Spanish (Domination's ``MapTranslator``). A border
+listed on one side only may be crossed only that way (ours: ``one_way``).
+
+The cards file has ``[cards]`` (``Infantry|Cavalry|Cannon index``, ``Wildcard``: the deck exactly, so a
+country without a line has no card, and the wild cards are as many as the lines) and ``[missions]``, one a
+line: ``player countries armies continent continent continent description``, where a 0 is "none", a ``*``
+continent in the n-th place is "n continents in all", and a player number (from 1) is a mission to destroy
+that player, which becomes ``countries`` with ``armies`` each if that player is you or is destroyed by
+someone else.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, cast
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageFilter
 
 from engine.board import DEFAULT_WILDCARDS, MAX_DESCRIPTION, MAX_PLAYERS, MAX_WILDCARDS
+from render.regions import rough_boxes
 
 from .errors import MapFileError
 from .images import open_image
 from .package import MapPackage, load_package, slug
 
 MAX_MAP_BYTES = 512 * 1024
+MAX_PROPERTIES_BYTES = 1024 * 1024
 SYMBOLS = {"infantry": "infantry", "cavalry": "cavalry", "cannon": "artillery", "artillery": "artillery"}
-# Colour words Domination maps use for continents.
+# Colour words Domination maps use for continents (its ``ColorUtil`` knows the first thirteen), in tints
+# that suit our map; any other colour is given as a number.
 COLOURS = {
     "red": "#e06060", "green": "#70c070", "blue": "#7090e0", "yellow": "#e0d060", "orange": "#e0a050",
     "purple": "#b080d0", "magenta": "#d070c0", "cyan": "#60c8d8", "pink": "#f0a0c0", "brown": "#b08860",
@@ -41,6 +58,25 @@ COLOURS = {
     "darkgray": "#808080", "lime": "#a0e060", "olive": "#b0b060", "teal": "#50a8a0", "navy": "#7080c0",
     "maroon": "#c07070", "silver": "#c0c0c0", "gold": "#e0c050",
 }
+# Regions this close (in pixels, across or diagonally) share a land border: Domination's region images
+# leave a line of "no territory" 1-3 px wide between neighbours, or let them meet only at a corner.
+LAND_REACH = 4
+# Our languages and the ``MAP_xx.properties`` files that give them (Java once called Bokmål "no").
+PROPERTIES_LANGUAGES = {"nb": ("nb", "no"), "es": ("es",)}
+
+
+@cache
+def _classic_names() -> dict[str, str]:
+    """Names of Domination's classic map as it writes them ("North-America", "Great-Britain") and as it
+    shows them (its own English translation: "North America"), which are our classic map's names; our
+    catalogs then give them in Norwegian and Spanish."""
+    from engine import load_map
+
+    board = load_map("classic")
+    names = [board.name(t) for t in board.territory_ids] + [c.name for c in board.continents.values()]
+    out = {name.replace(" ", "-"): name for name in names if " " in name}
+    out["North-West-Territory"] = board.name("northwest_territory")
+    return out
 
 
 @dataclass(frozen=True)
@@ -49,6 +85,10 @@ class Parsed:
     continents: list[tuple[str, int, str]]
     countries: list[tuple[int, str, int, int, int]]
     borders: dict[int, list[int]]
+    header: dict[str, str] = field(default_factory=dict)
+    # The words the names were written as (``North-America``), which a properties file translates.
+    continent_words: list[str] = field(default_factory=list)
+    country_words: list[str] = field(default_factory=list)
 
 
 def read_text(blob: bytes, name: str, limit: int = MAX_MAP_BYTES) -> str:
@@ -71,17 +111,13 @@ def _sections(text: str) -> dict[str, list[tuple[int, list[str]]]]:
 
 
 def _lines(text: str) -> list[tuple[str, int, str]]:
-    """Each line that says something, with its section and number. A line that starts with ``;`` is a comment;
-    elsewhere ``;`` starts one too, except in ``[files]``, whose values are the rest of the line as Domination
-    reads them (a file name may hold spaces or a ``;``)."""
+    """Each line that says something, with its section ("" before the first) and number. Only a line that
+    starts with ``;`` is a comment, as in Domination: elsewhere a ``;`` is part of the line."""
     out: list[tuple[str, int, str]] = []
     current = ""
     for number, raw in enumerate(text.splitlines(), start=1):
-        whole = raw.strip()
-        if whole.startswith(";"):
-            continue
-        line = whole if current == "files" else raw.split(";", 1)[0].strip()
-        if not line:
+        line = raw.strip()
+        if not line or line.startswith(";"):
             continue
         if line.startswith("[") and line.endswith("]"):
             current = line[1:-1].strip().lower()
@@ -91,11 +127,17 @@ def _lines(text: str) -> list[tuple[str, int, str]]:
 
 def _files(text: str) -> dict[str, str]:
     """The ``[files]`` section: each key (``pic``, ``map``, ``crd`` ...) and the rest of its line."""
+    return _keys(text, "files")
+
+
+def _keys(text: str, section: str) -> dict[str, str]:
+    """``key value`` lines of a section (``""``: the header before the first section), the value the rest
+    of the line."""
     out: dict[str, str] = {}
-    for section, _number, line in _lines(text):
+    for current, _number, line in _lines(text):
         parts = line.split(None, 1)
-        if section == "files" and len(parts) == 2 and not line.startswith("["):
-            out[parts[0].lower()] = parts[1].strip()
+        if current == section and len(parts) == 2 and not line.startswith("["):
+            out[parts[0].lower()] = parts[1].strip()     # a later line wins, as in Domination
     return out
 
 
@@ -108,7 +150,38 @@ def _int(word: str, line: int, name: str) -> int:
 
 
 def _name(word: str) -> str:
-    return word.replace("_", " ").replace("-", " ").strip()[:64]
+    """A name as Domination shows it: ``_`` is a space, ``-`` a hyphen (but see ``_classic_names``)."""
+    return word.replace("_", " ").strip()[:64]
+
+
+def _too_many(words: list[str], wanted: int, line: int, name: str) -> None:
+    if len(words) > wanted:
+        raise MapFileError("Line {line} of {name}: “{word}” is one word too many (a comment is a line of its own, "
+                           "starting with ;).", line=line, name=name, word=words[wanted][:30])
+
+
+def colour_value(word: str) -> str | None:
+    """A continent's colour as ``#rrggbb``: a colour word, or a number as Java's ``Integer.decode`` reads it
+    (``#`` or ``0x`` hexadecimal, a leading ``0`` octal, else decimal, a sign allowed), as Domination does;
+    None for anything else (Domination then picks a colour at random, and so does our renderer)."""
+    if word.lower() in COLOURS:
+        return COLOURS[word.lower()]
+    body = word[1:] if word[:1] in ("+", "-") else word
+    if body[:2] in ("0x", "0X"):
+        base, digits = 16, body[2:]
+    elif body[:1] == "#":
+        base, digits = 16, body[1:]
+    elif body[:1] == "0" and len(body) > 1:
+        base, digits = 8, body[1:]
+    else:
+        base, digits = 10, body
+    allowed = {8: "01234567", 10: "0123456789", 16: "0123456789abcdefABCDEF"}[base]
+    if not digits or any(ch not in allowed for ch in digits):
+        return None
+    value = int(digits, base) * (-1 if word[:1] == "-" else 1)
+    if not -(2 ** 31) <= value < 2 ** 31:
+        return None      # more than Java's int holds: Integer.decode refuses it
+    return f"#{value & 0xFFFFFF:06x}"
 
 
 def parse_map_text(text: str, name: str) -> Parsed:
@@ -119,22 +192,28 @@ def parse_map_text(text: str, name: str) -> Parsed:
             raise MapFileError("{name} has no [{section}] section: is it a Domination map?", name=name,
                                section=needed)
     files = _files(text)
-    continents = []
+    classic = _classic_names()
+    continents, continent_words = [], []
     for line, words in sections["continents"]:
         if len(words) < 2:
             raise MapFileError("Line {line} of {name}: a continent needs a name and a bonus.", line=line, name=name)
-        continents.append((_name(words[0]), _int(words[1], line, name), words[2].lower() if len(words) > 2 else ""))
-    countries = []
+        _too_many(words, 3, line, name)
+        continent_words.append(words[0])
+        colour = colour_value(words[2]) if len(words) > 2 else None
+        continents.append((classic.get(words[0]) or _name(words[0]), _int(words[1], line, name), colour or ""))
+    countries, country_words = [], []
     for line, words in sections["countries"]:
         if len(words) < 5:
             raise MapFileError("Line {line} of {name}: a country needs an index, a name, a continent and x y.",
                                line=line, name=name)
+        _too_many(words, 5, line, name)
         index, continent = _int(words[0], line, name), _int(words[2], line, name)
         x, y = _int(words[3], line, name), _int(words[4], line, name)
         if not 1 <= continent <= len(continents):
             raise MapFileError("Line {line} of {name}: there is no continent {number}.", line=line, name=name,
                                number=continent)
-        countries.append((index, _name(words[1]), continent, x, y))
+        country_words.append(words[1])
+        countries.append((index, classic.get(words[1]) or _name(words[1]), continent, x, y))
     indexes = [c[0] for c in countries]
     if indexes != list(range(1, len(countries) + 1)):
         raise MapFileError("{name}: the countries must be numbered 1, 2, 3 ... in order.", name=name)
@@ -146,7 +225,7 @@ def parse_map_text(text: str, name: str) -> Parsed:
                 raise MapFileError("Line {line} of {name}: there is no country {number}.", line=line, name=name,
                                    number=n)
         borders.setdefault(numbers[0], []).extend(n for n in numbers[1:] if n not in borders.get(numbers[0], []))
-    return Parsed(files, continents, countries, borders)
+    return Parsed(files, continents, countries, borders, _keys(text, ""), continent_words, country_words)
 
 
 @dataclass(frozen=True)
@@ -204,10 +283,12 @@ def _mission(line: int, words: list[str], continents: int, countries: int) -> di
 
 
 def to_our_format(parsed: Parsed, title: str, cards: CardsFile | None,
-                  touching: set[tuple[int, int]] | None) -> dict[str, Any]:
+                  touching: set[tuple[int, int]] | None, width: int | None = None) -> dict[str, Any]:
     """Our map JSON for a parsed ``.map``: ids ``t1, t2 ...`` and ``c1, c2 ...`` (names can repeat), a border
     listed on one side only made one-way, sea lines for borders whose regions do not touch, and the deck and
-    missions of the cards file (without one: a card for every country, symbols in turn, and two wilds)."""
+    missions of the cards file (without one: a card for every country, symbols in turn, and two wilds). On a
+    map ``width`` pixels wide, a sea line whose ends are more than half of it apart goes round the world
+    (``"wrap"``: off one edge and in at the other)."""
     ids = {c[0]: f"t{c[0]}" for c in parsed.countries}
     cycle = ("infantry", "cavalry", "artillery")
     borders = {a: [b for b in nbs if b != a] for a, nbs in parsed.borders.items()}
@@ -226,12 +307,14 @@ def to_our_format(parsed: Parsed, title: str, cards: CardsFile | None,
                       {"colour": colour} if colour.startswith("#") and len(colour) == 7 else {})}
                   for i, (name, bonus, colour) in enumerate(parsed.continents, start=1)]
     continents = [c for c in continents if c["territories"]]
-    sea = []
+    anchors = {c[0]: c[3] for c in parsed.countries}
+    sea: list[list[str]] = []
     if touching is not None:
         for a, nbs in sorted(borders.items()):
             for b in nbs:   # each border once: a two-way one from its lower end, a one-way one its way
                 if (a < b or a not in borders.get(b, [])) and (min(a, b), max(a, b)) not in touching:
-                    sea.append([ids[a], ids[b]])
+                    wraps = width is not None and abs(anchors[a] - anchors[b]) > width / 2
+                    sea.append([ids[a], ids[b], "wrap"] if wraps else [ids[a], ids[b]])
     data: dict[str, Any] = {"id": slug(title), "name": title, "continents": continents, "territories": territories,
                             "sea_routes": sea, "images": {"regions": "regions"}}
     if one_way:
@@ -245,43 +328,169 @@ def to_our_format(parsed: Parsed, title: str, cards: CardsFile | None,
     return data
 
 
-def touching_pairs(regions: Image.Image) -> set[tuple[int, int]]:
-    """Pairs of region values (smaller first) whose pixels touch, side by side or one above the other:
-    the image beside itself shifted by a pixel, as a two-band image whose colours are the pairs."""
+def touching_pairs(regions: Image.Image, reach: int = LAND_REACH) -> set[tuple[int, int]]:
+    """Pairs of region values (smaller first) with pixels at most ``reach`` pixels apart across, down or
+    diagonally (the larger of the two distances).
+
+    For each value, around the box that holds its region: its pixels as a mask, spread ``reach`` pixels
+    every way by a box blur (any pixel the blur reaches is no longer 0; the blur repeats the edge pixels,
+    which reaches nothing further than the pixels themselves do), and the histogram of the region image
+    under that mask, which counts the values that near. One pass over a few times each region's box."""
     w, h = regions.size
+    counts = regions.histogram()
+    values = [v for v in range(1, 256) if counts[v]]
+    if not values:
+        return set()
+    boxes = rough_boxes(regions, values[-1])
     pairs: set[tuple[int, int]] = set()
-    for first, second in (((0, 0, w - 1, h), (1, 0, w, h)), ((0, 0, w, h - 1), (0, 1, w, h))):
-        both = Image.merge("LA", (regions.crop(first), regions.crop(second)))
-        # A two-band image: each colour is a pair of values (Pillow declares a number too, for one band).
-        colours = cast("list[tuple[int, tuple[int, int]]] | None", both.getcolors(maxcolors=65536))
-        for _, (a, b) in colours or []:
-            if a != b and a and b:
-                pairs.add((min(a, b), max(a, b)))
+    for a in values:   # at most 255
+        x0, y0, x1, y1 = boxes[a]
+        around = regions.crop((max(0, x0 - reach), max(0, y0 - reach), min(w, x1 + reach), min(h, y1 + reach)))
+        mask = around.point([255 if v == a else 0 for v in range(256)])
+        near = around.histogram(mask=mask.filter(ImageFilter.BoxBlur(reach)))
+        pairs.update((min(a, b), max(a, b)) for b in range(1, 256) if near[b] and b != a)
     return pairs
 
 
+def region_values(image: Image.Image) -> Image.Image:
+    """The region image as Domination reads it: each pixel's blue channel is its territory (so a colour
+    image may carry the index in its blue), 255 is no territory; ours marks no territory with 0."""
+    if image.mode == "L":
+        blue = image                      # a grey image's blue is its grey
+    else:
+        plain = image.copy()
+        plain.info.pop("transparency", None)  # a transparent colour is still its colour to Domination
+        blue = plain.convert("RGB").getchannel("B")
+    return blue.point(lambda v: 0 if v == 255 else v)
+
+
+def read_properties(text: str) -> dict[str, str]:
+    """A Java ``.properties`` file as Java reads one: ``key=value``, ``key: value`` or ``key value``, ``#`` and
+    ``!`` comments, a ``\\`` at the end of a line continues it, ``\\uXXXX`` and the other escapes."""
+    out: dict[str, str] = {}
+    logical: list[str] = []
+    pending = ""
+    for raw in text.splitlines():
+        line = raw.lstrip(" \t\f")
+        if not pending and (not line or line[0] in "#!"):
+            continue
+        trailing = len(line) - len(line.rstrip("\\"))
+        if trailing % 2:
+            pending += line[:-1]
+            continue
+        logical.append(pending + line)
+        pending = ""
+    if pending:
+        logical.append(pending)
+    for line in logical:
+        key, value = _split_property(line)
+        out[_unescape(key)] = _unescape(value)     # a later line wins, as in Java
+    return out
+
+
+def _split_property(line: str) -> tuple[str, str]:
+    """A logical line's key (up to the first ``=``, ``:`` or blank not escaped) and value."""
+    i = 0
+    while i < len(line) and line[i] not in "=: \t\f":
+        i += 2 if line[i] == "\\" else 1
+    key, rest = line[:i], line[i:]
+    if rest[:1] in (" ", "\t", "\f"):
+        rest = rest.lstrip(" \t\f")
+        if rest[:1] in ("=", ":"):
+            rest = rest[1:]
+    elif rest[:1] in ("=", ":"):
+        rest = rest[1:]
+    return key, rest.lstrip(" \t\f")
+
+
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+
+
+def _unescape(text: str) -> str:
+    def one(match: re.Match[str]) -> str:
+        code = match.group(1)
+        if code.startswith("u"):
+            return chr(int(code[1:], 16)) if len(code) == 5 else code[1:]
+        return _ESCAPES.get(code, code)
+
+    return re.sub(r"\\(u[0-9a-fA-F]{4}|.)", one, text)
+
+
+def read_properties_blob(blob: bytes, name: str) -> dict[str, str]:
+    """A properties file's bytes: UTF-8 if they are (as Java 9 on reads them), else ISO-8859-1 (Java 8)."""
+    if len(blob) > MAX_PROPERTIES_BYTES:
+        raise MapFileError("The file {name} is larger than {limit} MB.", name=name,
+                           limit=MAX_PROPERTIES_BYTES // (1024 * 1024))
+    try:
+        return read_properties(blob.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        return read_properties(blob.decode("latin-1"))
+
+
+def properties_names(map_name: str) -> dict[str, tuple[str, ...]]:
+    """For each of our languages, the names its ``.properties`` files may have beside ``map_name``
+    (``roman_empire.map``: ``roman_empire_es.properties``), as Domination's ``MapTranslator`` looks them up."""
+    stem = map_name.rsplit(".", 1)[0]
+    return {language: tuple(f"{stem}_{code}.properties" for code in codes)
+            for language, codes in PROPERTIES_LANGUAGES.items()}
+
+
+def translations(parsed: Parsed, files: Mapping[str, bytes], map_name: str) -> dict[str, Any]:
+    """Our ``translations`` from the map's own ``MAP_nb.properties`` and ``MAP_es.properties`` among
+    ``files``: each key is a continent's or a country's word in the ``.map`` (``North-America``), each value
+    its name in that language (``_`` a space, as Domination shows it). A file's other keys (missions) are
+    the cards file's."""
+    by_lower = {n.lower(): n for n in files}
+    held = {c[2] for c in parsed.countries}      # a continent without countries is left out of the map
+    out: dict[str, Any] = {}
+    for language, candidates in properties_names(map_name).items():
+        found = next((by_lower[c.lower()] for c in candidates if c.lower() in by_lower), None)
+        if found is None:
+            continue
+        names = read_properties_blob(files[found], found)
+        territories = {f"t{i}": {"name": _name(names[word]), "short": _name(names[word])}
+                       for i, word in enumerate(parsed.country_words, start=1)
+                       if _name(names.get(word, ""))}
+        continents = {f"c{i}": _name(names[word]) for i, word in enumerate(parsed.continent_words, start=1)
+                      if i in held and _name(names.get(word, ""))}
+        if territories or continents:
+            out[language] = {"territories": territories, "continents": continents}
+    return out
+
+
 def import_domination(map_blob: bytes, files: Mapping[str, bytes], name: str = "map.map") -> MapPackage:
-    """A Domination ``.map`` file and the files it names (by file name) as a checked map package."""
+    """A Domination ``.map`` file and the files it names (by file name), and its ``.properties`` files of
+    names in our languages, as a checked map package."""
     parsed = parse_map_text(read_text(map_blob, name), name)
     region_name = parsed.files.get("map")
     if region_name is None or region_name not in files:
         raise MapFileError("{name} names its region image {image}, but it was not given.", name=name,
                            image=str(region_name)[:60])
-    raw = open_image(files[region_name], region_name).convert("L")
-    # Domination marks "no territory" with 255; ours with 0.
-    regions = raw.point(lambda v: 0 if v == 255 else v)
+    regions = region_values(open_image(files[region_name], region_name))
     cards = None
     cards_name = parsed.files.get("crd")
     if cards_name and cards_name in files:
         cards = parse_cards(read_text(files[cards_name], cards_name), len(parsed.continents), len(parsed.countries))
-    title = _name(name.rsplit(".", 1)[0]).title() or "Map"
-    data = to_our_format(parsed, title, cards, touching_pairs(regions))
+    title = map_title(parsed, name)
+    data = to_our_format(parsed, title, cards, touching_pairs(regions), regions.width)
+    named = translations(parsed, files, name)
+    if named:
+        data["translations"] = named
     given = {"regions": _png(regions)}
     pic = parsed.files.get("pic")
     if pic and pic in files:
         data["images"]["background"] = "background"
         given["background"] = files[pic]
     return load_package(data, given)
+
+
+def map_title(parsed: Parsed, file_name: str) -> str:
+    """The map's title: the header's ``name`` (``name Classic Risk``), else its file's name in words."""
+    given = parsed.header.get("name", "").strip()[:64]     # as written: Domination shows it as it is
+    if given:
+        return given
+    stem = file_name.rsplit(".", 1)[0]
+    return stem.replace("_", " ").replace("-", " ").strip()[:64].title() or "Map"
 
 
 def _png(img: Image.Image) -> bytes:

@@ -195,6 +195,62 @@ def domination_files(world: World, name: str = "drawn") -> tuple[bytes, dict[str
     return "\n".join(lines).encode(), files
 
 
+def domination_real_files(world: World, name: str = "real") -> tuple[bytes, dict[str, bytes], dict[str, Any]]:
+    """The map as community Domination maps are drawn, with what an import should make of it.
+
+    The header names the map; continent colours are written in each notation Domination reads (a word,
+    ``0x``, ``#``, decimal); the first territory's name has a space (``_``), the second a hyphen; the region
+    image is in colour, its blue channel the territory's index (255 no territory, red and green noise), with
+    a line of no territory 1 to 3 px wide between neighbours; and a sea route joins the first island's
+    westmost territory to the last island's eastmost, more than half the map apart (a route round the world).
+    The first territory borders the one diagonally below it, which it meets at a corner only. The third value:
+    ``title``, ``names`` and ``words`` (ours and the file's, in order), ``values`` (the region image's blue),
+    ``colours`` (by continent), ``sea`` (pairs of territory indexes, from 0, smaller first), ``wrap`` (the
+    pair that goes round) and ``corner`` (the pair that meets at a corner).
+    """
+    names = list(world.names)
+    words = list(names)
+    words[0], names[0] = f"{world.names[0]}_Bay", f"{world.names[0]} Bay"
+    words[1], names[1] = f"Nord-{world.names[1]}", f"Nord-{world.names[1]}"
+    # The first island's first territory and the one diagonally below it meet at a corner only; the map
+    # says they border (a land border, as the corner is all that joins them).
+    corner = (0, next(i for i, poly in enumerate(world.polygons) if poly[0] == world.polygons[0][2]))
+    west = min(range(world.count), key=lambda i: world.anchors[i][0])
+    east = max(range(world.count), key=lambda i: world.anchors[i][0])
+    wrap = (min(west, east), max(west, east))
+    sea = {*world.sea_routes, wrap}
+
+    def neighbours(i: int) -> list[int]:
+        pairs = world.borders | sea | {corner}
+        return sorted({b for a, b in pairs if a == i} | {a for a, b in pairs if b == i})
+
+    notations = [("yellow", "#e0d060"), ("0xE0A050", "#e0a050"), ("#7090e0", "#7090e0"), ("12632256", "#c0c0c0")]
+    title = "Drawn Islands of the North"
+    lines = ["; drawn for tests, as community maps are", f"name {title}", "ver 1", "circle 24", "",
+             "[files]", f"pic {name}_pic.png", f"map {name}_map.png", f"crd {name}.cards", f"prv {name}.jpg", "",
+             "[continents]"]
+    lines += [f"{c} {world.bonuses[k]} {notations[k % len(notations)][0]}" for k, c in enumerate(world.continent_names)]
+    lines += ["", "[countries]"]
+    lines += [f"{i + 1} {words[i]} {world.continent_of[i] + 1} {x} {y}" for i, (x, y) in enumerate(world.anchors)]
+    lines += ["", "[borders]"]
+    lines += [" ".join(str(v + 1) for v in (i, *neighbours(i))) for i in range(world.count)]
+    cards = ["[cards]"] + [f"{('Infantry', 'Cavalry', 'Cannon')[i % 3]} {i + 1}" for i in range(world.count)]
+    values = world.regions(sea_value=255)
+    draw = ImageDraw.Draw(values)
+    for i, poly in enumerate(world.polygons):      # the lines between territories: 1, 2 or 3 px of no territory
+        draw.line([*poly, poly[0]], fill=255, width=1 + i % 3)
+    w, h = world.size
+    red = Image.linear_gradient("L").resize((w, h))
+    green = Image.radial_gradient("L").resize((w, h))
+    regions = Image.merge("RGB", (red, green, values))
+    files = {f"{name}_pic.png": png(world.picture()), f"{name}_map.png": png(regions),
+             f"{name}.cards": "\n".join(cards).encode()}
+    expected = {"title": title, "names": names, "words": words, "values": values,
+                "colours": [notations[k % len(notations)][1] for k in range(len(world.continent_names))],
+                "sea": sorted(sea), "wrap": wrap, "corner": corner}
+    return "\n".join(lines).encode(), files, expected
+
+
 # -- Conquer Club XML --------------------------------------------------------------------------------------
 def conquerclub_xml(world: World, scale: float = 1.0) -> bytes:
     """The map as Conquer Club XML: territories with borders and small/large coordinates, continents with

@@ -209,6 +209,23 @@ async def test_a_conquer_club_map_is_added_with_its_picture_and_its_left_out_bon
         assert "Left out, as bonuses our rules do not have: Both Isles." in step[-1].content
 
 
+async def test_a_domination_map_is_added_with_its_files_of_names_in_six_attachments(tmp_path: Path, world):
+    from engine import load_map
+
+    options = domination(world)
+    first = world.names[0]
+    options["file5"] = ("isles_nb.properties", f"{first}=Nordnes\n".encode())
+    options["file6"] = ("isles_es.properties", f"{first}=Cabo_Norte\n".encode("latin-1"))
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        step = await add_map(d, options)
+        assert not step.problems, step.problems
+        assert "Added the map Isles: 12 territories" in step[-1].content
+        (stored,) = await d.bot.store.list_maps(d.guild.id)
+        board = load_map(stored.map_id)
+        assert board.territory_name_in("nb", "t1") == "Nordnes"
+        assert board.territory_name_in("es", "t1") == "Cabo Norte"
+
+
 async def test_a_bot_that_cannot_post_maps_says_which_permission_it_lacks(tmp_path: Path):
     async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
         d.server.bot_permissions = discord.Permissions(send_messages=True, embed_links=True)
