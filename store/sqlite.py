@@ -223,7 +223,8 @@ class SQLiteStore(SQLStore):
     async def _stopping(self, seconds: float) -> bool:
         """Wait ``seconds``, or less when the store is closing: whether it is."""
         try:
-            await asyncio.wait_for(self._stop_checkpoints.wait(), seconds)
+            async with asyncio.timeout(seconds):  # no task of its own (wait_for would start one each time)
+                await self._stop_checkpoints.wait()
         except TimeoutError:
             return False
         return True
