@@ -7,6 +7,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.play.menus import trade_ref
 from cogs.play.options import AttackFrom, AttackTo, FortifyFrom, FortifyTo, PlaceTerritory
 from cogs.play.panel import Green, Grey
 from cogs.shared import components as verb
@@ -236,8 +237,9 @@ class PlayCommands(CogBase):
         offered: dict[str, tuple[str, ...]] = {}  # one button per set as it reads (two wilds are the same set)
         for combo in game.ranked_sets(seat):
             offered.setdefault(trade_label(game, seat, combo, locale), combo)
-        buttons = [GameButton(record.id, verb.TRADE, ".".join(combo), style=Green if n == 0 else Grey, label=label)
-                   for n, (label, combo) in enumerate(list(offered.items())[:MAX_TRADE_BUTTONS])]
+        sets = list(offered.items())[:MAX_TRADE_BUTTONS]
+        buttons = [GameButton(record.id, verb.TRADE, trade_ref(game, combo), style=Green if n == 0 else Grey,
+                              label=label) for n, (label, combo) in enumerate(sets)]
         if buttons:
             await interaction.response.send_message(text, ephemeral=True, view=view_of(*buttons))
         else:

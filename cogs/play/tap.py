@@ -9,7 +9,8 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.play.menus import choices, pick_territory
+from cogs.play.menus import PAIRS, SOURCES, choices, pick_territory
+from cogs.shared.components import territory_at
 from cogs.shared.errors import UserError
 from cogs.shared.i18n import _, territory_name
 from engine import Action, Game
@@ -65,10 +66,22 @@ class Tap:
         return value
 
     def legal(self, value: str, purpose: str, *extra: str) -> str:
-        """``value`` if it is among the choices the menu of ``purpose`` offers now."""
-        if value not in choices(self.game, self.seat, purpose, extra):
+        """The territory numbered ``value`` (``components.ref``; an attack or fortify move's ``pair_value`` as it
+        is) if it is among the choices the menu of ``purpose`` offers now; ``extra``: the menu's source, an id."""
+        chosen = value if purpose in PAIRS else territory_at(self.game.board, value)
+        if chosen is None or chosen not in choices(self.game, self.seat, purpose, extra):
             raise self.refuse()
-        return value
+        return chosen
+
+    def territory(self, index: int, purpose: str, *extra: str) -> str:
+        """The argument ``index`` as a territory the menu of ``purpose`` offers now (see ``legal``)."""
+        return self.legal(self.arg(index), purpose, *extra)
+
+    def extras(self, purpose: str, given: Sequence[str]) -> list[str]:
+        """A menu's own arguments as ids: the source of a menu of targets is checked as a choice of its own."""
+        if purpose in SOURCES:
+            return [self.legal(given[0] if given else "", SOURCES[purpose])]
+        return list(given)
 
     async def act(self, action: Action) -> None:
         await self.cog.perform(self.interaction, self.record, action)
