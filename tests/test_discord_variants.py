@@ -8,6 +8,7 @@ import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
 
 from cogs.shared.components import ref
+
 pytestmark = pytest.mark.asyncio
 
 

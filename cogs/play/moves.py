@@ -13,7 +13,7 @@ from cogs.play.panel import Green, Grey
 from cogs.shared import components as verb
 from cogs.shared.base import CogBase
 from cogs.shared.components import GameButton, view_of
-from cogs.shared.errors import ACK, UserError, acknowledge, reply_private
+from cogs.shared.errors import ACK, CHANGED, UserError, acknowledge, reply_private
 from cogs.shared.guards import game_here, game_or_last, seat_of
 from cogs.shared.i18n import _, decimal, integer, ngettext, percent, resolve_territory, territory_name
 from cogs.shared.text import SYMBOLS, mission_line, territory_text
@@ -109,6 +109,7 @@ class PlayCommands(CogBase):
                                   territory=territory_text(game.board, hidden, interaction.locale))) from None
             raise
         outcome = await self.table.apply(record, action, str(interaction.id))
+        interaction.extras[CHANGED] = not outcome.duplicate  # from here on, an error never says nothing changed
         if outcome.duplicate:
             await reply_private(interaction, _("That was already done.", interaction.locale))
             return

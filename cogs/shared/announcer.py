@@ -15,6 +15,7 @@ Nothing pings but the one player whose turn it is (``AllowedMentions`` for that 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Sequence
 from typing import Any, Unpack
 
@@ -24,7 +25,7 @@ from cogs.maps import drawing as maps
 from cogs.maps.drawing import PHONE, map_file, prepare
 from cogs.play.panel import armies_to_place, controls
 from cogs.shared.ending import game_over_post
-from cogs.shared.errors import ACK
+from cogs.shared.errors import ACK, CHANGED, DONE
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.live import NOBODY, LivePanels, only
@@ -38,6 +39,20 @@ from table import Note, Outcome, Part, Reminder, Table
 from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
 
 MAX_CONTENT = 1900
+MAX_DONE = 1500  # what a move did, in the apology for an answer that failed (the apology's words come first)
+log = logging.getLogger("risk.announcer")
+
+
+async def _attempt(failures: list[Exception], work: Awaitable[object]) -> bool:
+    """Await one part of telling a stored outcome; a failure is kept in ``failures`` (and logged), so that the
+    other parts still go out."""
+    try:
+        await work
+    except Exception as exc:
+        log.exception("telling an outcome failed")
+        failures.append(exc)
+        return False
+    return True
 
 
 def clip(lines: Sequence[str]) -> str:
@@ -140,7 +155,12 @@ class Announcer:
         """Answer a deferred interaction, then tell the channel (cogs/shared/live.py: a player's move is told on
         the turn panel, which is edited; their answer is private).
 
-        ``private``: fog of war hides the board, so the answer is the reader's own view."""
+        ``private``: fog of war hides the board, so the answer is the reader's own view. The outcome is stored:
+        should one part of the answer fail, the others still go out (the channel hears of it in plain words if its
+        messages cannot be built), and then the failure is raised with the interaction marked as ``CHANGED`` and
+        what was done in its ``DONE`` (the error handler words the apology from them)."""
+        interaction.extras[CHANGED] = True
+        failures: list[Exception] = []
         first = outcome.parts[0]
         # A move that only edits the panel is noted as told once the panel is edited (an edit tells the whole turn
         # again, so a restart in between edits it again, harmlessly); anything that posts is noted first.
@@ -148,19 +168,56 @@ class Announcer:
         if not quiet:
             await self.told(outcome)
         if first.by != PLAYER:  # the start, a removal: answered where everybody reads it (privately under fog)
-            await self._announce_first(interaction, outcome, private=private)
-            await self.publish(outcome, start=1, told=True)
-            return
+            await _attempt(failures, self._announce_first(interaction, outcome, private=private))
+            channel_told = await self._publish_or_plainly(failures, outcome, start=1)
+        else:
+            channel_told = await self._answer_move(interaction, outcome, failures, private=private)
+        if quiet and channel_told:  # else a restart tells it (``catch_up``)
+            await self.told(outcome)
+        if failures:
+            interaction.extras[DONE] = self._done(interaction, outcome, private=private)
+            raise failures[0]
+
+    async def _answer_move(self, interaction: discord.Interaction[Any], outcome: Outcome, failures: list[Exception],
+                           *, private: bool) -> bool:
+        """The player's answer and the channel's; whether the channel was told."""
         tapped = interaction.message if interaction.message and not interaction.message.flags.ephemeral else None
         live = await self.store.live_panel(outcome.record.id) if tapped is not None else None
         on_panel = tapped is not None and live is not None and tapped.id == live.message_id
         if private or not on_panel:  # a tap on the live panel itself needs no words: the panel is edited
-            await self._reply(interaction, outcome, private=private, on_panel=tapped is not None)
-        await self.publish(outcome, told=True, acted=True, via=None if private or not on_panel else interaction)
+            await _attempt(failures, self._reply(interaction, outcome, private=private, on_panel=tapped is not None))
+        told = await self._publish_or_plainly(failures, outcome, acted=True,
+                                              via=None if private or not on_panel else interaction)
         if on_panel and not private and not interaction.extras.get(ANSWERED_BY_EDIT):  # the panel moved on
-            await self._reply(interaction, outcome, private=False, on_panel=True)
-        if quiet:
-            await self.told(outcome)
+            await _attempt(failures, self._reply(interaction, outcome, private=False, on_panel=True))
+        return told
+
+    async def _publish_or_plainly(self, failures: list[Exception], outcome: Outcome, *, start: int = 0,
+                                  acted: bool = False, via: discord.Interaction[Any] | None = None) -> bool:
+        """``publish``; if its messages cannot be built or sent, the channel still reads what happened, in plain
+        words (no panel, no map). Whether the channel was told."""
+        if await _attempt(failures, self.publish(outcome, start=start, told=True, acted=acted, via=via)):
+            return True
+        return await _attempt(failures, self._plainly(outcome, start))
+
+    async def _plainly(self, outcome: Outcome, start: int) -> None:
+        record = outcome.record
+        locale = game_locale(record)
+        lines = [line for part in outcome.parts[start:] for line in self.part_lines(outcome, part, EVERYBODY, locale)]
+        lines.append(_("(The turn panel could not be shown: /map shows the board, and the slash commands play "
+                       "on.)", locale))
+        await self.post(record, clip(lines))
+
+    def _done(self, interaction: discord.Interaction[Any], outcome: Outcome, *, private: bool) -> str:
+        """What the stored outcome did, as the user may know it, for the apology when its answer failed."""
+        viewer = outcome.record.seat_of(interaction.user.id)
+        audience = viewer if private else EVERYBODY
+        try:
+            return clip([line for part in outcome.parts
+                         for line in self.part_lines(outcome, part, audience, interaction.locale)])[:MAX_DONE]
+        except Exception:  # the words themselves failed: the apology says the change stands
+            log.exception("the words of game %s's outcome failed", outcome.record.id)
+            return ""
 
     async def _reply(self, interaction: discord.Interaction[Any], outcome: Outcome, *, private: bool,
                      on_panel: bool) -> None:
@@ -322,7 +379,24 @@ class Announcer:
         """After a restart: what was stored but not told (the bot stopped in between), once. What belongs to the
         live panel's turn goes on the panel (it tells what is stored); anything after it in one message."""
         async with self.live.lock(record.id):
-            await self._catch_up(record, told, deadline)
+            try:
+                await self._catch_up(record, told, deadline)
+            except Exception:  # the channel still reads what it missed, in plain words; the other games go on
+                log.exception("catching up game %s failed", record.id)
+                await _attempt([], self._plain_catch_up(record, told))
+
+    async def _plain_catch_up(self, record: GameRecord, told: int) -> None:
+        events = await self.store.events(record.id)
+        if told >= len(events):
+            return
+        before = Game.from_events(events[:told]).state if told else None
+        after = record.game().state
+        locale = game_locale(record)
+        lines = [_("While the bot was away:", locale),
+                 *describe(events_for(events[told:], EVERYBODY, before=before), after, Game(after).board, locale),
+                 _("(The turn panel could not be shown: /map shows the board, and the slash commands play on.)",
+                   locale)]
+        await self.post(record, clip(lines))
 
     async def _catch_up(self, record: GameRecord, told: int, deadline: float | None) -> None:
         await self.table.told(record.id, record.last_seq)

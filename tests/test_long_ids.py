@@ -1,0 +1,191 @@
+"""A map whose ids are as long as the loader allows (64 characters) and hold ``:``: every button and menu still
+fits Discord's 100-character custom ids, and a whole game is played on it by taps. And a move whose answer fails
+after it was stored is still announced, and the apology says it stands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import mapdraw
+import pytest
+from discord_helpers import OfflineDiscord, make_bot, start
+from PIL import Image
+from test_taps_game import Player, record_of
+
+from cogs.shared.components import BUTTON_ID, MAX_CUSTOM_ID, card_at, continent_at, continent_ref, ref, territory_at
+from engine import load_map, parse_map
+from engine.cards import WILD_CARDS
+from engine.state import REINFORCE
+
+
+def long_id(kind: str, n: int) -> str:
+    return f"{kind}:{n}:".ljust(64, "x")
+
+
+def long_ids_map() -> dict[str, Any]:
+    """Six territories in two continents, a ring with one chord; every id 64 characters with ``:`` in it."""
+    t = [long_id("territory", i) for i in range(6)]
+    borders = {(i, (i + 1) % 6) for i in range(6)} | {(0, 3)}
+    return {"id": "long:ids", "name": "Long Ids", "players": {"min": 2, "max": 3},
+            "continents": [{"id": long_id("continent", c), "name": f"Part {c + 1}", "bonus": 2,
+                            "territories": t[3 * c:3 * c + 3]} for c in range(2)],
+            "territories": [{"id": t[i], "name": f"Land {i + 1}", "continent": long_id("continent", i // 3),
+                             "neighbours": [t[j] for j in range(6) if (i, j) in borders or (j, i) in borders]}
+                            for i in range(6)],
+            "images": {"regions": "regions.png"}}
+
+
+def upload(data: dict[str, Any]) -> dict[str, tuple[str, bytes]]:
+    regions = Image.new("L", (1200, 400), 0)
+    for i in range(len(data["territories"])):
+        regions.paste(i + 1, (i * 200, 0, (i + 1) * 200, 400))
+    return {"file": ("long.json", json.dumps(data).encode()), "file2": ("regions.png", mapdraw.png(regions))}
+
+
+def test_numbers_read_back_to_the_ids_and_nothing_else_is_read():
+    board = parse_map({k: v for k, v in long_ids_map().items() if k != "images"})
+    for t in board.territory_ids:
+        assert territory_at(board, ref(board, t)) == t
+        assert territory_at(board, t) == t  # a component posted before numbers: its id still reads
+        assert card_at(board, ref(board, t)) == t
+    for c in board.continents:
+        assert continent_at(board, continent_ref(board, c)) == c
+    assert [card_at(board, ref(board, w)) for w in WILD_CARDS] == list(WILD_CARDS)
+    for forged in ("6", "-1", "01", "1.0", " 1", "٣", "", "9" * 40, "territory:1"):
+        assert territory_at(board, forged) is None, forged
+    assert card_at(board, "8") is None and continent_at(board, "2") is None
+
+
+@pytest.mark.asyncio
+async def test_a_game_on_a_map_of_long_ids_with_colons_is_played_by_taps(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="long-ids"), strict=True) as d:
+        d.set_permissions("alice", manage_guild=True)
+        step = await d.send_command("alice", "general", "risk map add", upload(long_ids_map()))
+        assert not step.problems and "Added the map Long Ids" in step[-1].content, step[-1].content
+        map_id = (await d.bot.store.list_maps(d.guild.id))[0].map_id
+        await start(d, ["alice"], 1, map=map_id, deployment="auto", max_rounds=8)
+        board = load_map(map_id)
+        alice, played, held = Player(d, "en"), set(), None
+        for _step in range(400):
+            record = await record_of(d)
+            if record.status != "running":
+                break
+            game = record.game()
+            s = game.state
+            if s.current == 0 and s.phase == REINFORCE and s.hands.get(0) and "trade" not in played \
+                    and s.hands.get(0) != held:
+                held = s.hands.get(0)  # /cards, and a trade from its buttons when a set is held
+                step = alice._checked(await d.send_command("alice", "general", "cards", {}), "/cards")
+                played.add("cards")
+                trades = [b["label"] for b in step[-1].buttons if b["label"].startswith("Trade")]
+                if trades:
+                    step = await alice.tap(trades[0], step[-1])
+                    plus_two = [b["label"] for m in step if m.ephemeral for b in m.buttons
+                                if b["label"].startswith("+2")]
+                    if plus_two:
+                        await alice.tap(plus_two[0], next(m for m in step if m.ephemeral))
+                    played.add("trade")
+                continue
+            await alice.step()
+            played |= set(alice.turn)
+        components = [c for m in d.messages for c in (*m.buttons, *m.selects)]
+        assert components and all(len(c["custom_id"]) <= MAX_CUSTOM_ID for c in components)
+        assert all(not m.content.startswith("⛔") and "went wrong" not in m.content for m in d.messages)
+        # Every kind of tap was made on this map: placing, attacks (blitzes), moving in, fortifying, /cards.
+        assert {"place", "attack", "move-in", "fortify", "cards"} <= played, played
+        events = await d.bot.store.events(record.id)
+        assert any(e["type"] == "battle" for e in events) and any(e["type"] == "fortified" for e in events)
+        buttons = [b["custom_id"] for m in d.messages for b in m.buttons if b["custom_id"].startswith("risk:")]
+        for custom_id in buttons:  # the ids are the territories' numbers, each one a territory of the map
+            import re
+            match = re.fullmatch(BUTTON_ID, custom_id)
+            assert match is not None, custom_id
+            assert not any(t in custom_id for t in board.territory_ids), custom_id
+
+
+@pytest.mark.asyncio
+async def test_a_move_whose_answer_fails_after_it_was_stored_is_announced_and_said_to_stand(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from cogs.shared import announcer, live
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="after-commit")) as d:
+        await start(d, ["alice"], 1, deployment="auto")
+        record = await record_of(d)
+        game = record.game()
+        assert game.state.current == 0 and game.state.phase == REINFORCE
+        territory = game.state.territories_of(0)[0]
+        before = game.state.armies[territory]
+
+        def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("the buttons could not be built")
+        monkeypatch.setattr(announcer, "controls", broken)
+        monkeypatch.setattr(live, "controls", broken)
+        step = await d.send_command("alice", "general", "place", {"territory": game.board.name(territory),
+                                                                  "count": 1})
+        after = (await record_of(d)).game().state
+        assert after.armies[territory] == before + 1  # stored
+        answer = [m for m in step if m.ephemeral][-1]
+        assert "it was done and stands" in answer.content and "Nothing was changed" not in answer.content
+        assert "placed 1" in answer.content  # what it did
+        public = [m for m in d.messages if not m.ephemeral and "placed 1" in m.content]
+        assert public, "the channel hears of the move"
+        stored = await d.bot.store.events(record.id)
+        assert any(e["type"] == "armies_placed" for e in stored)
+        monkeypatch.undo()
+        # The game goes on: the next move is answered as usual.
+        step = await d.send_command("alice", "general", "place", {"territory": game.board.name(territory),
+                                                                  "count": 1})
+        assert not any("went wrong" in m.content for m in step), [m.content for m in step]
+
+
+@pytest.mark.asyncio
+async def test_cards_and_their_trades_are_buttons_that_fit_and_read_back(monkeypatch: pytest.MonkeyPatch):
+    import re
+    from types import SimpleNamespace
+
+    from conftest import new_game, position
+    from test_taps_game import _Interaction, tap_on
+
+    from cogs.play import buttons
+    from cogs.play.moves import PlayCommands
+    from cogs.shared.errors import UserError
+    from engine import Trade, register_map
+
+    board = parse_map({k: v for k, v in long_ids_map().items() if k != "images"})
+    register_map(board)
+    t = board.territory_ids
+    game = position(new_game(2, map=board.id), {t[0]: 0, t[1]: 0, t[2]: 0}, phase=REINFORCE, seat=0)
+    game.state.reinforcements = 3
+    game.state.hands[0] = [t[0], t[1], "wild_1"]
+
+    def taps_of(view: Any) -> list[tuple[str, list[str]]]:
+        """Each button of a view as a tap would bring it back: its label and its arguments."""
+        found = []
+        for child in view.children:
+            custom_id = child.item.custom_id
+            assert len(custom_id) <= MAX_CUSTOM_ID, custom_id
+            match = re.fullmatch(BUTTON_ID, custom_id)
+            assert match is not None and match["verb"] == "trade", custom_id
+            found.append((child.item.label, match["args"].split(":")[1:]))
+        return found
+
+    interaction = _Interaction()
+    await PlayCommands.send_cards(SimpleNamespace(), interaction, SimpleNamespace(id=7, game=lambda: game), 0)
+    text, view = interaction.response.sent[-1]
+    assert "Land 1" in (text or "")
+    (_label, args), *_more = taps_of(view)
+    tap = tap_on(game, *args)
+    await buttons.trade(tap)  # two territories of the set held: which gets the +2?
+    assert not tap.cog.actions
+    choices = taps_of(tap.interaction.response.sent[-1][1])
+    assert [c[0] for c in choices] == ["+2 on Land 1", "+2 on Land 2"]
+    tap = tap_on(game, *choices[1][1])
+    await buttons.trade(tap)
+    assert tap.cog.actions == [Trade(0, game.best_set(0), t[1])]
+    for forged in ([args[0], ref(board, t[3])], [args[0], "99"], ["0.1.2"], ["0.1"]):
+        tap = tap_on(game, *forged)
+        with pytest.raises(UserError):
+            await buttons.trade(tap)
+        assert not tap.cog.actions, forged
