@@ -4,8 +4,7 @@ A tap arrives as a verb and arguments from a custom id, or a select's values: Di
 against what was offered, and anyone can forge them. So each handler first checks that the arguments are legal
 choices of the game as it is now (``choices``), and refuses anything else with the same words whatever the
 reason, so a refusal tells nothing the menu did not show. Territories and cards travel as their numbers on the map
-(``components.ref``): this is where they become ids again (``Tap.legal``, ``Tap.territory``, ``card_at``), and
-where the next step's components are given numbers.
+(``components.ref``): here they become ids again (``Tap.legal``, ``card_at``), and the next components get theirs.
 """
 
 from __future__ import annotations
@@ -15,14 +14,12 @@ from collections.abc import Awaitable, Callable
 from cogs.play.counts import COUNTS
 from cogs.play.menus import choices, pair_of, refs, trade_ref
 from cogs.play.panel import Blue, Grey, Red, armies_to_place, controls, count_select, turn_prompt
-from cogs.play.tap import Tap
+from cogs.play.tap import Tap, in_phase
 from cogs.shared import components as verb
 from cogs.shared.components import GameButton, GameSelect, card_at, continent_at, ref, view_of
 from cogs.shared.errors import UserError
 from cogs.shared.i18n import _, ngettext, percent, territory_name
-from cogs.shared.text import phase_text
 from engine import (
-    Action,
     Attack,
     Blitz,
     ChooseCapital,
@@ -42,17 +39,7 @@ from engine.state import ATTACK, SETUP
 
 # -- buttons ---------------------------------------------------------------------------------------------------
 async def _menu(tap: Tap, purpose: str, prompt: str) -> None:
-    await tap.menu(purpose, choices(tap.game, tap.seat, purpose),
-                         prompt)
-
-
-def in_phase(tap: Tap, action: type[Action], *phases: str) -> None:
-    """A button of an earlier moment (an old panel) is refused at once, with what the game is doing now: one
-    whose action the phase does not allow (``engine.phases.PHASES``), or that only ``phases`` (if given) offer."""
-    s = tap.game.state
-    if not tap.game.allows(action) or (phases and s.phase not in phases):
-        raise UserError(_("That button is from an earlier moment: now you are {phase}. Use the newest buttons.",
-                          tap.locale, phase=phase_text(s, tap.locale, tap.seat)))
+    await tap.menu(purpose, choices(tap.game, tap.seat, purpose), prompt)
 
 
 async def claim(tap: Tap) -> None:
@@ -305,8 +292,8 @@ async def chose_place_all(tap: Tap, value: str) -> None:
 
 
 async def chose_attack_from(tap: Tap, value: str) -> None:
-    await tap.menu(verb.ATTACK_TO, choices(tap.game, tap.seat, verb.ATTACK_TO, [value]),
-                         _("Attack which territory?", tap.locale), value)
+    await tap.menu(verb.ATTACK_TO, choices(tap.game, tap.seat, verb.ATTACK_TO, [value]), _("Attack which territory?",
+                                                                                           tap.locale), value)
 
 
 async def chose_attack_to(tap: Tap, value: str) -> None:
@@ -336,7 +323,7 @@ async def _dice(tap: Tap, source: str, target: str) -> None:
 
 async def chose_fortify_from(tap: Tap, value: str) -> None:
     await tap.menu(verb.FORTIFY_TO, choices(tap.game, tap.seat, verb.FORTIFY_TO, [value]),
-                         _("Move them to?", tap.locale), value)
+                   _("Move them to?", tap.locale), value)
 
 
 async def chose_fortify_to(tap: Tap, value: str) -> None:

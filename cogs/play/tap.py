@@ -13,6 +13,7 @@ from cogs.play.menus import PAIRS, SOURCES, choices, pick_territory
 from cogs.shared.components import territory_at
 from cogs.shared.errors import UserError
 from cogs.shared.i18n import _, territory_name
+from cogs.shared.text import phase_text
 from engine import Action, Game
 from store import GameRecord
 
@@ -103,4 +104,13 @@ class Tap:
         await pick_territory(self.interaction, self.record.id, self.game, purpose, territories, prompt, *extra)
 
 
-__all__ = ["Player", "Tap"]
+def in_phase(tap: Tap, action: type[Action], *phases: str) -> None:
+    """A button of an earlier moment (an old panel) is refused at once, with what the game is doing now: one
+    whose action the phase does not allow (``engine.phases.PHASES``), or that only ``phases`` (if given) offer."""
+    s = tap.game.state
+    if not tap.game.allows(action) or (phases and s.phase not in phases):
+        raise UserError(_("That button is from an earlier moment: now you are {phase}. Use the newest buttons.",
+                          tap.locale, phase=phase_text(s, tap.locale, tap.seat)))
+
+
+__all__ = ["Player", "Tap", "in_phase"]

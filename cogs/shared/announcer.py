@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable
 from typing import Any, Unpack
 
 import discord
@@ -30,63 +30,16 @@ from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.live import NOBODY, LivePanels, only
 from cogs.shared.postbox import ANSWERED_BY_EDIT, Extras, Post, Postbox, PostOptions, Sent
-from cogs.shared.text import describe, now_text, seat_name
+from cogs.shared.text import describe, now_text
+from cogs.shared.wording import attempt, clip, note_line, part_lines
 from engine import Game, GameState
-from engine.events import EventType
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from store import GameRecord, StoreReader
-from table import Note, Outcome, Part, Reminder, Table
-from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
+from table import Outcome, Part, Reminder, Table
+from table.outcome import AI, KICKED, PLAYER, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
 
-MAX_CONTENT = 1900
 MAX_DONE = 1500  # what a move did, in the apology for an answer that failed (the apology's words come first)
 log = logging.getLogger("risk.announcer")
-
-
-async def _attempt(failures: list[Exception], work: Awaitable[object]) -> bool:
-    """Await one part of telling a stored outcome; a failure is kept in ``failures`` (and logged), so that the
-    other parts still go out."""
-    try:
-        await work
-    except Exception as exc:
-        log.exception("telling an outcome failed")
-        failures.append(exc)
-        return False
-    return True
-
-
-def clip(lines: Sequence[str]) -> str:
-    """Lines as one message within Discord's limit; what does not fit is counted."""
-    text = "\n".join(lines)
-    if len(text) <= MAX_CONTENT:
-        return text
-    head: list[str] = []
-    size = 0
-    for line in lines:
-        if size + len(line) > MAX_CONTENT - 40:
-            break
-        head.append(line)
-        size += len(line) + 1
-    return "\n".join([*head, f"… (+{len(lines) - len(head)})"])
-
-
-def note_line(note: Note, state: GameState, locale: object) -> str:
-    name = seat_name(state, note.seat, locale)
-    if note.kind == TIME_RAN_OUT:
-        if note.cautious:
-            return _("⌛ {player}'s time ran out: the AI played their turn cautiously (missed turns in a row: {n}).",
-                     locale, player=name, n=note.count)
-        return _("⌛ {player}'s time ran out: the AI played their turn (missed turns in a row: {n}).", locale,
-                 player=name, n=note.count)
-    if note.kind == SEAT_TO_AI:
-        return ngettext("🤖 {player} missed {n} turn: the AI takes their seat. The host can give it back with "
-                        "/risk reinstate.", "🤖 {player} missed {n} turns in a row: the AI takes their seat. The host "
-                        "can give it back with /risk reinstate.", note.count, locale, player=name)
-    if note.kind == SEAT_REMOVED:
-        return ngettext("🏳️ {player} missed {n} turn: their territories are neutral now.",
-                        "🏳️ {player} missed {n} turns in a row: their territories are neutral now.", note.count,
-                        locale, player=name)
-    return _("🚪 The host removed {player} from the game: their territories are neutral now.", locale, player=name)
 
 
 class Announcer:
@@ -110,45 +63,9 @@ class Announcer:
         return await asyncio.shield(self.queue(record, content, **options))
 
     # -- what one part says, to one audience ----------------------------------------------------------
-    def part_lines(self, outcome: Outcome, part: Part, audience: Audience, locale: object) -> list[str]:
-        seen = events_for(part.events, audience, before=part.before)
-        state = part.after
-        board = Game(state).board
-        notes = [n for n in outcome.notes if n.seat == part.seat]
-        head: list[str] = []
-        skip: set[EventType] = set()
-        if part.by == START:
-            head.append(_("The game begins! Dice commitment: `{c}`", locale, c=state.seed_commitment[:16] + "…"))
-            seen = seen[1:]
-        elif part.by in (AI, TIMEOUT):
-            if part.by == TIMEOUT:
-                head += [note_line(n, state, locale) for n in notes if n.kind == TIME_RAN_OUT and part is
-                         next(p for p in outcome.parts if p.by == TIMEOUT and p.seat == n.seat)]
-            else:
-                name = seat_name(state, part.seat, locale)
-                head.append(_("🤖 {player} played turn {turn}:", locale, player=name, turn=part.turn) if part.turn
-                            else _("🤖 {player} played:", locale, player=name))
-            skip |= {"turn_started", "turn_ended"}
-        if part.by == HOST or any(n.kind == SEAT_REMOVED for n in notes):
-            skip.add("player_surrendered")
-        lines = head + describe([e for e in seen if e["type"] not in skip], state, board, locale,
-                                sum_placements=part.by in (AI, TIMEOUT))
-        if part.by == AI and len(lines) == 1:  # nothing this audience may read about: one short line
-            name = seat_name(state, part.seat, locale)
-            lines = [_("🤖 {player} played turn {turn}.", locale, player=name, turn=part.turn) if part.turn
-                     else _("🤖 {player} played.", locale, player=name)]
-        if part.by == HOST:  # what happened first: the removal, then what it caused (the end, perhaps)
-            lines = [note_line(n, state, locale) for n in notes if n.kind == KICKED] + lines
-        if part is self._last_timeout(outcome, part.seat):
-            said = [note_line(n, state, locale) for n in notes if n.kind in (SEAT_TO_AI, SEAT_REMOVED)]
-            ends = [i for i, line in enumerate(lines) if line.startswith("🏆")]
-            at = ends[0] if ends else len(lines)
-            lines = lines[:at] + said + lines[at:]
-        return lines
-
     @staticmethod
-    def _last_timeout(outcome: Outcome, seat: int) -> Part | None:
-        return next((p for p in reversed(outcome.parts) if p.by == TIMEOUT and p.seat == seat), None)
+    def part_lines(outcome: Outcome, part: Part, audience: Audience, locale: object) -> list[str]:
+        return part_lines(outcome, part, audience, locale)
 
     # -- the actor's answer ---------------------------------------------------------------------------------
     async def answer(self, interaction: discord.Interaction[Any], outcome: Outcome, *, private: bool) -> None:
@@ -168,7 +85,7 @@ class Announcer:
         if not quiet:
             await self.told(outcome)
         if first.by != PLAYER:  # the start, a removal: answered where everybody reads it (privately under fog)
-            await _attempt(failures, self._announce_first(interaction, outcome, private=private))
+            await attempt(failures, self._announce_first(interaction, outcome, private=private))
             channel_told = await self._publish_or_plainly(failures, outcome, start=1)
         else:
             channel_told = await self._answer_move(interaction, outcome, failures, private=private)
@@ -185,20 +102,20 @@ class Announcer:
         live = await self.store.live_panel(outcome.record.id) if tapped is not None else None
         on_panel = tapped is not None and live is not None and tapped.id == live.message_id
         if private or not on_panel:  # a tap on the live panel itself needs no words: the panel is edited
-            await _attempt(failures, self._reply(interaction, outcome, private=private, on_panel=tapped is not None))
+            await attempt(failures, self._reply(interaction, outcome, private=private, on_panel=tapped is not None))
         told = await self._publish_or_plainly(failures, outcome, acted=True,
                                               via=None if private or not on_panel else interaction)
         if on_panel and not private and not interaction.extras.get(ANSWERED_BY_EDIT):  # the panel moved on
-            await _attempt(failures, self._reply(interaction, outcome, private=False, on_panel=True))
+            await attempt(failures, self._reply(interaction, outcome, private=False, on_panel=True))
         return told
 
     async def _publish_or_plainly(self, failures: list[Exception], outcome: Outcome, *, start: int = 0,
                                   acted: bool = False, via: discord.Interaction[Any] | None = None) -> bool:
         """``publish``; if its messages cannot be built or sent, the channel still reads what happened, in plain
         words (no panel, no map). Whether the channel was told."""
-        if await _attempt(failures, self.publish(outcome, start=start, told=True, acted=acted, via=via)):
+        if await attempt(failures, self.publish(outcome, start=start, told=True, acted=acted, via=via)):
             return True
-        return await _attempt(failures, self._plainly(outcome, start))
+        return await attempt(failures, self._plainly(outcome, start))
 
     async def _plainly(self, outcome: Outcome, start: int) -> None:
         record = outcome.record
@@ -383,7 +300,7 @@ class Announcer:
                 await self._catch_up(record, told, deadline)
             except Exception:  # the channel still reads what it missed, in plain words; the other games go on
                 log.exception("catching up game %s failed", record.id)
-                await _attempt([], self._plain_catch_up(record, told))
+                await attempt([], self._plain_catch_up(record, told))
 
     async def _plain_catch_up(self, record: GameRecord, told: int) -> None:
         events = await self.store.events(record.id)
