@@ -189,3 +189,62 @@ async def test_cards_and_their_trades_are_buttons_that_fit_and_read_back(monkeyp
         with pytest.raises(UserError):
             await buttons.trade(tap)
         assert not tap.cog.actions, forged
+
+
+@pytest.mark.asyncio
+async def test_buttons_and_menus_posted_with_ids_before_numbers_still_play(tmp_path: Path):
+    """Panels of running games carried territory ids before they carried numbers: a tap on one still plays, checked
+    against the legal choices like any other."""
+    from test_audiences import forge
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="after-commit")) as d:
+        await start(d, ["alice"], 1, deployment="auto")
+        record = await record_of(d)
+        game = record.game()
+        mine = game.state.territories_of(0)
+        theirs = next(t for t in game.board.territory_ids if t not in mine)
+        gid = record.id
+        step = await forge(d, "alice", f"risks:{gid}:place", [mine[0]])  # an old menu of territories
+        assert any(b["label"].startswith("All") for b in step[-1].buttons), step[-1].content
+        assert all(":" + mine[0] not in b["custom_id"] for b in step[-1].buttons)  # its answer carries numbers
+        step = await forge(d, "alice", f"risk:{gid}:put:{mine[0]}:1")  # an old count button
+        assert not step.problems and (await record_of(d)).game().state.armies[mine[0]] == \
+            game.state.armies[mine[0]] + 1
+        step = await forge(d, "alice", f"risk:{gid}:put:{theirs}:1")  # still checked: not hers
+        assert "That choice is not available now" in step[-1].content
+
+
+@pytest.mark.asyncio
+async def test_a_restart_whose_catch_up_cannot_build_the_panel_still_tells_the_move(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import asyncio
+
+    from test_live_panel import to_move
+
+    from cogs.shared import live
+
+    db = tmp_path / "g.db"
+    d = OfflineDiscord(make_bot(db, seed="crash"))
+    await d.setup()
+    try:
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        who, record = await to_move(d)
+        game = record.game()
+        cog = d.bot.get_cog("RiskCog")
+
+        async def stopped(*args: Any, **kwargs: Any) -> None:  # the bot stops before it tells the channel
+            raise asyncio.CancelledError
+        cog.announcer.publish = stopped
+        territory = game.board.name(game.state.territories_of(game.state.current)[0])
+        await d.send_command(who, "general", "place", {"territory": territory, "count": 1})
+
+        def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("the buttons could not be built")
+        monkeypatch.setattr(live, "controls", broken)
+        before = len(d.messages)
+        d = await d.restart(make_bot(db, seed="crash"))
+        told = [m.content for m in d.messages[before:] if not m.ephemeral]
+        assert any("While the bot was away" in text and territory in text for text in told), told
+        assert await d.bot.store.unannounced() == []
+    finally:
+        await d.close()
