@@ -184,7 +184,13 @@ class Announcer:
 
     # -- the channel -------------------------------------------------------------------------------------
     async def outcome(self, outcome: Outcome) -> None:
-        await self.publish(outcome, start=0)  # what a timer (or a restart) produced: everything to the channel
+        """What a timer (or a restart) produced, stored: everything to the channel, in plain words if its messages
+        cannot be built (the failure is raised after that, for the scheduler's log)."""
+        failures: list[Exception] = []
+        await self.told(outcome)
+        await self._publish_or_plainly(failures, outcome)
+        if failures:
+            raise failures[0]
 
     async def told(self, outcome: Outcome) -> None:
         """Note that the channel has been told this outcome, before telling it: a restart never tells it again
