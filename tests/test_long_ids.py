@@ -248,3 +248,32 @@ async def test_a_restart_whose_catch_up_cannot_build_the_panel_still_tells_the_m
         assert await d.bot.store.unannounced() == []
     finally:
         await d.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("changed", "words"), [
+    (True, "while telling what happened: it was done and stands.\nalice placed 3 armies on Peru."),
+    (False, ". Nothing was changed."),
+    (None, ")."),  # whether anything was stored is not known: neither is claimed
+])
+async def test_the_apology_for_an_error_says_only_what_is_true(changed: bool | None, words: str):
+    from types import SimpleNamespace
+
+    from cogs.shared.errors import CHANGED, DONE, handle_error
+
+    sent: list[str] = []
+
+    class Response:
+        def is_done(self) -> bool:
+            return False
+
+        async def send_message(self, text: str, **options: Any) -> None:
+            sent.append(text)
+
+    extras: dict[str, Any] = {} if changed is None else {CHANGED: changed, DONE: "alice placed 3 armies on Peru."}
+    interaction = SimpleNamespace(extras=extras, locale="en-US", data={}, user=None, channel_id=1, id=1,
+                                  response=Response())
+    await handle_error(interaction, RuntimeError("a part of the answer failed"))  # type: ignore[arg-type]
+    assert sent[0].startswith("Sorry, something went wrong on my side (error ")
+    assert sent[0].endswith(words), sent
+    assert ("Nothing was changed" in sent[0]) is (changed is False)

@@ -206,6 +206,7 @@ class _Interaction:
 
     def __init__(self) -> None:
         self.response = _Response()
+        self.extras: dict[str, Any] = {}
 
 
 class _Cog:

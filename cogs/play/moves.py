@@ -82,6 +82,7 @@ class PlayCommands(CogBase):
         is private: a typed move's "thinking…" and a menu's answer are seen by the player alone."""
         game = record.game()
         private = fog_hides_board(game.state)
+        interaction.extras[CHANGED] = False  # until the table stores it
         # Discord waits 3 s for the first response: it goes out before any store or rules work (a typed move
         # was acknowledged even before the game was read, see ``receive``). A refusal found afterwards becomes
         # a private explanation.

@@ -11,7 +11,7 @@ import discord
 
 from cogs.play.menus import PAIRS, SOURCES, choices, pick_territory
 from cogs.shared.components import territory_at
-from cogs.shared.errors import UserError
+from cogs.shared.errors import CHANGED, UserError
 from cogs.shared.i18n import _, territory_name
 from cogs.shared.text import phase_text
 from engine import Action, Game
@@ -40,6 +40,11 @@ class Tap:
     game: Game
     seat: int
     args: list[str]
+
+    def __post_init__(self) -> None:
+        # A tap stores nothing until it plays a move (``perform``) or removes a player (``answer``), each of which
+        # notes it: an error before says nothing was changed.
+        self.interaction.extras.setdefault(CHANGED, False)
 
     @property
     def locale(self) -> object:

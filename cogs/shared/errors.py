@@ -4,7 +4,8 @@ A refusal of the rules (``RuleError``), of the store (``StoreError``) or of the 
 short private explanation. Anything else is logged with its traceback and the interaction's options; the
 user gets a private apology with an error id. Nothing is written when an action is refused. An error after a
 change was stored (``interaction.extras[CHANGED]``: the move was applied, answering it failed) is never called a
-refusal: the apology says that the change stands, and what it did (``extras[DONE]``).
+refusal: the apology says that the change stands, and what it did (``extras[DONE]``). Only of a move that was not
+stored does it say that nothing was changed; elsewhere it claims neither.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from table import LimitReached
 log = logging.getLogger("risk.errors")
 ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
 ACK = "acknowledged"  # in ``interaction.extras``: how the first response went, (kind, private)
-CHANGED = "changed"  # in ``interaction.extras``: the interaction's change is stored (whatever fails after it)
+CHANGED = "changed"  # in ``interaction.extras``: True once the interaction's change is stored, False for a move not
+#                       stored (yet); absent, the error handler claims neither
 DONE = "done"  # in ``interaction.extras``: what the stored change did, in the user's words, should its answer fail
 
 PERMISSION_NAMES = {"send_messages": "Send Messages", "attach_files": "Attach Files", "embed_links": "Embed Links"}
@@ -163,9 +165,11 @@ async def handle_error(interaction: discord.Interaction[Any], exc: BaseException
             done = interaction.extras.get(DONE)
             if done:
                 text += "\n" + str(done)
-        else:
+        elif interaction.extras.get(CHANGED) is False:  # a move that was not stored
             text = _("Sorry, something went wrong on my side (error {id}). Nothing was changed.", interaction.locale,
                      id=error_id)
+        else:  # whether anything was stored is not known here: nothing is claimed
+            text = _("Sorry, something went wrong on my side (error {id}).", interaction.locale, id=error_id)
     else:
         text = REFUSED + text
     text = clip(text, MESSAGE_LIMIT)
