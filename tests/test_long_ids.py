@@ -277,3 +277,22 @@ async def test_the_apology_for_an_error_says_only_what_is_true(changed: bool | N
     assert sent[0].startswith("Sorry, something went wrong on my side (error ")
     assert sent[0].endswith(words), sent
     assert ("Nothing was changed" in sent[0]) is (changed is False)
+
+
+@pytest.mark.asyncio
+async def test_a_start_whose_announcement_fails_is_still_told_and_said_to_stand(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from cogs.shared.announcer import Announcer
+    from discord_helpers import open_lobby
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the start could not be announced")
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="start")) as d:
+        await open_lobby(d, "alice", deployment="auto")
+        await d.send_command("alice", "general", "risk addbot", {})
+        monkeypatch.setattr(Announcer, "_announce_first", broken)
+        step = await d.send_command("alice", "general", "risk start", {})
+        assert (await record_of(d)).status == "running"
+        answer = [m for m in step if m.ephemeral][-1]
+        assert "it was done and stands" in answer.content and "The game begins!" in answer.content
+        assert any("The game begins!" in m.content for m in d.messages if not m.ephemeral)  # the channel's

@@ -292,8 +292,8 @@ async def chose_place_all(tap: Tap, value: str) -> None:
 
 
 async def chose_attack_from(tap: Tap, value: str) -> None:
-    await tap.menu(verb.ATTACK_TO, choices(tap.game, tap.seat, verb.ATTACK_TO, [value]), _("Attack which territory?",
-                                                                                           tap.locale), value)
+    await tap.menu(verb.ATTACK_TO, choices(tap.game, tap.seat, verb.ATTACK_TO, [value]),
+                   _("Attack which territory?", tap.locale), value)
 
 
 async def chose_attack_to(tap: Tap, value: str) -> None:

@@ -85,7 +85,8 @@ class Announcer:
         if not quiet:
             await self.told(outcome)
         if first.by != PLAYER:  # the start, a removal: answered where everybody reads it (privately under fog)
-            await attempt(failures, self._announce_first(interaction, outcome, private=private))
+            if not await attempt(failures, self._announce_first(interaction, outcome, private=private)):
+                await attempt(failures, self._plainly(outcome, 0, 1))  # the start, or the removal, for the channel
             channel_told = await self._publish_or_plainly(failures, outcome, start=1)
         else:
             channel_told = await self._answer_move(interaction, outcome, failures, private=private)
@@ -117,10 +118,12 @@ class Announcer:
             return True
         return await attempt(failures, self._plainly(outcome, start))
 
-    async def _plainly(self, outcome: Outcome, start: int) -> None:
+    async def _plainly(self, outcome: Outcome, start: int, stop: int | None = None) -> None:
+        """The public lines of parts ``start`` to ``stop``, in one plain message."""
         record = outcome.record
         locale = game_locale(record)
-        lines = [line for part in outcome.parts[start:] for line in self.part_lines(outcome, part, EVERYBODY, locale)]
+        lines = [line for part in outcome.parts[start:stop]
+                 for line in self.part_lines(outcome, part, EVERYBODY, locale)]
         lines.append(_("(The turn panel could not be shown: /map shows the board, and the slash commands play "
                        "on.)", locale))
         await self.post(record, clip(lines))
