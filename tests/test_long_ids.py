@@ -282,8 +282,9 @@ async def test_the_apology_for_an_error_says_only_what_is_true(changed: bool | N
 @pytest.mark.asyncio
 async def test_a_start_whose_announcement_fails_is_still_told_and_said_to_stand(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    from cogs.shared.announcer import Announcer
     from discord_helpers import open_lobby
+
+    from cogs.shared.announcer import Announcer
 
     async def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("the start could not be announced")
