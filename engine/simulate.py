@@ -7,6 +7,9 @@ prints a summary: wins by seat and by AI level, how games ended, turns, and time
 Every setting works, variants included: ``--set mode=missions``, ``--set mode=capitals``, ``--set teams=2v2``
 (4 players; seats split by seat order), ``--set fog=on``, ``--set fortify=unlimited``, ``--set preset=quick``.
 
+``--map FILE|ID`` plays on a custom map: its ``map.json`` (or the folder of a map package), or a built-in map's id
+(``engine/mapoption.py``); its logs then replay and verify with the same ``--map``.
+
 ``--ai random`` plays any legal move at random (``engine.ai.RandomAI``): games that reach the corners of the rules
 sensible players rarely reach. Random players surrender more and more readily after some rounds, so every game ends.
 """
@@ -25,8 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from .ai import ALL_LEVELS, make_ai
+from .errors import MapError
 from .game import Game
 from .log import write_log
+from .mapoption import board_for
 from .settings import Settings
 from .state import OVER, Event, Player
 
@@ -80,13 +85,16 @@ def parse_settings(pairs: Sequence[str]) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.simulate", description="Play whole games between AIs.")
-    parser.add_argument("--players", type=int, default=4, help="players per game, 2 to 6 (default 4)")
+    parser.add_argument("--players", type=int, default=4,
+                        help="players per game, 2 to the map's most: 6 on the classic map (default 4)")
     parser.add_argument("--games", type=int, default=10, help="number of games (default 10)")
     parser.add_argument("--seed", default="0", help="base seed; the same seed replays the same games")
     parser.add_argument("--ai", default="normal",
                         help=f"one level for every seat or a comma list, one per seat ({', '.join(ALL_LEVELS)})")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="a game setting, e.g. cards=fixed, mode=missions, teams=2v2, preset=quick")
+    parser.add_argument("--map", help="a custom map: its map.json or package folder, or a built-in map's id "
+                                      "(default: the game's setting, classic)")
     parser.add_argument("--out", type=Path, help="directory for one game-N.jsonl event log per game")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     args = parser.parse_args(argv)
@@ -98,11 +106,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [lv for lv in levels if lv not in ALL_LEVELS]
     if unknown:
         parser.error(f"unknown AI level {unknown[0]}; levels: {', '.join(ALL_LEVELS)}")
-    if not 2 <= args.players <= 6:
-        parser.error("--players must be 2 to 6")
     try:
         settings = parse_settings(args.set)
+        if args.map:
+            settings["map"] = board_for(args.map).id
         Settings.from_dict(settings).check_players(args.players)
+    except MapError as exc:
+        print(f"cannot use the map {args.map}: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"cannot read the map {args.map}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     except (argparse.ArgumentTypeError, ValueError) as exc:
         parser.error(str(exc))
     if args.out:

@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from typing import cast
 
 from . import dice
-from .board import load_map_file, register_map
 from .cards import full_deck
 from .errors import MapError
 from .events import DeckShuffled, Event, GameStarted, TerritoriesDealt, WildsReturned
 from .game import Game
 from .log import read_log
+from .mapoption import board_for
 from .modes import MissionsMode
 from .state import NEUTRAL, apply_event, initial_state
 
@@ -101,15 +101,27 @@ def _expected_shuffle(game: Game, event: TerritoriesDealt | DeckShuffled | Wilds
     return game.shuffle_event(event["type"], full_deck(game.board, wilds=True))
 
 
+def _map_of(events: Sequence[Event]) -> str | None:
+    """The id of the map a log's game was played on (its first event says), None if it does not start a game."""
+    first = events[0] if events else None
+    return first["map"] if first is not None and first["type"] == "game_started" else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.verify", description=__doc__.split("\n")[0])
     parser.add_argument("log", help="a finished game's event log (JSON Lines, from /risk export)")
-    parser.add_argument("--map", help="the map.json of a custom map the game was played on (see docs/maps.md)")
+    parser.add_argument("--map", help="the custom map the game was played on: its map.json or package folder "
+                                      "(see docs/maps.md)")
     args = parser.parse_args(argv)
     try:
-        if args.map:
-            register_map(load_map_file(args.map))
         events = read_log(args.log)
+        if args.map:
+            board = board_for(args.map)
+            played_on = _map_of(events)
+            if played_on is not None and played_on != board.id:
+                print(f"cannot use the map: the game was played on the map {played_on}, {args.map} is the map "
+                      f"{board.id}", file=sys.stderr)
+                return 2
         verify_events(events)
     except MapError as exc:
         print(f"cannot use the map: {exc}", file=sys.stderr)

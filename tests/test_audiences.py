@@ -211,11 +211,15 @@ async def test_forged_taps_are_checked_against_the_legal_choices(tmp_path: Path)
         game = record.game()
         s = game.state
         from cogs.play.menus import pair_value
+        from cogs.shared.components import ref
         from engine.fog import visible_territories
 
         source = game.attack_sources(0)[0]
         fogged = next(t for t in game.board.territory_ids if t not in visible_territories(s, 0))
         gid = record.id
+
+        def n(territory: str) -> str:
+            return ref(game.board, territory)
         refusal = "That choice is not available now"
         for custom_id, values in ((f"risks:{gid}:atkdst:{source}", [fogged]),
                                   (f"risks:{gid}:atkdst:{fogged}", [source]),
@@ -235,7 +239,26 @@ async def test_forged_taps_are_checked_against_the_legal_choices(tmp_path: Path)
                                   (f"risks:{gid}:placeall:5", [source]), (f"risks:{gid}:placeall:5", [fogged]),
                                   (f"risks:{gid}:putcount:{source}", ["3"]), (f"risks:{gid}:putcount:{fogged}", ["1"]),
                                   (f"risk:{gid}:nput:{fogged}:1", None),
-                                  (f"risk:{gid}:trade:alaska.wild1.ontario:{fogged}", None)):
+                                  (f"risk:{gid}:trade:alaska.wild1.ontario:{fogged}", None),
+                                  # the same with the territories' numbers, as the bot writes them now, and
+                                  # numbers no territory has
+                                  (f"risks:{gid}:atkdst:{n(source)}", [n(fogged)]),
+                                  (f"risks:{gid}:atkdst:{n(fogged)}", [n(source)]),
+                                  (f"risks:{gid}:cont:atkdst:{n(fogged)}", ["3"]),
+                                  (f"risks:{gid}:cont:atkdst:{n(source)}", ["99"]),
+                                  (f"risks:{gid}:fortdst:{n(source)}", [n(fogged)]),
+                                  (f"risk:{gid}:atk:{n(source)}:{n(fogged)}:3", None),
+                                  (f"risk:{gid}:blitz:{n(fogged)}:{n(source)}", None),
+                                  (f"risk:{gid}:blitz:{n(source)}:42", None),
+                                  (f"risk:{gid}:blitz:{n(source)}:0{n(game.attack_targets(0, source)[0])}", None),
+                                  (f"risk:{gid}:blitz:{n(source)}:-1", None),
+                                  (f"risk:{gid}:put:{n(source)}:999", None),
+                                  (f"risk:{gid}:put:{len(game.board.territory_ids)}:1", None),
+                                  (f"risk:{gid}:trade:0.0.0", None), (f"risk:{gid}:trade:0.1.99", None),
+                                  (f"risks:{gid}:placeall:5", [n(fogged)]), (f"risks:{gid}:placeall:5", ["٣"]),
+                                  (f"risks:{gid}:putcount:{n(fogged)}", ["1"]),
+                                  (f"risk:{gid}:nput:{n(fogged)}:1", None),
+                                  (f"risk:{gid}:trade:0.0.0:{n(fogged)}", None)):
             step = await forge(d, "alice", custom_id, values)
             assert not step.problems, (custom_id, step.problems)
             answer = step[-1]
@@ -246,11 +269,11 @@ async def test_forged_taps_are_checked_against_the_legal_choices(tmp_path: Path)
         # A real menu, a value it never offered (a territory in the fog).
         step = await d.click("alice", "Attack")
         assert step[-1].selects, step[-1].content
-        step = await d.select("alice", [source], step[-1])
+        step = await d.select("alice", [n(source)], step[-1])
         menu = step[-1]
         raw = menu.raw_components[0]["components"][0]
-        raw["options"].append({"label": "x", "value": fogged})  # the value a forged request carries
-        step = await d.select("alice", [fogged], menu)
+        raw["options"].append({"label": "x", "value": n(fogged)})  # the value a forged request carries
+        step = await d.select("alice", [n(fogged)], menu)
         assert refusal in step[-1].content and step[-1].ephemeral
         other = await d.bot.store.create_lobby(d.guild.id, 4242, d.user("carol").id, "carol")
         step = await forge(d, "alice", f"risk:{other.id}:map")

@@ -125,6 +125,10 @@ def test_a_second_session_numbers_its_files_on(tmp_path: Path, monkeypatch: pyte
 
 def test_select_takes_a_territory_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]):
+    from cogs.shared.components import ref
+    from engine import load_map
+
+    egypt = ref(load_map(), "egypt")
     out = bot_console(tmp_path, "\n".join([
         "locale es-ES", "/risk new deployment:auto", "/risk addbot level:easy", "/risk start",
         "click Place", "select a", "select japon",              # ambiguous, then accents and case ignored
@@ -132,7 +136,7 @@ def test_select_takes_a_territory_name(tmp_path: Path, monkeypatch: pytest.Monke
         "click Place", "select PERÚ",
         "click Place", "select estados unidos orientales\u00a0(2)",  # the label, any case, any kind of space
         "click Place", "select Australia Occidental (2)",       # the exact label
-        "click Place", "select egypt",                          # the exact value
+        "click Place", f"select {egypt}",                       # the exact value (its number on the map)
         "click Place", "select nowhere",
     ]) + "\n", monkeypatch, capsys)
     menu = after(out, "click Place").split("\n")[0]
@@ -147,7 +151,7 @@ def test_select_takes_a_territory_name(tmp_path: Path, monkeypatch: pytest.Monke
     assert after(out, "select PERÚ") == asked.format("Perú")
     assert after(out, "select estados unidos orientales\u00a0(2)") == asked.format("Estados Unidos Orientales")
     assert after(out, "select Australia Occidental (2)") == asked.format("Australia Occidental")
-    assert after(out, "select egypt") == asked.format("Egipto")
+    assert after(out, f"select {egypt}") == asked.format("Egipto")
     assert after(out, "select nowhere").startswith("error: no option 'nowhere' in the select menu; options: ")
 
 
@@ -243,3 +247,45 @@ def test_readme_tools_work_as_written(tmp_path: Path):
     assert json.loads(events[0])["type"] == "game_started"
     assert run(export + " --game " + game_id, ID=channel).startswith(f"Game #{game_id} (running): ")
     assert run(ratings).startswith("ratings rebuilt: 0 finished games")  # the console's game is still running
+
+
+def test_a_host_tries_the_whole_map_workflow_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]):
+    """``perm`` makes a user a server manager, who adds a map (its preview saved), lists it, plays on it, and
+    removes it by the name its suggestions show."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import mapdraw
+
+    blob, files = mapdraw.our_files(mapdraw.draw_world(seed=5))
+    (tmp_path / "isles.json").write_bytes(blob)
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    add = f"/risk map add file:{tmp_path / 'isles.json'} file2:{tmp_path / 'regions.png'} " \
+          f"file3:{tmp_path / 'picture.png'}"
+    out = bot_console(tmp_path, "\n".join([
+        add.rsplit(" ", 1)[0], "perm @alice manage_guild", add, "/risk map list", "complete /risk map remove name:",
+        '/risk new map:"Drawn Islands" deployment:auto', "/risk addbot", "/risk start", "click Place",
+        "@bob /risk map remove name:\"Drawn Islands\"", "perm @bob manage_guild -send_messages", "perm @bob none",
+        '/risk map remove name:"Drawn Islands"', "/risk map list", "perm nobody", "perm",
+    ]) + "\n", monkeypatch, capsys)
+    assert "Only members who can manage the server can do that." in after(out, add.rsplit(" ", 1)[0])  # before perm
+    assert after(out, "perm @alice manage_guild") == "@alice has a member's permissions and manage_guild"
+    added = block(out, add)
+    assert any("Added the map Drawn Islands: 12 territories" in line for line in added), added
+    assert any("map-preview.png" in line for line in added), added  # the preview, saved
+    assert any("**Drawn Islands**" in line for line in block(out, "/risk map list"))
+    assert after(out, "complete /risk map remove name:") == "choices: Drawn Islands"
+    opened = block(out, '/risk new map:"Drawn Islands" deployment:auto')
+    assert any("Map: **Drawn Islands**" in line for line in opened), opened
+    assert "The game begins!" in after(out, "/risk start")
+    assert after(out, "click Place").endswith("Place on which territory?")
+    assert "Only members who can manage" in after(out, '@bob /risk map remove name:"Drawn Islands"')
+    assert after(out, "perm @bob manage_guild -send_messages") == \
+        "@bob has a member's permissions and manage_guild, not send_messages"
+    assert after(out, "perm @bob none") == "@bob has a member's permissions and nothing more"
+    assert "Removed the map Drawn Islands. Games played on it keep it." in after(
+        out, '/risk map remove name:"Drawn Islands"')
+    listed = [i for i, line in enumerate(out) if line == "> /risk map list"]
+    assert not any("Drawn Islands" in line for line in block(out[listed[1]:], "/risk map list"))
+    assert after(out, "perm nobody").startswith("error: no permission 'nobody'")
+    assert after(out, "perm").startswith("error: usage: [@user] perm NAME")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, command_for, make_bot, open_lobby
 
+from cogs.shared.components import ref
 from engine.ai import make_ai
 from store import SQLiteStore
 
@@ -112,7 +113,7 @@ async def test_whole_turn_by_taps(tmp_path: Path):
         assert game.state.current == 0 and game.state.phase == "reinforce"
         await d.click("alice", "Place")
         target = game.attack_sources(0)[0] if game.attack_sources(0) else game.placeable(0)[0]
-        step = await d.select("alice", [target])
+        step = await d.select("alice", [ref(game.board, target)])
         labels = [b["label"] for b in step[0].buttons]
         assert any(label.startswith("All") for label in labels)
         step = await d.click("alice", next(label for label in labels if label.startswith("All")))
@@ -123,9 +124,9 @@ async def test_whole_turn_by_taps(tmp_path: Path):
         record = await game_of(db, d.channel("general").id)
         game = record.game()
         src = max(game.attack_sources(0), key=lambda t: game.state.armies[t])
-        await d.select("alice", [src])
+        await d.select("alice", [ref(game.board, src)])
         dst = game.attack_targets(0, src)[0]
-        step = await d.select("alice", [dst])
+        step = await d.select("alice", [ref(game.board, dst)])
         assert "Blitz" in [b["label"] for b in step[0].buttons]
         step = await d.click("alice", step[0].buttons[0]["label"])  # one roll
         battle = next(m for m in step if not m.ephemeral)

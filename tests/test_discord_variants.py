@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
 
+from cogs.shared.components import ref
+
 pytestmark = pytest.mark.asyncio
 
 
@@ -38,7 +40,7 @@ async def test_capitals_are_chosen_with_taps(tmp_path: Path):
         if game.state.phase == "capital" and game.state.current == 0:
             step = await d.click("alice", "Capital")
             choice = game.capital_choices(0)[0]
-            step = await d.select("alice", [choice])
+            step = await d.select("alice", [ref(game.board, choice)])
             assert not step.problems
         record = await record_of(d)
         assert record.game().capital_of(0) is not None
@@ -90,7 +92,7 @@ async def test_fog_taps_answer_privately_too(tmp_path: Path):
         s = record.game().state
         mover = "alice" if record.player(s.current).user_id == d.user("alice").id else "bob"
         await d.click(mover, "Place")
-        await d.select(mover, [s.territories_of(s.current)[0]])
+        await d.select(mover, [ref(record.game().board, s.territories_of(s.current)[0])])
         step = await d.click(mover, next(b["label"] for b in d.visible_to(mover)[-1].buttons
                                          if b["label"].startswith("All")))
         assert [m for m in step if m.attachments] and all(m.ephemeral for m in step if m.attachments)

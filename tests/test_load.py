@@ -9,6 +9,7 @@ from typing import Any
 from discord_helpers import OfflineDiscord, command_for, make_bot, start
 from test_async_play import record_of
 
+from cogs.shared.components import ref
 from engine import load_map
 from engine.ai import make_ai
 
@@ -117,7 +118,7 @@ async def test_a_move_is_acknowledged_before_the_store_is_read(tmp_path: Path):
         # A tap that plays at once (+1 on a territory) likewise: acknowledged, then the game is read.
         panel = [m for m in d.messages if m.content.startswith("🎯")][-1]
         await d.click("alice", "Place", panel)
-        step = await d.select("alice", [mine[1]])
+        step = await d.select("alice", [ref(load_map(), mine[1])])
         seen = spy_on_store(d, ("get_game", "processed", "apply_action"))
         step = await d.click("alice", "+1", step[-1])
         assert not step.problems

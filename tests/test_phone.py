@@ -14,6 +14,7 @@ from test_audiences import forge
 
 from cogs.play.moves import trade_label
 from cogs.play.panel import controls, count_options
+from cogs.shared.components import ref
 from cogs.shared.ending import how_won, winner_title
 from cogs.shared.i18n import _, ngettext, percent
 from cogs.shared.text import describe
@@ -181,11 +182,12 @@ async def test_any_number_of_armies_is_reached_by_taps(tmp_path: Path):
         assert targets, "this seed gives alice a territory to fortify from"
         most = game.state.armies[source] - 1
         await d.click("alice", "Fortify")
-        await d.select("alice", [source])
-        await d.select("alice", [targets[0]])
+        await d.select("alice", [ref(game.board, source)])
+        await d.select("alice", [ref(game.board, targets[0])])
         assert most >= 2
         # A menu of ranges (as a big army gets): a range opens its own numbers, privately.
-        ranges = {"type": 3, "custom_id": f"risks:{gid}:fortcount:{source}:{targets[0]}", "min_values": 1,
+        move = f"{ref(game.board, source)}:{ref(game.board, targets[0])}"
+        ranges = {"type": 3, "custom_id": f"risks:{gid}:fortcount:{move}", "min_values": 1,
                   "max_values": 1, "options": [{"label": "1–2", "value": "1-2"}]}
         menu = d.server.create_message(d.channel("general"),
                                        {"content": "counts", "components": [{"type": 1, "components": [ranges]}]}, [])

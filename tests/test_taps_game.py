@@ -22,7 +22,7 @@ from cogs.play.menus import attack_pairs, choices, fortify_pairs, pair_value, wi
 from cogs.play.panel import controls, turn_prompt
 from cogs.play.tap import Tap
 from cogs.shared import components as verb
-from cogs.shared.components import GameButton, fit
+from cogs.shared.components import GameButton, fit, ref, territory_at
 from cogs.shared.errors import UserError
 from cogs.shared.i18n import _
 from engine import EndAttack, Fortify, Game, Place, Trade
@@ -92,7 +92,7 @@ class Player:
         elif s.phase in (SETUP, REINFORCE):
             self.count("place")
             target = max(pairs or [(t, t) for t in s.territories_of(seat)], key=lambda p: s.armies[p[0]])[0]
-            await self.choose(verb.PLACE_ALL, target)
+            await self.choose(verb.PLACE_ALL, ref(game.board, target))
         elif s.phase == ATTACK and self.turn.get("attack", 0) < MOST_ATTACKS and pairs \
                 and win_chance(game, *pairs[0]) >= 0.5:
             self.count("attack")
@@ -101,11 +101,11 @@ class Player:
                 await self.tap(word("Attack again"), newest)
                 return
             taken = self.menu(verb.ATTACK_TO)
-            targets = [o["value"] for o in taken[1]["options"]] if taken else []
-            source = taken[1]["custom_id"].split(":")[3] if taken else ""
+            targets = [territory_at(game.board, o["value"]) or "" for o in taken[1]["options"]] if taken else []
+            source = territory_at(game.board, taken[1]["custom_id"].split(":")[3]) or "" if taken else ""
             best = max(targets, key=lambda t: win_chance(game, source, t)) if targets else None
             if best is not None and win_chance(game, source, best) >= 0.5:  # from the territory just taken
-                step = await self.choose(verb.ATTACK_TO, best)
+                step = await self.choose(verb.ATTACK_TO, ref(game.board, best))
             else:
                 step = await self.choose(verb.ATTACK_PAIR, pair_value(game, *pairs[0]))
             # A blitz for the first conquest of the turn; after it, one roll at a time (it rarely conquers again).
@@ -206,6 +206,7 @@ class _Interaction:
 
     def __init__(self) -> None:
         self.response = _Response()
+        self.extras: dict[str, Any] = {}
 
 
 class _Cog:

@@ -3,7 +3,8 @@
 A tap arrives as a verb and arguments from a custom id, or a select's values: Discord does not check either
 against what was offered, and anyone can forge them. So each handler first checks that the arguments are legal
 choices of the game as it is now (``choices``), and refuses anything else with the same words whatever the
-reason, so a refusal tells nothing the menu did not show.
+reason, so a refusal tells nothing the menu did not show. Territories and cards travel as their numbers on the map
+(``components.ref``): here they become ids again (``Tap.legal``, ``card_at``), and the next components get theirs.
 """
 
 from __future__ import annotations
@@ -11,16 +12,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from cogs.play.counts import COUNTS
-from cogs.play.menus import choices, pair_of
+from cogs.play.menus import choices, pair_of, refs, trade_ref
 from cogs.play.panel import Blue, Grey, Red, armies_to_place, controls, count_select, turn_prompt
-from cogs.play.tap import Tap
+from cogs.play.tap import Tap, in_phase
 from cogs.shared import components as verb
-from cogs.shared.components import GameButton, GameSelect, view_of
+from cogs.shared.components import GameButton, GameSelect, card_at, continent_at, ref, view_of
 from cogs.shared.errors import UserError
 from cogs.shared.i18n import _, ngettext, percent, territory_name
-from cogs.shared.text import phase_text
 from engine import (
-    Action,
     Attack,
     Blitz,
     ChooseCapital,
@@ -40,17 +39,7 @@ from engine.state import ATTACK, SETUP
 
 # -- buttons ---------------------------------------------------------------------------------------------------
 async def _menu(tap: Tap, purpose: str, prompt: str) -> None:
-    await tap.menu(purpose, choices(tap.game, tap.seat, purpose),
-                         prompt)
-
-
-def in_phase(tap: Tap, action: type[Action], *phases: str) -> None:
-    """A button of an earlier moment (an old panel) is refused at once, with what the game is doing now: one
-    whose action the phase does not allow (``engine.phases.PHASES``), or that only ``phases`` (if given) offer."""
-    s = tap.game.state
-    if not tap.game.allows(action) or (phases and s.phase not in phases):
-        raise UserError(_("That button is from an earlier moment: now you are {phase}. Use the newest buttons.",
-                          tap.locale, phase=phase_text(s, tap.locale, tap.seat)))
+    await tap.menu(purpose, choices(tap.game, tap.seat, purpose), prompt)
 
 
 async def claim(tap: Tap) -> None:
@@ -76,7 +65,7 @@ async def neutral(tap: Tap) -> None:
 
 
 async def put(tap: Tap) -> None:
-    territory = tap.legal(tap.arg(0), verb.PLACE)
+    territory = tap.territory(0, verb.PLACE)
     await tap.act(Place(tap.seat, territory, tap.number(1, 1, max(1, armies_to_place(tap.game.state)))))
 
 
@@ -95,16 +84,18 @@ async def trade(tap: Tap) -> None:
                             _("Your hand has changed; open your cards again.", locale))
         chosen = best
     else:
-        chosen = offered.get(tuple(sorted(tap.arg(0).split("."))), ())
+        named = [card_at(game.board, c) for c in tap.arg(0).split(".")]
+        chosen = offered.get(tuple(sorted(c or "" for c in named)), ())
         if not chosen:
             raise UserError(_("Your hand has changed; open your cards again.", locale))
     s = game.state
     held = sorted({c for c in chosen if s.owners.get(c) == seat}, key=game.board.territory_ids.index)
-    bonus = tap.args[1] if len(tap.args) > 1 else None
-    if bonus is not None and bonus not in held:
+    bonus = card_at(game.board, tap.args[1]) if len(tap.args) > 1 else None
+    if len(tap.args) > 1 and bonus not in held:
         raise tap.refuse()
     if bonus is None and len(held) > 1 and s.bonus_this_turn < 2:
-        buttons = [GameButton(tap.record.id, verb.TRADE, ".".join(chosen), t, style=Blue if n == 0 else Grey,
+        buttons = [GameButton(tap.record.id, verb.TRADE, trade_ref(game, chosen), ref(game.board, t),
+                              style=Blue if n == 0 else Grey,
                               label=_("+2 on {territory}", locale, territory=territory_name(game.board, t, locale,
                                                                                               short=True)))
                    for n, t in enumerate(held)]
@@ -124,8 +115,8 @@ async def attack(tap: Tap) -> None:
 
 
 def _front(tap: Tap) -> tuple[str, str]:
-    source = tap.legal(tap.arg(0), verb.ATTACK_FROM)
-    return source, tap.legal(tap.arg(1), verb.ATTACK_TO, source)
+    source = tap.territory(0, verb.ATTACK_FROM)
+    return source, tap.territory(1, verb.ATTACK_TO, source)
 
 
 async def roll(tap: Tap) -> None:
@@ -173,8 +164,8 @@ async def fortify(tap: Tap) -> None:
 
 
 async def fort(tap: Tap) -> None:
-    source = tap.legal(tap.arg(0), verb.FORTIFY_FROM)
-    target = tap.legal(tap.arg(1), verb.FORTIFY_TO, source)
+    source = tap.territory(0, verb.FORTIFY_FROM)
+    target = tap.territory(1, verb.FORTIFY_TO, source)
     count = tap.number(2, 1, max(1, tap.game.state.armies[source] - 1))
     await tap.act(Fortify(tap.seat, source, target, count))
 
@@ -220,7 +211,7 @@ async def give_up(tap: Tap) -> None:
 
 
 async def neutral_put(tap: Tap) -> None:
-    territory = tap.legal(tap.arg(0), verb.NEUTRAL)
+    territory = tap.territory(0, verb.NEUTRAL)
     await tap.act(Place(tap.seat, territory, tap.number(1, 1, max(1, tap.game.state.neutral_left))))
 
 
@@ -264,11 +255,12 @@ async def chose_neutral(tap: Tap, value: str) -> None:
         return
     locale = tap.locale
     counts = range(1, left + 1) if left <= 5 else (1, 2, 3, left)  # a count menu for any other number
-    items: list[GameButton | GameSelect] = [GameButton(tap.record.id, verb.NEUTRAL_PUT, value, n, label=_(
+    number = ref(tap.game.board, value)
+    items: list[GameButton | GameSelect] = [GameButton(tap.record.id, verb.NEUTRAL_PUT, number, n, label=_(
         "All {n}", locale, n=n) if n == left else f"+{n}", style=Blue if n == left else Grey) for n in counts]
     if left > 5:
         items.append(count_select(tap.record.id, verb.NEUTRAL_COUNT, range(1, left + 1), _("Another number…", locale),
-                                  value, row=1))
+                                  number, row=1))
     view = view_of(*items)
     await tap.reply(ngettext("How many neutral armies on {territory}? ({n} neutral left)",
                               "How many neutral armies on {territory}? ({n} neutral left)", left, locale,
@@ -284,12 +276,13 @@ async def chose_place(tap: Tap, value: str) -> None:
         return
     counts = sorted({1, min(3, left), min(5, left), left} - {0})
     locale = tap.locale
+    number = ref(tap.game.board, value)
     items: list[GameButton | GameSelect] = [
-        GameButton(tap.record.id, verb.PUT, value, n, label=_("All {n}", locale, n=n) if n == left else f"+{n}",
+        GameButton(tap.record.id, verb.PUT, number, n, label=_("All {n}", locale, n=n) if n == left else f"+{n}",
                    style=Blue if n == left else Grey) for n in counts]
     if len(counts) < left:  # any other number, from a menu
         items.append(count_select(tap.record.id, verb.PUT_COUNT, range(1, left + 1), _("Another number…", locale),
-                                  value, row=1))
+                                  number, row=1))
     await tap.reply(_("How many armies on {territory}?", locale, territory=tap.name(value)), view_of(*items))
 
 
@@ -300,11 +293,11 @@ async def chose_place_all(tap: Tap, value: str) -> None:
 
 async def chose_attack_from(tap: Tap, value: str) -> None:
     await tap.menu(verb.ATTACK_TO, choices(tap.game, tap.seat, verb.ATTACK_TO, [value]),
-                         _("Attack which territory?", tap.locale), value)
+                   _("Attack which territory?", tap.locale), value)
 
 
 async def chose_attack_to(tap: Tap, value: str) -> None:
-    await _dice(tap, tap.args[0], value)
+    await _dice(tap, tap.arg(0), value)
 
 
 async def chose_attack_pair(tap: Tap, value: str) -> None:
@@ -316,10 +309,11 @@ async def _dice(tap: Tap, source: str, target: str) -> None:
     locale = tap.locale
     dice = tap.game.allowed_dice(source)
     chance = odds(s.armies[source], s.armies[target], QUICK_LIMIT)[0]
-    buttons = [GameButton(tap.record.id, verb.ROLL, source, target, n,
+    front = refs(tap.game, (source, target))
+    buttons = [GameButton(tap.record.id, verb.ROLL, *front, n,
                           label=_("{n} dice", locale, n=n) if n > 1 else _("1 die", locale),
                           style=Red if n == max(dice) else Grey) for n in dice]
-    buttons.append(GameButton(tap.record.id, verb.BLITZ, source, target, label=_("Blitz", locale), style=Red,
+    buttons.append(GameButton(tap.record.id, verb.BLITZ, *front, label=_("Blitz", locale), style=Red,
                               emoji="⚡"))
     text = _("{source} ({a}) → {target} ({d}): blitz wins {win} of the time. Roll how many dice?", locale,
              source=tap.name(source), a=s.armies[source], target=tap.name(target), d=s.armies[target],
@@ -329,11 +323,11 @@ async def _dice(tap: Tap, source: str, target: str) -> None:
 
 async def chose_fortify_from(tap: Tap, value: str) -> None:
     await tap.menu(verb.FORTIFY_TO, choices(tap.game, tap.seat, verb.FORTIFY_TO, [value]),
-                         _("Move them to?", tap.locale), value)
+                   _("Move them to?", tap.locale), value)
 
 
 async def chose_fortify_to(tap: Tap, value: str) -> None:
-    await _fortify_count(tap, tap.args[0], value)
+    await _fortify_count(tap, tap.arg(0), value)
 
 
 async def chose_fortify_pair(tap: Tap, value: str) -> None:
@@ -344,12 +338,13 @@ async def _fortify_count(tap: Tap, source: str, value: str) -> None:
     locale = tap.locale
     most = tap.game.state.armies[source] - 1
     counts = sorted({1, (most + 1) // 2, most} - {0})
-    buttons: list[GameButton | GameSelect] = [GameButton(tap.record.id, verb.FORT, source, value, n,
+    move = refs(tap.game, (source, value))
+    buttons: list[GameButton | GameSelect] = [GameButton(tap.record.id, verb.FORT, *move, n,
                                      label=_("All but one ({n})", locale, n=n) if n == most else str(n),
                                      style=Blue if n == most else Grey) for n in counts]
     if most > 3:  # any other number, from a menu
         buttons.append(count_select(tap.record.id, verb.FORT_COUNT, range(1, most + 1), _("Another number…", locale),
-                                    source, value, row=1))
+                                    *move, row=1))
     names = {"source": tap.name(source), "target": tap.name(value)}
     text = _("Move how many armies from {source} to {target}? This ends your turn.", locale, **names) \
         if tap.game.fortify_ends_turn else _("Move how many armies from {source} to {target}?", locale, **names)
@@ -371,11 +366,13 @@ async def on_select(tap: Tap, purpose: str, values: list[str]) -> None:
         raise UserError(_("Choose one option.", tap.locale))
     value = values[0]
     if purpose == verb.CONTINENT:  # a continent, then the territories of the menu ``args[0]`` in it
-        inner, extra = tap.arg(0), tap.args[1:]
+        inner = tap.arg(0)
         if inner not in SELECTS:
             raise tap.refuse()
         board = tap.game.board
-        chosen = [t for t in choices(tap.game, tap.seat, inner, extra) if board.territories[t].continent == value]
+        extra = tap.extras(inner, tap.args[1:])
+        continent = continent_at(board, value)
+        chosen = [t for t in choices(tap.game, tap.seat, inner, extra) if board.territories[t].continent == continent]
         if not chosen:
             raise tap.refuse()
         await tap.menu(inner, chosen, _("Choose a territory", tap.locale), *extra)
@@ -386,8 +383,8 @@ async def on_select(tap: Tap, purpose: str, values: list[str]) -> None:
     handler = SELECTS.get(purpose)
     if handler is None:
         raise UserError(_("This menu is from an older version of the bot; use the slash commands.", tap.locale))
-    tap.legal(value, purpose, *tap.args)
-    await handler(tap, value)
+    tap.args = tap.extras(purpose, tap.args)  # the source of a menu of targets, as an id
+    await handler(tap, tap.legal(value, purpose, *tap.args))
 
 
 __all__ = ["AT_ONCE", "BUTTONS", "COUNTS", "HOSTED", "SEATED", "SELECTS", "Tap", "on_select"]

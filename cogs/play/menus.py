@@ -1,7 +1,8 @@
 """Territory menus: which territories a menu offers now, their labels, and the select that offers them.
 
 The same ``choices`` decide what a menu shows and what a tap on it may choose (cogs/play/buttons.py checks every value
-against them), so a menu never offers, and a tap never gets, a territory the player may not pick or see.
+against them), so a menu never offers, and a tap never gets, a territory the player may not pick or see. A menu's
+values and arguments are the territories' numbers (``components.ref``), read back by ``Tap.legal``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 import discord
 
 from cogs.shared import components as verb
-from cogs.shared.components import GameSelect, view_of
+from cogs.shared.components import GameSelect, continent_ref, ref, view_of
 from cogs.shared.errors import UserError
 from cogs.shared.i18n import _, continent_name, percent, territory_name
 from cogs.shared.text import label_name
@@ -23,6 +24,8 @@ from engine.state import NEUTRAL
 
 MAX_OPTIONS = 25  # Discord's limit on a select's options
 RANK_LIMIT = 2_500  # attackers × defenders up to which a menu ranks attacks by exact odds (approximated above)
+PAIRS = frozenset({verb.ATTACK_PAIR, verb.FORTIFY_PAIR})  # menus whose values are ``pair_value``s
+SOURCES = {verb.ATTACK_TO: verb.ATTACK_FROM, verb.FORTIFY_TO: verb.FORTIFY_FROM}  # a menu of targets: its source's menu
 
 
 def pair_value(game: Game, source: str, target: str) -> str:
@@ -101,22 +104,32 @@ async def pick_territory(interaction: discord.Interaction[Any], game_id: int, ga
     if len(territories) > MAX_OPTIONS:
         board = game.board
         continents = sorted({board.territories[t].continent for t in territories})
-        options = [discord.SelectOption(label=continent_name(board, c, locale), value=c,
+        options = [discord.SelectOption(label=continent_name(board, c, locale)[:100], value=continent_ref(board, c),
                                         description=str(sum(1 for t in territories
                                                             if board.territories[t].continent == c)))
                    for c in continents]
-        select = GameSelect(game_id, verb.CONTINENT, purpose, *extra, options=options,
+        select = GameSelect(game_id, verb.CONTINENT, purpose, *refs(game, extra), options=options,
                             placeholder=_("Choose a continent", locale))
     else:
-        options = [discord.SelectOption(label=option_label(game, t, purpose, extra, locale), value=t)
+        options = [discord.SelectOption(label=option_label(game, t, purpose, extra, locale), value=ref(game.board, t))
                    for t in territories]
-        select = GameSelect(game_id, purpose, *extra, options=options, placeholder=prompt)
+        select = GameSelect(game_id, purpose, *refs(game, extra), options=options, placeholder=prompt)
     if interaction.response.is_done():
         await interaction.followup.send(prompt, view=view_of(select), ephemeral=True)
     elif interaction.message is not None and interaction.message.flags.ephemeral:
         await interaction.response.edit_message(content=prompt, view=view_of(select), attachments=[])
     else:
         await interaction.response.send_message(prompt, view=view_of(select), ephemeral=True)
+
+
+def refs(game: Game, territories: Sequence[str]) -> list[str]:
+    """Territories as the numbers a custom id carries."""
+    return [ref(game.board, t) for t in territories]
+
+
+def trade_ref(game: Game, cards: Sequence[str]) -> str:
+    """A set of cards as a trade button carries it: their numbers, dot separated."""
+    return ".".join(ref(game.board, c) for c in cards)
 
 
 def option_label(game: Game, territory: str, purpose: str, extra: Sequence[str], locale: object = None) -> str:
@@ -143,5 +156,5 @@ def pair_label(game: Game, source: str, target: str, locale: object = None) -> s
     return label[:100]
 
 
-__all__ = ["MAX_OPTIONS", "attack_pairs", "choices", "fortify_pairs", "option_label", "pair_label", "pair_of",
-           "pair_value", "pick_territory"]
+__all__ = ["MAX_OPTIONS", "PAIRS", "SOURCES", "attack_pairs", "choices", "fortify_pairs", "option_label", "pair_label",
+           "pair_of", "pair_value", "pick_territory", "refs", "trade_ref"]

@@ -7,12 +7,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.play.menus import trade_ref
 from cogs.play.options import AttackFrom, AttackTo, FortifyFrom, FortifyTo, PlaceTerritory
 from cogs.play.panel import Green, Grey
 from cogs.shared import components as verb
 from cogs.shared.base import CogBase
 from cogs.shared.components import GameButton, view_of
-from cogs.shared.errors import ACK, UserError, acknowledge, reply_private
+from cogs.shared.errors import ACK, CHANGED, UserError, acknowledge, reply_private
 from cogs.shared.guards import game_here, game_or_last, seat_of
 from cogs.shared.i18n import _, decimal, integer, ngettext, percent, resolve_territory, territory_name
 from cogs.shared.text import SYMBOLS, mission_line, territory_text
@@ -80,6 +81,7 @@ class PlayCommands(CogBase):
         is private: a typed move's "thinking…" and a menu's answer are seen by the player alone."""
         game = record.game()
         private = fog_hides_board(game.state)
+        interaction.extras[CHANGED] = False  # until the table stores it
         # Discord waits 3 s for the first response: it goes out before any store or rules work (a typed move
         # was acknowledged even before the game was read, see ``receive``). A refusal found afterwards becomes
         # a private explanation.
@@ -107,6 +109,7 @@ class PlayCommands(CogBase):
                                   territory=territory_text(game.board, hidden, interaction.locale))) from None
             raise
         outcome = await self.table.apply(record, action, str(interaction.id))
+        interaction.extras[CHANGED] = not outcome.duplicate  # from here on, an error never says nothing changed
         if outcome.duplicate:
             await reply_private(interaction, _("That was already done.", interaction.locale))
             return
@@ -235,8 +238,9 @@ class PlayCommands(CogBase):
         offered: dict[str, tuple[str, ...]] = {}  # one button per set as it reads (two wilds are the same set)
         for combo in game.ranked_sets(seat):
             offered.setdefault(trade_label(game, seat, combo, locale), combo)
-        buttons = [GameButton(record.id, verb.TRADE, ".".join(combo), style=Green if n == 0 else Grey, label=label)
-                   for n, (label, combo) in enumerate(list(offered.items())[:MAX_TRADE_BUTTONS])]
+        sets = list(offered.items())[:MAX_TRADE_BUTTONS]
+        buttons = [GameButton(record.id, verb.TRADE, trade_ref(game, combo), style=Green if n == 0 else Grey,
+                              label=label) for n, (label, combo) in enumerate(sets)]
         if buttons:
             await interaction.response.send_message(text, ephemeral=True, view=view_of(*buttons))
         else:

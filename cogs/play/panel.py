@@ -8,9 +8,18 @@ from typing import Any
 
 import discord
 
-from cogs.play.menus import MAX_OPTIONS, attack_pairs, choices, fortify_pairs, option_label, pair_label, pair_value
+from cogs.play.menus import (
+    MAX_OPTIONS,
+    attack_pairs,
+    choices,
+    fortify_pairs,
+    option_label,
+    pair_label,
+    pair_value,
+    refs,
+)
 from cogs.shared import components as verb
-from cogs.shared.components import GameButton, GameSelect, view_of
+from cogs.shared.components import GameButton, GameSelect, ref, view_of
 from cogs.shared.i18n import _, ngettext, territory_name
 from cogs.shared.text import phase_text, seat_name
 from engine import (
@@ -124,8 +133,8 @@ def _place_all(p: _Panel) -> list[discord.ui.Item[Any]]:
                                                     emoji="➕")]
     territories = choices(p.game, seat, verb.PLACE_ALL)
     if not p.hides_figures and 0 < len(territories) <= MAX_OPTIONS:
-        options = [discord.SelectOption(label=option_label(p.game, t, verb.PLACE, (), p.locale), value=t)
-                   for t in territories]
+        options = [discord.SelectOption(label=option_label(p.game, t, verb.PLACE, (), p.locale),
+                                        value=ref(p.game.board, t)) for t in territories]
         items.append(GameSelect(p.game_id, verb.PLACE_ALL, left, options=options, placeholder=ngettext(
             "Place {n} army on…", "Place all {n} armies on…", left, p.locale)))
     return items
@@ -176,14 +185,14 @@ def _just_taken(p: _Panel) -> str | None:
 
 def _attack_again(p: _Panel) -> list[discord.ui.Item[Any]]:
     front = _last_front(p)
-    return [] if front is None else [GameButton(p.game_id, verb.ROLL, *front, 0, label=_("Attack again", p.locale),
-                                                style=Red, emoji="🔁")]
+    return [] if front is None else [GameButton(p.game_id, verb.ROLL, *refs(p.game, front), 0,
+                                                label=_("Attack again", p.locale), style=Red, emoji="🔁")]
 
 
 def _blitz_again(p: _Panel) -> list[discord.ui.Item[Any]]:
     front = _last_front(p)
-    return [] if front is None else [GameButton(p.game_id, verb.BLITZ, *front, label=_("Blitz", p.locale), style=Red,
-                                                emoji="⚡")]
+    return [] if front is None else [GameButton(p.game_id, verb.BLITZ, *refs(p.game, front), label=_("Blitz", p.locale),
+                                                style=Red, emoji="⚡")]
 
 
 def _stop(p: _Panel) -> list[discord.ui.Item[Any]]:
@@ -204,9 +213,9 @@ def _attack(p: _Panel) -> list[discord.ui.Item[Any]]:
     taken = _just_taken(p)
     if taken is not None:
         targets = choices(game, seat, verb.ATTACK_TO, [taken])[:MAX_OPTIONS]
-        options = [discord.SelectOption(label=option_label(game, t, verb.ATTACK_TO, [taken], locale), value=t)
-                   for t in targets]
-        items.append(GameSelect(p.game_id, verb.ATTACK_TO, taken, options=options, placeholder=_(
+        options = [discord.SelectOption(label=option_label(game, t, verb.ATTACK_TO, [taken], locale),
+                                        value=ref(game.board, t)) for t in targets]
+        items.append(GameSelect(p.game_id, verb.ATTACK_TO, ref(game.board, taken), options=options, placeholder=_(
             "Attack from {territory}…", locale, territory=territory_name(game.board, taken, locale))[:150]))
     pairs = attack_pairs(game, seat)[:MAX_OPTIONS]
     options = [discord.SelectOption(label=pair_label(game, a, b, locale), value=pair_value(game, a, b))

@@ -9,9 +9,11 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.play.menus import choices, pick_territory
-from cogs.shared.errors import UserError
+from cogs.play.menus import PAIRS, SOURCES, choices, pick_territory
+from cogs.shared.components import territory_at
+from cogs.shared.errors import CHANGED, UserError
 from cogs.shared.i18n import _, territory_name
+from cogs.shared.text import phase_text
 from engine import Action, Game
 from store import GameRecord
 
@@ -39,6 +41,11 @@ class Tap:
     seat: int
     args: list[str]
 
+    def __post_init__(self) -> None:
+        # A tap stores nothing until it plays a move (``perform``) or removes a player (``answer``), each of which
+        # notes it: an error before says nothing was changed.
+        self.interaction.extras.setdefault(CHANGED, False)
+
     @property
     def locale(self) -> object:
         return self.interaction.locale
@@ -65,10 +72,22 @@ class Tap:
         return value
 
     def legal(self, value: str, purpose: str, *extra: str) -> str:
-        """``value`` if it is among the choices the menu of ``purpose`` offers now."""
-        if value not in choices(self.game, self.seat, purpose, extra):
+        """The territory numbered ``value`` (``components.ref``; an attack or fortify move's ``pair_value`` as it
+        is) if it is among the choices the menu of ``purpose`` offers now; ``extra``: the menu's source, an id."""
+        chosen = value if purpose in PAIRS else territory_at(self.game.board, value)
+        if chosen is None or chosen not in choices(self.game, self.seat, purpose, extra):
             raise self.refuse()
-        return value
+        return chosen
+
+    def territory(self, index: int, purpose: str, *extra: str) -> str:
+        """The argument ``index`` as a territory the menu of ``purpose`` offers now (see ``legal``)."""
+        return self.legal(self.arg(index), purpose, *extra)
+
+    def extras(self, purpose: str, given: Sequence[str]) -> list[str]:
+        """A menu's own arguments as ids: the source of a menu of targets is checked as a choice of its own."""
+        if purpose in SOURCES:
+            return [self.legal(given[0] if given else "", SOURCES[purpose])]
+        return list(given)
 
     async def act(self, action: Action) -> None:
         await self.cog.perform(self.interaction, self.record, action)
@@ -90,4 +109,13 @@ class Tap:
         await pick_territory(self.interaction, self.record.id, self.game, purpose, territories, prompt, *extra)
 
 
-__all__ = ["Player", "Tap"]
+def in_phase(tap: Tap, action: type[Action], *phases: str) -> None:
+    """A button of an earlier moment (an old panel) is refused at once, with what the game is doing now: one
+    whose action the phase does not allow (``engine.phases.PHASES``), or that only ``phases`` (if given) offer."""
+    s = tap.game.state
+    if not tap.game.allows(action) or (phases and s.phase not in phases):
+        raise UserError(_("That button is from an earlier moment: now you are {phase}. Use the newest buttons.",
+                          tap.locale, phase=phase_text(s, tap.locale, tap.seat)))
+
+
+__all__ = ["Player", "Tap", "in_phase"]

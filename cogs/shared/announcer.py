@@ -15,7 +15,8 @@ Nothing pings but the one player whose turn it is (``AllowedMentions`` for that 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
+import logging
+from collections.abc import Awaitable
 from typing import Any, Unpack
 
 import discord
@@ -24,54 +25,21 @@ from cogs.maps import drawing as maps
 from cogs.maps.drawing import PHONE, map_file, prepare
 from cogs.play.panel import armies_to_place, controls
 from cogs.shared.ending import game_over_post
-from cogs.shared.errors import ACK
+from cogs.shared.errors import ACK, CHANGED, DONE
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.live import NOBODY, LivePanels, only
 from cogs.shared.postbox import ANSWERED_BY_EDIT, Extras, Post, Postbox, PostOptions, Sent
-from cogs.shared.text import describe, now_text, seat_name
+from cogs.shared.text import describe, now_text
+from cogs.shared.wording import attempt, clip, note_line, part_lines
 from engine import Game, GameState
-from engine.events import EventType
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from store import GameRecord, StoreReader
-from table import Note, Outcome, Part, Reminder, Table
-from table.outcome import AI, HOST, KICKED, PLAYER, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
+from table import Outcome, Part, Reminder, Table
+from table.outcome import AI, KICKED, PLAYER, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
 
-MAX_CONTENT = 1900
-
-
-def clip(lines: Sequence[str]) -> str:
-    """Lines as one message within Discord's limit; what does not fit is counted."""
-    text = "\n".join(lines)
-    if len(text) <= MAX_CONTENT:
-        return text
-    head: list[str] = []
-    size = 0
-    for line in lines:
-        if size + len(line) > MAX_CONTENT - 40:
-            break
-        head.append(line)
-        size += len(line) + 1
-    return "\n".join([*head, f"… (+{len(lines) - len(head)})"])
-
-
-def note_line(note: Note, state: GameState, locale: object) -> str:
-    name = seat_name(state, note.seat, locale)
-    if note.kind == TIME_RAN_OUT:
-        if note.cautious:
-            return _("⌛ {player}'s time ran out: the AI played their turn cautiously (missed turns in a row: {n}).",
-                     locale, player=name, n=note.count)
-        return _("⌛ {player}'s time ran out: the AI played their turn (missed turns in a row: {n}).", locale,
-                 player=name, n=note.count)
-    if note.kind == SEAT_TO_AI:
-        return ngettext("🤖 {player} missed {n} turn: the AI takes their seat. The host can give it back with "
-                        "/risk reinstate.", "🤖 {player} missed {n} turns in a row: the AI takes their seat. The host "
-                        "can give it back with /risk reinstate.", note.count, locale, player=name)
-    if note.kind == SEAT_REMOVED:
-        return ngettext("🏳️ {player} missed {n} turn: their territories are neutral now.",
-                        "🏳️ {player} missed {n} turns in a row: their territories are neutral now.", note.count,
-                        locale, player=name)
-    return _("🚪 The host removed {player} from the game: their territories are neutral now.", locale, player=name)
+MAX_DONE = 1500  # what a move did, in the apology for an answer that failed (the apology's words come first)
+log = logging.getLogger("risk.announcer")
 
 
 class Announcer:
@@ -95,52 +63,21 @@ class Announcer:
         return await asyncio.shield(self.queue(record, content, **options))
 
     # -- what one part says, to one audience ----------------------------------------------------------
-    def part_lines(self, outcome: Outcome, part: Part, audience: Audience, locale: object) -> list[str]:
-        seen = events_for(part.events, audience, before=part.before)
-        state = part.after
-        board = Game(state).board
-        notes = [n for n in outcome.notes if n.seat == part.seat]
-        head: list[str] = []
-        skip: set[EventType] = set()
-        if part.by == START:
-            head.append(_("The game begins! Dice commitment: `{c}`", locale, c=state.seed_commitment[:16] + "…"))
-            seen = seen[1:]
-        elif part.by in (AI, TIMEOUT):
-            if part.by == TIMEOUT:
-                head += [note_line(n, state, locale) for n in notes if n.kind == TIME_RAN_OUT and part is
-                         next(p for p in outcome.parts if p.by == TIMEOUT and p.seat == n.seat)]
-            else:
-                name = seat_name(state, part.seat, locale)
-                head.append(_("🤖 {player} played turn {turn}:", locale, player=name, turn=part.turn) if part.turn
-                            else _("🤖 {player} played:", locale, player=name))
-            skip |= {"turn_started", "turn_ended"}
-        if part.by == HOST or any(n.kind == SEAT_REMOVED for n in notes):
-            skip.add("player_surrendered")
-        lines = head + describe([e for e in seen if e["type"] not in skip], state, board, locale,
-                                sum_placements=part.by in (AI, TIMEOUT))
-        if part.by == AI and len(lines) == 1:  # nothing this audience may read about: one short line
-            name = seat_name(state, part.seat, locale)
-            lines = [_("🤖 {player} played turn {turn}.", locale, player=name, turn=part.turn) if part.turn
-                     else _("🤖 {player} played.", locale, player=name)]
-        if part.by == HOST:  # what happened first: the removal, then what it caused (the end, perhaps)
-            lines = [note_line(n, state, locale) for n in notes if n.kind == KICKED] + lines
-        if part is self._last_timeout(outcome, part.seat):
-            said = [note_line(n, state, locale) for n in notes if n.kind in (SEAT_TO_AI, SEAT_REMOVED)]
-            ends = [i for i, line in enumerate(lines) if line.startswith("🏆")]
-            at = ends[0] if ends else len(lines)
-            lines = lines[:at] + said + lines[at:]
-        return lines
-
     @staticmethod
-    def _last_timeout(outcome: Outcome, seat: int) -> Part | None:
-        return next((p for p in reversed(outcome.parts) if p.by == TIMEOUT and p.seat == seat), None)
+    def part_lines(outcome: Outcome, part: Part, audience: Audience, locale: object) -> list[str]:
+        return part_lines(outcome, part, audience, locale)
 
     # -- the actor's answer ---------------------------------------------------------------------------------
     async def answer(self, interaction: discord.Interaction[Any], outcome: Outcome, *, private: bool) -> None:
         """Answer a deferred interaction, then tell the channel (cogs/shared/live.py: a player's move is told on
         the turn panel, which is edited; their answer is private).
 
-        ``private``: fog of war hides the board, so the answer is the reader's own view."""
+        ``private``: fog of war hides the board, so the answer is the reader's own view. The outcome is stored:
+        should one part of the answer fail, the others still go out (the channel hears of it in plain words if its
+        messages cannot be built), and then the failure is raised with the interaction marked as ``CHANGED`` and
+        what was done in its ``DONE`` (the error handler words the apology from them)."""
+        interaction.extras[CHANGED] = True
+        failures: list[Exception] = []
         first = outcome.parts[0]
         # A move that only edits the panel is noted as told once the panel is edited (an edit tells the whole turn
         # again, so a restart in between edits it again, harmlessly); anything that posts is noted first.
@@ -148,19 +85,59 @@ class Announcer:
         if not quiet:
             await self.told(outcome)
         if first.by != PLAYER:  # the start, a removal: answered where everybody reads it (privately under fog)
-            await self._announce_first(interaction, outcome, private=private)
-            await self.publish(outcome, start=1, told=True)
-            return
+            if not await attempt(failures, self._announce_first(interaction, outcome, private=private)):
+                await attempt(failures, self._plainly(outcome, 0, 1))  # the start, or the removal, for the channel
+            channel_told = await self._publish_or_plainly(failures, outcome, start=1)
+        else:
+            channel_told = await self._answer_move(interaction, outcome, failures, private=private)
+        if quiet and channel_told:  # else a restart tells it (``catch_up``)
+            await self.told(outcome)
+        if failures:
+            interaction.extras[DONE] = self._done(interaction, outcome, private=private)
+            raise failures[0]
+
+    async def _answer_move(self, interaction: discord.Interaction[Any], outcome: Outcome, failures: list[Exception],
+                           *, private: bool) -> bool:
+        """The player's answer and the channel's; whether the channel was told."""
         tapped = interaction.message if interaction.message and not interaction.message.flags.ephemeral else None
         live = await self.store.live_panel(outcome.record.id) if tapped is not None else None
         on_panel = tapped is not None and live is not None and tapped.id == live.message_id
         if private or not on_panel:  # a tap on the live panel itself needs no words: the panel is edited
-            await self._reply(interaction, outcome, private=private, on_panel=tapped is not None)
-        await self.publish(outcome, told=True, acted=True, via=None if private or not on_panel else interaction)
+            await attempt(failures, self._reply(interaction, outcome, private=private, on_panel=tapped is not None))
+        told = await self._publish_or_plainly(failures, outcome, acted=True,
+                                              via=None if private or not on_panel else interaction)
         if on_panel and not private and not interaction.extras.get(ANSWERED_BY_EDIT):  # the panel moved on
-            await self._reply(interaction, outcome, private=False, on_panel=True)
-        if quiet:
-            await self.told(outcome)
+            await attempt(failures, self._reply(interaction, outcome, private=False, on_panel=True))
+        return told
+
+    async def _publish_or_plainly(self, failures: list[Exception], outcome: Outcome, *, start: int = 0,
+                                  acted: bool = False, via: discord.Interaction[Any] | None = None) -> bool:
+        """``publish``; if its messages cannot be built or sent, the channel still reads what happened, in plain
+        words (no panel, no map). Whether the channel was told."""
+        if await attempt(failures, self.publish(outcome, start=start, told=True, acted=acted, via=via)):
+            return True
+        return await attempt(failures, self._plainly(outcome, start))
+
+    async def _plainly(self, outcome: Outcome, start: int, stop: int | None = None) -> None:
+        """The public lines of parts ``start`` to ``stop``, in one plain message."""
+        record = outcome.record
+        locale = game_locale(record)
+        lines = [line for part in outcome.parts[start:stop]
+                 for line in self.part_lines(outcome, part, EVERYBODY, locale)]
+        lines.append(_("(The turn panel could not be shown: /map shows the board, and the slash commands play "
+                       "on.)", locale))
+        await self.post(record, clip(lines))
+
+    def _done(self, interaction: discord.Interaction[Any], outcome: Outcome, *, private: bool) -> str:
+        """What the stored outcome did, as the user may know it, for the apology when its answer failed."""
+        viewer = outcome.record.seat_of(interaction.user.id)
+        audience = viewer if private else EVERYBODY
+        try:
+            return clip([line for part in outcome.parts
+                         for line in self.part_lines(outcome, part, audience, interaction.locale)])[:MAX_DONE]
+        except Exception:  # the words themselves failed: the apology says the change stands
+            log.exception("the words of game %s's outcome failed", outcome.record.id)
+            return ""
 
     async def _reply(self, interaction: discord.Interaction[Any], outcome: Outcome, *, private: bool,
                      on_panel: bool) -> None:
@@ -210,7 +187,13 @@ class Announcer:
 
     # -- the channel -------------------------------------------------------------------------------------
     async def outcome(self, outcome: Outcome) -> None:
-        await self.publish(outcome, start=0)  # what a timer (or a restart) produced: everything to the channel
+        """What a timer (or a restart) produced, stored: everything to the channel, in plain words if its messages
+        cannot be built (the failure is raised after that, for the scheduler's log)."""
+        failures: list[Exception] = []
+        await self.told(outcome)
+        await self._publish_or_plainly(failures, outcome)
+        if failures:
+            raise failures[0]
 
     async def told(self, outcome: Outcome) -> None:
         """Note that the channel has been told this outcome, before telling it: a restart never tells it again
@@ -322,7 +305,24 @@ class Announcer:
         """After a restart: what was stored but not told (the bot stopped in between), once. What belongs to the
         live panel's turn goes on the panel (it tells what is stored); anything after it in one message."""
         async with self.live.lock(record.id):
-            await self._catch_up(record, told, deadline)
+            try:
+                await self._catch_up(record, told, deadline)
+            except Exception:  # the channel still reads what it missed, in plain words; the other games go on
+                log.exception("catching up game %s failed", record.id)
+                await attempt([], self._plain_catch_up(record, told))
+
+    async def _plain_catch_up(self, record: GameRecord, told: int) -> None:
+        events = await self.store.events(record.id)
+        if told >= len(events):
+            return
+        before = Game.from_events(events[:told]).state if told else None
+        after = record.game().state
+        locale = game_locale(record)
+        lines = [_("While the bot was away:", locale),
+                 *describe(events_for(events[told:], EVERYBODY, before=before), after, Game(after).board, locale),
+                 _("(The turn panel could not be shown: /map shows the board, and the slash commands play on.)",
+                   locale)]
+        await self.post(record, clip(lines))
 
     async def _catch_up(self, record: GameRecord, told: int, deadline: float | None) -> None:
         await self.table.told(record.id, record.last_seq)

@@ -1,20 +1,30 @@
 """Buttons and selects that keep working after a restart, and the verbs they carry.
 
 Every component is a ``DynamicItem``: its custom id carries the game, the verb and its arguments
-(``risk:12:atk:alaska:kamchatka:3``), so a tap on a message from last week still reaches the right game. The
+(``risk:12:atk:0:31:3``), so a tap on a message from last week still reaches the right game. The
 callbacks only parse the id and hand over to the ``TapHandler`` (the cog), which checks who may act and checks
 every argument and value against the legal choices of the game as it is now (``cogs/play/buttons.py``).
+
+A territory, a continent or a card is written into a custom id or a select's value as its number on the map (its
+place in the board's fixed order, ``ref``), never as its id: a map's ids may be 64 characters long and hold any
+character, a custom id holds 100 and its arguments are separated by ``:``. ``territory_at``, ``continent_at`` and
+``card_at`` read a number back, where a tap is parsed; they also read the ids that components posted before
+numbers carried (a value that is not written as a number), so the panels of running games keep working. On a map
+whose territory ids are themselves numbers such an old value reads as a number: the panel's newest buttons work.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import ui
 
 from cogs.shared.services import TapHandler, taps_of
+from engine.board import Board
+from engine.cards import full_deck
 
 MAX_CUSTOM_ID = 100
 # Discord's design guideline for a button's label: 38 characters, 34 beside an emoji.
@@ -65,6 +75,39 @@ SURRENDER = "giveup"   # button: resign, confirmed (any time, no turn needed)
 KICK = "kickok"        # button (seat): the host removes that player, confirmed
 UNDO = "undo"          # button: take back this turn's placements
 CONTROLS = "turn"      # button: the buttons of your move, privately (a public panel under fog shows no figures)
+
+
+def ref(board: Board, item: str) -> str:
+    """A territory or a card as its number on ``board`` (what a custom id or a select's value holds): a
+    territory's card has the territory's number, the wild cards follow the last territory."""
+    return str(full_deck(board).index(item))
+
+
+def continent_ref(board: Board, continent: str) -> str:
+    return str(list(board.continents).index(continent))
+
+
+def _at(order: Sequence[str], text: str) -> str | None:
+    """The item numbered ``text`` in ``order``; a value not written as a number is an id as older components
+    carried it (None if it is neither)."""
+    if text.isascii() and text.isdigit():
+        number = int(text)
+        return order[number] if number < len(order) and str(number) == text else None
+    return text if text in order else None
+
+
+def territory_at(board: Board, text: str) -> str | None:
+    """The territory of a ``ref`` (or of an older component's id), None for anything else."""
+    return _at(board.territory_ids, text)
+
+
+def continent_at(board: Board, text: str) -> str | None:
+    return _at(list(board.continents), text)
+
+
+def card_at(board: Board, text: str) -> str | None:
+    """A card of the deck (a territory's, or a wild card) by its ``ref``."""
+    return _at(full_deck(board), text)
 
 
 def _handler(interaction: discord.Interaction[Any]) -> TapHandler:

@@ -2,7 +2,10 @@
 
 A refusal of the rules (``RuleError``), of the store (``StoreError``) or of the cog (``UserError``) becomes a
 short private explanation. Anything else is logged with its traceback and the interaction's options; the
-user gets a private apology with an error id. Nothing is written when an action is refused.
+user gets a private apology with an error id. Nothing is written when an action is refused. An error after a
+change was stored (``interaction.extras[CHANGED]``: the move was applied, answering it failed) is never called a
+refusal: the apology says that the change stands, and what it did (``extras[DONE]``). Only of a move that was not
+stored does it say that nothing was changed; elsewhere it claims neither.
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ from table import LimitReached
 log = logging.getLogger("risk.errors")
 ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
 ACK = "acknowledged"  # in ``interaction.extras``: how the first response went, (kind, private)
+CHANGED = "changed"  # in ``interaction.extras``: True once the interaction's change is stored, False for a move not
+#                       stored (yet); absent, the error handler claims neither
+DONE = "done"  # in ``interaction.extras``: what the stored change did, in the user's words, should its answer fail
 
 PERMISSION_NAMES = {"send_messages": "Send Messages", "attach_files": "Attach Files", "embed_links": "Embed Links"}
 MESSAGE_LIMIT = 2000  # the most characters Discord takes in a message
@@ -144,15 +150,26 @@ def limit_text(exc: LimitReached, locale: object | None) -> str:
 
 async def handle_error(interaction: discord.Interaction[Any], exc: BaseException,
                        context: Mapping[str, object] | None = None) -> None:
-    text = explain(exc, interaction.locale)
+    changed = bool(interaction.extras.get(CHANGED))
+    text = None if changed else explain(exc, interaction.locale)  # after a change, nothing is a refusal
     if text is None:
         error_id = secrets.token_hex(4)
         data: Mapping[str, object] = interaction.data or {}
-        log.error("error %s in %s by %s in channel %s: %r", error_id, context or data.get("name"),
-                  interaction.user.id if interaction.user else None, interaction.channel_id, data,
+        log.error("error %s in %s by %s in channel %s%s: %r", error_id, context or data.get("name"),
+                  interaction.user.id if interaction.user else None, interaction.channel_id,
+                  " (after its change was stored)" if changed else "", data,
                   exc_info=(type(exc), exc, exc.__traceback__))
-        text = _("Sorry, something went wrong on my side (error {id}). Nothing was changed.", interaction.locale,
-                 id=error_id)
+        if changed:
+            text = _("Sorry, something went wrong on my side (error {id}) while telling what happened: it was done "
+                     "and stands.", interaction.locale, id=error_id)
+            done = interaction.extras.get(DONE)
+            if done:
+                text += "\n" + str(done)
+        elif interaction.extras.get(CHANGED) is False:  # a move that was not stored
+            text = _("Sorry, something went wrong on my side (error {id}). Nothing was changed.", interaction.locale,
+                     id=error_id)
+        else:  # whether anything was stored is not known here: nothing is claimed
+            text = _("Sorry, something went wrong on my side (error {id}).", interaction.locale, id=error_id)
     else:
         text = REFUSED + text
     text = clip(text, MESSAGE_LIMIT)

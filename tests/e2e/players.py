@@ -26,6 +26,7 @@ from discord_helpers import command_for
 from discord_offline.fake_discord import FakeDiscord, Interaction
 from discord_offline.records import OfflineMessage, OfflineUser
 
+from cogs.shared.components import continent_ref, ref
 from engine import Action, Game, GameState, Occupy, Place
 from engine.ai import make_ai
 from engine.state import OCCUPY, REINFORCE
@@ -182,10 +183,14 @@ class Table:
         for _ in range(2):
             select = menu.selects[0]
             values = {o["value"] for o in select["options"]}
-            value = territory if territory in values else game.board.territories[territory].continent
+            by_continent = select["custom_id"].split(":")[2] == "cont"  # more than a menu holds: its continent first
+            value = continent_ref(game.board, game.board.territories[territory].continent) if by_continent \
+                else ref(game.board, territory)
+            if value not in values:
+                break
             chosen = await self._checked(await self.fake.choose(user, menu, [value], tag=(STEP,)))
             menu = self._answer_message(chosen)
-            if value == territory:
+            if not by_continent:
                 return menu
         raise AssertionError(f"#{self.channel.name}: {territory} not offered")
 
@@ -203,7 +208,7 @@ class Table:
             opened = await self._checked(await self.fake.press(user, panel, custom_id=f"risk:{gid}:place",
                                                                tag=(STEP,)))
             menu = await self._pick(user, self._answer_message(opened), action.territory, game)
-            put = f"risk:{gid}:put:{action.territory}:{action.count}"
+            put = f"risk:{gid}:put:{ref(game.board, action.territory)}:{action.count}"
             await self._checked(await self.fake.press(user, menu, custom_id=put, tag=tag))
             return True
         if isinstance(action, Occupy) and s.phase == OCCUPY:

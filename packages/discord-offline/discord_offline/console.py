@@ -8,8 +8,11 @@ Input, one action per line::
                                          or the start of a name (select peru, select "south af")
     [@user] submit field:value ...       fill and send the form (modal) the bot opened
     [#channel] [@user] complete /command option:partial
-                                         show the bot's suggestions for the last option
+                                         show the bot's suggestions for the last option (a suggestion's
+                                         name typed in full as an option's value sends its value)
     [@user] locale CODE                  the user's client language from now on (en-US, no, es-ES...)
+    [@user] perm NAME [NAME...]          give the user server permissions by discord.py's names (perm @bob
+                                         manage_guild); -NAME takes one away, perm none leaves a plain member's
     advance DURATION                     move the bot's clock forward (25h, 90m, 2d) and run what fell due
     help                                 this text and the list of commands
     quit | exit
@@ -42,6 +45,7 @@ from discord import app_commands
 
 from discord_offline.harness import OfflineDiscord
 from discord_offline.records import OfflineError, OfflineMessage, Step, embed_lines, modal_fields
+from discord_offline.server import MEMBER_PERMISSIONS
 
 SYNTAX = textwrap.dedent(__doc__.split("::", 1)[1].split("Blank lines", 1)[0]).strip() if __doc__ else ""
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -184,6 +188,8 @@ class Console:
                 raise OfflineError("usage: [@user] locale CODE, e.g. locale no")
             self.discord.set_locale(user, tokens[1].text)
             self.write(f"@{self.discord.user(user).name} now uses locale {tokens[1].text}")
+        elif lowered == "perm":
+            self._permissions(user, tokens[1:])
         elif lowered == "submit":
             values = self._options(tokens[1:], "submit")
             self.show(await self.discord.submit_form(user, values))
@@ -193,11 +199,52 @@ class Console:
             await self._advance(tokens[1:])
         elif verb.startswith("/") and not tokens[0].quoted:
             path, options = await self._command(user, tokens)
+            options = await self._suggested(user, channel, path, options)
             self.show(await self.discord.send_command(user, channel, path, options))
         else:
             raise OfflineError(f"cannot read {line!r}: a line is /command, click, select, complete, locale, "
-                               "advance, help or quit")
+                               "perm, advance, help or quit")
         return True
+
+    async def _suggested(self, user: str, channel: str, path: str, options: dict[str, str]) -> dict[str, str]:
+        """An option with suggestions, typed as one of their names, carries that suggestion's value, as picking it
+        from the list does in Discord (``/game remove name:"Big Map"`` sends the id the list gives for it)."""
+        _command, specs = self.discord.find_command(path)
+        chosen = dict(options)
+        for spec in specs:
+            name = spec.get("name")
+            if not spec.get("autocomplete") or name not in chosen:
+                continue
+            choices = await self.discord.autocomplete(user, channel, path, chosen, focused=str(name))
+            named = [c for c in choices if fold(str(c.get("name"))) == fold(chosen[str(name)])]
+            if len(named) == 1:
+                chosen[str(name)] = str(named[0].get("value"))
+        return chosen
+
+    def _permissions(self, user: str, tokens: list[Token]) -> None:
+        """``perm manage_guild``: the user's server permissions, a plain member's with these added (or, after a
+        ``-``, taken away); ``perm none``: a plain member's again. The user may also follow ``perm``."""
+        if tokens and tokens[0].text.startswith("@") and len(tokens[0].text) > 1:
+            user, tokens = tokens[0].text[1:], tokens[1:]
+        if not tokens:
+            raise OfflineError("usage: [@user] perm NAME [NAME...], e.g. perm @bob manage_guild; -NAME takes one "
+                               "away, perm none leaves a plain member's")
+        member = self.discord.user(user)
+        current = discord.Permissions(self.discord.server.permissions_of(member).value)
+        changes: dict[str, bool] = {}
+        for token in tokens:
+            name = token.text.lstrip("+-").lower()
+            if name == "none":
+                current = discord.Permissions(MEMBER_PERMISSIONS.value)
+                continue
+            if name not in discord.Permissions.VALID_FLAGS:
+                raise OfflineError(f"no permission {name!r}; e.g. manage_guild, manage_channels, administrator")
+            changes[name] = not token.text.startswith("-")
+        granted = self.discord.set_permissions(member, current, **changes)
+        extra = [name for name, on in granted if on and not getattr(MEMBER_PERMISSIONS, name)]
+        missing = [name for name, on in granted if not on and getattr(MEMBER_PERMISSIONS, name)]
+        said = ", ".join([*extra, *(f"not {name}" for name in missing)]) or "nothing more"
+        self.write(f"@{member.name} has a member's permissions and {said}")
 
     async def _advance(self, tokens: list[Token]) -> None:
         """``advance 25h``: move the bot's clock forward (``advance_time``) and show what happened."""
