@@ -58,6 +58,18 @@ def test_numbers_read_back_to_the_ids_and_nothing_else_is_read():
     assert card_at(board, "8") is None and continent_at(board, "2") is None
 
 
+
+def test_on_a_map_where_a_territory_has_no_card_the_numbers_still_name_the_territories():
+    from test_one_way import ONE_WAY
+
+    board = parse_map({k: v for k, v in ONE_WAY.items() if k != "missions"})
+    assert board.territories["c"].card is None and len(board.wild_cards) == 5
+    for t in board.territory_ids:
+        assert territory_at(board, ref(board, t)) == t
+    assert card_at(board, ref(board, "c")) is None   # the number of a territory without a card is no card
+    assert card_at(board, ref(board, "d")) == "d"
+    assert [card_at(board, ref(board, w)) for w in board.wild_cards] == list(board.wild_cards)
+
 @pytest.mark.asyncio
 async def test_a_game_on_a_map_of_long_ids_with_colons_is_played_by_taps(tmp_path: Path):
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="long-ids"), strict=True) as d:

@@ -80,7 +80,13 @@ CONTROLS = "turn"      # button: the buttons of your move, privately (a public p
 def ref(board: Board, item: str) -> str:
     """A territory or a card as its number on ``board`` (what a custom id or a select's value holds): a
     territory's card has the territory's number, the wild cards follow the last territory."""
-    return str(full_deck(board).index(item))
+    return str(_numbered(board).index(item))
+
+
+def _numbered(board: Board) -> list[str]:
+    """What has a number on ``board``: every territory (a card has its territory's number, though on some maps
+    a territory has no card), then the wild cards."""
+    return list(board.territory_ids) + list(board.wild_cards)
 
 
 def continent_ref(board: Board, continent: str) -> str:
@@ -107,7 +113,8 @@ def continent_at(board: Board, text: str) -> str | None:
 
 def card_at(board: Board, text: str) -> str | None:
     """A card of the deck (a territory's, or a wild card) by its ``ref``."""
-    return _at(full_deck(board), text)
+    card = _at(_numbered(board), text)
+    return card if card in full_deck(board) else None
 
 
 def _handler(interaction: discord.Interaction[Any]) -> TapHandler:
