@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -146,12 +147,14 @@ def legend_words(capitals: bool) -> tuple[str, ...]:
     return LEGEND_WORDS if capitals else tuple(w for w in LEGEND_WORDS if w != "capital")
 
 
-def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry, capitals: bool) -> Box:
+def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry, capitals: bool,
+                 continents: Sequence[tuple[str, tuple[int, int, int]]] = ()) -> Box:
     """The legend in a corner (the lower left on the classic map), on a dark rounded box: a "+N" tag, a lost
-    die and, in a game of capitals, the capital star, each with its meaning in the map's language. Returns its
-    box."""
+    die and, in a game of capitals, the capital star, each with its meaning in the map's language; then the
+    continents that found no room on the map, each name and bonus in its tint beside a swatch of it. Returns
+    its box."""
     words = [labels.word(w) for w in legend_words(capitals)]
-    box, rows = _legend(words, geo)
+    box, rows = _legend([*words, *(text for text, _ in continents)], geo)
     size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
     shade = Image.new("L", size, 0)
     ImageDraw.Draw(shade).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=8, fill=225)
@@ -160,15 +163,25 @@ def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry, capitals: bool
     symbols = [sprites.tag("+2"), sprites.die(2, LEGEND_DIE, 26, lost=True), sprites.tag("★")][:len(words)]
     font = layout.legend_font()
     draw = ImageDraw.Draw(img)
-    text_x = box[0] + style.LEGEND_PAD + style.LEGEND_ICON
-    for sprite, word, (cx, cy) in zip(symbols, words, rows, strict=True):
+    for sprite, word, (cx, cy, text_x) in zip(symbols, words, rows, strict=False):
         img.paste(sprite, (cx - sprite.width // 2, cy - sprite.height // 2), sprite)
         draw.text((text_x, cy), word, font=font, anchor="lm", fill=style.TEXT)
+    for (text, tint), (cx, cy, text_x) in zip(continents, rows[len(words):], strict=True):
+        draw.rounded_rectangle((cx - 9, cy - 9, cx + 9, cy + 9), radius=4, fill=tint, outline=style.INK)
+        draw.text((text_x, cy), text, font=font, anchor="lm", fill=tint)
     return box
 
 
-def _legend(words: list[str], geo: Geometry) -> tuple[Box, list[tuple[int, int]]]:
+def _legend(words: list[str], geo: Geometry) -> tuple[Box, list[tuple[int, int, int]]]:
     return layout.legend_rows(words, geo.height, geo.raw.get("legend", "lower left"), geo.width)
+
+
+def _plate(img: Image.Image, box: Box) -> None:
+    """The dark rounded plate a continent name sits on where no open sea is near."""
+    size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
+    shade = Image.new("L", size, 0)
+    ImageDraw.Draw(shade).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=6, fill=235)
+    img.paste(Image.new("RGB", size, style.PANEL_BG), box[:2], shade)
 
 
 def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool = False) -> StaticLayers:
@@ -196,10 +209,14 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
     words = {tid: labels.short(board, tid) for tid in geo.territories}
     continent_texts = {cid: layout.continent_text(labels.continent(board, cid), board.continents[cid].bonus)
                        for cid in geo.continent_labels}
-    legend_box, _ = _legend([labels.word(w) for w in legend_words(capitals)], geo)
-    placed = layout.localise_layout(geo.label, geo.raw, words, continent_texts, legend_box, geo.badge_size)
-    names = [(words[tid], placed.labels[tid], style.label_font(), style.LABEL_STROKE)
-             for tid in geo.territories]
+    legend_texts = [labels.word(w) for w in legend_words(capitals)]
+    legend_box, _ = _legend(legend_texts, geo)
+    placed = layout.localise_layout(
+        geo.label, geo.raw, words, continent_texts, legend_box, geo.badge_size,
+        members={cid: c.territories for cid, c in board.continents.items()},
+        legend_naming=lambda cids: _legend([*legend_texts, *(continent_texts[c] for c in cids)], geo)[0])
+    names = [(text, placed.labels[tid], style.label_font(), style.LABEL_STROKE)
+             for tid, text in placed.texts.items()]
     halo, letters = _text_masks(size, names)
     ink = ImageChops.screen(_scaled(geo.borders, 0.6), _scaled(geo.continents, 0.92))
     ink = ImageChops.screen(ink, _scaled(geo.coast, 0.95))
@@ -213,15 +230,24 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
     fixed = _over(fixed, style.INK, halo)
     fixed = _over(fixed, style.TEXT, letters)
     cfont = style.font(style.CONTINENT_FONT_SIZE, bold=True)
+    tints = geo.tints or style.CONTINENT_TINTS
     words_mask = halo
-    for cid, centre in placed.continents.items():
-        chalo, cletters = _text_masks(size, [(continent_texts[cid], centre, cfont, style.CONTINENT_STROKE)])
-        fixed = _over(fixed, style.SEA, chalo)
-        fixed = _over(fixed, (geo.tints or style.CONTINENT_TINTS)[cid], cletters)
-        words_mask = ImageChops.lighter(words_mask, chalo)
-    _draw_legend(fixed, labels, geo, capitals)
+    # Plates (continent names over land) and the legend take fixed colours whatever is under them.
     legend_mask = Image.new("L", size, 0)
-    ImageDraw.Draw(legend_mask).rectangle(legend_box, fill=255)
+    plate_draw = ImageDraw.Draw(legend_mask)
+    boxes = {b.owner: b.box for b in placed.of_kind("continent")}
+    for cid, centre in placed.continents.items():
+        if cid in placed.plates:
+            _plate(fixed, boxes[cid])
+            plate_draw.rectangle(boxes[cid], fill=255)
+        chalo, cletters = _text_masks(size, [(placed.continent_texts[cid], centre, cfont, style.CONTINENT_STROKE)])
+        fixed = _over(fixed, style.PANEL_BG if cid in placed.plates else style.SEA, chalo)
+        fixed = _over(fixed, tints[cid], cletters)
+        words_mask = ImageChops.lighter(words_mask, chalo)
+    legend_box = _draw_legend(fixed, labels, geo, capitals,
+                              [(continent_texts[cid], tints[cid]) for cid in placed.in_legend])
+    assert legend_box == placed.legend
+    plate_draw.rectangle(legend_box, fill=255)
     words_mask = ImageChops.lighter(words_mask, legend_mask)
 
     # Which pixels take a fixed colour: the sea, letters, and nearly solid ink.

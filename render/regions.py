@@ -42,10 +42,27 @@ def interior_point(mask: Image.Image) -> tuple[int, int]:
     The mask is first framed in one pixel of nothing: Pillow's ``MinFilter`` repeats the edge pixels, so a
     region that fills its box (a plain rectangle) would otherwise never wear away. Framed, every pixel on the
     edge of what is left has nothing beside it, so each pass takes a pixel off every side and the passes are
-    at most half the shorter side."""
+    at most half the shorter side. A large region is first worn away at a coarser scale (blocks wholly inside
+    it, a few dozen across its shorter side), which finds nearly the same point in a fraction of the time."""
     solid = mask.convert("L").point(lambda v: 255 if v else 0)
     if solid.getbbox() is None:
         raise ValueError("an empty region has no interior point")
+    k = min(solid.size) // COARSE_SIDE
+    if k >= 2:
+        coarse = solid.reduce(k).point(lambda v: 255 if v == 255 else 0)
+        if coarse.getbbox() is not None:
+            cx, cy = _worn_centre(coarse)
+            x, y = min(solid.width - 1, cx * k + k // 2), min(solid.height - 1, cy * k + k // 2)
+            if solid.getpixel((x, y)):
+                return x, y
+    return _worn_centre(solid)
+
+
+COARSE_SIDE = 24      # a region's shorter side, in blocks, where it is worn away at a coarser scale
+
+
+def _worn_centre(solid: Image.Image) -> tuple[int, int]:
+    """``interior_point`` of a mask of 0 and 255 at its own scale."""
     current = Image.new("L", (solid.width + 2, solid.height + 2), 0)
     current.paste(solid, (1, 1))
     last = current.getbbox()
@@ -175,7 +192,7 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
             anchor = (bbox[0] + x, bbox[1] + y)
         label = (int(t["label"][0]), int(t["label"][1])) if "label" in t else (anchor[0], anchor[1] + below)
         raw_territories[tid] = {"index": index[tid], "anchor": list(anchor), "label": list(label),
-                                "bbox": list(bbox), "area": histogram[value]}
+                                "bbox": list(bbox), "area": histogram[value], "label_given": "label" in t}
         shapes[tid] = TerritoryShape(tid, value, anchor, label, bbox, histogram[value])
 
     # Continent names: above each continent's box, where ``localise_layout`` looks for a free place at sea.
