@@ -180,8 +180,11 @@ def _plate(img: Image.Image, box: Box) -> None:
     """The dark rounded plate a continent name sits on where no open sea is near."""
     size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
     shade = Image.new("L", size, 0)
-    ImageDraw.Draw(shade).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=6, fill=235)
+    ImageDraw.Draw(shade).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=PLATE_RADIUS, fill=255)
     img.paste(Image.new("RGB", size, style.PANEL_BG), box[:2], shade)
+
+
+PLATE_RADIUS = 6
 
 
 def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool = False) -> StaticLayers:
@@ -239,7 +242,7 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
     for cid, centre in placed.continents.items():
         if cid in placed.plates:
             _plate(fixed, boxes[cid])
-            plate_draw.rectangle(boxes[cid], fill=255)
+            plate_draw.rounded_rectangle(boxes[cid], radius=PLATE_RADIUS, fill=255)
         chalo, cletters = _text_masks(size, [(placed.continent_texts[cid], centre, cfont, style.CONTINENT_STROKE)])
         fixed = _over(fixed, style.PANEL_BG if cid in placed.plates else style.SEA, chalo)
         fixed = _over(fixed, tints[cid], cletters)

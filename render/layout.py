@@ -268,6 +268,7 @@ MARGIN = 4            # kept between any word and the map's edge
 PLATE_PAD = 4         # a continent name on a plate: the plate's margin round the words
 REACH = 8             # a name's box touches its territory's box grown by this much: it sits by its territory
 CELL = 64             # the side of a cell of the boxes' spatial index
+WORD_SPACE = 2        # kept beside a moved name, so that two names in a row do not read as one
 
 
 class _Taken:
@@ -493,7 +494,8 @@ def _place_label(label: Image.Image, tid: str, value: int, area: int, anchor: Po
         tries += 1
         centre = (round(x), round(y))
         box = _moved(at0, centre)
-        if not _inside_map(box, w, h) or not overlaps(box, near) or blocked.hits(box):
+        if not _inside_map(box, w, h) or not overlaps(box, near) or \
+                blocked.hits((box[0] - WORD_SPACE, box[1], box[2] + WORD_SPACE, box[3])):
             continue
         counts = label.crop(box).histogram()
         total = (box[2] - box[0]) * (box[3] - box[1])
@@ -502,7 +504,9 @@ def _place_label(label: Image.Image, tid: str, value: int, area: int, anchor: Po
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         d_own = math.hypot(cx - anchor[0], cy - anchor[1])
         confusing = anchors.nearer(cx, cy, d_own * 0.9, tid)
-        score = (10 * own + 4 * sea - 12 * covered - 2.5 * confusing - 0.08 * away
+        # A name moved from where it was placed by hand keeps the hand layout's rule: it must not hide a small
+        # territory's colour. A custom map's name may cover more of its own territory (it has no other room).
+        score = (10 * own + 4 * sea - (12 if towards is not None else 3) * covered - 2.5 * confusing - 0.08 * away
                  - (0.02 * _angle_gap(angle, towards) if towards is not None else 0.0))
         if best is None or score > best[0]:
             best = (score, centre)

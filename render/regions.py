@@ -136,18 +136,40 @@ MIN_BADGE = 24
 LEGEND_ROOM = (300, 124)   # the legend's box with a margin, for any language
 
 
+def _corner_boxes(size: tuple[int, int], room: tuple[int, int] = LEGEND_ROOM) -> dict[str, tuple[int, int, int, int]]:
+    w, h = size
+    return {"lower left": (0, h - room[1], room[0], h), "lower right": (w - room[0], h - room[1], w, h),
+            "upper left": (0, 0, room[0], room[1]), "upper right": (w - room[0], 0, w, room[1])}
+
+
 def land_in_corners(regions: Image.Image, size: tuple[int, int] = LEGEND_ROOM) -> dict[str, int]:
     """How many land pixels the legend would cover in each corner."""
-    w, h = regions.size
-    boxes = {"lower left": (0, h - size[1], size[0], h), "lower right": (w - size[0], h - size[1], w, h),
-             "upper left": (0, 0, size[0], size[1]), "upper right": (w - size[0], 0, w, size[1])}
-    return {k: sum(regions.crop(box).histogram()[1:]) for k, box in boxes.items()}
+    return {k: sum(regions.crop(box).histogram()[1:]) for k, box in _corner_boxes(regions.size, size).items()}
 
 
-def legend_corner(regions: Image.Image) -> str:
-    """The corner where the legend covers the least land (the lower left when several are free)."""
+BUSY_EDGE = 40        # a pixel of the picture whose edge filter reaches this is detail (a line, a letter)
+
+
+def busy_in_corners(background: Image.Image, size: tuple[int, int] = LEGEND_ROOM) -> dict[str, float]:
+    """How much of each corner the map's picture fills with detail (the share of its pixels on an edge: the
+    lines and letters of a title box or of the picture's own legend), 0 where it is plain."""
+    edges = background.convert("L").filter(ImageFilter.FIND_EDGES).point(lambda v: 255 if v >= BUSY_EDGE else 0)
+    out: dict[str, float] = {}
+    for k, box in _corner_boxes(background.size, size).items():
+        crop = edges.crop(box)
+        out[k] = crop.histogram()[255] / max(1, crop.width * crop.height)
+    return out
+
+
+def legend_corner(regions: Image.Image, background: Image.Image | None = None) -> str:
+    """The corner where the legend hides least: the least land (territories, their badges and names), then
+    the least of what the map's picture prints there (a title box, the picture's own legend), the lower left
+    when several are alike."""
     land = land_in_corners(regions)
-    return min(land, key=lambda k: (land[k], k != "lower left"))
+    area = LEGEND_ROOM[0] * LEGEND_ROOM[1]
+    busy = busy_in_corners(background) if background is not None else dict.fromkeys(land, 0.0)
+    # Land counts four times as much as the picture's detail: a name or a badge under the legend is lost.
+    return min(land, key=lambda k: (round(4 * land[k] / area + busy[k], 2), k != "lower left"))
 
 
 def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
@@ -214,7 +236,7 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     tints = {cid: parse_colour(c.get("colour")) or TINTS[i % len(TINTS)]
              for i, c in enumerate(data["continents"]) for cid in (c["id"],)}
     raw: GeometryData = {
-        "width": width, "height": height, "territories": raw_territories, "legend": legend_corner(regions),
+        "width": width, "height": height, "territories": raw_territories, "legend": legend_corner(regions, background),
         "continent_labels": {k: list(v) for k, v in continent_labels.items()},
         "sea_routes": [{"between": [a, b], "segments": [list(s) for s in segs]} for a, b, segs in routes]}
     return Geometry(width=width, height=height, label=regions, coast=_soft(coast), borders=_soft(borders),

@@ -131,7 +131,7 @@ def our_files(world: Crowded) -> tuple[bytes, dict[str, bytes]]:
                 neighbours[i].append(ids[j])
                 neighbours[j].append(ids[i])
     data: dict[str, Any] = {
-        "id": "crowded", "name": f"Crowded {len(ids)}", "players": {"min": 2, "max": 6},
+        "id": "crowded", "name": f"Crowded {len(ids)}", "players": {"min": 2, "max": 2 if len(ids) < 20 else 6},
         "continents": [{"id": f"c{k + 1}", "name": f"{world.names[k % len(world.names)]}land",
                         "bonus": 1 + k % 7,
                         "territories": [ids[i] for i in range(len(ids)) if world.continent_of[i] == k]}
