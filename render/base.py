@@ -176,6 +176,10 @@ def _legend(words: list[str], geo: Geometry) -> tuple[Box, list[tuple[int, int, 
     return layout.legend_rows(words, geo.height, geo.raw.get("legend", "lower left"), geo.width)
 
 
+def _grown_box(box: Box, by: int, size: tuple[int, int]) -> Box:
+    return max(0, box[0] - by), max(0, box[1] - by), min(size[0], box[2] + by), min(size[1], box[3] + by)
+
+
 def _plate(img: Image.Image, box: Box) -> None:
     """The dark rounded plate a continent name sits on where no open sea is near."""
     size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
@@ -234,7 +238,7 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
     fixed = _over(fixed, style.TEXT, letters)
     cfont = style.font(style.CONTINENT_FONT_SIZE, bold=True)
     tints = geo.tints or style.CONTINENT_TINTS
-    words_mask = halo
+    words_mask = halo.copy()
     # Plates (continent names over land) and the legend take fixed colours whatever is under them.
     legend_mask = Image.new("L", size, 0)
     plate_draw = ImageDraw.Draw(legend_mask)
@@ -243,10 +247,14 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
         if cid in placed.plates:
             _plate(fixed, boxes[cid])
             plate_draw.rounded_rectangle(boxes[cid], radius=PLATE_RADIUS, fill=255)
-        chalo, cletters = _text_masks(size, [(placed.continent_texts[cid], centre, cfont, style.CONTINENT_STROKE)])
-        fixed = _over(fixed, style.PANEL_BG if cid in placed.plates else style.SEA, chalo)
-        fixed = _over(fixed, tints[cid], cletters)
-        words_mask = ImageChops.lighter(words_mask, chalo)
+        # Drawn in the words' own box (with room for the halo), not over the whole map: a dense map has dozens.
+        x0, y0, x1, y1 = _grown_box(boxes[cid], style.CONTINENT_STROKE + 2, size)
+        local = (centre[0] - x0, centre[1] - y0)
+        chalo, cletters = _text_masks((x1 - x0, y1 - y0),
+                                      [(placed.continent_texts[cid], local, cfont, style.CONTINENT_STROKE)])
+        part = _over(fixed.crop((x0, y0, x1, y1)), style.PANEL_BG if cid in placed.plates else style.SEA, chalo)
+        fixed.paste(_over(part, tints[cid], cletters), (x0, y0))
+        words_mask.paste(ImageChops.lighter(words_mask.crop((x0, y0, x1, y1)), chalo), (x0, y0))
     legend_box = _draw_legend(fixed, labels, geo, capitals,
                               [(continent_texts[cid], tints[cid]) for cid in placed.in_legend])
     assert legend_box == placed.legend
