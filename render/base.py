@@ -123,20 +123,29 @@ def _sea(geo: Geometry, land: Image.Image, continent_masks: dict[str, Image.Imag
     tints = geo.tints or style.CONTINENT_TINTS
     if geo.background is not None:   # the map's own picture, darkened a little so names and routes stand out
         sea = Image.blend(geo.background.convert("RGB"), Image.new("RGB", size, style.SEA), 0.35)
-        for cid, mask in continent_masks.items():
-            halo = _ramp(mask.filter(ImageFilter.GaussianBlur(2.5)), 34, 30)
-            sea = _over(sea, tints[cid], _scaled(halo, 0.8))
+        _tint_coasts(sea, continent_masks, tints)
         return sea
     sea = Image.new("RGB", size, style.SEA)
     # Shallow water: two flat bands of lighter blue along every coast.
     spread = land.filter(ImageFilter.GaussianBlur(8))
     sea = _over(sea, style.SEA_MID, _ramp(spread, 14))
     sea = _over(sea, style.SEA_LIGHT, _ramp(spread, 70))
-    # Each continent's coast is edged with its own tint, which tells the continents apart at a glance.
-    for cid, mask in continent_masks.items():
-        halo = _ramp(mask.filter(ImageFilter.GaussianBlur(2.5)), 34, 30)
-        sea = _over(sea, tints[cid], _scaled(halo, 0.8))
+    _tint_coasts(sea, continent_masks, tints)
     return sea
+
+
+def _tint_coasts(sea: Image.Image, continent_masks: dict[str, Image.Image],
+                 tints: dict[str, tuple[int, int, int]]) -> None:
+    """Each continent's coast edged with its own tint, which tells the continents apart at a glance. Drawn
+    in the continent's box with room for the blur (the same pixels as over the whole map, in a fraction of
+    the time on a map of many continents)."""
+    for cid, mask in continent_masks.items():
+        box = mask.getbbox()
+        if box is None:
+            continue
+        box = _grown_box(box, 16, sea.size)
+        halo = _ramp(mask.crop(box).filter(ImageFilter.GaussianBlur(2.5)), 34, 30)
+        sea.paste(_over(sea.crop(box), tints[cid], _scaled(halo, 0.8)), box[:2])
 
 
 LEGEND_DIE: tuple[int, int, int] = (214, 220, 226)

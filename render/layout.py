@@ -44,11 +44,19 @@ def badge_box(anchor: Sequence[float], badge: int = style.BADGE_SIZE) -> Box:
     return (x - r, y - r, x + r, y + r)
 
 
+_lines: dict[tuple[int, int], tuple[ImageFont.FreeTypeFont, int, int]] = {}
+
+
 def text_box(text: str, centre: Sequence[float], font: ImageFont.FreeTypeFont, stroke: int) -> Box:
     """The box of text drawn centred on a point (anchor "mm"), stroke included; the height is that of the
     font's ascent and descent so that every label of one font has the same height."""
     left, _, right, _ = style.text_bbox(font, text, stroke=stroke, anchor="mm")
-    _, top, _, bottom = style.text_bbox(font, "Ág", stroke=stroke, anchor="mm")
+    key = (id(font), stroke)
+    line = _lines.get(key)
+    if line is None:
+        _, top, _, bottom = style.text_bbox(font, "Ág", stroke=stroke, anchor="mm")
+        line = _lines[key] = (font, top, bottom)   # the font kept with its id, so the id stays its own
+    _, top, bottom = line
     x, y = round(centre[0]), round(centre[1])
     return (x + left, y + top, x + right, y + bottom)
 
@@ -290,7 +298,14 @@ class _Taken:
             self.cells.setdefault(key, []).append(box)
 
     def hits(self, box: Box) -> bool:
-        return any(overlaps(box, b) for key in self._keys(box) for b in self.cells.get(key, ()))
+        x0, y0, x1, y1 = box
+        cells = self.cells
+        for cx in range(x0 // CELL, (x1 - 1) // CELL + 1):
+            for cy in range(y0 // CELL, (y1 - 1) // CELL + 1):
+                for b in cells.get((cx, cy), ()):
+                    if x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1:
+                        return True
+        return False
 
     def count(self, box: Box) -> int:
         return len({b for key in self._keys(box) for b in self.cells.get(key, ()) if overlaps(box, b)})
@@ -398,8 +413,28 @@ def _continent_spots(preferred: Point, around: Box | None) -> tuple[list[Point],
     return ring, grid[:700]
 
 
+SEA_BLOCK = 8          # the side of the blocks of ``open_sea``
+
+
+def open_sea(label: Image.Image) -> Image.Image:
+    """Where the sea is open: 255 for each ``SEA_BLOCK``-pixel block of the map that is all sea. A box with
+    no land in it holds no block that is not 255, so one look at this small image rules most spots out."""
+    sea = label.point([255] + [0] * 255)
+    return sea.reduce(SEA_BLOCK).point(lambda v: 255 if v == 255 else 0)
+
+
+def _has_land_block(coarse: Image.Image, box: Box) -> bool:
+    """Whether a block wholly inside ``box`` holds land (so the box does)."""
+    b = SEA_BLOCK
+    inner = (-(-box[0] // b), -(-box[1] // b), box[2] // b, box[3] // b)
+    if inner[0] >= inner[2] or inner[1] >= inner[3]:
+        return False
+    return bool(coarse.crop(inner).getextrema()[0] == 0)
+
+
 def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _Taken, names: _Taken,
-                     members: Image.Image | None, around: Box | None) -> tuple[Point, str, bool, int] | None:
+                     members: Image.Image | None, around: Box | None, coarse: Image.Image | None = None
+                     ) -> tuple[Point, str, bool, int] | None:
     """A continent name's centre, its words, whether it sits on a plate and how many spots were tried; None
     when it finds no room (the legend then names it).
 
@@ -408,7 +443,7 @@ def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _
     nearby spot of open sea by the continent that covers the fewest names. Where no open sea is near, the
     name goes on a plate over the continent's own land, clear of every badge, covering the fewest names; a
     name too long for any room there is shortened (``abbreviations``), its bonus kept.
-    ``members`` is a mask of the continent's land (255) and ``around`` its box."""
+    ``members`` is a mask of the continent's land (255) over its box ``around``; ``coarse`` is ``open_sea``."""
     w, h = label.size
     at0 = continent_box(text, (0, 0))
     tries = 0
@@ -419,13 +454,24 @@ def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _
             return None
         if around is not None and _gap(box, around) > 60:
             return None
-        if sum(label.crop(_grown(box, 4)).histogram()[1:]):   # land under the words or at their edge
+        near = _grown(box, 4)
+        if coarse is not None and _has_land_block(coarse, near):
+            return None
+        if sum(label.crop(near).histogram()[1:]):   # land under the words or at their edge
             return None
         return 6 * names.count(box) + 0.02 * math.hypot(centre[0] - preferred[0], 2 * (centre[1] - preferred[1]))
 
     ring, grid = _continent_spots(preferred, around)
     best: tuple[float, Point] | None = None
-    for centre in ring:
+    reach = (preferred[0] - 170 + at0[0], preferred[1] - 100 + at0[1], preferred[0] + 170 + at0[2],
+             preferred[1] + 100 + at0[3])
+    b = SEA_BLOCK
+    if coarse is not None and coarse.crop((reach[0] // b, reach[1] // b, reach[2] // b + 1,
+                                           reach[3] // b + 1)).getextrema()[1] == 0:
+        ring_at_sea: list[Point] = []   # no block of open sea anywhere near: no spot of the ring can be at sea
+    else:
+        ring_at_sea = ring
+    for centre in ring_at_sea:
         tries += 1
         if best is not None and 0.02 * math.hypot(centre[0] - preferred[0], 2 * (centre[1] - preferred[1])) >= best[0]:
             break   # nearest first: once the distance alone costs more than the best, nothing further wins
@@ -452,7 +498,10 @@ def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _
             if around is not None and _gap(box, around) > 0:
                 continue
             area = (box[2] - box[0]) * (box[3] - box[1])
-            own = members.crop(box).histogram()[255] / area if members is not None else 1.0
+            own = 1.0
+            if members is not None and around is not None:
+                own = members.crop((box[0] - around[0], box[1] - around[1], box[2] - around[0],
+                                    box[3] - around[1])).histogram()[255] / area
             cost = 20 * (1 - own) + 3 * names.count(box) + 0.01 * math.hypot(centre[0] - preferred[0],
                                                                               centre[1] - preferred[1])
             if plate_best is None or cost < plate_best[0]:
@@ -561,19 +610,22 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
     continent_words: dict[str, str] = {}
     plates: set[str] = set()
     in_legend: list[str] = []
+    coarse = open_sea(label)
     for _ in range(len(geometry["continent_labels"]) + 1):   # the legend grows at most once a continent
         blocked = _Taken([*badges.values(), legend, *continent_boxes.values()])
         for cid, centre in geometry["continent_labels"].items():
             if cid in continents or cid in in_legend:
                 continue
             mask, around = None, None
-            if cid in (members or {}):
-                values = {terr[t]["index"] + 1 for t in (members or {})[cid] if t in terr}
-                lut = [255 if v in values else 0 for v in range(256)]
-                mask = label.point(lut)
-                around = mask.getbbox()
+            owned = [t for t in (members or {}).get(cid, ()) if t in terr]
+            if owned:
+                values = {terr[t]["index"] + 1 for t in owned}
+                boxes_of = [terr[t]["bbox"] for t in owned]
+                around = (min(b[0] for b in boxes_of), min(b[1] for b in boxes_of), max(b[2] for b in boxes_of),
+                          max(b[3] for b in boxes_of))
+                mask = label.crop(around).point([255 if v in values else 0 for v in range(256)])
             found = _place_continent(label, continent_texts[cid], (int(centre[0]), int(centre[1])), blocked,
-                                     name_boxes, mask, around)
+                                     name_boxes, mask, around, coarse)
             if found is None and legend_naming is None:
                 found = ((int(centre[0]), int(centre[1])), continent_texts[cid], True, 0)
             if found is None:
