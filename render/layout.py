@@ -529,11 +529,12 @@ def _label_candidates(anchor: Point, text: str, own_box: Box, badge: int) -> lis
 
 def _place_label(label: Image.Image, tid: str, value: int, area: int, anchor: Point, text: str,
                  blocked: _Taken, anchors: _Anchors, towards: float | None, own_box: Box,
-                 badge: int = style.BADGE_SIZE) -> tuple[tuple[float, Point] | None, int]:
+                 badge: int = style.BADGE_SIZE, land_box: Box | None = None) -> tuple[tuple[float, Point] | None, int]:
     """The best free centre for a territory's name, its score and the spots tried: round its badge or inside
     its territory, clear of everything in ``blocked``, touching its territory's box, preferably inside the
     territory, else over the sea, not nearer another badge than its own, near the side ``towards`` (degrees)
-    it had."""
+    it had. A name off the land's box (``land_box``: in a strip of sea the loader added under the map, or in the
+    margin round it) reads as detached from the map: it goes there only where nothing better is."""
     w, h = label.size
     best: tuple[float, Point] | None = None
     at0 = label_box(text, (0, 0))
@@ -557,6 +558,8 @@ def _place_label(label: Image.Image, tid: str, value: int, area: int, anchor: Po
         # territory's colour. A custom map's name may cover more of its own territory (it has no other room).
         score = (10 * own + 4 * sea - (12 if towards is not None else 3) * covered - 2.5 * confusing - 0.08 * away
                  - (0.02 * _angle_gap(angle, towards) if towards is not None else 0.0))
+        if land_box is not None:
+            score -= 8 * (1 - _area(box, land_box) / total)
         if best is None or score > best[0]:
             best = (score, centre)
     return best, tries
@@ -664,6 +667,8 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
         else:
             moving.append(tid)
     near = _Anchors(anchors)
+    land_box = (min(i["bbox"][0] for i in terr.values()), min(i["bbox"][1] for i in terr.values()),
+                max(i["bbox"][2] for i in terr.values()), max(i["bbox"][3] for i in terr.values()))
     for tid in moving:
         value = terr[tid]["index"] + 1
         ax, ay = anchors[tid]
@@ -673,7 +678,7 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
         choice: tuple[float, Point, str] | None = None
         for k, text in enumerate(abbreviations(names[tid])):
             spot, n = _place_label(label, tid, value, counts[value], anchors[tid], text, fixed, near, towards,
-                                   own_box, badge)
+                                   own_box, badge, land_box)
             tries += n
             if spot is None:
                 continue

@@ -120,8 +120,10 @@ def _png(img: Image.Image) -> bytes:
     return out.getvalue()
 
 
-def our_files(world: Crowded) -> tuple[bytes, dict[str, bytes]]:
-    """The map in our format (no anchors: the renderer finds every badge's place), with its pictures."""
+def our_files(world: Crowded, *, anchors: bool = False) -> tuple[bytes, dict[str, bytes]]:
+    """The map in our format, with its pictures. Without ``anchors`` the renderer finds every badge's place;
+    with them each badge is given, near its rectangle's middle but off it by up to a third of its size (as a
+    Domination map's author clicks them), so that in small regions badges crowd each other."""
     ids = [f"t{i + 1}" for i in range(len(world.rects))]
     reach = world.gap + 1
     neighbours: list[list[str]] = [[] for _ in world.rects]
@@ -143,4 +145,10 @@ def our_files(world: Crowded) -> tuple[bytes, dict[str, bytes]]:
         "images": {"regions": "regions.png", "background": "picture.png"},
     }
     data["continents"] = [c for c in data["continents"] if c["territories"]]
+    if anchors:
+        rng = random.Random(len(ids) * 7 + world.gap)
+        for t, (x0, y0, x1, y1) in zip(data["territories"], world.rects, strict=True):
+            dx, dy = (x1 - x0) / 3, (y1 - y0) / 3
+            t["anchor"] = [min(x1 - 1, max(x0, round((x0 + x1) / 2 + rng.uniform(-dx, dx)))),
+                           min(y1 - 1, max(y0, round((y0 + y1) / 2 + rng.uniform(-dy, dy))))]
     return json.dumps(data).encode(), {"regions.png": _png(regions(world)), "picture.png": _png(picture(world))}

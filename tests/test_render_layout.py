@@ -70,12 +70,12 @@ def assert_readable(board: Board, geo: Geometry, placed: MapLayout) -> None:
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(count=st.integers(4, 90), height=st.sampled_from([300, 420, 560]), gap=st.integers(0, 3),
        sea=st.sampled_from([0, 0, 30]), groups=st.integers(0, 12), seed=st.integers(0, 10_000),
-       slivers=st.booleans(), long_names=st.booleans())
+       slivers=st.booleans(), long_names=st.booleans(), anchors=st.booleans())
 def test_no_word_overlaps_another_or_a_badge_on_crowded_maps(count, height, gap, sea, groups, seed, slivers,
-                                                              long_names):
+                                                              long_names, anchors):
     world = crowdedmaps.crowded(count, size=(1600, height), seed=seed, gap=gap, sea=sea,
                                 continents=min(groups, count), slivers=slivers, long_names=long_names)
-    assert_readable(*lay_out(*crowdedmaps.our_files(world)))
+    assert_readable(*lay_out(*crowdedmaps.our_files(world, anchors=anchors)))
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
