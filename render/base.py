@@ -157,13 +157,14 @@ def legend_words(capitals: bool) -> tuple[str, ...]:
 
 
 def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry, capitals: bool,
-                 continents: Sequence[tuple[str, tuple[int, int, int]]] = ()) -> Box:
+                 continents: Sequence[tuple[str, tuple[int, int, int]]] = (),
+                 keyed: Sequence[tuple[str, str]] = ()) -> Box:
     """The legend in a corner (the lower left on the classic map), on a dark rounded box: a "+N" tag, a lost
     die and, in a game of capitals, the capital star, each with its meaning in the map's language; then the
-    continents that found no room on the map, each name and bonus in its tint beside a swatch of it. Returns
-    its box."""
+    continents that found no room on the map, each name and bonus in its tint beside a swatch of it; then the
+    territories whose name found no room, each number drawn in its place beside the name. Returns its box."""
     words = [labels.word(w) for w in legend_words(capitals)]
-    box, rows = _legend([*words, *(text for text, _ in continents)], geo)
+    box, rows = _legend([*words, *(text for text, _ in continents), *(name for _, name in keyed)], geo, len(words))
     size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
     shade = Image.new("L", size, 0)
     ImageDraw.Draw(shade).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=8, fill=225)
@@ -175,14 +176,20 @@ def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry, capitals: bool
     for sprite, word, (cx, cy, text_x) in zip(symbols, words, rows, strict=False):
         img.paste(sprite, (cx - sprite.width // 2, cy - sprite.height // 2), sprite)
         draw.text((text_x, cy), word, font=font, anchor="lm", fill=style.TEXT)
-    for (text, tint), (cx, cy, text_x) in zip(continents, rows[len(words):], strict=True):
+    for (text, tint), (cx, cy, text_x) in zip(continents, rows[len(words):len(words) + len(continents)],
+                                              strict=True):
         draw.rounded_rectangle((cx - 9, cy - 9, cx + 9, cy + 9), radius=4, fill=tint, outline=style.INK)
         draw.text((text_x, cy), text, font=font, anchor="lm", fill=tint)
+    for (key, name), (cx, cy, text_x) in zip(keyed, rows[len(words) + len(continents):], strict=True):
+        draw.text((cx, cy), key, font=style.label_font(), anchor="mm", fill=style.TEXT, stroke_width=style.LABEL_STROKE,
+                  stroke_fill=style.INK)
+        draw.text((text_x, cy), name, font=font, anchor="lm", fill=style.TEXT)
     return box
 
 
-def _legend(words: list[str], geo: Geometry) -> tuple[Box, list[tuple[int, int, int]]]:
-    return layout.legend_rows(words, geo.height, geo.raw.get("legend", "lower left"), geo.width)
+def _legend(words: list[str], geo: Geometry, column: int = layout.LEGEND_COLUMN_ROWS
+            ) -> tuple[Box, list[tuple[int, int, int]]]:
+    return layout.legend_rows(words, geo.height, geo.raw.get("legend", "lower left"), geo.width, column)
 
 
 def _grown_box(box: Box, by: int, size: tuple[int, int]) -> Box:
@@ -226,11 +233,12 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
     continent_texts = {cid: layout.continent_text(labels.continent(board, cid), board.continents[cid].bonus)
                        for cid in geo.continent_labels}
     legend_texts = [labels.word(w) for w in legend_words(capitals)]
-    legend_box, _ = _legend(legend_texts, geo)
+    legend_box, _ = _legend(legend_texts, geo, len(legend_texts))
     placed = layout.localise_layout(
         geo.label, geo.raw, words, continent_texts, legend_box, geo.badge_size,
         members={cid: c.territories for cid, c in board.continents.items()},
-        legend_naming=lambda cids: _legend([*legend_texts, *(continent_texts[c] for c in cids)], geo)[0])
+        legend_naming=lambda cids, keyed: _legend([*legend_texts, *(continent_texts[c] for c in cids),
+                                                   *(name for _, name in keyed)], geo, len(legend_texts))[0])
     names = [(text, placed.labels[tid], style.label_font(), style.LABEL_STROKE)
              for tid, text in placed.texts.items()]
     halo, letters = _text_masks(size, names)
@@ -265,7 +273,8 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
         fixed.paste(_over(part, tints[cid], cletters), (x0, y0))
         words_mask.paste(ImageChops.lighter(words_mask.crop((x0, y0, x1, y1)), chalo), (x0, y0))
     legend_box = _draw_legend(fixed, labels, geo, capitals,
-                              [(continent_texts[cid], tints[cid]) for cid in placed.in_legend])
+                              [(continent_texts[cid], tints[cid]) for cid in placed.in_legend],
+                              [(key, words[tid]) for tid, key in placed.keys.items()])
     assert legend_box == placed.legend
     plate_draw.rectangle(legend_box, fill=255)
     words_mask = ImageChops.lighter(words_mask, legend_mask)

@@ -80,17 +80,18 @@ def legend_font() -> ImageFont.FreeTypeFont:
 LEGEND_COLUMN_ROWS = 3   # rows in one column of the legend; more rows (continents named there) add columns
 
 
-def legend_rows(words: Sequence[str], map_height: int, corner: str = "lower left", map_width: int = 0
-                ) -> tuple[Box, list[tuple[int, int, int]]]:
+def legend_rows(words: Sequence[str], map_height: int, corner: str = "lower left", map_width: int = 0,
+                column: int = LEGEND_COLUMN_ROWS) -> tuple[Box, list[tuple[int, int, int]]]:
     """The legend's box in a corner of the map (the lower left, over the South Pacific, on the classic map)
     and, for each row, the centre of its symbol and the left end of its words (at the symbol's height).
-    Up to ``LEGEND_COLUMN_ROWS`` rows a column; a longer legend grows sideways, along the map's edge, not
-    over the map."""
+    ``column`` rows a column (the legend's own rows, at most ``LEGEND_COLUMN_ROWS``); a longer legend grows
+    sideways, along the map's edge, not over the map, and taller only where the map is not wide enough."""
     font = legend_font()
     pad, row, icon = style.LEGEND_PAD, style.LEGEND_ROW, style.LEGEND_ICON
     lengths = [round(font.getlength(w)) for w in words]
-    per_column = LEGEND_COLUMN_ROWS
-    for per_column in range(LEGEND_COLUMN_ROWS, max(LEGEND_COLUMN_ROWS, len(words)) + 1):
+    first = max(2, min(column, LEGEND_COLUMN_ROWS))
+    per_column = first
+    for per_column in range(first, max(first, len(words)) + 1):
         starts = range(0, len(words), per_column)
         widths = [icon + max(lengths[i:i + per_column]) for i in starts]
         width = pad + sum(widths) + pad * (len(widths) - 1) + pad + 2
@@ -107,8 +108,8 @@ def legend_rows(words: Sequence[str], map_height: int, corner: str = "lower left
     box = (x0, y0, x0 + width, y1)
     rows: list[tuple[int, int, int]] = []
     left = x0 + pad
-    for column, column_width in zip(columns, widths, strict=True):
-        for i in range(len(column)):
+    for rows_here, column_width in zip(columns, widths, strict=True):
+        for i in range(len(rows_here)):
             rows.append((left + icon // 2, y0 + pad + row * i + row // 2 - 2, left + icon))
         left += column_width + pad
     return box, rows
@@ -335,9 +336,10 @@ class MapLayout:
     abbreviation of it where the whole name finds no room; a territory with neither has no name on the map).
     ``continents``: continent label centres on the map, ``continent_texts`` the words there (a name on a plate
     may be shortened), those in ``plates`` on a dark plate (no open sea near them); ``in_legend``: continents
-    named in the legend instead. ``boxes``: every box (badges, names, continent names or plates, the legend)
-    for collision checks. ``tries``: how many spots were tested, which
-    ``max_tries`` bounds."""
+    named in the legend instead. ``keys``: territories whose name found no room, each with the number drawn in
+    its place (in ``texts`` too), which the legend names. ``boxes``: every box (badges, names, continent names
+    or plates, the legend) for collision checks. ``tries``: how many spots were tested, which ``max_tries``
+    bounds."""
 
     labels: dict[str, Point]
     continents: dict[str, Point]
@@ -348,6 +350,7 @@ class MapLayout:
     in_legend: tuple[str, ...] = ()
     tries: int = 0
     continent_texts: dict[str, str] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
 
     def of_kind(self, kind: str) -> list[LaidOut]:
         return [b for b in self.boxes if b.kind == kind]
@@ -566,6 +569,8 @@ def _place_label(label: Image.Image, tid: str, value: int, area: int, anchor: Po
 
 
 SHORTER_COST = 3.0    # an abbreviated name must read that much better than the whole one where it went
+# The legend's box when it also names these continents and these territories (a key on the map, the name).
+LegendNaming = Callable[[Sequence[str], Sequence[tuple[str, str]]], Box]
 
 
 def max_tries(territories: int, continents: int) -> int:
@@ -581,7 +586,7 @@ def max_tries(territories: int, continents: int) -> int:
 def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str, str],
                     continent_texts: dict[str, str], legend: Box, badge: int = style.BADGE_SIZE, *,
                     members: Mapping[str, Sequence[str]] | None = None,
-                    legend_naming: Callable[[Sequence[str]], Box] | None = None) -> MapLayout:
+                    legend_naming: LegendNaming | None = None) -> MapLayout:
     """The stored layout (``geometry.json`` made for the English names, or a custom map's first guess) fitted
     to one language's words, with nothing overlapping.
 
@@ -644,7 +649,7 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
             blocked.add(box)
         if not in_legend or legend_naming is None:
             break
-        grown = legend_naming(in_legend)
+        grown = legend_naming(in_legend, ())
         if grown == legend:
             break
         legend = grown
@@ -694,6 +699,41 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
         centres[tid], texts[tid] = at, text
         fixed.add(label_box(text, at))
 
+    # A territory whose name finds no room in any form gets a number on the map, and the legend gives the
+    # number's name, if the legend can grow for it without covering anything; else it has no name on the map.
+    keys: dict[str, str] = {}
+    unnamed = [tid for tid in moving if tid not in texts]
+    if unnamed and legend_naming is not None:
+        taken = [*badges.values(), *continent_boxes.values(), *(label_box(texts[t], centres[t]) for t in texts)]
+        room = legend
+        for many in range(len(unnamed), 0, -1):   # as many as the legend has room for, the smallest first
+            grown = legend_naming(in_legend, [(str(n + 1), names[tid]) for n, tid in enumerate(unnamed[:many])])
+            if _inside_map(grown, w, h) and not any(overlaps(grown, b) for b in taken):
+                room = grown
+                unnamed = unnamed[:many]
+                break
+        if room != legend:
+            fixed.add(room)
+            for tid in unnamed:
+                key = str(len(keys) + 1)
+                value = terr[tid]["index"] + 1
+                bbox = terr[tid]["bbox"]
+                spot, n = _place_label(label, tid, value, counts[value], anchors[tid], key, fixed, near, None,
+                                       (int(bbox[0]), int(bbox[1]), int(bbox[2]), int(bbox[3])), badge, land_box)
+                tries += n
+                if spot is not None:
+                    keys[tid] = key
+                    centres[tid], texts[tid] = spot[1], key
+                    fixed.add(label_box(key, spot[1]))
+            final = legend_naming(in_legend, [(keys[t], names[t]) for t in keys])
+            if overlaps(final, room) and all(a <= b for a, b in zip(room[:2], final[:2], strict=True)) and \
+                    final[2] <= room[2] and final[3] <= room[3]:
+                legend = final      # as large at most as the room it was given: it covers nothing
+            else:                   # (never smaller rows making a wider box, but if so: no keys)
+                for tid in keys:
+                    del centres[tid], texts[tid]
+                keys = {}
+
     boxes: list[LaidOut] = []
     for tid in terr:
         boxes.append(LaidOut("badge", tid, badges[tid]))
@@ -704,7 +744,7 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
     boxes.append(LaidOut("legend", "legend", legend))
     return MapLayout(labels=centres, continents=continents, legend=legend, boxes=tuple(boxes), texts=texts,
                      plates=frozenset(plates), in_legend=tuple(in_legend), tries=tries,
-                     continent_texts=continent_words)
+                     continent_texts=continent_words, keys=keys)
 
 
 # -- small marks beside a badge ("+N" tags, the capital star) -------------------------------------------
