@@ -96,6 +96,19 @@ def test_a_map_of_many_small_territories_keeps_nearly_every_name():
     assert whole >= 120
 
 
+def test_a_name_with_no_room_in_any_form_is_a_number_the_legend_names():
+    world = crowdedmaps.crowded(200, size=(1600, 600), seed=3, gap=2)
+    board, geo, placed = lay_out(*crowdedmaps.our_files(world))
+    assert_readable(board, geo, placed)
+    assert placed.keys
+    base = layout.legend_rows(LEGEND, geo.height, geo.raw["legend"], geo.width, len(LEGEND))[0]
+    continents = [layout.continent_text(board.continents[c].name, board.continents[c].bonus) for c in placed.in_legend]
+    keyed = [board.territories[t].short for t in placed.keys]
+    assert placed.legend == layout.legend_rows([*LEGEND, *continents, *keyed], geo.height, geo.raw["legend"],
+                                               geo.width, len(LEGEND))[0]
+    assert placed.legend[1] == base[1] and placed.legend[2] > base[2]   # grown sideways, along the edge
+
+
 def test_a_name_is_abbreviated_from_its_words():
     assert layout.abbreviations("North Yorkshire")[:2] == ["North Yorkshire", "N. Yorkshire"]
     forms = layout.abbreviations("Schleswig-Holstein")
