@@ -707,7 +707,7 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
         taken = [*badges.values(), *continent_boxes.values(), *(label_box(texts[t], centres[t]) for t in texts)]
         room = legend
         for many in range(len(unnamed), 0, -1):   # as many as the legend has room for, the smallest first
-            grown = legend_naming(in_legend, [(str(n + 1), names[tid]) for n, tid in enumerate(unnamed[:many])])
+            grown = legend_naming(in_legend, [(f"#{n + 1}", names[tid]) for n, tid in enumerate(unnamed[:many])])
             if _inside_map(grown, w, h) and not any(overlaps(grown, b) for b in taken):
                 room = grown
                 unnamed = unnamed[:many]
@@ -715,7 +715,7 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
         if room != legend:
             fixed.add(room)
             for tid in unnamed:
-                key = str(len(keys) + 1)
+                key = f"#{len(keys) + 1}"
                 value = terr[tid]["index"] + 1
                 bbox = terr[tid]["bbox"]
                 spot, n = _place_label(label, tid, value, counts[value], anchors[tid], key, fixed, near, None,

@@ -53,7 +53,7 @@ def assert_readable(board: Board, geo: Geometry, placed: MapLayout) -> None:
             x0, y0, x1, y1 = b.box
             assert 0 <= x0 < x1 <= geo.width and 0 <= y0 < y1 <= geo.height, b
     # A name is the territory's, whole or shortened, or the number the legend names, by its territory.
-    assert sorted(int(k) for k in placed.keys.values()) == list(range(1, len(placed.keys) + 1))
+    assert sorted(int(k.removeprefix("#")) for k in placed.keys.values()) == list(range(1, len(placed.keys) + 1))
     for tid, text in placed.texts.items():
         assert text in layout.abbreviations(board.territories[tid].short) or placed.keys.get(tid) == text
         x0, y0, x1, y1 = geo.raw["territories"][tid]["bbox"]
