@@ -102,6 +102,8 @@ def legend_rows(words: Sequence[str], map_height: int, corner: str = "lower left
     x0, y1 = MARGIN + 2, map_height - MARGIN - 2
     if corner.endswith("right"):
         x0 = map_width - MARGIN - 2 - width
+    elif corner.endswith("middle"):
+        x0 = max(MARGIN + 2, (map_width - width) // 2)
     if corner.startswith("upper"):
         y1 = MARGIN + 2 + height
     y0 = y1 - height

@@ -2,8 +2,10 @@
 
 A region image is an "L" image whose pixel value is a territory's index + 1 (0 is the sea). From it come
 the coastlines, borders and continent borders (edges between different values), each territory's box and
-area, the badge anchors (given by the map, or the deepest point inside the territory), the label centres
-(under the badge; ``layout.localise_layout`` moves any that collide) and the continent names' places.
+area, the badge anchors (given by the map, or the deepest point inside the territory), the label centres (given
+by the map, else a first guess under the badge: ``layout.localise_layout`` places every name that was not
+given, and moves any given one that collides), the continent names' places and the legend's corner (where it
+hides the least land and the least of the map's picture).
 """
 
 from __future__ import annotations
@@ -150,26 +152,36 @@ def land_in_corners(regions: Image.Image, size: tuple[int, int] = LEGEND_ROOM) -
 BUSY_EDGE = 40        # a pixel of the picture whose edge filter reaches this is detail (a line, a letter)
 
 
+def _legend_places(size: tuple[int, int], room: tuple[int, int] = LEGEND_ROOM) -> dict[str, tuple[int, int, int, int]]:
+    """Where the legend may go: the four corners, then the middle of the lower and the upper edge."""
+    w, h = size
+    middle = (w - room[0]) // 2
+    return {**_corner_boxes(size, room), "lower middle": (middle, h - room[1], middle + room[0], h),
+            "upper middle": (middle, 0, middle + room[0], room[1])}
+
+
 def busy_in_corners(background: Image.Image, size: tuple[int, int] = LEGEND_ROOM) -> dict[str, float]:
-    """How much of each corner the map's picture fills with detail (the share of its pixels on an edge: the
-    lines and letters of a title box or of the picture's own legend), 0 where it is plain."""
+    """How much of each place of the legend (``_legend_places``) the map's picture fills with detail (the
+    share of its pixels on an edge: the lines and letters of a title box or of the picture's own legend), 0
+    where it is plain."""
     edges = background.convert("L").filter(ImageFilter.FIND_EDGES).point(lambda v: 255 if v >= BUSY_EDGE else 0)
     out: dict[str, float] = {}
-    for k, box in _corner_boxes(background.size, size).items():
+    for k, box in _legend_places(background.size, size).items():
         crop = edges.crop(box)
         out[k] = crop.histogram()[255] / max(1, crop.width * crop.height)
     return out
 
 
 def legend_corner(regions: Image.Image, background: Image.Image | None = None) -> str:
-    """The corner where the legend hides least: the least land (territories, their badges and names), then
-    the least of what the map's picture prints there (a title box, the picture's own legend), the lower left
-    when several are alike."""
-    land = land_in_corners(regions)
+    """Where the legend hides least: the least land (territories, their badges and names), then the least of
+    what the map's picture prints there (a title box, the picture's own legend); a corner before the middle
+    of an edge, the lower left when several are alike."""
+    places = _legend_places(regions.size)
+    land = {k: sum(regions.crop(box).histogram()[1:]) for k, box in places.items()}
     area = LEGEND_ROOM[0] * LEGEND_ROOM[1]
     busy = busy_in_corners(background) if background is not None else dict.fromkeys(land, 0.0)
     # Land counts four times as much as the picture's detail: a name or a badge under the legend is lost.
-    return min(land, key=lambda k: (round(4 * land[k] / area + busy[k], 2), k != "lower left"))
+    return min(land, key=lambda k: (round(4 * land[k] / area + busy[k], 2), k.endswith("middle"), k != "lower left"))
 
 
 def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,

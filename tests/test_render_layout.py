@@ -159,3 +159,20 @@ def test_the_legend_goes_where_the_maps_picture_prints_nothing(title):
     regions = crowdedmaps.regions(world)
     assert legend_corner(regions) == "lower left"        # no land in any corner: the usual corner
     assert legend_corner(regions, crowdedmaps.picture(world)) != title
+
+
+def test_the_legend_takes_the_middle_of_an_edge_when_the_picture_prints_in_both_corners():
+    from PIL import Image, ImageDraw
+
+    regions = Image.new("L", (1600, 900), 1)
+    regions.paste(0, (0, 740, 1600, 900))                 # land to every edge but a band of sea at the bottom
+    picture = Image.new("RGB", regions.size, (40, 80, 120))
+    draw = ImageDraw.Draw(picture)
+    for x in (10, 1230):                                   # a title box and the picture's own legend
+        draw.rectangle((x, 750, x + 360, 890), fill=(250, 245, 230), outline=(0, 0, 0), width=3)
+        for k in range(10):
+            draw.line((x + 12, 764 + k * 11, x + 300, 764 + k * 11), fill=(0, 0, 0), width=2)
+    assert legend_corner(regions) == "lower left"
+    assert legend_corner(regions, picture) == "lower middle"
+    box, _ = layout.legend_rows(LEGEND, 900, "lower middle", 1600)
+    assert box[0] > 400 and box[2] < 1200 and box[3] <= 900
