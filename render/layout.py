@@ -507,6 +507,8 @@ def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _
             if members is not None and around is not None:
                 own = members.crop((box[0] - around[0], box[1] - around[1], box[2] - around[0],
                                     box[3] - around[1])).histogram()[255] / area
+                if own == 0:    # over none of its own land it would read as a neighbour's name
+                    continue
             cost = 20 * (1 - own) + 3 * names.count(box) + 0.01 * math.hypot(centre[0] - preferred[0],
                                                                               centre[1] - preferred[1])
             if plate_best is None or cost < plate_best[0]:

@@ -47,6 +47,10 @@ def assert_readable(board: Board, geo: Geometry, placed: MapLayout) -> None:
     boxes = list(placed.boxes)
     clashes = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
                if not a.kind == b.kind == "badge" and overlaps(a.box, b.box)]
+    if placed.in_legend:
+        # A legend that names more continents than the map's edge has room for may reach over a few badges
+        # (drawn over it); never over a word.
+        clashes = [(a, b) for a, b in clashes if {a.kind, b.kind} != {"badge", "legend"}]
     assert clashes == []
     for b in boxes:
         if b.kind != "badge":
