@@ -2,8 +2,8 @@
 (render + encode) / (encode alone) on a mid-game six-player board; with ``--maps``, the preview of crowded
 custom maps of 42, 110 and 180 territories (tests/crowdedmaps.py: rectangles to the map's edges, no anchors, no
 open sea) drawn from nothing: the geometry, the layout of the words, the static layer, the preview's render and
-encode, and what the layout did (names whole, abbreviated, left off; continent names at sea, on plates, in the
-legend).
+encode, and what the layout did (names whole, abbreviated, numbered and named in the legend, left off;
+continent names at sea, on plates, in the legend).
 
     .venv/bin/python bench/render.py [--runs 60] [--maps] [--map-runs 3]
 """
@@ -54,7 +54,7 @@ def crowded_previews(runs: int) -> None:
 
     base.layout.localise_layout = timed   # type: ignore[assignment]
     print(f"{'territories':>11} {'geometry':>9} {'layout':>7} {'static':>7} {'preview':>8} {'total':>7}"
-          f"  names whole/short/off  continents sea/plate/legend")
+          f"  names whole/short/numbered/off  continents sea/plate/legend")
     for count, seed in ((42, 1), (110, 2), (180, 3)):
         world = crowdedmaps.crowded(count, size=(1600, 1000), seed=seed, gap=2)
         pkg = load_package(*crowdedmaps.our_files(world))
@@ -79,14 +79,15 @@ def crowded_previews(runs: int) -> None:
         times["layout"] = laid_out
         med = {k: statistics.median(v) * 1000 for k, v in times.items()}
         whole = sum(1 for t, text in lay.texts.items() if text == pkg.board.territories[t].short)
-        short = len(lay.texts) - whole
+        numbered = len(lay.keys)
+        short = len(lay.texts) - whole - numbered
         off = count - len(lay.texts)
         plates, in_legend = len(lay.plates), len(lay.in_legend)
         sea = len(lay.continents) - plates
         total = med["geometry"] + med["static"] + med["preview"]
         print(f"{count:>11} {med['geometry']:>7.0f}ms {med['layout']:>5.0f}ms {med['static']:>5.0f}ms "
-              f"{med['preview']:>6.0f}ms {total:>5.0f}ms  {whole:>5}/{short}/{off}"
-              f"{'':>17}{sea}/{plates}/{in_legend}")
+              f"{med['preview']:>6.0f}ms {total:>5.0f}ms  {whole:>5}/{short}/{numbered}/{off}"
+              f"{'':>22}{sea}/{plates}/{in_legend}")
 
 
 def main() -> None:
