@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -122,20 +123,29 @@ def _sea(geo: Geometry, land: Image.Image, continent_masks: dict[str, Image.Imag
     tints = geo.tints or style.CONTINENT_TINTS
     if geo.background is not None:   # the map's own picture, darkened a little so names and routes stand out
         sea = Image.blend(geo.background.convert("RGB"), Image.new("RGB", size, style.SEA), 0.35)
-        for cid, mask in continent_masks.items():
-            halo = _ramp(mask.filter(ImageFilter.GaussianBlur(2.5)), 34, 30)
-            sea = _over(sea, tints[cid], _scaled(halo, 0.8))
+        _tint_coasts(sea, continent_masks, tints)
         return sea
     sea = Image.new("RGB", size, style.SEA)
     # Shallow water: two flat bands of lighter blue along every coast.
     spread = land.filter(ImageFilter.GaussianBlur(8))
     sea = _over(sea, style.SEA_MID, _ramp(spread, 14))
     sea = _over(sea, style.SEA_LIGHT, _ramp(spread, 70))
-    # Each continent's coast is edged with its own tint, which tells the continents apart at a glance.
-    for cid, mask in continent_masks.items():
-        halo = _ramp(mask.filter(ImageFilter.GaussianBlur(2.5)), 34, 30)
-        sea = _over(sea, tints[cid], _scaled(halo, 0.8))
+    _tint_coasts(sea, continent_masks, tints)
     return sea
+
+
+def _tint_coasts(sea: Image.Image, continent_masks: dict[str, Image.Image],
+                 tints: dict[str, tuple[int, int, int]]) -> None:
+    """Each continent's coast edged with its own tint, which tells the continents apart at a glance. Drawn
+    in the continent's box with room for the blur (the same pixels as over the whole map, in a fraction of
+    the time on a map of many continents)."""
+    for cid, mask in continent_masks.items():
+        box = mask.getbbox()
+        if box is None:
+            continue
+        box = _grown_box(box, 16, sea.size)
+        halo = _ramp(mask.crop(box).filter(ImageFilter.GaussianBlur(2.5)), 34, 30)
+        sea.paste(_over(sea.crop(box), tints[cid], _scaled(halo, 0.8)), box[:2])
 
 
 LEGEND_DIE: tuple[int, int, int] = (214, 220, 226)
@@ -146,12 +156,15 @@ def legend_words(capitals: bool) -> tuple[str, ...]:
     return LEGEND_WORDS if capitals else tuple(w for w in LEGEND_WORDS if w != "capital")
 
 
-def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry, capitals: bool) -> Box:
+def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry, capitals: bool,
+                 continents: Sequence[tuple[str, tuple[int, int, int]]] = (),
+                 keyed: Sequence[tuple[str, str]] = ()) -> Box:
     """The legend in a corner (the lower left on the classic map), on a dark rounded box: a "+N" tag, a lost
-    die and, in a game of capitals, the capital star, each with its meaning in the map's language. Returns its
-    box."""
+    die and, in a game of capitals, the capital star, each with its meaning in the map's language; then the
+    continents that found no room on the map, each name and bonus in its tint beside a swatch of it; then the
+    territories whose name found no room, each number drawn in its place beside the name. Returns its box."""
     words = [labels.word(w) for w in legend_words(capitals)]
-    box, rows = _legend(words, geo)
+    box, rows = _legend([*words, *(text for text, _ in continents), *(name for _, name in keyed)], geo, len(words))
     size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
     shade = Image.new("L", size, 0)
     ImageDraw.Draw(shade).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=8, fill=225)
@@ -160,15 +173,38 @@ def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry, capitals: bool
     symbols = [sprites.tag("+2"), sprites.die(2, LEGEND_DIE, 26, lost=True), sprites.tag("★")][:len(words)]
     font = layout.legend_font()
     draw = ImageDraw.Draw(img)
-    text_x = box[0] + style.LEGEND_PAD + style.LEGEND_ICON
-    for sprite, word, (cx, cy) in zip(symbols, words, rows, strict=True):
+    for sprite, word, (cx, cy, text_x) in zip(symbols, words, rows, strict=False):
         img.paste(sprite, (cx - sprite.width // 2, cy - sprite.height // 2), sprite)
         draw.text((text_x, cy), word, font=font, anchor="lm", fill=style.TEXT)
+    for (text, tint), (cx, cy, text_x) in zip(continents, rows[len(words):len(words) + len(continents)],
+                                              strict=True):
+        draw.rounded_rectangle((cx - 9, cy - 9, cx + 9, cy + 9), radius=4, fill=tint, outline=style.INK)
+        draw.text((text_x, cy), text, font=font, anchor="lm", fill=tint)
+    for (key, name), (cx, cy, text_x) in zip(keyed, rows[len(words) + len(continents):], strict=True):
+        draw.text((cx, cy), key, font=style.label_font(), anchor="mm", fill=style.TEXT, stroke_width=style.LABEL_STROKE,
+                  stroke_fill=style.INK)
+        draw.text((text_x, cy), name, font=font, anchor="lm", fill=style.TEXT)
     return box
 
 
-def _legend(words: list[str], geo: Geometry) -> tuple[Box, list[tuple[int, int]]]:
-    return layout.legend_rows(words, geo.height, geo.raw.get("legend", "lower left"), geo.width)
+def _legend(words: list[str], geo: Geometry, column: int = layout.LEGEND_COLUMN_ROWS
+            ) -> tuple[Box, list[tuple[int, int, int]]]:
+    return layout.legend_rows(words, geo.height, geo.raw.get("legend", "lower left"), geo.width, column)
+
+
+def _grown_box(box: Box, by: int, size: tuple[int, int]) -> Box:
+    return max(0, box[0] - by), max(0, box[1] - by), min(size[0], box[2] + by), min(size[1], box[3] + by)
+
+
+def _plate(img: Image.Image, box: Box) -> None:
+    """The dark rounded plate a continent name sits on where no open sea is near."""
+    size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
+    shade = Image.new("L", size, 0)
+    ImageDraw.Draw(shade).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=PLATE_RADIUS, fill=255)
+    img.paste(Image.new("RGB", size, style.PANEL_BG), box[:2], shade)
+
+
+PLATE_RADIUS = 6
 
 
 def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool = False) -> StaticLayers:
@@ -196,10 +232,15 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
     words = {tid: labels.short(board, tid) for tid in geo.territories}
     continent_texts = {cid: layout.continent_text(labels.continent(board, cid), board.continents[cid].bonus)
                        for cid in geo.continent_labels}
-    legend_box, _ = _legend([labels.word(w) for w in legend_words(capitals)], geo)
-    placed = layout.localise_layout(geo.label, geo.raw, words, continent_texts, legend_box, geo.badge_size)
-    names = [(words[tid], placed.labels[tid], style.label_font(), style.LABEL_STROKE)
-             for tid in geo.territories]
+    legend_texts = [labels.word(w) for w in legend_words(capitals)]
+    legend_box, _ = _legend(legend_texts, geo, len(legend_texts))
+    placed = layout.localise_layout(
+        geo.label, geo.raw, words, continent_texts, legend_box, geo.badge_size,
+        members={cid: c.territories for cid, c in board.continents.items()},
+        legend_naming=lambda cids, keyed: _legend([*legend_texts, *(continent_texts[c] for c in cids),
+                                                   *(name for _, name in keyed)], geo, len(legend_texts))[0])
+    names = [(text, placed.labels[tid], style.label_font(), style.LABEL_STROKE)
+             for tid, text in placed.texts.items()]
     halo, letters = _text_masks(size, names)
     ink = ImageChops.screen(_scaled(geo.borders, 0.6), _scaled(geo.continents, 0.92))
     ink = ImageChops.screen(ink, _scaled(geo.coast, 0.95))
@@ -213,15 +254,29 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
     fixed = _over(fixed, style.INK, halo)
     fixed = _over(fixed, style.TEXT, letters)
     cfont = style.font(style.CONTINENT_FONT_SIZE, bold=True)
-    words_mask = halo
-    for cid, centre in placed.continents.items():
-        chalo, cletters = _text_masks(size, [(continent_texts[cid], centre, cfont, style.CONTINENT_STROKE)])
-        fixed = _over(fixed, style.SEA, chalo)
-        fixed = _over(fixed, (geo.tints or style.CONTINENT_TINTS)[cid], cletters)
-        words_mask = ImageChops.lighter(words_mask, chalo)
-    _draw_legend(fixed, labels, geo, capitals)
+    tints = geo.tints or style.CONTINENT_TINTS
+    words_mask = halo.copy()
+    # Plates (continent names over land) and the legend take fixed colours whatever is under them.
     legend_mask = Image.new("L", size, 0)
-    ImageDraw.Draw(legend_mask).rectangle(legend_box, fill=255)
+    plate_draw = ImageDraw.Draw(legend_mask)
+    boxes = {b.owner: b.box for b in placed.of_kind("continent")}
+    for cid, centre in placed.continents.items():
+        if cid in placed.plates:
+            _plate(fixed, boxes[cid])
+            plate_draw.rounded_rectangle(boxes[cid], radius=PLATE_RADIUS, fill=255)
+        # Drawn in the words' own box (with room for the halo), not over the whole map: a dense map has dozens.
+        x0, y0, x1, y1 = _grown_box(boxes[cid], style.CONTINENT_STROKE + 2, size)
+        local = (centre[0] - x0, centre[1] - y0)
+        chalo, cletters = _text_masks((x1 - x0, y1 - y0),
+                                      [(placed.continent_texts[cid], local, cfont, style.CONTINENT_STROKE)])
+        part = _over(fixed.crop((x0, y0, x1, y1)), style.PANEL_BG if cid in placed.plates else style.SEA, chalo)
+        fixed.paste(_over(part, tints[cid], cletters), (x0, y0))
+        words_mask.paste(ImageChops.lighter(words_mask.crop((x0, y0, x1, y1)), chalo), (x0, y0))
+    legend_box = _draw_legend(fixed, labels, geo, capitals,
+                              [(continent_texts[cid], tints[cid]) for cid in placed.in_legend],
+                              [(key, words[tid]) for tid, key in placed.keys.items()])
+    assert legend_box == placed.legend
+    plate_draw.rectangle(legend_box, fill=255)
     words_mask = ImageChops.lighter(words_mask, legend_mask)
 
     # Which pixels take a fixed colour: the sea, letters, and nearly solid ink.

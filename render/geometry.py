@@ -28,6 +28,7 @@ class TerritoryData(TypedDict):
     label: list[int]
     bbox: list[int]
     area: int
+    label_given: NotRequired[bool]   # False: the label is a first guess the layout may move (a custom map's)
 
 
 class SeaRouteData(TypedDict):

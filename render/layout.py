@@ -11,8 +11,9 @@ capital star beside a badge where it covers no word.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageFont
@@ -43,11 +44,19 @@ def badge_box(anchor: Sequence[float], badge: int = style.BADGE_SIZE) -> Box:
     return (x - r, y - r, x + r, y + r)
 
 
+_lines: dict[tuple[int, int], tuple[ImageFont.FreeTypeFont, int, int]] = {}
+
+
 def text_box(text: str, centre: Sequence[float], font: ImageFont.FreeTypeFont, stroke: int) -> Box:
     """The box of text drawn centred on a point (anchor "mm"), stroke included; the height is that of the
     font's ascent and descent so that every label of one font has the same height."""
     left, _, right, _ = style.text_bbox(font, text, stroke=stroke, anchor="mm")
-    _, top, _, bottom = style.text_bbox(font, "Ág", stroke=stroke, anchor="mm")
+    key = (id(font), stroke)
+    line = _lines.get(key)
+    if line is None:
+        _, top, _, bottom = style.text_bbox(font, "Ág", stroke=stroke, anchor="mm")
+        line = _lines[key] = (font, top, bottom)   # the font kept with its id, so the id stays its own
+    _, top, bottom = line
     x, y = round(centre[0]), round(centre[1])
     return (x + left, y + top, x + right, y + bottom)
 
@@ -68,24 +77,44 @@ def legend_font() -> ImageFont.FreeTypeFont:
     return style.font(style.LEGEND_FONT_SIZE, bold=True, condensed=True)
 
 
-def legend_rows(words: Sequence[str], map_height: int, corner: str = "lower left", map_width: int = 0
-                ) -> tuple[Box, list[tuple[int, int]]]:
+LEGEND_COLUMN_ROWS = 3   # rows in one column of the legend; more rows (continents named there) add columns
+
+
+def legend_rows(words: Sequence[str], map_height: int, corner: str = "lower left", map_width: int = 0,
+                column: int = LEGEND_COLUMN_ROWS) -> tuple[Box, list[tuple[int, int, int]]]:
     """The legend's box in a corner of the map (the lower left, over the South Pacific, on the classic map)
-    and, for each row, the centre of its symbol and the left end (vertical middle) of its words."""
+    and, for each row, the centre of its symbol and the left end of its words (at the symbol's height).
+    ``column`` rows a column (the legend's own rows, at most ``LEGEND_COLUMN_ROWS``); a longer legend grows
+    sideways, along the map's edge, not over the map, and taller only where the map is not wide enough."""
     font = legend_font()
     pad, row, icon = style.LEGEND_PAD, style.LEGEND_ROW, style.LEGEND_ICON
-    text_w = max(round(font.getlength(w)) for w in words)
-    width = pad + icon + text_w + pad + 2
-    height = pad + row * len(words) + pad - 4
+    lengths = [round(font.getlength(w)) for w in words]
+    first = max(2, min(column, LEGEND_COLUMN_ROWS))
+    per_column = first
+    for per_column in range(first, max(first, len(words)) + 1):
+        starts = range(0, len(words), per_column)
+        widths = [icon + max(lengths[i:i + per_column]) for i in starts]
+        width = pad + sum(widths) + pad * (len(widths) - 1) + pad + 2
+        if not map_width or width <= map_width - 2 * MARGIN - 4:   # as wide as the map at most: then taller
+            break
+    columns = [list(words[i:i + per_column]) for i in range(0, len(words), per_column)]
+    height = pad + row * min(len(words), per_column) + pad - 4
     x0, y1 = MARGIN + 2, map_height - MARGIN - 2
     if corner.endswith("right"):
         x0 = map_width - MARGIN - 2 - width
+    elif corner.endswith("middle"):
+        x0 = max(MARGIN + 2, (map_width - width) // 2)
     if corner.startswith("upper"):
         y1 = MARGIN + 2 + height
     y0 = y1 - height
     box = (x0, y0, x0 + width, y1)
-    rows = [(y0 + pad + row * i + row // 2 - 2) for i in range(len(words))]
-    return box, [(x0 + pad + icon // 2, y) for y in rows]
+    rows: list[tuple[int, int, int]] = []
+    left = x0 + pad
+    for rows_here, column_width in zip(columns, widths, strict=True):
+        for i in range(len(rows_here)):
+            rows.append((left + icon // 2, y0 + pad + row * i + row // 2 - 2, left + icon))
+        left += column_width + pad
+    return box, rows
 
 
 def overlaps(a: Box, b: Box) -> bool:
@@ -247,17 +276,83 @@ def place_continent_labels(texts: dict[str, str], project: Callable[[float, floa
 
 # -- one language's layout (used when the static layer of a language is built) -----------------------
 MARGIN = 4            # kept between any word and the map's edge
+PLATE_PAD = 4         # a continent name on a plate: the plate's margin round the words
+REACH = 8             # a name's box touches its territory's box grown by this much: it sits by its territory
+CELL = 64             # the side of a cell of the boxes' spatial index
+WORD_SPACE = 2        # kept beside a moved name, so that two names in a row do not read as one
+
+
+class _Taken:
+    """Boxes already placed, filed by the ``CELL``-pixel squares they touch, so that a test looks only at the
+    boxes near it (a dense map has hundreds of boxes, and each name tries a hundred spots)."""
+
+    def __init__(self, boxes: Sequence[Box] = ()) -> None:
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+        for b in boxes:
+            self.add(b)
+
+    @staticmethod
+    def _keys(box: Box) -> list[tuple[int, int]]:
+        return [(cx, cy) for cx in range(box[0] // CELL, (box[2] - 1) // CELL + 1)
+                for cy in range(box[1] // CELL, (box[3] - 1) // CELL + 1)]
+
+    def add(self, box: Box) -> None:
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append(box)
+
+    def hits(self, box: Box) -> bool:
+        x0, y0, x1, y1 = box
+        cells = self.cells
+        for cx in range(x0 // CELL, (x1 - 1) // CELL + 1):
+            for cy in range(y0 // CELL, (y1 - 1) // CELL + 1):
+                for b in cells.get((cx, cy), ()):
+                    if x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1:
+                        return True
+        return False
+
+    def count(self, box: Box) -> int:
+        return len({b for key in self._keys(box) for b in self.cells.get(key, ()) if overlaps(box, b)})
+
+
+class _Anchors:
+    """The badges' centres filed by ``CELL``-pixel squares: how many lie nearer a point than a distance."""
+
+    def __init__(self, anchors: Mapping[str, Point]) -> None:
+        self.cells: dict[tuple[int, int], list[tuple[str, Point]]] = {}
+        for tid, a in anchors.items():
+            self.cells.setdefault((a[0] // CELL, a[1] // CELL), []).append((tid, a))
+
+    def nearer(self, x: float, y: float, d: float, other_than: str) -> int:
+        reach = math.ceil(d / CELL)
+        cx, cy = int(x) // CELL, int(y) // CELL
+        return sum(1 for kx in range(cx - reach, cx + reach + 1) for ky in range(cy - reach, cy + reach + 1)
+                   for tid, a in self.cells.get((kx, ky), ())
+                   if tid != other_than and math.hypot(x - a[0], y - a[1]) < d)
 
 
 @dataclass(frozen=True)
 class MapLayout:
-    """Where one language's words go on the map: territory label centres, continent label centres, the
-    legend's box, and every box (badges, labels, continent labels, legend) for collision checks."""
+    """Where one language's words go on the map.
+
+    ``labels``: each named territory's label centre, ``texts``: the words drawn there (the short name, or an
+    abbreviation of it where the whole name finds no room; a territory with neither has no name on the map).
+    ``continents``: continent label centres on the map, ``continent_texts`` the words there (a name on a plate
+    may be shortened), those in ``plates`` on a dark plate (no open sea near them); ``in_legend``: continents
+    named in the legend instead. ``keys``: territories whose name found no room, each with the number drawn in
+    its place (in ``texts`` too), which the legend names. ``boxes``: every box (badges, names, continent names
+    or plates, the legend) for collision checks. ``tries``: how many spots were tested, which ``max_tries``
+    bounds."""
 
     labels: dict[str, Point]
     continents: dict[str, Point]
     legend: Box
     boxes: tuple[LaidOut, ...]
+    texts: dict[str, str] = field(default_factory=dict)
+    plates: frozenset[str] = frozenset()
+    in_legend: tuple[str, ...] = ()
+    tries: int = 0
+    continent_texts: dict[str, str] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
 
     def of_kind(self, kind: str) -> list[LaidOut]:
         return [b for b in self.boxes if b.kind == kind]
@@ -272,77 +367,244 @@ def _angle_gap(a: float, b: float) -> float:
     return min(d, 360 - d)
 
 
-def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: list[Box], labels: list[Box]
-                     ) -> Point:
-    """A continent name's centre: where it was meant to go if it fits there (in the map, at sea, clear of
-    badges, the legend, other continent names and territory names), else the nearby spot that covers the
-    least land and fewest names."""
+def _moved(box: Box, centre: Point) -> Box:
+    return box[0] + centre[0], box[1] + centre[1], box[2] + centre[0], box[3] + centre[1]
+
+
+def _grown(box: Box, by: int) -> Box:
+    return box[0] - by, box[1] - by, box[2] + by, box[3] + by
+
+
+def _gap(a: Box, b: Box) -> float:
+    """How far apart two boxes are (0 when they touch or overlap)."""
+    dx = max(0, a[0] - b[2], b[0] - a[2])
+    dy = max(0, a[1] - b[3], b[1] - a[3])
+    return math.hypot(dx, dy)
+
+
+def abbreviations(text: str) -> list[str]:
+    """A name, then shorter forms of it, each narrower than the one before: the words but the last cut to
+    their initial ("North Yorkshire": "N. Yorkshire"), then the name's first 7, 5 and 3 letters with a
+    full stop ("Schleswig-Holstein": "Schlesw.", "Schle.", "Sch.")."""
+    out = [text]
+    words = re.split(r"([ \-/]+)", text.strip())
+    if len(words) >= 3:
+        initials = "".join(w if i % 2 or i == len(words) - 1 else w[:1] + "." for i, w in enumerate(words))
+        out.append(initials)
+    for n in (7, 5, 3):
+        cut = text[:n].rstrip(" -/.")
+        if cut and len(cut) < len(text.rstrip(".")):
+            out.append(cut + ".")
+    shorter: list[str] = []
+    font = style.label_font()
+    for word in out:
+        if not shorter or font.getlength(word) < font.getlength(shorter[-1]):
+            shorter.append(word)
+    return shorter
+
+
+def _continent_spots(preferred: Point, around: Box | None) -> tuple[list[Point], list[Point]]:
+    """Candidate centres for a continent name: a ring round ``preferred``, nearest first, and a grid of at
+    most about 700 points over the continent's box (``around``), nearest ``preferred`` first."""
+    offsets = sorted(((dx, dy) for dy in range(-90, 91, 6) for dx in range(-160, 161, 8)),
+                     key=lambda o: (math.hypot(o[0], 2 * o[1]), o[1], o[0]))
+    ring = [(preferred[0] + dx, preferred[1] + dy) for dx, dy in offsets]
+    grid: list[Point] = []
+    if around is not None:
+        x0, y0, x1, y1 = around
+        step = max(6, math.ceil(math.sqrt(max(1, (x1 - x0) * (y1 - y0)) / 600)))
+        grid = [(x, y) for y in range(y0, y1 + 1, step) for x in range(x0, x1 + 1, step)]
+        grid.sort(key=lambda p: math.hypot(p[0] - preferred[0], p[1] - preferred[1]))
+    return ring, grid[:700]
+
+
+SEA_BLOCK = 8          # the side of the blocks of ``open_sea``
+
+
+def open_sea(label: Image.Image) -> Image.Image:
+    """Where the sea is open: 255 for each ``SEA_BLOCK``-pixel block of the map that is all sea. A box with
+    no land in it holds no block that is not 255, so one look at this small image rules most spots out."""
+    sea = label.point([255] + [0] * 255)
+    return sea.reduce(SEA_BLOCK).point(lambda v: 255 if v == 255 else 0)
+
+
+def _has_land_block(coarse: Image.Image, box: Box) -> bool:
+    """Whether a block wholly inside ``box`` holds land (so the box does)."""
+    b = SEA_BLOCK
+    inner = (-(-box[0] // b), -(-box[1] // b), box[2] // b, box[3] // b)
+    if inner[0] >= inner[2] or inner[1] >= inner[3]:
+        return False
+    return bool(coarse.crop(inner).getextrema()[0] == 0)
+
+
+def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _Taken, names: _Taken,
+                     members: Image.Image | None, around: Box | None, coarse: Image.Image | None = None
+                     ) -> tuple[Point, str, bool, int] | None:
+    """A continent name's centre, its words, whether it sits on a plate and how many spots were tried; None
+    when it finds no room (the legend then names it).
+
+    At sea first: where it was meant to go if open sea is there (no land under the words or within a few
+    pixels of them, clear of badges, the legend, other continent names and territory names), else the
+    nearby spot of open sea by the continent that covers the fewest names. Where no open sea is near, the
+    name goes on a plate over the continent's own land, clear of every badge, covering the fewest names; a
+    name too long for any room there is shortened (``abbreviations``), its bonus kept.
+    ``members`` is a mask of the continent's land (255) over its box ``around``; ``coarse`` is ``open_sea``."""
     w, h = label.size
     at0 = continent_box(text, (0, 0))
+    tries = 0
 
-    def cost(centre: Point) -> float | None:
-        box = (at0[0] + centre[0], at0[1] + centre[1], at0[2] + centre[0], at0[3] + centre[1])
-        if not _inside_map(box, w, h) or any(overlaps(box, b) for b in blocked):
+    def at_sea(centre: Point) -> float | None:
+        box = _moved(at0, centre)
+        if not _inside_map(box, w, h) or blocked.hits(box):
             return None
-        # Land under the words or within a few pixels of them: the coast's tint must not touch them.
-        land = 1.0 - _sea_fraction(label, (box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4))
-        names = sum(1 for b in labels if overlaps(box, b))
-        return 400 * land + 6 * names + 0.02 * math.hypot(centre[0] - preferred[0], 2 * (centre[1] - preferred[1]))
+        if around is not None and _gap(box, around) > 60:
+            return None
+        near = _grown(box, 4)
+        if coarse is not None and _has_land_block(coarse, near):
+            return None
+        if sum(label.crop(near).histogram()[1:]):   # land under the words or at their edge
+            return None
+        return 6 * names.count(box) + 0.02 * math.hypot(centre[0] - preferred[0], 2 * (centre[1] - preferred[1]))
 
-    first = cost(preferred)
-    if first is not None and first < 1.0:
-        return preferred
-    best: tuple[float, Point] | None = None if first is None else (first, preferred)
-    # Nearest first: once the distance alone costs more than the best found, nothing further can win.
-    offsets = sorted(((dx, dy) for dy in range(-90, 91, 4) for dx in range(-160, 161, 8)),
-                     key=lambda o: (math.hypot(o[0], 2 * o[1]), o[1], o[0]))
-    for dx, dy in offsets:
-        if best is not None and 0.02 * math.hypot(dx, 2 * dy) >= best[0]:
-            break
-        centre = (preferred[0] + dx, preferred[1] + dy)
-        c = cost(centre)
+    ring, grid = _continent_spots(preferred, around)
+    best: tuple[float, Point] | None = None
+    reach = (preferred[0] - 170 + at0[0], preferred[1] - 100 + at0[1], preferred[0] + 170 + at0[2],
+             preferred[1] + 100 + at0[3])
+    b = SEA_BLOCK
+    if coarse is not None and coarse.crop((reach[0] // b, reach[1] // b, reach[2] // b + 1,
+                                           reach[3] // b + 1)).getextrema()[1] == 0:
+        ring_at_sea: list[Point] = []   # no block of open sea anywhere near: no spot of the ring can be at sea
+    else:
+        ring_at_sea = ring
+    for centre in ring_at_sea:
+        tries += 1
+        if best is not None and 0.02 * math.hypot(centre[0] - preferred[0], 2 * (centre[1] - preferred[1])) >= best[0]:
+            break   # nearest first: once the distance alone costs more than the best, nothing further wins
+        c = at_sea(centre)
         if c is not None and (best is None or c < best[0]):
             best = (c, centre)
-    return preferred if best is None else best[1]
+            if c < 1.0:
+                break
+    if best is not None:
+        return best[1], text, False, tries
+
+    # On a plate: the whole name if it finds room, else a shorter form of it ("KAKATOR. +3").
+    cut = text.rfind(" +")
+    name, bonus = (text[:cut], text[cut:]) if cut > 0 else (text, "")
+    for short in abbreviations(name):
+        words = short + bonus
+        plate0 = _grown(continent_box(words, (0, 0)), PLATE_PAD)
+        plate_best: tuple[float, Point] | None = None
+        for centre in [*grid, *ring[::3]]:
+            tries += 1
+            box = _moved(plate0, centre)
+            if not _inside_map(box, w, h) or blocked.hits(box):
+                continue
+            if around is not None and _gap(box, around) > 0:
+                continue
+            area = (box[2] - box[0]) * (box[3] - box[1])
+            own = 1.0
+            if members is not None and around is not None:
+                own = members.crop((box[0] - around[0], box[1] - around[1], box[2] - around[0],
+                                    box[3] - around[1])).histogram()[255] / area
+                if own == 0:    # over none of its own land it would read as a neighbour's name
+                    continue
+            cost = 20 * (1 - own) + 3 * names.count(box) + 0.01 * math.hypot(centre[0] - preferred[0],
+                                                                              centre[1] - preferred[1])
+            if plate_best is None or cost < plate_best[0]:
+                plate_best = (cost, centre)
+        if plate_best is not None:
+            return plate_best[1], words, True, tries
+    return None
+
+
+def _label_candidates(anchor: Point, text: str, own_box: Box, badge: int) -> list[tuple[float, float, float, int]]:
+    """Where a territory's name may go: round its badge (``_label_spots``), then inside its box on a grid
+    of at most 48 points, nearest the badge first (a sliver or a long territory can hold its name away from
+    the badge): (x, y, how far out, direction in degrees)."""
+    spots = _label_spots(anchor, text, badge)
+    x0, y0, x1, y1 = own_box
+    step = max(8, math.ceil(math.sqrt(max(1, (x1 - x0) * (y1 - y0)) / 48)))
+    inside = [(float(x), float(y)) for y in range(y0 + step // 2, y1, step) for x in range(x0 + step // 2, x1, step)]
+    inside.sort(key=lambda p: math.hypot(p[0] - anchor[0], p[1] - anchor[1]))
+    for x, y in inside[:48]:
+        away = math.hypot(x - anchor[0], y - anchor[1]) / 4
+        angle = round(math.degrees(math.atan2(y - anchor[1], x - anchor[0]))) % 360
+        spots.append((x, y, away, angle))
+    return spots
 
 
 def _place_label(label: Image.Image, tid: str, value: int, area: int, anchor: Point, text: str,
-                 blocked: list[Box], anchors: dict[str, Point], towards: float, badge: int = style.BADGE_SIZE
-                 ) -> Point | None:
-    """A new centre for a territory name that does not fit where the stored layout put it (a longer
-    translation): round its badge, clear of everything in ``blocked``, preferably inside its territory,
-    else over the sea, near the side it had."""
+                 blocked: _Taken, anchors: _Anchors, towards: float | None, own_box: Box,
+                 badge: int = style.BADGE_SIZE, land_box: Box | None = None) -> tuple[tuple[float, Point] | None, int]:
+    """The best free centre for a territory's name, its score and the spots tried: round its badge or inside
+    its territory, clear of everything in ``blocked``, touching its territory's box, preferably inside the
+    territory, else over the sea, not nearer another badge than its own, near the side ``towards`` (degrees)
+    it had. A name off the land's box (``land_box``: in a strip of sea the loader added under the map, or in the
+    margin round it) reads as detached from the map: it goes there only where nothing better is."""
     w, h = label.size
     best: tuple[float, Point] | None = None
     at0 = label_box(text, (0, 0))
-    for x, y, away, angle in _label_spots(anchor, text, badge):
+    near = _grown(own_box, REACH)
+    tries = 0
+    for x, y, away, angle in _label_candidates(anchor, text, own_box, badge):
+        tries += 1
         centre = (round(x), round(y))
-        box = (at0[0] + centre[0], at0[1] + centre[1], at0[2] + centre[0], at0[3] + centre[1])
-        if not _inside_map(box, w, h) or any(overlaps(box, b) for b in blocked):
+        box = _moved(at0, centre)
+        if not _inside_map(box, w, h) or not overlaps(box, near) or \
+                blocked.hits((box[0] - WORD_SPACE, box[1], box[2] + WORD_SPACE, box[3])):
             continue
-        own = _inside_fraction(label, box, value)
-        sea = _sea_fraction(label, box)
-        covered = own * (box[2] - box[0]) * (box[3] - box[1]) / max(1, area)
+        counts = label.crop(box).histogram()
+        total = (box[2] - box[0]) * (box[3] - box[1])
+        own, sea = counts[value] / total, counts[0] / total
+        covered = own * total / max(1, area)
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         d_own = math.hypot(cx - anchor[0], cy - anchor[1])
-        confusing = sum(1 for t, a in anchors.items()
-                        if t != tid and math.hypot(cx - a[0], cy - a[1]) < d_own * 0.9)
-        score = (10 * own + 4 * sea - 12 * covered - 2.5 * confusing - 0.08 * away
-                 - 0.02 * _angle_gap(angle, towards))
+        confusing = anchors.nearer(cx, cy, d_own * 0.9, tid)
+        # A name moved from where it was placed by hand keeps the hand layout's rule: it must not hide a small
+        # territory's colour. A custom map's name may cover more of its own territory (it has no other room).
+        score = (10 * own + 4 * sea - (12 if towards is not None else 3) * covered - 2.5 * confusing - 0.08 * away
+                 - (0.02 * _angle_gap(angle, towards) if towards is not None else 0.0))
+        if land_box is not None:
+            score -= 8 * (1 - _area(box, land_box) / total)
         if best is None or score > best[0]:
             best = (score, centre)
-    return None if best is None else best[1]
+    return best, tries
+
+
+SHORTER_COST = 3.0    # an abbreviated name must read that much better than the whole one where it went
+# The legend's box when it also names these continents and these territories (a key on the map, the name).
+LegendNaming = Callable[[Sequence[str], Sequence[tuple[str, str]]], Box]
+
+
+def max_tries(territories: int, continents: int) -> int:
+    """An upper bound of the spots ``localise_layout`` tests, by construction: each continent name tries at most
+    the ring round its spot and its continent's grid, each territory's name each of its forms round its
+    badge and inside its territory."""
+    ring = len(range(-90, 91, 6)) * len(range(-160, 161, 8))
+    per_continent = ring + 5 * (700 + ring // 3 + 1)
+    per_name = 5 * (6 * 12 + 48)
+    return (continents + 1) * continents * per_continent + territories * per_name   # a round per legend row
 
 
 def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str, str],
-                    continent_texts: dict[str, str], legend: Box, badge: int = style.BADGE_SIZE) -> MapLayout:
-    """The stored layout (``geometry.json``, made for the English names) fitted to one language's words.
+                    continent_texts: dict[str, str], legend: Box, badge: int = style.BADGE_SIZE, *,
+                    members: Mapping[str, Sequence[str]] | None = None,
+                    legend_naming: LegendNaming | None = None) -> MapLayout:
+    """The stored layout (``geometry.json`` made for the English names, or a custom map's first guess) fitted
+    to one language's words, with nothing overlapping.
 
     Badges stay where they are. Each continent name keeps its place unless, in this language, it runs off
-    the map, over land, a badge, the legend or a territory name; then it moves to the nearest good spot.
-    Each territory name keeps its centre unless its text now touches a badge, a continent name, the legend,
-    another name or the map's edge; then it takes the best free spot round its badge, preferably on the side
-    it had. The result is computed once per language (see ``render.base``).
+    the map, over land, a badge, the legend or a territory name; then it moves to the nearest spot of open sea
+    by its continent, else onto a plate over its continent's land (``members``: each continent's territories),
+    else into the legend (``legend_naming`` gives the legend's box naming those continents; without it the
+    name takes a plate's best spot however crowded). A territory name placed by hand (the classic map's, or
+    one a map file gives) keeps its centre unless its text now touches a badge, a continent name, the legend,
+    another name or the map's edge; the others, and the names that must move, take the best free spot round
+    their badge or inside their territory, the smallest territory first; where the whole name has no room an
+    abbreviation of it goes (``abbreviations``), and where none has, the territory has no name on the map.
+    Every loop is bounded: ``tries`` counts the spots tested, at most ``max_tries``. The result is computed
+    once per language (see ``render.base``).
     """
     w, h = label.size
     terr = geometry["territories"]
@@ -350,46 +612,143 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
     stored: dict[str, Point] = {tid: (int(info["label"][0]), int(info["label"][1])) for tid, info in terr.items()}
     badges = {tid: badge_box(a, badge) for tid, a in anchors.items()}
     counts = label.histogram()
+    tries = 0
 
     # Continent names first: they are the largest, and a territory name can move more easily.
-    name_boxes = [label_box(names[tid], stored[tid]) for tid in terr]
+    given = [tid for tid in terr if terr[tid].get("label_given", True)]
+    name_boxes = _Taken([label_box(names[tid], stored[tid]) for tid in given])
     continents: dict[str, Point] = {}
-    continent_boxes: list[Box] = []
-    for cid, centre in geometry["continent_labels"].items():
-        at = _place_continent(label, continent_texts[cid], (int(centre[0]), int(centre[1])),
-                              [*badges.values(), legend, *continent_boxes], name_boxes)
-        continents[cid] = at
-        continent_boxes.append(continent_box(continent_texts[cid], at))
+    continent_boxes: dict[str, Box] = {}
+    continent_words: dict[str, str] = {}
+    plates: set[str] = set()
+    in_legend: list[str] = []
+    coarse = open_sea(label)
+    for _ in range(len(geometry["continent_labels"]) + 1):   # the legend grows at most once a continent
+        blocked = _Taken([*badges.values(), legend, *continent_boxes.values()])
+        for cid, centre in geometry["continent_labels"].items():
+            if cid in continents or cid in in_legend:
+                continue
+            mask, around = None, None
+            owned = [t for t in (members or {}).get(cid, ()) if t in terr]
+            if owned:
+                values = {terr[t]["index"] + 1 for t in owned}
+                boxes_of = [terr[t]["bbox"] for t in owned]
+                around = (min(b[0] for b in boxes_of), min(b[1] for b in boxes_of), max(b[2] for b in boxes_of),
+                          max(b[3] for b in boxes_of))
+                mask = label.crop(around).point([255 if v in values else 0 for v in range(256)])
+            found = _place_continent(label, continent_texts[cid], (int(centre[0]), int(centre[1])), blocked,
+                                     name_boxes, mask, around, coarse)
+            if found is None and legend_naming is None:
+                found = ((int(centre[0]), int(centre[1])), continent_texts[cid], True, 0)
+            if found is None:
+                in_legend.append(cid)
+                continue
+            at, words, plate, n = found
+            tries += n
+            continents[cid], continent_words[cid] = at, words
+            box = _grown(continent_box(words, at), PLATE_PAD) if plate else continent_box(words, at)
+            if plate:
+                plates.add(cid)
+            continent_boxes[cid] = box
+            blocked.add(box)
+        if not in_legend or legend_naming is None:
+            break
+        grown = legend_naming(in_legend, ())
+        if grown == legend:
+            break
+        legend = grown
+        # A larger legend may now cover a continent name: that one moves too.
+        for cid in [c for c, b in continent_boxes.items() if overlaps(b, legend)]:
+            del continents[cid], continent_boxes[cid]
+            plates.discard(cid)
 
-    # Territory names: keep those that fit, then move the others one by one.
-    fixed = [*badges.values(), *continent_boxes, legend]
+    # Territory names: keep those placed by hand that fit, then place the others one by one, the smallest
+    # territory first.
+    fixed = _Taken([*badges.values(), *continent_boxes.values(), legend])
     centres: dict[str, Point] = {}
-    kept: list[Box] = []
+    texts: dict[str, str] = {}
     moving: list[str] = []
-    for tid in terr:
+    for tid in sorted(terr, key=lambda t: counts[terr[t]["index"] + 1]):
         box = label_box(names[tid], stored[tid])
-        if _inside_map(box, w, h) and not any(overlaps(box, b) for b in [*fixed, *kept]):
-            centres[tid] = stored[tid]
-            kept.append(box)
+        if tid in given and _inside_map(box, w, h) and not fixed.hits(box):
+            centres[tid], texts[tid] = stored[tid], names[tid]
+            fixed.add(box)
         else:
             moving.append(tid)
+    near = _Anchors(anchors)
+    land_box = (min(i["bbox"][0] for i in terr.values()), min(i["bbox"][1] for i in terr.values()),
+                max(i["bbox"][2] for i in terr.values()), max(i["bbox"][3] for i in terr.values()))
     for tid in moving:
         value = terr[tid]["index"] + 1
         ax, ay = anchors[tid]
-        towards = math.degrees(math.atan2(stored[tid][1] - ay, stored[tid][0] - ax)) % 360
-        spot = _place_label(label, tid, value, counts[value], anchors[tid], names[tid], [*fixed, *kept], anchors,
-                            towards, badge)
-        centres[tid] = spot if spot is not None else stored[tid]
-        kept.append(label_box(names[tid], centres[tid]))
+        towards = math.degrees(math.atan2(stored[tid][1] - ay, stored[tid][0] - ax)) % 360 if tid in given else None
+        bbox = terr[tid]["bbox"]
+        own_box = (int(bbox[0]), int(bbox[1]), int(bbox[2]), int(bbox[3]))
+        choice: tuple[float, Point, str] | None = None
+        for k, text in enumerate(abbreviations(names[tid])):
+            spot, n = _place_label(label, tid, value, counts[value], anchors[tid], text, fixed, near, towards,
+                                   own_box, badge, land_box)
+            tries += n
+            if spot is None:
+                continue
+            score, at = spot
+            score -= SHORTER_COST * k
+            if choice is None or score > choice[0]:
+                choice = (score, at, text)
+            if score > 2.0:   # the name reads well here: a shorter form cannot do much better
+                break
+        if choice is None:
+            continue
+        _, at, text = choice
+        centres[tid], texts[tid] = at, text
+        fixed.add(label_box(text, at))
+
+    # A territory whose name finds no room in any form gets a number on the map, and the legend gives the
+    # number's name, if the legend can grow for it without covering anything; else it has no name on the map.
+    keys: dict[str, str] = {}
+    unnamed = [tid for tid in moving if tid not in texts]
+    if unnamed and legend_naming is not None:
+        taken = [*badges.values(), *continent_boxes.values(), *(label_box(texts[t], centres[t]) for t in texts)]
+        room = legend
+        for many in range(len(unnamed), 0, -1):   # as many as the legend has room for, the smallest first
+            grown = legend_naming(in_legend, [(f"#{n + 1}", names[tid]) for n, tid in enumerate(unnamed[:many])])
+            if _inside_map(grown, w, h) and not any(overlaps(grown, b) for b in taken):
+                room = grown
+                unnamed = unnamed[:many]
+                break
+        if room != legend:
+            fixed.add(room)
+            for tid in unnamed:
+                key = f"#{len(keys) + 1}"
+                value = terr[tid]["index"] + 1
+                bbox = terr[tid]["bbox"]
+                spot, n = _place_label(label, tid, value, counts[value], anchors[tid], key, fixed, near, None,
+                                       (int(bbox[0]), int(bbox[1]), int(bbox[2]), int(bbox[3])), badge, land_box)
+                tries += n
+                if spot is not None:
+                    keys[tid] = key
+                    centres[tid], texts[tid] = spot[1], key
+                    fixed.add(label_box(key, spot[1]))
+            final = legend_naming(in_legend, [(keys[t], names[t]) for t in keys])
+            if overlaps(final, room) and all(a <= b for a, b in zip(room[:2], final[:2], strict=True)) and \
+                    final[2] <= room[2] and final[3] <= room[3]:
+                legend = final      # as large at most as the room it was given: it covers nothing
+            else:                   # (never smaller rows making a wider box, but if so: no keys)
+                for tid in keys:
+                    del centres[tid], texts[tid]
+                keys = {}
 
     boxes: list[LaidOut] = []
     for tid in terr:
         boxes.append(LaidOut("badge", tid, badges[tid]))
-        boxes.append(LaidOut("label", tid, label_box(names[tid], centres[tid])))
-    for cid, at in continents.items():
-        boxes.append(LaidOut("continent", cid, continent_box(continent_texts[cid], at)))
+        if tid in texts:
+            boxes.append(LaidOut("label", tid, label_box(texts[tid], centres[tid])))
+    for cid in continents:
+        boxes.append(LaidOut("continent", cid, continent_boxes[cid]))
     boxes.append(LaidOut("legend", "legend", legend))
-    return MapLayout(labels=centres, continents=continents, legend=legend, boxes=tuple(boxes))
+    return MapLayout(labels=centres, continents=continents, legend=legend, boxes=tuple(boxes), texts=texts,
+                     plates=frozenset(plates), in_legend=tuple(in_legend), tries=tries,
+                     continent_texts=continent_words, keys=keys)
 
 
 # -- small marks beside a badge ("+N" tags, the capital star) -------------------------------------------

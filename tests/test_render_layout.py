@@ -1,0 +1,182 @@
+"""The map's words on any map the loader accepts: no name overlaps another name, a badge, a continent name or
+the legend; a name with no room is abbreviated or left off, never overlapped; every continent is named on the map
+(at sea, or on a plate by its continent) or in the legend; every loop of the layout is bounded by construction
+(the spots it tests are counted). Checked from the layout's own boxes, on crowded rectangles without anchors
+(``crowdedmaps``) and on the islands of ``mapdraw``; then the legend's corner by what the map's picture prints."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import crowdedmaps
+import mapdraw
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import Board
+from mapfiles import install, load_package
+from render import layout
+from render.geometry import Geometry
+from render.layout import MapLayout, overlaps
+from render.regions import build_geometry, legend_corner
+
+LEGEND = ["armies just added", "dice that lost"]
+
+
+def lay_out(blob: bytes, files: dict[str, bytes]) -> tuple[Board, Geometry, MapLayout]:
+    """The map read by the loader, its geometry and its English layout, as ``render.base`` builds them."""
+    pkg = load_package(blob, files)
+    geo = build_geometry(pkg.id, pkg.data, pkg.regions, pkg.background)
+    board = pkg.board
+    texts = {c: layout.continent_text(board.continents[c].name, board.continents[c].bonus) for c in board.continents}
+
+    def legend(cids: Sequence[str] = (), keyed: Sequence[tuple[str, str]] = ()) -> layout.Box:
+        words = [*LEGEND, *(texts[c] for c in cids), *(name for _, name in keyed)]
+        return layout.legend_rows(words, geo.height, geo.raw["legend"], geo.width, len(LEGEND))[0]
+
+    placed = layout.localise_layout(
+        geo.label, geo.raw, {t: board.territories[t].short for t in geo.territories}, texts, legend(),
+        geo.badge_size, members={c: board.continents[c].territories for c in board.continents}, legend_naming=legend)
+    return board, geo, placed
+
+
+def assert_readable(board: Board, geo: Geometry, placed: MapLayout) -> None:
+    assert placed.tries <= layout.max_tries(len(board.territory_ids), len(board.continents))
+    boxes = list(placed.boxes)
+    clashes = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+               if not a.kind == b.kind == "badge" and overlaps(a.box, b.box)]
+    if placed.in_legend:
+        # A legend that names more continents than the map's edge has room for may reach over a few badges
+        # (drawn over it); never over a word.
+        clashes = [(a, b) for a, b in clashes if {a.kind, b.kind} != {"badge", "legend"}]
+    assert clashes == []
+    for b in boxes:
+        if b.kind != "badge":
+            x0, y0, x1, y1 = b.box
+            assert 0 <= x0 < x1 <= geo.width and 0 <= y0 < y1 <= geo.height, b
+    # A name is the territory's, whole or shortened, or the number the legend names, by its territory.
+    assert sorted(int(k.removeprefix("#")) for k in placed.keys.values()) == list(range(1, len(placed.keys) + 1))
+    for tid, text in placed.texts.items():
+        assert text in layout.abbreviations(board.territories[tid].short) or placed.keys.get(tid) == text
+        x0, y0, x1, y1 = geo.raw["territories"][tid]["bbox"]
+        assert overlaps(layout.label_box(text, placed.labels[tid]),
+                        (x0 - layout.REACH, y0 - layout.REACH, x1 + layout.REACH, y1 + layout.REACH)), tid
+    # Every continent is named once: on the map or in the legend; a plate over its own continent's box.
+    assert set(placed.continents) | set(placed.in_legend) == set(board.continents)
+    assert not set(placed.continents) & set(placed.in_legend)
+    for b in placed.of_kind("continent"):
+        if b.owner in placed.plates:
+            values = {geo.territories[t].value for t in board.continents[b.owner].territories}
+            mask = geo.label.point([255 if v in values else 0 for v in range(256)])
+            assert mask.crop(b.box).getbbox() is not None, b
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(count=st.integers(4, 90), height=st.sampled_from([300, 420, 560]), gap=st.integers(0, 3),
+       sea=st.sampled_from([0, 0, 30]), groups=st.integers(0, 12), seed=st.integers(0, 10_000),
+       slivers=st.booleans(), long_names=st.booleans(), anchors=st.booleans())
+def test_no_word_overlaps_another_or_a_badge_on_crowded_maps(count, height, gap, sea, groups, seed, slivers,
+                                                              long_names, anchors):
+    world = crowdedmaps.crowded(count, size=(1600, height), seed=seed, gap=gap, sea=sea,
+                                continents=min(groups, count), slivers=slivers, long_names=long_names)
+    assert_readable(*lay_out(*crowdedmaps.our_files(world, anchors=anchors)))
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(blocks=st.tuples(st.integers(2, 4), st.integers(1, 2)), cells=st.tuples(st.integers(2, 6), st.integers(2, 5)),
+       seed=st.integers(0, 10_000))
+def test_no_word_overlaps_another_or_a_badge_on_islands(blocks, cells, seed):
+    world = mapdraw.draw_world(blocks=blocks, cells=cells, size=(1600, 700), seed=seed)
+    assert_readable(*lay_out(*mapdraw.our_files(world, players=2 if world.count < 24 else 6)))
+
+
+def test_a_map_of_many_small_territories_keeps_nearly_every_name():
+    board, geo, placed = lay_out(*crowdedmaps.our_files(crowdedmaps.crowded(180, size=(1600, 1000), seed=3, gap=3)))
+    assert_readable(board, geo, placed)
+    assert len(placed.texts) >= 175
+    whole = sum(1 for t, text in placed.texts.items() if text == board.territories[t].short)
+    assert whole >= 120
+
+
+def test_a_name_with_no_room_in_any_form_is_a_number_the_legend_names():
+    world = crowdedmaps.crowded(200, size=(1600, 600), seed=3, gap=2)
+    board, geo, placed = lay_out(*crowdedmaps.our_files(world))
+    assert_readable(board, geo, placed)
+    assert placed.keys
+    base = layout.legend_rows(LEGEND, geo.height, geo.raw["legend"], geo.width, len(LEGEND))[0]
+    continents = [layout.continent_text(board.continents[c].name, board.continents[c].bonus) for c in placed.in_legend]
+    keyed = [board.territories[t].short for t in placed.keys]
+    assert placed.legend == layout.legend_rows([*LEGEND, *continents, *keyed], geo.height, geo.raw["legend"],
+                                               geo.width, len(LEGEND))[0]
+    assert placed.legend[1] == base[1] and placed.legend[2] > base[2]   # grown sideways, along the edge
+
+
+def test_a_name_is_abbreviated_from_its_words():
+    assert layout.abbreviations("North Yorkshire")[:2] == ["North Yorkshire", "N. Yorkshire"]
+    forms = layout.abbreviations("Schleswig-Holstein")
+    assert forms[0] == "Schleswig-Holstein" and forms[-1] == "Sch."
+    widths = [layout.label_box(f, (0, 0))[2] for f in forms]
+    assert widths == sorted(widths, reverse=True) and len(set(widths)) == len(widths)
+    assert layout.abbreviations("Ur") == ["Ur"]
+
+
+def test_continent_names_with_no_open_sea_near_go_on_a_plate_by_their_continent():
+    world = crowdedmaps.crowded(60, size=(1600, 900), seed=11, gap=1, continents=6)
+    board, geo, placed = lay_out(*crowdedmaps.our_files(world))
+    assert_readable(board, geo, placed)
+    assert placed.plates and set(placed.plates) <= set(placed.continents)
+    for cid in placed.plates:   # no plate is over the sea: there is none near
+        box = next(b.box for b in placed.of_kind("continent") if b.owner == cid)
+        assert sum(geo.label.crop(box).histogram()[1:]) > 0
+
+
+@pytest.mark.real_render
+def test_a_plate_is_drawn_and_its_name_reads_over_land():
+    from render.base import build_static_layers
+    from render.style import PANEL_BG
+
+    world = crowdedmaps.crowded(40, size=(1600, 700), seed=12, gap=1, continents=4)
+    pkg = load_package(*crowdedmaps.our_files(world))
+    install(pkg)
+    layers = build_static_layers(pkg.board)
+    assert layers.layout is not None and layers.layout.plates
+    index = layers.index.copy()
+    index.putpalette(list(layers.static_palette))
+    img = index.convert("RGB")
+    for b in layers.layout.of_kind("continent"):
+        if b.owner in layers.layout.plates:
+            colours = {c: n for n, c in img.crop(b.box).getcolors(1 << 16)}
+            area = (b.box[2] - b.box[0]) * (b.box[3] - b.box[1])
+            plate = sum(n for c, n in colours.items() if sum(abs(x - y) for x, y in zip(c, PANEL_BG, strict=True)) < 16)
+            assert plate > area / 2, b          # the plate, whatever the owners' colours
+            assert layers.geometry.tints is not None
+            tint = layers.geometry.tints[b.owner]                   # and its letters in the continent's tint
+            assert sum(n for c, n in colours.items() if sum(abs(x - y) for x, y in zip(c, tint, strict=True)) < 40) > 20
+
+
+@pytest.mark.parametrize("title", ["upper left", "upper right", "lower left", "lower right"])
+def test_the_legend_goes_where_the_maps_picture_prints_nothing(title):
+    world = crowdedmaps.crowded(30, size=(1600, 900), seed=4, gap=2, sea=140)
+    world = dataclasses.replace(world, title_corner=title)
+    regions = crowdedmaps.regions(world)
+    assert legend_corner(regions) == "lower left"        # no land in any corner: the usual corner
+    assert legend_corner(regions, crowdedmaps.picture(world)) != title
+
+
+def test_the_legend_takes_the_middle_of_an_edge_when_the_picture_prints_in_both_corners():
+    from PIL import Image, ImageDraw
+
+    regions = Image.new("L", (1600, 900), 1)
+    regions.paste(0, (0, 740, 1600, 900))                 # land to every edge but a band of sea at the bottom
+    picture = Image.new("RGB", regions.size, (40, 80, 120))
+    draw = ImageDraw.Draw(picture)
+    for x in (10, 1230):                                   # a title box and the picture's own legend
+        draw.rectangle((x, 750, x + 360, 890), fill=(250, 245, 230), outline=(0, 0, 0), width=3)
+        for k in range(10):
+            draw.line((x + 12, 764 + k * 11, x + 300, 764 + k * 11), fill=(0, 0, 0), width=2)
+    assert legend_corner(regions) == "lower left"
+    assert legend_corner(regions, picture) == "lower middle"
+    box, _ = layout.legend_rows(LEGEND, 900, "lower middle", 1600)
+    assert box[0] > 400 and box[2] < 1200 and box[3] <= 900
