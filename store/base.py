@@ -65,15 +65,21 @@ class StoreReader(abc.ABC):
     @abc.abstractmethod
     async def export_log(self, game_id: int, audience: Audience) -> bytes:
         """The whole log as ``audience`` may read it (``engine.fog``), as JSON Lines: read in chunks, written off
-        the event loop (store/logs.py)."""
+        the bot's process (store/logs.py)."""
 
     @abc.abstractmethod
     async def recent_events(self, game_id: int, audience: Audience, count: int) -> list[View]:
         """The last ``count`` events ``audience`` sees (hidden ones left out), read from the last turns only."""
 
     @abc.abstractmethod
-    async def with_log(self, game_id: int, work: Callable[[list[Event]], T]) -> T:
-        """``work(events)`` on the game's whole log, run off the event loop (a thread of store/logs.py)."""
+    async def with_log(self, game_id: int, work: Callable[..., T], *args: Any) -> T:
+        """``work(events, *args)`` on the game's whole log, in the log's worker process (store/logs.py):
+        ``work`` a module-level function, ``args`` and the result picklable."""
+
+    @abc.abstractmethod
+    async def log_text(self, game_id: int) -> bytes:
+        """The whole log as it is stored (every event, hidden information included), as JSON Lines: to hand to
+        a worker process in one piece."""
 
     # -- preferences and settings ------------------------------------------------------------------
     @abc.abstractmethod

@@ -52,7 +52,7 @@ from .errors import (
     UnknownGame,
     VersionConflict,
 )
-from .logs import CHUNK, INLINE, decode, export_text, in_worker, tail_view
+from .logs import CHUNK, INLINE, Chunks, chunk, decode, export_text, in_thread, in_worker, tail_view, with_events
 from .maps import MapsMixin
 from .records import (
     ACTIVE_STATUSES,
@@ -154,6 +154,19 @@ class _Ending:
     first_seq: int
     events: list[Event]
     facts: LogFacts | None
+
+
+def _log_facts(game_id: int, chunks: Chunks, events: list[Event]) -> LogFacts | None:
+    """In the log's worker: what the results take from the log, the ending action's ``events`` last."""
+    try:
+        return log_facts([*decode(chunks), *events])
+    except Exception:  # the transaction tries again, and a game must be able to end (finish_steps)
+        log.exception("game %s: what its results take from the log could not be worked out", game_id)
+        return None
+
+
+def _decode_rows(rows: Sequence[str]) -> list[Event]:
+    return [json.loads(row) for row in rows]
 
 
 @dataclass
@@ -276,19 +289,21 @@ class SQLStore(ResultQueries, MapsMixin, Store):
 
     async def events(self, game_id: int, since_seq: int = 0) -> list[Event]:
         async def work() -> list[Event]:
-            rows = await self._event_texts(game_id, since_seq)
-            return decode(rows) if len(rows) < INLINE else await in_worker(decode, rows)
+            rows = [row for part in await self._event_rows(game_id, since_seq) for row in part]
+            return _decode_rows(rows) if len(rows) < INLINE else await in_thread(_decode_rows, rows)
         return await self._run(work())
 
-    async def _event_texts(self, game_id: int, since_seq: int = 0, upto: int | None = None) -> list[str]:
-        """The stored events after ``since_seq`` (up to ``upto``, by default the last), as their JSON text, read
+    async def _event_rows(self, game_id: int, since_seq: int = 0, upto: int | None = None) -> list[list[str]]:
+        """The stored events after ``since_seq`` (up to ``upto``, by default the last) as their JSON text, read
         ``CHUNK`` at a time so that no single read holds the connection for long."""
+        return [part async for part in self._event_parts(game_id, since_seq, upto)]
+
+    async def _event_parts(self, game_id: int, since_seq: int, upto: int | None) -> AsyncIterator[list[str]]:
         async with self._reading() as db:
             head = await db.fetch("SELECT last_seq FROM games WHERE id = ?", (game_id,))
         if not head:
             raise UnknownGame("There is no game #{id}.", id=game_id)
         last = int(head[0][0]) if upto is None else min(int(upto), int(head[0][0]))
-        texts: list[str] = []
         after = since_seq
         while after < last:
             async with self._reading() as db:
@@ -296,13 +311,23 @@ class SQLStore(ResultQueries, MapsMixin, Store):
                                       "ORDER BY seq LIMIT ?", (game_id, after, last, CHUNK))
             if not rows:
                 break
-            texts.extend(row[1] for row in rows)
             after = int(rows[-1][0])
-        return texts
+            yield [row[1] for row in rows]
+
+    async def _event_chunks(self, game_id: int, since_seq: int = 0, upto: int | None = None) -> list[bytes]:
+        """The stored events as chunks of JSON Lines, to hand to the log's worker process (store/logs.py). Each
+        read becomes one chunk at once: the bot's process never holds a long log's rows (its garbage
+        collections would walk them all)."""
+        return [chunk(part) async for part in self._event_parts(game_id, since_seq, upto)]
+
+    async def log_text(self, game_id: int) -> bytes:
+        async def work() -> bytes:
+            return b"".join(await self._event_chunks(game_id))
+        return await self._run(work())
 
     async def export_log(self, game_id: int, audience: Audience) -> bytes:
         async def work() -> bytes:
-            return await in_worker(export_text, await self._event_texts(game_id), audience)
+            return await in_worker(export_text, await self._event_chunks(game_id), audience)
         return await self._run(work())
 
     async def recent_events(self, game_id: int, audience: Audience, count: int) -> list[View]:
@@ -312,29 +337,28 @@ class SQLStore(ResultQueries, MapsMixin, Store):
             if not head:
                 raise UnknownGame("There is no game #{id}.", id=game_id)
             status, last = head[0][0], int(head[0][1])
-            if status == FINISHED:  # after the end everything is shown as it is: the last events are enough
-                shown = await in_worker(tail_view, await self._event_texts(game_id, max(0, last - count)), None,
+            if status == FINISHED:  # after the end every event is shown as it is: the last ones are enough
+                shown = await in_worker(tail_view, await self._event_chunks(game_id, max(0, last - count)), None,
                                         audience, count, False)
                 if shown is not None:
                     return shown
             turns = 2
-            while True:  # the last turns, further back while they show too few events to this audience
+            while True:  # the last turns, further back while they show this audience too few events
                 async with self._reading() as db:
                     starts = await db.fetch("SELECT seq, state FROM log_turns WHERE game_id = ? AND seq <= ? "
                                             "ORDER BY turn DESC LIMIT ?", (game_id, last, turns))
                 whole = len(starts) < turns  # the turns noted do not go back far enough: the whole log
-                since, before = (0, None) if whole else (int(starts[-1][0]) - 1, starts[-1][1])
-                shown = await in_worker(tail_view, await self._event_texts(game_id, since, last), before, audience,
-                                        count, whole)
+                since, before = (0, None) if whole else (int(starts[-1][0]) - 1, str(starts[-1][1]))
+                shown = await in_worker(tail_view, await self._event_chunks(game_id, since, last), before,
+                                        audience, count, whole)
                 if shown is not None:
                     return shown
                 turns *= 4
         return await self._run(work())
 
-    async def with_log(self, game_id: int, work: Callable[[list[Event]], T]) -> T:
+    async def with_log(self, game_id: int, work: Callable[..., T], *args: Any) -> T:
         async def read() -> T:
-            rows = await self._event_texts(game_id)
-            return await in_worker(lambda: work(decode(rows)))
+            return await in_worker(with_events, await self._event_chunks(game_id), work, *args)
         return await self._run(read())
 
     # -- lobby -------------------------------------------------------------------------------------
@@ -515,16 +539,9 @@ class SQLStore(ResultQueries, MapsMixin, Store):
 
     async def _ending(self, game_id: int, end: _GameEnds) -> _Ending:
         """What the results of a game take from its whole log, read and worked out with no transaction open and
-        off the event loop, for the action ``end`` found to end it (the game's lock is held meanwhile)."""
-        rows = await self._event_texts(game_id, 0, end.first_seq - 1)
-
-        def facts() -> LogFacts | None:
-            try:
-                return log_facts([*decode(rows), *end.events])
-            except Exception:  # the transaction tries again, and a game must be able to end (finish_steps)
-                log.exception("game %s: what its results take from the log could not be worked out", game_id)
-                return None
-        return _Ending(end.first_seq, end.events, await in_worker(facts))
+        in the log's worker process, for the action ``end`` found to end it (the game's lock is held meanwhile)."""
+        chunks = await self._event_chunks(game_id, 0, end.first_seq - 1)
+        return _Ending(end.first_seq, end.events, await in_worker(_log_facts, game_id, chunks, end.events))
 
     async def _apply_once(self, game_id: int, action: Action, interaction_id: str | None,
                           expected_version: int | None, ending: _Ending | None, *, last_try: bool) -> ActionResult:

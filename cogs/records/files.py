@@ -2,8 +2,8 @@
 the interaction (``Interaction.filesize_limit``), or in compressed parts that each fit.
 
 The parts are gzip members of consecutive lines: joined in order (``cat``) they are one gzip file of the whole
-log, which ``python -m engine.verify`` reads as it is. The compression runs in a thread of the store's log
-(store/logs.py), off the event loop.
+log, which ``python -m engine.verify`` reads as it is. The compression runs in a thread (store/logs.py): zlib lets go
+of the GIL while it works, so the event loop goes on.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from cogs.shared.i18n import _
-from store.logs import in_worker
+from store.logs import in_thread
 
 MAX_PARTS = 100
 
@@ -42,7 +42,7 @@ def _fitted(data: bytes, stem: str, limit: int) -> list[tuple[str, bytes]]:
 async def log_files(data: bytes, stem: str, limit: int) -> list[discord.File]:
     """The log ``data`` (JSON Lines) as files named after ``stem`` that each fit ``limit`` bytes: one ``.jsonl``
     if it fits, else one ``.jsonl.gz``, else ``.partNofM.jsonl.gz`` parts (none if not even a hundred fit)."""
-    named = await in_worker(_fitted, data, stem, limit)
+    named = await in_thread(_fitted, data, stem, limit)  # zlib lets go of the GIL
     return [discord.File(io.BytesIO(content), filename=name) for name, content in named]
 
 

@@ -15,7 +15,6 @@ import discord
 from cogs.shared.i18n import _, decimal, ngettext
 from cogs.shared.text import continent_text, neutral_in_sentence, player_name, territory_text
 from engine import Event, GameState, load_map
-from engine.log import dumps
 from engine.state import NEUTRAL, OVER
 from engine.summary import dice_luck, key_moments, timeline
 from render import workers
@@ -120,8 +119,13 @@ async def timelapse_file(log: bytes, game_id: int, limit: int = TIMELAPSE_LIMIT)
 
 
 async def stored_log(store: StoreReader, game_id: int) -> bytes:
-    """A game's whole log as JSON Lines, to hand to a worker process in one piece (built off the event loop)."""
-    return await store.with_log(game_id, lambda events: dumps(events).encode())
+    """A game's whole log as JSON Lines, to hand to a worker process in one piece (no event decoded here)."""
+    return await store.log_text(game_id)
+
+
+def _report_of(events: list[Event], game_id: int, state: GameState, locale: object) -> Report:
+    """``build_report`` as the log's worker process runs it (``StoreReader.with_log``)."""
+    return build_report(game_id, events, state, locale)
 
 
 async def report_file(report: Report, game_id: int) -> discord.File:
@@ -132,10 +136,11 @@ async def report_file(report: Report, game_id: int) -> discord.File:
 
 async def _report_and_log(store: StoreReader, game_id: int, state: GameState, locale: object
                           ) -> tuple[Report, bytes]:
-    """The report's words and numbers (in the reader's language) and the log as JSON Lines, both worked out from
-    the stored log off the event loop: over a long game's 100,000 events they take seconds."""
-    return await store.with_log(game_id, lambda events: (build_report(game_id, events, state, locale),
-                                                         dumps(events).encode()))
+    """The report's words and numbers (in the reader's language), worked out in the log's worker process (over a
+    long game's 100,000 events they take seconds), and the log as JSON Lines for the timelapse."""
+    report, log = await asyncio.gather(store.with_log(game_id, _report_of, game_id, state, locale),
+                                       store.log_text(game_id))
+    return report, log
 
 
 async def end_of_game_files(store: StoreReader, record: GameRecord, state: GameState, locale: object,
@@ -157,7 +162,7 @@ async def past_game_files(store: StoreReader, record: GameRecord, locale: object
     state = record.game().state
     if state.phase != OVER:
         return []
-    report = await store.with_log(record.id, lambda events: build_report(record.id, events, state, locale))
+    report = await store.with_log(record.id, _report_of, record.id, state, locale)
     image, final = await asyncio.gather(report_file(report, record.id), map_file(state, EVERYBODY, locale=locale))
     final.filename = f"risk-game-{record.id}-map.png"
     return [image, final]
