@@ -123,6 +123,11 @@ async def stored_log(store: StoreReader, game_id: int) -> bytes:
     return await store.log_text(game_id)
 
 
+def _language(locale: object) -> str:
+    """A reader's locale as the worker process takes it (discord.py's ``Locale`` does not pickle)."""
+    return str(locale)
+
+
 def _report_of(events: list[Event], game_id: int, state: GameState, locale: object) -> Report:
     """``build_report`` as the log's worker process runs it (``StoreReader.with_log``)."""
     return build_report(game_id, events, state, locale)
@@ -138,7 +143,7 @@ async def _report_and_log(store: StoreReader, game_id: int, state: GameState, lo
                           ) -> tuple[Report, bytes]:
     """The report's words and numbers (in the reader's language), worked out in the log's worker process (over a
     long game's 100,000 events they take seconds), and the log as JSON Lines for the timelapse."""
-    report, log = await asyncio.gather(store.with_log(game_id, _report_of, game_id, state, locale),
+    report, log = await asyncio.gather(store.with_log(game_id, _report_of, game_id, state, _language(locale)),
                                        store.log_text(game_id))
     return report, log
 
@@ -162,7 +167,7 @@ async def past_game_files(store: StoreReader, record: GameRecord, locale: object
     state = record.game().state
     if state.phase != OVER:
         return []
-    report = await store.with_log(record.id, _report_of, record.id, state, locale)
+    report = await store.with_log(record.id, _report_of, record.id, state, _language(locale))
     image, final = await asyncio.gather(report_file(report, record.id), map_file(state, EVERYBODY, locale=locale))
     final.filename = f"risk-game-{record.id}-map.png"
     return [image, final]
