@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import hashlib
 import itertools
 import json
@@ -198,6 +199,10 @@ async def run(target: int, seeds: int) -> tuple[LongGame, list[Figure]]:
         alice, carol, channel = d.user("alice"), d.user("carol"), d.channel("general")
         long = build_game(target, seeds, alice.id)
         store_game(db, long, channel.id, alice.id)
+        # The bench keeps none of the game's events: the bot's process would not hold them (their garbage
+        # collections would be the bench's, not the bot's).
+        long.events, long.turn_starts = [], []
+        gc.collect()
         ticker = Ticker()
         task = asyncio.get_running_loop().create_task(ticker.run(), name=BACKGROUND_PREFIX + "ticker")
 
