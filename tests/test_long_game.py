@@ -20,6 +20,7 @@ from engine.log import dumps, read_log
 from engine.state import OVER
 from store import GameRecord, SQLiteStore, logs, results, sql
 from store.results import TurnRow, results_of
+from store.transaction import Step
 from tests import test_results
 from tests.test_history import finished_games
 from tests.test_results import CHANNEL, GUILD, db_rows, new_game
@@ -91,8 +92,7 @@ async def test_a_long_games_export_and_log_are_those_of_the_whole_log_for_each_a
 async def test_the_log_of_a_game_from_before_the_turns_were_noted_is_read_whole(store):
     record = await play_easy(store, await new_game(store, [(ALICE, "Alice")], ("easy", "easy"), seed="old"),
                              until_turn=8)
-    async with store._transaction() as db:
-        from store.transaction import Step
+    async with store._transaction() as db:  # as a game from before migration 8
         await db.commit(Step("DELETE FROM log_turns WHERE game_id = ?", (record.id,)))
     events = await store.events(record.id)
     for audience in audiences(record):
