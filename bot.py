@@ -40,7 +40,7 @@ from cogs.shared.translator import CatalogTranslator
 from mapfiles.cli import add_commands as add_map_commands
 from mapfiles.cli import run as run_map_command
 from render import workers
-from store import DatabaseError, Shards, Store, redacted, store_for
+from store import DatabaseError, Shards, Store, logs, redacted, store_for
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command
 from table import Clock, Limits
@@ -225,6 +225,7 @@ async def _run(config: Config) -> int:
         return 1
     finally:
         workers.shutdown()
+        logs.shutdown()
     return 0
 
 

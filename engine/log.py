@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -44,7 +45,11 @@ def write_log(path: str | Path, events: Iterable[View]) -> None:
 
 
 def read_log(path: str | Path) -> list[Event]:
-    return list(iter_log(Path(path).read_text(encoding="utf-8").splitlines()))
+    """A log file; one compressed with gzip (a name ending in ``.gz``, as a long game's export comes) too."""
+    data = Path(path).read_bytes()
+    if str(path).endswith(".gz"):
+        data = gzip.decompress(data)
+    return list(iter_log(data.decode("utf-8").splitlines()))
 
 
 def iter_log(lines: Iterable[str]) -> Iterator[Event]:

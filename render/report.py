@@ -13,6 +13,7 @@ smooth lines.
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -248,11 +249,14 @@ def draw_report(report: Report) -> bytes:
     return encode_report(render_report(report))
 
 
-def game_timelapse(events: list[Event], *, width: int = 800, max_frames: int = 40, frame_ms: int = 400,
+def game_timelapse(events: list[Event] | bytes, *, width: int = 800, max_frames: int = 40, frame_ms: int = 400,
                    limit_bytes: int = 9_500_000) -> bytes:
     """The game as an animated WebP: the board after setup, then after each turn (evenly chosen turns when there
     are more than ``max_frames``; the last one always), the last frame held. Under ``limit_bytes`` (Discord
-    takes 10 MiB): if larger, it is made again with half the frames."""
+    takes 10 MiB): if larger, it is made again with half the frames. ``events`` may come as the log's JSON Lines,
+    decoded here in the worker (a long game's events would take the bot's process long to hand over)."""
+    if isinstance(events, bytes):
+        events = [json.loads(line) for line in events.splitlines() if line.strip()]
     states = [state.copy() for _, state, _ in replay_states(events)]
     while True:
         if len(states) > max_frames:

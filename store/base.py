@@ -5,11 +5,13 @@ they share (store/sql.py)."""
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from engine import Action, Event
+from engine.events import View
+from engine.fog import Audience
 from ratings import Rating
 
 from .records import (
@@ -24,6 +26,8 @@ from .records import (
     UserPrefs,
 )
 from .results import FinishedGame, LeaderboardRow, PlayerStats, ResultRecord
+
+T = TypeVar("T")
 
 
 class StoreReader(abc.ABC):
@@ -57,6 +61,25 @@ class StoreReader(abc.ABC):
     @abc.abstractmethod
     async def events(self, game_id: int, since_seq: int = 0) -> list[Event]:
         """The game's events after ``since_seq``, in order. Event number n (from 1) has seq n."""
+
+    @abc.abstractmethod
+    async def export_log(self, game_id: int, audience: Audience) -> bytes:
+        """The whole log as ``audience`` may read it (``engine.fog``), as JSON Lines: read in chunks, written off
+        the bot's process (store/logs.py)."""
+
+    @abc.abstractmethod
+    async def recent_events(self, game_id: int, audience: Audience, count: int) -> list[View]:
+        """The last ``count`` events ``audience`` sees (hidden ones left out), read from the last turns only."""
+
+    @abc.abstractmethod
+    async def with_log(self, game_id: int, work: Callable[..., T], *args: Any) -> T:
+        """``work(events, *args)`` on the game's whole log, in the log's worker process (store/logs.py):
+        ``work`` a module-level function, ``args`` and the result picklable."""
+
+    @abc.abstractmethod
+    async def log_text(self, game_id: int) -> bytes:
+        """The whole log as it is stored (every event, hidden information included), as JSON Lines: to hand to
+        a worker process in one piece."""
 
     # -- preferences and settings ------------------------------------------------------------------
     @abc.abstractmethod

@@ -18,7 +18,7 @@ import os
 import sqlite3
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple, TextIO
@@ -150,37 +150,46 @@ def export_game(db_path: str | Path, channel_id: int, game_id: int | None = None
                 raise UnknownGame(f"There is no game #{game_id} in channel {channel_id}.")
         chosen, status = int(head[0]), str(head[1])
         revealed = status == FINISHED
-        events = [public_event(json.loads(row[0]), revealed) for row in
-                  conn.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (chosen,))]
+        # Streamed: one event read, made public and written at a time, however long the game.
+        rows = conn.execute("SELECT event FROM events WHERE game_id = ? ORDER BY seq", (chosen,))
+        return _write_export((public_event(json.loads(row[0]), revealed) for row in rows), out, chosen, status,
+                             revealed)
     except sqlite3.Error as exc:
         raise DatabaseError(f"Cannot read the database {db_path}: {exc}.") from exc
     finally:
         conn.close()
-    return _write_export(events, out, chosen, status, revealed)
 
 
-def _write_export(events: list[Event], out: str | Path | TextIO, chosen: int, status: str,
+def _write_export(events: Iterable[Event], out: str | Path | TextIO, chosen: int, status: str,
                   revealed: bool) -> ExportSummary:
-    text = dumps(events)
     if isinstance(out, (str, Path)):
-        _write_atomically(Path(out), text)
+        count = _write_atomically(Path(out), events)
         target = str(out)
     else:
-        out.write(text)
+        count = _write_lines(out, events)
         target = getattr(out, "name", "<stream>")
-    return ExportSummary(chosen, status, len(events), revealed, target)
+    return ExportSummary(chosen, status, count, revealed, target)
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def _write_lines(out: TextIO, events: Iterable[Event]) -> int:
+    count = 0
+    for event in events:
+        out.write(dumps((event,)))
+        count += 1
+    return count
+
+
+def _write_atomically(path: Path, events: Iterable[Event]) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+            count = _write_lines(f, events)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+    return count
 
 
 def format_games(rows: Sequence[GameRow], shard_count: int | None = None) -> str:

@@ -246,7 +246,20 @@ CREATE TABLE live_panels (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS)
+# 8: where each turn begins in the log, so ``/risk log`` reads only the turns it shows (store/logs.py): the first
+# event of the action that started the turn, and the game (its state as JSON) just before that action. Turns
+# begun before this step have no row: their log is read from the start.
+_V_LOG_TURNS = """
+CREATE TABLE log_turns (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    turn    INTEGER NOT NULL,
+    seq     INTEGER NOT NULL,
+    state   TEXT    NOT NULL,
+    PRIMARY KEY (game_id, turn)
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS)
 LATEST_VERSION = len(MIGRATIONS)
 
 

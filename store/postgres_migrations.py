@@ -226,7 +226,18 @@ CREATE TABLE live_panels (
 );
 """
 
-POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS)
+# 8: where each turn begins in the log (see store/migrations.py).
+_V_LOG_TURNS = """
+CREATE TABLE log_turns (
+    game_id BIGINT  NOT NULL REFERENCES games (id),
+    turn    INTEGER NOT NULL,
+    seq     INTEGER NOT NULL,
+    state   TEXT    NOT NULL,
+    PRIMARY KEY (game_id, turn)
+);
+"""
+
+POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

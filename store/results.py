@@ -116,16 +116,33 @@ def _result(row: Sequence[Any]) -> ResultRecord:
                         row[10], row[11], row[12], row[13], row[14], row[15], row[16])
 
 
+@dataclass(frozen=True)
+class LogFacts:
+    """What a finished game's results take from its log (``log_facts``): worked out once, off the event loop
+    for a long game (store/logs.py)."""
+
+    placements: Mapping[int, int]
+    teams: Mapping[int, int]
+    favourite_continents: Mapping[int, str]
+    turns_played: Mapping[int, int]
+    game_turns: int
+
+
+def log_facts(events: Sequence[Event]) -> LogFacts:
+    """The placements, teams, favourite continents and turns of a finished game's log."""
+    return LogFacts(placements(events), teams(events), favourite_continents(events), turns_played(events),
+                    max((int(e["turn"]) for e in events if e["type"] == "turn_started"), default=0))
+
+
 def results_of(game_id: int, guild_id: int | None, channel_id: int, players: Sequence[SeatRecord],
-               events: Sequence[Event], turn_rows: Sequence[TurnRow], booted: Mapping[int, int],
+               events: Sequence[Event] | LogFacts, turn_rows: Sequence[TurnRow], booted: Mapping[int, int],
                ended_at: float) -> list[ResultRecord]:
-    """The result of every seat of a finished game, from its log, its turns (none for a game that ended before
-    turns were recorded: then the log counts them, and times are unknown) and the users the AI replaced."""
-    places = placements(events)
-    team_of = teams(events)
-    favourite = favourite_continents(events)
-    logged_turns = turns_played(events)
-    game_turns = max((int(e["turn"]) for e in events if e["type"] == "turn_started"), default=0)
+    """The result of every seat of a finished game, from its log (or what ``log_facts`` took from it), its turns
+    (none for a game that ended before turns were recorded: then the log counts them, and times are unknown)
+    and the users the AI replaced."""
+    facts = events if isinstance(events, LogFacts) else log_facts(events)
+    places, team_of, favourite = facts.placements, facts.teams, facts.favourite_continents
+    logged_turns, game_turns = facts.turns_played, facts.game_turns
     out = []
     for p in players:
         mine = [t for t in turn_rows if t.seat == p.seat]
@@ -174,17 +191,18 @@ def _names(results: Iterable[ResultRecord]) -> dict[int, str]:
 
 
 async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_id: int,
-                       players: Sequence[SeatRecord], now: float) -> list[Step]:
+                       players: Sequence[SeatRecord], now: float, facts: LogFacts | None = None) -> list[Step]:
     """The results and ratings of a game that has just ended, read and computed inside the transaction that
-    wrote its ``game_over`` (and its last turns)."""
-    events = [json.loads(r[0]) for r in await db.fetch(
+    wrote its ``game_over`` (and its last turns). ``facts``: what the results take from the whole log, worked
+    out before the transaction (``SQLStore`` does so off the event loop); without them the log is read here."""
+    events = [] if facts is not None else [json.loads(r[0]) for r in await db.fetch(
         "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
     turn_rows = [TurnRow(*r) for r in await db.fetch(
         "SELECT seat, started_at, ended_at, by_ai, missed FROM turns WHERE game_id = ? ORDER BY turn", (game_id,))]
     booted = {r[0]: r[1] for r in await db.fetch(
         "SELECT seat, booted_user_id FROM seat_status WHERE game_id = ? AND booted_user_id IS NOT NULL", (game_id,))}
     try:
-        results = results_of(game_id, guild_id, channel_id, players, events, turn_rows, booted, now)
+        results = results_of(game_id, guild_id, channel_id, players, facts or events, turn_rows, booted, now)
     except Exception:  # a game must be able to end, without its results (and loudly) if need be
         log.exception("game %s: its results could not be computed", game_id)
         return []
@@ -462,6 +480,6 @@ class ResultQueries(Backend):
 
 
 __all__ = [
-    "LEADERBOARD_SQL", "MISSED_TURN", "FinishedGame", "LeaderboardRow", "PlayerStats", "Reader", "ResultQueries",
-    "ResultRecord", "TurnRow", "backfill", "finish_steps", "results_of", "turn_steps",
+    "LEADERBOARD_SQL", "MISSED_TURN", "FinishedGame", "LeaderboardRow", "LogFacts", "PlayerStats", "Reader",
+    "ResultQueries", "ResultRecord", "TurnRow", "backfill", "finish_steps", "log_facts", "results_of", "turn_steps",
 ]

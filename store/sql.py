@@ -22,6 +22,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import json
+import logging
 import re
 import secrets
 from collections import OrderedDict
@@ -32,6 +33,8 @@ from typing import Any, TypeVar
 
 from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings, registered_map
 from engine.errors import Phrase
+from engine.events import View
+from engine.fog import Audience
 
 from .backend import Reading, Writing
 from .base import Store
@@ -49,6 +52,7 @@ from .errors import (
     UnknownGame,
     VersionConflict,
 )
+from .logs import CHUNK, INLINE, Chunks, chunk, decode, export_text, in_thread, in_worker, tail_view, with_events
 from .maps import MapsMixin
 from .records import (
     ACTIVE_STATUSES,
@@ -73,10 +77,11 @@ from .records import (
     known_time_zone,
     status_word,
 )
-from .results import MISSED_TURN, ResultQueries, finish_steps, turn_steps
+from .results import MISSED_TURN, LogFacts, ResultQueries, finish_steps, log_facts, turn_steps
 from .transaction import Step
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 _ACTIVE_SQL = "('lobby', 'running', 'paused')"
 _GAME_COLUMNS = ("g.id, g.guild_id, g.channel_id, g.status, g.settings, g.host_id, g.state, g.state_schema, "
@@ -129,6 +134,39 @@ def _record(row: Sequence[Any], seats: Iterable[SeatRecord]) -> GameRecord:
         last_seq=row[9], created_at=row[10], updated_at=row[11],
     )
 
+
+
+# An action that ends a game is tried again once what its results take from the log is known (``_Ending``); the
+# last attempt reads the log in its transaction, should the game keep changing under another process.
+_ENDING_ATTEMPTS = 3
+
+
+class _GameEnds(Exception):
+    """The action ends the game: its transaction gives way while the whole log is read and summed up."""
+
+    def __init__(self, first_seq: int, events: list[Event]) -> None:
+        super().__init__(first_seq)
+        self.first_seq, self.events = first_seq, events
+
+
+@dataclass(frozen=True)
+class _Ending:
+    first_seq: int
+    events: list[Event]
+    facts: LogFacts | None
+
+
+def _log_facts(game_id: int, chunks: Chunks, events: list[Event]) -> LogFacts | None:
+    """In the log's worker: what the results take from the log, the ending action's ``events`` last."""
+    try:
+        return log_facts([*decode(chunks), *events])
+    except Exception:  # the transaction tries again, and a game must be able to end (finish_steps)
+        log.exception("game %s: what its results take from the log could not be worked out", game_id)
+        return None
+
+
+def _decode_rows(rows: Sequence[str]) -> list[Event]:
+    return [json.loads(row) for row in rows]
 
 
 @dataclass
@@ -251,14 +289,77 @@ class SQLStore(ResultQueries, MapsMixin, Store):
 
     async def events(self, game_id: int, since_seq: int = 0) -> list[Event]:
         async def work() -> list[Event]:
-            async with self._reading() as db:
-                rows = await db.fetch(
-                    "SELECT e.event FROM games g LEFT JOIN events e ON e.game_id = g.id AND e.seq > ? "
-                    "WHERE g.id = ? ORDER BY e.seq", (since_seq, game_id))
-            if not rows:
-                raise UnknownGame("There is no game #{id}.", id=game_id)
-            return [json.loads(row[0]) for row in rows if row[0] is not None]
+            rows = [row for part in await self._event_rows(game_id, since_seq) for row in part]
+            return _decode_rows(rows) if len(rows) < INLINE else await in_thread(_decode_rows, rows)
         return await self._run(work())
+
+    async def _event_rows(self, game_id: int, since_seq: int = 0, upto: int | None = None) -> list[list[str]]:
+        """The stored events after ``since_seq`` (up to ``upto``, by default the last) as their JSON text, read
+        ``CHUNK`` at a time so that no single read holds the connection for long."""
+        return [part async for part in self._event_parts(game_id, since_seq, upto)]
+
+    async def _event_parts(self, game_id: int, since_seq: int, upto: int | None) -> AsyncIterator[list[str]]:
+        async with self._reading() as db:
+            head = await db.fetch("SELECT last_seq FROM games WHERE id = ?", (game_id,))
+        if not head:
+            raise UnknownGame("There is no game #{id}.", id=game_id)
+        last = int(head[0][0]) if upto is None else min(int(upto), int(head[0][0]))
+        after = since_seq
+        while after < last:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT seq, event FROM events WHERE game_id = ? AND seq > ? AND seq <= ? "
+                                      "ORDER BY seq LIMIT ?", (game_id, after, last, CHUNK))
+            if not rows:
+                break
+            after = int(rows[-1][0])
+            yield [row[1] for row in rows]
+
+    async def _event_chunks(self, game_id: int, since_seq: int = 0, upto: int | None = None) -> list[bytes]:
+        """The stored events as chunks of JSON Lines, to hand to the log's worker process (store/logs.py). Each
+        read becomes one chunk at once: the bot's process never holds a long log's rows (its garbage
+        collections would walk them all)."""
+        return [chunk(part) async for part in self._event_parts(game_id, since_seq, upto)]
+
+    async def log_text(self, game_id: int) -> bytes:
+        async def work() -> bytes:
+            return b"".join(await self._event_chunks(game_id))
+        return await self._run(work())
+
+    async def export_log(self, game_id: int, audience: Audience) -> bytes:
+        async def work() -> bytes:
+            return await in_worker(export_text, await self._event_chunks(game_id), audience)
+        return await self._run(work())
+
+    async def recent_events(self, game_id: int, audience: Audience, count: int) -> list[View]:
+        async def work() -> list[View]:
+            async with self._reading() as db:
+                head = await db.fetch("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))
+            if not head:
+                raise UnknownGame("There is no game #{id}.", id=game_id)
+            status, last = head[0][0], int(head[0][1])
+            if status == FINISHED:  # after the end every event is shown as it is: the last ones are enough
+                shown = await in_worker(tail_view, await self._event_chunks(game_id, max(0, last - count)), None,
+                                        audience, count, False)
+                if shown is not None:
+                    return shown
+            turns = 2
+            while True:  # the last turns, further back while they show this audience too few events
+                async with self._reading() as db:
+                    starts = await db.fetch("SELECT seq, state FROM log_turns WHERE game_id = ? AND seq <= ? "
+                                            "ORDER BY turn DESC LIMIT ?", (game_id, last, turns))
+                whole = len(starts) < turns  # the turns noted do not go back far enough: the whole log
+                since, before = (0, None) if whole else (int(starts[-1][0]) - 1, str(starts[-1][1]))
+                shown = await in_worker(tail_view, await self._event_chunks(game_id, since, last), before,
+                                        audience, count, whole)
+                if shown is not None:
+                    return shown
+                turns *= 4
+        return await self._run(work())
+
+    async def with_log(self, game_id: int, work: Callable[..., T], *args: Any) -> T:
+        async def read() -> T:
+            return await in_worker(with_events, await self._event_chunks(game_id), work, *args)
+        return await self._run(read())
 
     # -- lobby -------------------------------------------------------------------------------------
     async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
@@ -427,74 +528,99 @@ class SQLStore(ResultQueries, MapsMixin, Store):
     async def _apply_action(self, game_id: int, action: Action, interaction_id: str | None,
                             expected_version: int | None) -> ActionResult:
         async with self._serialised(game_id):
-            # The cached game is checked out while the action runs: it goes back only when it is known to match
-            # the database (an engine refusal leaves it unchanged; a failed write does not).
-            cached = self._cache.pop(game_id, None)
-            keep: tuple[GameRecord, Game] | None = None
-            try:
-                async with self._transaction(game_id) as db:
-                    rows = await db.fetch(_ACTION_HEAD,
-                                          (cached[0].version if cached else -1, interaction_id, game_id))
-                    if not rows:
-                        raise UnknownGame("There is no game #{id}.", id=game_id)
-                    version, status, last_seq, state_json, previous = rows[0]
-                    if cached is not None and state_json is None and cached[0].status == status:
-                        keep = cached
-                    if previous is not None:
-                        return await self._previous_result(db, game_id, json.loads(previous), keep)
-                    if expected_version is not None and expected_version != version:
-                        raise VersionConflict("The game has moved on since this was shown; look at the board again "
-                                              "and retry.")
-                    if status != RUNNING:
-                        raise GameNotRunning("Game #{id} is {status}; no moves can be made.", id=game_id,
-                                             status=status_word(status))
-                    if keep is not None:
-                        record, game = keep
-                        self.stats["cache_hits"] += 1
-                    else:
-                        record = await self._load(db, game_id)
-                        game = record.game()
-                        keep = (record, game)
-                        self.stats["cache_misses"] += 1
-                    try:
-                        events = game.apply(action)
-                    except RuleError:
-                        raise  # the engine changed nothing: the cached game is still right
-                    except BaseException:
-                        keep = None
-                        raise
-                    keep = None  # the game is ahead of the database until the commit succeeds
-                    now = self._clock()
-                    new_status = FINISHED if game.over else RUNNING
-                    state = _dumps(game.state.to_dict())
-                    new_version = version + 1
-                    first_seq = last_seq + 1
-                    last_seq += len(events)
-                    writes = [
-                        Step("UPDATE games SET state = ?, state_schema = ?, status = ?, version = ?, last_seq = ?, "
-                             "updated_at = ? WHERE id = ?",
-                             (state, SCHEMA_VERSION, new_status, new_version, last_seq, now, game_id)),
-                        _append_events(game_id, first_seq, events),
-                        *_clear_deadlines_if(new_status == FINISHED, game_id),
-                    ]
-                    writes.extend(turn_steps(game_id, events, now))
-                    if interaction_id is not None:
-                        summary = {"action": action.to_dict(), "version": new_version, "first_seq": first_seq,
-                                   "last_seq": last_seq, "status": new_status}
-                        writes.append(Step("INSERT INTO interactions (game_id, interaction_id, result, created_at) "
-                                           "VALUES (?, ?, ?, ?)", (game_id, interaction_id, _dumps(summary), now)))
-                    if new_status == FINISHED:  # the results and ratings, in the transaction that ends the game
-                        await db.run(*writes)
-                        writes = await finish_steps(db, game_id, record.guild_id, record.channel_id,
-                                                    record.players, now)
-                    await db.commit(*writes)
-                applied = replace(record, status=new_status, state_json=state, state_schema=SCHEMA_VERSION,
-                                  version=new_version, last_seq=last_seq, updated_at=now)
-                keep = (applied, game)
-                return ActionResult(applied, events, duplicate=False, first_seq=first_seq)
-            finally:
+            ending: _Ending | None = None
+            for attempt in range(_ENDING_ATTEMPTS):
+                try:
+                    return await self._apply_once(game_id, action, interaction_id, expected_version, ending,
+                                                  last_try=attempt == _ENDING_ATTEMPTS - 1)
+                except _GameEnds as end:  # rolled back: what the results take from the log, off the loop
+                    ending = await self._ending(game_id, end)
+            raise AssertionError("unreachable: the last attempt never asks for the log")
+
+    async def _ending(self, game_id: int, end: _GameEnds) -> _Ending:
+        """What the results of a game take from its whole log, read and worked out with no transaction open and
+        in the log's worker process, for the action ``end`` found to end it (the game's lock is held meanwhile)."""
+        chunks = await self._event_chunks(game_id, 0, end.first_seq - 1)
+        return _Ending(end.first_seq, end.events, await in_worker(_log_facts, game_id, chunks, end.events))
+
+    async def _apply_once(self, game_id: int, action: Action, interaction_id: str | None,
+                          expected_version: int | None, ending: _Ending | None, *, last_try: bool) -> ActionResult:
+        # The cached game is checked out while the action runs: it goes back only when it is known to match
+        # the database (an engine refusal leaves it unchanged; a failed write does not).
+        cached = self._cache.pop(game_id, None)
+        keep: tuple[GameRecord, Game] | None = None
+        try:
+            async with self._transaction(game_id) as db:
+                rows = await db.fetch(_ACTION_HEAD,
+                                      (cached[0].version if cached else -1, interaction_id, game_id))
+                if not rows:
+                    raise UnknownGame("There is no game #{id}.", id=game_id)
+                version, status, last_seq, state_json, previous = rows[0]
+                if cached is not None and state_json is None and cached[0].status == status:
+                    keep = cached
+                if previous is not None:
+                    return await self._previous_result(db, game_id, json.loads(previous), keep)
+                if expected_version is not None and expected_version != version:
+                    raise VersionConflict("The game has moved on since this was shown; look at the board again "
+                                          "and retry.")
+                if status != RUNNING:
+                    raise GameNotRunning("Game #{id} is {status}; no moves can be made.", id=game_id,
+                                         status=status_word(status))
                 if keep is not None:
-                    self._remember(*keep)
+                    record, game = keep
+                    self.stats["cache_hits"] += 1
+                else:
+                    record = await self._load(db, game_id)
+                    game = record.game()
+                    keep = (record, game)
+                    self.stats["cache_misses"] += 1
+                try:
+                    events = game.apply(action)
+                except RuleError:
+                    raise  # the engine changed nothing: the cached game is still right
+                except BaseException:
+                    keep = None
+                    raise
+                keep = None  # the game is ahead of the database until the commit succeeds
+                now = self._clock()
+                new_status = FINISHED if game.over else RUNNING
+                state = _dumps(game.state.to_dict())
+                new_version = version + 1
+                first_seq = last_seq + 1
+                last_seq += len(events)
+                writes = [
+                    Step("UPDATE games SET state = ?, state_schema = ?, status = ?, version = ?, last_seq = ?, "
+                         "updated_at = ? WHERE id = ?",
+                         (state, SCHEMA_VERSION, new_status, new_version, last_seq, now, game_id)),
+                    _append_events(game_id, first_seq, events),
+                    *_clear_deadlines_if(new_status == FINISHED, game_id),
+                ]
+                writes.extend(turn_steps(game_id, events, now))
+                if interaction_id is not None:
+                    summary = {"action": action.to_dict(), "version": new_version, "first_seq": first_seq,
+                               "last_seq": last_seq, "status": new_status}
+                    writes.append(Step("INSERT INTO interactions (game_id, interaction_id, result, created_at) "
+                                       "VALUES (?, ?, ?, ?)", (game_id, interaction_id, _dumps(summary), now)))
+                starts = [(game_id, e["turn"], first_seq, record.state_json) for e in events
+                          if e["type"] == "turn_started"]
+                if starts and record.state_json is not None:  # where the turn begins, for /risk log
+                    writes.append(Step("INSERT INTO log_turns (game_id, turn, seq, state) VALUES (?, ?, ?, ?) "
+                                       "ON CONFLICT (game_id, turn) DO NOTHING", starts, many=True))
+                if new_status == FINISHED:  # the results and ratings, in the transaction that ends the game
+                    known = ending is not None and ending.first_seq == first_seq and ending.events == events
+                    if not known and not last_try:
+                        raise _GameEnds(first_seq, events)
+                    await db.run(*writes)
+                    writes = await finish_steps(db, game_id, record.guild_id, record.channel_id,
+                                                record.players, now, ending.facts if ending and known else None)
+                await db.commit(*writes)
+            applied = replace(record, status=new_status, state_json=state, state_schema=SCHEMA_VERSION,
+                              version=new_version, last_seq=last_seq, updated_at=now)
+            keep = (applied, game)
+            return ActionResult(applied, events, duplicate=False, first_seq=first_seq)
+        finally:
+            if keep is not None:
+                self._remember(*keep)
 
     async def _previous_result(self, db: Reading, game_id: int, summary: dict[str, Any],
                                cached: tuple[GameRecord, Game] | None) -> ActionResult:

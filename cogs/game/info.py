@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -10,14 +9,14 @@ from discord import app_commands
 
 from cogs.game.lobby import lobby_embed, settings_text
 from cogs.game.rules_text import HELP_TEXT, RULE_TOPICS, rule_text
+from cogs.records.files import send_log
 from cogs.shared.announcer import NOBODY, clip
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError
 from cogs.shared.guards import channel_game, game_or_last, last_game_here
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.text import describe, now_text, player_name, safe_name, seat_name, team_lines
-from engine.fog import events_for, fog_hides_board, without_hidden
-from engine.log import dumps
+from engine.fog import fog_hides_board
 from engine.settings import Settings
 from engine.state import OVER, REINFORCE
 from table import turn_deadline
@@ -77,8 +76,8 @@ class InfoCommands(CogBase):
         if record.state_json is None:
             raise UserError(_("The game has not started yet: the host starts it with /risk start.",
                               interaction.locale))
-        seen = events_for(await self.store.events(record.id), record.seat_of(interaction.user.id))
-        shown = without_hidden(seen)[-max(1, min(count, 200)):]
+        # Only the last turns are read (store/logs.py), as the reader may see them (engine.fog).
+        shown = await self.store.recent_events(record.id, record.seat_of(interaction.user.id), max(1, min(count, 200)))
         game = record.game()
         lines = describe(shown, game.state, game.board, interaction.locale, include_setup=True)
         await interaction.response.send_message(clip(lines) or _("Nothing yet.", interaction.locale), ephemeral=True,
@@ -88,13 +87,19 @@ class InfoCommands(CogBase):
     async def risk_export(self, interaction: discord.Interaction[Any]) -> None:
         record = await last_game_here(self.store, interaction)
         over = record.game().state.phase == OVER
-        events = without_hidden(events_for(await self.store.events(record.id), record.seat_of(interaction.user.id)))
-        file = discord.File(io.BytesIO(dumps(events).encode()), filename=f"risk-game-{record.id}.jsonl")
-        note = _("The full log of game #{id}. Check its dice with `python -m engine.verify {name}`.",
-                 interaction.locale, id=record.id, name=file.filename) if over else \
-            _("The log of game #{id} so far, as you may see it: hidden cards, fogged territories and the dice seed "
-              "are left out until it ends.", interaction.locale, id=record.id)
-        await interaction.response.send_message(note, file=file, ephemeral=not over)
+        # A long game's log is tens of MB: answered at once, read and written off the event loop, and sent
+        # compressed (or in parts) when it is over the upload limit.
+        await interaction.response.defer(ephemeral=not over, thinking=True)
+        data = await self.store.export_log(record.id, record.seat_of(interaction.user.id))
+        locale = interaction.locale
+
+        def note(name: str) -> str:
+            if over:
+                return _("The full log of game #{id}. Check its dice with `python -m engine.verify {name}`.",
+                         locale, id=record.id, name=name)
+            return _("The log of game #{id} so far, as you may see it: hidden cards, fogged territories and the "
+                     "dice seed are left out until it ends.", locale, id=record.id)
+        await send_log(interaction, note, data, record.id, ephemeral=not over)
 
     @risk_group.command(name="verify", description="A finished game's dice seed and how to check every roll")
     async def risk_verify(self, interaction: discord.Interaction[Any]) -> None:

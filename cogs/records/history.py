@@ -8,21 +8,20 @@ select's value is checked against the games the list offered.
 
 from __future__ import annotations
 
-import io
 from datetime import timedelta
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from cogs.records.report import past_game_files, timelapse_file
+from cogs.records.files import send_log
+from cogs.records.report import past_game_files, stored_log, timelapse_file
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError, handle_error
 from cogs.shared.i18n import _, continent_name, decimal, language_of, ngettext, percent
 from cogs.shared.text import safe_name
-from engine.fog import events_for, without_hidden
-from engine.log import dumps
+from engine.fog import EVERYBODY
 from ratings import MIN_GAMES
 from store import FinishedGame, PlayerStats
 
@@ -168,12 +167,14 @@ class HistoryView(Pager):
 
     @discord.ui.button(label="Export", style=discord.ButtonStyle.secondary)
     async def export(self, interaction: discord.Interaction[Any], button: discord.ui.Button[HistoryView]) -> None:
-        events = await self.cog.store.events(self.chosen)
-        shown = without_hidden(events_for(events, None))  # a finished game: every event is public
-        file = discord.File(io.BytesIO(dumps(shown).encode()), filename=f"risk-game-{self.chosen}.jsonl")
-        await interaction.response.send_message(
-            _("The full log of game #{id}. Check its dice with `python -m engine.verify {name}`.",
-              interaction.locale, id=self.chosen, name=file.filename), file=file, ephemeral=True)
+        # Answered at once: a long game's log is read and written off the event loop (store/logs.py), and sent
+        # compressed (or in parts) when it is over the upload limit.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        chosen, locale = self.chosen, interaction.locale
+        data = await self.cog.store.export_log(chosen, EVERYBODY)  # a finished game: every event is public
+        await send_log(interaction, lambda name: _(
+            "The full log of game #{id}. Check its dice with `python -m engine.verify {name}`.", locale, id=chosen,
+            name=name), data, chosen, ephemeral=True)
 
     @discord.ui.button(label="Verify", style=discord.ButtonStyle.secondary)
     async def verify(self, interaction: discord.Interaction[Any], button: discord.ui.Button[HistoryView]) -> None:
@@ -187,7 +188,7 @@ class HistoryView(Pager):
     async def timelapse(self, interaction: discord.Interaction[Any], button: discord.ui.Button[HistoryView]
                         ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        file = await timelapse_file(await self.cog.store.events(self.chosen), self.chosen,
+        file = await timelapse_file(await stored_log(self.cog.store, self.chosen), self.chosen,
                                     interaction.filesize_limit)
         if file is None:
             await interaction.followup.send(_("The timelapse of game #{id} is too large to upload here.",

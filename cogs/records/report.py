@@ -79,7 +79,8 @@ def _signed(value: float, locale: object) -> str:
 
 
 def build_report(record_id: int, events: list[Event], state: GameState, locale: object) -> Report:
-    """The report's words and numbers for a finished game, in the reader's language."""
+    """The report's words and numbers for a finished game, in the reader's language (over the whole log: run
+    off the event loop, ``StoreReader.with_log``)."""
     seats = [p.seat for p in state.players]
     points = timeline(events)
     series = [Series(name=_name(state, seat, locale, in_sentence=False), colour=seat_colour(seat, state),
@@ -108,19 +109,43 @@ def build_report(record_id: int, events: list[Event], state: GameState, locale: 
                  locale))
 
 
-async def timelapse_file(events: list[Event], game_id: int, limit: int = TIMELAPSE_LIMIT) -> discord.File | None:
-    """The game's timelapse (animated WebP), rendered in a worker process; None if it would not fit ``limit``."""
-    data = await workers.run(game_timelapse, events)
+async def timelapse_file(log: bytes, game_id: int, limit: int = TIMELAPSE_LIMIT) -> discord.File | None:
+    """The game's timelapse (animated WebP) from its log as JSON Lines (``StoreReader.with_log``, ``dumps``),
+    rendered in a worker process; None if it would not fit ``limit``."""
+    data = await workers.run(game_timelapse, log)
     if len(data) > limit:
         return None
     return discord.File(io.BytesIO(data), filename=f"risk-game-{game_id}-timelapse.webp")
 
 
-async def report_file(events: list[Event], game_id: int, state: GameState, locale: object) -> discord.File:
-    """The report image of a finished game: its words and numbers here (in the reader's language, a few
-    milliseconds), the drawing in a worker process."""
-    png = await workers.run(draw_report, build_report(game_id, events, state, locale))
+async def stored_log(store: StoreReader, game_id: int) -> bytes:
+    """A game's whole log as JSON Lines, to hand to a worker process in one piece (no event decoded here)."""
+    return await store.log_text(game_id)
+
+
+def _language(locale: object) -> str:
+    """A reader's locale as the worker process takes it (discord.py's ``Locale`` does not pickle)."""
+    return str(locale)
+
+
+def _report_of(events: list[Event], game_id: int, state: GameState, locale: object) -> Report:
+    """``build_report`` as the log's worker process runs it (``StoreReader.with_log``)."""
+    return build_report(game_id, events, state, locale)
+
+
+async def report_file(report: Report, game_id: int) -> discord.File:
+    """The report image of a finished game, drawn in a worker process."""
+    png = await workers.run(draw_report, report)
     return discord.File(io.BytesIO(png), filename=f"risk-game-{game_id}-report.png")
+
+
+async def _report_and_log(store: StoreReader, game_id: int, state: GameState, locale: object
+                          ) -> tuple[Report, bytes]:
+    """The report's words and numbers (in the reader's language), worked out in the log's worker process (over a
+    long game's 100,000 events they take seconds), and the log as JSON Lines for the timelapse."""
+    report, log = await asyncio.gather(store.with_log(game_id, _report_of, game_id, state, _language(locale)),
+                                       store.log_text(game_id))
+    return report, log
 
 
 async def end_of_game_files(store: StoreReader, record: GameRecord, state: GameState, locale: object,
@@ -128,10 +153,9 @@ async def end_of_game_files(store: StoreReader, record: GameRecord, state: GameS
     """The report image and the timelapse of a finished game (none for a game that is not over)."""
     if state.phase != OVER:
         return []
-    events = await store.events(record.id)
-    report, timelapse = await asyncio.gather(report_file(events, record.id, state, locale),
-                                             timelapse_file(events, record.id, limit))
-    return [report] if timelapse is None else [report, timelapse]
+    report, log = await _report_and_log(store, record.id, state, locale)
+    image, timelapse = await asyncio.gather(report_file(report, record.id), timelapse_file(log, record.id, limit))
+    return [image] if timelapse is None else [image, timelapse]
 
 
 async def past_game_files(store: StoreReader, record: GameRecord, locale: object) -> list[discord.File]:
@@ -143,11 +167,10 @@ async def past_game_files(store: StoreReader, record: GameRecord, locale: object
     state = record.game().state
     if state.phase != OVER:
         return []
-    events = await store.events(record.id)
-    report, final = await asyncio.gather(report_file(events, record.id, state, locale),
-                                         map_file(state, EVERYBODY, locale=locale))
+    report = await store.with_log(record.id, _report_of, record.id, state, _language(locale))
+    image, final = await asyncio.gather(report_file(report, record.id), map_file(state, EVERYBODY, locale=locale))
     final.filename = f"risk-game-{record.id}-map.png"
-    return [report, final]
+    return [image, final]
 
 
-__all__ = ["build_report", "end_of_game_files", "past_game_files", "report_file", "timelapse_file"]
+__all__ = ["build_report", "end_of_game_files", "past_game_files", "report_file", "stored_log", "timelapse_file"]

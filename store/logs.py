@@ -1,0 +1,136 @@
+"""A game's event log, worked on off the event loop: a long game's log is 100,000 events and more (tens of MB).
+
+The store reads the log's rows in chunks (each read is short) and hands them on as they are stored, JSON Lines
+text; everything that grows with the log's length runs in a worker process of the log's own, never in the bot's
+process: decoding the events, the audience's projection (``engine.fog``, exactly as for a short game), writing
+the export, the end-of-game figures. Not a thread: a thread holds the GIL for its work, and 100,000 decoded
+events in the bot's process make each of its full garbage collections last a third of a second. The render
+workers (render/workers.py) stay free for maps. The process is started with ``spawn`` when first needed, runs
+below the bot's priority and ends when the bot's process is gone; only text goes in, and only the result (an
+export's bytes, a few events, a summary) comes back.
+
+``/risk log`` reads only the turns it shows: ``log_turns`` (migration 8) notes where each turn begins in the log
+(the first event of the action that started it) and the game just before that action, so the projection of the
+last turns starts there (``tail_view``) and gives what the projection of the whole log would end with.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from engine import Event, GameState
+from engine.events import View
+from engine.fog import Audience, events_for, without_hidden
+from engine.log import dumps
+
+T = TypeVar("T")
+Chunks = Sequence[bytes]   # stored events as JSON Lines, a chunk of the log each
+
+CHUNK = 5_000        # events read from the database at a time
+INLINE = 2_000       # fewer events than this are decoded where they are read
+NICENESS = 10
+_pool: ProcessPoolExecutor | None = None
+_threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="risk-log")
+
+
+def _worker() -> ProcessPoolExecutor:
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                    initializer=_follow_parent, initargs=(os.getpid(),))
+    return _pool
+
+
+def _follow_parent(parent: int) -> None:
+    """In the worker: below the bot's priority, and gone when the bot's process is."""
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="follow-parent", daemon=True).start()
+
+
+async def in_worker(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` in the log's worker process (``work`` a module-level function, ``args`` picklable)."""
+    global _pool
+    loop = asyncio.get_running_loop()
+    call = functools.partial(work, *args)
+    try:
+        return await loop.run_in_executor(_worker(), call)
+    except BrokenProcessPool:  # the worker died (killed, out of memory): a new one, and once more
+        if _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+            _pool = None
+        return await loop.run_in_executor(_worker(), call)
+
+
+async def in_thread(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` in a thread: for work that lets go of the GIL (compressing), or holds it only briefly."""
+    return await asyncio.get_running_loop().run_in_executor(_threads, functools.partial(work, *args))
+
+
+def shutdown() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
+
+
+def chunk(rows: Sequence[str]) -> bytes:
+    """Stored events (their JSON text) as one chunk of JSON Lines."""
+    return ("\n".join(rows) + "\n").encode() if rows else b""
+
+
+def decode(chunks: Chunks) -> list[Event]:
+    """The events of chunks of JSON Lines."""
+    return [json.loads(line) for part in chunks for line in part.splitlines() if line]
+
+
+def export_text(chunks: Chunks, audience: Audience) -> bytes:
+    """The log as an audience may read it (``/risk export``, the history's Export): JSON Lines, UTF-8."""
+    return dumps(without_hidden(events_for(decode(chunks), audience))).encode()
+
+
+def tail_view(chunks: Chunks, before: str | None, audience: Audience, count: int,
+              whole: bool) -> list[View] | None:
+    """The last ``count`` events an audience sees, from a window at the end of the log.
+
+    ``before`` is the game (its state as JSON) just before the window's first event; None for a window that
+    starts at ``game_started`` (``whole``: the whole log) or for a finished game's last events (after the end
+    every event is shown as it is). None when the window shows fewer than ``count`` events and the log goes
+    further back."""
+    events = decode(chunks)
+    if before is None and not whole:
+        if not any(e["type"] == "game_over" for e in events):
+            return None
+        shown = without_hidden(events_for(events, audience))
+    else:
+        state = None if before is None else GameState.from_dict(json.loads(before))
+        shown = without_hidden(events_for(events, audience, before=state))
+    if len(shown) < count and not whole:
+        return None
+    return shown[-count:]
+
+
+def with_events(chunks: Chunks, work: Callable[..., T], *args: Any) -> T:
+    """``work(events, *args)`` on the decoded log (in the worker)."""
+    return work(decode(chunks), *args)
+
+
+__all__ = ["CHUNK", "INLINE", "Chunks", "chunk", "decode", "export_text", "in_thread", "in_worker", "shutdown",
+           "tail_view", "with_events"]
