@@ -4,7 +4,8 @@ Run: ``.venv/bin/python bench/store.py [--games 1000] [--actors 50] [--actions 5
 Results go in docs/storage.md. ``--compare`` measures SQLite and PostgreSQL side by side in one run (a
 throwaway PostgreSQL from ``pgserver``, or ``--postgres-url``): actions/s and p99 latency, each against an empty
 transaction on the same database, as ratios (docs/performance.md). ``--postgres`` measures PostgreSQL alone,
-with the round trips of each action counted on the wire (tests/postgres_wire.py), in a pass of its own.
+with the round trips of each action counted on the wire (tests/postgres_wire.py), in a pass of its own;
+``--latency MS`` puts the server that many milliseconds away (a relay holds back each answer that long).
 
 * paced: the actors together offer ``--rate`` actions/s (exponential think times), the latency of each
   ``apply_action`` call is recorded (median, p99): what a player waits for at that load;
@@ -273,14 +274,18 @@ async def postgres_alone(args: argparse.Namespace) -> list[tuple[str, str]]:
         server = pgserver.get_server(data, cleanup_mode="delete")
         url = server.get_uri()
     try:
-        pg = PostgresStore(url, pool_size=args.pool)
-        await pg.open()
-        try:
-            async with pg._transaction() as tx:  # an empty database each run
-                await tx.commit(Step(EMPTY_TABLES))
-            measured = await measure(pg, args)
-        finally:
-            await pg.close()
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        from postgres_wire import RoundTrips
+
+        async with RoundTrips(url, delay=args.latency / 1000) as far:
+            pg = PostgresStore(far.url if args.latency else url, pool_size=args.pool)
+            await pg.open()
+            try:
+                async with pg._transaction() as tx:  # an empty database each run
+                    await tx.commit(Step(EMPTY_TABLES))
+                measured = await measure(pg, args)
+            finally:
+                await pg.close()
         counted = await round_trips(url, 200)
     finally:
         if server is not None:
@@ -370,14 +375,17 @@ def main() -> None:
                         help="SQLite and PostgreSQL side by side (actions/s and p99 against empty transactions)")
     parser.add_argument("--postgres", action="store_true",
                         help="PostgreSQL alone: actions/s, p99 and the round trips of an action")
+    parser.add_argument("--latency", type=float, default=0.0,
+                        help="with --postgres: milliseconds between the bot and the server (default: %(default)s)")
     parser.add_argument("--postgres-url", default="",
                         help="PostgreSQL for --compare and --postgres (default: a throwaway server)")
     parser.add_argument("--pool", type=int, default=10, help="PostgreSQL connections (default: %(default)s)")
     args = parser.parse_args()
     if args.postgres:
         alone = asyncio.run(postgres_alone(args))
+        away = f", the server {args.latency:g} ms away" if args.latency else ""
         print(f"| measure ({args.games:,} running games, {args.actors} actors, {args.actions:,} actions, "
-              f"{args.rate:g} actions/s offered when paced) | PostgreSQL |")
+              f"{args.rate:g} actions/s offered when paced{away}) | PostgreSQL |")
         print("|---|---|")
         for name, value in alone:
             print(f"| {name} | {value} |")

@@ -138,8 +138,7 @@ class PostgresTransaction(PostgresReader):
             raise RuntimeError("the transaction is already committed")
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        self._open()
-        if not self.begun:  # a read cannot carry BEGIN with it: BEGIN goes first, on its own
+        if not self.begun and not self.committed:  # a read cannot carry BEGIN with it: BEGIN goes first, alone
             await self.conn.execute("BEGIN")
             self.begun = True
         return await super().fetch(sql, params)

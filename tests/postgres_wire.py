@@ -3,7 +3,8 @@ the server sends back and counts its ``ReadyForQuery`` messages.
 
 The server sends exactly one ``ReadyForQuery`` when it has answered a simple query (however many statements it
 holds) or an extended query up to its ``Sync``: one per round trip, whatever the driver calls it. The relay
-forwards every byte unchanged, so the store under it behaves as on the server itself.
+forwards every byte unchanged, so the store under it behaves as on the server itself. With ``delay`` it holds
+each ``ReadyForQuery`` back that many seconds: a server that far away (for the benchmarks).
 
     async with RoundTrips(url) as trips:
         store = await open_postgres(trips.url)
@@ -40,8 +41,9 @@ def _server_address(url: str) -> tuple[str | None, str, int]:
 class RoundTrips:
     """A relay to the server of ``url``; ``url`` of the relay itself once entered; ``count`` round trips so far."""
 
-    def __init__(self, server_url: str) -> None:
+    def __init__(self, server_url: str, delay: float = 0.0) -> None:
         self.server_url = server_url
+        self.delay = delay
         self.count = 0
         self.url = ""
         self._server: asyncio.AbstractServer | None = None
@@ -117,6 +119,8 @@ class RoundTrips:
             body = await reader.readexactly(length - 4)
             if kind == _READY_FOR_QUERY:
                 self.count += 1
+                if self.delay:
+                    await asyncio.sleep(self.delay)
             writer.write(head + body)
             await writer.drain()
 
