@@ -7,12 +7,14 @@ import json
 
 import pytest
 
-from engine import Game, Surrender
+from engine import Game, RuleError, Surrender
+from engine.actions import RoundLimit
 from engine.ai import make_ai
 from engine.verify import verify_events
 from table import Limits, Table
+from table.flow import _round_humans_left
+from tests.conftest import new_game
 
-pytestmark = pytest.mark.asyncio
 GUILD, CHANNEL, HOST = 1, 10, 100
 
 
@@ -105,3 +107,32 @@ async def test_no_bound_when_the_server_owner_sets_none(sqlite_store):
     events = await sqlite_store.events(game_id)
     assert max(e["round"] for e in events if e["type"] == "turn_started") > 1
     assert not [e for e in events if e.get("reason") == "round_limit"]
+
+
+def test_the_round_limit_action_is_the_seat_on_turns_and_only_in_play():
+    game = new_game(3)
+    with pytest.raises(RuleError):
+        game.apply(RoundLimit((game.state.current + 1) % 3))
+    leader = game.leader()
+    events = game.apply(RoundLimit(game.state.current))
+    assert [e["type"] for e in events] == ["game_over"]
+    assert events[0]["reason"] == "round_limit" and events[0]["winner"] == leader
+    with pytest.raises(RuleError):
+        game.apply(RoundLimit(game.state.current))
+    claiming = new_game(3, deployment="claim")
+    with pytest.raises(RuleError):
+        claiming.apply(RoundLimit(claiming.state.current))
+
+
+def test_the_last_human_leaves_by_elimination_surrender_or_the_ais_taking_their_seat():
+    def turn(seat: int, number: int, round_: int) -> dict:
+        return {"type": "turn_started", "seat": seat, "turn": number, "round": round_}
+
+    events = [turn(0, 1, 1), turn(1, 2, 1), turn(2, 3, 1), turn(0, 4, 2),
+              {"type": "player_eliminated", "seat": 1, "by": 0, "cards_taken": []},
+              turn(2, 5, 2), turn(0, 6, 3), {"type": "player_surrendered", "seat": 0}, turn(2, 7, 3)]
+    assert _round_humans_left(events, humans=set(), replaced_at={}) == 0, "nobody human: from the start"
+    assert _round_humans_left(events, humans={1}, replaced_at={}) == 2
+    assert _round_humans_left(events, humans={0, 1}, replaced_at={}) == 3
+    assert _round_humans_left(events, humans={1}, replaced_at={2: 7}) == 3, "the turn the AI took the seat in"
+    assert _round_humans_left(events, humans=set(), replaced_at={2: 0}) == 0, "taken before any turn"
