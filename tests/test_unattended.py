@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from cogs.shared.ending import how_won
 from engine import Game, RuleError, Surrender
 from engine.actions import RoundLimit
 from engine.ai import make_ai
@@ -53,6 +54,9 @@ async def assert_ended_by_the_bound(table: Table, game_id: int, last_round: int)
     state = json.loads(record.state_json)
     assert Game.from_events(events).state.to_dict() == state, "the log replays to the stored game"
     verify_events(events)  # and its dice, shuffles and seed check out
+    said = how_won(Game.from_events(events).state, "en")
+    assert said[0].startswith("No human was left in the game"), said  # not "its limit of 0 rounds"
+    assert len(said) == 1 + len(Game.from_events(events).state.active_seats()), "then the standings"
     assert [r.placement for r in await table.store.results(game_id)], "the results of an ending like any other"
 
 
