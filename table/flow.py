@@ -416,6 +416,7 @@ class Table:
         self.timers_changed()
         return due
 
+
 def _round_humans_left(events: list[Event], humans: set[int], replaced_at: dict[int, int]) -> int:
     """The round of the last of: a human seat eliminated or surrendered, a replaced seat's last missed turn."""
     left = now = 0
