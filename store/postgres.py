@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -114,12 +115,25 @@ def inline(sql: str, params: Sequence[Any]) -> str:
     return parts[0] + "".join(literal(value) + rest for value, rest in zip(params, parts[1:], strict=True))
 
 
+# An insert of one row of values, whose rows may go in one statement: every row is inserted or (DO NOTHING)
+# skipped as by one statement each. With DO UPDATE two rows on one key would fail, so those stay one a row.
+_ONE_ROW_INSERT = re.compile(r"(INSERT INTO [^;]+? VALUES )(\([^()]*\))((?: ON CONFLICT [^;]*DO NOTHING)?)", re.S)
+
+
 def statements(steps: Sequence[Step]) -> list[str]:
-    """Steps as statements with their values written in (a ``many`` step: one statement per row, in order)."""
+    """Steps as statements with their values written in. The rows of a ``many`` step: one insert of them all
+    if it is a plain insert of values, else one statement a row, in order."""
     written: list[str] = []
     for step in steps:
-        rows = step.params if step.many else (step.params,)
-        written.extend(inline(step.sql, row) for row in rows)
+        if not step.many:
+            written.append(inline(step.sql, step.params))
+            continue
+        insert = _ONE_ROW_INSERT.fullmatch(step.sql)
+        if insert is not None and len(step.params) > 1:
+            head, row, tail = insert.groups()
+            written.append(head + ", ".join(inline(row, values) for values in step.params) + tail)
+        else:
+            written.extend(inline(step.sql, values) for values in step.params)
     return written
 
 

@@ -96,3 +96,18 @@ async def test_a_write_that_fails_on_postgres_leaves_nothing_and_the_connection_
         result = await store.apply_action(record.id, next_action(record), interaction_id="after")
         assert result.record.version == record.version + 1
         await assert_log_matches_state(store, record.id)
+
+
+async def test_the_rows_of_one_write_go_in_order_as_one_statement_each_would(postgres_url):
+    async with PostgresStore(postgres_url, pool_size=1) as store:
+        async with store._transaction() as db:
+            await db.commit(Step("CREATE TABLE keyed (k INTEGER PRIMARY KEY, v TEXT)"))
+        async with store._transaction() as db:
+            await db.commit(
+                Step("INSERT INTO keyed (k, v) VALUES (?, ?)", [(1, "one"), (2, "two")], many=True),
+                Step("INSERT INTO keyed (k, v) VALUES (?, ?) ON CONFLICT DO NOTHING", [(2, "not"), (3, "three"),
+                                                                                      (3, "nor")], many=True),
+                Step("INSERT INTO keyed (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v",
+                     [(1, "first"), (1, "last")], many=True))
+        async with store._reading() as db:
+            assert await db.fetch("SELECT k, v FROM keyed ORDER BY k") == [(1, "last"), (2, "two"), (3, "three")]
