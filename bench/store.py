@@ -263,6 +263,20 @@ async def round_trips(url: str, actions: int) -> list[int]:
     return counted
 
 
+async def one_at_a_time(url: str, actions: int) -> list[float]:
+    """The latency of each of ``actions`` actions, one after the other on one connection (no queueing at all)."""
+    store = PostgresStore(url, pool_size=1)
+    await store.open()
+    try:
+        games = [await new_game(store, 800_000 + channel) for channel in range(20)]
+        actors = Actors(store, games, 1)
+        await actors.run(100, None)  # warm-up
+        await actors.run(actions, None)
+        return list(actors.latencies)
+    finally:
+        await store.close()
+
+
 async def postgres_alone(args: argparse.Namespace) -> list[tuple[str, str]]:
     """PostgreSQL alone: actions/s and latency, then the round trips of an action."""
     server = None
@@ -286,11 +300,14 @@ async def postgres_alone(args: argparse.Namespace) -> list[tuple[str, str]]:
                 measured = await measure(pg, args)
             finally:
                 await pg.close()
+            alone = await one_at_a_time(far.url if args.latency else url, 1000)
         counted = await round_trips(url, 200)
     finally:
         if server is not None:
             server.cleanup()
     rows = [(name, _figure(value)) for name, value in measured.items()]
+    rows.append(("mean / p99 action, one connection, one at a time (ms)",
+                 f"{statistics.mean(alone) * 1000:.2f} / {percentile(alone, 0.99) * 1000:.2f}"))
     rows.append(("round trips per action (mean / most, one connection, after a warm-up)",
                  f"{statistics.mean(counted):.2f} / {max(counted)}"))
     return rows
