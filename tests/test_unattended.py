@@ -4,9 +4,11 @@ round limit's standings, as an action in the log, so the game replays and verifi
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from bot import Config, create_bot
 from cogs.shared.ending import how_won
 from engine import Game, RuleError, Surrender
 from engine.actions import RoundLimit
@@ -140,3 +142,14 @@ def test_the_last_human_leaves_by_elimination_surrender_or_the_ais_taking_their_
     assert _round_humans_left(events, humans={0, 1}, replaced_at={}) == 3
     assert _round_humans_left(events, humans={1}, replaced_at={2: 7}) == 3, "the turn the AI took the seat in"
     assert _round_humans_left(events, humans=set(), replaced_at={2: 0}) == 0, "taken before any turn"
+
+
+def test_the_server_owner_sets_the_bound_in_the_bots_config(tmp_path):
+    config_file = tmp_path / "config.toml"
+    config_file.write_text("rounds_without_humans = 50\n")
+    config = Config.load(config_file)
+    config.database = str(tmp_path / "risk.sqlite3")
+    assert create_bot(config).services().limits.rounds_without_humans == 50
+    assert Config().rounds_without_humans == Limits().rounds_without_humans == 200
+    example = (Path(__file__).resolve().parents[1] / "config.example.toml").read_text()
+    assert "rounds_without_humans = 200" in example
