@@ -60,6 +60,7 @@ class Config:
     games_per_server: int = Limits.games_per_server    # lobbies, running, paused games in one server
     lobbies_per_user: int = Limits.lobbies_per_user    # open lobbies one user hosts in one server
     ai_seats_per_game: int = Limits.ai_seats_per_game  # AI players in one game
+    rounds_without_humans: int = Limits.rounds_without_humans  # then a game of AIs alone ends (0: never)
     render_processes: int = 0  # worker processes that draw maps (0: one per core)
     # Gateway sharding: how many shards the bot has in all, and which of them this process runs (all if empty).
     shard_count: int = 0
@@ -127,7 +128,8 @@ class _Risk(_Bot):
         if self._services is None:
             config = self.config
             self._services = Services(self.store, self.clock, self.new_seed, Limits(
-                config.games_per_server, config.lobbies_per_user, config.ai_seats_per_game), self.owned_shards)
+                config.games_per_server, config.lobbies_per_user, config.ai_seats_per_game,
+                config.rounds_without_humans), self.owned_shards)
         return self._services
 
     async def setup_hook(self) -> None:

@@ -3,7 +3,9 @@
 Run: ``.venv/bin/python bench/store.py [--games 1000] [--actors 50] [--actions 5000] [--rate 500]``.
 Results go in docs/storage.md. ``--compare`` measures SQLite and PostgreSQL side by side in one run (a
 throwaway PostgreSQL from ``pgserver``, or ``--postgres-url``): actions/s and p99 latency, each against an empty
-transaction on the same database, as ratios (docs/performance.md).
+transaction on the same database, as ratios (docs/performance.md). ``--postgres`` measures PostgreSQL alone,
+with the round trips of each action counted on the wire (tests/postgres_wire.py), in a pass of its own;
+``--latency MS`` puts the server that many milliseconds away (a relay holds back each answer that long).
 
 * paced: the actors together offer ``--rate`` actions/s (exponential think times), the latency of each
   ``apply_action`` call is recorded (median, p99): what a player waits for at that load;
@@ -38,6 +40,8 @@ from engine.ai import make_ai
 from store import GameRecord, PostgresStore, Store, open_store
 from store.transaction import Step
 
+# Each PostgreSQL configuration starts from an empty database.
+EMPTY_TABLES = "TRUNCATE games, players, events, interactions, deadlines, seat_status CASCADE"
 SETTINGS = ({"deployment": "auto"}, {"deployment": "deal", "setup_batch": 5}, {"deployment": "auto", "cards": "fixed"})
 
 
@@ -211,7 +215,7 @@ async def compare(args: argparse.Namespace, folder: Path) -> list[tuple[str, str
             await pg.open()
             try:
                 async with pg._transaction() as tx:  # each configuration starts from an empty database
-                    await tx.commit(Step("TRUNCATE games, players, events, interactions, deadlines, seat_status"))
+                    await tx.commit(Step(EMPTY_TABLES))
                 results[name] = await measure(pg, args)
             finally:
                 await pg.close()
@@ -228,6 +232,84 @@ async def compare(args: argparse.Namespace, folder: Path) -> list[tuple[str, str
         tail = r["p99 action, paced (ms)"] / r["p99 empty transaction, one at a time (ms)"]
         rows.append((f"{name}: empty transactions/s ÷ actions/s", f"{cost:.1f}", "", ""))
         rows.append((f"{name}: p99 action ÷ p99 empty transaction", f"{tail:.1f}", "", ""))
+    return rows
+
+
+async def round_trips(url: str, actions: int) -> list[int]:
+    """The round trips of each of ``actions`` actions on one connection, counted on the wire, after a warm-up
+    (each statement is prepared once per connection)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from postgres_wire import RoundTrips
+
+    async with RoundTrips(url) as trips:
+        store = PostgresStore(trips.url, pool_size=1)
+        await store.open()
+        try:
+            games = [await new_game(store, 900_000 + channel) for channel in range(5)]
+            actors = Actors(store, games, 1)
+            counted: list[int] = []
+            for number in range(actions + 10):
+                record = games[number % len(games)]
+                action = actors.choose(record)
+                before = trips.count
+                result = await store.apply_action(record.id, action, interaction_id=f"trips-{number}",
+                                                  expected_version=record.version)
+                if number >= 10:
+                    counted.append(trips.count - before)
+                games[number % len(games)] = (result.record if result.record.status == "running"
+                                              else await new_game(store, result.record.channel_id))
+        finally:
+            await store.close()
+    return counted
+
+
+async def one_at_a_time(url: str, actions: int) -> list[float]:
+    """The latency of each of ``actions`` actions, one after the other on one connection (no queueing at all)."""
+    store = PostgresStore(url, pool_size=1)
+    await store.open()
+    try:
+        games = [await new_game(store, 800_000 + channel) for channel in range(20)]
+        actors = Actors(store, games, 1)
+        await actors.run(100, None)  # warm-up
+        await actors.run(actions, None)
+        return list(actors.latencies)
+    finally:
+        await store.close()
+
+
+async def postgres_alone(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """PostgreSQL alone: actions/s and latency, then the round trips of an action."""
+    server = None
+    url = args.postgres_url
+    if not url:
+        import pgserver
+
+        data = tempfile.mkdtemp(prefix="risk-bench-pg-")
+        server = pgserver.get_server(data, cleanup_mode="delete")
+        url = server.get_uri()
+    try:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        from postgres_wire import RoundTrips
+
+        async with RoundTrips(url, delay=args.latency / 1000) as far:
+            pg = PostgresStore(far.url if args.latency else url, pool_size=args.pool)
+            await pg.open()
+            try:
+                async with pg._transaction() as tx:  # an empty database each run
+                    await tx.commit(Step(EMPTY_TABLES))
+                measured = await measure(pg, args)
+            finally:
+                await pg.close()
+            alone = await one_at_a_time(far.url if args.latency else url, 1000)
+        counted = await round_trips(url, 200)
+    finally:
+        if server is not None:
+            server.cleanup()
+    rows = [(name, _figure(value)) for name, value in measured.items()]
+    rows.append(("mean / p99 action, one connection, one at a time (ms)",
+                 f"{statistics.mean(alone) * 1000:.2f} / {percentile(alone, 0.99) * 1000:.2f}"))
+    rows.append(("round trips per action (mean / most, one connection, after a warm-up)",
+                 f"{statistics.mean(counted):.2f} / {max(counted)}"))
     return rows
 
 
@@ -308,9 +390,23 @@ def main() -> None:
                         help="SQLite synchronous mode (default: %(default)s)")
     parser.add_argument("--compare", action="store_true",
                         help="SQLite and PostgreSQL side by side (actions/s and p99 against empty transactions)")
-    parser.add_argument("--postgres-url", default="", help="PostgreSQL for --compare (default: a throwaway server)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="PostgreSQL alone: actions/s, p99 and the round trips of an action")
+    parser.add_argument("--latency", type=float, default=0.0,
+                        help="with --postgres: milliseconds between the bot and the server (default: %(default)s)")
+    parser.add_argument("--postgres-url", default="",
+                        help="PostgreSQL for --compare and --postgres (default: a throwaway server)")
     parser.add_argument("--pool", type=int, default=10, help="PostgreSQL connections (default: %(default)s)")
     args = parser.parse_args()
+    if args.postgres:
+        alone = asyncio.run(postgres_alone(args))
+        away = f", the server {args.latency:g} ms away" if args.latency else ""
+        print(f"| measure ({args.games:,} running games, {args.actors} actors, {args.actions:,} actions, "
+              f"{args.rate:g} actions/s offered when paced{away}) | PostgreSQL |")
+        print("|---|---|")
+        for name, value in alone:
+            print(f"| {name} | {value} |")
+        return
     if args.compare:
         with tempfile.TemporaryDirectory() as folder:
             compared = asyncio.run(compare(args, Path(folder)))

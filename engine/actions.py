@@ -121,9 +121,17 @@ class Undo(Action):
     kind: ClassVar[str] = "undo"
 
 
+@dataclass(frozen=True)
+class RoundLimit(Action):
+    """End the game now by the round-limit rule (the leader wins): no player's move, the table's, for a game no
+    human plays any more (table/flow.py); ``seat`` is the seat on turn."""
+
+    kind: ClassVar[str] = "round_limit"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls for cls in (Claim, Place, Trade, Attack, Blitz, Occupy, EndAttack, Fortify, EndTurn, ChooseCapital,
-                               Surrender, Undo)
+                               Surrender, Undo, RoundLimit)
 }
 
 

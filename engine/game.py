@@ -24,6 +24,7 @@ from .actions import (
     Fortify,
     Occupy,
     Place,
+    RoundLimit,
     Surrender,
     Trade,
     Undo,
@@ -182,7 +183,7 @@ class Game:
             Claim: self._claim, Place: self._place, Trade: self._trade, Attack: self._attack,
             Blitz: self._blitz, Occupy: self._occupy, EndAttack: self._end_attack, Fortify: self._fortify,
             EndTurn: self._end_turn, ChooseCapital: self._choose_capital, Surrender: self._surrender,
-            Undo: self._undo,
+            Undo: self._undo, RoundLimit: self._round_limit,
         }
 
     def _emit_all(self, generated: Iterable[Event]) -> list[Event]:
@@ -504,6 +505,12 @@ class Game:
         s = self.state
         limit = s.settings.max_rounds
         return bool(limit) and self._round_of(next_seat, s.turn + 1) > limit
+
+    def _round_limit(self, a: RoundLimit) -> Iterable[Event]:
+        """The game ends now as at a round limit: the leader wins. Whether it is time is the table's call (it
+        knows which seats humans hold); the engine only checks that the game is in play."""
+        self._check_turn(a)
+        yield self._game_over(self.leader(), "round_limit")
 
     def leader(self) -> int:
         """The player ahead on territories, then armies, then the earlier seat (for a round limit)."""

@@ -21,6 +21,7 @@ from .actions import (
     Fortify,
     Occupy,
     Place,
+    RoundLimit,
     Surrender,
     Trade,
     Undo,
@@ -56,11 +57,13 @@ PHASES: dict[str, Phase] = {phase.name: phase for phase in (
     Phase(CLAIM, "claiming territories", (Claim,)),
     Phase(SETUP, "placing starting armies", (Place,)),
     Phase(CAPITAL, "choosing capitals", (ChooseCapital,), next=REINFORCE),
-    Phase(REINFORCE, "placing reinforcements", (Place, Trade, Undo, Surrender), next=ATTACK),
-    Phase(ATTACK, "attacking", (Attack, Blitz, EndAttack, Fortify, EndTurn, Undo, Surrender), next=FORTIFY),
+    # RoundLimit: the table ends a game no human plays any more (table/flow.py), in any phase of play.
+    Phase(REINFORCE, "placing reinforcements", (Place, Trade, Undo, Surrender, RoundLimit), next=ATTACK),
+    Phase(ATTACK, "attacking", (Attack, Blitz, EndAttack, Fortify, EndTurn, Undo, Surrender, RoundLimit),
+          next=FORTIFY),
     # A conquest goes back to attacking (by way of a forced trade when it took a hand of six cards or more).
-    Phase(OCCUPY, "moving into a conquered territory", (Occupy, Surrender), next=ATTACK),
-    Phase(FORTIFY, "fortifying", (Fortify, EndTurn, Surrender), next=REINFORCE),  # the next player's turn
+    Phase(OCCUPY, "moving into a conquered territory", (Occupy, Surrender, RoundLimit), next=ATTACK),
+    Phase(FORTIFY, "fortifying", (Fortify, EndTurn, Surrender, RoundLimit), next=REINFORCE),  # the next player's turn
     Phase(OVER, "over", ()),
 )}
 

@@ -23,7 +23,11 @@ class Reading(Protocol):
 
 
 class Writing(Reading, Protocol):
-    """One transaction: ``run`` statements in it, ``commit`` the last ones with it."""
+    """One transaction: ``run`` statements in it, ``commit`` the last ones with it.
+
+    The steps of one call travel together, in as few round trips as the backend can (SQLite: one batch for
+    the connection's thread; PostgreSQL: one simple query of several statements, the last step of ``run``
+    apart), so only the last step's rows come back, and a failing step stops the ones after it."""
 
     async def run(self, *steps: Step) -> list[Row]: ...
 

@@ -7,11 +7,23 @@ so the game stays locked until the commit and two processes never apply two acti
 second waits, then reads the new version and the stored result of a repeated interaction). Within a process
 the per-game queue of store/sql.py still orders the taps on one game, so they do not all hold a connection
 while they wait.
+
+Round trips: each message to the server and its answer costs more than the statements (see
+docs/performance.md), so a transaction sends as few as it can. ``BEGIN`` and the game's lock go together in
+one simple query, the reads each take one (a statement of the extended protocol, prepared once per
+connection), and the writes go with the ``COMMIT`` as one simple query of several statements: an action is
+three round trips (lock, read, write and commit). A simple query carries no parameters, so the writes' values
+are written into their SQL as PostgreSQL literals (``literal``, with ``standard_conforming_strings`` on for
+the bot's connections: a backslash is an ordinary character). A connection goes back to the pool as it is:
+the store changes no session state (no ``SET``, ``LISTEN``, cursor or session lock), and asyncpg rolls back
+a transaction left open before then.
 """
 
 from __future__ import annotations
 
 import functools
+import math
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -27,7 +39,6 @@ from .transaction import Row, Step
 
 if TYPE_CHECKING:
     from asyncpg.pool import PoolConnectionProxy
-    from asyncpg.transaction import Transaction
 
     # A connection of its own or one of the pool's (which stands for one).
     Connection: TypeAlias = asyncpg.Connection[asyncpg.Record] | PoolConnectionProxy[asyncpg.Record]
@@ -35,7 +46,8 @@ if TYPE_CHECKING:
 URL_SCHEMES = ("postgresql://", "postgres://")
 # Any constant works: it only keeps two processes that start at once from migrating together.
 _MIGRATION_LOCK = 0x5249534B  # "RISK"
-_LOCK_GAME = "SELECT id FROM games WHERE id = $1 FOR UPDATE"
+# The game's id is an int, written into the SQL: the lock travels with BEGIN in one simple query.
+_BEGIN_AND_LOCK_GAME = "BEGIN; SELECT id FROM games WHERE id = {game_id:d} FOR UPDATE"
 _DATABASE_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 
 
@@ -71,31 +83,111 @@ class PostgresReader:
         return [tuple(row) for row in await self.conn.fetch(dollar_params(sql), *params)]
 
 
-class PostgresTransaction(PostgresReader):
-    """One transaction on a connection of the pool."""
+def literal(value: object) -> str:
+    """A value as a PostgreSQL literal, for a statement sent without parameters (the bot's connections have
+    ``standard_conforming_strings`` on: in a quoted string only the quote itself is doubled)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):  # quoted, so it fits an INTEGER column (as asyncpg sends it) and a BOOLEAN one
+        return "'1'" if value else "'0'"
+    if isinstance(value, int):
+        return f"({value:d})" if value < 0 else f"{value:d}"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "'NaN'::float8"
+        if math.isinf(value):
+            return "'Infinity'::float8" if value > 0 else "'-Infinity'::float8"
+        return f"'{value!r}'::float8"  # parsed as a float, not a numeric: exact, and -0.0 keeps its sign
+    if isinstance(value, str):
+        if "\x00" in value:  # a query is a C string to the server; PostgreSQL's text cannot hold it either
+            raise DatabaseError("PostgreSQL cannot store the character NUL; the bot wrote nothing.")
+        return "'" + value.replace("'", "''") + "'"
+    if isinstance(value, bytes | bytearray | memoryview):
+        return "'\\x" + bytes(value).hex() + "'::bytea"
+    raise TypeError(f"no PostgreSQL literal for {type(value).__name__}")
 
-    def __init__(self, conn: Connection, transaction: Transaction) -> None:
+
+def inline(sql: str, params: Sequence[Any]) -> str:
+    """The shared SQL with its ``?`` placeholders replaced by the values as literals."""
+    parts = sql.split("?")
+    if len(parts) != len(params) + 1:
+        raise ValueError(f"{len(parts) - 1} placeholders for {len(params)} values in {sql!r}")
+    return parts[0] + "".join(literal(value) + rest for value, rest in zip(params, parts[1:], strict=True))
+
+
+# An insert of one row of values, whose rows may go in one statement: every row is inserted or (DO NOTHING)
+# skipped as by one statement each. With DO UPDATE two rows on one key would fail, so those stay one a row.
+_ONE_ROW_INSERT = re.compile(r"(INSERT INTO [^;]+? VALUES )(\([^()]*\))((?: ON CONFLICT [^;]*DO NOTHING)?)", re.S)
+
+
+def statements(steps: Sequence[Step]) -> list[str]:
+    """Steps as statements with their values written in. The rows of a ``many`` step: one insert of them all
+    if it is a plain insert of values, else one statement a row, in order."""
+    written: list[str] = []
+    for step in steps:
+        if not step.many:
+            written.append(inline(step.sql, step.params))
+            continue
+        insert = _ONE_ROW_INSERT.fullmatch(step.sql)
+        if insert is not None and len(step.params) > 1:
+            head, row, tail = insert.groups()
+            written.append(head + ", ".join(inline(row, values) for values in step.params) + tail)
+        else:
+            written.extend(inline(step.sql, values) for values in step.params)
+    return written
+
+
+class PostgresTransaction(PostgresReader):
+    """One transaction on a connection of the pool. It begins with its first message to the server (a game's
+    transaction begins with the lock); ``run`` and ``commit`` send their writes as one simple query each, and
+    ``commit`` ends the transaction in that same round trip."""
+
+    def __init__(self, conn: Connection, *, begun: bool = False) -> None:
         super().__init__(conn)
-        self.transaction = transaction
+        self.begun = begun
         self.committed = False
 
-    async def run(self, *steps: Step) -> list[Row]:
+    def _open(self) -> None:
         if self.committed:
             raise RuntimeError("the transaction is already committed")
-        rows: list[Row] = []
-        for step in steps:
-            if step.many:
-                if step.params:
-                    await self.conn.executemany(dollar_params(step.sql), step.params)
-                rows = []
-            else:
-                rows = await self.fetch(step.sql, step.params)
-        return rows
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        if not self.begun and not self.committed:  # a read cannot carry BEGIN with it: BEGIN goes first, alone
+            await self.conn.execute("BEGIN")
+            self.begun = True
+        return await super().fetch(sql, params)
+
+    async def _send(self, written: list[str]) -> None:
+        if not self.begun:
+            written.insert(0, "BEGIN")
+        if written:
+            await self.conn.execute(";\n".join(written))
+            self.begun = True
+
+    async def run(self, *steps: Step) -> list[Row]:
+        """The steps in order; the rows of the last. The steps before the last go in one round trip, the last
+        in another (its rows come back only through the extended protocol) unless it is a ``many`` step."""
+        self._open()
+        if not steps:
+            return []
+        *leading, last = steps
+        if last.many:
+            await self._send(statements(steps))
+            return []
+        if leading:
+            await self._send(statements(leading))
+        return await self.fetch(last.sql, last.params)
 
     async def commit(self, *steps: Step) -> None:
-        await self.run(*steps)
-        await self.transaction.commit()
+        """The last steps and ``COMMIT``, in one round trip."""
+        self._open()
+        await self._send([*statements(steps), "COMMIT"])
         self.committed = True
+
+
+async def _keep_session(conn: asyncpg.Connection[asyncpg.Record]) -> None:
+    """A connection goes back to the pool as it is: the store leaves no session state to reset (asyncpg has
+    rolled back any transaction left open before it calls this)."""
 
 
 def _database_error(exc: BaseException, url: str) -> DatabaseError:
@@ -125,7 +217,8 @@ class PostgresStore(SQLStore):
         self.url = url
         self.pool_size = pool_size
         self.command_timeout = command_timeout
-        self.server_settings = dict(server_settings or {})
+        # Literals in the writes' SQL (``literal``) rely on it; it is PostgreSQL's default since 9.1.
+        self.server_settings = {**dict(server_settings or {}), "standard_conforming_strings": "on"}
         self._pool: asyncpg.Pool | None = None
 
     def __repr__(self) -> str:
@@ -137,8 +230,8 @@ class PostgresStore(SQLStore):
             return
         try:
             pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
-                                             command_timeout=self.command_timeout,
-                                             server_settings=self.server_settings or None)
+                                             command_timeout=self.command_timeout, reset=_keep_session,
+                                             server_settings=self.server_settings)
         except _DATABASE_ERRORS as exc:
             raise _database_error(exc, self.url) from exc
         try:
@@ -171,23 +264,22 @@ class PostgresStore(SQLStore):
     # -- transactions ------------------------------------------------------------------------------
     @asynccontextmanager
     async def _transaction(self, game_id: int | None = None) -> AsyncIterator[PostgresTransaction]:
-        """One transaction. With ``game_id`` it first locks the game's row, in a statement of its own: under READ
-        COMMITTED each later statement takes a new snapshot, so it sees what the lock's last holder committed."""
+        """One transaction. With ``game_id`` it first locks the game's row, in a statement of its own (sent with
+        BEGIN): under READ COMMITTED each later statement takes a new snapshot, so it sees what the lock's last
+        holder committed."""
         try:
             async with self._pool_or_fail().acquire() as conn:
-                transaction = conn.transaction()
-                await transaction.start()
-                tx = PostgresTransaction(conn, transaction)
+                tx = PostgresTransaction(conn)
                 try:
                     if game_id is not None:
-                        await conn.execute(_LOCK_GAME, game_id)
+                        await conn.execute(_BEGIN_AND_LOCK_GAME.format(game_id=int(game_id)))
+                        tx.begun = True
                     yield tx
-                    if not tx.committed:
-                        await transaction.commit()
-                        tx.committed = True
+                    if tx.begun and not tx.committed:
+                        await tx.commit()
                 except BaseException:
-                    if not tx.committed and not conn.is_closed():
-                        await transaction.rollback()
+                    if not conn.is_closed() and conn.is_in_transaction():
+                        await conn.execute("ROLLBACK")
                     raise
         except StoreError:
             raise
@@ -241,4 +333,5 @@ async def open_postgres(url: str, **options: Any) -> PostgresStore:
     return store
 
 
-__all__ = ["PostgresStore", "dollar_params", "is_postgres_url", "migrate_postgres", "open_postgres", "redacted"]
+__all__ = ["PostgresStore", "dollar_params", "inline", "is_postgres_url", "literal", "migrate_postgres",
+           "open_postgres", "redacted"]

@@ -3,6 +3,11 @@
 Every entry point returns an ``Outcome``. AI seats and a player whose time ran out are played by the same
 loop (``_stand_ins``): one action at a time, each its own transaction, grouped into parts of one actor's turn
 with the board after each part. Timers live in the store; ``sync`` makes them match whose turn it is.
+
+A game no human plays any more (every seat still in it is an AI's) ends by the round limit once it has played
+``Limits.rounds_without_humans`` rounds since the last human left: the loop then applies the engine's
+``RoundLimit`` instead of an AI move, so the end is an action like any other and its ``game_over`` is in the log
+(a replay or ``engine.verify`` needs nothing else). Only the table can tell: the engine does not know who is human.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine import Action, Game, GameState, RuleError, Surrender
+from engine import Action, Event, Game, GameState, RuleError, Surrender
+from engine.actions import RoundLimit
 from engine.ai import make_ai
 from engine.state import OVER
 from store import (
@@ -25,6 +31,7 @@ from store import (
     GameRecord,
     LivePanel,
     MapRecord,
+    SeatRecord,
     Store,
     StoreError,
     UserPrefs,
@@ -83,6 +90,8 @@ class Table:
         self.timers_changed: Callable[[], None] = lambda: None
         self._locks: dict[int, asyncio.Lock] = {}
         self._rooms: dict[int, asyncio.Lock] = {}
+        # The round the last human left each game the AIs play alone, for the seats it was worked out from.
+        self._humans_left: dict[int, tuple[tuple[SeatRecord, ...], int]] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """One change at a time to one game inside this process (a game is served by one process: the one
@@ -296,7 +305,8 @@ class Table:
                 level, by = record.player(seat).ai_level or "normal", AI
             else:
                 break
-            action = make_ai(level, salt=str(seat)).choose(game, seat)
+            action: Action = (RoundLimit(seat) if by == AI and await self._played_out(record, game)
+                              else make_ai(level, salt=str(seat)).choose(game, seat))
             try:  # chosen on this version of the game: if anything came between, look again
                 result = await self.store.apply_action(record.id, action, expected_version=record.version)
             except VersionConflict:
@@ -317,7 +327,41 @@ class Table:
             log.info("game %s: the AI goes on after %s actions", record.id, MAX_AI_ACTIONS)
         if parts and parts[-1].by in (AI, TIMEOUT) and record.state_json is not None:
             parts[-1].after = record.game().state
+        if record.status != RUNNING:
+            self._humans_left.pop(record.id, None)
         return record
+
+    async def _played_out(self, record: GameRecord, game: Game) -> bool:
+        """Whether no human plays the game any more and it has played its rounds without one
+        (``Limits.rounds_without_humans`` since the round the last human left it)."""
+        bound = self.limits.rounds_without_humans
+        s = game.state
+        if bound <= 0 or s.round <= bound:  # no human can have left before the first round
+            return False
+        if any(not record.player(seat).is_ai for seat in s.active_seats()):
+            return False
+        return s.round > await self._round_humans_left(record) + bound
+
+    async def _round_humans_left(self, record: GameRecord) -> int:
+        """The round in which the last human left the game (0: none ever played in it). A human leaves by
+        elimination or surrender (in the log), or when the AI takes their seat after missed turns (the seat's
+        last missed turn, in its status)."""
+        cached = self._humans_left.get(record.id)
+        if cached is not None and cached[0] == record.players:
+            return cached[1]
+        humans = {p.seat for p in record.players if not p.is_ai}
+        replaced_at: dict[int, int] = {}  # a seat the AI took from its human: the turn it took it in (0: set-up)
+        for p in record.players:
+            if p.is_ai:
+                status = await self.store.seat_status(record.id, p.seat)
+                if status.booted_user_id is not None:
+                    missed = status.last_missed_turn or ""
+                    replaced_at[p.seat] = int(missed[1:]) if missed[:1] == "t" and missed[1:].isdigit() else 0
+        left = 0
+        if humans or replaced_at:
+            left = _round_humans_left(await self.store.events(record.id), humans, replaced_at)
+        self._humans_left[record.id] = (record.players, left)
+        return left
 
     async def _state_before(self, record: GameRecord, first_seq: int) -> GameState:
         """The board just before the events from ``first_seq``: the caller's copy if nothing came between."""
@@ -371,5 +415,19 @@ class Table:
             await self.store.set_deadline(record.id, seat, str(Timer.now(kind, state)), at)
         self.timers_changed()
         return due
+
+
+def _round_humans_left(events: list[Event], humans: set[int], replaced_at: dict[int, int]) -> int:
+    """The round of the last of: a human seat eliminated or surrendered, a replaced seat's last missed turn."""
+    left = now = 0
+    for e in events:
+        if e["type"] == "turn_started":
+            now = e["round"]
+            if replaced_at.get(e["seat"]) == e["turn"]:
+                left = max(left, now)
+        elif e["type"] in ("player_eliminated", "player_surrendered") and e["seat"] in humans:
+            left = max(left, now)
+    return left
+
 
 __all__ = ["LIVE", "MAX_AI_ACTIONS", "TIMEOUT_PLAYERS", "StandIn", "Table"]

@@ -2,10 +2,10 @@
 
     python tests/store_crash_writer.py DATABASE COMMITTED_LOG GAMES
 
-Each channel 1..GAMES always has a game: a finished one is followed by a new lobby. After every action the
-store reports committed, the writer appends "game_id interaction_id" to COMMITTED_LOG with one os.write
-(in the kernel once the call returns, so a SIGKILL after it cannot lose the line). It prints "ready" once
-the database is open.
+DATABASE is a SQLite file or a PostgreSQL URL. Each channel 1..GAMES always has a game: a finished one is
+followed by a new lobby. After every action the store reports committed, the writer appends "game_id
+interaction_id" to COMMITTED_LOG with one os.write (in the kernel once the call returns, so a SIGKILL after it
+cannot lose the line). It prints "ready" once the database is open.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.ai import make_ai
-from store import SQLiteStore, open_store
+from store import Store, store_for
 
 SETTINGS = ({"deployment": "auto"}, {"deployment": "deal", "setup_batch": 5}, {"deployment": "auto", "cards": "fixed"})
 
 
-async def keep_playing(store: SQLiteStore, channel: int, log_fd: int, tag: str) -> None:
+async def keep_playing(store: Store, channel: int, log_fd: int, tag: str) -> None:
     count = 0
     while True:
         record = await store.get_active_game(channel)
@@ -54,7 +54,8 @@ async def keep_playing(store: SQLiteStore, channel: int, log_fd: int, tag: str) 
 async def main() -> None:
     database, committed_log, games = sys.argv[1], sys.argv[2], int(sys.argv[3])
     log_fd = os.open(committed_log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    store = await open_store(database)
+    store = store_for(database)
+    await store.open()
     print("ready", flush=True)
     tag = f"{os.getpid()}.{secrets.token_hex(3)}"
     await asyncio.gather(*(keep_playing(store, channel, log_fd, tag) for channel in range(1, games + 1)))

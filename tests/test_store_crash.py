@@ -1,9 +1,10 @@
-"""Crash safety for real: a writer process is killed with SIGKILL at random moments, again and again.
+"""Crash safety for real: a writer process is killed with SIGKILL at random moments, again and again, on SQLite
+and on PostgreSQL.
 
 After every kill the database must open, and every game must be whole: its events numbered 1, 2, 3, ... with
 no gap, its stored state equal to the replay of its events, its log made of the opening events followed by
 the events of each recorded action back to back (no action half-written), and every action the writer saw
-committed present.
+committed present. On PostgreSQL the server lives on: it rolls back what the killed writer left uncommitted.
 """
 
 from __future__ import annotations
@@ -17,12 +18,17 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
+import asyncpg
 import pytest
 
 from engine import Game, Player, action_from_dict
-from store import open_store
+from store import store_for
+from store.postgres import dollar_params
+from tests.postgres_helpers import create_database, drop_database
 
 ROOT = Path(__file__).resolve().parents[1]
 WRITER = Path(__file__).with_name("store_crash_writer.py")
@@ -39,15 +45,59 @@ def opening(started: dict, seed: str) -> tuple[Game, list[dict]]:
     return Game.new(players, seed, started["settings"])
 
 
-def check_database(db: Path, committed_log: Path, checked: dict[int, int], full: bool = False) -> int:
+class Database:
+    """The writer's database, read directly (not through the store): a SQLite file or a PostgreSQL URL."""
+
+    def __init__(self, setting: str) -> None:
+        self.setting = setting
+        self.postgres = setting.startswith("postgresql://")
+        self._loop = asyncio.new_event_loop() if self.postgres else None
+        self._conn: Any = None
+
+    def exists(self) -> bool:
+        """Whether the writer got as far as creating it (a PostgreSQL database exists from the start)."""
+        return self.postgres or Path(self.setting).exists()
+
+    def reopen(self) -> None:
+        """Open and close the store: SQLite's WAL recovery; a migration cut short is redone."""
+        async def reopen() -> None:
+            store = store_for(self.setting)
+            await store.open()
+            await store.close()
+        asyncio.run(reopen())
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        if self._loop is None:
+            if self._conn is None:
+                self._conn = sqlite3.connect(self.setting)
+            return list(self._conn.execute(sql, params).fetchall())
+        if self._conn is None:
+            self._conn = self._loop.run_until_complete(asyncpg.connect(self.setting))
+        return [tuple(r) for r in self._loop.run_until_complete(self._conn.fetch(dollar_params(sql), *params))]
+
+    def done(self) -> None:
+        """End this look: the next one reads afresh."""
+        if self._conn is not None:
+            if self._loop is None:
+                self._conn.close()
+            else:
+                self._loop.run_until_complete(self._conn.close())
+            self._conn = None
+
+    def close(self) -> None:
+        self.done()
+        if self._loop is not None:
+            self._loop.close()
+
+
+def check_database(db: Database, committed_log: Path, checked: dict[int, int], full: bool = False) -> int:
     """Check every game changed since the last look; with ``full``, also re-apply every recorded action."""
-    conn = sqlite3.connect(db)
     try:
-        games = conn.execute("SELECT id, state, version, last_seq FROM games").fetchall()
+        games = db.rows("SELECT id, state, version, last_seq FROM games")
         for game_id, state_json, version, last_seq in games:
             if checked.get(game_id) == version and not full:
                 continue
-            rows = conn.execute("SELECT seq, event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+            rows = db.rows("SELECT seq, event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))
             assert [seq for seq, _ in rows] == list(range(1, last_seq + 1)), f"game {game_id}: gap in the log"
             if state_json is None:
                 assert last_seq == 0
@@ -58,7 +108,7 @@ def check_database(db: Path, committed_log: Path, checked: dict[int, int], full:
             assert Game.from_events(events, state["seed"]).state.to_dict() == state, f"game {game_id}: replay"
 
             results = sorted((json.loads(r) for (r,) in
-                              conn.execute("SELECT result FROM interactions WHERE game_id = ?", (game_id,))),
+                              db.rows("SELECT result FROM interactions WHERE game_id = ?", (game_id,))),
                              key=lambda r: r["first_seq"])
             game, first_events = opening(events[0], state["seed"])
             assert events[:len(first_events)] == first_events, f"game {game_id}: opening"
@@ -74,13 +124,13 @@ def check_database(db: Path, committed_log: Path, checked: dict[int, int], full:
             assert versions == list(range(version - len(results) + 1, version + 1)), f"game {game_id}: versions"
             checked[game_id] = version
 
-        present = set(conn.execute("SELECT game_id, interaction_id FROM interactions").fetchall())
+        present = set(db.rows("SELECT game_id, interaction_id FROM interactions"))
         committed = [line.split() for line in committed_log.read_text().splitlines()] if committed_log.exists() else []
         missing = [c for c in committed if (int(c[0]), c[1]) not in present]
         assert not missing, f"actions reported committed but missing: {missing[:5]}"
         return len(committed)
     finally:
-        conn.close()
+        db.done()
 
 
 def wait_ready(proc: subprocess.Popen[bytes], timeout: float) -> None:
@@ -107,14 +157,31 @@ def wait_committed(proc: subprocess.Popen[bytes], committed_log: Path, more: int
         time.sleep(0.005)
 
 
-def test_the_database_survives_the_writer_being_killed_mid_write(tmp_path):
-    db = tmp_path / "crash.sqlite3"
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    """A SQLite file not yet created, or a fresh PostgreSQL database on the session's server."""
+    if request.param == "sqlite":
+        db = Database(str(tmp_path / "crash.sqlite3"))
+        yield db
+        db.close()
+        return
+    server = request.getfixturevalue("postgres_server")
+    url = asyncio.run(create_database(server))
+    db = Database(url)
+    try:
+        yield db
+    finally:
+        db.close()
+        asyncio.run(drop_database(server, url))
+
+
+def test_the_database_survives_the_writer_being_killed_mid_write(database: Database, tmp_path: Path) -> None:
     committed_log = tmp_path / "committed.log"
     rng = random.Random(7)
     checked: dict[int, int] = {}
     started = time.monotonic()
     for kill in range(KILLS):
-        proc = subprocess.Popen([sys.executable, str(WRITER), str(db), str(committed_log), str(GAMES)],
+        proc = subprocess.Popen([sys.executable, str(WRITER), database.setting, str(committed_log), str(GAMES)],
                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             if kill % 5 == 1:
@@ -133,17 +200,14 @@ def test_the_database_survives_the_writer_being_killed_mid_write(tmp_path):
                 if stream is not None:
                     stream.close()
         assert proc.returncode == -signal.SIGKILL
-        if not db.exists():
+        if not database.exists():
             continue
+        database.reopen()
+        check_database(database, committed_log, checked)
 
-        async def reopen() -> None:
-            store = await open_store(db)  # WAL recovery, and a migration cut short is redone
-            await store.close()
-        asyncio.run(reopen())
-        check_database(db, committed_log, checked)
-
-    committed = check_database(db, committed_log, checked, full=True)
+    committed = check_database(database, committed_log, checked, full=True)
     elapsed = time.monotonic() - started
     assert committed > 200, f"too few actions committed ({committed}) for the test to mean anything"
-    finished = sqlite3.connect(db).execute("SELECT count(*) FROM games WHERE status = 'finished'").fetchone()[0]
+    finished = database.rows("SELECT count(*) FROM games WHERE status = 'finished'")[0][0]
+    database.done()
     print(f"{KILLS} kills, {committed} committed actions, {finished} games finished, {elapsed:.1f} s")

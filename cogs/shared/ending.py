@@ -40,9 +40,12 @@ def how_won(state: GameState, locale: object) -> list[str]:
     if reason == "round_limit":
         ranked = sorted(state.active_seats(), key=lambda seat: (-len(state.territories_of(seat)),
                                                                 -state.army_total(seat), seat))
+        limit = state.settings.max_rounds
         lines = [ngettext("The game reached its limit of {n} round: the most territories win, then the most armies.",
                           "The game reached its limit of {n} rounds: the most territories win, then the most armies.",
-                          state.settings.max_rounds, locale)]
+                          limit, locale) if limit and state.round >= limit else  # else: no human was left
+                 _("No human was left in the game and the AIs played on alone as long as they may: the most "
+                   "territories win, then the most armies.", locale)]
         for place, seat in enumerate(ranked, 1):
             lines.append(f"{place}. {seat_name(state, seat, locale)}: " + ", ".join([
                 ngettext("{n} territory", "{n} territories", len(state.territories_of(seat)), locale),
