@@ -26,6 +26,7 @@ from .board import (
     parse_map,
     register_map,
     registered_map,
+    registered_maps,
 )
 from .errors import MapError, RuleError, SettingsError, Teammate
 from .fog import events_for, public_events_for, state_for, visible_territories
@@ -39,5 +40,6 @@ __all__ = [
     "EndAttack", "EndTurn", "Event", "Fortify", "Game", "GameState", "MapError", "Occupy", "Place", "Player",
     "RuleError", "Settings", "SettingsError", "Surrender", "Teammate", "Territory", "Trade", "Undo", "action_from_dict",
     "apply_event", "apply_preset", "builtin_maps", "events_for", "load_map", "load_map_file", "mission_text",
-    "parse_map", "public_events_for", "register_map", "registered_map", "state_for", "visible_territories",
+    "parse_map", "public_events_for", "register_map", "registered_map", "registered_maps", "state_for",
+    "visible_territories",
 ]

@@ -545,6 +545,11 @@ def register_map(board: Board) -> None:
     _registered[board.id] = board
 
 
+def registered_maps() -> tuple[Board, ...]:
+    """The boards made known with ``register_map`` (not the built-in ones), in the order they were."""
+    return tuple(_registered.values())
+
+
 def registered_map(map_id: str) -> Board | None:
     """The board with this id if it is built in or registered, else None (never raises)."""
     try:

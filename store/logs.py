@@ -29,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from engine import Event, GameState
+from engine import Board, Event, GameState, register_map, registered_map, registered_maps
 from engine.events import View
 from engine.fog import Audience, events_for, without_hidden
 from engine.log import dumps
@@ -41,6 +41,7 @@ CHUNK = 5_000        # events read from the database at a time
 INLINE = 2_000       # fewer events than this are decoded where they are read
 NICENESS = 10
 _pool: ProcessPoolExecutor | None = None
+_sent: set[str] = set()   # the server maps the worker was given (it knows the built-in ones by itself)
 _threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="risk-log")
 
 
@@ -69,14 +70,30 @@ async def in_worker(work: Callable[..., T], *args: Any) -> T:
     """``work(*args)`` in the log's worker process (``work`` a module-level function, ``args`` picklable)."""
     global _pool
     loop = asyncio.get_running_loop()
-    call = functools.partial(work, *args)
     try:
-        return await loop.run_in_executor(_worker(), call)
+        return await loop.run_in_executor(_worker(), _call(work, args))
     except BrokenProcessPool:  # the worker died (killed, out of memory): a new one, and once more
         if _pool is not None:
             _pool.shutdown(wait=False, cancel_futures=True)
             _pool = None
-        return await loop.run_in_executor(_worker(), call)
+        _sent.clear()
+        return await loop.run_in_executor(_worker(), _call(work, args))
+
+
+def _call(work: Callable[..., T], args: tuple[Any, ...]) -> Callable[[], T]:
+    """The call for the worker, with the server maps (boards) it has not been given yet: a game's log on a
+    server's map is projected on that board. Each is given once (the worker does its work in order)."""
+    fresh = tuple(board for board in registered_maps() if board.id not in _sent)
+    _sent.update(board.id for board in fresh)
+    return functools.partial(_with_maps, fresh, work, *args)
+
+
+def _with_maps(boards: tuple[Board, ...], work: Callable[..., T], *args: Any) -> T:
+    """In the worker: make ``boards`` known, then ``work(*args)``."""
+    for board in boards:
+        if registered_map(board.id) is None:
+            register_map(board)
+    return work(*args)
 
 
 async def in_thread(work: Callable[..., T], *args: Any) -> T:
@@ -89,6 +106,7 @@ def shutdown() -> None:
     if _pool is not None:
         _pool.shutdown(wait=False, cancel_futures=True)
         _pool = None
+    _sent.clear()
 
 
 def chunk(rows: Sequence[str]) -> bytes:
