@@ -359,7 +359,7 @@ class Table:
                     replaced_at[p.seat] = int(missed[1:]) if missed[:1] == "t" and missed[1:].isdigit() else 0
         left = 0
         if humans or replaced_at:
-            left = _round_humans_left(await self.store.events(record.id), humans, replaced_at)
+            left = await self.store.with_log(record.id, _round_humans_left, humans, replaced_at)
         self._humans_left[record.id] = (record.players, left)
         return left
 
@@ -367,8 +367,7 @@ class Table:
         """The board just before the events from ``first_seq``: the caller's copy if nothing came between."""
         if record.state_json is not None and record.last_seq + 1 == first_seq:
             return record.game().state
-        events = await self.store.events(record.id)
-        return Game.from_events(events[: first_seq - 1]).state
+        return await self.store.with_log(record.id, _state_at, first_seq)
 
     # -- timers ------------------------------------------------------------------------------------------
     async def sync(self, record: GameRecord, state: GameState | None = None) -> float | None:
@@ -415,6 +414,11 @@ class Table:
             await self.store.set_deadline(record.id, seat, str(Timer.now(kind, state)), at)
         self.timers_changed()
         return due
+
+
+def _state_at(events: list[Event], first_seq: int) -> GameState:
+    """The board just before event ``first_seq`` (in the log's worker: it grows with the game)."""
+    return Game.from_events(events[: first_seq - 1]).state
 
 
 def _round_humans_left(events: list[Event], humans: set[int], replaced_at: dict[int, int]) -> int:

@@ -157,3 +157,23 @@ async def test_a_timer_names_its_turn_and_is_due_only_while_that_turn_lasts(sqli
     again = await table.time_up(record.id, state.current, timer)  # that turn is over: nothing happens
     assert not again.parts and not again.notes
     assert (await sqlite_store.get_game(record.id)).game().state.phase != OVER
+
+
+async def test_the_board_before_a_move_is_rebuilt_from_the_log_when_the_callers_copy_is_behind(sqlite_store):
+    from engine import Game
+
+    table, _ = table_on(sqlite_store)
+    started = await two_humans(table)
+    old = started.record
+    game = old.game()
+    action = make_ai("normal").choose(game, game.state.current)
+    result = await sqlite_store.apply_action(old.id, action)
+    newer = await sqlite_store.get_game(old.id)
+    game = newer.game()
+    second = await sqlite_store.apply_action(old.id, make_ai("normal").choose(game, game.state.current))
+    # The caller's copy (``old``) is two moves behind: the board before the second move comes from the log.
+    rebuilt = await table._state_before(old, second.first_seq)
+    expected = Game.from_events((await sqlite_store.events(old.id))[: second.first_seq - 1]).state
+    stored = newer.game().state.to_dict()
+    assert rebuilt.to_dict() == expected.to_dict() == {**stored, "seed": ""}  # the log holds no dice seed
+    assert result.first_seq < second.first_seq
