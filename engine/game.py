@@ -925,4 +925,11 @@ class Game:
         return mine
 
 
-__all__ = ["Game"]
+def split_log(events: Sequence[Event], told: int) -> tuple[GameState | None, list[Event]]:
+    """The board after the first ``told`` events (None for none) and the events after them: what a restart's
+    catch-up or a turn panel needs of a log that grows with the game (run where the log is worked on)."""
+    before = Game.from_events(events[:told]).state if told else None
+    return before, list(events[told:])
+
+
+__all__ = ["Game", "split_log"]

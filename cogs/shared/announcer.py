@@ -34,6 +34,7 @@ from cogs.shared.text import describe, now_text
 from cogs.shared.wording import attempt, clip, note_line, part_lines
 from engine import Game, GameState
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
+from engine.game import split_log
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table
 from table.outcome import AI, KICKED, PLAYER, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
@@ -312,14 +313,13 @@ class Announcer:
                 await attempt([], self._plain_catch_up(record, told))
 
     async def _plain_catch_up(self, record: GameRecord, told: int) -> None:
-        events = await self.store.events(record.id)
-        if told >= len(events):
+        before, missed = await self.store.with_log(record.id, split_log, told)
+        if not missed:
             return
-        before = Game.from_events(events[:told]).state if told else None
         after = record.game().state
         locale = game_locale(record)
         lines = [_("While the bot was away:", locale),
-                 *describe(events_for(events[told:], EVERYBODY, before=before), after, Game(after).board, locale),
+                 *describe(events_for(missed, EVERYBODY, before=before), after, Game(after).board, locale),
                  _("(The turn panel could not be shown: /map shows the board, and the slash commands play on.)",
                    locale)]
         await self.post(record, clip(lines))
@@ -327,13 +327,11 @@ class Announcer:
     async def _catch_up(self, record: GameRecord, told: int, deadline: float | None) -> None:
         await self.table.told(record.id, record.last_seq)
         upto = await self.live.follow(record, deadline)
-        events = await self.store.events(record.id)
-        start = max(told, upto or 0)
+        before, missed = await self.store.with_log(record.id, split_log, max(told, upto or 0))
         after = record.game().state
         over = after.phase == "over"
-        if start < len(events):
-            before = Game.from_events(events[:start]).state if start else None
-            gap = events_for(events[start:], EVERYBODY, before=before)
+        if missed:
+            gap = events_for(missed, EVERYBODY, before=before)
             locale = game_locale(record)
             lines = [_("While the bot was away:", locale), *describe(gap, after, Game(after).board, locale)]
             job = prepare(after, EVERYBODY, locale=locale, kind=PHONE) if not (over or fog_hides_board(after)) else None

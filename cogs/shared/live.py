@@ -31,6 +31,7 @@ from cogs.shared.text import describe, seat_name
 from engine import Event, Game, GameState, apply_event
 from engine.events import View
 from engine.fog import EVERYBODY, events_for, fog_hides_board
+from engine.game import split_log
 from engine.state import OVER
 from store import GameRecord, LivePanel, StoreReader
 from table import Table
@@ -91,9 +92,11 @@ class LivePanels:
         """The board when the panel's turn began, and every event stored since."""
         cached = self.starts.get(panel.game_id)
         if cached is None or cached[0] != panel.since_seq:  # after a restart: the log replayed once
-            log_ = await self.store.events(panel.game_id)
-            cached = self.starts[panel.game_id] = (panel.since_seq, Game.from_events(log_[:panel.since_seq]).state)
-            return cached[1], log_[panel.since_seq:]
+            before, rest = await self.store.with_log(panel.game_id, split_log, panel.since_seq)
+            if before is None:
+                raise ValueError(f"game {panel.game_id}: a turn panel from before the game began")
+            cached = self.starts[panel.game_id] = (panel.since_seq, before)
+            return before, rest
         return cached[1], await self.store.events(panel.game_id, panel.since_seq)
 
     @staticmethod
