@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
-from discord_helpers import OfflineDiscord, make_bot, start
+from discord_helpers import OfflineDiscord
+from web_helpers import SECRET, boarded, jar, link_for, record_of
 
 from engine import Game
 from engine.state import ATTACK, REINFORCE
@@ -22,7 +20,7 @@ from web.links import LINK, SESSION, BadTicket, Signer, UsedLinks
 from web.server import Bucket, cookie_name
 from web.trace import territory_paths, trace_regions
 
-SECRET = "a test secret of thirty-two bytes!"
+__all__ = ["boarded"]  # the fixture, used by name
 
 
 class Clock:
@@ -208,41 +206,6 @@ def test_under_fog_a_board_shows_only_what_its_viewer_may_see():
 
 
 # -- the server in the bot's process, against the offline Discord -------------------------------------------------
-def jar() -> aiohttp.CookieJar:
-    return aiohttp.CookieJar(unsafe=True)  # cookies of 127.0.0.1 (an address, not a name) too
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@pytest.fixture
-async def boarded(tmp_path: Path) -> AsyncIterator[tuple[OfflineDiscord, Any, str]]:
-    port = free_port()
-    bot = make_bot(tmp_path / "g.db", seed="web")
-    bot.config.web = WebConfig(listen=f"127.0.0.1:{port}", public_url=f"http://127.0.0.1:{port}", secret=SECRET)
-    async with OfflineDiscord(bot, strict=True) as d:
-        await start(d, ("alice", "bob"), 0, deployment="auto")
-        yield d, bot.board, f"http://127.0.0.1:{port}"
-
-
-async def link_for(d: OfflineDiscord, user: str) -> str:
-    step = await d.send_command(user, "general", "board", {})
-    assert not step.problems, step.problems
-    answer = step[-1]
-    assert answer.ephemeral
-    [button] = [b for b in answer.buttons if b["url"]]
-    url: str = button["url"]
-    return url
-
-
-async def record_of(d: OfflineDiscord) -> Any:
-    return await d.bot.store.get_active_game(d.channel("general").id)
-
-
 async def test_a_link_becomes_a_cookie_for_that_game_alone_and_opens_nothing_twice(boarded):
     d, _server, base = boarded
     record = await record_of(d)

@@ -52,6 +52,7 @@
 
   // -- the map: the rendered image, and over it an outline per territory to tap ------------------------------
   svg.setAttribute("viewBox", `0 0 ${map.width} ${fullHeight}`);
+  stage.style.aspectRatio = `${map.width} / ${fullHeight}`;  // the outlines fit the map before its picture comes
   svg.setAttribute("aria-label", S.territories);
   const names = map.names;
   const ids = Object.keys(map.paths).sort((a, b) => names[a].localeCompare(names[b]));
