@@ -370,3 +370,45 @@ async def test_a_reconnected_board_is_sent_what_it_missed(boarded):
         again = await ws.receive_json(timeout=10)
         assert again["since"] == seen and again["seq"] == seen + 1 and any("placed" in x for x in again["lines"])
         await ws.close()
+
+
+async def test_the_turn_panel_carries_a_board_button_that_answers_each_asker_privately(boarded):
+    d, _server, base = boarded
+    record = await record_of(d)
+    panel = d.message((await d.bot.store.live_panel(record.id)).message_id)
+    assert "Board" in panel.button_labels
+    links = []
+    for user in ("alice", "carol"):  # a player and someone who is not seated
+        step = await d.click(user, "Board", panel)
+        assert not step.problems, step.problems
+        assert step[-1].ephemeral
+        links.append(next(b["url"] for b in step[-1].buttons if b["url"]))
+    assert links[0] != links[1] and all(link.startswith(f"{base}/b/") for link in links)
+    assert "spectator" in step[-1].content
+
+
+async def test_without_a_public_address_there_is_no_board(tmp_path):
+    from discord_helpers import make_bot, start
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db"), strict=True) as d:
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        record = await record_of(d)
+        panel = d.message((await d.bot.store.live_panel(record.id)).message_id)
+        assert "Board" not in panel.button_labels and d.bot.board is None
+        assert d.command_node("board") is None
+
+
+async def test_leaving_revokes_the_cookie(boarded):
+    d, _server, base = boarded
+    record = await record_of(d)
+    async with aiohttp.ClientSession(cookie_jar=jar()) as http:
+        async with http.get(await link_for(d, "alice")) as r:
+            assert r.status == 200
+        token = next(c.value for c in http.cookie_jar if c.key == f"board{record.id}")
+        async with http.post(f"{base}/g/{record.id}/leave", headers={"Origin": "https://evil.example"}) as r:
+            assert r.status == 403  # another site cannot log a player out
+        async with http.post(f"{base}/g/{record.id}/leave", headers={"Origin": base}) as r:
+            assert r.status == 200
+    async with aiohttp.ClientSession(cookie_jar=jar(), cookies={f"board{record.id}": token}) as again, \
+            again.get(f"{base}/g/{record.id}") as r:
+        assert r.status == 403  # the old cookie, kept by hand, opens nothing any more

@@ -117,5 +117,8 @@ class UsedLinks:
         self._used[ticket.nonce] = ticket.expires
         return True
 
+    def __contains__(self, ticket: Ticket) -> bool:
+        return ticket.nonce in self._used
+
 
 __all__ = ["LINK", "SESSION", "BadTicket", "Signer", "Ticket", "UsedLinks"]

@@ -75,7 +75,8 @@ def page_html(data: dict[str, Any], language: str) -> str:
 </head>
 <body>
 <header id="top"><h1 id="status" aria-live="polite">{html.escape(_("Connecting…", language))}</h1>
-<ul id="players" aria-label="players"></ul></header>
+<ul id="players" aria-label="players"></ul>
+<form id="leave" method="post" action="leave"><button type="submit" id="leave-button"></button></form></header>
 <main>
 <div id="zoom"><button type="button" id="zoom-out"></button><button type="button" id="zoom-in"></button></div>
 <div id="viewport"><div id="stage"><img id="map" alt=""><svg id="board" role="group"></svg></div></div>

@@ -204,7 +204,7 @@ class BoardServer:
         if not token:
             raise BadTicket("session")
         ticket = self.signer.check(SESSION, token, game_id)
-        if ticket.nonce in self.revoked._used:
+        if ticket in self.revoked:
             raise BadTicket("session")
         return ticket
 

@@ -49,6 +49,8 @@
   document.getElementById("list-title").textContent = S.territories;
   document.getElementById("log-title").textContent = S.log;
   document.getElementById("hand-title").textContent = S.cards;
+  document.getElementById("leave-button").textContent = S.leave;
+  document.getElementById("leave").setAttribute("action", `/g/${data.game}/leave`);
 
   // -- the map: the rendered image, and over it an outline per territory to tap ------------------------------
   svg.setAttribute("viewBox", `0 0 ${map.width} ${fullHeight}`);
