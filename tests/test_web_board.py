@@ -412,3 +412,90 @@ async def test_leaving_revokes_the_cookie(boarded):
     async with aiohttp.ClientSession(cookie_jar=jar(), cookies={f"board{record.id}": token}) as again, \
             again.get(f"{base}/g/{record.id}") as r:
         assert r.status == 403  # the old cookie, kept by hand, opens nothing any more
+
+
+async def test_under_fog_every_board_message_holds_only_what_its_viewer_may_see(tmp_path):
+    """Two players and a spectator watch a game under fog while it is played: every message each board is sent
+    shows the territories that viewer may see and no other (the referee: ``visible_territories``)."""
+    from discord_helpers import make_bot, start
+    from web_helpers import free_port
+
+    from engine.fog import visible_territories
+
+    port = free_port()
+    bot = make_bot(tmp_path / "fog.db", seed="fog")
+    base = f"http://127.0.0.1:{port}"
+    bot.config.web = WebConfig(listen=f"127.0.0.1:{port}", public_url=base, secret=SECRET)
+    async with OfflineDiscord(bot, strict=True) as d:
+        await start(d, ("alice", "bob"), 0, deployment="auto", fog="on")
+        record = await record_of(d)
+        sessions = [aiohttp.ClientSession(cookie_jar=jar()) for _ in range(3)]
+        try:
+            boards = {}
+            for name, http in zip(("alice", "bob", "carol"), sessions, strict=True):
+                boards[name] = (await open_board(http, d, name, base))[0]
+            seat = record.game().state.current
+            who = "alice" if record.player(seat).user_id == d.user("alice").id else "bob"
+            mine = record.game().state.territories_of(seat)
+            step = await d.send_command(who, "general", "place", {"territory": record.game().board.name(mine[0]),
+                                                                  "count": 1})
+            assert not step.problems
+            await boards[who].send_json({"type": "move", "id": "f", "move": "place", "territory": mine[1],
+                                         "count": 1})
+            await server_settled(d)
+            state = (await record_of(d)).game().state
+            seats = {"alice": record.seat_of(d.user("alice").id), "bob": record.seat_of(d.user("bob").id),
+                     "carol": None}
+            for name, ws in boards.items():
+                got = await drain(ws)
+                assert got, name
+                for message in got:
+                    if message["type"] != "board":
+                        continue
+                    seen = visible_territories(state, seats[name])
+                    assert set(message["board"]["owners"]) <= seen, name
+                    assert message["board"]["you"] == seats[name]
+                    if seats[name] is None:
+                        assert message["board"]["owners"] == {} and "hand" not in message["board"]
+                        names = [record.game().board.name(t) for t in state.owners]
+                        assert not [line for line in message["lines"] if any(n in line for n in names)]
+                await ws.close()
+        finally:
+            for http in sessions:
+                await http.close()
+
+
+async def server_settled(d: OfflineDiscord) -> None:
+    await d.bot.board.settled()
+    for _ in range(5):  # the hub's refreshes are tasks of their own
+        await asyncio.sleep(0.05)
+
+
+async def drain(ws: Any) -> list[Any]:
+    out = []
+    while True:
+        try:
+            out.append(await ws.receive_json(timeout=0.5))
+        except TimeoutError:
+            return out
+
+
+async def test_every_open_board_sees_a_move_made_in_discord(boarded):
+    d, _server, base = boarded
+    record = await record_of(d)
+    seat = record.game().state.current
+    who = "alice" if record.player(seat).user_id == d.user("alice").id else "bob"
+    other = "bob" if who == "alice" else "alice"
+    async with aiohttp.ClientSession(cookie_jar=jar()) as one, aiohttp.ClientSession(cookie_jar=jar()) as two, \
+            aiohttp.ClientSession(cookie_jar=jar()) as three:
+        boards = [(await open_board(http, d, name, base))[0] for http, name in ((one, who), (two, other),
+                                                                                (three, "carol"))]
+        where = record.game().state.territories_of(seat)[0]
+        step = await d.send_command(who, "general", "place", {"territory": record.game().board.name(where),
+                                                              "count": 2})
+        assert not step.problems
+        for ws in boards:
+            update = await ws.receive_json(timeout=10)
+            assert update["seq"] == record.last_seq + 1
+            assert update["board"]["armies"][where] == record.game().state.armies[where] + 2
+            await ws.close()
