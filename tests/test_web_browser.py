@@ -209,3 +209,35 @@ async def test_the_page_reads_in_norwegian_for_a_norwegian_player(boarded, brows
     assert "Du ser på dette spillet." in await page.locator("#prompt").inner_text()  # a spectator
     await shot(page, tmp_path, "5-spectator-nb")
     await context.close()
+
+
+async def test_two_players_and_a_spectator_see_each_move_live_from_their_own_view(boarded, browser, tmp_path):
+    d, server, _base = boarded
+    record = await record_of(d)
+    seat = record.game().state.current
+    who = "alice" if record.player(seat).user_id == d.user("alice").id else "bob"
+    other = "bob" if who == "alice" else "alice"
+    pages = {}
+    for name in (who, other, "carol"):
+        context = await browser.new_context(viewport=PHONE)
+        pages[name] = await context.new_page()
+        await pages[name].goto(await link_for(d, name))
+        await board_seq(pages[name], record.last_seq)
+    where = record.game().state.territories_of(seat)[0]
+    before = record.game().state.armies[where]
+    await tap(pages[who], where)
+    await pages[who].locator("#controls button.go").click()
+    record = await settle(d, server)
+    label = f"document.getElementById('t-{where}').getAttribute('aria-label')"
+    for name, page in pages.items():
+        await board_seq(page, record.last_seq)
+        assert (await page.evaluate(label)).endswith(f"Armies: {record.game().state.armies[where]}"), name
+    assert record.game().state.armies[where] > before
+    # Each sees it from their own seat: the mover's choices, the other's wait, the spectator's watch.
+    assert await pages[who].locator("#controls button").count() > 0
+    assert "Waiting for" in await pages[other].locator("#prompt").inner_text()
+    assert "watching" in await pages["carol"].locator("#prompt").inner_text()
+    assert await pages["carol"].locator("#hand-box").is_hidden()
+    await shot(pages[other], tmp_path, "6-the-other-player")
+    for page in pages.values():
+        await page.context.close()
