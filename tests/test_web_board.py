@@ -499,3 +499,28 @@ async def test_every_open_board_sees_a_move_made_in_discord(boarded):
             assert update["seq"] == record.last_seq + 1
             assert update["board"]["armies"][where] == record.game().state.armies[where] + 2
             await ws.close()
+
+
+async def test_the_replay_shows_each_moment_as_its_viewer_knew_it_and_plays_nothing(boarded):
+    d, _server, base = boarded
+    record = await record_of(d)
+    game = record.game()
+    seat = game.state.current
+    who = "alice" if record.player(seat).user_id == d.user("alice").id else "bob"
+    async with aiohttp.ClientSession(cookie_jar=jar()) as http:
+        ws, first = await open_board(http, d, who, base)
+        where = first["board"]["legal"]["place"]["territories"][0]
+        await ws.send_json({"type": "move", "id": "r1", "move": "place", "territory": where, "count": 2})
+        await drain(ws)
+        await ws.send_json({"type": "replay", "seq": record.last_seq})  # just before the placement
+        back = await ws.receive_json(timeout=10)
+        assert back["type"] == "replay" and back["seq"] == record.last_seq and back["of"] == record.last_seq + 1
+        assert back["board"]["armies"][where] == game.state.armies[where] and "legal" not in back["board"]
+        await ws.send_json({"type": "replay", "seq": record.last_seq + 1})
+        assert any("placed 2" in line for line in (await ws.receive_json(timeout=10))["lines"])
+        for bad in (0, record.last_seq + 2, "3", True):
+            await ws.send_json({"type": "replay", "seq": bad})
+            assert (await ws.receive_json(timeout=10))["type"] == "refused"
+        async with http.get(f"{base}/g/{record.id}/map.png?at=1") as r:
+            assert r.status == 200 and (await r.read()).startswith(b"\x89PNG")
+        await ws.close()

@@ -239,5 +239,14 @@ async def test_two_players_and_a_spectator_see_each_move_live_from_their_own_vie
     assert "watching" in await pages["carol"].locator("#prompt").inner_text()
     assert await pages["carol"].locator("#hand-box").is_hidden()
     await shot(pages[other], tmp_path, "6-the-other-player")
+    # The spectator scrubs back to the first event: the map of that moment, and back to now.
+    watcher = pages["carol"]
+    await watcher.locator("#replay-title").click()
+    await watcher.locator("#scrub").fill("1")
+    await until(watcher, "document.getElementById('map').src.endsWith('at=1')")
+    assert "Event 1 of" in await watcher.locator("#prompt").inner_text()
+    await shot(watcher, tmp_path, "7-replay")
+    await watcher.get_by_role("button", name="Back to now").click()
+    await board_seq(watcher, record.last_seq)
     for page in pages.values():
         await page.context.close()

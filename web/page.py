@@ -56,6 +56,9 @@ def ui_strings(language: str) -> dict[str, str]:
         "no_cards": _("You hold no cards.", lang),
         "armies": _("Armies: {n}", lang),
         "move_n": _("Move {n}", lang),
+        "replay": _("Replay", lang),
+        "replay_at": _("Event {n} of {total}", lang),
+        "live": _("Back to now", lang),
         "fortify_from": _("Fortify from here", lang),
     }
 
@@ -83,6 +86,9 @@ def page_html(data: dict[str, Any], language: str) -> str:
 <section id="actions" aria-live="polite"><p id="prompt"></p><div id="controls"></div></section>
 <details id="hand-box"><summary id="hand-title"></summary><div id="hand"></div></details>
 <details id="list-box"><summary id="list-title"></summary><div id="list" role="group"></div></details>
+<details id="replay-box"><summary id="replay-title"></summary>
+<label class="count"><input type="range" id="scrub" min="1" max="1" value="1" aria-labelledby="replay-title">
+<output id="scrub-at"></output></label></details>
 <details id="log-box" open><summary id="log-title"></summary><ol id="log"></ol></details>
 </main>
 <script type="application/json" id="data">{payload}</script>

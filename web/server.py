@@ -27,15 +27,16 @@ from aiohttp import WSMsgType, web
 from cogs.maps import drawing
 from cogs.shared.errors import translate_rule
 from cogs.shared.i18n import _, language_of
-from engine import RuleError
-from engine.fog import Audience
+from cogs.shared.text import describe
+from engine import Game, GameState, RuleError
+from engine.fog import Audience, events_for
 from render import workers
 from render.geometry import geometry_for
 from store import FINISHED, PAUSED, RUNNING, StoreError, StoreReader
 from table import Outcome, Table
 from table.outcome import PLAYER
 
-from .board import MAX_MESSAGE, Refused, action_of, territory_names
+from .board import MAX_MESSAGE, Refused, action_of, territory_names, view
 from .config import WebConfig
 from .hub import Hub, Viewer
 from .links import LINK, SESSION, BadTicket, Signer, Ticket, UsedLinks
@@ -249,10 +250,13 @@ class BoardServer:
         if isinstance(found, web.Response):
             return found
         ticket, record = found
-        key = (record.id, record.last_seq, ticket.seat, ticket.language)
+        at = request.query.get("at", "")
+        seq = int(at) if at.isdigit() and 0 < int(at) <= record.last_seq else record.last_seq  # a replay's moment
+        key = (record.id, seq, ticket.seat, ticket.language)
         png = self._maps.get(key)
         if png is None:
-            png = await drawing.draw(drawing.prepare(record.game().state, ticket.seat, locale=ticket.language))
+            state = record.game().state if seq == record.last_seq else await self.replay_state(record.id, seq)
+            png = await drawing.draw(drawing.prepare(state, ticket.seat, locale=ticket.language))
             while len(self._maps) >= MAX_MAPS:
                 del self._maps[next(iter(self._maps))]
             self._maps[key] = png
@@ -281,6 +285,24 @@ class BoardServer:
         response = self.refusal(request, "session", 200)
         response.del_cookie(cookie_name(int(request.match_info["game"])), path=f"/g/{request.match_info['game']}")
         return response
+
+    # -- the replay ---------------------------------------------------------------------------------------
+    async def replay_state(self, game_id: int, seq: int) -> GameState:
+        """The whole board after event ``seq`` (projected for its viewer by the caller)."""
+        events = await self.store.events(game_id)
+        return Game.from_events(events[:seq]).state
+
+    async def replay(self, ticket: Ticket, seq: int) -> dict[str, Any]:
+        """The board after event ``seq`` as the viewer may know it at that moment (a spectator: the public
+        projection), with that event in the channel's words; no choices: a replay plays nothing."""
+        events = await self.store.events(ticket.game_id)
+        before = Game.from_events(events[: seq - 1]).state if seq > 1 else None
+        game = Game.from_events(events[:seq])
+        shown = [e for e in events_for(events[seq - 1: seq], ticket.seat, before=before) if not e.get("hidden")]
+        board = view(game, ticket.seat, ticket.language, seq)
+        board.pop("legal", None)
+        return {"type": "replay", "seq": seq, "of": len(events), "board": board,
+                "lines": describe(shown, game.state, game.board, ticket.language)}
 
     # -- the WebSocket -------------------------------------------------------------------------------------
     async def websocket(self, request: web.Request) -> web.StreamResponse:
@@ -322,9 +344,18 @@ class BoardServer:
             data = json.loads(text)
         except ValueError:
             data = None
-        if not isinstance(data, dict) or data.get("type") not in ("hello", "move"):
+        if not isinstance(data, dict) or data.get("type") not in ("hello", "move", "replay"):
             await send({"type": "refused", "text": _("That choice is not available now; open the menu again.",
                                                      language)})
+            return
+        if data["type"] == "replay":
+            at = data.get("seq")
+            record = await self.store.get_game(ticket.game_id)
+            if not isinstance(at, int) or isinstance(at, bool) or not 0 < at <= record.last_seq:
+                await send({"type": "refused", "text": _("That choice is not available now; open the menu again.",
+                                                         language)})
+                return
+            await send(await self.replay(ticket, at))
             return
         if data["type"] == "hello":
             since = data.get("since", 0)

@@ -23,7 +23,8 @@
   let socket = null;
   let retry = 500;
   let zoom = 1;
-  let imageSeq = -1;
+  let imageSeq = "";
+  let replay = null;      // the moment the scrubber shows (null: live)
   const shapes = {};
   const badges = {};
   const items = {};
@@ -124,6 +125,8 @@
     } else if (message.type === "refused") {
       document.body.classList.remove("busy");
       flash(message.text);
+    } else if (message.type === "replay") {
+      if (scrubbing === message.seq) { replay = message; draw(); }
     } else if (message.type === "done") {
       document.body.classList.remove("busy");
     }
@@ -148,26 +151,28 @@
     return p ? p.colour : board.neutral.colour;
   }
   function draw() {
-    if (board.seq !== imageSeq) {   // the renderer's picture of this moment (the badges above are already right)
-      imageSeq = board.seq;
-      img.src = `/g/${data.game}/map.png?v=${board.seq}`;
+    const B = replay ? replay.board : board;
+    const picture = replay ? `at=${replay.seq}` : `v=${board.seq}`;
+    if (picture !== imageSeq) {   // the renderer's picture of this moment (the badges above are already right)
+      imageSeq = picture;
+      img.src = `/g/${data.game}/map.png?${picture}`;
     }
-    const you = board.you;
-    const current = playerOf(board.current);
-    statusLine.textContent = board.phase_text ? `${board.turn ? board.turn + " · " : ""}${board.phase_text}` : "";
+    const you = B.you;
+    const current = playerOf(B.current);
+    statusLine.textContent = B.phase_text ? `${B.turn ? B.turn + " · " : ""}${B.phase_text}` : "";
     const chips = document.getElementById("players");
     chips.replaceChildren();
-    for (const p of board.players) {
-      const chip = el("li", { "class": "chip" + (p.seat === board.current ? " now" : "") + (p.out ? " out" : "") });
+    for (const p of B.players) {
+      const chip = el("li", { "class": "chip" + (p.seat === B.current ? " now" : "") + (p.out ? " out" : "") });
       const dot = el("span", { "class": "dot shape-" + p.shape, "aria-hidden": "true" });
       dot.style.background = p.colour;
       chip.append(dot, document.createTextNode(p.name + (p.cards ? ` 🃏${p.cards}` : "")));
       chips.append(chip);
     }
-    const lit = litTerritories();
+    const lit = replay ? new Set() : litTerritories();
     for (const tid of ids) {
-      const owner = board.owners[tid];
-      const armies = board.armies[tid];
+      const owner = B.owners[tid];
+      const armies = B.armies[tid];
       const b = badges[tid];
       const known = owner !== undefined;
       b.g.style.display = known ? "" : "none";
@@ -188,11 +193,12 @@
       items[tid].setAttribute("aria-pressed", tid === selected ? "true" : "false");
       b.odds.textContent = "";
     }
-    if (selected && mode === "attack" && board.legal && board.legal.attack && board.legal.attack[selected]) {
-      for (const t of board.legal.attack[selected]) badges[t.to].odds.textContent = pct(t.win);
+    if (!replay && selected && mode === "attack" && B.legal && B.legal.attack && B.legal.attack[selected]) {
+      for (const t of B.legal.attack[selected]) badges[t.to].odds.textContent = pct(t.win);
     }
     drawHand();
-    drawControls(current);
+    if (replay) drawReplay(); else drawControls(current);
+    drawScrubber();
   }
   function pct(p) {
     return new Intl.NumberFormat(data.language, { style: "percent", maximumFractionDigits: 0 }).format(p);
@@ -350,6 +356,37 @@
     const cards = el("ul", {});
     for (const c of board.hand) cards.append(el("li", {}, `${c.symbol} ${c.name}`));
     hand.append(cards);
+  }
+
+  // -- the replay: the scrubber over the game's events, each moment as this viewer may know it ------------------
+  const scrub = document.getElementById("scrub");
+  const scrubAt = document.getElementById("scrub-at");
+  document.getElementById("replay-title").textContent = S.replay;
+  let scrubbing = null;
+  let scrubTimer = null;
+  scrub.addEventListener("input", () => {
+    const at = parseInt(scrub.value, 10);
+    scrubAt.textContent = fill(S.replay_at, { n: at, total: seq });
+    clearTimeout(scrubTimer);
+    scrubTimer = setTimeout(() => {
+      if (at >= seq) { goLive(); return; }
+      scrubbing = at;
+      socket.send(JSON.stringify({ type: "replay", seq: at }));
+    }, 120);
+  });
+  function goLive() {
+    replay = null; scrubbing = null;
+    draw();
+  }
+  function drawScrubber() {
+    scrub.max = String(seq);
+    if (!replay) { scrub.value = String(seq); scrubAt.textContent = fill(S.replay_at, { n: seq, total: seq }); }
+  }
+  function drawReplay() {
+    controls.replaceChildren();
+    prompt.textContent = fill(S.replay_at, { n: replay.seq, total: replay.of }) +
+      (replay.lines.length ? " · " + replay.lines.join(" ") : "");
+    controls.append(button(S.live, goLive, "go"));
   }
 
   statusLine.textContent = S.connecting;
