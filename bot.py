@@ -130,6 +130,7 @@ class _Risk(_Bot):
         self.owned_shards: Shards | None = None
         self._services: Services | None = None
         self.board: Any = None  # the live board's server (web/), when the config gives it a public address
+        self.serve_board = True  # False while only syncing commands: /board is registered, nothing listens
 
     def services(self) -> Services:
         """What the cogs are given (built once, when the first cog loads)."""
@@ -154,7 +155,7 @@ class _Risk(_Bot):
         if self.config.web.enabled:
             from web.setup import start_board
 
-            self.board = await start_board(self, self.config.web)
+            self.board = await start_board(self, self.config.web, listen=self.serve_board)
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %d of %s ready", shard_id, self.shard_count)
@@ -245,6 +246,7 @@ async def _run(config: Config) -> int:
 
 async def _sync(config: Config, guild: int | None, dry_run: bool) -> int:
     bot = create_bot(config)
+    bot.serve_board = False  # the running bot may hold the board's port
     if dry_run:
         async with bot:
             await bot.setup_hook()

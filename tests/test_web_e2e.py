@@ -85,6 +85,8 @@ async def test_the_bot_process_serves_the_board_its_config_sets_up(tmp_path: Pat
                 await asyncio.sleep(0.1)
             else:
                 raise AssertionError("the channel was not told of the board's move")
+            # Syncing the commands while the bot runs registers /board without taking the board's port.
+            assert any(c["name"] == "board" for c in synced_commands(tmp_path / "sync-again", port))
             assert not bot.errors(), bot.errors()
         finally:
             bot.stop()

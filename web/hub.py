@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cogs.shared.text import describe
-from engine import Game, GameState
+from engine import Event, Game, GameState
 from engine.fog import Audience, events_for
 from store import StoreReader
 
@@ -71,11 +71,16 @@ class Hub:
         try:
             while game_id in self._dirty:
                 self._dirty.discard(game_id)
-                for board in list(self.boards.get(game_id, ())):
+                boards = [b for b in self.boards.get(game_id, ()) if b.seq >= 0]  # the others are saying hello
+                if not boards:
+                    continue
+                moment = await self._moment(game_id, min(b.seq for b in boards))
+                for board in boards:
                     try:
-                        await self.bring_up_to_date(board)
+                        await self._send(board, moment)
                     except Exception:  # one board's failure (a closed socket) never stops the others
                         log.exception("board of game %s: the update failed", game_id)
+                self._remember(moment)
         finally:
             self._running.pop(game_id, None)
 
@@ -89,29 +94,64 @@ class Hub:
         events = await self.store.events(game_id)
         return Game.from_events(events[:seq]).state
 
-    async def bring_up_to_date(self, board: Viewer, since: int | None = None) -> None:
+    async def _moment(self, game_id: int, since: int) -> _Moment:
+        """The game as stored now, and its events after ``since`` (read once for every board of the game)."""
+        record = await self.store.get_game(game_id)
+        since = max(0, min(since, record.last_seq))
+        events = await self.store.events(game_id, since_seq=since) if since < record.last_seq else []
+        game = record.game() if record.state_json is not None else None
+        return _Moment(game_id, record.last_seq, game, since, events)
+
+    def _remember(self, moment: _Moment) -> None:
+        if moment.game is not None and moment.game_id in self.boards:
+            self._states[moment.game_id] = (moment.seq, moment.game.state)
+
+    async def _send(self, board: Viewer, moment: _Moment, since: int | None = None) -> None:
         """Send ``board`` what happened after event ``since`` (default: the last it was sent) and the board now."""
         async with board.lock:
-            record = await self.store.get_game(board.game_id)
-            if record.state_json is None:
+            game = moment.game
+            if game is None:
                 return
-            seen = board.seq if since is None else since
-            seen = max(0, min(seen, record.last_seq))
-            if board.seq == record.last_seq and since is None:
+            seen = max(moment.since, min(board.seq if since is None else since, moment.seq))
+            if since is None and board.seq == moment.seq:
                 return  # nothing new for this board
-            game = record.game()
-            before = await self._state_at(board.game_id, seen)
-            new = await self.store.events(board.game_id, since_seq=seen) if seen < record.last_seq else []
-            lines: list[str] = []
-            if new:
-                shown = events_for(new, board.audience, before=before)
-                visible = [e for e in shown if not e.get("hidden")]
-                lines = describe(visible, game.state, game.board, board.language)[-MAX_LOG_LINES:]
-            self._states[board.game_id] = (record.last_seq, game.state)
-            message = {"type": "board", "seq": record.last_seq, "since": seen, "lines": lines,
-                       "board": view(game, board.audience, board.language, record.last_seq)}
-            await board.send(message)
-            board.seq = record.last_seq
+            key = (board.audience, board.language, seen)
+            if key not in moment.told:
+                new = moment.events[seen - moment.since:]
+                lines: list[str] = []
+                if new:
+                    before = await self._state_at(board.game_id, seen)
+                    shown = events_for(new, board.audience, before=before)
+                    visible = [e for e in shown if not e.get("hidden")]
+                    lines = describe(visible, game.state, game.board, board.language)[-MAX_LOG_LINES:]
+                moment.told[key] = lines
+            viewed = (board.audience, board.language)
+            if viewed not in moment.views:
+                moment.views[viewed] = view(game, board.audience, board.language, moment.seq)
+            await board.send({"type": "board", "seq": moment.seq, "since": seen, "lines": moment.told[key],
+                              "board": moment.views[viewed]})
+            board.seq = moment.seq
+
+    async def bring_up_to_date(self, board: Viewer, since: int | None = None) -> None:
+        """Send ``board`` what happened after event ``since`` (default: the last it was sent) and the board now
+        (a board that connects or reconnects; a refused move, so the board shows the game as it is)."""
+        start = max(0, board.seq if since is None else since)
+        moment = await self._moment(board.game_id, start)
+        await self._send(board, moment, start)
+
+
+@dataclass
+class _Moment:
+    """One read of a game for its boards: the record's board and the events after ``since``, and what was built
+    from them for each audience and language (built once, sent to every board that shares it)."""
+
+    game_id: int
+    seq: int
+    game: Game | None
+    since: int
+    events: list[Event]
+    views: dict[tuple[Audience, str], dict[str, Any]] = field(default_factory=dict)
+    told: dict[tuple[Audience, str, int], list[str]] = field(default_factory=dict)
 
 
 __all__ = ["Hub", "Viewer"]
