@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from cogs.maps import drawing
-from cogs.shared.errors import translate_rule
+from cogs.shared.errors import translate_rule, translate_template
 from cogs.shared.i18n import _, language_of
 from cogs.shared.text import describe
 from engine import Game, GameState, RuleError
@@ -133,6 +133,8 @@ class BoardServer:
         log.info("the live board listens on %s:%s for %s", host, self.port, self.config.base)
 
     async def stop(self) -> None:
+        if self.hub.changed in self.table.watchers:
+            self.table.watchers.remove(self.hub.changed)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -374,8 +376,6 @@ class BoardServer:
             await send({"type": "refused", "id": tap_id, "text": translate_rule(exc, language)})
             return
         except StoreError as exc:
-            from cogs.shared.errors import translate_template
-
             await send({"type": "refused", "id": tap_id,
                         "text": translate_template(exc.template, exc.params, language)})
             return

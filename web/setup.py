@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from discord.ext import commands
+from typing import TYPE_CHECKING, Any
 
 from cogs.play.board import BoardButton, BoardCommands
 
 from .config import WebConfig
 from .server import BoardServer
+
+if TYPE_CHECKING:
+    from discord.ext import commands
 
 
 async def start_board(bot: commands.Bot, config: WebConfig, *, listen: bool = True) -> BoardServer:
