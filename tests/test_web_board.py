@@ -524,3 +524,16 @@ async def test_the_replay_shows_each_moment_as_its_viewer_knew_it_and_plays_noth
         async with http.get(f"{base}/g/{record.id}/map.png?at=1") as r:
             assert r.status == 200 and (await r.read()).startswith(b"\x89PNG")
         await ws.close()
+
+
+def test_the_web_table_of_config_toml_sets_up_the_board(tmp_path):
+    from bot import Config
+
+    path = tmp_path / "config.toml"
+    path.write_text('[web]\nlisten = "127.0.0.1:9000"\npublic_url = "https://risk.example.org"\n', encoding="utf-8")
+    config = Config.load(path)
+    assert config.web.enabled and config.web.address() == ("127.0.0.1", 9000)
+    assert not Config.load(tmp_path / "none.toml").web.enabled  # no file, no [web]: no board
+    path.write_text('[web]\nlisten = "everywhere"\n', encoding="utf-8")
+    with pytest.raises(SystemExit, match="listen must be host:port"):
+        Config.load(path)
