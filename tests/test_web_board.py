@@ -537,3 +537,27 @@ def test_the_web_table_of_config_toml_sets_up_the_board(tmp_path):
     path.write_text('[web]\nlisten = "everywhere"\n', encoding="utf-8")
     with pytest.raises(SystemExit, match="listen must be host:port"):
         Config.load(path)
+
+
+def test_a_trade_is_one_of_the_sets_offered_with_its_bonus_territory_one_of_the_cards_held():
+    from engine.cards import valid_sets
+
+    game = game_in(REINFORCE)
+    seat = game.state.current
+    board = game.board
+    mine = game.state.territories_of(seat)
+    hand = next(list(cards) for cards in valid_sets(board, mine[:8]))  # three cards of our own territories
+    game.state.hands[seat] = hand
+    offered = legal(game, seat)["trade"]
+    assert [o["cards"] for o in offered if sorted(o["cards"]) == sorted(hand)]
+    chosen = next(o for o in offered if sorted(o["cards"]) == sorted(hand))
+    assert set(chosen["bonus"]) == set(hand)  # every card's territory is ours: each may take the +2
+    trade = action_of(game, seat, {"move": "trade", "cards": chosen["cards"], "bonus": hand[1]})
+    assert trade.bonus_territory == hand[1]  # type: ignore[attr-defined]
+    theirs = next(t for t, owner in game.state.owners.items() if owner != seat)
+    for message in ({"move": "trade", "cards": chosen["cards"], "bonus": theirs},
+                    {"move": "trade", "cards": [*chosen["cards"][:2], theirs]},
+                    {"move": "trade", "cards": chosen["cards"][:2]}):
+        with pytest.raises(Refused):
+            action_of(game, seat, message)
+    game.validate(trade)

@@ -337,8 +337,12 @@
     if (L.trade) {
       for (const set of L.trade) {
         const words = set.cards.map((c) => (board.hand.find((h) => h.card === c) || { name: c }).name).join(", ");
-        controls.append(button(`${S.trade}: ${words}`, () => send({ move: "trade", cards: set.cards,
-          bonus: set.bonus.length ? set.bonus[0] : null })));
+        const bonuses = set.bonus.length > 1 ? set.bonus : [set.bonus.length ? set.bonus[0] : null];
+        for (const bonus of bonuses) {  // more than one card's territory held: the player chooses where the +2 go
+          const where = set.bonus.length > 1 ? ` · +2 ${names[bonus]}` : "";
+          controls.append(button(`${S.trade}: ${words}${where}`, () => send({ move: "trade", cards: set.cards,
+            bonus: bonus })));
+        }
       }
     }
     if (L.undo) controls.append(button(S.undo, () => send({ move: "undo" })));
