@@ -177,7 +177,12 @@ def test_an_attack_is_offered_with_its_odds_and_checked_against_them():
     target = attacks[source][0]
     assert 0 < target["win"] < 1 and target["dice"] == game.allowed_dice(source)
     blitz = action_of(game, seat, {"move": "blitz", "from": source, "to": target["to"]})
-    assert (blitz.source, blitz.target) == (source, target["to"])  # type: ignore[attr-defined]
+    assert (blitz.source, blitz.target, blitz.stop_at) == (source, target["to"], 1)  # type: ignore[attr-defined]
+    stopping = action_of(game, seat, {"move": "blitz", "from": source, "to": target["to"], "stop_at": 2})
+    assert stopping.stop_at == 2  # type: ignore[attr-defined]
+    for stop in (0, game.state.armies[source] + 1, 1.5, None):
+        with pytest.raises(Refused):
+            action_of(game, seat, {"move": "blitz", "from": source, "to": target["to"], "stop_at": stop})
     far = next(t for t in game.board.territory_ids if t not in {x["to"] for x in attacks[source]} and t != source)
     with pytest.raises(Refused):
         action_of(game, seat, {"move": "attack", "from": source, "to": far})

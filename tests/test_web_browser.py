@@ -76,8 +76,12 @@ async def tap(page: Any, territory: str) -> None:
     await page.mouse.click(box["x"] + x, box["y"] + y)
 
 
-async def settle(d: OfflineDiscord, server: Any) -> Any:
-    await server.settled()  # the channel has been told (the announcer waits until its messages are posted)
+async def settle(d: OfflineDiscord, server: Any, page: Any = None, seq: int | None = None) -> Any:
+    """The game once the page's move was applied (the page shows a board after event ``seq``) and the channel was
+    told of it (the announcer waits until its messages are posted)."""
+    if page is not None:
+        await until(page, f"!document.getElementById('map').src.endsWith('v={seq}')")
+    await server.settled()
     return await record_of(d)
 
 
@@ -120,7 +124,7 @@ async def test_a_whole_turn_by_tapping_the_map_is_stored_once_and_told_in_the_ch
     left = game.state.reinforcements
     await tap(page, where)
     await page.locator("#controls button.go").click()
-    record = await settle(d, server)
+    record = await settle(d, server, page, record.last_seq)
     await board_seq(page, record.last_seq)
     game = record.game()
     assert game.state.phase == ATTACK and game.state.armies[where] >= left + 1
@@ -134,20 +138,20 @@ async def test_a_whole_turn_by_tapping_the_map_is_stored_once_and_told_in_the_ch
     await shot(page, tmp_path, "2-targets")
     await tap(page, target)
     await page.get_by_role("button", name="Blitz").click()
-    record = await settle(d, server)
+    record = await settle(d, server, page, record.last_seq)
     await board_seq(page, record.last_seq)
     game = record.game()
     if game.state.phase == OCCUPY:  # it fell: move in
         await shot(page, tmp_path, "3-move-in")
         await page.locator("#move-in").click()
-        record = await settle(d, server)
+        record = await settle(d, server, page, record.last_seq)
         await board_seq(page, record.last_seq)
         game = record.game()
     assert game.state.phase == ATTACK
 
     # End the attacks, fortify once (that ends the turn), all by taps.
     await page.get_by_role("button", name="End attacks").click()
-    record = await settle(d, server)
+    record = await settle(d, server, page, record.last_seq)
     await board_seq(page, record.last_seq)
     game = record.game()
     assert game.state.phase == FORTIFY
@@ -160,7 +164,7 @@ async def test_a_whole_turn_by_tapping_the_map_is_stored_once_and_told_in_the_ch
         await page.get_by_role("button", name="Fortify").last.click()
     else:
         await page.get_by_role("button", name="End turn").click()
-    record = await settle(d, server)
+    record = await settle(d, server, page, record.last_seq)
     await board_seq(page, record.last_seq)
     await shot(page, tmp_path, "4-turn-over")
     game = record.game()
@@ -227,7 +231,7 @@ async def test_two_players_and_a_spectator_see_each_move_live_from_their_own_vie
     before = record.game().state.armies[where]
     await tap(pages[who], where)
     await pages[who].locator("#controls button.go").click()
-    record = await settle(d, server)
+    record = await settle(d, server, pages[who], record.last_seq)
     label = f"document.getElementById('t-{where}').getAttribute('aria-label')"
     for name, page in pages.items():
         await board_seq(page, record.last_seq)

@@ -56,6 +56,7 @@ def ui_strings(language: str) -> dict[str, str]:
         "no_cards": _("You hold no cards.", lang),
         "armies": _("Armies: {n}", lang),
         "move_n": _("Move {n}", lang),
+        "stop_at": _("Blitz until this many are left:", lang),
         "replay": _("Replay", lang),
         "replay_at": _("Event {n} of {total}", lang),
         "live": _("Back to now", lang),

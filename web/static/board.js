@@ -305,9 +305,10 @@
     } else if (selected && target && mode === "attack") {
       prompt.textContent = `${names[selected]} → ${names[target]}`;
       const from = selected, to = target;
+      const stop = counter(1, Math.max(1, board.armies[from] - 1), 1, S.stop_at);
       controls.append(button(S.attack, () => send({ move: "attack", from: from, to: to }), "go attack"),
-        button(S.blitz, () => send({ move: "blitz", from: from, to: to }), "attack"),
-        button(S.cancel, () => { target = null; draw(); }));
+        button(S.blitz, () => send({ move: "blitz", from: from, to: to, stop_at: stop.value() }), "attack"),
+        button(S.cancel, () => { target = null; draw(); }), stop.node);
     } else if (selected && target && mode === "fortify") {
       prompt.textContent = `${names[selected]} → ${names[target]}`;
       const from = selected, to = target;
