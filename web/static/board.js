@@ -66,6 +66,9 @@
     const path = sv("path", { d: map.paths[tid], "class": "t", id: "t-" + tid, role: "button", tabindex: "-1",
                               "data-territory": tid });
     path.addEventListener("click", () => tap(tid));
+    path.addEventListener("keydown", (e) => {  // a territory in focus is tapped with Enter or Space
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); tap(tid); }
+    });
     outlines.append(path);
     shapes[tid] = path;
     const [x, y] = map.anchors[tid];
