@@ -109,6 +109,10 @@ class BoardServer:
         token = self.signer.make(LINK, game_id, user_id, seat, self.config.link_seconds, language_of(language))
         return f"{self.config.base}/b/{token}"
 
+    def link_minutes(self) -> int:
+        """How long a link opens the board, in whole minutes (for the words that hand it out)."""
+        return max(1, self.config.link_seconds // 60)
+
     # -- life cycle ----------------------------------------------------------------------------------------
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers], client_max_size=64 * 1024)

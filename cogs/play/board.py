@@ -8,7 +8,7 @@ button whose private answer carries the link. Loaded only when the bot's config 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands, ui
@@ -17,21 +17,25 @@ from discord.ext import commands
 from cogs.shared.errors import handle_error
 from cogs.shared.guards import game_here, running_game
 from cogs.shared.i18n import _, language_of
-from store import GameRecord
-
-if TYPE_CHECKING:
-    from web.server import BoardServer
+from store import GameRecord, StoreReader
 
 BOARD_ID = r"riskboard:(?P<gid>[0-9]+)"
 
 
-class HasBoard(Protocol):
-    board: BoardServer | None
+class BoardLinks(Protocol):
+    """What the Discord side needs of the board's server (web/server.py): the store it reads and its links."""
+
+    store: StoreReader
+
+    def link(self, game_id: int, user_id: int, seat: int | None, language: str) -> str: ...
+
+    def link_minutes(self) -> int: ...
 
 
-def server_of(client: object) -> BoardServer | None:
+def server_of(client: object) -> BoardLinks | None:
     """The bot's board server, if the board is set up."""
-    return getattr(client, "board", None)
+    server: BoardLinks | None = getattr(client, "board", None)
+    return server
 
 
 async def send_link(interaction: discord.Interaction[Any], record: GameRecord) -> None:
@@ -43,7 +47,7 @@ async def send_link(interaction: discord.Interaction[Any], record: GameRecord) -
         return
     seat = record.seat_of(interaction.user.id)
     url = server.link(record.id, interaction.user.id, seat, language_of(locale))
-    minutes = max(1, server.config.link_seconds // 60)
+    minutes = server.link_minutes()
     if seat is None:
         text = _("Game #{id} as a spectator: the link opens the board once, within {minutes} minutes.", locale,
                  id=record.id, minutes=minutes)
@@ -102,7 +106,7 @@ def add_board_button(client: object, view: discord.ui.View | None, game_id: int,
 class BoardCommands(commands.Cog):
     """``/board``: a top-level command (the ``/risk`` group holds the most subcommands Discord allows)."""
 
-    def __init__(self, bot: commands.Bot, server: BoardServer) -> None:
+    def __init__(self, bot: commands.Bot, server: BoardLinks) -> None:
         self.bot = bot
         self.server = server
 
