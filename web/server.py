@@ -148,12 +148,12 @@ class BoardServer:
                        handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         try:
             response = await handler(request)
-        except web.HTTPException as exc:
-            response = exc
+        except web.HTTPException as exc:  # a refusal (403, 404) carries the same headers
+            for key, value in HEADERS.items():
+                exc.headers.setdefault(key, value)
+            raise
         for key, value in HEADERS.items():
-            if key == "Cache-Control" and key in response.headers:
-                continue
-            response.headers.setdefault(key, value)
+            response.headers.setdefault(key, value)  # a handler's own Cache-Control stays
         return response
 
     # -- pages ---------------------------------------------------------------------------------------------
