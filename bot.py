@@ -25,7 +25,7 @@ import sys
 import time
 import tomllib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,7 @@ from store import DatabaseError, Shards, Store, logs, redacted, store_for
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command
 from table import Clock, Limits
+from web.config import WebConfig
 
 log = logging.getLogger("risk")
 ROOT = Path(__file__).resolve().parent
@@ -65,6 +66,8 @@ class Config:
     # Gateway sharding: how many shards the bot has in all, and which of them this process runs (all if empty).
     shard_count: int = 0
     shards: tuple[int, ...] = ()
+    # The live board (``[web]``: listen, public_url, secret): off without a public_url (docs/board.md).
+    web: WebConfig = field(default_factory=WebConfig)
 
     @classmethod
     def load(cls, path: Path | None = None) -> Config:
@@ -79,6 +82,11 @@ class Config:
                 raise SystemExit(f"{path}: unknown setting(s) {', '.join(sorted(unknown))}")
         if "shards" in data:
             data["shards"] = tuple(data["shards"])
+        if "web" in data:
+            try:
+                data["web"] = WebConfig.from_dict(data["web"] if isinstance(data["web"], dict) else {})
+            except (TypeError, ValueError) as exc:
+                raise SystemExit(f"{path}: {exc}") from exc
         config = cls(**data)
         if not config.token:
             config.token = os.environ.get("DISCORD_TOKEN", "").strip()
@@ -122,6 +130,8 @@ class _Risk(_Bot):
         self.extensions_loaded: list[str] = []
         self.owned_shards: Shards | None = None
         self._services: Services | None = None
+        self.board: Any = None  # the live board's server (web/), when the config gives it a public address
+        self.serve_board = True  # False while only syncing commands: /board is registered, nothing listens
 
     def services(self) -> Services:
         """What the cogs are given (built once, when the first cog loads)."""
@@ -144,6 +154,10 @@ class _Risk(_Bot):
                 raise
             self.extensions_loaded.append(name)
         log.info("loaded %s", ", ".join(self.extensions_loaded))
+        if self.config.web.enabled:
+            from web.setup import start_board
+
+            self.board = await start_board(self, self.config.web, listen=self.serve_board)
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %d of %s ready", shard_id, self.shard_count)
@@ -165,6 +179,8 @@ class _Risk(_Bot):
         return await taps.run_due() if taps is not None else 0
 
     async def close(self) -> None:
+        if self.board is not None:
+            await self.board.stop()
         await super().close()
         await self.store.close()
 
@@ -233,6 +249,7 @@ async def _run(config: Config) -> int:
 
 async def _sync(config: Config, guild: int | None, dry_run: bool) -> int:
     bot = create_bot(config)
+    bot.serve_board = False  # the running bot may hold the board's port
     if dry_run:
         async with bot:
             await bot.setup_hook()

@@ -88,6 +88,8 @@ class Table:
         self.new_seed = new_seed or (lambda: secrets.token_hex(32))
         self.limits = limits or Limits()
         self.timers_changed: Callable[[], None] = lambda: None
+        # Told the id of every game a move, an AI turn or a timer changed (the live boards, web/hub.py).
+        self.watchers: list[Callable[[int], None]] = []
         self._locks: dict[int, asyncio.Lock] = {}
         self._rooms: dict[int, asyncio.Lock] = {}
         # The round the last human left each game the AIs play alone, for the seats it was worked out from.
@@ -287,6 +289,8 @@ class Table:
             deadline = await self.sync(record, known)
         except StoreError:  # paused or cancelled meanwhile: it has no timers
             deadline = None
+        for watcher in self.watchers:
+            watcher(record.id)
         return Outcome(record, parts, notes or [], deadline)
 
     async def _stand_ins(self, record: GameRecord, parts: list[Part], stand_in: StandIn | None = None) -> GameRecord:

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "ratings", "store", "table", "render", "mapfiles", "cogs")
+PACKAGES = ("engine", "ratings", "store", "table", "render", "mapfiles", "cogs", "web")
 OFFLINE = ROOT / "packages" / "discord-offline" / "discord_offline"
 
 

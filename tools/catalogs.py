@@ -50,7 +50,7 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, ...], str | None, str]
     keywords["Phrase"] = None
     # store/export.py is a command-line tool: its messages are read in the console, in English.
     method_map = [("export.py", "ignore"), ("cli.py", "ignore"), ("**.py", "python")]
-    for folder in ("cogs", "engine", "store", "mapfiles"):
+    for folder in ("cogs", "engine", "store", "mapfiles", "web"):
         for filename, _lineno, message, _comments, context in extract_from_dir(
                 str(ROOT / folder), method_map=method_map, keywords=keywords):
             if folder != "cogs" and not message:

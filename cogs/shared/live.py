@@ -23,6 +23,7 @@ from typing import Any
 import discord
 
 from cogs.maps.drawing import PHONE, prepare
+from cogs.play.board import add_board_button
 from cogs.play.panel import controls, summary_title, turn_prompt
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _
@@ -183,6 +184,7 @@ class LivePanels:
             head += "\n" + note
         self._board(state, options, locale)
         view = controls(record.id, Game(state), locale, public=True)
+        add_board_button(self.box.bot, view, record.id, locale)
         if view is not None:
             options["view"] = view
         seq = record.last_seq if since_seq is None else since_seq
@@ -241,6 +243,7 @@ class LivePanels:
         head, options = await self._calling(record, state, due, ping=False)
         self._board(state, options, locale, seen)
         view = controls(record.id, Game(state), locale, events, public=True)
+        add_board_button(self.box.bot, view, record.id, locale)
         if view is not None:
             options["view"] = view
         if not await self._edited(record, panel, fit(head, lines), options, via):

@@ -1,0 +1,54 @@
+"""The live board's test fixture: the bot in this process with its board server on a free port of 127.0.0.1,
+against the offline Discord, with a game of two players started."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from discord_helpers import OfflineDiscord, make_bot, start
+
+from web.config import WebConfig
+
+SECRET = "a test secret of thirty-two bytes!"
+
+
+def jar() -> aiohttp.CookieJar:
+    return aiohttp.CookieJar(unsafe=True)  # cookies of 127.0.0.1 (an address, not a name) too
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+async def boarded(tmp_path: Path) -> AsyncIterator[tuple[OfflineDiscord, Any, str]]:
+    port = free_port()
+    bot = make_bot(tmp_path / "g.db", seed="web")
+    bot.config.web = WebConfig(listen=f"127.0.0.1:{port}", public_url=f"http://127.0.0.1:{port}", secret=SECRET)
+    async with OfflineDiscord(bot, strict=True) as d:
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        yield d, bot.board, f"http://127.0.0.1:{port}"
+
+
+async def link_for(d: OfflineDiscord, user: str) -> str:
+    step = await d.send_command(user, "general", "board", {})
+    assert not step.problems, step.problems
+    answer = step[-1]
+    assert answer.ephemeral
+    [button] = [b for b in answer.buttons if b["url"]]
+    url: str = button["url"]
+    return url
+
+
+async def record_of(d: OfflineDiscord) -> Any:
+    return await d.bot.store.get_active_game(d.channel("general").id)
+
+

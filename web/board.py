@@ -1,0 +1,191 @@
+"""What a board shows and what it may send: a game as one viewer may know it, and a board's message checked
+into an action.
+
+``view`` builds the JSON a board draws from, out of ``engine.fog.state_for`` only (what the viewer may know) and,
+for the player to move, the legal choices of the state as it is now: the same ones the turn panel's buttons and
+menus offer (``cogs/play/menus.choices``). ``action_of`` turns a board's message into an engine action only if it
+is one of those choices, from the seat its cookie names, exactly as a component value is checked: anything else
+is refused with the same words, and nothing reaches the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cogs.play.menus import choices
+from cogs.play.panel import armies_to_place
+from cogs.shared import components as verb
+from cogs.shared.i18n import _, territory_name
+from cogs.shared.text import mission_line, phase_text, player_name
+from engine import (
+    Action,
+    Attack,
+    Blitz,
+    ChooseCapital,
+    Claim,
+    EndAttack,
+    EndTurn,
+    Fortify,
+    Game,
+    Occupy,
+    Place,
+    Trade,
+    Undo,
+)
+from engine.cards import WILD_CARDS
+from engine.fog import Audience, public_phase, state_for
+from engine.odds import QUICK_LIMIT, odds
+from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, OVER, REINFORCE, SETUP
+from render.seats import fill_colour, seat_colour, seat_shape
+
+MAX_MESSAGE = 2_000  # characters of one board message: anything longer is not a tap
+MOVES = ("claim", "capital", "place", "neutral", "trade", "attack", "blitz", "occupy", "fortify", "end_attack",
+         "end_turn", "undo")
+
+
+class Refused(Exception):
+    """A board's message that is not a legal choice now (its words are for the player, in their language)."""
+
+
+def _hex(colour: tuple[int, int, int]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+def legal(game: Game, seat: int) -> dict[str, Any]:
+    """The choices ``seat`` has now, as a board offers them (nothing when it is not their move)."""
+    s = game.state
+    if s.phase == OVER or s.current != seat:
+        return {}
+    out: dict[str, Any] = {}
+    if s.phase == CLAIM:
+        out["claim"] = choices(game, seat, verb.CLAIM)
+    elif s.phase == CAPITAL:
+        out["capital"] = choices(game, seat, verb.CAPITAL)
+    elif s.phase in (SETUP, REINFORCE):
+        left = armies_to_place(s)
+        if left and not game.must_trade(seat):
+            out["place"] = {"territories": choices(game, seat, verb.PLACE), "most": left}
+        if s.phase == SETUP and s.neutral_left:
+            out["neutral"] = {"territories": choices(game, seat, verb.NEUTRAL), "most": s.neutral_left}
+    if game.can_trade(seat):
+        sets = game.ranked_sets(seat)
+        if sets:
+            out["trade"] = [{"cards": list(cards), "bonus": [c for c in cards if c not in WILD_CARDS
+                                                              and s.owners.get(c) == seat]} for cards in sets]
+    if s.phase == ATTACK:
+        attacks: dict[str, list[dict[str, Any]]] = {}
+        for source in game.attack_sources(seat):
+            attacks[source] = []
+            for target in game.attack_targets(seat, source):
+                chance, _exact = odds(s.armies[source], s.armies[target], QUICK_LIMIT)
+                attacks[source].append({"to": target, "win": round(chance.win, 4),
+                                        "dice": game.allowed_dice(source)})
+        out["attack"] = attacks
+        out["end_attack"] = True
+    if s.phase == OCCUPY and s.pending is not None:
+        out["occupy"] = {"from": s.pending.get("from"), "to": s.pending.get("to"), "min": s.pending["min"],
+                         "max": s.pending["max"]}
+    if s.phase in (ATTACK, FORTIFY):
+        out["fortify"] = {source: {"to": game.fortify_targets(seat, source), "most": s.armies[source] - 1}
+                          for source in game.fortify_sources(seat)}
+        out["end_turn"] = True
+    if game.allows(Undo) and game.can_undo(seat):
+        out["undo"] = True
+    return out
+
+
+def view(game: Game, audience: Audience, language: str, seq: int) -> dict[str, Any]:
+    """The board as ``audience`` may know it now, with the viewer's own choices, cards and mission."""
+    s = game.state
+    seen = state_for(s, audience)
+    board = game.board
+    players = [{"seat": p.seat, "name": player_name(p.name, p.kind == "ai", language), "ai": p.kind == "ai",
+                "colour": _hex(seat_colour(p.seat, s)), "fill": _hex(fill_colour(p.seat, s)),
+                "shape": seat_shape(p.seat), "out": p.seat in s.eliminated or p.seat in s.surrendered,
+                "cards": len(s.hands.get(p.seat, []))} for p in s.players if p.seat != NEUTRAL]
+    out: dict[str, Any] = {
+        "seq": seq, "phase": public_phase(s, audience), "phase_text": phase_text(s, language, audience),
+        "turn": s.turn, "current": s.current, "you": audience, "players": players,
+        "neutral": {"colour": _hex(seat_colour(NEUTRAL, s)), "fill": _hex(fill_colour(NEUTRAL, s))},
+        "owners": seen.owners, "armies": seen.armies, "over": s.phase == OVER,
+        "reinforcements": armies_to_place(seen) if audience == s.current else 0,
+    }
+    if audience is not None and audience >= 0:
+        hand = s.hands.get(audience, [])
+        out["hand"] = [{"card": c, "name": _("Wild", language) if c in WILD_CARDS else
+                        territory_name(board, c, language), "symbol": game.card_symbol(c)} for c in hand]
+        mission = game.mission(audience)
+        if mission is not None:
+            out["mission"] = mission_line(mission, board, s, language)
+        out["legal"] = legal(game, audience)
+    return out
+
+
+def _territory(value: object, allowed: list[str]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise Refused
+    return value
+
+
+def _count(value: object, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise Refused
+    return value
+
+
+def action_of(game: Game, seat: int, message: Mapping[str, Any]) -> Action:
+    """The action a board's ``{"move": ..., ...}`` asks for, if it is a legal choice of ``seat`` now (else
+    ``Refused``)."""
+    choice = legal(game, seat)
+    move = message.get("move")
+    offered_as = "attack" if move == "blitz" else move  # a blitz is one of the attacks offered
+    if not isinstance(move, str) or move not in MOVES or offered_as not in choice:
+        raise Refused
+    offered = choice[offered_as]
+    match move:
+        case "claim":
+            return Claim(seat, _territory(message.get("territory"), offered))
+        case "capital":
+            return ChooseCapital(seat, _territory(message.get("territory"), offered))
+        case "place" | "neutral":
+            return Place(seat, _territory(message.get("territory"), offered["territories"]),
+                         _count(message.get("count"), 1, offered["most"]))
+        case "trade":
+            cards = message.get("cards")
+            sets = [o for o in offered if isinstance(cards, list) and o["cards"] == cards]
+            if not sets:
+                raise Refused
+            bonus = message.get("bonus")
+            if bonus is not None:
+                _territory(bonus, sets[0]["bonus"])
+            return Trade(seat, tuple(sets[0]["cards"]), bonus)
+        case "attack" | "blitz":
+            source = _territory(message.get("from"), list(choice["attack"]))
+            targets = {t["to"]: t for t in choice["attack"][source]}
+            target = _territory(message.get("to"), list(targets))
+            if move == "blitz":
+                stop = message.get("stop_at", 1)
+                return Blitz(seat, source, target, _count(stop, 1, game.state.armies[source]))
+            dice = message.get("dice")
+            return Attack(seat, source, target, None if dice is None else _count(dice, 1, max(targets[target]["dice"])))
+        case "occupy":
+            return Occupy(seat, _count(message.get("count"), offered["min"], offered["max"]))
+        case "fortify":
+            source = _territory(message.get("from"), list(offered))
+            target = _territory(message.get("to"), offered[source]["to"])
+            return Fortify(seat, source, target, _count(message.get("count"), 1, offered[source]["most"]))
+        case "end_attack":
+            return EndAttack(seat)
+        case "end_turn":
+            return EndTurn(seat)
+        case _:
+            return Undo(seat)
+
+
+def territory_names(game: Game, language: str) -> dict[str, str]:
+    board = game.board
+    return {t: territory_name(board, t, language) for t in board.territory_ids}
+
+
+__all__ = ["MAX_MESSAGE", "Refused", "action_of", "legal", "territory_names", "view"]

@@ -1,0 +1,157 @@
+"""The open boards of every game, and what each is sent when its game changes.
+
+The table tells the hub that a game changed (``Table.watchers``); the hub reads the events stored since each
+board's last one and sends every board its own projection: the events as ``engine.fog.events_for`` shows them
+to that viewer (in the words the channel reads, ``cogs.shared.text.describe``) and the board as
+``web.board.view`` builds it from ``engine.fog.state_for``. A board that reconnects says the last event it saw
+and is sent what came after. One refresh of a game at a time; changes that arrive meanwhile are taken in the
+next one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cogs.shared.text import describe
+from engine import Event, Game, GameState
+from engine.fog import Audience, events_for
+from store import StoreReader
+
+from .board import view
+
+log = logging.getLogger(__name__)
+MAX_LOG_LINES = 60
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One open board: who looks (``audience``: their seat, None for a spectator), in which language, and the
+    last event it was sent."""
+
+    game_id: int
+    audience: Audience
+    language: str
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    seq: int = -1  # nothing sent yet
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Hub:
+    def __init__(self, store: StoreReader) -> None:
+        self.store = store
+        self.boards: dict[int, set[Viewer]] = {}
+        self._dirty: set[int] = set()
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._states: dict[int, tuple[int, GameState]] = {}  # the last board of each game the hub read
+
+    def join(self, board: Viewer) -> None:
+        self.boards.setdefault(board.game_id, set()).add(board)
+
+    def leave(self, board: Viewer) -> None:
+        boards = self.boards.get(board.game_id)
+        if boards is not None:
+            boards.discard(board)
+            if not boards:
+                del self.boards[board.game_id]
+                self._states.pop(board.game_id, None)
+
+    def changed(self, game_id: int) -> None:
+        """A game changed (called by the table): every open board of it is brought up to date, soon."""
+        if game_id not in self.boards:
+            return
+        self._dirty.add(game_id)
+        if game_id not in self._running:
+            self._running[game_id] = asyncio.get_running_loop().create_task(self._refresh_loop(game_id))
+
+    async def _refresh_loop(self, game_id: int) -> None:
+        try:
+            while game_id in self._dirty:
+                self._dirty.discard(game_id)
+                boards = [b for b in self.boards.get(game_id, ()) if b.seq >= 0]  # the others are saying hello
+                if not boards:
+                    continue
+                moment = await self._moment(game_id, min(b.seq for b in boards))
+                for board in boards:
+                    try:
+                        await self._send(board, moment)
+                    except Exception:  # one board's failure (a closed socket) never stops the others
+                        log.exception("board of game %s: the update failed", game_id)
+                self._remember(moment)
+        finally:
+            self._running.pop(game_id, None)
+
+    async def _state_at(self, game_id: int, seq: int) -> GameState | None:
+        """The full board after event ``seq`` (None before the game started)."""
+        cached = self._states.get(game_id)
+        if cached is not None and cached[0] == seq:
+            return cached[1]
+        if seq <= 0:
+            return None
+        events = await self.store.events(game_id)
+        return Game.from_events(events[:seq]).state
+
+    async def _moment(self, game_id: int, since: int) -> _Moment:
+        """The game as stored now, and its events after ``since`` (read once for every board of the game)."""
+        record = await self.store.get_game(game_id)
+        since = max(0, min(since, record.last_seq))
+        events = await self.store.events(game_id, since_seq=since) if since < record.last_seq else []
+        game = record.game() if record.state_json is not None else None
+        return _Moment(game_id, record.last_seq, game, since, events)
+
+    def _remember(self, moment: _Moment) -> None:
+        if moment.game is not None and moment.game_id in self.boards:
+            self._states[moment.game_id] = (moment.seq, moment.game.state)
+
+    async def _send(self, board: Viewer, moment: _Moment, since: int | None = None) -> None:
+        """Send ``board`` what happened after event ``since`` (default: the last it was sent) and the board now."""
+        async with board.lock:
+            game = moment.game
+            if game is None:
+                return
+            seen = max(moment.since, min(board.seq if since is None else since, moment.seq))
+            if since is None and board.seq == moment.seq:
+                return  # nothing new for this board
+            key = (board.audience, board.language, seen)
+            if key not in moment.told:
+                new = moment.events[seen - moment.since:]
+                lines: list[str] = []
+                if new:
+                    before = await self._state_at(board.game_id, seen)
+                    shown = events_for(new, board.audience, before=before)
+                    visible = [e for e in shown if not e.get("hidden")]
+                    lines = describe(visible, game.state, game.board, board.language)[-MAX_LOG_LINES:]
+                moment.told[key] = lines
+            viewed = (board.audience, board.language)
+            if viewed not in moment.views:
+                moment.views[viewed] = view(game, board.audience, board.language, moment.seq)
+            await board.send({"type": "board", "seq": moment.seq, "since": seen, "lines": moment.told[key],
+                              "board": moment.views[viewed]})
+            board.seq = moment.seq
+
+    async def bring_up_to_date(self, board: Viewer, since: int | None = None) -> None:
+        """Send ``board`` what happened after event ``since`` (default: the last it was sent) and the board now
+        (a board that connects or reconnects; a refused move, so the board shows the game as it is)."""
+        start = max(0, board.seq if since is None else since)
+        moment = await self._moment(board.game_id, start)
+        await self._send(board, moment, start)
+
+
+@dataclass
+class _Moment:
+    """One read of a game for its boards: the record's board and the events after ``since``, and what was built
+    from them for each audience and language (built once, sent to every board that shares it)."""
+
+    game_id: int
+    seq: int
+    game: Game | None
+    since: int
+    events: list[Event]
+    views: dict[tuple[Audience, str], dict[str, Any]] = field(default_factory=dict)
+    told: dict[tuple[Audience, str, int], list[str]] = field(default_factory=dict)
+
+
+__all__ = ["Hub", "Viewer"]

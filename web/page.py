@@ -1,0 +1,102 @@
+"""The board's page: one HTML document with the map's outlines and the words it needs, in the viewer's language.
+
+The page is self-contained: its script and style are served by the bot (``/static/``), the data it starts from
+is a JSON block in the page (not a script: the page's Content-Security-Policy runs only our own files), and the
+board itself arrives over the WebSocket.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+from cogs.shared.i18n import _
+
+
+def ui_strings(language: str) -> dict[str, str]:
+    """Every word the page's script shows, translated (``{n}``, ``{territory}`` are filled in by the script)."""
+    lang = language
+    return {
+        "title": _("Risk board", lang),
+        "place": _("Place", lang),
+        "claim": _("Claim", lang),
+        "capital": _("Capital", lang),
+        "neutral": _("Neutral", lang),
+        "attack": _("Attack", lang),
+        "blitz": _("Blitz", lang),
+        "end_attack": _("End attacks", lang),
+        "fortify": _("Fortify", lang),
+        "end_turn": _("End turn", lang),
+        "undo": _("Undo placements", lang),
+        "trade": _("Trade", lang),
+        "cards": _("Cards", lang),
+        "mission": _("Mission", lang),
+        "wild": _("Wild", lang),
+        "cancel": _("Cancel", lang),
+        "territories": _("Territories", lang),
+        "log": _("Log", lang),
+        "zoom_in": _("Zoom in", lang),
+        "zoom_out": _("Zoom out", lang),
+        "leave": _("Leave", lang),
+        "spectator": _("You are watching this game.", lang),
+        "connecting": _("Connecting…", lang),
+        "reconnecting": _("Connection lost: reconnecting…", lang),
+        "waiting": _("Waiting for {player}.", lang),
+        "pick_place": _("Tap one of your territories to place armies.", lang),
+        "pick_claim": _("Tap a territory to claim it.", lang),
+        "pick_capital": _("Tap one of your territories to make it your capital.", lang),
+        "pick_neutral": _("Tap a neutral territory to place a neutral army.", lang),
+        "pick_source": _("Tap one of your lit territories to attack or fortify from it.", lang),
+        "pick_target": _("{territory}: tap a lit territory to attack it.", lang),
+        "pick_fortify": _("{territory}: tap a lit territory to move armies there.", lang),
+        "how_many": _("How many armies?", lang),
+        "move_in": _("Armies to move into {territory}:", lang),
+        "odds": _("{percent} to take it", lang),
+        "no_cards": _("You hold no cards.", lang),
+        "armies": _("Armies: {n}", lang),
+        "move_n": _("Move {n}", lang),
+        "stop_at": _("Blitz until this many are left:", lang),
+        "replay": _("Replay", lang),
+        "replay_at": _("Event {n} of {total}", lang),
+        "live": _("Back to now", lang),
+        "fortify_from": _("Fortify from here", lang),
+    }
+
+
+def page_html(data: dict[str, Any], language: str) -> str:
+    title = html.escape(_("Risk board", language))
+    # Inside a script element nothing is unescaped: only "<" must not appear, so no "</script>" ends it early.
+    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
+    return f"""<!doctype html>
+<html lang="{html.escape(language)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>{title}</title>
+<link rel="stylesheet" href="/static/board.css">
+</head>
+<body>
+<header id="top"><h1 id="status" aria-live="polite">{html.escape(_("Connecting…", language))}</h1>
+<ul id="players" aria-label="players"></ul>
+<form id="leave" method="post" action="leave"><button type="submit" id="leave-button"></button></form></header>
+<main>
+<div id="zoom"><button type="button" id="zoom-out"></button><button type="button" id="zoom-in"></button></div>
+<div id="viewport"><div id="stage"><img id="map" alt=""><svg id="board" role="group"></svg></div></div>
+<section id="actions" aria-live="polite"><p id="prompt"></p><div id="controls"></div></section>
+<details id="hand-box"><summary id="hand-title"></summary><div id="hand"></div></details>
+<details id="list-box"><summary id="list-title"></summary><div id="list" role="group"></div></details>
+<details id="replay-box"><summary id="replay-title"></summary>
+<label class="count"><input type="range" id="scrub" min="1" max="1" value="1" aria-labelledby="replay-title">
+<output id="scrub-at"></output></label></details>
+<details id="log-box" open><summary id="log-title"></summary><ol id="log"></ol></details>
+</main>
+<script type="application/json" id="data">{payload}</script>
+<script src="/static/board.js"></script>
+</body>
+</html>
+"""
+
+
+__all__ = ["page_html", "ui_strings"]

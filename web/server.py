@@ -1,0 +1,442 @@
+"""The live board's web server: aiohttp on the bot's own event loop, serving one page per game.
+
+- ``GET /b/{link}``: a signed link from ``/board`` or the Board button (``web.links``). It opens the board once:
+  the answer sets an HttpOnly, SameSite cookie for that game alone and sends the browser on to ``/g/{game}``,
+  so the link leaves the address bar (and no page of ours sends a Referer: ``Referrer-Policy: no-referrer``).
+- ``GET /g/{game}``: the page (self-contained: its script, style and the map's outlines come from here);
+  ``/g/{game}/map.png``: the board as the renderer draws it for this viewer; ``/g/{game}/ws``: the WebSocket.
+- A board's messages are checked like a component's values (``web.board.action_of``: a legal choice now, from
+  the seat the cookie names), rate-limited per connection, and only from the board's own origin. A move goes
+  through ``Table.apply`` and the announcer, exactly as a tap on the turn panel: the channel is told the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+from cogs.maps import drawing
+from cogs.shared.errors import translate_rule, translate_template
+from cogs.shared.i18n import _, language_of
+from cogs.shared.text import describe
+from engine import Game, GameState, RuleError
+from engine.fog import Audience, events_for
+from render import workers
+from render.geometry import geometry_for
+from store import FINISHED, PAUSED, RUNNING, StoreError, StoreReader
+from table import Outcome, Table
+from table.outcome import PLAYER
+
+from .board import MAX_MESSAGE, Refused, action_of, territory_names, view
+from .config import WebConfig
+from .hub import Hub, Viewer
+from .links import LINK, SESSION, BadTicket, Signer, Ticket, UsedLinks
+from .page import page_html, ui_strings
+from .trace import territory_paths
+
+if TYPE_CHECKING:
+    from cogs.shared.announcer import Announcer
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).parent / "static"
+RATE = 8.0    # a board's messages per second, on average
+BURST = 16    # and at most this many at once
+MAX_MAPS = 64  # rendered maps kept (a few per game: one per viewer's language and projection)
+OPEN = (RUNNING, PAUSED, FINISHED)
+HEADERS = {
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "Cache-Control": "no-store",
+}
+
+
+class Bucket:
+    """A token bucket: ``RATE`` messages a second, ``BURST`` at once (``clock``: monotonic seconds)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, rate: float = RATE, burst: int = BURST) -> None:
+        self.clock, self.rate, self.burst = clock, rate, burst
+        self.tokens = float(burst)
+        self.at = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def cookie_name(game_id: int) -> str:
+    return f"board{game_id}"
+
+
+class BoardServer:
+    """The server of every game's board; ``start`` and ``stop`` it with the bot."""
+
+    def __init__(self, config: WebConfig, store: StoreReader, table: Table, announcer: Announcer,
+                 clock: Callable[[], float]) -> None:
+        self.config = config
+        self.store = store
+        self.table = table
+        self.announcer = announcer
+        self.signer = Signer(config.secret or secrets.token_hex(32), clock)
+        self.used = UsedLinks(clock)
+        self.revoked = UsedLinks(clock)  # sessions ended by "leave": their cookie opens nothing any more
+        self.hub = Hub(store)
+        self._paths: dict[str, dict[str, str]] = {}
+        self._maps: dict[tuple[int, int, Audience, str], bytes] = {}
+        self._telling: dict[int, asyncio.Task[None]] = {}
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+        table.watchers.append(self.hub.changed)
+
+    # -- links -------------------------------------------------------------------------------------------
+    def link(self, game_id: int, user_id: int, seat: int | None, language: str) -> str:
+        """The address that opens ``game_id``'s board for ``user_id`` at ``seat`` (None: as a spectator)."""
+        token = self.signer.make(LINK, game_id, user_id, seat, self.config.link_seconds, language_of(language))
+        return f"{self.config.base}/b/{token}"
+
+    def link_minutes(self) -> int:
+        """How long a link opens the board, in whole minutes (for the words that hand it out)."""
+        return max(1, self.config.link_seconds // 60)
+
+    # -- life cycle ----------------------------------------------------------------------------------------
+    def app(self) -> web.Application:
+        app = web.Application(middlewares=[self._headers], client_max_size=64 * 1024)
+        app.router.add_get("/b/{token}", self.open_link)
+        app.router.add_get("/g/{game:[0-9]+}", self.page)
+        app.router.add_get("/g/{game:[0-9]+}/map.png", self.map_png)
+        app.router.add_get("/g/{game:[0-9]+}/ws", self.websocket)
+        app.router.add_post("/g/{game:[0-9]+}/leave", self.leave)
+        app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/healthz", self.health)
+        return app
+
+    async def start(self) -> None:
+        host, port = self.config.address()
+        self._runner = web.AppRunner(self.app(), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        self.port = sockets[0].getsockname()[1] if sockets else port
+        log.info("the live board listens on %s:%s for %s", host, self.port, self.config.base)
+
+    async def stop(self) -> None:
+        if self.hub.changed in self.table.watchers:
+            self.table.watchers.remove(self.hub.changed)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @web.middleware
+    async def _headers(self, request: web.Request,
+                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:  # a refusal (403, 404) carries the same headers
+            for key, value in HEADERS.items():
+                exc.headers.setdefault(key, value)
+            raise
+        for key, value in HEADERS.items():
+            response.headers.setdefault(key, value)  # a handler's own Cache-Control stays
+        return response
+
+    # -- pages ---------------------------------------------------------------------------------------------
+    def refusal(self, request: web.Request, reason: str, status: int = 403) -> web.Response:
+        """A clear page for a link or a cookie that opens nothing."""
+        language = language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
+        words = {
+            "forged": _("This board link is not valid. Ask the bot for a new one with /board.", language),
+            "expired": _("This board link has expired. Ask the bot for a new one with /board.", language),
+            "used": _("This board link was used already. Ask the bot for a new one with /board.", language),
+            "game": _("This board link is for another game. Ask the bot for a new one with /board.", language),
+            "seat": _("You no longer hold that seat in this game. Ask the bot for a new link with /board.",
+                      language),
+            "missing": _("This game has no board to show.", language),
+            "session": _("Open the board from the link the bot gives you with /board.", language),
+        }
+        text = html.escape(words.get(reason, words["forged"]))
+        title = html.escape(_("Risk board", language))
+        body = (f"<!doctype html><html lang=\"{language}\"><head><meta charset=\"utf-8\">"
+                f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title}</title>"
+                f"<link rel=\"stylesheet\" href=\"/static/board.css\"></head><body class=\"refused\">"
+                f"<main><h1>{title}</h1><p role=\"alert\">{text}</p></main></body></html>")
+        return web.Response(text=body, status=status, content_type="text/html")
+
+    async def _game(self, game_id: int) -> Any:
+        try:
+            record = await self.store.get_game(game_id)
+        except StoreError:
+            return None
+        return record if record.status in OPEN and record.state_json is not None else None
+
+    async def open_link(self, request: web.Request) -> web.StreamResponse:
+        try:
+            ticket = self.signer.check(LINK, request.match_info["token"])
+        except BadTicket as exc:
+            return self.refusal(request, exc.reason)
+        record = await self._game(ticket.game_id)
+        if record is None:
+            return self.refusal(request, "missing", 404)
+        if ticket.seat is not None and record.seat_of(ticket.user_id) != ticket.seat:
+            return self.refusal(request, "seat")
+        if not self.used.use(ticket):
+            return self.refusal(request, "used", 410)
+        session = self.signer.make(SESSION, ticket.game_id, ticket.user_id, ticket.seat, self.config.session_seconds,
+                                   ticket.language)
+        response = web.Response(status=303, headers={"Location": f"/g/{ticket.game_id}"})
+        response.set_cookie(cookie_name(ticket.game_id), session, max_age=self.config.session_seconds,
+                            path=f"/g/{ticket.game_id}", httponly=True, samesite="Lax",
+                            secure=self.config.public_url.startswith("https:"))
+        return response
+
+    def session(self, request: web.Request) -> Ticket:
+        game_id = int(request.match_info["game"])
+        token = request.cookies.get(cookie_name(game_id), "")
+        if not token:
+            raise BadTicket("session")
+        ticket = self.signer.check(SESSION, token, game_id)
+        if ticket in self.revoked:
+            raise BadTicket("session")
+        return ticket
+
+    async def _viewer(self, request: web.Request) -> tuple[Ticket, Any] | web.Response:
+        try:
+            ticket = self.session(request)
+        except BadTicket as exc:
+            return self.refusal(request, exc.reason)
+        record = await self._game(ticket.game_id)
+        if record is None:
+            return self.refusal(request, "missing", 404)
+        if ticket.seat is not None and record.seat_of(ticket.user_id) != ticket.seat:
+            return self.refusal(request, "seat")
+        return ticket, record
+
+    async def paths(self, map_id: str) -> dict[str, str]:
+        paths = self._paths.get(map_id)
+        if paths is None:
+            paths = self._paths[map_id] = await workers.run(territory_paths, map_id)
+        return paths
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        found = await self._viewer(request)
+        if isinstance(found, web.Response):
+            return found
+        ticket, record = found
+        game = record.game()
+        geo = geometry_for(game.board.id)
+        language = ticket.language
+        data = {
+            "game": record.id, "you": ticket.seat, "language": language,
+            "map": {"width": geo.width, "height": geo.height, "panel": 206, "badge": geo.badge_size,
+                    "paths": await self.paths(game.board.id),
+                    "anchors": {t: list(s.anchor) for t, s in geo.territories.items()},
+                    "names": territory_names(game, language)},
+            "strings": ui_strings(language),
+        }
+        return web.Response(text=page_html(data, language), content_type="text/html")
+
+    async def map_png(self, request: web.Request) -> web.StreamResponse:
+        found = await self._viewer(request)
+        if isinstance(found, web.Response):
+            return found
+        ticket, record = found
+        at = request.query.get("at", "")
+        seq = int(at) if at.isdigit() and 0 < int(at) <= record.last_seq else record.last_seq  # a replay's moment
+        key = (record.id, seq, ticket.seat, ticket.language)
+        png = self._maps.get(key)
+        if png is None:
+            state = record.game().state if seq == record.last_seq else await self.replay_state(record.id, seq)
+            png = await drawing.draw(drawing.prepare(state, ticket.seat, locale=ticket.language))
+            while len(self._maps) >= MAX_MAPS:
+                del self._maps[next(iter(self._maps))]
+            self._maps[key] = png
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        types = {"board.js": "text/javascript", "board.css": "text/css"}
+        if name not in types:
+            raise web.HTTPNotFound()
+        return web.Response(body=(STATIC / name).read_bytes(), content_type=types[name],
+                            headers={"Cache-Control": "public, max-age=300"})
+
+    async def health(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text="ok")
+
+    async def leave(self, request: web.Request) -> web.StreamResponse:
+        """The viewer leaves: their cookie is cleared and opens nothing any more."""
+        if request.headers.get("Origin") != self.config.origin:
+            raise web.HTTPForbidden()
+        try:
+            ticket = self.session(request)
+            self.revoked.use(ticket)
+        except BadTicket:
+            pass
+        response = self.refusal(request, "session", 200)
+        response.del_cookie(cookie_name(int(request.match_info["game"])), path=f"/g/{request.match_info['game']}")
+        return response
+
+    # -- the replay ---------------------------------------------------------------------------------------
+    async def replay_state(self, game_id: int, seq: int) -> GameState:
+        """The whole board after event ``seq`` (projected for its viewer by the caller)."""
+        events = await self.store.events(game_id)
+        return Game.from_events(events[:seq]).state
+
+    async def replay(self, ticket: Ticket, seq: int) -> dict[str, Any]:
+        """The board after event ``seq`` as the viewer may know it at that moment (a spectator: the public
+        projection), with that event in the channel's words; no choices: a replay plays nothing."""
+        events = await self.store.events(ticket.game_id)
+        before = Game.from_events(events[: seq - 1]).state if seq > 1 else None
+        game = Game.from_events(events[:seq])
+        shown = [e for e in events_for(events[seq - 1: seq], ticket.seat, before=before) if not e.get("hidden")]
+        board = view(game, ticket.seat, ticket.language, seq)
+        board.pop("legal", None)
+        return {"type": "replay", "seq": seq, "of": len(events), "board": board,
+                "lines": describe(shown, game.state, game.board, ticket.language)}
+
+    # -- the WebSocket -------------------------------------------------------------------------------------
+    async def websocket(self, request: web.Request) -> web.StreamResponse:
+        if request.headers.get("Origin") != self.config.origin:
+            raise web.HTTPForbidden(text="origin")
+        found = await self._viewer(request)
+        if isinstance(found, web.Response):
+            raise web.HTTPForbidden(text="session")
+        ticket, _record = found
+        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+        await ws.prepare(request)
+        lock = asyncio.Lock()
+
+        async def send(message: dict[str, Any]) -> None:
+            async with lock:
+                if not ws.closed:
+                    await ws.send_str(json.dumps(message, separators=(",", ":")))
+
+        board = Viewer(ticket.game_id, ticket.seat, ticket.language, send)
+        self.hub.join(board)
+        bucket = Bucket()
+        try:
+            async for message in ws:
+                if message.type != WSMsgType.TEXT:
+                    break
+                if not bucket.take():
+                    await send({"type": "refused", "text": _("Slow down: too many taps at once.", ticket.language)})
+                    continue
+                await self.receive(board, ticket, message.data, send)
+        finally:
+            self.hub.leave(board)
+        return ws
+
+    async def receive(self, board: Viewer, ticket: Ticket, text: str,
+                      send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        """One message from a board: ``hello`` (the last event it saw) or ``move``."""
+        language = ticket.language
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or data.get("type") not in ("hello", "move", "replay"):
+            await send({"type": "refused", "text": _("That choice is not available now; open the menu again.",
+                                                     language)})
+            return
+        if data["type"] == "replay":
+            at = data.get("seq")
+            record = await self.store.get_game(ticket.game_id)
+            if not isinstance(at, int) or isinstance(at, bool) or not 0 < at <= record.last_seq:
+                await send({"type": "refused", "text": _("That choice is not available now; open the menu again.",
+                                                         language)})
+                return
+            await send(await self.replay(ticket, at))
+            return
+        if data["type"] == "hello":
+            since = data.get("since", 0)
+            await self.hub.bring_up_to_date(board, since if isinstance(since, int) and since >= 0 else 0)
+            return
+        tap = data.get("id")
+        tap_id = tap if isinstance(tap, str) and 0 < len(tap) <= 40 else None
+        try:
+            await self.move(ticket, data, tap_id)
+        except Refused:
+            await send({"type": "refused", "id": tap_id,
+                        "text": _("That choice is not available now; open the menu again.", language)})
+            await self.hub.bring_up_to_date(board, board.seq)
+            return
+        except RuleError as exc:
+            await send({"type": "refused", "id": tap_id, "text": translate_rule(exc, language)})
+            return
+        except StoreError as exc:
+            await send({"type": "refused", "id": tap_id,
+                        "text": translate_template(exc.template, exc.params, language)})
+            return
+        await send({"type": "done", "id": tap_id})
+
+    async def move(self, ticket: Ticket, data: dict[str, Any], tap_id: str | None) -> Outcome | None:
+        """Apply a board's move for the cookie's seat, then tell the channel as a tap on the panel does."""
+        if ticket.seat is None:
+            raise Refused
+        record = await self.store.get_game(ticket.game_id)
+        if record.status != RUNNING or record.state_json is None or record.seat_of(ticket.user_id) != ticket.seat:
+            raise Refused
+        game = record.game()
+        action = action_of(game, ticket.seat, data)
+        game.validate(action)
+        interaction = f"web:{ticket.nonce}:{tap_id}" if tap_id else None
+        outcome = await self.table.apply(record, action, interaction)
+        if outcome.duplicate:
+            return None
+        self._tell(outcome)
+        return outcome
+
+    def _tell(self, outcome: Outcome) -> None:
+        """The channel hears of a board's move as of a tap, one outcome of a game after the other."""
+        game_id = outcome.record.id
+        before = self._telling.get(game_id)
+
+        async def tell() -> None:
+            if before is not None:
+                await asyncio.gather(before, return_exceptions=True)
+            try:
+                await tell_channel(self.announcer, outcome)
+            except Exception:
+                log.exception("game %s: telling the channel of a board's move failed", game_id)
+            finally:
+                if self._telling.get(game_id) is task:
+                    del self._telling[game_id]
+
+        task = asyncio.get_running_loop().create_task(tell())
+        self._telling[game_id] = task
+
+    async def settled(self) -> None:
+        """Wait until the channel has been told every board move so far (tests, shutdown)."""
+        while self._telling:
+            await asyncio.gather(*self._telling.values(), return_exceptions=True)
+
+
+async def tell_channel(announcer: Announcer, outcome: Outcome) -> None:
+    """The channel hears of a board's move as of a tap on a message other than the turn panel: the panel follows
+    the move and what it led to is posted (``Announcer.answer`` without the private answer: the board itself is
+    the player's answer)."""
+    quiet = all(p.by == PLAYER for p in outcome.parts) and not outcome.ended and not announcer._turn_passed(outcome)
+    if not quiet:
+        await announcer.told(outcome)
+    await announcer.publish(outcome, told=True, acted=True)
+    if quiet:
+        await announcer.told(outcome)
+
+
+__all__ = ["BoardServer", "Bucket", "cookie_name"]
