@@ -565,3 +565,20 @@ def test_a_trade_is_one_of_the_sets_offered_with_its_bonus_territory_one_of_the_
         with pytest.raises(Refused):
             action_of(game, seat, message)
     game.validate(trade)
+
+
+def test_a_maps_own_wild_cards_are_wild_on_the_board():
+    from test_one_way import ONE_WAY
+
+    from engine import parse_map, register_map, registered_map
+
+    if registered_map(ONE_WAY["id"]) is None:
+        register_map(parse_map({k: v for k, v in ONE_WAY.items() if k != "missions"}))
+    game, _events = Game.new(["alice", "bob"], seed="wilds", settings={"deployment": "auto", "map": ONE_WAY["id"]})
+    seat = game.state.current
+    assert game.board.wild_cards[-1] == "wild_5"
+    mine = next(t for t in game.state.territories_of(seat) if game.board.territories[t].card is not None)
+    game.state.hands[seat] = ["wild_5", "wild_4", mine]
+    shown = view(game, seat, "en", 5)
+    assert [c["name"] for c in shown["hand"]][:2] == ["Wild", "Wild"]
+    assert shown["legal"]["trade"] == [{"cards": ["wild_5", "wild_4", mine], "bonus": [mine]}]

@@ -33,7 +33,6 @@ from engine import (
     Trade,
     Undo,
 )
-from engine.cards import WILD_CARDS
 from engine.fog import Audience, public_phase, state_for
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, OVER, REINFORCE, SETUP
@@ -71,7 +70,7 @@ def legal(game: Game, seat: int) -> dict[str, Any]:
     if game.can_trade(seat):
         sets = game.ranked_sets(seat)
         if sets:
-            out["trade"] = [{"cards": list(cards), "bonus": [c for c in cards if c not in WILD_CARDS
+            out["trade"] = [{"cards": list(cards), "bonus": [c for c in cards if not game.board.is_wild(c)
                                                               and s.owners.get(c) == seat]} for cards in sets]
     if s.phase == ATTACK:
         attacks: dict[str, list[dict[str, Any]]] = {}
@@ -113,7 +112,7 @@ def view(game: Game, audience: Audience, language: str, seq: int) -> dict[str, A
     }
     if audience is not None and audience >= 0:
         hand = s.hands.get(audience, [])
-        out["hand"] = [{"card": c, "name": _("Wild", language) if c in WILD_CARDS else
+        out["hand"] = [{"card": c, "name": _("Wild", language) if board.is_wild(c) else
                         territory_name(board, c, language), "symbol": game.card_symbol(c)} for c in hand]
         mission = game.mission(audience)
         if mission is not None:
