@@ -458,6 +458,9 @@ async def test_under_fog_every_board_message_holds_only_what_its_viewer_may_see(
                         continue
                     seen = visible_territories(state, seats[name])
                     assert set(message["board"]["owners"]) <= seen, name
+                    assert set(message["board"]["armies"]) <= seen, name
+                    if seats[name] is not None:  # a player's own hand, and no one else's
+                        assert [c["card"] for c in message["board"].get("hand", [])] == state.hands.get(seats[name], [])
                     assert message["board"]["you"] == seats[name]
                     if seats[name] is None:
                         assert message["board"]["owners"] == {} and "hand" not in message["board"]
