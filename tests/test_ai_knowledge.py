@@ -11,6 +11,7 @@ from engine import Game
 from engine.ai import Recollection, make_ai, seat_view
 from engine.fog import friends_of, state_for, visible_to
 from engine.state import OVER, GameState, Player
+from table import Limits, Table
 
 LEVELS = ("easy", "normal", "random", "cautious")
 DECISIONS = 60
@@ -116,3 +117,33 @@ def test_a_recollection_followed_event_by_event_is_the_one_rebuilt_from_the_log(
     rebuilt = Recollection.of_log(events)
     assert {s: m.seen for s, m in rebuilt.memories.items()} == {s: m.seen for s, m in seen.memories.items()}
     assert rebuilt.event_count == seen.event_count == game.state.event_count
+
+
+async def fog_game_of_ais(store, channel: int, fresh_table_each_step: bool) -> list:
+    """A fog game: the host plays two rounds, then leaves their seat to the AI, which plays on with two others."""
+    def table() -> Table:
+        return Table(store, lambda: 1_000_000.0, lambda: "knowledge-seed", Limits(rounds_without_humans=20))
+    first = table()
+    lobby = await first.open_lobby(1, channel, 100, "Host", {"fog": "on", "deployment": "auto"})
+    game_id = lobby.record.id
+    for _ in range(2):
+        await first.add_ai(game_id, "normal")
+    record = (await first.start(game_id)).record
+    while record.game().state.round < 3:
+        game = record.game()
+        record = (await first.apply(record, make_ai("easy", salt="host").choose(game, game.state.current))).record
+    await store.replace_with_ai(game_id, 0)
+    current = first
+    for _ in range(200):
+        if record.status != "running":
+            break
+        current = table() if fresh_table_each_step else current
+        record = (await current.go_on(game_id)).record
+    assert record.status == "finished"
+    return await store.events(game_id)
+
+
+async def test_the_table_keeps_each_seats_memory_as_a_restart_rebuilds_it_from_the_log(sqlite_store):
+    kept = await fog_game_of_ais(sqlite_store, 10, fresh_table_each_step=False)
+    rebuilt = await fog_game_of_ais(sqlite_store, 11, fresh_table_each_step=True)
+    assert kept == rebuilt, "the same game, whether the memory was kept or rebuilt from the log after a restart"
