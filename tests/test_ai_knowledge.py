@@ -18,9 +18,13 @@ DECISIONS = 60
 
 
 def played(mode: str, fog: str, seed: int, actions: int, seats: int = 3) -> tuple[Game, Recollection]:
-    """A game of AIs some actions in, with every seat's memory of what it saw (two players: and the neutral)."""
-    players = [Player(i, f"P{i}", "ai", level) for i, level in enumerate(("normal", "easy", "normal")[:seats])]
+    """A game of AIs some actions in, with every seat's memory of what it saw (two players: and the neutral; four:
+    in two teams)."""
+    levels = ("normal", "easy", "normal", "easy")[:seats]
+    players = [Player(i, f"P{i}", "ai", level) for i, level in enumerate(levels)]
     settings_ = {"mode": mode, "fog": fog, "cards": "escalating", "deployment": "claim" if seed % 2 else "auto"}
+    if seats == 4:
+        settings_["teams"] = "2v2"
     game, events = Game.new(players, f"knowledge:{seed}", settings_)
     seen = Recollection.of_log(events)
     ais = [make_ai(p.level or "normal", salt=str(p.seat)) for p in players]
@@ -69,7 +73,7 @@ def with_other_secrets(state: GameState, seat: int, rng: random.Random) -> GameS
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mode=st.sampled_from(["classic", "missions", "capitals"]), fog=st.sampled_from(["on", "on", "off"]),
        seed=st.integers(0, 10_000), actions=st.integers(0, 200), level=st.sampled_from(LEVELS),
-       shuffle=st.integers(0, 2**32), seats=st.sampled_from([3, 3, 2]))
+       shuffle=st.integers(0, 2**32), seats=st.sampled_from([3, 3, 2, 4]))
 def test_what_a_seat_cannot_see_never_changes_the_ais_choice(mode, fog, seed, actions, level, shuffle, seats):
     """Some actions into a game, the next decisions of every seat, each with the hidden parts drawn anew."""
     if mode == "missions" and seats == 2:
