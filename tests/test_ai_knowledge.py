@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from engine import Game
 from engine.ai import Recollection, make_ai, seat_view
-from engine.fog import friends_of, state_for, visible_to
-from engine.state import NEUTRAL, OVER, SETUP, GameState, Player
+from engine.fog import friends_of, state_for, visible_territories, visible_to
+from engine.state import NEUTRAL, OVER, SETUP, GameState, Player, apply_event, initial_state
 from table import Limits, Table
 
 LEVELS = ("easy", "normal", "random", "cautious")
@@ -127,6 +127,19 @@ def test_a_recollection_followed_event_by_event_is_the_one_rebuilt_from_the_log(
     rebuilt = Recollection.of_log(events)
     assert {s: m.seen for s, m in rebuilt.memories.items()} == {s: m.seen for s, m in seen.memories.items()}
     assert rebuilt.event_count == seen.event_count == game.state.event_count
+    # What each seat was shown: after every event, the territories in its sight before or after it, as they are.
+    state = initial_state(events[0])
+    shown: dict[int, dict[str, tuple[int, int]]] = {p.seat: {} for p in players}
+    for event in events[1:]:
+        before = {s: visible_territories(state, s) for s in shown}
+        apply_event(state, event)
+        for s, memory in shown.items():
+            for t in before[s] | visible_territories(state, s):
+                if t in state.owners:
+                    memory[t] = (state.owners[t], state.armies[t])
+                else:
+                    memory.pop(t, None)
+    assert shown == {s: m.seen for s, m in seen.memories.items()}
 
 
 async def fog_game_of_ais(store, channel: int, fresh_table_each_step: bool) -> list:

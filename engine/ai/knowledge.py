@@ -75,16 +75,31 @@ class Recollection:
         return visible_territories(self.state, seat) if self.fog else set()
 
     def follow(self, events: Sequence[Event]) -> None:
-        """Follow the events that came after the ones followed so far."""
+        """Follow the events that came after the ones followed so far.
+
+        After each event a seat notes the territories in its sight before or after it that the event changed,
+        and those that came into sight; the others it already knows as they are (or as they were when it last
+        saw them). Sight changes only with the owners."""
         for event in events:
-            apply_event(self.state, event)
             if not self.fog:
+                apply_event(self.state, event)
                 continue
+            owners, armies = dict(self.state.owners), dict(self.state.armies)
+            apply_event(self.state, event)
+            now_owners, now_armies = self.state.owners, self.state.armies
+            changed = {t for t in now_owners.keys() | owners.keys() | now_armies.keys() | armies.keys()
+                       if now_owners.get(t) != owners.get(t) or now_armies.get(t) != armies.get(t)}
+            if not changed:
+                continue
+            moved = any(now_owners.get(t) != owners.get(t) for t in changed)
             for seat, memory in self.memories.items():
                 before = self._sight[seat]
-                now = self._visible(seat)
-                self._sight[seat] = now
-                memory.note(self.state, before | now)
+                if moved:
+                    now = self._visible(seat)
+                    self._sight[seat] = now
+                    memory.note(self.state, (changed & (before | now)) | (now - before))
+                else:
+                    memory.note(self.state, changed & before)
 
     def memory(self, seat: int) -> Memory:
         return self.memories.setdefault(seat, Memory(seat))
