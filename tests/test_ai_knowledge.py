@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -115,12 +116,15 @@ def test_a_territory_out_of_sight_is_remembered_as_last_seen_and_the_rest_is_unk
     assert view.seed == "" and set(view.missions) <= {seat}
 
 
-def test_a_recollection_followed_event_by_event_is_the_one_rebuilt_from_the_log():
+@pytest.mark.parametrize("mode", ["classic", "capitals"])
+def test_a_recollection_followed_event_by_event_is_what_each_seat_was_shown(mode):
     players = [Player(i, f"P{i}", "ai", "normal") for i in range(3)]
-    game, events = Game.new(players, "knowledge:log", {"fog": "on"})
+    game, events = Game.new(players, "knowledge:log", {"fog": "on", "mode": mode})
     seen = Recollection.of_log(events)
     ai = make_ai("normal")
     for _ in range(300):
+        if game.state.phase == OVER:
+            break
         new = game.apply(ai.choose(game, game.state.current, seen.memory(game.state.current)))
         seen.follow(new)
         events += new
@@ -130,16 +134,21 @@ def test_a_recollection_followed_event_by_event_is_the_one_rebuilt_from_the_log(
     # What each seat was shown: after every event, the territories in its sight before or after it, as they are.
     state = initial_state(events[0])
     shown: dict[int, dict[str, tuple[int, int]]] = {p.seat: {} for p in players}
+    capitals: dict[int, dict[int, str]] = {p.seat: {} for p in players}
     for event in events[1:]:
         before = {s: visible_territories(state, s) for s in shown}
         apply_event(state, event)
         for s, memory in shown.items():
-            for t in before[s] | visible_territories(state, s):
+            sight = before[s] | visible_territories(state, s)
+            for t in sight:
                 if t in state.owners:
                     memory[t] = (state.owners[t], state.armies[t])
                 else:
                     memory.pop(t, None)
+            capitals[s].update({c: t for c, t in state.capitals.items() if t in sight})
     assert shown == {s: m.seen for s, m in seen.memories.items()}
+    assert capitals == {s: m.capitals for s, m in seen.memories.items()}
+    assert mode != "capitals" or any(len(c) > 1 for c in capitals.values()), "it saw others' capitals"
 
 
 async def fog_game_of_ais(store, channel: int, fresh_table_each_step: bool) -> list:

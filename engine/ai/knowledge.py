@@ -3,7 +3,8 @@
 Every AI decides on ``seat_view``: the seat's projection of the game (``engine.fog.state_for``: other players'
 cards face down, their number kept; no other mission; no deck order; no dice seed) and, under fog of war, the
 board as the seat last saw it. Out of sight a territory it never saw has no owner and no armies, as in the
-projection; one it saw keeps the owner and armies it had when last seen (``Memory``), even if they changed since.
+projection; one it saw keeps the owner and armies it had when last seen (``Memory``), even if they changed since,
+and a capital it saw stays known.
 Its own territories, and the ones next to them, are always exact, so its legal moves are the real ones.
 
 The memory is a function of the log: ``Recollection`` follows the events one by one, and after each it notes
@@ -31,10 +32,12 @@ from ..state import GameState, apply_event, initial_state
 
 @dataclass
 class Memory:
-    """What one seat last saw of each territory it saw: ``seen[territory] = (owner, armies)``."""
+    """What one seat last saw of each territory it saw: ``seen[territory] = (owner, armies)``; and the capitals
+    it saw (``capitals[seat] = territory``: a capital never moves)."""
 
     seat: int
     seen: dict[str, tuple[int, int]] = field(default_factory=dict)
+    capitals: dict[int, str] = field(default_factory=dict)
 
     def note(self, state: GameState, territories: set[str]) -> None:
         """Remember ``territories`` as they are in ``state`` (an unowned one is forgotten: it is unclaimed)."""
@@ -44,6 +47,12 @@ class Memory:
                 self.seen.pop(t, None)
             else:
                 self.seen[t] = (owner, state.armies.get(t, 0))
+
+    def note_capitals(self, state: GameState, territories: set[str]) -> None:
+        """Remember the capitals among ``territories``."""
+        for seat, t in state.capitals.items():
+            if t in territories:
+                self.capitals[seat] = t
 
 
 class Recollection:
@@ -58,6 +67,7 @@ class Recollection:
         self._sight = {seat: self._visible(seat) for seat in self.memories}
         for seat, memory in self.memories.items():
             memory.note(self.state, self._sight[seat])
+            memory.note_capitals(self.state, self._sight[seat])
 
     @classmethod
     def of_log(cls, events: Sequence[Event]) -> Recollection:
@@ -89,7 +99,8 @@ class Recollection:
             now_owners, now_armies = self.state.owners, self.state.armies
             changed = {t for t in now_owners.keys() | owners.keys() | now_armies.keys() | armies.keys()
                        if now_owners.get(t) != owners.get(t) or now_armies.get(t) != armies.get(t)}
-            if not changed:
+            chosen = event["type"] == "capital_chosen"
+            if not changed and not chosen:
                 continue
             moved = any(now_owners.get(t) != owners.get(t) for t in changed)
             for seat, memory in self.memories.items():
@@ -98,8 +109,11 @@ class Recollection:
                     now = self._visible(seat)
                     self._sight[seat] = now
                     memory.note(self.state, (changed & (before | now)) | (now - before))
+                    memory.note_capitals(self.state, now - before)
                 else:
                     memory.note(self.state, changed & before)
+                if chosen:
+                    memory.note_capitals(self.state, before)
 
     def memory(self, seat: int) -> Memory:
         return self.memories.setdefault(seat, Memory(seat))
@@ -139,6 +153,8 @@ def seat_view(game: Game, seat: int, memory: Memory | None = None) -> SeatView:
             if t not in shown and owner not in friends:
                 view.owners[t] = owner
                 view.armies[t] = armies
+        for s, t in memory.capitals.items():
+            view.capitals.setdefault(s, t)
     placeable = game.placeable(seat) if real.current == seat else []
     return SeatView(view, game.claimable(), placeable)
 
