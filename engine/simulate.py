@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .ai import ALL_LEVELS, make_ai
+from .ai import ALL_LEVELS, Recollection, make_ai
 from .errors import MapError
 from .game import Game
 from .log import write_log
@@ -62,12 +62,17 @@ def play_game(levels: Sequence[str], seed: str, settings: Settings | dict[str, A
     players = [Player(i, f"{level.title()} {i + 1}", "ai", level) for i, level in enumerate(levels)]
     game, events = Game.new(players, seed, settings)
     ais = [make_ai(level, salt=str(i)) for i, level in enumerate(levels)]
+    # Under fog each AI remembers what its seat saw, followed from the log.
+    seen = Recollection.of_log(events) if game.state.settings.fog == "on" else None
     actions = 0
     while game.state.phase != OVER:
         if actions >= max_actions:
             raise RuntimeError(f"game with seed {seed} did not finish in {max_actions} actions")
         seat = game.state.current
-        events += game.apply(ais[seat].choose(game, seat))
+        new = game.apply(ais[seat].choose(game, seat, seen.memory(seat) if seen is not None else None))
+        if seen is not None:
+            seen.follow(new)
+        events += new
         actions += 1
     return GameResult(game, events, actions, time.perf_counter() - started)
 

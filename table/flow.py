@@ -21,7 +21,8 @@ from typing import Any
 
 from engine import Action, Event, Game, GameState, RuleError, Surrender
 from engine.actions import RoundLimit
-from engine.ai import make_ai
+from engine.ai import Memory, Recollection, make_ai, recollect
+from engine.fog import fog_hides_board
 from engine.state import OVER
 from store import (
     ACTIVE_STATUSES,
@@ -94,6 +95,8 @@ class Table:
         self._rooms: dict[int, asyncio.Lock] = {}
         # The round the last human left each game the AIs play alone, for the seats it was worked out from.
         self._humans_left: dict[int, tuple[tuple[SeatRecord, ...], int]] = {}
+        # What each seat of a fog game saw of the board, followed from its log: the AI decides on it.
+        self._recollections: dict[int, Recollection] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """One change at a time to one game inside this process (a game is served by one process: the one
@@ -164,6 +167,7 @@ class Table:
     async def cancel(self, game_id: int) -> Outcome:
         async with self.lock(game_id):
             record = await self.store.cancel(game_id)
+            self._recollections.pop(game_id, None)
             await self.sync(record)
             return Outcome(record)
 
@@ -310,7 +314,8 @@ class Table:
             else:
                 break
             action: Action = (RoundLimit(seat) if by == AI and await self._played_out(record, game)
-                              else make_ai(level, salt=str(seat)).choose(game, seat))
+                              else make_ai(level, salt=str(seat)).choose(game, seat,
+                                                                         await self._memory(record, game, seat)))
             try:  # chosen on this version of the game: if anything came between, look again
                 result = await self.store.apply_action(record.id, action, expected_version=record.version)
             except VersionConflict:
@@ -320,6 +325,9 @@ class Table:
                 log.info("game %s: the AI stopped: %s", record.id, exc)
                 record = await self.store.get_game(record.id)
                 break
+            known = self._recollections.get(record.id)
+            if known is not None and known.event_count == s.event_count:
+                known.follow(result.events)
             last = parts[-1] if parts else None
             if last is None or (last.seat, last.by, last.turn) != (seat, by, s.turn) or last.ended:
                 if last is not None and last.by in (AI, TIMEOUT):
@@ -333,7 +341,22 @@ class Table:
             parts[-1].after = record.game().state
         if record.status != RUNNING:
             self._humans_left.pop(record.id, None)
+            self._recollections.pop(record.id, None)
         return record
+
+    async def _memory(self, record: GameRecord, game: Game, seat: int) -> Memory | None:
+        """Under fog, what ``seat`` saw of the board (the AI decides on it, as a player would): followed from the
+        game's log and kept while the game runs; after a restart it is rebuilt in the log's worker."""
+        if not fog_hides_board(game.state):
+            return None
+        known = self._recollections.get(record.id)
+        count = game.state.event_count
+        if known is not None and known.event_count < count:  # moves of players since: seq n is the n-th event
+            known.follow(await self.store.events(record.id, since_seq=known.event_count + 1))
+        if known is None or known.event_count != count:
+            known = await self.store.with_log(record.id, recollect)
+        self._recollections[record.id] = known
+        return known.memory(seat)
 
     async def _played_out(self, record: GameRecord, game: Game) -> bool:
         """Whether no human plays the game any more and it has played its rounds without one

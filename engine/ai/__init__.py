@@ -1,10 +1,14 @@
-"""AI players. ``choose_action(game, seat, level, ...)`` returns the next action for a seat whose move it is."""
+"""AI players. ``choose_action(game, seat, level, ...)`` returns the next action for a seat whose move it is.
+
+Every AI decides only on what its seat may know (``knowledge.seat_view``); under fog of war it is given the
+seat's ``Memory`` of the board it saw, which whoever drives it keeps (``knowledge.Recollection``)."""
 
 from __future__ import annotations
 
 from ..actions import Action
 from ..game import Game
 from .easy import EasyAI
+from .knowledge import Memory, Recollection, recollect, seat_view
 from .normal import NormalAI
 from .random_play import RandomAI
 
@@ -35,8 +39,9 @@ def make_ai(level: str, salt: str = "", seed: str = "") -> EasyAI | NormalAI | R
     raise ValueError(f"unknown AI level “{level}”; levels: {', '.join(ALL_LEVELS)}")
 
 
-def choose_action(game: Game, seat: int, level: str = "normal") -> Action:
-    return make_ai(level, salt=str(seat)).choose(game, seat)
+def choose_action(game: Game, seat: int, level: str = "normal", memory: Memory | None = None) -> Action:
+    return make_ai(level, salt=str(seat)).choose(game, seat, memory)
 
 
-__all__ = ["ALL_LEVELS", "LEVELS", "PLAYER_LEVELS", "EasyAI", "NormalAI", "RandomAI", "choose_action", "make_ai"]
+__all__ = ["ALL_LEVELS", "LEVELS", "PLAYER_LEVELS", "EasyAI", "Memory", "NormalAI", "RandomAI", "Recollection",
+           "choose_action", "make_ai", "recollect", "seat_view"]

@@ -1,6 +1,8 @@
 """The easy AI: random legal play that still finishes games.
 
-Its randomness comes from the game's own state (a hash of the action count), so games stay replayable.
+Its randomness comes from the game's own state (a hash of the action count), so games stay replayable. It
+decides on what its seat may know (``knowledge.seat_view``): under fog the hash leaves out the dice count, which
+tells how much fighting went on out of sight.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import hashlib
 from ..actions import Action, Attack, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
 from ..game import Game
 from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, REINFORCE, SETUP
+from .knowledge import Memory, seat_view
 
 
 class EasyAI:
@@ -20,11 +23,16 @@ class EasyAI:
 
     def _pick(self, game: Game, n: int, tag: str) -> int:
         s = game.state
-        key = f"{s.seed_commitment}:{s.event_count}:{s.dice_index}:{tag}:{self.salt}"
+        dice = "" if s.settings.fog == "on" else s.dice_index
+        key = f"{s.seed_commitment}:{s.event_count}:{dice}:{tag}:{self.salt}"
         digest = hashlib.sha256(key.encode()).digest()
         return int.from_bytes(digest[:8], "big") % n
 
-    def choose(self, game: Game, seat: int) -> Action:
+    def choose(self, game: Game, seat: int, memory: Memory | None = None) -> Action:
+        """The next action of ``seat``, from what it may know (``memory``: what it saw under fog)."""
+        return self._decide(seat_view(game, seat, memory), seat)
+
+    def _decide(self, game: Game, seat: int) -> Action:
         s = game.state
         if s.phase == CLAIM:
             options = game.claimable()

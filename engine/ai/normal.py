@@ -1,7 +1,8 @@
 """The normal AI: continent focus, reinforced borders, attacks when the exact odds are good, sensible cards.
 
 It plays toward the game's goal: the continents or the player named by its secret mission, the capitals of
-its enemies (and the defence of its own), and never against its teammates."""
+its enemies (and the defence of its own), and never against its teammates. It decides on what its seat may
+know (``knowledge.seat_view``): under fog, the board out of sight as it last saw it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from ..actions import Action, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, F
 from ..game import Game
 from ..odds import QUICK_LIMIT, odds
 from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
+from .knowledge import Memory, seat_view
 
 
 class NormalAI:
@@ -73,7 +75,11 @@ class NormalAI:
         return {t for t in s.capitals.values() if not game.friendly(seat, s.owners.get(t))}
 
     # -- decisions -------------------------------------------------------------------------------------
-    def choose(self, game: Game, seat: int) -> Action:
+    def choose(self, game: Game, seat: int, memory: Memory | None = None) -> Action:
+        """The next action of ``seat``, from what it may know (``memory``: what it saw under fog)."""
+        return self._decide(seat_view(game, seat, memory), seat)
+
+    def _decide(self, game: Game, seat: int) -> Action:
         s = game.state
         if s.phase == CLAIM:
             return Claim(seat, self._claim_choice(game, seat))
@@ -118,7 +124,7 @@ class NormalAI:
             neutral = [t for t in game.placeable(seat) if s.owners.get(t) == NEUTRAL]
             def wall(t: str) -> float:
                 enemies = sum(1 for n in game.board.neighbours(t) if s.owners.get(n) not in (seat, NEUTRAL))
-                return enemies - s.armies[t] * 0.1
+                return enemies - s.armies.get(t, 0) * 0.1
             return Place(seat, max(neutral, key=wall), 1)
         return Place(seat, self._reinforce_target(game, seat), 1)
 

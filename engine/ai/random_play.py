@@ -6,7 +6,8 @@ edge values: one die and the most dice, the least and the most armies to move in
 but one, any valid set with any +2 territory. It never undoes (undo and place again could go on for ever), and
 it stops attacking now and then, so every game ends.
 
-Its randomness comes from the game's public state (the seed commitment and the event and dice counters) and
+It decides on what its seat may know (``knowledge.seat_view``). Its randomness comes from the game's public
+state (the seed commitment and the event and dice counters; under fog not the dice counter) and
 the ``seed`` it is given: the same game and the same seed give the same choices, and a replay plays the same
 game. It never uses the global random generator.
 """
@@ -33,6 +34,7 @@ from ..actions import (
 )
 from ..game import Game
 from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
+from .knowledge import Memory, seat_view
 
 T = TypeVar("T")
 
@@ -64,10 +66,15 @@ class RandomAI:
     def rng(self, game: Game) -> random.Random:
         """A generator for the decision in this position: the same position and seed give the same one."""
         s = game.state
+        dice = "" if s.settings.fog == "on" else s.dice_index  # under fog it tells how much fighting went on
         return random.Random(f"random-ai:{self.seed}:{self.salt}:{s.seed_commitment}:{s.event_count}:"
-                             f"{s.dice_index}:{s.draw_index}")
+                             f"{dice}:{s.draw_index}")
 
-    def choose(self, game: Game, seat: int) -> Action:
+    def choose(self, game: Game, seat: int, memory: Memory | None = None) -> Action:
+        """The next action of ``seat``, from what it may know (``memory``: what it saw under fog)."""
+        return self._decide(seat_view(game, seat, memory), seat)
+
+    def _decide(self, game: Game, seat: int) -> Action:
         s = game.state
         rng = self.rng(game)
         if s.phase == CLAIM:
