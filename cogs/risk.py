@@ -22,6 +22,7 @@ from discord.ext import commands
 from cogs.game.control import ControlCommands
 from cogs.game.info import InfoCommands
 from cogs.game.lobby import LobbyButton, LobbyCommands, LobbySelect
+from cogs.game.vote import VoteCommands
 from cogs.maps.commands import MapCommands
 from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 from cogs.play.moves import PlayCommands
@@ -39,7 +40,8 @@ from engine.state import NEUTRAL
 from table import Scheduler, Table
 
 
-class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, HistoryCommands, MapCommands):
+class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCommands, HistoryCommands,
+              MapCommands):
     """Games of Risk, one per channel."""
 
     risk = risk_group
