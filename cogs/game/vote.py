@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.shared.ballots import NO, YES
 from cogs.shared.base import CogBase
 from cogs.shared.errors import CHANGED, UserError
 from cogs.shared.guards import game_here, seat_of
@@ -20,8 +21,6 @@ from cogs.shared.i18n import _
 from store import GameRecord
 from table import VoteRefused
 from table.timers import DRAW, STANDINGS
-
-YES, NO = "yes", "no"  # a ballot button's choice
 
 
 def refusal(exc: VoteRefused, locale: object) -> str:
@@ -76,4 +75,4 @@ class VoteCommands(CogBase):
             await self.announcer.vote(outcome)
 
 
-__all__ = ["NO", "YES", "VoteCommands", "refusal"]
+__all__ = ["VoteCommands", "refusal"]

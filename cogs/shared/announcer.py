@@ -23,23 +23,22 @@ import discord
 
 from cogs.maps import drawing as maps
 from cogs.maps.drawing import PHONE, map_file, prepare
-from cogs.play.panel import Green, Red, armies_to_place, controls
-from cogs.shared import components as verb
-from cogs.shared.components import GameButton, view_of
+from cogs.play.panel import armies_to_place, controls
+from cogs.shared.ballots import announce_vote
 from cogs.shared.ending import game_over_post
 from cogs.shared.errors import ACK, CHANGED, DONE
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.live import NOBODY, LivePanels, only
 from cogs.shared.postbox import ANSWERED_BY_EDIT, Extras, Post, Postbox, PostOptions, Sent
-from cogs.shared.text import describe, now_text, seat_name
+from cogs.shared.text import describe, now_text
 from cogs.shared.wording import attempt, clip, note_line, part_lines
 from engine import Game, GameState
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.game import split_log
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table
-from table.outcome import AI, KICKED, PLAYER, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS, VOTE_CALLED, VOTE_NOTES
+from table.outcome import AI, KICKED, PLAYER, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
 
 MAX_DONE = 1500  # what a move did, in the apology for an answer that failed (the apology's words come first)
 log = logging.getLogger("risk.announcer")
@@ -193,13 +192,14 @@ class Announcer:
         """What a timer (or a restart) produced, stored: everything to the channel, in plain words if its messages
         cannot be built (the failure is raised after that, for the scheduler's log)."""
         if outcome.vote is not None and not outcome.parts:  # a vote closed by its time: its tally
-            await self.vote(outcome)
-            return
+            return await self.vote(outcome)
         failures: list[Exception] = []
         await self.told(outcome)
         await self._publish_or_plainly(failures, outcome)
         if failures:
             raise failures[0]
+
+    vote = announce_vote  # a vote to end the game, called or closed (cogs/shared/ballots.py)
 
     async def told(self, outcome: Outcome) -> None:
         """Note that the channel has been told this outcome, before telling it: a restart never tells it again
@@ -370,34 +370,6 @@ class Announcer:
 
     async def _game_over(self, record: GameRecord, state: GameState | None) -> PostOptions:
         return await game_over_post(self.store, record, state or record.game().state)
-
-    # -- a vote to end the game ---------------------------------------------------------------------------------
-    async def vote(self, outcome: Outcome) -> None:
-        """A vote to end the game, to the channel: called, its message with the ballot buttons (who may vote, until
-        when); closed, its tally, and if it passed the game's end. Names and counts only: a vote tells nothing
-        of the board, under fog or not, and nobody's ballot."""
-        note = next((n for n in outcome.notes if n.kind in VOTE_NOTES), None)
-        vote, record = outcome.vote, outcome.record
-        if note is None or vote is None:
-            return
-        if note.kind != VOTE_CALLED:
-            if outcome.parts:  # it passed: the tally, then the end, as every end is told
-                await self.publish(outcome)
-            else:
-                await self.post(record, note_line(note, record.game().state, game_locale(record)))
-            return
-        locale = game_locale(record)
-        state = record.game().state
-        names = _(", ", locale).join(seat_name(state, seat, locale) for seat in outcome.voters)
-        text = "\n".join([note_line(note, state, locale), _(
-            "The players still in the game vote: {players}. It passes if every one of them votes for; nobody is "
-            "told the tally until everyone has voted or the vote closes, <t:{t}:R>.", locale, players=names,
-            t=int(vote.closes_at))])
-        view = view_of(GameButton(record.id, verb.BALLOT, vote.key, "yes", label=_("Vote for", locale), style=Green,
-                                  emoji="✅"),
-                       GameButton(record.id, verb.BALLOT, vote.key, "no", label=_("Vote against", locale), style=Red,
-                                  emoji="✖️"))
-        await self.post(record, clip([text]), view=view)
 
     # -- one player ------------------------------------------------------------------------------------------
     async def reminder(self, reminder: Reminder) -> None:
