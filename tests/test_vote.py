@@ -230,3 +230,25 @@ def test_a_vote_reads_back_from_its_timers():
     vote = Vote("ab12", "draw", 2, 100.0, {2: True})
     assert vote.timer == Timer(TimerKind.VOTE, "ab12.draw")
     assert Timer.parse(str(vote.ballot(False))) == Timer(TimerKind.BALLOT, "ab12.no")
+
+
+async def test_a_vote_survives_a_restart_and_its_buttons_still_count(tmp_path: Path):
+    db = tmp_path / "g.db"
+    d = OfflineDiscord(make_bot(db, seed="vote-restart"))
+    await d.setup()
+    try:
+        await four_then_dave_surrenders(d, turn_deadline=7 * DAY)
+        await call(d, "alice")
+        message = next(m for m in d.messages if "Vote for" in m.button_labels)
+        d = await d.restart(make_bot(db, seed="vote-restart"))
+        step = await d.click("bob", "Vote for", message)
+        assert "2 of 3 players have voted" in step[0].text and not step.problems
+        later = make_bot(db, seed="vote-restart")
+        later.clock.advance(DAY + 1)  # the bot was down while the vote's time ran out
+        before = len(d.messages)
+        d = await d.restart(later)
+        await d.run(d.bot.advance_time(0))
+        assert "closed before everyone voted (for: 2, against: 0)" in public_since(d, before)
+        assert await vote_of(d) is None and (await record_of(d)).status == "running"
+    finally:
+        await d.close()
