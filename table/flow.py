@@ -233,10 +233,6 @@ class Table:
         active = record.game().state.active_seats() if record.state_json is not None else []
         return tuple(p.seat for p in record.players if not p.is_ai and p.seat in active)
 
-    async def vote(self, game_id: int) -> Vote | None:
-        """The vote going on in a game, if any."""
-        return Vote.of(await self.store.game_deadlines(game_id))
-
     async def call_vote(self, game_id: int, seat: int, draw: bool) -> Outcome:
         """``seat`` calls a vote to end the game, by the standings or (``draw``) as a draw; their own ballot is for.
         It runs as long as a turn (``VOTE_SHORTEST`` to ``VOTE_LONGEST``). ``VoteRefused`` if they are not a voter,
