@@ -4,7 +4,7 @@
   turn panel (``panel.py``), what each button and select does (``buttons.py``, each tap a ``tap.Tap``), the menus
   of territories and counts, the territory options with their autocomplete;
 - ``game/``: one channel's game under ``/risk``: the lobby, its control (kick, pause, vacation…), its status,
-  log and rules;
+  log and rules; and ``/vote``, a vote to end it;
 - ``records/``: stats, the leaderboard, past games and the end-of-game report;
 - ``maps/``: a server's own maps (``commands.py``) and the map as an attachment (``drawing.py``);
 - ``shared/``: the plumbing every room uses: the announcer and the channel queue, components, guards, errors,
