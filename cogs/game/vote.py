@@ -68,7 +68,7 @@ class VoteCommands(CogBase):
         else:
             assert outcome.vote is not None
             text = _("🗳️ Your ballot is counted ({n} of {m} players have voted).", locale,
-                     n=len(outcome.vote.ballots), m=len(outcome.voters))
+                     n=sum(1 for v in outcome.voters if v in outcome.vote.ballots), m=len(outcome.voters))
         interaction.extras[CHANGED] = not outcome.duplicate
         await interaction.response.send_message(text, ephemeral=True)
         if outcome.notes:
