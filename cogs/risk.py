@@ -4,7 +4,7 @@
   turn panel (``panel.py``), what each button and select does (``buttons.py``, each tap a ``tap.Tap``), the menus
   of territories and counts, the territory options with their autocomplete;
 - ``game/``: one channel's game under ``/risk``: the lobby, its control (kick, pause, vacation…), its status,
-  log and rules;
+  log and rules; and ``/vote``, a vote to end it;
 - ``records/``: stats, the leaderboard, past games and the end-of-game report;
 - ``maps/``: a server's own maps (``commands.py``) and the map as an attachment (``drawing.py``);
 - ``shared/``: the plumbing every room uses: the announcer and the channel queue, components, guards, errors,
@@ -22,6 +22,7 @@ from discord.ext import commands
 from cogs.game.control import ControlCommands
 from cogs.game.info import InfoCommands
 from cogs.game.lobby import LobbyButton, LobbyCommands, LobbySelect
+from cogs.game.vote import VoteCommands
 from cogs.maps.commands import MapCommands
 from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 from cogs.play.moves import PlayCommands
@@ -39,7 +40,8 @@ from engine.state import NEUTRAL
 from table import Scheduler, Table
 
 
-class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, HistoryCommands, MapCommands):
+class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCommands, HistoryCommands,
+              MapCommands):
     """Games of Risk, one per channel."""
 
     risk = risk_group

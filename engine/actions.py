@@ -129,9 +129,19 @@ class RoundLimit(Action):
     kind: ClassVar[str] = "round_limit"
 
 
+@dataclass(frozen=True)
+class VoteEnd(Action):
+    """End the game now because its players voted so: by the standings (the leader wins, as at a round limit) or,
+    with ``draw``, as a draw (every player still in shares first place). The table's action once a vote passed
+    (table/flow.py), not one player's move; ``seat`` is the seat on turn."""
+
+    kind: ClassVar[str] = "vote_end"
+    draw: bool = False
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls for cls in (Claim, Place, Trade, Attack, Blitz, Occupy, EndAttack, Fortify, EndTurn, ChooseCapital,
-                               Surrender, Undo, RoundLimit)
+                               Surrender, Undo, RoundLimit, VoteEnd)
 }
 
 

@@ -268,7 +268,7 @@ class GameOver(TypedDict):
 
     type: Literal["game_over"]
     winner: int
-    reason: str   # conquest, surrender, round_limit, mission, capitals or teams
+    reason: str   # conquest, surrender, round_limit, mission, capitals, teams, vote or draw
     winners: NotRequired[list[int]]
     mission: NotRequired[Mission]
     capitals: NotRequired[dict[str, str]]

@@ -28,6 +28,7 @@ from .actions import (
     Surrender,
     Trade,
     Undo,
+    VoteEnd,
 )
 from .board import Board, load_map
 from .cards import full_deck, set_kind, set_value, symbol, valid_sets
@@ -183,7 +184,7 @@ class Game:
             Claim: self._claim, Place: self._place, Trade: self._trade, Attack: self._attack,
             Blitz: self._blitz, Occupy: self._occupy, EndAttack: self._end_attack, Fortify: self._fortify,
             EndTurn: self._end_turn, ChooseCapital: self._choose_capital, Surrender: self._surrender,
-            Undo: self._undo, RoundLimit: self._round_limit,
+            Undo: self._undo, RoundLimit: self._round_limit, VoteEnd: self._vote_end,
         }
 
     def _emit_all(self, generated: Iterable[Event]) -> list[Event]:
@@ -511,6 +512,18 @@ class Game:
         knows which seats humans hold); the engine only checks that the game is in play."""
         self._check_turn(a)
         yield self._game_over(self.leader(), "round_limit")
+
+    def _vote_end(self, a: VoteEnd) -> Iterable[Event]:
+        """The game ends now because its players voted so: by the standings (the leader wins, as at a round
+        limit), or as a draw, where every player still in shares first place (``winners``; ``winner`` is the
+        first of them as for a team: the player on turn if in, else the first seat). Whether the vote passed is
+        the table's call; the engine only checks that the game is in play."""
+        self._check_turn(a)
+        if not a.draw:
+            yield self._game_over(self.leader(), "vote")
+            return
+        active = self.state.active_seats()
+        yield self._game_over(self._lead(active), "draw", winners=sorted(active))
 
     def leader(self) -> int:
         """The player ahead on territories, then armies, then the earlier seat (for a round limit)."""

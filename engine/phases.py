@@ -25,6 +25,7 @@ from .actions import (
     Surrender,
     Trade,
     Undo,
+    VoteEnd,
 )
 
 # Phases, in the order a game goes through them.
@@ -57,13 +58,15 @@ PHASES: dict[str, Phase] = {phase.name: phase for phase in (
     Phase(CLAIM, "claiming territories", (Claim,)),
     Phase(SETUP, "placing starting armies", (Place,)),
     Phase(CAPITAL, "choosing capitals", (ChooseCapital,), next=REINFORCE),
-    # RoundLimit: the table ends a game no human plays any more (table/flow.py), in any phase of play.
-    Phase(REINFORCE, "placing reinforcements", (Place, Trade, Undo, Surrender, RoundLimit), next=ATTACK),
-    Phase(ATTACK, "attacking", (Attack, Blitz, EndAttack, Fortify, EndTurn, Undo, Surrender, RoundLimit),
+    # RoundLimit: the table ends a game no human plays any more (table/flow.py), in any phase of play; VoteEnd:
+    # the table ends a game its players voted to end, in any phase of play too.
+    Phase(REINFORCE, "placing reinforcements", (Place, Trade, Undo, Surrender, RoundLimit, VoteEnd), next=ATTACK),
+    Phase(ATTACK, "attacking", (Attack, Blitz, EndAttack, Fortify, EndTurn, Undo, Surrender, RoundLimit, VoteEnd),
           next=FORTIFY),
     # A conquest goes back to attacking (by way of a forced trade when it took a hand of six cards or more).
-    Phase(OCCUPY, "moving into a conquered territory", (Occupy, Surrender, RoundLimit), next=ATTACK),
-    Phase(FORTIFY, "fortifying", (Fortify, EndTurn, Surrender, RoundLimit), next=REINFORCE),  # the next player's turn
+    Phase(OCCUPY, "moving into a conquered territory", (Occupy, Surrender, RoundLimit, VoteEnd), next=ATTACK),
+    # After fortifying: the next player's turn.
+    Phase(FORTIFY, "fortifying", (Fortify, EndTurn, Surrender, RoundLimit, VoteEnd), next=REINFORCE),
     Phase(OVER, "over", ()),
 )}
 

@@ -44,7 +44,8 @@ PANEL_WORDS = (
     "moving in",
     "fortifying", "game over", "Turn {n}", "Setup", "Game over", "{winner} rules the world",
     "{winner} completed a mission", "{winner} holds every capital", "{winner} leads at the round limit",
-    "{winner}'s team wins", "{winner} is the last one standing",
+    "{winner}'s team wins", "{winner} is the last one standing", "{winner} leads as the players voted",
+    "A draw, as the players voted",
     "Next card set: {value} armies", "Card sets: 4 · 6 · 8 · 10 armies", " terr.", " armies", " card", " cards",
     "hidden", "Neutral", "TURN", "WINNER", "eliminated", "surrendered", *LEGEND_WORDS,
 )

@@ -96,7 +96,8 @@ def next_set_value(state: GameState, labels: Labels = ENGLISH) -> str | None:
 # How the game was won, as the map's panel says it (the game's ``result``).
 WINNER_WORDS = {"mission": "{winner} completed a mission", "capitals": "{winner} holds every capital",
                 "round_limit": "{winner} leads at the round limit", "teams": "{winner}'s team wins",
-                "surrender": "{winner} is the last one standing"}
+                "surrender": "{winner} is the last one standing", "vote": "{winner} leads as the players voted",
+                "draw": "A draw, as the players voted"}
 
 
 def winner_words(state: GameState) -> str:

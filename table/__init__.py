@@ -6,11 +6,12 @@ announcer in ``cogs/`` decides, through ``engine.fog``, what each audience is to
 """
 
 from .clock import Clock, in_quiet_hours
-from .flow import MAX_AI_ACTIONS, Table
+from .flow import MAX_AI_ACTIONS, Table, VoteRefused
 from .limits import LimitReached, Limits
 from .outcome import Note, Outcome, Part
 from .scheduler import Reminder, Scheduler, Sink
-from .timers import Timer, TimerKind, turn_deadline, turn_key
+from .timers import Timer, TimerKind, Vote, turn_deadline, turn_key
 
 __all__ = ["MAX_AI_ACTIONS", "Clock", "LimitReached", "Limits", "Note", "Outcome", "Part", "Reminder", "Scheduler",
-           "Sink", "Table", "Timer", "TimerKind", "in_quiet_hours", "turn_deadline", "turn_key"]
+           "Sink", "Table", "Timer", "TimerKind", "Vote", "VoteRefused", "in_quiet_hours", "turn_deadline",
+           "turn_key"]

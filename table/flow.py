@@ -8,6 +8,11 @@ A game no human plays any more (every seat still in it is an AI's) ends by the r
 ``Limits.rounds_without_humans`` rounds since the last human left: the loop then applies the engine's
 ``RoundLimit`` instead of an AI move, so the end is an action like any other and its ``game_over`` is in the log
 (a replay or ``engine.verify`` needs nothing else). Only the table can tell: the engine does not know who is human.
+
+The players still in a game (its humans) can vote to end it, by the standings or as a draw (``call_vote``,
+``cast_ballot``, ``close_vote``): the vote and its ballots are timers (``table.timers.Vote``), so a restart keeps
+them; it passes when every one of them votes for, and then the table applies the engine's ``VoteEnd``, so this end
+too is an action in the log.
 """
 
 from __future__ import annotations
@@ -17,10 +22,10 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import Action, Event, Game, GameState, RuleError, Surrender
-from engine.actions import RoundLimit
+from engine.actions import RoundLimit, VoteEnd
 from engine.ai import Memory, Recollection, make_ai, recollect
 from engine.fog import fog_hides_board
 from engine.state import OVER
@@ -29,6 +34,7 @@ from store import (
     LOBBY,
     RUNNING,
     ActionResult,
+    Deadline,
     GameRecord,
     LivePanel,
     MapRecord,
@@ -51,11 +57,16 @@ from .outcome import (
     TIME_RAN_OUT,
     TIMEOUT,
     TURN_EVENTS,
+    VOTE,
+    VOTE_CALLED,
+    VOTE_EXPIRED,
+    VOTE_FAILED,
+    VOTE_PASSED,
     Note,
     Outcome,
     Part,
 )
-from .timers import Timer, TimerKind, turn_key
+from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +77,23 @@ AI_PAUSE = 1.0
 # What plays a turn whose time ran out, by the game's ``on_timeout`` setting.
 TIMEOUT_PLAYERS = {"cautious": "cautious", "skip": "skip", "ai": "normal"}
 LIVE = 3600  # deadlines shorter than this are live games: no reminders
+# A vote to end a game runs as long as a turn, within these bounds (seconds).
+VOTE_SHORTEST, VOTE_LONGEST = 60, 86400
+BALLOT_KEPT = 86400  # a ballot's row falls due this long after its vote closes (it goes with the vote before)
+
+
+class VoteRefused(Exception):
+    """A vote or a ballot the table refuses (the Discord layer words it by ``kind``). Nothing was written."""
+
+    NOT_A_VOTER: ClassVar[str] = "not_a_voter"   # only the players still in the game vote
+    TOO_FEW: ClassVar[str] = "too_few"           # fewer than two players are still in the game
+    GOING_ON: ClassVar[str] = "going_on"         # a vote is going on already (``vote``: that one)
+    OVER: ClassVar[str] = "over"                 # the ballot's vote is over (or never was)
+
+    def __init__(self, kind: str, vote: Vote | None = None) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.vote = vote
 
 
 @dataclass(frozen=True)
@@ -192,7 +220,7 @@ class Table:
             status = await self.store.take_vacation(game_id, seat, days, state.settings.vacation_days, self.clock())
             deadline = None
             if state.current == seat:
-                await self.store.clear_deadlines(game_id)
+                await self._clear_turn_timers(game_id, await self.store.game_deadlines(game_id))
                 deadline = await self.sync(record, state)
             return Outcome(record, deadline=deadline, seat_status=status)
 
@@ -201,6 +229,87 @@ class Table:
         async with self.lock(game_id):
             record = await self.store.reinstate(game_id, user_id)
             return Outcome(record, deadline=await self.sync(record))
+
+    # -- a vote to end the game -----------------------------------------------------------------------------
+    @staticmethod
+    def voters(record: GameRecord) -> tuple[int, ...]:
+        """The seats that vote on ending a game: its humans still in it (an AI, or a seat the AI took, does not)."""
+        active = record.game().state.active_seats() if record.state_json is not None else []
+        return tuple(p.seat for p in record.players if not p.is_ai and p.seat in active)
+
+    async def call_vote(self, game_id: int, seat: int, draw: bool) -> Outcome:
+        """``seat`` calls a vote to end the game, by the standings or (``draw``) as a draw; their own ballot is for.
+        It runs as long as a turn (``VOTE_SHORTEST`` to ``VOTE_LONGEST``). ``VoteRefused`` if they are not a voter,
+        fewer than two players are still in, or a vote is going on; ``RuleError`` outside the phases of play."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            voters = self.voters(record)
+            if seat not in voters:
+                raise VoteRefused(VoteRefused.NOT_A_VOTER)
+            if len(voters) < 2:
+                raise VoteRefused(VoteRefused.TOO_FEW)
+            game = record.game()
+            game.validate(VoteEnd(game.state.current, draw))  # a game in play (not in set-up, not over)
+            timers = await self.store.game_deadlines(game_id)
+            going = Vote.of(timers)
+            if going is not None:
+                raise VoteRefused(VoteRefused.GOING_ON, going)
+            length = min(max(game.state.settings.turn_deadline, VOTE_SHORTEST), VOTE_LONGEST)
+            vote = Vote(secrets.token_hex(4), DRAW if draw else STANDINGS, seat, self.clock() + length, {seat: True})
+            await self.store.set_deadline(game_id, seat, str(vote.timer), vote.closes_at)
+            await self.store.set_deadline(game_id, seat, str(vote.ballot(True)), vote.closes_at + BALLOT_KEPT)
+            self.timers_changed()
+            return Outcome(record, notes=[Note(VOTE_CALLED, seat, 1, ending=vote.ending)], vote=vote, voters=voters)
+
+    async def cast_ballot(self, game_id: int, seat: int, key: str, yes: bool) -> Outcome:
+        """``seat``'s ballot in the vote named ``key``. A second ballot of the same seat is not counted (the
+        outcome says ``duplicate``). The last ballot closes the vote: it passes if every voter voted for (the game
+        ends), else it fails. ``VoteRefused`` if the seat is not a voter or that vote is not going on."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            vote = Vote.of(await self.store.game_deadlines(game_id))
+            if vote is None or vote.key != key or record.status != RUNNING:
+                raise VoteRefused(VoteRefused.OVER)
+            voters = self.voters(record)
+            if seat not in voters:
+                raise VoteRefused(VoteRefused.NOT_A_VOTER)
+            if seat in vote.ballots:
+                return Outcome(record, duplicate=True, vote=vote, voters=voters)
+            await self.store.set_deadline(game_id, seat, str(vote.ballot(yes)), vote.closes_at + BALLOT_KEPT)
+            vote = Vote(vote.key, vote.ending, vote.caller, vote.closes_at, {**vote.ballots, seat: yes})
+            if all(v in vote.ballots for v in voters):
+                return await self._close_vote(record, vote, voters, expired=False)
+            return Outcome(record, vote=vote, voters=voters)
+
+    async def close_vote(self, game_id: int, timer: Timer) -> Outcome:
+        """A vote's time is up (its timer, from the scheduler): it passes only if every voter voted for. Nothing
+        happens (an empty outcome) if that vote closed meanwhile."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            vote = Vote.of(await self.store.game_deadlines(game_id))
+            if vote is None or vote.timer != timer:
+                return Outcome(record)
+            return await self._close_vote(record, vote, self.voters(record), expired=True)
+
+    async def _close_vote(self, record: GameRecord, vote: Vote, voters: tuple[int, ...], *,
+                          expired: bool) -> Outcome:
+        """The vote closes: its timers go; if every voter voted for, the engine's ``VoteEnd`` ends the game. The
+        tally counts the ballots of the seats that still vote. The caller holds the game's lock."""
+        for timer in (vote.timer, vote.ballot(True), vote.ballot(False)):
+            await self.store.clear_deadlines(record.id, kind=str(timer))
+        self.timers_changed()
+        ballots = {seat: yes for seat, yes in vote.ballots.items() if seat in voters}
+        vote = Vote(vote.key, vote.ending, vote.caller, vote.closes_at, ballots)
+        passed = bool(voters) and all(ballots.get(seat, False) for seat in voters)
+        kind = VOTE_PASSED if passed else VOTE_EXPIRED if expired and len(ballots) < len(voters) else VOTE_FAILED
+        note = Note(kind, vote.caller, vote.yes, against=vote.no, ending=vote.ending)
+        if not passed or record.status != RUNNING:
+            return Outcome(record, notes=[note], vote=vote, voters=voters)
+        before = record.game().state
+        result = await self.store.apply_action(record.id, VoteEnd(before.current, vote.draw))
+        part = self._part(before.current, VOTE, await self._state_before(record, result.first_seq), result)
+        outcome = await self._finish(result.record, [part], [note])
+        return Outcome(outcome.record, outcome.parts, outcome.notes, outcome.deadline, vote=vote, voters=voters)
 
     # -- play ------------------------------------------------------------------------------------------
     async def applied(self, game_id: int, interaction_id: str) -> bool:
@@ -410,12 +519,12 @@ class Table:
                     if t.seat == seat and Timer.of(t) == turn:
                         return t.due_at
                 if timers:
-                    await self.store.clear_deadlines(record.id)
+                    await self._clear_turn_timers(record.id, timers)
                 return await self._set_timers(record, state, seat)
             if state.phase != OVER:  # the AI stopped at its bound: it goes on shortly, from the scheduler
                 goes_on = Timer.now(TimerKind.AI, state)
                 if not any(Timer.of(t) == goes_on for t in timers):
-                    await self.store.clear_deadlines(record.id)
+                    await self._clear_turn_timers(record.id, timers)
                     await self.store.set_deadline(record.id, seat, str(goes_on), self.clock() + AI_PAUSE)
                     self.timers_changed()
                 return None
@@ -423,6 +532,16 @@ class Table:
             await self.store.clear_deadlines(record.id)
             self.timers_changed()
         return None
+
+    async def _clear_turn_timers(self, game_id: int, timers: list[Deadline]) -> None:
+        """The turn's timers go as the turn passes; a vote's stay until it closes."""
+        kept = [t for t in timers if (timer := Timer.of(t)) is not None and timer.kind in VOTING]
+        if not kept:
+            await self.store.clear_deadlines(game_id)
+            return
+        for t in timers:
+            if t not in kept:
+                await self.store.clear_deadlines(game_id, t.seat, t.kind)
 
     async def _set_timers(self, record: GameRecord, state: GameState, seat: int) -> float:
         """The deadline of the turn that starts now, and its reminders (after the seat's vacation, if any)."""
@@ -461,4 +580,4 @@ def _round_humans_left(events: list[Event], humans: set[int], replaced_at: dict[
     return left
 
 
-__all__ = ["LIVE", "MAX_AI_ACTIONS", "TIMEOUT_PLAYERS", "StandIn", "Table"]
+__all__ = ["LIVE", "MAX_AI_ACTIONS", "TIMEOUT_PLAYERS", "StandIn", "Table", "VoteRefused"]

@@ -13,12 +13,15 @@ from engine.events import EventType
 from engine.state import OVER
 from store import GameRecord, SeatStatus
 
+from .timers import Vote
+
 # Who played a part.
 PLAYER = "player"    # the player who acted (a command or a tap)
 AI = "ai"            # an AI seat
 TIMEOUT = "timeout"  # the AI standing in for a player whose time ran out
 HOST = "host"        # the host removed a player
 START = "start"      # the opening of the game (deal, first player, missions)
+VOTE = "vote"        # the players voted to end the game (the table's ``VoteEnd``)
 
 
 @dataclass
@@ -47,6 +50,13 @@ TIME_RAN_OUT = "time_ran_out"   # a player's turn was played for them (count: mi
 SEAT_TO_AI = "seat_to_ai"       # after too many missed turns the AI takes the seat
 SEAT_REMOVED = "seat_removed"   # after too many missed turns the seat is resigned
 KICKED = "kicked"               # the host removed the player
+# A vote to end the game (seat: who called it; count: the ballots for, against: those against; ending: standings
+# or draw). Called, it is told with its buttons; closed, with its tally, which nobody is told before.
+VOTE_CALLED = "vote_called"     # a player calls a vote (their own ballot is for)
+VOTE_PASSED = "vote_passed"     # every player still in voted for: the game ends
+VOTE_FAILED = "vote_failed"     # everyone voted, not all for: the game goes on
+VOTE_EXPIRED = "vote_expired"   # the vote closed before everyone voted: the game goes on
+VOTE_NOTES = frozenset({VOTE_CALLED, VOTE_PASSED, VOTE_FAILED, VOTE_EXPIRED})
 
 
 @dataclass(frozen=True)
@@ -55,6 +65,8 @@ class Note:
     seat: int
     count: int = 0
     cautious: bool = False
+    against: int = 0
+    ending: str = ""
 
 
 @dataclass
@@ -67,6 +79,8 @@ class Outcome:
     deadline: float | None = None   # when the turn that is now waiting ends, if it has a deadline
     duplicate: bool = False         # the interaction had already been applied: nothing happened now
     seat_status: SeatStatus | None = None  # a seat's missed turns and vacation, when they changed
+    vote: Vote | None = None        # the vote to end the game this outcome called, counted or closed
+    voters: tuple[int, ...] = ()    # the seats that vote in it (the humans still in the game)
 
     @property
     def state(self) -> GameState | None:
@@ -94,4 +108,5 @@ class Outcome:
 
 
 __all__ = ["AI", "HOST", "KICKED", "PLAYER", "SEAT_REMOVED", "SEAT_TO_AI", "START", "TIMEOUT", "TIME_RAN_OUT",
-           "TURN_EVENTS", "Note", "Outcome", "Part"]
+           "TURN_EVENTS", "VOTE", "VOTE_CALLED", "VOTE_EXPIRED", "VOTE_FAILED", "VOTE_NOTES", "VOTE_PASSED", "Note",
+           "Outcome", "Part"]

@@ -131,6 +131,12 @@ class Scheduler:
             if outcome.parts:
                 await self.sink.outcome(outcome)
             return
+        if timer is not None and timer.kind is TimerKind.VOTE:  # a vote to end the game closes: its tally is told
+            outcome = await self.table.close_vote(deadline.game_id, timer)
+            await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
+            if outcome.notes:
+                await self.sink.outcome(outcome)
+            return
         record = await self.store.get_game(deadline.game_id)
         if timer is None or not timer.due_on(record, deadline.seat):  # that turn is over (or a timer of no kind)
             await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)

@@ -3,11 +3,17 @@
 The store keeps a timer's kind as text (``turn|t14``: a column of both databases, and of the exports); this is
 the one place that writes and reads that text. A timer belongs to one turn of one seat (``turn_key``), so a
 timer of a turn that is over is recognised and dropped: ``Timer.due_on`` is that check, written once.
+
+A vote to end a game (``Vote``) lives among the timers too, so a restart keeps it: its closing time is a timer of
+the seat that called it (``vote|<key>.<ending>``), and each ballot is a row of its voter's
+(``ballot|<key>.<yes|no>``), due after the vote closes, so it is read while the vote runs and dropped with it. The
+turn's timers are replaced as turns pass; a vote's stay until it closes (``Table.sync``).
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine import GameState
@@ -22,9 +28,15 @@ class TimerKind(enum.Enum):
     HALF = "half"     # a reminder at half time
     HOUR = "hour"     # a reminder an hour before the deadline
     AI = "ai"         # the AI stopped at its bound (``MAX_AI_ACTIONS``) and goes on
+    VOTE = "vote"     # a vote to end the game closes (``Table.close_vote``); key: the vote's key and its ending
+    BALLOT = "ballot"  # one player's ballot in a vote (never acted on: it goes when the vote closes)
 
 
 REMINDERS = frozenset({TimerKind.HALF, TimerKind.HOUR})
+VOTING = frozenset({TimerKind.VOTE, TimerKind.BALLOT})
+# How the endings of a vote are written in its timer.
+STANDINGS, DRAW = "standings", "draw"
+ENDINGS = (STANDINGS, DRAW)
 
 
 def turn_key(state: GameState) -> str:
@@ -72,6 +84,8 @@ class Timer:
         """The turn this timer was set for is still being waited on: the game runs, and it is still that turn
         of ``seat`` (a human's: an AI seat is never waited on; the AI's own timer, ``TimerKind.AI``, is not about
         a turn being waited on)."""
+        if self.kind in VOTING:  # not a turn's: a vote is closed by its own check (``Vote.open_in``)
+            return False
         if record.status != RUNNING or record.state_json is None:
             return False
         state = record.game().state
@@ -80,9 +94,59 @@ class Timer:
         return not record.player(seat).is_ai
 
 
+@dataclass(frozen=True)
+class Vote:
+    """A vote to end a game, read back from its timers: who called it, how it would end the game, until when it
+    runs, and the ballots cast so far (seat: for the ending or not). The tally is told only when it closes."""
+
+    key: str                     # names this vote among the game's votes: its buttons carry it
+    ending: str                  # STANDINGS or DRAW
+    caller: int
+    closes_at: float
+    ballots: Mapping[int, bool]
+
+    @property
+    def draw(self) -> bool:
+        return self.ending == DRAW
+
+    @property
+    def timer(self) -> Timer:
+        return Timer(TimerKind.VOTE, f"{self.key}.{self.ending}")
+
+    def ballot(self, yes: bool) -> Timer:
+        return Timer(TimerKind.BALLOT, f"{self.key}.{'yes' if yes else 'no'}")
+
+    @property
+    def yes(self) -> int:
+        return sum(1 for v in self.ballots.values() if v)
+
+    @property
+    def no(self) -> int:
+        return sum(1 for v in self.ballots.values() if not v)
+
+    @classmethod
+    def of(cls, deadlines: list[Deadline]) -> Vote | None:
+        """The vote going on among a game's timers, if any, with its ballots."""
+        called = next(((d, t) for d in deadlines if (t := Timer.of(d)) is not None and t.kind is TimerKind.VOTE),
+                      None)
+        if called is None:
+            return None
+        deadline, timer = called
+        key, _sep, ending = timer.key.partition(".")
+        ballots: dict[int, bool] = {}
+        for d in deadlines:
+            t = Timer.of(d)
+            if t is not None and t.kind is TimerKind.BALLOT:
+                vote, _sep, choice = t.key.partition(".")
+                if vote == key and d.seat not in ballots:
+                    ballots[d.seat] = choice == "yes"
+        return cls(key, ending if ending in ENDINGS else STANDINGS, deadline.seat, deadline.due_at, ballots)
+
+
 def turn_deadline(deadlines: list[Deadline]) -> Deadline | None:
     """The current turn's deadline among a game's timers."""
     return next((d for d in deadlines if (t := Timer.of(d)) is not None and t.kind is TimerKind.TURN), None)
 
 
-__all__ = ["REMINDERS", "Timer", "TimerKind", "turn_deadline", "turn_key"]
+__all__ = ["DRAW", "ENDINGS", "REMINDERS", "STANDINGS", "VOTING", "Timer", "TimerKind", "Vote", "turn_deadline",
+           "turn_key"]

@@ -183,6 +183,27 @@ async def test_a_kick_under_fog_with_teams_shows_the_host_their_own_view(tmp_pat
         await check(d, Referee(trace, seats_of(d, await record_of(d))))
 
 
+async def test_a_vote_to_end_under_fog_tells_names_and_counts_only(tmp_path: Path, monkeypatch):
+    trace = RenderTrace(monkeypatch)
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="fog-vote")) as d:
+        await start(d, ("alice", "bob", "carol"), 1, deployment="auto", fog="on")
+        referee = Referee(trace, seats_of(d, await record_of(d)))
+        before = len(d.messages)
+        for user, command in (("bob", "vote"), ("alice", "Vote for"), ("alice", "Vote for"), ("carol", "Vote against")):
+            step = await (d.send_command(user, "general", command, {}) if command == "vote" else
+                          d.click(user, command))
+            assert not step.problems, step.problems
+            await check(d, referee)
+        said = [m for m in d.messages[before:] if not m.ephemeral]
+        assert any("calls a vote" in m.text for m in said) and any("failed (for: 2, against: 1)" in m.text
+                                                                   for m in said)
+        for message in said:  # no board in a vote's message: no map, and its buttons carry the vote's key only
+            assert not message.attachments
+            assert all(b["custom_id"].split(":")[2] == "ballot" for b in message.buttons)
+        assert (await record_of(d)).status == "running"
+        await check(d, referee)
+
+
 def planted(d: OfflineDiscord, custom_id: str, values: list[str] | None = None) -> Any:
     """A message of the bot's carrying a component that no current menu offers: an old message, or values no
     menu listed. Discord delivers a tap on any component of a message as it is."""
@@ -310,7 +331,8 @@ async def test_phase_names_come_from_one_table(tmp_path: Path):
 
 
 # -- the property: random games, every message checked -----------------------------------------------------------
-STEPS = ("move", "move", "move", "move", "timeout", "log", "export", "map", "status", "cards", "mission")
+STEPS = ("move", "move", "move", "move", "timeout", "log", "export", "map", "status", "cards", "mission", "vote",
+         "for", "against")
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -352,6 +374,12 @@ def test_no_audience_learns_what_it_may_not_know(monkeypatch, fog, mode, cards, 
                     await d.send_command(user, "general", "risk status", {})
                 elif kind == "map":
                     await d.send_command(user, "general", "map", {})
+                elif kind == "vote":  # a vote to end the game, by the standings or as a draw (seed's parity)
+                    await d.send_command(user, "general", "vote", {"ending": ("standings", "draw")[seed % 2]})
+                elif kind in ("for", "against"):  # a ballot on the newest vote, if any was called
+                    label = "Vote for" if kind == "for" else "Vote against"
+                    if any(label in m.button_labels for m in d.messages):
+                        await d.click(user, label)
                 elif record.seat_of(d.user(user).id) is not None:
                     await d.send_command(user, "general", kind, {})
                 await check(d, referee, secrets)

@@ -173,7 +173,8 @@ HELP_TEXT = (
     "Play with the buttons on the turn message, or type: `/place`, `/attack`, `/blitz`, `/move`, `/fortify`, "
     "`/trade`, `/end`, and `/undo` to take back this turn's placements. See the board with `/map`, your hand with "
     "`/cards`, your secret mission with `/mission`, any battle's exact odds with `/odds`.\n"
-    "More: `/risk status`, `/risk log`, `/risk rules`, `/risk surrender`, and after the game `/risk export` and "
+    "More: `/risk status`, `/risk log`, `/risk rules`, `/risk surrender`, `/vote` to end the game if everyone still "
+    "in agrees, and after the game `/risk export` and "
     "`/risk verify` to check every die.\n"
     "Records of this server: `/risk stats`, `/risk leaderboard` and `/risk history`."
 )

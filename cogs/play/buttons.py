@@ -220,6 +220,10 @@ async def remove(tap: Tap) -> None:
     await tap.cog.remove_player(tap.interaction, tap.record, seat)
 
 
+async def ballot(tap: Tap) -> None:
+    await tap.cog.cast_ballot(tap.interaction, tap.record, tap.seat, tap.args)
+
+
 Handler = Callable[[Tap], Awaitable[None]]
 # Button verbs to their handlers (what each verb means is in cogs/shared/components.py). The map button needs no
 # turn and is handled before this table.
@@ -235,7 +239,7 @@ BUTTONS: dict[str, Handler] = {
 AT_ONCE = frozenset({verb.PUT, verb.ROLL, verb.BLITZ, verb.MOVE, verb.FORT, verb.END_CONFIRMED, verb.UNDO,
                      verb.END_ATTACKS_CONFIRMED, verb.NEUTRAL_PUT})
 # Buttons for a player whose turn it need not be, and for the host.
-SEATED: dict[str, Handler] = {verb.MISSION: show_mission, verb.SURRENDER: give_up}
+SEATED: dict[str, Handler] = {verb.MISSION: show_mission, verb.SURRENDER: give_up, verb.BALLOT: ballot}
 HOSTED: dict[str, Handler] = {verb.KICK: remove}
 
 

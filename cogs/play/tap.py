@@ -29,6 +29,9 @@ class Player(Protocol):
 
     async def remove_player(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None: ...
 
+    async def cast_ballot(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int,
+                          args: list[str]) -> None: ...
+
 
 @dataclass
 class Tap:

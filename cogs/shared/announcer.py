@@ -24,6 +24,7 @@ import discord
 from cogs.maps import drawing as maps
 from cogs.maps.drawing import PHONE, map_file, prepare
 from cogs.play.panel import armies_to_place, controls
+from cogs.shared.ballots import announce_vote
 from cogs.shared.ending import game_over_post
 from cogs.shared.errors import ACK, CHANGED, DONE
 from cogs.shared.guards import game_locale
@@ -190,11 +191,15 @@ class Announcer:
     async def outcome(self, outcome: Outcome) -> None:
         """What a timer (or a restart) produced, stored: everything to the channel, in plain words if its messages
         cannot be built (the failure is raised after that, for the scheduler's log)."""
+        if outcome.vote is not None and not outcome.parts:  # a vote closed by its time: its tally
+            return await self.vote(outcome)
         failures: list[Exception] = []
         await self.told(outcome)
         await self._publish_or_plainly(failures, outcome)
         if failures:
             raise failures[0]
+
+    vote = announce_vote  # a vote to end the game, called or closed (cogs/shared/ballots.py)
 
     async def told(self, outcome: Outcome) -> None:
         """Note that the channel has been told this outcome, before telling it: a restart never tells it again

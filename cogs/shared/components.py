@@ -75,6 +75,7 @@ SURRENDER = "giveup"   # button: resign, confirmed (any time, no turn needed)
 KICK = "kickok"        # button (seat): the host removes that player, confirmed
 UNDO = "undo"          # button: take back this turn's placements
 CONTROLS = "turn"      # button: the buttons of your move, privately (a public panel under fog shows no figures)
+BALLOT = "ballot"      # button (vote key, yes|no): a ballot in the vote to end the game (players still in it)
 
 
 def ref(board: Board, item: str) -> str:

@@ -18,6 +18,8 @@ from store import GameRecord, StoreReader
 
 def winner_title(state: GameState, locale: object) -> str:
     names = winner_names(state, locale) or [seat_name(state, NEUTRAL, locale)]
+    if state.result == "draw":
+        return _("🤝 A draw: {players} share first place", locale, players=_(" and ", locale).join(names))
     if len(names) > 1:
         return _("🏆 {players} win!", locale, players=_(" and ", locale).join(names))
     return _("🏆 {player} wins!", locale, player=names[0])
@@ -37,13 +39,17 @@ def how_won(state: GameState, locale: object) -> list[str]:
         return [_("Every player of the other teams is out.", locale)]
     if reason == "surrender":
         return [_("{player} is the last player in the game: the last opponent left it.", locale, player=winner)]
-    if reason == "round_limit":
+    if reason == "draw":
+        return [_("The players still in the game voted for a draw: they share first place.", locale)]
+    if reason in ("round_limit", "vote"):
         ranked = sorted(state.active_seats(), key=lambda seat: (-len(state.territories_of(seat)),
                                                                 -state.army_total(seat), seat))
         limit = state.settings.max_rounds
         lines = [ngettext("The game reached its limit of {n} round: the most territories win, then the most armies.",
                           "The game reached its limit of {n} rounds: the most territories win, then the most armies.",
-                          limit, locale) if limit and state.round >= limit else  # else: no human was left
+                          limit, locale) if reason == "round_limit" and limit and state.round >= limit else
+                 _("The players still in the game voted to end it by the standings: the most territories win, then "
+                   "the most armies.", locale) if reason == "vote" else  # else: no human was left
                  _("No human was left in the game and the AIs played on alone as long as they may: the most "
                    "territories win, then the most armies.", locale)]
         for place, seat in enumerate(ranked, 1):

@@ -236,6 +236,8 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
         case "deck_shuffled":
             return _("The discard pile was shuffled into a new deck.", locale) if e.get("from_discard") else None
         case "game_over":
+            if e["reason"] == "draw":
+                return _("🤝 The game ends in a draw.", locale)
             return _("🏆 {player} wins the game!", locale, player=seat_name(state, e["winner"], locale))
         case "game_started" | "missions_dealt" | "setup_turn" | "wilds_returned" | "mission_changed":
             return None   # told elsewhere (the lobby, the setup panel, a private mission) or not at all

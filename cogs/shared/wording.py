@@ -12,7 +12,21 @@ from engine import Game, GameState
 from engine.events import EventType
 from engine.fog import Audience, events_for
 from table import Note, Outcome, Part
-from table.outcome import AI, HOST, KICKED, SEAT_REMOVED, SEAT_TO_AI, START, TIME_RAN_OUT, TIMEOUT
+from table.outcome import (
+    AI,
+    HOST,
+    KICKED,
+    SEAT_REMOVED,
+    SEAT_TO_AI,
+    START,
+    TIME_RAN_OUT,
+    TIMEOUT,
+    VOTE_CALLED,
+    VOTE_EXPIRED,
+    VOTE_FAILED,
+    VOTE_PASSED,
+)
+from table.timers import DRAW
 
 MAX_CONTENT = 1900
 log = logging.getLogger("risk.announcer")
@@ -61,7 +75,29 @@ def note_line(note: Note, state: GameState, locale: object) -> str:
         return ngettext("🏳️ {player} missed {n} turn: their territories are neutral now.",
                         "🏳️ {player} missed {n} turns in a row: their territories are neutral now.", note.count,
                         locale, player=name)
+    if note.kind in (VOTE_CALLED, VOTE_PASSED, VOTE_FAILED, VOTE_EXPIRED):
+        return vote_line(note, name, locale)
     return _("🚪 The host removed {player} from the game: their territories are neutral now.", locale, player=name)
+
+
+def vote_line(note: Note, caller: str, locale: object) -> str:
+    """A vote to end the game, called or closed: the tally only once it is closed, never who voted how."""
+    draw = note.ending == DRAW
+    if note.kind == VOTE_CALLED:
+        return _("🗳️ {player} calls a vote to end the game as a draw: every player still in would share first "
+                 "place.", locale, player=caller) if draw else \
+            _("🗳️ {player} calls a vote to end the game by the standings: the most territories would win, then the "
+              "most armies.", locale, player=caller)
+    if note.kind == VOTE_PASSED:
+        return _("🗳️ The vote passed (for: {yes}, against: {no}): the game ends as a draw.", locale,
+                 yes=note.count, no=note.against) if draw else \
+            _("🗳️ The vote passed (for: {yes}, against: {no}): the game ends by the standings.", locale,
+              yes=note.count, no=note.against)
+    if note.kind == VOTE_FAILED:
+        return _("🗳️ The vote to end the game failed (for: {yes}, against: {no}): the game goes on.", locale,
+                 yes=note.count, no=note.against)
+    return _("🗳️ The vote to end the game closed before everyone voted (for: {yes}, against: {no}): the game goes "
+             "on.", locale, yes=note.count, no=note.against)
 
 
 def part_lines(outcome: Outcome, part: Part, audience: Audience, locale: object) -> list[str]:
@@ -105,4 +141,4 @@ def _last_timeout(outcome: Outcome, seat: int) -> Part | None:
     return next((p for p in reversed(outcome.parts) if p.by == TIMEOUT and p.seat == seat), None)
 
 
-__all__ = ["MAX_CONTENT", "attempt", "clip", "note_line", "part_lines"]
+__all__ = ["MAX_CONTENT", "attempt", "clip", "note_line", "part_lines", "vote_line"]
