@@ -170,3 +170,40 @@ async def test_without_activity_settings_there_is_no_activity_page(tmp_path):
         for method, path in (("GET", "/"), ("POST", "/activity/session"), ("GET", "/static/sdk/index.mjs")):
             async with http.request(method, f"{base}{path}", headers={"Origin": base}) as r:
                 assert r.status in (404, 405), path
+
+
+async def test_the_board_button_and_the_board_command_launch_the_activity(activity):
+    d, _fake, _base = activity
+    d.server.enable_activities()
+    record = await record_of(d)
+    panel = d.message((await d.bot.store.live_panel(record.id)).message_id)
+    for step in (await d.click("alice", "Board", panel), await d.send_command("carol", "general", "board", {})):
+        assert not step.problems, step.problems
+        assert step.interaction is not None and step.interaction.response_type == 12  # LAUNCH_ACTIVITY
+        assert not [m for m in step if m.ephemeral]  # no link: Discord opens the board itself
+
+
+async def test_syncing_the_commands_keeps_the_activitys_entry_point_command(tmp_path, monkeypatch):
+    import discord.http
+
+    import bot as bot_module
+
+    async with FakeDiscord() as fake:
+        entry = fake.enable_activities()
+        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_url)
+        config = bot_module.Config(database=str(tmp_path / "sync.db"), token=fake.token)
+        assert await bot_module._sync(config, None, False) == 0
+        registered = fake.server.commands[None]
+        assert [c for c in registered if c.get("type") == 4] == [{**entry, "version": registered[-1]["version"],
+                                                                   "id": entry["id"]}]
+        assert {"risk", "board"} - {c["name"] for c in registered} == {"board"}  # no [web]: no /board
+        assert "risk" in {c["name"] for c in registered}
+        assert not fake.problems, fake.problems
+        # What Discord does with a bulk update that drops it, which tree.sync() alone would send:
+        bot = bot_module.create_bot(config)
+        async with bot:
+            await bot.login(fake.token)
+            with pytest.raises(discord.HTTPException) as refused:
+                await bot.tree.sync()
+            assert refused.value.status == 400
+        assert [c for c in fake.server.commands[None] if c.get("type") == 4]

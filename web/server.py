@@ -113,6 +113,11 @@ class BoardServer:
         self.port: int | None = None
         table.watchers.append(self.hub.changed)
 
+    @property
+    def activity(self) -> bool:
+        """The board is also a Discord Activity: the Board button and /board launch it."""
+        return self.discord is not None
+
     # -- links -------------------------------------------------------------------------------------------
     def link(self, game_id: int, user_id: int, seat: int | None, language: str) -> str:
         """The address that opens ``game_id``'s board for ``user_id`` at ``seat`` (None: as a spectator)."""
