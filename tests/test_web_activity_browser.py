@@ -10,6 +10,7 @@ Slow (a browser): ``make test-slow`` and CI run it.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,12 +18,12 @@ from typing import Any
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
 from discord_offline.fake_discord import FakeDiscord
-from test_web_browser import CHROMIUM
 from web_helpers import SECRET, free_port, record_of
 
 from web.config import WebConfig
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_render]
+CHROMIUM = os.environ.get("RISK_CHROMIUM", "/usr/bin/chromium")  # as in test_web_browser.py
 PARENT = "http://localhost:3333"
 
 # Discord's side of the SDK's RPC: HANDSHAKE (opcode 0) is answered with the READY dispatch, each FRAME (1) with
@@ -137,7 +138,9 @@ async def test_a_player_authenticates_in_the_activity_and_plays_a_turn_on_the_bo
     await until(frame, "document.querySelectorAll('#board path.t.lit').length > 0")
     assert asked == ["authorize identify", "authenticate"]
     assert await frame.evaluate("document.cookie") == ""  # no cookie: the session is held in memory
-    assert await frame.evaluate("document.getElementById('map').src.startsWith('blob:')")
+    # The map's picture is fetched with the token (an <img> could not send it) and shown from a blob.
+    await until(frame, "document.getElementById('map').src.startsWith('blob:') && "
+                       "document.getElementById('map').naturalWidth > 0")
     await frame.locator("#board path.t.lit").first.dispatch_event("click")
     await frame.locator("#controls button.go").click()  # Place: every army on that territory
     await until(frame, "[...document.querySelectorAll('#controls button')].some(b => b.textContent === 'End attacks')")
