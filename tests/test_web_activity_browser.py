@@ -43,8 +43,13 @@ window.addEventListener("message", async (e) => {
   }
   if (op !== 1) return;
   let answer = {};
-  if (data.cmd === "AUTHORIZE") answer = { code: await window.discordAuthorize(data.args) };
-  else if (data.cmd === "AUTHENTICATE") answer = await window.discordAuthenticate(data.args.access_token);
+  try {
+    if (data.cmd === "AUTHORIZE") answer = { code: await window.discordAuthorize(data.args) };
+    else if (data.cmd === "AUTHENTICATE") answer = await window.discordAuthenticate(data.args.access_token);
+  } catch (error) {  // Discord's refusal of a command: an ERROR frame with its nonce
+    reply({ cmd: data.cmd, evt: "ERROR", nonce: data.nonce, data: { code: 4009, message: "Invalid token" } });
+    return;
+  }
   reply({ cmd: data.cmd, evt: null, nonce: data.nonce, data: answer });
 });
 </script></body></html>"""
@@ -82,20 +87,24 @@ async def activity(tmp_path: Path) -> AsyncIterator[tuple[OfflineDiscord, FakeDi
             yield d, fake, base
 
 
-async def open_in_discord(browser: Any, fake: FakeDiscord, src: str, user: str) -> tuple[Any, Any, list[str]]:
-    """A phone-sized Discord client showing the Activity at ``src`` for ``user``; its iframe's frame."""
+async def open_in_discord(browser: Any, fake: FakeDiscord, src: str, user: str,
+                          code_of: str | None = None) -> tuple[Any, Any, list[str]]:
+    """A phone-sized Discord client showing the Activity at ``src`` for ``user``; its iframe's frame. ``code_of``:
+    the user whose code the client hands out (a forged answer to ``authorize``)."""
     context = await browser.new_context(viewport={"width": 380, "height": 740})
     page = await context.new_page()
     asked: list[str] = []
 
     async def authorize(args: Any) -> str:
         asked.append(f"authorize {','.join(args['scope'])}")
-        return fake.authorize(user)
+        return fake.authorize(code_of or user)
 
     async def authenticate(token: str) -> dict[str, Any]:  # what Discord answers: the token's user and grant
         asked.append("authenticate")
-        me = fake.server.user_by_id(fake.access_tokens[token])
-        assert me is not None
+        me = fake.server.user_by_id(fake.access_tokens.get(token, 0))
+        if me is None or me.id != fake.user(user).id:  # Discord's client authenticates its own user only
+            asked.append("refused")
+            raise ValueError("Invalid token")
         return {"access_token": token, "user": {**me.payload(), "public_flags": 0}, "scopes": ["identify"],
                 "expires": "2100-01-01T00:00:00Z",
                 "application": {"id": str(fake.application_id), "name": "bot", "description": "", "icon": None}}
@@ -171,5 +180,21 @@ async def test_a_forged_instance_or_channel_or_a_user_not_in_it_is_refused_in_th
     await until(frame, "!!document.querySelector('#controls .refusal')")
     assert "could not confirm" in await frame.locator("#controls .refusal").inner_text()
     assert await frame.evaluate("document.querySelectorAll('#board path').length") == 0  # no board at all
+    assert (await record_of(d)).last_seq == record.last_seq
+    await page.context.close()
+
+
+async def test_a_token_for_another_user_is_refused_by_discord_and_no_board_opens(activity, browser):
+    """Alice's Discord client handed a code of Bob's (both are in the instance): the bot can only see Bob, but
+    Discord's client refuses to authenticate Bob's token in Alice's client, and the page never opens the board."""
+    d, fake, base = activity
+    record = await record_of(d)
+    instance = fake.launch_activity("alice", "general")
+    fake.launch_activity("bob", "general")
+    page, frame, asked = await open_in_discord(browser, fake, src_for(base, instance.id, instance.channel_id),
+                                               "alice", code_of="bob")
+    await until(frame, "!!document.querySelector('#controls .refusal')")
+    assert asked == ["authorize identify", "authenticate", "refused"]
+    assert await frame.evaluate("document.querySelectorAll('#board path').length") == 0
     assert (await record_of(d)).last_seq == record.last_seq
     await page.context.close()
