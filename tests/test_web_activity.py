@@ -207,3 +207,16 @@ async def test_syncing_the_commands_keeps_the_activitys_entry_point_command(tmp_
                 await bot.tree.sync()
             assert refused.value.status == 400
         assert [c for c in fake.server.commands[None] if c.get("type") == 4]
+
+
+async def test_sign_ins_are_limited_for_the_whole_server(activity):
+    d, fake, base = activity
+    from web.server import Bucket
+
+    d.bot.board.sign_ins = Bucket(lambda: 0.0, rate=1.0, burst=2)  # no time passes: two, then no more
+    instance = fake.launch_activity("alice", "general")
+    body = {"instance_id": instance.id, "channel_id": str(instance.channel_id)}
+    async with aiohttp.ClientSession() as http:
+        statuses = [(await open_session(http, base, {**body, "code": fake.authorize("alice")}))[0] for _ in range(3)]
+    assert statuses == [200, 200, 429]
+    assert len(fake.access_tokens) == 2  # the third never reached Discord

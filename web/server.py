@@ -57,6 +57,7 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 RATE = 8.0    # a board's messages per second, on average
 BURST = 16    # and at most this many at once
+SIGN_INS = (2.0, 20)  # Activity sign-ins a second and at once, for the whole server: each asks Discord three times
 MAX_MAPS = 64  # rendered maps kept (a few per game: one per viewer's language and projection)
 OPEN = (RUNNING, PAUSED, FINISHED)
 HEADERS = {
@@ -99,6 +100,8 @@ class BoardServer:
                  clock: Callable[[], float], bot_token: str = "") -> None:
         self.config = config
         self.discord = DiscordOAuth(config, bot_token) if config.activity else None
+        # One bucket for all: every page inside Discord comes through Discord's proxy, from the same addresses.
+        self.sign_ins = Bucket(rate=SIGN_INS[0], burst=SIGN_INS[1])
         self.store = store
         self.table = table
         self.announcer = announcer
@@ -327,6 +330,10 @@ class BoardServer:
         assert self.discord is not None
         if request.headers.get("Origin") not in self.config.origins:
             raise web.HTTPForbidden(text="origin")
+        if not self.sign_ins.take():
+            language = language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
+            return web.json_response({"refused": "slow", "text": _("Slow down: too many taps at once.", language)},
+                                     status=429, headers={"Retry-After": "1"})
         try:
             body = await request.json()
         except ValueError:
