@@ -346,7 +346,7 @@ class BoardServer:
             log.info("the Activity refused a page: %s", refused.reason)
             return web.json_response({"refused": refused.reason, "text": self.words(request, "activity")},
                                      status=403)
-        except aiohttp.ClientError:
+        except (aiohttp.ClientError, TimeoutError):
             log.warning("the Activity could not reach Discord", exc_info=True)
             raise web.HTTPBadGateway() from None
         language = language_of(who.locale)
