@@ -220,3 +220,13 @@ async def test_sign_ins_are_limited_for_the_whole_server(activity):
         statuses = [(await open_session(http, base, {**body, "code": fake.authorize("alice")}))[0] for _ in range(3)]
     assert statuses == [200, 200, 429]
     assert len(fake.access_tokens) == 2  # the third never reached Discord
+
+
+async def test_when_discord_cannot_be_reached_the_sign_in_fails_plainly(activity):
+    d, fake, base = activity
+    d.bot.board.discord.api = f"http://127.0.0.1:{free_port()}/api/v10"  # nobody listens there
+    instance = fake.launch_activity("alice", "general")
+    async with aiohttp.ClientSession() as http:
+        status, _ = await open_session(http, base, {"code": fake.authorize("alice"), "instance_id": instance.id,
+                                                    "channel_id": str(instance.channel_id)})
+    assert status == 502
