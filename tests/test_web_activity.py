@@ -62,6 +62,20 @@ def test_the_activity_needs_both_its_client_id_and_secret():
             WebConfig.from_dict({"public_url": "https://risk.example.org", **bad})
 
 
+def test_the_activity_is_set_up_from_config_toml(tmp_path):
+    from bot import Config
+
+    path = tmp_path / "config.toml"
+    path.write_text('[web]\npublic_url = "https://risk.example.org"\nclient_id = "123"\nclient_secret = "s"\n',
+                    encoding="utf-8")
+    web = Config.load(path).web
+    assert web.activity and web.discord_api == "https://discord.com/api/v10"
+    assert "https://discord.com" in web.frame_ancestors.split()
+    path.write_text('[web]\npublic_url = "https://risk.example.org"\nclient_id = "123"\n', encoding="utf-8")
+    with pytest.raises(SystemExit, match="client_id and client_secret"):
+        Config.load(path)
+
+
 async def test_a_player_in_the_activity_gets_a_session_for_their_seat_and_plays_with_it(activity):
     d, fake, base = activity
     record = await record_of(d)
