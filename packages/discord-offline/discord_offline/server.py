@@ -938,8 +938,9 @@ class OfflineServer:
         had_entry = any(c.get("type") == 4 for c in self.commands.get(None, []))
         if guild_id is None and had_entry and not any(int(c.get("type", 1)) == 4 for c in body):
             # Discord refuses a bulk update that would drop the Activity's Entry Point command.
-            raise MessageRejected(400, 50035, "Invalid Form Body",
-                                  {"_errors": "Cannot remove the primary entry point command in a bulk update"})
+            raise MessageRejected(400, 50240, "You cannot remove this app's Entry Point command in a bulk update "
+                                  "operation. Please include the Entry Point command in your update request or "
+                                  "delete it separately.")
         registered = []
         for command in body:
             entry = copy.deepcopy(command)
