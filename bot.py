@@ -269,9 +269,28 @@ async def _sync(config: Config, guild: int | None, dry_run: bool) -> int:
         target = discord.Object(guild) if guild else None
         if target:
             bot.tree.copy_global_to(guild=target)
-        synced = await bot.tree.sync(guild=target)
-        print(f"synced {len(synced)} commands " + (f"to guild {guild}" if guild else "globally (may take a while)"))
+            synced = len(await bot.tree.sync(guild=target))
+        else:
+            synced = await sync_global(bot)
+        print(f"synced {synced} commands " + (f"to guild {guild}" if guild else "globally (may take a while)"))
     return 0
+
+
+async def sync_global(bot: commands.Bot) -> int:
+    """Replace the global commands with the tree's, keeping the Activity's Entry Point command (type 4): Discord
+    refuses a bulk update that drops it, and discord.py has no type for it, so it goes back as Discord gave it."""
+    app_id = bot.application_id
+    if app_id is None:
+        raise SystemExit("sync: the bot's application id is unknown (log in first)")
+    current: list[dict[str, Any]] = [dict(c) for c in await bot.http.get_global_commands(app_id)]
+    entry = [c for c in current if c.get("type") == 4]
+    if not entry:
+        return len(await bot.tree.sync())
+    translator = bot.tree.translator
+    payload: list[dict[str, Any]] = [
+        await c.get_translated_payload(bot.tree, translator) if translator else c.to_dict(bot.tree)
+        for c in bot.tree.get_commands()]
+    return len(await bot.http.bulk_upsert_global_commands(app_id, payload=[*payload, *entry]))
 
 
 def _console(config: Config, db: str | None, out: str | None, script: str | None) -> int:

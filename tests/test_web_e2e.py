@@ -90,3 +90,65 @@ async def test_the_bot_process_serves_the_board_its_config_sets_up(tmp_path: Pat
             assert not bot.errors(), bot.errors()
         finally:
             bot.stop()
+
+
+async def test_the_bot_process_launches_the_activity_checks_it_with_discord_and_keeps_its_entry_point(
+        tmp_path: Path):
+    """With the Activity set up, /board launches it; the page's code, instance and channel are checked with the
+    (fake) Discord by the bot process itself (its OAuth2 credentials, its bot token), the session token then plays
+    a move; ``bot.py sync`` (global) keeps the Activity's Entry Point command."""
+    port = free_port()
+    specs = synced_commands(tmp_path / "sync", port)
+    async with asyncio.timeout(120), FakeDiscord(commands=CommandCatalog(specs)) as fake:
+        fake.channel("general")
+        entry = fake.enable_activities()
+        activity = (f'client_id = "{fake.application_id}"\nclient_secret = {json.dumps(fake.client_secret)}\n'
+                    f'discord_api = "{fake.api_url}"\n')
+        bot = BotProcess(fake.url, tmp_path / "bot")
+        bot.config.write_text(bot.config.read_text(encoding="utf-8") + web_settings(port) + activity,
+                              encoding="utf-8")
+        try:
+            bot.start()
+            await bot.wait_ready()
+            table = Table(fake, Path(bot.database), "general", ["alice", "bob"], ais=0)
+            game_id = await table.open()
+            snap = latest_game(Path(bot.database), table.channel.id)
+            assert snap is not None and snap.current is not None
+            who = next(u for u in table.humans if u.id == snap.seats[snap.current])
+            launched = await (await fake.command(who, "general", "board")).wait_settled(20)
+            assert launched.callback_type == 12 and launched.launched is not None and not launched.answers
+            instance = launched.launched
+            assert (instance.channel_id, instance.users) == (table.channel.id, [who.id])
+            base = f"http://127.0.0.1:{port}"
+            async with aiohttp.ClientSession() as http:
+                body = {"code": fake.authorize(who), "instance_id": instance.id,
+                        "channel_id": str(instance.channel_id)}
+                async with http.post(f"{base}/activity/session", json=body, headers={"Origin": base}) as r:
+                    assert r.status == 200, await r.text()
+                    got = await r.json()
+                assert got["game"] == game_id
+                ws = await http.ws_connect(f"ws://127.0.0.1:{port}/g/{game_id}/ws", origin=base,
+                                           protocols=("risk-board", f"session.{got['session']}"))
+                await ws.send_json({"type": "hello", "since": 0})
+                board = (await ws.receive_json(timeout=20))["board"]
+                where = board["legal"]["place"]["territories"][0]
+                await ws.send_json({"type": "move", "id": "act-1", "move": "place", "territory": where, "count": 1})
+                types = {(await ws.receive_json(timeout=20))["type"] for _ in range(2)}
+                assert types == {"done", "board"}
+                await ws.close()
+            instances = [c for c in fake.calls if "/activity-instances/" in c.path]
+            assert [c.status for c in instances] == [200]  # asked of Discord with the bot's token
+            after = latest_game(Path(bot.database), table.channel.id)
+            assert after is not None and after.last_seq == snap.last_seq + 1
+            assert not bot.errors(), bot.errors()
+        finally:
+            bot.stop()
+        syncing = BotProcess(fake.url, tmp_path / "sync-run")
+        syncing.config.write_text(syncing.config.read_text(encoding="utf-8") + web_settings(port) + activity,
+                                  encoding="utf-8")
+        syncing.start("sync")
+        assert await syncing.wait_exit(60) == 0, syncing.stderr()
+        registered = fake.server.commands[None]
+        assert {c["name"] for c in registered} >= {"risk", "board", "launch"}
+        assert [c["id"] for c in registered if c.get("type") == 4] == [entry["id"]]
+        assert not [c for c in fake.rejected() if c.method == "PUT"]

@@ -10,6 +10,9 @@ from urllib.parse import urlsplit
 DEFAULT_LISTEN = "127.0.0.1:8080"
 LINK_SECONDS = 10 * 60          # a link from /board or the Board button opens the board within ten minutes
 SESSION_SECONDS = 12 * 3600     # the cookie it is swapped for lasts a sitting
+DISCORD_API = "https://discord.com/api/v10"
+# Where Discord's clients run: the only pages that may frame the board's Activity.
+DISCORD_CLIENTS = "https://discord.com https://*.discord.com https://discordapp.com https://*.discordapp.com"
 
 
 @dataclass(frozen=True)
@@ -17,13 +20,21 @@ class WebConfig:
     """``listen``: where the server listens (host:port, behind a reverse proxy or a tunnel); ``public_url``: the
     HTTPS address players open, which the proxy forwards to ``listen`` (empty: no board, nothing changes);
     ``secret``: the key that signs links and cookies (empty: a new one at each start, so a restart asks
-    everyone for a new link)."""
+    everyone for a new link).
+
+    The Activity (the board inside Discord, docs/deploy.md): ``client_id`` (the application's id) and
+    ``client_secret`` (its OAuth2 secret) turn it on; ``discord_api`` is Discord's API (a test's fake Discord);
+    ``frame_ancestors`` the pages that may frame it (Discord's clients)."""
 
     listen: str = DEFAULT_LISTEN
     public_url: str = ""
     secret: str = ""
     link_seconds: int = LINK_SECONDS
     session_seconds: int = SESSION_SECONDS
+    client_id: str = ""
+    client_secret: str = ""
+    discord_api: str = DISCORD_API
+    frame_ancestors: str = DISCORD_CLIENTS
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> WebConfig:
@@ -37,11 +48,28 @@ class WebConfig:
             parts = urlsplit(config.public_url)
             if parts.scheme not in ("http", "https") or not parts.netloc:
                 raise ValueError(f"[web] public_url must be an http(s) address, not {config.public_url!r}")
+        if config.client_id and not config.client_id.isdigit():
+            raise ValueError(f"[web] client_id must be the application's id (digits), not {config.client_id!r}")
+        if bool(config.client_id) != bool(config.client_secret):
+            raise ValueError("[web] the Activity needs both client_id and client_secret")
         return config
 
     @property
     def enabled(self) -> bool:
         return bool(self.public_url)
+
+    @property
+    def activity(self) -> bool:
+        """The board is also a Discord Activity (launched from the Board button and /board)."""
+        return self.enabled and bool(self.client_id and self.client_secret)
+
+    @property
+    def origins(self) -> frozenset[str]:
+        """The origins a board's page may come from: ``public_url``, and Discord's proxy of the Activity."""
+        found = {self.origin}
+        if self.activity:
+            found.add(f"https://{self.client_id}.discordsays.com")
+        return frozenset(found)
 
     def address(self) -> tuple[str, int]:
         """``listen`` as a host and a port."""
@@ -62,4 +90,4 @@ class WebConfig:
         return f"{parts.scheme}://{parts.netloc}"
 
 
-__all__ = ["LINK_SECONDS", "SESSION_SECONDS", "WebConfig"]
+__all__ = ["DISCORD_API", "DISCORD_CLIENTS", "LINK_SECONDS", "SESSION_SECONDS", "WebConfig"]

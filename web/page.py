@@ -64,10 +64,17 @@ def ui_strings(language: str) -> dict[str, str]:
     }
 
 
-def page_html(data: dict[str, Any], language: str) -> str:
+def activity_html(client_id: str, language: str) -> str:
+    """The board's page as Discord's iframe opens it: no game yet, only the application's id; its module script
+    authenticates with the Embedded App SDK, then starts the board with the data it is given (``activity.js``)."""
+    return page_html({"client_id": client_id}, language, activity=True)
+
+
+def page_html(data: dict[str, Any], language: str, *, activity: bool = False) -> str:
     title = html.escape(_("Risk board", language))
     # Inside a script element nothing is unescaped: only "<" must not appear, so no "</script>" ends it early.
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
+    module = '\n<script type="module" src="/static/activity.js"></script>' if activity else ""
     return f"""<!doctype html>
 <html lang="{html.escape(language)}">
 <head>
@@ -93,10 +100,10 @@ def page_html(data: dict[str, Any], language: str) -> str:
 <details id="log-box" open><summary id="log-title"></summary><ol id="log"></ol></details>
 </main>
 <script type="application/json" id="data">{payload}</script>
-<script src="/static/board.js"></script>
+<script src="/static/board.js"></script>{module}
 </body>
 </html>
 """
 
 
-__all__ = ["page_html", "ui_strings"]
+__all__ = ["activity_html", "page_html", "ui_strings"]

@@ -8,6 +8,10 @@
 - A board's messages are checked like a component's values (``web.board.action_of``: a legal choice now, from
   the seat the cookie names), rate-limited per connection, and only from the board's own origin. A move goes
   through ``Table.apply`` and the announcer, exactly as a tap on the turn panel: the channel is told the same.
+- The Activity (``[web] client_id``): ``GET /`` is the page Discord opens in its iframe; it authenticates with
+  the Embedded App SDK (``/static/sdk/``) and ``POST /activity/session`` (``web.activity``), then holds a
+  session token in memory, the cookie's equal, sent as ``Authorization: Bearer`` with every request
+  (``/g/{game}/data`` gives the page's data) and as the WebSocket's subprotocol ``session.TOKEN``.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 from aiohttp import WSMsgType, web
 
 from cogs.maps import drawing
@@ -36,11 +41,13 @@ from store import FINISHED, PAUSED, RUNNING, StoreError, StoreReader
 from table import Outcome, Table
 from table.outcome import PLAYER
 
+from . import sdk
+from .activity import ActivityRefused, DiscordOAuth
 from .board import MAX_MESSAGE, Refused, action_of, territory_names, view
 from .config import WebConfig
 from .hub import Hub, Viewer
 from .links import LINK, SESSION, BadTicket, Signer, Ticket, UsedLinks
-from .page import page_html, ui_strings
+from .page import activity_html, page_html, ui_strings
 from .trace import territory_paths
 
 if TYPE_CHECKING:
@@ -50,15 +57,18 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 RATE = 8.0    # a board's messages per second, on average
 BURST = 16    # and at most this many at once
+SIGN_INS = (2.0, 20)  # Activity sign-ins a second and at once, for the whole server: each asks Discord three times
 MAX_MAPS = 64  # rendered maps kept (a few per game: one per viewer's language and projection)
 OPEN = (RUNNING, PAUSED, FINISHED)
 HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
-    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     "Cache-Control": "no-store",
 }
+WS_PROTOCOL = "risk-board"  # the board's WebSocket subprotocol; a page without its cookie offers session.TOKEN too
+BEARER = "Bearer "
 
 
 class Bucket:
@@ -87,8 +97,11 @@ class BoardServer:
     """The server of every game's board; ``start`` and ``stop`` it with the bot."""
 
     def __init__(self, config: WebConfig, store: StoreReader, table: Table, announcer: Announcer,
-                 clock: Callable[[], float]) -> None:
+                 clock: Callable[[], float], bot_token: str = "") -> None:
         self.config = config
+        self.discord = DiscordOAuth(config, bot_token) if config.activity else None
+        # One bucket for all: every page inside Discord comes through Discord's proxy, from the same addresses.
+        self.sign_ins = Bucket(rate=SIGN_INS[0], burst=SIGN_INS[1])
         self.store = store
         self.table = table
         self.announcer = announcer
@@ -102,6 +115,11 @@ class BoardServer:
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
         table.watchers.append(self.hub.changed)
+
+    @property
+    def activity(self) -> bool:
+        """The board is also a Discord Activity: the Board button and /board launch it."""
+        return self.discord is not None
 
     # -- links -------------------------------------------------------------------------------------------
     def link(self, game_id: int, user_id: int, seat: int | None, language: str) -> str:
@@ -121,7 +139,13 @@ class BoardServer:
         app.router.add_get("/g/{game:[0-9]+}/map.png", self.map_png)
         app.router.add_get("/g/{game:[0-9]+}/ws", self.websocket)
         app.router.add_post("/g/{game:[0-9]+}/leave", self.leave)
+        app.router.add_get("/g/{game:[0-9]+}/data", self.page_data)
         app.router.add_get("/static/{name}", self.static)
+        if self.discord is not None:
+            sdk.modules()  # the pinned SDK, checked at start
+            app.router.add_get("/", self.activity_page)
+            app.router.add_post("/activity/session", self.activity_session)
+            app.router.add_get("/static/sdk/{path:[A-Za-z0-9_./-]+}", self.sdk_module)
         app.router.add_get("/healthz", self.health)
         return app
 
@@ -137,6 +161,8 @@ class BoardServer:
         log.info("the live board listens on %s:%s for %s", host, self.port, self.config.base)
 
     async def stop(self) -> None:
+        if self.discord is not None:
+            await self.discord.close()
         if self.hub.changed in self.table.watchers:
             self.table.watchers.remove(self.hub.changed)
         if self._runner is not None:
@@ -157,9 +183,9 @@ class BoardServer:
         return response
 
     # -- pages ---------------------------------------------------------------------------------------------
-    def refusal(self, request: web.Request, reason: str, status: int = 403) -> web.Response:
-        """A clear page for a link or a cookie that opens nothing."""
-        language = language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
+    def words(self, request: web.Request, reason: str, language: str | None = None) -> str:
+        """Why a link, a cookie or an Activity opens nothing, in the asker's language."""
+        language = language or language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
         words = {
             "forged": _("This board link is not valid. Ask the bot for a new one with /board.", language),
             "expired": _("This board link has expired. Ask the bot for a new one with /board.", language),
@@ -169,8 +195,15 @@ class BoardServer:
                       language),
             "missing": _("This game has no board to show.", language),
             "session": _("Open the board from the link the bot gives you with /board.", language),
+            "activity": _("Discord could not confirm who you are in this channel: open the board again from the "
+                          "game's Board button.", language),
         }
-        text = html.escape(words.get(reason, words["forged"]))
+        return words.get(reason, words["forged"])
+
+    def refusal(self, request: web.Request, reason: str, status: int = 403) -> web.Response:
+        """A clear page for a link or a cookie that opens nothing."""
+        language = language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
+        text = html.escape(self.words(request, reason, language))
         title = html.escape(_("Risk board", language))
         body = (f"<!doctype html><html lang=\"{language}\"><head><meta charset=\"utf-8\">"
                 f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{title}</title>"
@@ -205,9 +238,21 @@ class BoardServer:
                             secure=self.config.public_url.startswith("https:"))
         return response
 
+    @staticmethod
+    def token_of(request: web.Request) -> str:
+        """The session a request carries: the Activity's token (a Bearer header, or the WebSocket's subprotocol
+        ``session.TOKEN``), else the board's cookie. Each is checked the same way."""
+        authorization = request.headers.get("Authorization", "")
+        if authorization.startswith(BEARER):
+            return authorization[len(BEARER):].strip()
+        for offered in request.headers.get("Sec-WebSocket-Protocol", "").split(","):
+            if offered.strip().startswith("session."):
+                return offered.strip()[len("session."):]
+        return request.cookies.get(cookie_name(int(request.match_info["game"])), "")
+
     def session(self, request: web.Request) -> Ticket:
         game_id = int(request.match_info["game"])
-        token = request.cookies.get(cookie_name(game_id), "")
+        token = self.token_of(request)
         if not token:
             raise BadTicket("session")
         ticket = self.signer.check(SESSION, token, game_id)
@@ -238,10 +283,25 @@ class BoardServer:
         if isinstance(found, web.Response):
             return found
         ticket, record = found
+        data = await self.data_of(ticket, record)
+        return web.Response(text=page_html(data, ticket.language), content_type="text/html")
+
+    async def page_data(self, request: web.Request) -> web.StreamResponse:
+        """The page's data for the Activity, which gets its page before it knows its game."""
+        if not self._origin_ok(request):
+            raise web.HTTPForbidden(text="origin")
+        found = await self._viewer(request)
+        if isinstance(found, web.Response):
+            return found
+        ticket, record = found
+        return web.json_response(await self.data_of(ticket, record))
+
+    async def data_of(self, ticket: Ticket, record: Any) -> dict[str, Any]:
+        """What the page starts from: the game, the viewer's seat and language, the map's outlines, the words."""
         game = record.game()
         geo = geometry_for(game.board.id)
         language = ticket.language
-        data = {
+        return {
             "game": record.id, "you": ticket.seat, "language": language,
             "map": {"width": geo.width, "height": geo.height, "panel": 206, "badge": geo.badge_size,
                     "paths": await self.paths(game.board.id),
@@ -249,7 +309,64 @@ class BoardServer:
                     "names": territory_names(game, language)},
             "strings": ui_strings(language),
         }
-        return web.Response(text=page_html(data, language), content_type="text/html")
+
+    def _origin_ok(self, request: web.Request) -> bool:
+        """A request with an ``Origin`` (a browser's cross-site or non-GET request) comes from a board's page."""
+        origin = request.headers.get("Origin")
+        return origin is None or origin in self.config.origins
+
+    # -- the Activity ------------------------------------------------------------------------------------------
+    async def activity_page(self, request: web.Request) -> web.StreamResponse:
+        """The page Discord opens in its iframe (with ``frame_id``, ``instance_id``, ``channel_id``...)."""
+        language = language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
+        csp = HEADERS["Content-Security-Policy"].replace("frame-ancestors 'none'",
+                                                         f"frame-ancestors {self.config.frame_ancestors}")
+        return web.Response(text=activity_html(self.config.client_id, language), content_type="text/html",
+                            headers={"Content-Security-Policy": csp})
+
+    async def activity_session(self, request: web.Request) -> web.StreamResponse:
+        """The SDK's code, instance and channel in; the session token of the channel's game out (with the
+        access token the page hands to the SDK's ``authenticate``), once Discord confirmed each of them."""
+        assert self.discord is not None
+        if request.headers.get("Origin") not in self.config.origins:
+            raise web.HTTPForbidden(text="origin")
+        if not self.sign_ins.take():
+            language = language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
+            return web.json_response({"refused": "slow", "text": _("Slow down: too many taps at once.", language)},
+                                     status=429, headers={"Retry-After": "1"})
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            raise web.HTTPBadRequest(text="body")
+        try:
+            who = await self.discord.identify(body.get("code"), body.get("instance_id"), body.get("channel_id"))
+        except ActivityRefused as refused:
+            log.info("the Activity refused a page: %s", refused.reason)
+            return web.json_response({"refused": refused.reason, "text": self.words(request, "activity")},
+                                     status=403)
+        except (aiohttp.ClientError, TimeoutError):
+            log.warning("the Activity could not reach Discord", exc_info=True)
+            raise web.HTTPBadGateway() from None
+        language = language_of(who.locale)
+        try:
+            record = await self.store.get_active_game(who.channel_id)
+        except StoreError:
+            record = None
+        if record is None or record.status not in OPEN or record.state_json is None:
+            return web.json_response({"refused": "missing", "text": self.words(request, "missing", language)},
+                                     status=404)
+        seat = record.seat_of(who.user_id)
+        session = self.signer.make(SESSION, record.id, who.user_id, seat, self.config.session_seconds, language)
+        return web.json_response({"session": session, "game": record.id, "access_token": who.access_token})
+
+    async def sdk_module(self, request: web.Request) -> web.StreamResponse:
+        body = sdk.modules().get(request.match_info["path"])
+        if body is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=body, content_type="text/javascript",
+                            headers={"Cache-Control": "public, max-age=86400"})
 
     async def map_png(self, request: web.Request) -> web.StreamResponse:
         found = await self._viewer(request)
@@ -270,7 +387,7 @@ class BoardServer:
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
-        types = {"board.js": "text/javascript", "board.css": "text/css"}
+        types = {"board.js": "text/javascript", "board.css": "text/css", "activity.js": "text/javascript"}
         if name not in types:
             raise web.HTTPNotFound()
         return web.Response(body=(STATIC / name).read_bytes(), content_type=types[name],
@@ -312,13 +429,13 @@ class BoardServer:
 
     # -- the WebSocket -------------------------------------------------------------------------------------
     async def websocket(self, request: web.Request) -> web.StreamResponse:
-        if request.headers.get("Origin") != self.config.origin:
+        if request.headers.get("Origin") not in self.config.origins:
             raise web.HTTPForbidden(text="origin")
         found = await self._viewer(request)
         if isinstance(found, web.Response):
             raise web.HTTPForbidden(text="session")
         ticket, _record = found
-        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE)
+        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=MAX_MESSAGE, protocols=(WS_PROTOCOL,))
         await ws.prepare(request)
         lock = asyncio.Lock()
 

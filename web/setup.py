@@ -20,7 +20,9 @@ async def start_board(bot: commands.Bot, config: WebConfig, *, listen: bool = Tr
     cog: Any = bot.get_cog("RiskCog")
     if cog is None or not hasattr(cog, "table") or not hasattr(cog, "announcer"):
         raise RuntimeError("the live board needs the Risk cog")
-    server = BoardServer(config, cog.store, cog.table, cog.announcer, cog.clock)
+    # The Activity asks Discord about its instances with the bot's own token.
+    token = getattr(bot.http, "token", None) or getattr(getattr(bot, "config", None), "token", "") or ""
+    server = BoardServer(config, cog.store, cog.table, cog.announcer, cog.clock, bot_token=token)
     if listen:
         await server.start()
     bot.add_dynamic_items(BoardButton)

@@ -3,6 +3,8 @@ a link that is the asker's alone (their seat in this game, or a spectator's view
 
 A link button on a public message would give everybody the same address, so the panel's button is an ordinary
 button whose private answer carries the link. Loaded only when the bot's config gives the board a public address.
+When the board is also a Discord Activity (``[web] client_id``), both answer by launching it instead: Discord opens
+the board inside its own app, and the Activity learns who and where from Discord (web/activity.py).
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ class BoardLinks(Protocol):
 
     store: StoreReader
 
+    @property
+    def activity(self) -> bool: ...
+
     def link(self, game_id: int, user_id: int, seat: int | None, language: str) -> str: ...
 
     def link_minutes(self) -> int: ...
@@ -39,11 +44,15 @@ def server_of(client: object) -> BoardLinks | None:
 
 
 async def send_link(interaction: discord.Interaction[Any], record: GameRecord) -> None:
-    """The asker's own link to the game's board, privately: their seat, or as a spectator."""
+    """The asker's own link to the game's board, privately: their seat, or as a spectator; or, when the board is
+    a Discord Activity, the Activity launched for them (it finds the channel's game and their seat itself)."""
     server = server_of(interaction.client)
     locale = interaction.locale
     if server is None:
         await interaction.response.send_message(_("This game has no board to show.", locale), ephemeral=True)
+        return
+    if server.activity:
+        await interaction.response.launch_activity()
         return
     seat = record.seat_of(interaction.user.id)
     url = server.link(record.id, interaction.user.id, seat, language_of(locale))

@@ -1,9 +1,11 @@
 // The live board: the map as the bot draws it, territories to tap, and the moves of the player whose turn it is.
 // Everything the board shows comes from the server over the WebSocket, already reduced to what this viewer may
 // know; every move is sent back as a message the server checks against the legal choices of the moment.
+// Opened from a link, the page holds its data and the cookie does the rest; inside Discord (the Activity) the page
+// starts empty and activity.js calls RiskBoard.start(data, token) once Discord has said who the viewer is: the
+// token, held in memory only, goes with every request, as the cookie would.
 "use strict";
-(function () {
-  const data = JSON.parse(document.getElementById("data").textContent);
+function startBoard(data, token) {
   const S = data.strings;
   const map = data.map;
   const SVG = "http://www.w3.org/2000/svg";
@@ -52,6 +54,7 @@
   document.getElementById("hand-title").textContent = S.cards;
   document.getElementById("leave-button").textContent = S.leave;
   document.getElementById("leave").setAttribute("action", `/g/${data.game}/leave`);
+  if (token) document.getElementById("leave").hidden = true;  // inside Discord, closing the Activity leaves
 
   // -- the map: the rendered image, and over it an outline per territory to tap ------------------------------
   svg.setAttribute("viewBox", `0 0 ${map.width} ${fullHeight}`);
@@ -96,7 +99,8 @@
   // -- the connection: resume from the last event seen ---------------------------------------------------------
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(`${scheme}${location.host}/g/${data.game}/ws`);
+    const url = `${scheme}${location.host}/g/${data.game}/ws`;
+    socket = token ? new WebSocket(url, ["risk-board", "session." + token]) : new WebSocket(url);
     socket.addEventListener("open", () => {
       retry = 500;
       socket.send(JSON.stringify({ type: "hello", since: seq }));
@@ -158,7 +162,7 @@
     const picture = replay ? `at=${replay.seq}` : `v=${board.seq}`;
     if (picture !== imageSeq) {   // the renderer's picture of this moment (the badges above are already right)
       imageSeq = picture;
-      img.src = `/g/${data.game}/map.png?${picture}`;
+      showPicture(`/g/${data.game}/map.png?${picture}`);
     }
     const you = B.you;
     const current = playerOf(B.current);
@@ -202,6 +206,18 @@
     drawHand();
     if (replay) drawReplay(); else drawControls(current);
     drawScrubber();
+  }
+  function showPicture(url) {
+    if (!token) { img.src = url; return; }
+    fetch(url, { headers: { Authorization: "Bearer " + token } })  // an <img> cannot send the token
+      .then((r) => (r.ok ? r.blob() : null))
+      .then((blob) => {
+        if (!blob || imageSeq !== url.split("?")[1]) return;  // a newer picture was asked for meanwhile
+        const old = img.src;
+        img.src = URL.createObjectURL(blob);
+        if (old.startsWith("blob:")) URL.revokeObjectURL(old);
+      })
+      .catch(() => {});
   }
   function pct(p) {
     return new Intl.NumberFormat(data.language, { style: "percent", maximumFractionDigits: 0 }).format(p);
@@ -399,4 +415,9 @@
 
   statusLine.textContent = S.connecting;
   connect();
+}
+window.RiskBoard = { start: startBoard };
+(function () {
+  const data = JSON.parse(document.getElementById("data").textContent);
+  if (data.game !== undefined) startBoard(data, null);
 })();

@@ -11,6 +11,12 @@ a real HTTP server and a real websocket gateway, so a real bot process can conne
 * Rate limits on demand: :meth:`FakeDiscord.rate_limit` makes chosen routes answer 429 with ``Retry-After``,
   the ``X-RateLimit-*`` headers and the ``Via`` header discord.py looks for (without ``Via`` it takes a 429 for
   a Cloudflare ban and gives up).
+* The Activity (:meth:`FakeDiscord.enable_activities`): the launch callback (type 12) opens an activity instance
+  in the interaction's channel with its user (:attr:`FakeDiscord.activity_instances`); ``GET /applications/{app}/
+  activity-instances/{instance}`` (bot token) lists its channel and users; :meth:`FakeDiscord.authorize` gives a
+  user's OAuth2 code, ``POST /oauth2/token`` exchanges it (client id and secret) for an access token, with which
+  ``GET /users/@me`` and ``GET /oauth2/@me`` answer as that user. A global bulk command update that drops the
+  Entry Point command (type 4) is refused, as Discord does.
 * The gateway: plain JSON text frames (no zlib), sharded with ``shard_count`` (IDENTIFY names its shard, each
   guild of ``extra_guilds`` and the first is dispatched on its shard, direct messages on shard 0, and
   ``/gateway/bot`` gives the count). HELLO; IDENTIFY -> READY (with ``session_id`` and a
@@ -65,7 +71,8 @@ OP_NAMES = {0: "DISPATCH", 1: "HEARTBEAT", 2: "IDENTIFY", 3: "PRESENCE_UPDATE", 
             6: "RESUME", 7: "RECONNECT", 8: "REQUEST_GUILD_MEMBERS", 9: "INVALID_SESSION", 10: "HELLO",
             11: "HEARTBEAT_ACK"}
 # Callback types that complete the answer at once; 5 and 6 (deferred) wait for a follow-up or an edit.
-FINAL_CALLBACKS = {1, 4, 7, 8, 9}
+FINAL_CALLBACKS = {1, 4, 7, 8, 9, 12}
+LAUNCH_ACTIVITY = 12
 REFUSAL_MARK = "⛔"
 FAILURE_TEXT = "something went wrong"
 
@@ -163,6 +170,7 @@ class Interaction:
     first_response_at: float | None = None
     settled_at: float | None = None
     callback_type: int | None = None
+    launched: ActivityInstance | None = None  # the Activity a launch callback opened
     answers: list[Answer] = field(default_factory=list)
     _answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
     _settled: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
@@ -216,6 +224,17 @@ class Interaction:
         if self.settled_at is None:
             self.settled_at = at
             self._settled.set()
+
+
+@dataclass
+class ActivityInstance:
+    """An open Activity: where it runs and who is connected to it."""
+
+    id: str
+    channel_id: int
+    guild_id: int | None
+    users: list[int]
+    launch_id: str = ""
 
 
 @dataclass
@@ -371,8 +390,13 @@ class FakeDiscord:
     def __init__(self, *, token: str = "e2e-token", guild_name: str = "E2E", bot_name: str = "bot",
                  keep_files: bool = True, commands: CommandCatalog | None = None,
                  heartbeat_interval_ms: int = 41_250, history: int | None = None,
-                 shard_count: int = 1, extra_guilds: Sequence[int] = ()) -> None:
+                 shard_count: int = 1, extra_guilds: Sequence[int] = (), client_secret: str = "e2e-client-secret",
+                 ) -> None:
         self.token = token
+        self.client_secret = client_secret
+        self.activity_instances: dict[str, ActivityInstance] = {}
+        self._codes: dict[str, int] = {}           # OAuth2 code -> user id (each used once)
+        self.access_tokens: dict[str, int] = {}    # access token -> user id
         self.keep_files = keep_files
         self.commands = commands
         self.heartbeat_interval_ms = heartbeat_interval_ms
@@ -501,6 +525,81 @@ class FakeDiscord:
     def application_id(self) -> int:
         return self.server.application_id
 
+    # ------------------------------------------------------------------ the Activity
+
+    def enable_activities(self) -> dict[str, Any]:
+        """Activities on in the Developer Portal: the default Entry Point command exists from now on."""
+        return self.server.enable_activities()
+
+    def launch_activity(self, user: OfflineUser | str, channel: OfflineChannel | str | int) -> ActivityInstance:
+        """The Activity opened by ``user`` in ``channel`` (as a launch callback or the Entry Point command does)."""
+        who = self.user(user) if isinstance(user, str) else user
+        where = self.channel(channel) if not isinstance(channel, OfflineChannel) else channel
+        instance = next((i for i in self.activity_instances.values() if i.channel_id == where.id), None)
+        if instance is None:
+            instance = ActivityInstance(f"i-{secrets.token_hex(8)}", where.id, self.server_of(where.id).guild_id,
+                                        [], launch_id=str(self.server.next_id()))
+            self.activity_instances[instance.id] = instance
+        if who.id not in instance.users:
+            instance.users.append(who.id)
+        return instance
+
+    def authorize(self, user: OfflineUser | str) -> str:
+        """The OAuth2 code Discord's client hands the Activity after ``authorize`` (scope identify) for ``user``."""
+        who = self.user(user) if isinstance(user, str) else user
+        code = secrets.token_urlsafe(12)
+        self._codes[code] = who.id
+        return code
+
+    def _oauth_token(self, call: Call, body: Any) -> web.Response:
+        form = body if isinstance(body, dict) else {}
+        if form.get("client_id") != str(self.application_id) or form.get("client_secret") != self.client_secret:
+            call.status = 401
+            return _json_response(401, {"error": "invalid_client"})
+        user_id = self._codes.pop(str(form.get("code")), None)
+        if form.get("grant_type") != "authorization_code" or user_id is None:
+            call.status = 400
+            return _json_response(400, {"error": "invalid_grant", "error_description": "Invalid \"code\" in request."})
+        token = secrets.token_urlsafe(18)
+        self.access_tokens[token] = user_id
+        call.status = 200
+        return _json_response(200, {"access_token": token, "token_type": "Bearer", "expires_in": 604800,
+                                    "refresh_token": secrets.token_urlsafe(18), "scope": "identify"})
+
+    def _as_user(self, call: Call, bearer: str) -> web.Response:
+        user_id = self.access_tokens.get(bearer)
+        user = self.server.user_by_id(user_id) if user_id is not None else None
+        if user is None:
+            call.status = 401
+            return _json_response(401, {"message": "401: Unauthorized", "code": 0})
+        me = {**user.payload(), "locale": self.server.locales.get(user.id, "en-US"), "mfa_enabled": False}
+        if call.method == "GET" and call.path == "/users/@me":
+            call.status = 200
+            return _json_response(200, me)
+        if call.method == "GET" and call.path == "/oauth2/@me":
+            call.status = 200
+            return _json_response(200, {"application": {"id": str(self.application_id), "name": "bot",
+                                                        "description": "", "icon": None},
+                                        "scopes": ["identify"], "expires": "2100-01-01T00:00:00+00:00", "user": me})
+        call.status = 403
+        return _json_response(403, {"message": "Missing Access", "code": 50001})
+
+    def _activity_instance(self, call: Call) -> web.Response | None:
+        parts = call.path.strip("/").split("/")
+        if call.method != "GET" or len(parts) != 4 or parts[0] != "applications" or parts[2] != "activity-instances":
+            return None
+        instance = self.activity_instances.get(parts[3])
+        if parts[1] != str(self.application_id) or instance is None:
+            call.status = 404
+            return _json_response(404, {"message": "Unknown Activity Instance", "code": 10043})
+        call.status = 200
+        return _json_response(200, {
+            "application_id": str(self.application_id), "instance_id": instance.id, "launch_id": instance.launch_id,
+            "location": {"id": f"gc-{instance.guild_id}-{instance.channel_id}", "kind": "gc",
+                         "channel_id": str(instance.channel_id),
+                         "guild_id": str(instance.guild_id) if instance.guild_id else None},
+            "users": [str(u) for u in instance.users]})
+
     # ------------------------------------------------------------------ waiting
 
     def _changed(self, channel_id: int | None = None) -> None:
@@ -627,6 +726,8 @@ class FakeDiscord:
                 else:
                     files.append((part.filename or part.name or "file", data))
             return body, files
+        if kind == "application/x-www-form-urlencoded":
+            return dict(await request.post()), []
         raw = await request.read()
         if not raw:
             return None, []
@@ -664,7 +765,12 @@ class FakeDiscord:
                 files: list[tuple[str, bytes]]) -> web.Response:
         method, path, template = call.method, call.path, call.template
         webhook = path.startswith(("/interactions/", "/webhooks/"))
-        if not webhook and request.headers.get("Authorization") != f"Bot {self.token}":
+        authorization = request.headers.get("Authorization", "")
+        if method == "POST" and path == "/oauth2/token":
+            return self._oauth_token(call, body)
+        if authorization.startswith("Bearer "):
+            return self._as_user(call, authorization[len("Bearer "):])
+        if not webhook and authorization != f"Bot {self.token}":
             call.status = 401
             return _json_response(401, {"message": "401: Unauthorized", "code": 0})
         if method == "GET" and path in ("/gateway", "/gateway/bot"):
@@ -674,6 +780,9 @@ class FakeDiscord:
                 answer.update(shards=self.shard_count, session_start_limit={
                     "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1})
             return _json_response(200, answer)
+        instance = self._activity_instance(call)
+        if instance is not None:
+            return instance
         rule = self._limit(method, template)
         if rule is not None:
             call.status = 429
@@ -730,6 +839,8 @@ class FakeDiscord:
             tracked._respond(call.at, kind)
             if kind in (4, 7):
                 tracked.answers.append(self._answer_of("callback", body.get("data") or {}, call.uploads))
+            if kind == LAUNCH_ACTIVITY:
+                tracked.launched = self.launch_activity(tracked.user, tracked.channel_id)
             if kind in FINAL_CALLBACKS:
                 tracked._settle(call.at)
         elif call.method == "POST" and call.template == "/webhooks/{webhook_id}/{webhook_token}":
@@ -996,5 +1107,5 @@ def _json_response(status: int, payload: Any, headers: Mapping[str, str] | None 
     return web.Response(status=status, body=json.dumps(payload).encode(), headers=all_headers)
 
 
-__all__ = ["API", "HOST", "Answer", "Call", "CommandCatalog", "FakeDiscord", "GatewayFrame", "Interaction",
-           "RateLimit", "Upload"]
+__all__ = ["API", "HOST", "ActivityInstance", "Answer", "Call", "CommandCatalog", "FakeDiscord", "GatewayFrame",
+           "Interaction", "RateLimit", "Upload"]

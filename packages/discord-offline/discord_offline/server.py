@@ -159,6 +159,7 @@ class OfflineServer:
         self.permissions: dict[int, discord.Permissions] = {}
         self.locales: dict[int, str] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.activities = False  # the application has an Activity (see enable_activities)
         self.cdn: dict[str, bytes] = {}
         self.requests: list[RecordedRequest] = []
         self.log: list[LogEntry] = []
@@ -755,6 +756,12 @@ class OfflineServer:
             if interaction.type in (4, 5):
                 raise MessageRejected(400, 50035, "Invalid Form Body", {"type": "Invalid interaction callback"})
             interaction.modal = data
+        elif kind == 12:  # LAUNCH_ACTIVITY: Discord opens the app's Activity for the user, no message
+            if interaction.type not in (2, 3, 5):
+                raise MessageRejected(400, 50035, "Invalid Form Body", {"type": "Invalid interaction callback"})
+            if not self.activities:
+                raise MessageRejected(400, 50035, "Invalid Form Body",
+                                      {"type": "This application has no Activity (enable Activities first)"})
         elif kind != 1:
             raise MessageRejected(400, 50035, "Invalid Form Body", {"type": f"Unknown callback type {kind}"})
         interaction.response_type = kind
@@ -910,12 +917,32 @@ class OfflineServer:
         everyone = sorted([self.bot_user, *self.members], key=lambda u: u.id)
         return [self.member_payload(u) for u in everyone if u.id > after][:limit]
 
+    def enable_activities(self) -> dict[str, Any]:
+        """Activities turned on in the Developer Portal: Discord then creates the app's default Entry Point command
+        (type 4, PRIMARY_ENTRY_POINT, handled by Discord: handler 2, DISCORD_LAUNCH_ACTIVITY)."""
+        self.activities = True
+        entry = {"id": str(stable_snowflake("command", "None:4:launch")), "application_id": str(self.application_id),
+                 "version": str(self.next_id()), "type": 4, "name": "launch", "description": "",
+                 "handler": 2, "integration_types": [0, 1], "contexts": [0, 1, 2],
+                 "default_member_permissions": None, "dm_permission": True, "nsfw": False}
+        self.commands[None] = [c for c in self.commands.get(None, []) if c.get("type") != 4] + [entry]
+        return entry
+
     def _sync(self, context: RequestContext) -> list[dict[str, Any]]:
         guild_id = int(context.args["guild_id"]) if "guild_id" in context.args else None
         if guild_id is not None and guild_id != self.guild_id:
             raise MessageRejected(403, 50001, "Missing Access")
+        body = context.body or []
+        if guild_id is not None and any(int(c.get("type", 1)) == 4 for c in body):
+            raise MessageRejected(400, 50035, "Invalid Form Body", {"type": "Entry Point commands can only be global"})
+        had_entry = any(c.get("type") == 4 for c in self.commands.get(None, []))
+        if guild_id is None and had_entry and not any(int(c.get("type", 1)) == 4 for c in body):
+            # Discord refuses a bulk update that would drop the Activity's Entry Point command.
+            raise MessageRejected(400, 50240, "You cannot remove this app's Entry Point command in a bulk update "
+                                  "operation. Please include the Entry Point command in your update request or "
+                                  "delete it separately.")
         registered = []
-        for command in context.body or []:
+        for command in body:
             entry = copy.deepcopy(command)
             entry.setdefault("type", 1)
             entry["id"] = str(stable_snowflake("command", f"{guild_id}:{entry['type']}:{entry['name']}"))
