@@ -139,9 +139,11 @@ class Table:
         room = self._rooms.setdefault(guild_id or channel_id, asyncio.Lock())
         async with room:  # count and create as one
             most = self.limits.games_per_server
-            active = [g for status in ACTIVE_STATUSES
-                      for g in await self.store.list_games(status, guild_id=guild_id,
-                                                           channel_id=None if guild_id else channel_id, limit=most)]
+            # By id: a game that starts between two of these reads is listed as a lobby and as running.
+            active = list({g.id: g for status in ACTIVE_STATUSES
+                           for g in await self.store.list_games(status, guild_id=guild_id,
+                                                                channel_id=None if guild_id else channel_id,
+                                                                limit=most)}.values())
             if len(active) >= most:
                 raise LimitReached(LimitReached.GAMES, most)
             hosted = [g for g in active if g.status == LOBBY and g.host_id == host_id]

@@ -177,3 +177,18 @@ async def test_the_board_before_a_move_is_rebuilt_from_the_log_when_the_callers_
     stored = newer.game().state.to_dict()
     assert rebuilt.to_dict() == expected.to_dict() == {**stored, "seed": ""}  # the log holds no dice seed
     assert result.first_seq < second.first_seq
+
+
+async def test_a_game_that_starts_while_the_games_are_counted_is_counted_once(sqlite_store, monkeypatch):
+    table, _ = table_on(sqlite_store, Limits(games_per_server=2))
+    first = await table.open_lobby(GUILD, CHANNEL, HOST, "Host")
+    real = sqlite_store.list_games
+
+    async def racing(status, **kwargs):  # the lobby started between the read of lobbies and that of running games
+        return await real("lobby" if status == "running" else status, **kwargs)
+
+    monkeypatch.setattr(sqlite_store, "list_games", racing)
+    second = await table.open_lobby(GUILD, CHANNEL + 1, OTHER, "Other")
+    assert second.record.id != first.record.id
+    with pytest.raises(LimitReached):
+        await table.open_lobby(GUILD, CHANNEL + 2, OTHER + 1, "Third")
