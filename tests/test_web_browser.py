@@ -254,3 +254,38 @@ async def test_two_players_and_a_spectator_see_each_move_live_from_their_own_vie
     await board_seq(watcher, record.last_seq)
     for page in pages.values():
         await page.context.close()
+
+
+async def test_two_fingers_pinch_the_map_and_the_point_between_them_stays_put(boarded, browser, tmp_path):
+    d, _server, _base = boarded
+    context = await browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = await context.new_page()
+    await page.goto(await link_for(d, "alice"))
+    await page.wait_for_selector("#players li")
+    box = await page.locator("#viewport").bounding_box()
+    width = box["width"]
+    assert await page.evaluate("document.getElementById('stage').getBoundingClientRect().width") == width
+    # A real two-finger touch (Chromium's touch input): the fingers 60 px apart, then 150 px, around a point
+    # left of the map's middle.
+    touch = await context.new_cdp_session(page)
+    y = box["y"] + box["height"] / 2
+    mid = box["x"] + width / 3
+
+    def points(apart: float) -> list[dict[str, float]]:
+        return [{"x": mid - apart / 2, "y": y, "id": 1}, {"x": mid + apart / 2, "y": y, "id": 2}]
+
+    await touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(60)})
+    for apart in range(70, 151, 10):
+        await touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(apart)})
+    await touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    stage = await page.evaluate("document.getElementById('stage').getBoundingClientRect().width")
+    assert stage == pytest.approx(2.5 * width, rel=0.02)   # 150 / 60: the map follows the fingers
+    scrolled = await page.evaluate("document.getElementById('viewport').scrollLeft")
+    # The point under the fingers' middle is the same point of the map as before the pinch.
+    assert (scrolled + (mid - box["x"])) / 2.5 == pytest.approx(mid - box["x"], abs=3)
+    await shot(page, tmp_path, "6-pinched")
+    # The buttons zoom back out, and no further than the whole map.
+    for _ in range(4):
+        await page.click("#zoom-out")
+    assert await page.evaluate("document.getElementById('stage').getBoundingClientRect().width") == width
+    await context.close()

@@ -89,12 +89,55 @@ function startBoard(data, token) {
     list.append(button);
     items[tid] = button;
   }
-  function setZoom(z) {
+  const viewport = document.getElementById("viewport");
+  // Zoom keeps the point (cx, cy) of the viewport where it is: the middle for the buttons, between the fingers
+  // for a pinch, under the pointer for a trackpad's pinch (a wheel with ctrl).
+  function setZoom(z, cx, cy) {
+    const before = zoom;
     zoom = Math.max(1, Math.min(4, z));
+    if (cx === undefined) { cx = viewport.clientWidth / 2; cy = viewport.clientHeight / 2; }
+    const x = (viewport.scrollLeft + cx) / before;
+    const y = (viewport.scrollTop + cy) / before;
     stage.style.width = (zoom * 100) + "%";
+    viewport.scrollLeft = x * zoom - cx;
+    viewport.scrollTop = y * zoom - cy;
   }
   document.getElementById("zoom-in").addEventListener("click", () => setZoom(zoom * 1.5));
   document.getElementById("zoom-out").addEventListener("click", () => setZoom(zoom / 1.5));
+  // One finger pans the map (the viewport scrolls); two fingers pinch it.
+  const fingers = new Map();
+  let pinch = null;
+  function spread() {
+    const [a, b] = [...fingers.values()];
+    const box = viewport.getBoundingClientRect();
+    return { d: Math.hypot(a.x - b.x, a.y - b.y) || 1, x: (a.x + b.x) / 2 - box.left, y: (a.y + b.y) / 2 - box.top };
+  }
+  viewport.addEventListener("pointerdown", (e) => {
+    if (e.pointerType !== "touch") return;
+    fingers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (fingers.size === 2) pinch = { zoom: zoom, d: spread().d };
+  });
+  viewport.addEventListener("pointermove", (e) => {
+    if (!fingers.has(e.pointerId)) return;
+    fingers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pinch && fingers.size === 2) {
+      const now = spread();
+      setZoom(pinch.zoom * now.d / pinch.d, now.x, now.y);
+      e.preventDefault();
+    }
+  });
+  for (const ended of ["pointerup", "pointercancel", "pointerleave"]) {
+    viewport.addEventListener(ended, (e) => {
+      fingers.delete(e.pointerId);
+      if (fingers.size < 2) pinch = null;
+    });
+  }
+  viewport.addEventListener("wheel", (e) => {
+    if (!e.ctrlKey) return;  // a plain wheel scrolls
+    e.preventDefault();
+    const box = viewport.getBoundingClientRect();
+    setZoom(zoom * Math.exp(-e.deltaY / 200), e.clientX - box.left, e.clientY - box.top);
+  }, { passive: false });
 
   // -- the connection: resume from the last event seen ---------------------------------------------------------
   function connect() {
