@@ -27,7 +27,7 @@ from typing import Any
 
 from engine import Event
 from engine.summary import favourite_continents, placements, teams, turns_played
-from ratings import Rating, SeatResult, rate_game, rebuild
+from ratings import REPEAT_WINDOW, Rating, SeatResult, rate_game, rebuild, repeats_before, table_of
 
 from .backend import Backend, Writing
 from .records import SeatRecord
@@ -98,8 +98,9 @@ class ResultRecord:
         return 1.0 if not self.turns else (self.turns - self.ai_turns) / self.turns
 
     def seat_result(self) -> SeatResult:
+        own = self.turns if self.user_id is None else self.turns - self.ai_turns
         return SeatResult(user_id=self.user_id, ai_level=self.ai_level, placement=self.placement, team=self.team,
-                          human_share=self.human_share)
+                          human_share=self.human_share, own_turns=own, ended_at=self.ended_at)
 
 
 _RESULT_COLUMNS = ("game_id, seat, guild_id, channel_id, user_id, ai_level, name, placement, team, ai_took_over, "
@@ -213,10 +214,25 @@ async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_
         rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? "
                               f"AND user_id IN ({marks})", (guild_id or 0, *users))
         current = {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in rows}
-    changed = rate_game(current, [r.seat_result() for r in results])
+    seats = [r.seat_result() for r in results]
+    changed = rate_game(current, seats, await _repeats(db, guild_id or 0, seats, now))
     return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 17)})",
                  [_result_row(r) for r in results], many=True),
             *_rating_steps(guild_id or 0, game_id, _names(results), changed, now)]
+
+
+async def _repeats(db: Writing, guild_id: int, seats: Sequence[SeatResult], now: float) -> int:
+    """The rated games the same players played together on the server in the repeat window before this one."""
+    if len(table_of(seats)) < 2:
+        return 0
+    rows = await db.fetch(f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id = ? AND ended_at > ? AND game_id IN "
+                          "(SELECT game_id FROM rating_history WHERE guild_id = ?)",
+                          (guild_id, now - REPEAT_WINDOW, guild_id))
+    games: dict[int, list[SeatResult]] = {}
+    for row in rows:
+        r = _result(row)
+        games.setdefault(r.game_id, []).append(r.seat_result())
+    return repeats_before(((past[0].ended_at, table_of(past)) for past in games.values()), seats)
 
 
 def _rebuilt_ratings(results: Sequence[ResultRecord]) -> list[Step]:
@@ -274,13 +290,14 @@ def backfill(conn: sqlite3.Connection) -> None:
 class PlayerStats:
     user_id: int
     name: str
-    games: int
+    games: int                     # rated games (those that moved their rating); wins and placement count these
     wins: int
-    average_placement: float
+    average_placement: float | None  # None: no rated game yet
     favourite_continent: str | None
     reliability: float | None      # the share of their own turns taken before the deadline
     median_move: float | None      # seconds
     rating: Rating | None          # None until rated at all
+    unrated: int = 0               # finished games that did not count (docs/history.md, "What a rated game is")
 
     @property
     def win_rate(self) -> float:
@@ -348,12 +365,17 @@ class ResultQueries(Backend):
             async with self._reading() as db:
                 head = await db.fetch(
                     # Reliability counts only games whose turns were timed (not those filled in from old logs).
-                    "SELECT COUNT(*), SUM(CASE WHEN placement = 1 THEN 1 ELSE 0 END), AVG(placement), "
+                    "SELECT COUNT(*), "
                     "SUM(CASE WHEN median_move IS NOT NULL OR missed > 0 THEN turns - ai_turns ELSE 0 END), "
                     f"SUM(missed) FROM results WHERE {where} AND user_id = ?",
                     (*place, user_id))
                 if not head or not head[0][0]:
                     return None
+                # Games, wins and placement count the rated games: those that moved the player's rating.
+                rated = await db.fetch(
+                    "SELECT COUNT(*), SUM(CASE WHEN placement = 1 THEN 1 ELSE 0 END), AVG(placement) FROM results "
+                    f"WHERE {where} AND user_id = ? AND game_id IN "
+                    "(SELECT game_id FROM rating_history WHERE user_id = ?)", (*place, user_id, user_id))
                 name = await db.fetch(f"SELECT name FROM results WHERE {where} AND user_id = ? "
                                       "ORDER BY ended_at DESC LIMIT 1", (*place, user_id))
                 continent = await db.fetch(
@@ -365,10 +387,12 @@ class ResultQueries(Backend):
                     "AND t.by_ai = 0 AND t.ended_at IS NOT NULL", (*place, user_id))
                 rating = await db.fetch("SELECT mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND user_id = ?",
                                         (guild, user_id))
-            games, wins, average, own, missed = head[0]
+            finished, own, missed = head[0]
+            games, wins, average = rated[0] if rated else (0, 0, None)
             own_turns = (own or 0) + (missed or 0)
             return PlayerStats(
-                user_id=user_id, name=name[0][0], games=games, wins=wins or 0, average_placement=float(average),
+                user_id=user_id, name=name[0][0], games=games, wins=wins or 0,
+                average_placement=float(average) if average is not None else None, unrated=finished - games,
                 favourite_continent=continent[0][0] if continent else None,
                 reliability=(own or 0) / own_turns if own_turns else None,
                 median_move=statistics.median(r[0] for r in times) if times else None,
