@@ -38,7 +38,7 @@ SIGMA = MODEL.sigma
 MIN_GAMES = 5
 MIN_WEIGHT = 0.1
 EARLY_TURNS = 3                 # a seat that goes out before playing this many turns of its own left early
-REPEAT_LIMIT = 3                # rated games of the same players together ...
+REPEAT_LIMIT = 5                # rated games of the same players together ...
 REPEAT_WINDOW = 7 * 24 * 3600.0  # ... in any seven days
 # AI seats as players of their level: (mu, sigma). A low sigma: the AI's strength is known and never changes.
 AI_RATINGS: dict[str | None, tuple[float, float]] = {

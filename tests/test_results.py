@@ -157,8 +157,9 @@ async def test_a_surrender_places_the_player_after_everyone_who_outlasted_them(s
 
 async def test_a_seat_the_ai_took_over_is_marked_and_weighted_down(store):
     record = await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], ("easy",))
-    record = await play(store, record, until=lambda s: s.turn >= 2 and s.current == 1)
-    # Bob's time runs out (the AI plays the turn), then his seat is given to the AI for good.
+    record = await play(store, record, until=lambda s: s.turn >= 5 and s.current == 1)
+    # Bob played his first turn; his time runs out on his second (the AI plays the turn), then his seat is given
+    # to the AI for good.
     await store.record_missed_turn(record.id, 1, "t")
     record = await store.replace_with_ai(record.id, 1, "easy")
     record = await play(store, record)
