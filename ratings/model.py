@@ -14,8 +14,8 @@ a rebuild gives exactly the ratings the games gave one by one.
 - Not every seat of a game counts (``counted``, docs/history.md "What a rated game is"): a seat that took no
   turn of its own (kicked, or gone, before its first turn) is left out altogether, its rating unchanged and the
   others rated as if it had not sat down; a seat that went out within its first ``EARLY_TURNS`` turns (an early
-  surrender, a kick) is rated on its own as placed, against everyone, but the others are rated without it, so
-  an opponent who leaves at once gives nobody anything.
+  surrender, a kick) is rated on its own as placed, against everyone (in full: its loss is its own doing), but
+  the others are rated without it, so an opponent who leaves at once gives nobody anything.
 - A player with few rated games moves the others little: each seat's change is scaled by how established its
   opponents are (``opponent_weight``), an opponent with no rated game counting ``1 / (MIN_GAMES + 1)``.
 - The same players (the humans who took part) count at most ``REPEAT_LIMIT`` rated games together in any
@@ -142,14 +142,15 @@ def rate_game(ratings: Mapping[int, Rating], seats: Sequence[SeatResult], repeat
     early = [s for s in playing if s.left_early and s.user_id is not None]
     out.update(_rate(ratings, stayed, stayed))
     for seat in early:  # each rated against everyone, as placed; only their own rating is kept
-        mine = _rate(ratings, playing, [seat])
+        mine = _rate(ratings, playing, [seat], damped=False)
         out.update(mine)
     return out
 
 
-def _rate(ratings: Mapping[int, Rating], seats: Sequence[SeatResult], keep: Sequence[SeatResult]
-          ) -> dict[int, Rating]:
-    """Plackett-Luce over ``seats``; the new ratings of the humans among ``keep``."""
+def _rate(ratings: Mapping[int, Rating], seats: Sequence[SeatResult], keep: Sequence[SeatResult],
+          damped: bool = True) -> dict[int, Rating]:
+    """Plackett-Luce over ``seats``; the new ratings of the humans among ``keep``, scaled by how established
+    their opponents are when ``damped`` (not for a seat that left early: its loss is its own doing)."""
     humans = [s for s in keep if s.user_id is not None]
     if not humans:
         return {}
@@ -182,7 +183,7 @@ def _rate(ratings: Mapping[int, Rating], seats: Sequence[SeatResult], keep: Sequ
             before = ratings.get(seat.user_id, Rating())
             mine = {id(m) for m in members}
             opponents = [s for s in seats if id(s) not in mine]
-            w = _weight(seat) * opponent_weight(ratings, opponents)
+            w = _weight(seat) * (opponent_weight(ratings, opponents) if damped else 1.0)
             out[seat.user_id] = Rating(mu=before.mu + w * (new.mu - before.mu),
                                        sigma=before.sigma + w * (new.sigma - before.sigma),
                                        games=before.games + 1, wins=before.wins + (seat.placement == 1))
