@@ -59,6 +59,26 @@ async def test_stats_of_a_player_after_their_games(tmp_path: Path):
         assert "0 (0%)" in step[0].text and "Average placement" in step[0].text
 
 
+async def test_a_host_who_cancels_a_game_past_its_first_round_takes_the_loss(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="cancel")) as d:
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        step = await d.send_command("alice", "general", "risk cancel", {})   # in the first round: nothing recorded
+        assert not step.problems and "is cancelled" in step[0].content
+        assert "has not finished a game" in (await d.send_command("alice", "general", "risk stats", {}))[0].content
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        await play_rounds(d, EARLY_TURNS)
+        step = await d.send_command("alice", "general", "risk cancel", {})
+        assert not step.problems
+        record = (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
+        assert record.status == "finished"
+        told = " ".join(m.text for m in d.messages[-6:])
+        assert "alice surrendered" in told and "bob wins" in told   # announced like any end
+        alice = (await d.send_command("alice", "general", "risk stats", {}))[0].text
+        assert "Games: 1\n" in alice and "Wins: 0 (0%)" in alice and "Average placement: 2" in alice
+        bob = (await d.send_command("bob", "general", "risk stats", {}))[0].text
+        assert "Wins: 1 (100%)" in bob
+
+
 async def test_the_leaderboard_pages_with_buttons_and_shows_only_rated_players(tmp_path: Path):
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="board")) as d:
         # Six instant surrenders by a second account do not put the winner on the board.
