@@ -3,8 +3,10 @@
 - ``turn_steps``: written with each action, one row per turn (when it started and ended, whether the AI
   played it, whether its time ran out).
 - ``finish_steps``: when a game ends, in the transaction that writes ``game_over``: one result row per seat
-  (``results_of``, from the log and the turns) and the new ratings of its humans (``ratings.rate_game``),
-  with a row of rating history each.
+  (``results_of``, from the log and the turns) and the new ratings of its humans (``ratings.rate_game``, by
+  the rules of a rated game: docs/history.md; the rated games the same players played together in the repeat
+  window are read here, ``_repeats``), with a row of rating history each. A game that moved a player's rating
+  is a rated game of theirs: the stats count those, and the others as not rated.
 - ``backfill``: migration 4 fills the results of games that ended before it, from their logs, then rebuilds
   the ratings.
 - ``ResultQueries``: the reads of the ``/risk stats``, ``leaderboard`` and ``history`` commands, and the
