@@ -224,17 +224,26 @@ async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_
 
 
 async def _repeats(db: Writing, guild_id: int, seats: Sequence[SeatResult], now: float) -> int:
-    """The rated games the same players played together on the server in the repeat window before this one."""
-    if len(table_of(seats)) < 2:
+    """The rated games the same players played together on the server in the repeat window before this one:
+    among the games one of them finished there in the window (an index's range), those with a row of rating
+    history (a game that moved a rating is rated)."""
+    table = table_of(seats)
+    if len(table) < 2:
         return 0
-    rows = await db.fetch(f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id = ? AND ended_at > ? AND game_id IN "
-                          "(SELECT game_id FROM rating_history WHERE guild_id = ?)",
-                          (guild_id, now - REPEAT_WINDOW, guild_id))
+    rows = await db.fetch(
+        f"SELECT {', '.join('r.' + c for c in _RESULT_COLUMNS.split(', '))}, EXISTS (SELECT 1 FROM rating_history h "
+        "WHERE h.guild_id = r.guild_id AND h.user_id = r.user_id AND h.game_id = r.game_id) FROM results r "
+        "WHERE r.game_id IN (SELECT game_id FROM results WHERE guild_id = ? AND user_id = ? AND ended_at > ?)",
+        (guild_id, min(table), now - REPEAT_WINDOW))
     games: dict[int, list[SeatResult]] = {}
+    rated: set[int] = set()
     for row in rows:
         r = _result(row)
         games.setdefault(r.game_id, []).append(r.seat_result())
-    return repeats_before(((past[0].ended_at, table_of(past)) for past in games.values()), seats)
+        if row[-1]:
+            rated.add(r.game_id)
+    return repeats_before(((past[0].ended_at, table_of(past)) for game, past in games.items() if game in rated),
+                          seats)
 
 
 def _rebuilt_ratings(results: Sequence[ResultRecord]) -> list[Step]:

@@ -5,7 +5,7 @@ turn, instant surrenders by a second account, a cancel to escape a lost game; an
 from __future__ import annotations
 
 import pytest
-from test_results import ALICE, BOB, CAROL, GUILD, new_game, play, store  # noqa: F401 (the fixture)
+from test_results import ALICE, BOB, CAROL, GUILD, db_rows, new_game, play, store  # noqa: F401 (the fixture)
 
 from engine import Surrender
 from ratings import EARLY_TURNS, MIN_GAMES, REPEAT_LIMIT, REPEAT_WINDOW, Rating, SeatResult, rate_game, rebuild
@@ -116,3 +116,20 @@ def test_a_new_account_moves_its_opponents_little():
     # The new account's own rating moves in full: its games are what make it known.
     assert rate_game(settled, _game(0, ALICE, BOB))[BOB].mu == pytest.approx(
         rate_game({ALICE: Rating(games=20)}, _game(0, ALICE, BOB))[BOB].mu)
+
+
+async def test_the_same_two_players_count_five_rated_games_a_week_and_a_rebuild_agrees(store):  # noqa: F811
+    for n in range(REPEAT_LIMIT + 1):
+        record = await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed=f"again-{n}")
+        bob = record.seat_of(BOB)
+        record = await play(store, record, until=lambda s, bob=bob: s.round > EARLY_TURNS and s.current == bob)
+        record = (await store.apply_action(record.id, Surrender(bob))).record
+        assert record.status == "finished"
+    ratings = await store.ratings(GUILD)
+    assert ratings[ALICE].games == ratings[BOB].games == REPEAT_LIMIT and ratings[ALICE].wins == REPEAT_LIMIT
+    stats = await store.player_stats(GUILD, ALICE)
+    assert (stats.games, stats.unrated) == (REPEAT_LIMIT, 1)
+    history = "SELECT guild_id, user_id, game_id, mu, sigma, score, games FROM rating_history ORDER BY 1, 2, 3"
+    before = await db_rows(store, history)
+    await store.rebuild_ratings()
+    assert await db_rows(store, history) == before
