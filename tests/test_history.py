@@ -7,11 +7,10 @@ import json
 import sqlite3
 from pathlib import Path
 
-from discord_helpers import OfflineDiscord, command_for, make_bot, record_worker_tasks, start
+from discord_helpers import OfflineDiscord, make_bot, play_rounds, record_worker_tasks, start
 from PIL import Image
 
 from cogs.records.history import duration_text
-from engine.ai import make_ai
 from ratings import EARLY_TURNS, MIN_GAMES
 
 
@@ -20,24 +19,9 @@ async def finished_games(d: OfflineDiscord, n: int, rounds: int = 0) -> None:
     rounds played by command as the normal AI would."""
     for _ in range(n):
         await start(d, ("alice", "bob"), 0, deployment="auto")
-        await play_rounds(d, rounds)
+        await play_rounds(d, "general", rounds)
         step = await d.send_command("bob", "general", "risk surrender", {})
         await d.click("bob", "Yes, surrender", step[0])
-
-
-async def play_rounds(d: OfflineDiscord, rounds: int) -> None:
-    """The humans of #general's game play by command until ``rounds`` rounds are over (bob's turn next)."""
-    for _ in range(1000):
-        record = (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
-        game = record.game()
-        seat = game.state.current
-        if game.state.round > rounds and record.seat_of(d.user("bob").id) == seat:
-            return
-        user = next(name for name in ("alice", "bob") if record.seat_of(d.user(name).id) == seat)
-        name, options = command_for(make_ai("normal", salt="h").choose(game, seat), game)
-        step = await d.send_command(user, "general", name, options)
-        assert not step.problems, (name, options, step.problems)
-    raise AssertionError("the rounds were never played")
 
 
 async def test_stats_of_a_player_after_their_games(tmp_path: Path):
@@ -66,7 +50,7 @@ async def test_a_host_who_cancels_a_game_past_its_first_round_takes_the_loss(tmp
         assert not step.problems and "is cancelled" in step[0].content
         assert "has not finished a game" in (await d.send_command("alice", "general", "risk stats", {}))[0].content
         await start(d, ("alice", "bob"), 0, deployment="auto")
-        await play_rounds(d, EARLY_TURNS)
+        await play_rounds(d, "general", EARLY_TURNS)
         step = await d.send_command("alice", "general", "risk cancel", {})
         assert not step.problems
         record = (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
