@@ -110,8 +110,8 @@ class LeaderboardView(Pager):
         embed.description = "\n".join(
             f"**{r.rank}.** {safe_name(r.name)}: **{r.score}** · " + ngettext(
                 "{n} game", "{n} games", r.games, locale) + ", " + ngettext("{n} win", "{n} wins", r.wins, locale)
-            for r in rows) or ngettext("Nobody is rated yet: a rating shows after {n} finished game.",
-                                       "Nobody is rated yet: a rating shows after {n} finished games.",
+            for r in rows) or ngettext("Nobody is rated yet: a rating shows after {n} rated game.",
+                                       "Nobody is rated yet: a rating shows after {n} rated games.",
                                        MIN_GAMES, locale)
         embed.set_footer(text=_("Page {page} of {pages}", locale, page=self.page + 1, pages=pages))
         return embed
