@@ -1,5 +1,18 @@
 """Player ratings from finished games (openskill's Plackett-Luce model): one pure function per game."""
 
-from .model import AI_RATINGS, MIN_GAMES, Rating, SeatResult, rate_game, rebuild
+from .model import (
+    AI_RATINGS,
+    EARLY_TURNS,
+    MIN_GAMES,
+    REPEAT_LIMIT,
+    REPEAT_WINDOW,
+    Rating,
+    SeatResult,
+    rate_game,
+    rebuild,
+    repeats_before,
+    table_of,
+)
 
-__all__ = ["AI_RATINGS", "MIN_GAMES", "Rating", "SeatResult", "rate_game", "rebuild"]
+__all__ = ["AI_RATINGS", "EARLY_TURNS", "MIN_GAMES", "REPEAT_LIMIT", "REPEAT_WINDOW", "Rating", "SeatResult",
+           "rate_game", "rebuild", "repeats_before", "table_of"]

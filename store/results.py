@@ -3,8 +3,10 @@
 - ``turn_steps``: written with each action, one row per turn (when it started and ended, whether the AI
   played it, whether its time ran out).
 - ``finish_steps``: when a game ends, in the transaction that writes ``game_over``: one result row per seat
-  (``results_of``, from the log and the turns) and the new ratings of its humans (``ratings.rate_game``),
-  with a row of rating history each.
+  (``results_of``, from the log and the turns) and the new ratings of its humans (``ratings.rate_game``, by
+  the rules of a rated game: docs/history.md; the rated games the same players played together in the repeat
+  window are read here, ``_repeats``), with a row of rating history each. A game that moved a player's rating
+  is a rated game of theirs: the stats count those, and the others as not rated.
 - ``backfill``: migration 4 fills the results of games that ended before it, from their logs, then rebuilds
   the ratings.
 - ``ResultQueries``: the reads of the ``/risk stats``, ``leaderboard`` and ``history`` commands, and the
@@ -27,7 +29,7 @@ from typing import Any
 
 from engine import Event
 from engine.summary import favourite_continents, placements, teams, turns_played
-from ratings import Rating, SeatResult, rate_game, rebuild
+from ratings import REPEAT_WINDOW, Rating, SeatResult, rate_game, rebuild, repeats_before, table_of
 
 from .backend import Backend, Writing
 from .records import SeatRecord
@@ -98,8 +100,9 @@ class ResultRecord:
         return 1.0 if not self.turns else (self.turns - self.ai_turns) / self.turns
 
     def seat_result(self) -> SeatResult:
+        own = self.turns if self.user_id is None else self.turns - self.ai_turns
         return SeatResult(user_id=self.user_id, ai_level=self.ai_level, placement=self.placement, team=self.team,
-                          human_share=self.human_share)
+                          human_share=self.human_share, own_turns=own, ended_at=self.ended_at)
 
 
 _RESULT_COLUMNS = ("game_id, seat, guild_id, channel_id, user_id, ai_level, name, placement, team, ai_took_over, "
@@ -213,10 +216,34 @@ async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_
         rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? "
                               f"AND user_id IN ({marks})", (guild_id or 0, *users))
         current = {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in rows}
-    changed = rate_game(current, [r.seat_result() for r in results])
+    seats = [r.seat_result() for r in results]
+    changed = rate_game(current, seats, await _repeats(db, guild_id or 0, seats, now))
     return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 17)})",
                  [_result_row(r) for r in results], many=True),
             *_rating_steps(guild_id or 0, game_id, _names(results), changed, now)]
+
+
+async def _repeats(db: Writing, guild_id: int, seats: Sequence[SeatResult], now: float) -> int:
+    """The rated games the same players played together on the server in the repeat window before this one:
+    among the games one of them finished there in the window (an index's range), those with a row of rating
+    history (a game that moved a rating is rated)."""
+    table = table_of(seats)
+    if len(table) < 2:
+        return 0
+    rows = await db.fetch(
+        f"SELECT {', '.join('r.' + c for c in _RESULT_COLUMNS.split(', '))}, EXISTS (SELECT 1 FROM rating_history h "
+        "WHERE h.guild_id = r.guild_id AND h.user_id = r.user_id AND h.game_id = r.game_id) FROM results r "
+        "WHERE r.game_id IN (SELECT game_id FROM results WHERE guild_id = ? AND user_id = ? AND ended_at > ?)",
+        (guild_id, min(table), now - REPEAT_WINDOW))
+    games: dict[int, list[SeatResult]] = {}
+    rated: set[int] = set()
+    for row in rows:
+        r = _result(row)
+        games.setdefault(r.game_id, []).append(r.seat_result())
+        if row[-1]:
+            rated.add(r.game_id)
+    return repeats_before(((past[0].ended_at, table_of(past)) for game, past in games.items() if game in rated),
+                          seats)
 
 
 def _rebuilt_ratings(results: Sequence[ResultRecord]) -> list[Step]:
@@ -274,13 +301,14 @@ def backfill(conn: sqlite3.Connection) -> None:
 class PlayerStats:
     user_id: int
     name: str
-    games: int
+    games: int                     # rated games (those that moved their rating); wins and placement count these
     wins: int
-    average_placement: float
+    average_placement: float | None  # None: no rated game yet
     favourite_continent: str | None
     reliability: float | None      # the share of their own turns taken before the deadline
     median_move: float | None      # seconds
     rating: Rating | None          # None until rated at all
+    unrated: int = 0               # finished games that did not count (docs/history.md, "What a rated game is")
 
     @property
     def win_rate(self) -> float:
@@ -348,12 +376,17 @@ class ResultQueries(Backend):
             async with self._reading() as db:
                 head = await db.fetch(
                     # Reliability counts only games whose turns were timed (not those filled in from old logs).
-                    "SELECT COUNT(*), SUM(CASE WHEN placement = 1 THEN 1 ELSE 0 END), AVG(placement), "
+                    "SELECT COUNT(*), "
                     "SUM(CASE WHEN median_move IS NOT NULL OR missed > 0 THEN turns - ai_turns ELSE 0 END), "
                     f"SUM(missed) FROM results WHERE {where} AND user_id = ?",
                     (*place, user_id))
                 if not head or not head[0][0]:
                     return None
+                # Games, wins and placement count the rated games: those that moved the player's rating.
+                rated = await db.fetch(
+                    "SELECT COUNT(*), SUM(CASE WHEN placement = 1 THEN 1 ELSE 0 END), AVG(placement) FROM results "
+                    f"WHERE {where} AND user_id = ? AND game_id IN "
+                    "(SELECT game_id FROM rating_history WHERE user_id = ?)", (*place, user_id, user_id))
                 name = await db.fetch(f"SELECT name FROM results WHERE {where} AND user_id = ? "
                                       "ORDER BY ended_at DESC LIMIT 1", (*place, user_id))
                 continent = await db.fetch(
@@ -365,10 +398,12 @@ class ResultQueries(Backend):
                     "AND t.by_ai = 0 AND t.ended_at IS NOT NULL", (*place, user_id))
                 rating = await db.fetch("SELECT mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND user_id = ?",
                                         (guild, user_id))
-            games, wins, average, own, missed = head[0]
+            finished, own, missed = head[0]
+            games, wins, average = rated[0] if rated else (0, 0, None)
             own_turns = (own or 0) + (missed or 0)
             return PlayerStats(
-                user_id=user_id, name=name[0][0], games=games, wins=wins or 0, average_placement=float(average),
+                user_id=user_id, name=name[0][0], games=games, wins=wins or 0,
+                average_placement=float(average) if average is not None else None, unrated=finished - games,
                 favourite_continent=continent[0][0] if continent else None,
                 reliability=(own or 0) / own_turns if own_turns else None,
                 median_move=statistics.median(r[0] for r in times) if times else None,

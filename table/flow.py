@@ -105,6 +105,15 @@ class StandIn:
     level: str
 
 
+def cancel_ends_by_standings(record: GameRecord) -> bool:
+    """Whether cancelling the game now ends it by the standings (``Table.cancel``): a running or paused game
+    past its first round."""
+    if record.status not in ACTIVE_STATUSES or record.status == LOBBY or record.state_json is None:
+        return False
+    state = record.game().state
+    return state.round > 1 and state.phase != OVER
+
+
 class Table:
     """Runs games: the one place where a game changes. Lobby, actions, AI turns, pauses, vacations and timers
     each come in as one method, hold the game's lock for the time they take, keep the timers right, and return
@@ -195,11 +204,42 @@ class Table:
 
     # -- control ---------------------------------------------------------------------------------------
     async def cancel(self, game_id: int) -> Outcome:
+        """The host cancels a game. A lobby, or a game in its first round (not every seat has had a turn), is
+        cancelled and records nothing. Later a cancel is no way out of a lost game: the host resigns (if still
+        in) and the game ends by the standings, as at a round limit, with its results and ratings
+        (docs/history.md); the outcome then tells it like any end."""
         async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            if cancel_ends_by_standings(record):
+                return await self._end_by_standings(record)
             record = await self.store.cancel(game_id)
             self._recollections.pop(game_id, None)
             await self.sync(record)
             return Outcome(record)
+
+    async def _end_by_standings(self, record: GameRecord) -> Outcome:
+        """A cancel past the first round: the host's surrender, then the round-limit ending."""
+        if record.status != RUNNING:  # paused: the end is played like any action
+            await self.store.resume(record.id)
+            record = await self.store.get_game(record.id)
+        parts: list[Part] = []
+        host = record.seat_of(record.host_id)
+        game = record.game()
+        if host is not None and host in game.state.active_seats():
+            try:
+                game.validate(Surrender(host))
+            except RuleError:
+                pass
+            else:
+                result = await self.store.apply_action(record.id, Surrender(host))
+                parts.append(self._part(host, HOST, record.game().state, result))
+                record = result.record
+        state = record.game().state
+        if state.phase != OVER:
+            result = await self.store.apply_action(record.id, RoundLimit(state.current))
+            parts.append(self._part(state.current, HOST, state, result))
+            record = result.record
+        return await self._finish(record, parts)
 
     async def pause(self, game_id: int) -> Outcome:
         """Deadlines stop until the game is resumed."""
@@ -582,4 +622,5 @@ def _round_humans_left(events: list[Event], humans: set[int], replaced_at: dict[
     return left
 
 
-__all__ = ["LIVE", "MAX_AI_ACTIONS", "TIMEOUT_PLAYERS", "StandIn", "Table", "VoteRefused"]
+__all__ = ["LIVE", "MAX_AI_ACTIONS", "TIMEOUT_PLAYERS", "StandIn", "Table", "VoteRefused",
+           "cancel_ends_by_standings"]

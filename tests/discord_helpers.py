@@ -90,6 +90,24 @@ async def start(d: OfflineDiscord, humans: Sequence[str], ais: int, **settings: 
     assert not step.problems, step.problems
 
 
+async def play_rounds(d: OfflineDiscord, channel: Any, rounds: int) -> None:
+    """The humans of ``channel``'s game play by command, as the normal AI would, until ``rounds`` rounds are over
+    (every seat has played that many turns): enough for a rated game (docs/history.md)."""
+    from engine.ai import make_ai
+
+    for _ in range(2000):
+        record = (await d.bot.store.list_games(channel_id=d.channel(channel).id, limit=1))[0]
+        game = record.game()
+        seat = game.state.current
+        if game.state.round > rounds or record.status != "running":
+            return
+        user = next(u for u in d.server.users.values() if u.id == record.player(seat).user_id)
+        name, options = command_for(make_ai("normal", salt="h").choose(game, seat), game)
+        step = await d.send_command(user, channel, name, options)
+        assert not step.problems, (name, options, step.problems)
+    raise AssertionError("the rounds were never played")
+
+
 def record_worker_tasks(monkeypatch: Any) -> list[str]:
     """The names of the functions the bot hands to its worker processes from now on (they still run there)."""
     from render import workers
@@ -105,4 +123,5 @@ def record_worker_tasks(monkeypatch: Any) -> list[str]:
     return names
 
 
-__all__ = ["OfflineDiscord", "command_for", "make_bot", "open_lobby", "record_worker_tasks", "start"]
+__all__ = ["OfflineDiscord", "command_for", "make_bot", "open_lobby", "play_rounds", "record_worker_tasks",
+           "start"]

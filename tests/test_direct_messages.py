@@ -6,17 +6,21 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from discord_helpers import OfflineDiscord, make_bot, start
+from discord_helpers import OfflineDiscord, make_bot, play_rounds, start
 from discord_offline import OfflineChannel
+
+from ratings import EARLY_TURNS
 
 
 async def dm_game(d: OfflineDiscord, user: str, *, finish: bool = True) -> OfflineChannel:
-    """A game of ``user`` against one AI in their direct messages with the bot; they surrender it at once."""
+    """A game of ``user`` against one AI in their direct messages with the bot; they surrender it after the first
+    rounds (a rated game)."""
     dm = d.dm_channel(user)
     for command, options in (("risk new", {"deployment": "auto"}), ("risk addbot", {}), ("risk start", {})):
         step = await d.send_command(user, dm, command, options)
         assert not step.problems, step.problems
     if finish:
+        await play_rounds(d, dm, EARLY_TURNS)
         step = await d.send_command(user, dm, "risk surrender", {})
         await d.click(user, "Yes, surrender", step[0])
     return dm
@@ -57,6 +61,7 @@ async def test_stats_in_a_dm_are_only_of_that_dms_games(tmp_path: Path):
         assert "Record of bob" in step[0].text and "Games: 1" in step[0].text
         # A server's record is the server's: Bob's DM game is not counted in #general, nor the reverse.
         await start(d, ("bob", "carol"), 0, deployment="auto")
+        await play_rounds(d, "general", EARLY_TURNS)
         step = await d.send_command("carol", "general", "risk surrender", {})
         await d.click("carol", "Yes, surrender", step[0])
         step = await d.send_command("bob", "general", "risk stats", {})

@@ -7,17 +7,19 @@ import json
 import sqlite3
 from pathlib import Path
 
-from discord_helpers import OfflineDiscord, make_bot, record_worker_tasks, start
+from discord_helpers import OfflineDiscord, make_bot, play_rounds, record_worker_tasks, start
 from PIL import Image
 
 from cogs.records.history import duration_text
-from ratings import MIN_GAMES
+from ratings import EARLY_TURNS, MIN_GAMES
 
 
-async def finished_games(d: OfflineDiscord, n: int) -> None:
-    """``n`` games of alice and bob in #general; bob surrenders each at once (alice wins)."""
+async def finished_games(d: OfflineDiscord, n: int, rounds: int = 0) -> None:
+    """``n`` games of alice and bob in #general; bob surrenders each (alice wins): at once, or after ``rounds``
+    rounds played by command as the normal AI would."""
     for _ in range(n):
         await start(d, ("alice", "bob"), 0, deployment="auto")
+        await play_rounds(d, "general", rounds)
         step = await d.send_command("bob", "general", "risk surrender", {})
         await d.click("bob", "Yes, surrender", step[0])
 
@@ -26,25 +28,58 @@ async def test_stats_of_a_player_after_their_games(tmp_path: Path):
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="stats")) as d:
         step = await d.send_command("alice", "general", "risk stats", {})
         assert step[0].ephemeral and "has not finished a game on this server yet" in step[0].content
-        await finished_games(d, 2)
+        await finished_games(d, 2, rounds=EARLY_TURNS)
         step = await d.send_command("bob", "general", "risk stats", {"player": "alice"})
         assert not step.problems and step[0].ephemeral
         text = step[0].text
         assert "Record of alice" in text and "Games" in text and "2 (100%)" in text
+        assert "hidden until 3 more rated games" in text and "not rated" not in text
+        # An instant surrender is not rated for the winner: it shows as such, and changes nothing else.
+        await finished_games(d, 1)
+        text = (await d.send_command("bob", "general", "risk stats", {"player": "alice"}))[0].text
+        assert "Games: 2 (and 1 not rated)" in text and "2 (100%)" in text
         assert "hidden until 3 more rated games" in text
         step = await d.send_command("bob", "general", "risk stats", {})
         assert "0 (0%)" in step[0].text and "Average placement" in step[0].text
 
 
+async def test_a_host_who_cancels_a_game_past_its_first_round_takes_the_loss(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="cancel")) as d:
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        step = await d.send_command("alice", "general", "risk cancel", {})   # in the first round: nothing recorded
+        assert not step.problems and "is cancelled" in step[0].content
+        assert "has not finished a game" in (await d.send_command("alice", "general", "risk stats", {}))[0].content
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        await play_rounds(d, "general", EARLY_TURNS)
+        step = await d.send_command("alice", "general", "risk cancel", {})
+        assert not step.problems
+        record = (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
+        assert record.status == "finished"
+        told = " ".join(m.text for m in d.messages[-6:])
+        assert "alice surrendered" in told and "bob wins" in told   # announced like any end
+        alice = (await d.send_command("alice", "general", "risk stats", {}))[0].text
+        assert "Games: 1\n" in alice and "Wins: 0 (0%)" in alice and "Average placement: 2" in alice
+        bob = (await d.send_command("bob", "general", "risk stats", {}))[0].text
+        assert "Wins: 1 (100%)" in bob
+
+
 async def test_the_leaderboard_pages_with_buttons_and_shows_only_rated_players(tmp_path: Path):
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="board")) as d:
-        await finished_games(d, MIN_GAMES)
+        # Six instant surrenders by a second account do not put the winner on the board.
+        await finished_games(d, MIN_GAMES + 1)
+        step = await d.send_command("carol", "general", "risk leaderboard", {})
+        assert step[0].ephemeral and "Nobody is rated yet" in step[0].text and "alice" not in step[0].text
+        guild = d.server.guild_id
+        with sqlite3.connect(tmp_path / "g.db") as conn:  # as after rated games
+            conn.executemany("INSERT OR REPLACE INTO ratings (guild_id, user_id, name, mu, sigma, score, games, "
+                             "wins, updated_at) VALUES (?, ?, ?, ?, 5, ?, 6, 1, 0)",
+                             [(guild, d.user("alice").id, "alice", 30, 1200),
+                              (guild, d.user("bob").id, "bob", 20, 800)])
         step = await d.send_command("carol", "general", "risk leaderboard", {})
         board = step[0]
         assert board.ephemeral and "**1.** alice" in board.text and "**2.** bob" in board.text
         assert "Page 1 of 1" in board.text
         # Thirty more rated players on this server: three more pages.
-        guild = d.server.guild_id
         with sqlite3.connect(tmp_path / "g.db") as conn:
             conn.executemany("INSERT INTO ratings (guild_id, user_id, name, mu, sigma, score, games, wins, "
                              "updated_at) VALUES (?, ?, ?, 20, 5, ?, 6, 1, 0)",

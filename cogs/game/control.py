@@ -21,6 +21,7 @@ from cogs.shared.text import safe_name
 from engine import Surrender
 from engine.fog import fog_hides_board
 from store import GameRecord
+from table.flow import cancel_ends_by_standings
 
 
 class ControlCommands(CogBase):
@@ -62,6 +63,11 @@ class ControlCommands(CogBase):
     async def risk_cancel(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
         require_host(record, interaction)
+        if cancel_ends_by_standings(record):  # past its first round: the host resigns, the standings decide
+            private = fog_hides_board(record.game().state)
+            await acknowledge(interaction, private)
+            await self.announcer.answer(interaction, await self.table.cancel(record.id), private=private)
+            return
         await self.table.cancel(record.id)
         await interaction.response.send_message(_("Game #{id} is cancelled.", game_locale(record, interaction),
                                                   id=record.id))

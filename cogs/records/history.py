@@ -41,10 +41,14 @@ def stats_embed(stats: PlayerStats, name: str, locale: object) -> discord.Embed:
     from engine import load_map
 
     embed = discord.Embed(title=_("Record of {player}", locale, player=name), colour=discord.Colour.dark_green())
-    embed.add_field(name=_("Games", locale), value=str(stats.games))
+    games = str(stats.games) if not stats.unrated else ngettext(
+        "{games} (and {n} not rated)", "{games} (and {n} not rated)", stats.unrated, locale, games=stats.games)
+    embed.add_field(name=_("Games", locale), value=games)
     embed.add_field(name=_("Wins", locale), value=_("{wins} ({rate})", locale, wins=stats.wins,
                                                     rate=percent(stats.win_rate, locale)))
-    embed.add_field(name=_("Average placement", locale), value=decimal(stats.average_placement, locale))
+    embed.add_field(name=_("Average placement", locale),
+                    value=decimal(stats.average_placement, locale) if stats.average_placement is not None
+                    else _("no rated game yet", locale))
     continent = continent_name(load_map(), stats.favourite_continent, locale) \
         if stats.favourite_continent else _("none yet", locale)
     embed.add_field(name=_("Favourite continent", locale), value=continent)
@@ -106,8 +110,8 @@ class LeaderboardView(Pager):
         embed.description = "\n".join(
             f"**{r.rank}.** {safe_name(r.name)}: **{r.score}** · " + ngettext(
                 "{n} game", "{n} games", r.games, locale) + ", " + ngettext("{n} win", "{n} wins", r.wins, locale)
-            for r in rows) or ngettext("Nobody is rated yet: a rating shows after {n} finished game.",
-                                       "Nobody is rated yet: a rating shows after {n} finished games.",
+            for r in rows) or ngettext("Nobody is rated yet: a rating shows after {n} rated game.",
+                                       "Nobody is rated yet: a rating shows after {n} rated games.",
                                        MIN_GAMES, locale)
         embed.set_footer(text=_("Page {page} of {pages}", locale, page=self.page + 1, pages=pages))
         return embed
