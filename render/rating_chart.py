@@ -58,7 +58,7 @@ def _clipped(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont,
 
 def _nice_step(raw: float) -> int:
     """The first round step (1, 2, 5 times a power of ten) at least ``raw``."""
-    power = 10 ** max(0, math.floor(math.log10(max(raw, 1))))
+    power = int(10 ** max(0, math.floor(math.log10(max(raw, 1)))))
     for factor in (1, 2, 5, 10):
         if factor * power >= raw:
             return factor * power

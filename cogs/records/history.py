@@ -2,12 +2,15 @@
 timelapse.
 
 Everything here reads results written when games ended (store/results.py); every answer is private to whoever
-asked. Pages and the chosen game live in the view (the server's own list), never in what a tap sends: a
-select's value is checked against the games the list offered.
+asked. A player's stats come with a chart of their rating after each rated game once the rating is shown, drawn
+in a worker process (render/rating_chart.py). Pages and the chosen game live in the view (the server's own
+list), never in what a tap sends: a select's value is checked against the games the list offered.
 """
 
 from __future__ import annotations
 
+import io
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -22,12 +25,15 @@ from cogs.shared.errors import UserError, handle_error
 from cogs.shared.i18n import _, continent_name, decimal, language_of, ngettext, percent
 from cogs.shared.text import safe_name
 from engine.fog import EVERYBODY
-from ratings import MIN_GAMES
+from ratings import MIN_GAMES, Rating
+from render import workers
+from render.rating_chart import RatingChart, draw_rating_chart
 from store import FinishedGame, PlayerStats
 
 PAGE = 10          # players per page of the leaderboard
 HISTORY_GAMES = 10
 VIEW_TIMEOUT = 600
+CHART_FILE = "rating.png"
 
 
 def duration_text(seconds: float, locale: object) -> str:
@@ -65,6 +71,15 @@ def stats_embed(stats: PlayerStats, name: str, locale: object) -> discord.Embed:
                           max(1, MIN_GAMES - stats.games), locale)
     embed.add_field(name=_("Rating", locale), value=rating)
     return embed
+
+
+def rating_chart(history: Sequence[tuple[int, Rating]], name: str, locale: object) -> RatingChart:
+    """The rating chart's numbers and words, in the reader's language: the displayed rating (as the leaderboard
+    shows it) after each rated game, oldest first."""
+    scores = [rating.score for _, rating in history]
+    return RatingChart(name=name, scores=scores, rating_label=_("Rating", locale),
+                       games_label=_("Rated games", locale),
+                       current_label=_("Now: {score}", locale, score=scores[-1]))
 
 
 def server_of(interaction: discord.Interaction[Any]) -> tuple[int | None, int | None]:
@@ -213,8 +228,17 @@ class HistoryCommands(CogBase):
         if stats is None:
             raise UserError(_("{player} has not finished a game on this server yet.", interaction.locale,
                               player=safe_name(who.display_name)))
-        await interaction.response.send_message(embed=stats_embed(stats, safe_name(who.display_name),
-                                                                  interaction.locale), ephemeral=True)
+        embed = stats_embed(stats, safe_name(who.display_name), interaction.locale)
+        # The chart once the rating is shown (no earlier: it would show the hidden rating) and has two points.
+        history = await self.store.rating_history(guild_id, who.id, channel_id) if stats.rating is not None else []
+        if len(history) < 2:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)   # the workers may be starting
+        png = await workers.run(draw_rating_chart, rating_chart(history, who.display_name, interaction.locale))
+        embed.set_image(url=f"attachment://{CHART_FILE}")
+        await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), filename=CHART_FILE),
+                                        ephemeral=True)
 
     @risk_group.command(name="leaderboard", description="This server's rated players, best first")
     async def risk_leaderboard(self, interaction: discord.Interaction[Any]) -> None:
@@ -244,4 +268,4 @@ class HistoryCommands(CogBase):
                                                 ephemeral=True, allowed_mentions=NOBODY)
 
 
-__all__ = ["HistoryCommands", "duration_text", "stats_embed"]
+__all__ = ["HistoryCommands", "duration_text", "rating_chart", "stats_embed"]
