@@ -158,3 +158,35 @@ async def test_past_game_files_draw_nothing_for_a_game_that_is_not_over(tmp_path
         await start(d, ("alice", "bob"), 0, deployment="auto")
         record = await d.bot.store.get_active_game(d.channel("general").id)
         assert await past_game_files(d.bot.store, record, "en") == []
+
+
+async def test_stats_come_with_a_rating_chart_drawn_in_a_worker_once_the_rating_shows(tmp_path: Path, monkeypatch):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="chart")) as d:
+        await finished_games(d, MIN_GAMES - 1, rounds=EARLY_TURNS)
+        step = await d.send_command("alice", "general", "risk stats", {})
+        assert not step.problems and step[0].ephemeral and not step[0].attachments   # the rating is hidden yet
+        assert "hidden until 1 more rated game" in step[0].text
+        await finished_games(d, 1, rounds=EARLY_TURNS)
+        drawn = record_worker_tasks(monkeypatch)
+        step = await d.send_command("bob", "general", "risk stats", {"player": "alice"})
+        assert not step.problems and step[-1].ephemeral
+        chart = step[-1].attachments[0]
+        assert chart.filename == "rating.png" and drawn == ["draw_rating_chart"]
+        image = Image.open(io.BytesIO(chart.data))
+        assert image.format == "PNG" and image.width >= 800
+        ratings = await d.bot.store.ratings(d.server.guild_id)
+        assert f"Rating: {ratings[d.user('alice').id].score}" in step[-1].text
+        # A player new to the server has no record, and one whose rating is hidden no chart.
+        step = await d.send_command("carol", "general", "risk stats", {})
+        assert "has not finished a game" in step[0].content and not step[0].attachments
+
+
+async def test_the_rating_chart_speaks_the_readers_language(tmp_path: Path):
+    from cogs.records.history import rating_chart
+    from ratings import Rating
+
+    history = [(1, Rating(25.0, 8.0, 1)), (2, Rating(27.0, 7.0, 2))]
+    chart = rating_chart(history, "alice", "nb")
+    assert chart.scores == [r.score for _, r in history] and chart.name == "alice"
+    assert (chart.rating_label, chart.games_label) == ("Rangering", "Rangerte spill")
+    assert chart.current_label == f"Nå: {history[-1][1].score}"
