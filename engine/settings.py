@@ -79,6 +79,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("vacation_days", "Vacation days per player", "", low=0, high=60),
     Option("max_rounds", "Round limit", "End after this many rounds (0: no limit)", low=0, high=10_000,
            words=((0, "no limit"),), offered=(0, 1000)),
+    Option("min_reliability", "Minimum reliability to join",
+           "The reliability a player needs to join, 0 to 100 (0: anyone)", low=0, high=100,
+           words=((0, "anyone may join"),)),
 )
 OPTION = {o.name: o for o in OPTIONS}
 # The settings that take words, and their words (for validation, choices and tests).
@@ -115,6 +118,7 @@ class Settings:
     on_boot: str = "ai"                 # the replaced seat goes to the AI, or its territories to neutral
     vacation_days: int = 7              # days of vacation each player may take in this game
     max_rounds: int = 0                 # 0: no limit; else the game ends after this many rounds
+    min_reliability: int = 0            # the lobby refuses a player whose reliability is lower (docs/history.md)
     language: str = ""                  # public messages' language ("" = the server's)
 
     def __post_init__(self) -> None:
