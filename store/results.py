@@ -334,22 +334,33 @@ class Reliability:
         return not self.new and percent is not None and percent >= RELIABLE_PERCENT
 
 
-def reliability_of(rows: Iterable[tuple[int, int, int, int, bool, int]]) -> Reliability:
+def reliability_of(rows: Iterable[tuple[int, int, int, int, bool, int, int]]) -> Reliability:
     """A player's reliability from their results, one ``(turns, ai_turns, missed, placement, ai_took_over,
-    most turns of any seat of that game)`` each. A game is abandoned when the AI took the seat over (missed turns
-    in a row, or the player left), or when the player lost having played fewer than ``EARLY_TURNS`` turns of their
-    own at least a round before the game ended (an early surrender, a kick: the results cannot tell these from an
-    early elimination, which is rare). The turns the AI played after taking the seat over are not due to them:
-    the abandon counts them."""
+    most turns of any seat of that game, its round limit or 0)`` each.
+
+    A game is abandoned when the AI took the seat over (missed turns in a row, or the player left), or when the
+    player lost having played fewer than ``EARLY_TURNS`` turns of their own (an early surrender, a kick: the
+    results cannot tell these from an early elimination, which is rare), unless they were still playing when the
+    game reached its round limit. The turns the AI played after taking the seat over are not due to them: the
+    abandon counts them."""
     games = abandoned = turns = on_time = 0
-    for seat_turns, ai_turns, missed, placement, took_over, longest in rows:
+    for seat_turns, ai_turns, missed, placement, took_over, longest, round_limit in rows:
         own = seat_turns - ai_turns
         games += 1
-        left = placement > 1 and own < EARLY_TURNS and seat_turns < longest - 1
+        standing_at_limit = 0 < round_limit <= longest and seat_turns >= longest - 1
+        left = placement > 1 and own < EARLY_TURNS and not standing_at_limit
         abandoned += bool(took_over) or left
         turns += own + missed
         on_time += own
     return Reliability(games, abandoned, turns, on_time)
+
+
+def _round_limit(settings: str | None) -> int:
+    try:
+        limit = json.loads(settings or "{}").get("max_rounds", 0)
+    except (ValueError, AttributeError):
+        return 0
+    return limit if isinstance(limit, int) else 0
 
 
 def below_minimum(reliability: Reliability, minimum: int) -> StoreError | None:
@@ -586,11 +597,11 @@ class ResultQueries(Backend):
                 for user in users:
                     rows = await db.fetch(
                         "SELECT r.turns, r.ai_turns, r.missed, r.placement, r.ai_took_over, "
-                        "(SELECT MAX(o.turns) FROM results o WHERE o.game_id = r.game_id) "
-                        f"FROM results r WHERE {where} AND r.user_id = ? "
+                        "(SELECT MAX(o.turns) FROM results o WHERE o.game_id = r.game_id), g.settings "
+                        f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} AND r.user_id = ? "
                         "ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ?", (*place, user, RELIABILITY_GAMES))
-                    out[user] = reliability_of((int(a), int(b), int(c), int(d), bool(e), int(f))
-                                               for a, b, c, d, e, f in rows)
+                    out[user] = reliability_of((int(a), int(b), int(c), int(d), bool(e), int(f), _round_limit(g))
+                                               for a, b, c, d, e, f, g in rows)
             return out
         return await self._run(work())
 
