@@ -16,7 +16,7 @@ from cogs.shared.base import CogBase, risk_group
 from cogs.shared.components import view_of
 from cogs.shared.errors import UserError, acknowledge, handle_error
 from cogs.shared.guards import game_here, game_locale, require_host
-from cogs.shared.i18n import LANGUAGES, _, language_of, ngettext, pgettext
+from cogs.shared.i18n import LANGUAGES, _, language_of, ngettext, percent, pgettext
 from cogs.shared.services import taps_of
 from cogs.shared.text import AI_NAMES, _noop, player_name, safe_name
 from engine import Settings, SettingsError, registered_map
@@ -89,8 +89,8 @@ def value_label(name: str, value: object, locale: object | None = None) -> str:
     if name == "turn_deadline" and isinstance(value, int):
         return deadline_name(value, locale)
     words = OPTION[name].word(value)
-    if words is None and name == "min_reliability":
-        return f"{value}%"
+    if words is None and name == "min_reliability" and isinstance(value, int):
+        return percent(value / 100, locale)
     return (_(words, locale) if words is not None else str(value))[:100]
 
 
@@ -115,7 +115,7 @@ def reliability_text(figure: Reliability, locale: object | None = None) -> str:
     a reliable player (docs/history.md, "Reliability")."""
     if figure.percent is None:
         return pgettext("reliability", "new", locale)
-    return f"{figure.percent}%" + (" ✅" if figure.reliable else "")
+    return percent(figure.percent / 100, locale) + (" ✅" if figure.reliable else "")
 
 
 async def lobby_figures(store: StoreReader, record: GameRecord) -> dict[int, Reliability]:
@@ -156,7 +156,7 @@ def lobby_view(record: GameRecord, interaction: discord.Interaction[Any], settin
     full = Settings.from_dict({k: v for k, v in record.settings.items() if k in Settings.__dataclass_fields__})
     levels = [discord.SelectOption(label=_(AI_NAMES.get(level.title(), level), locale), value=level)
               for level in PLAYER_LEVELS]
-    settings = [discord.SelectOption(label=_(OPTION[name].label, locale)[:100], value=name,
+    settings = [discord.SelectOption(label=pgettext("setting", OPTION[name].label, locale)[:100], value=name,
                                      description=value_label(name, getattr(full, name), locale))
                 for name in MENU_SETTINGS]
     items: list[discord.ui.Item[Any]] = [
@@ -169,7 +169,7 @@ def lobby_view(record: GameRecord, interaction: discord.Interaction[Any], settin
         values = [discord.SelectOption(label=value_label(setting, v, locale), value=str(v),
                                        default=v == getattr(full, setting)) for v in menu_values(setting)]
         items.append(LobbySelect(record.id, VALUE, setting, options=values,
-                                 placeholder=_(OPTION[setting].label, locale)[:150]))
+                                 placeholder=pgettext("setting", OPTION[setting].label, locale)[:150]))
     return view_of(*items)
 
 
