@@ -86,6 +86,8 @@ OPTIONS: tuple[Option, ...] = (
 OPTION = {o.name: o for o in OPTIONS}
 # The settings that take words, and their words (for validation, choices and tests).
 CHOICES: dict[str, tuple[str, ...]] = {o.name: o.values for o in OPTIONS if o.values}
+# Settings of the lobby alone (who may take a seat), not rules of the game: a game's log and state leave them out.
+LOBBY_ONLY = frozenset({"min_reliability"})
 # A language code (the bot has catalogs for en, nb and es; others fall back to English), or "" for the server's.
 LANGUAGE_CODE = re.compile(r"(?:[a-z]{2,3})?")
 # Turn deadlines a host can choose, in seconds: from live games to a week.
@@ -129,6 +131,11 @@ class Settings:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def game_dict(self) -> dict[str, Any]:
+        """The settings a game is played with, as its ``game_started`` and its state record them: every setting
+        but the lobby's own (``LOBBY_ONLY``)."""
+        return {k: v for k, v in asdict(self).items() if k not in LOBBY_ONLY}
 
     def board(self) -> Board:
         """The map these settings play on (SettingsError if it is not known)."""
