@@ -10,6 +10,7 @@ from test_results import ALICE, BOB, CAROL, GUILD, new_game, play, store  # noqa
 
 from engine import Surrender
 from store.results import (
+    RELIABILITY_GAMES,
     RELIABLE_GAMES,
     Reliability,
     below_minimum,
@@ -119,3 +120,18 @@ async def test_a_lobby_without_a_minimum_seats_anyone_and_shows_their_figure(tmp
         assert not step.problems, step.problems
         seats = str(step[0].embeds)
         assert "\\\\*bob\\\\* · 0%" in seats and "alice 👑 · 100%" in seats and "✅" not in seats  # two games: no badge
+
+
+async def test_only_the_last_twenty_games_count(store):  # noqa: F811
+    record = await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="first")
+    bob = record.seat_of(BOB)
+    record = await play(store, record, until=lambda s: s.current == bob)
+    assert (await store.apply_action(record.id, Surrender(bob))).record.status == "finished"   # an abandon
+    for n in range(RELIABILITY_GAMES):
+        record = await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed=f"short-{n}",
+                                                  max_rounds=1))
+        assert record.status == "finished"
+        figure = (await store.reliability(GUILD, [BOB]))[BOB]
+        assert figure.games == min(n + 2, RELIABILITY_GAMES)
+        assert figure.abandoned == (0 if n == RELIABILITY_GAMES - 1 else 1)   # the first game falls out at last
+    assert figure.percent == 100 and figure.reliable
