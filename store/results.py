@@ -370,8 +370,8 @@ def below_minimum(reliability: Reliability, minimum: int) -> StoreError | None:
     percent = reliability.percent
     if not minimum or percent is None or percent >= minimum:
         return None
-    return StoreError("Your reliability here is {figure}% over your last {games} games; this lobby asks for at "
-                      "least {minimum}%.", figure=percent, games=reliability.games, minimum=minimum)
+    return StoreError("Your reliability here is {figure}% (games counted: {games}); this lobby asks for at least "
+                      "{minimum}%.", figure=percent, games=reliability.games, minimum=minimum)
 
 
 # -- what the commands read ---------------------------------------------------------------------------------
