@@ -136,3 +136,13 @@ async def test_only_the_last_twenty_games_count(store):  # noqa: F811
         assert figure.games == min(n + 2, RELIABILITY_GAMES)
         assert figure.abandoned == (0 if n == RELIABILITY_GAMES - 1 else 1)   # the first game falls out at last
     assert figure.percent == 100 and figure.reliable
+
+
+async def test_the_lobby_words_reliability_in_the_games_language(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        await _finished_games(d, "alice", "bob", 1)
+        await open_lobby(d, language="nb", min_reliability=90)
+        step = await d.send_command("carol", "general", "risk join", {})
+        seats = "\n".join(field["value"] for field in step[0].embeds[0]["fields"])
+        assert "alice 👑 · 100\xa0%" in seats and "carol · ny" in seats   # 100 % as Norwegian writes it
+        assert "Minste pålitelighet for å bli med: **90\xa0%**" in seats

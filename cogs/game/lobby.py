@@ -63,6 +63,8 @@ def settings_text(settings: dict[str, Any], locale: object | None = None) -> str
             shown = safe_name(board.title_in(language_of(locale))) if board else safe_name(str(value)[:60])
         elif key == "turn_deadline":
             shown = deadline_name(value, locale)
+        elif key == "min_reliability" and value:
+            shown = percent(value / 100, locale)
         elif key == "reminders" and value == "auto" and full.turn_deadline < LIVE:
             shown = _("none (turns shorter than an hour)", locale)
         elif option is not None and (words := option.word(value)) is not None:
