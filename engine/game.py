@@ -132,7 +132,7 @@ class Game:
             raise SettingsError(f"this map has {len(board.territory_ids)} territories, too few for "
                                 f"{len(roster)} armies")
         started: GameStarted = {
-            "type": "game_started", "settings": settings.to_dict(), "map": board.id, "players": roster,
+            "type": "game_started", "settings": settings.game_dict(), "map": board.id, "players": roster,
             "seat_order": [p.seat for p in seats], "starting_armies": {str(k): v for k, v in starting.items()},
             "seed_commitment": dice.commitment(seed),
         }

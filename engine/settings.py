@@ -79,10 +79,15 @@ OPTIONS: tuple[Option, ...] = (
     Option("vacation_days", "Vacation days per player", "", low=0, high=60),
     Option("max_rounds", "Round limit", "End after this many rounds (0: no limit)", low=0, high=10_000,
            words=((0, "no limit"),), offered=(0, 1000)),
+    Option("min_reliability", "Minimum reliability to join",
+           "The reliability a player needs to join, 0 to 100 (0: anyone)", low=0, high=100,
+           words=((0, "anyone may join"),)),
 )
 OPTION = {o.name: o for o in OPTIONS}
 # The settings that take words, and their words (for validation, choices and tests).
 CHOICES: dict[str, tuple[str, ...]] = {o.name: o.values for o in OPTIONS if o.values}
+# Settings of the lobby alone (who may take a seat), not rules of the game: a game's log and state leave them out.
+LOBBY_ONLY = frozenset({"min_reliability"})
 # A language code (the bot has catalogs for en, nb and es; others fall back to English), or "" for the server's.
 LANGUAGE_CODE = re.compile(r"(?:[a-z]{2,3})?")
 # Turn deadlines a host can choose, in seconds: from live games to a week.
@@ -115,6 +120,7 @@ class Settings:
     on_boot: str = "ai"                 # the replaced seat goes to the AI, or its territories to neutral
     vacation_days: int = 7              # days of vacation each player may take in this game
     max_rounds: int = 0                 # 0: no limit; else the game ends after this many rounds
+    min_reliability: int = 0            # the lobby refuses a player whose reliability is lower (docs/history.md)
     language: str = ""                  # public messages' language ("" = the server's)
 
     def __post_init__(self) -> None:
@@ -125,6 +131,11 @@ class Settings:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def game_dict(self) -> dict[str, Any]:
+        """The settings a game is played with, as its ``game_started`` and its state record them: every setting
+        but the lobby's own (``LOBBY_ONLY``)."""
+        return {k: v for k, v in asdict(self).items() if k not in LOBBY_ONLY}
 
     def board(self) -> Board:
         """The map these settings play on (SettingsError if it is not known)."""

@@ -135,7 +135,7 @@ class GameState:
     def to_dict(self) -> dict[str, Any]:
         return {
             "schema": SCHEMA_VERSION,
-            "settings": self.settings.to_dict(),
+            "settings": self.settings.game_dict(),
             "players": [p.to_dict() for p in self.players],
             "seed": self.seed, "seed_commitment": self.seed_commitment,
             "owners": dict(self.owners), "armies": dict(self.armies),

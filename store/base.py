@@ -5,7 +5,7 @@ they share (store/sql.py)."""
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -25,7 +25,7 @@ from .records import (
     Shards,
     UserPrefs,
 )
-from .results import FinishedGame, LeaderboardRow, PlayerStats, ResultRecord
+from .results import FinishedGame, LeaderboardRow, PlayerStats, Reliability, ResultRecord
 
 T = TypeVar("T")
 
@@ -124,6 +124,12 @@ class StoreReader(abc.ABC):
                            ) -> PlayerStats | None:
         """A player's record on a server: games, wins, placements, reliability, rating (None: no game).
         Outside a server (``guild_id`` None) the server is the direct message ``channel_id``: its own games only."""
+
+    @abc.abstractmethod
+    async def reliability(self, guild_id: int | None, user_ids: Iterable[int], channel_id: int | None = None
+                          ) -> dict[int, Reliability]:
+        """Each player's reliability over their last finished games on a server (docs/history.md,
+        "Reliability"); outside a server, in the direct message ``channel_id``."""
 
     @abc.abstractmethod
     async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10,

@@ -9,7 +9,8 @@
   is a rated game of theirs: the stats count those, and the others as not rated.
 - ``backfill``: migration 4 fills the results of games that ended before it, from their logs, then rebuilds
   the ratings.
-- ``ResultQueries``: the reads of the ``/risk stats``, ``leaderboard`` and ``history`` commands, and the
+- ``ResultQueries``: the reads of the ``/risk stats``, ``leaderboard`` and ``history`` commands, a player's
+  reliability (``reliability``, shown in the lobby and checked against a lobby's ``min_reliability``), and the
   rebuild of every rating (``bot.py ratings rebuild``).
 
 A server is ``guild_id`` 0 for games played outside one, in a direct message: there the records are those of
@@ -29,9 +30,10 @@ from typing import Any
 
 from engine import Event
 from engine.summary import favourite_continents, placements, teams, turns_played
-from ratings import REPEAT_WINDOW, Rating, SeatResult, rate_game, rebuild, repeats_before, table_of
+from ratings import EARLY_TURNS, REPEAT_WINDOW, Rating, SeatResult, rate_game, rebuild, repeats_before, table_of
 
 from .backend import Backend, Writing
+from .errors import StoreError
 from .records import SeatRecord
 from .transaction import Reader, Step
 
@@ -296,6 +298,82 @@ def backfill(conn: sqlite3.Connection) -> None:
             conn.execute(step.sql, step.params)
 
 
+# -- reliability ----------------------------------------------------------------------------------------------
+RELIABILITY_GAMES = 20   # a player's reliability counts their last this many finished games on the server
+RELIABLE_PERCENT = 90    # a reliable player (the lobby's badge): at least this figure ...
+RELIABLE_GAMES = 5       # ... over at least this many games
+
+
+@dataclass(frozen=True)
+class Reliability:
+    """A player's reliability over their last ``RELIABILITY_GAMES`` finished games on a server
+    (docs/history.md, "Reliability"): how many of the turns due to them they took before the deadline, and how
+    many of the games they saw through."""
+
+    games: int = 0       # the finished games counted
+    abandoned: int = 0   # of them, those they left: the AI took their seat over, or they went out early
+    turns: int = 0       # turns due to them: those they played, and those whose deadline passed
+    on_time: int = 0     # turns they played themselves, before the deadline
+
+    @property
+    def percent(self) -> int | None:
+        """The figure, 0 to 100: the share of turns on time times the share of games finished (None: no game)."""
+        if not self.games:
+            return None
+        turns = self.on_time / self.turns if self.turns else 1.0
+        return int(100 * turns * (self.games - self.abandoned) / self.games + 0.5)
+
+    @property
+    def new(self) -> bool:
+        """Too few games for a badge."""
+        return self.games < RELIABLE_GAMES
+
+    @property
+    def reliable(self) -> bool:
+        percent = self.percent
+        return not self.new and percent is not None and percent >= RELIABLE_PERCENT
+
+
+def reliability_of(rows: Iterable[tuple[int, int, int, int, bool, int, int]]) -> Reliability:
+    """A player's reliability from their results, one ``(turns, ai_turns, missed, placement, ai_took_over,
+    most turns of any seat of that game, its round limit or 0)`` each.
+
+    A game is abandoned when the AI took the seat over (missed turns in a row, or the player left), or when the
+    player lost having played fewer than ``EARLY_TURNS`` turns of their own (an early surrender, a kick: the
+    results cannot tell these from an early elimination, which is rare), unless they were still playing when the
+    game reached its round limit. The turns the AI played after taking the seat over are not due to them: the
+    abandon counts them."""
+    games = abandoned = turns = on_time = 0
+    for seat_turns, ai_turns, missed, placement, took_over, longest, round_limit in rows:
+        own = seat_turns - ai_turns
+        games += 1
+        standing_at_limit = 0 < round_limit <= longest and seat_turns >= longest - 1
+        left = placement > 1 and own < EARLY_TURNS and not standing_at_limit
+        abandoned += bool(took_over) or left
+        turns += own + missed
+        on_time += own
+    return Reliability(games, abandoned, turns, on_time)
+
+
+def _round_limit(settings: str | None) -> int:
+    try:
+        limit = json.loads(settings or "{}").get("max_rounds", 0)
+    except (ValueError, AttributeError):
+        return 0
+    return limit if isinstance(limit, int) else 0
+
+
+def below_minimum(reliability: Reliability, minimum: int) -> StoreError | None:
+    """The refusal of a player whose reliability is below a lobby's ``min_reliability`` (None: they may join).
+    A player with no finished game on the server may join: a minimum would otherwise shut every new player out
+    of such a lobby, and their first games make their figure."""
+    percent = reliability.percent
+    if not minimum or percent is None or percent >= minimum:
+        return None
+    return StoreError("Your reliability here is {figure}% (games counted: {games}); this lobby asks for at least "
+                      "{minimum}%.", figure=percent, games=reliability.games, minimum=minimum)
+
+
 # -- what the commands read ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PlayerStats:
@@ -502,6 +580,31 @@ class ResultQueries(Backend):
             return [(r[0], Rating(r[1], r[2], r[3])) for r in rows]
         return await self._run(work())
 
+    async def reliability(self, guild_id: int | None, user_ids: Iterable[int], channel_id: int | None = None
+                          ) -> dict[int, Reliability]:
+        """The reliability of each of ``user_ids`` over their last ``RELIABILITY_GAMES`` finished games on a
+        server (an empty ``Reliability`` for one with none); outside a server, in the direct message
+        ``channel_id``."""
+        users = sorted(set(user_ids))
+        scope = _where(guild_id, channel_id, "r.")
+        if scope is None:
+            return {u: Reliability() for u in users}
+        where, place = scope
+
+        async def work() -> dict[int, Reliability]:
+            out = {}
+            async with self._reading() as db:
+                for user in users:
+                    rows = await db.fetch(
+                        "SELECT r.turns, r.ai_turns, r.missed, r.placement, r.ai_took_over, "
+                        "(SELECT MAX(o.turns) FROM results o WHERE o.game_id = r.game_id), g.settings "
+                        f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} AND r.user_id = ? "
+                        "ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ?", (*place, user, RELIABILITY_GAMES))
+                    out[user] = reliability_of((int(a), int(b), int(c), int(d), bool(e), int(f), _round_limit(g))
+                                               for a, b, c, d, e, f, g in rows)
+            return out
+        return await self._run(work())
+
     async def rebuild_ratings(self) -> int:
         """Recompute every rating and its history from the stored results, in the order the games ended.
         Returns the number of games rated."""
@@ -515,6 +618,7 @@ class ResultQueries(Backend):
 
 
 __all__ = [
-    "LEADERBOARD_SQL", "MISSED_TURN", "FinishedGame", "LeaderboardRow", "LogFacts", "PlayerStats", "Reader",
-    "ResultQueries", "ResultRecord", "TurnRow", "backfill", "finish_steps", "log_facts", "results_of", "turn_steps",
+    "LEADERBOARD_SQL", "MISSED_TURN", "RELIABILITY_GAMES", "RELIABLE_GAMES", "RELIABLE_PERCENT", "FinishedGame",
+    "LeaderboardRow", "LogFacts", "PlayerStats", "Reader", "Reliability", "ResultQueries", "ResultRecord", "TurnRow",
+    "backfill", "below_minimum", "finish_steps", "log_facts", "reliability_of", "results_of", "turn_steps",
 ]

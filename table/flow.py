@@ -44,6 +44,7 @@ from store import (
     UserPrefs,
     VersionConflict,
 )
+from store.results import below_minimum
 
 from .limits import LimitReached, Limits
 from .outcome import (
@@ -162,7 +163,16 @@ class Table:
         return Outcome(record)
 
     async def join(self, game_id: int, user_id: int, name: str) -> Outcome:
+        """A player takes a seat in a lobby; one whose reliability on the server is below the lobby's
+        ``min_reliability`` is refused (``below_minimum``: a player with no finished game there may join)."""
         async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            minimum = int(record.settings.get("min_reliability") or 0)
+            if minimum and record.status == LOBBY and record.seat_of(user_id) is None:
+                figures = await self.store.reliability(record.guild_id, [user_id], record.channel_id)
+                refusal = below_minimum(figures[user_id], minimum)
+                if refusal is not None:
+                    raise refusal
             return Outcome(await self.store.join(game_id, user_id, name))
 
     async def leave(self, game_id: int, user_id: int) -> Outcome:

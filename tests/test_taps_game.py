@@ -407,7 +407,7 @@ def _planted(d: OfflineDiscord, custom_id: str, values: list[str]) -> Any:
 
 
 async def test_the_host_sets_up_a_lobby_by_taps_and_forged_values_change_nothing(tmp_path: Path):
-    from cogs.game.lobby import MENU_SETTINGS, settings_text
+    from cogs.game.lobby import MENU_SETTINGS, RELIABILITY_STEPS, settings_text
     from engine.settings import OPTION
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="lobby"), strict=True) as d:
         step = await d.send_command("alice", "general", "risk new", {"deployment": "auto"})
@@ -418,21 +418,23 @@ async def test_the_host_sets_up_a_lobby_by_taps_and_forged_values_change_nothing
         assert [p.ai_level for p in record.players if p.is_ai] == ["easy"] and not step.problems
         # Each setting of the menu: choose it, then a value (two taps), from the values declared in OPTIONS.
         for name, value in (("mode", "missions"), ("fog", "on"), ("cards", "fixed"), ("fortify", "connected"),
-                            ("teams", "none"), ("turn_deadline", "3600")):
+                            ("teams", "none"), ("turn_deadline", "3600"), ("min_reliability", "80")):
             lobby = d.message(lobby.id)
             step = await d.select("alice", [name], lobby, custom_id=lobby.selects[1]["custom_id"])
             values = d.message(lobby.id).selects[2]
+            deadlines = (300, 900, 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400)
             assert [o["value"] for o in values["options"]] == [str(v) for v in (
-                OPTION[name].values or (300, 900, 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400))]
+                OPTION[name].values or (RELIABILITY_STEPS if name == "min_reliability" else deadlines))]
             step = await d.select("alice", [value], d.message(lobby.id), custom_id=values["custom_id"])
             assert not step.problems, step.problems
             assert str((await record_of(d)).settings[name]) == value
-        assert set(MENU_SETTINGS) == {"mode", "fog", "teams", "cards", "fortify", "turn_deadline"}
+        assert set(MENU_SETTINGS) == {"mode", "fog", "teams", "cards", "fortify", "turn_deadline", "min_reliability"}
         before = await record_of(d)
         gid = before.id
         for custom_id, value in ((f"lobbys:{gid}:val:fog", "maybe"), (f"lobbys:{gid}:val:max_missed", "0"),
                                  (f"lobbys:{gid}:val:turn_deadline", "61"), (f"lobbys:{gid}:val:vacation_days", "9"),
                                  (f"lobbys:{gid}:val:mode", "Classic"), (f"lobbys:{gid}:set", "language"),
+                                 (f"lobbys:{gid}:val:min_reliability", "85"),
                                  (f"lobbys:{gid}:ai", "hard"), (f"lobbys:{gid}:ai", "random")):
             step = await d.select("alice", [value], _planted(d, custom_id, [value]))
             assert "not available" in step[-1].content and step[-1].ephemeral, (custom_id, value, step[-1].content)

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.game.lobby import lobby_embed, lobby_view
+from cogs.game.lobby import lobby_embed, lobby_figures, lobby_view
 from cogs.play.panel import Red
 from cogs.shared import components as verb
 from cogs.shared.announcer import NOBODY
@@ -38,7 +38,8 @@ class ControlCommands(CogBase):
                 raise UserError(_("To leave your own lobby, use /risk leave (or /risk cancel to close it).",
                                   interaction.locale))
             record = (await self.table.kick(record.id, seat)).record
-            await interaction.response.send_message(embed=lobby_embed(record, interaction),
+            figures = await lobby_figures(self.store, record)
+            await interaction.response.send_message(embed=lobby_embed(record, interaction, figures),
                                                     view=lobby_view(record, interaction), allowed_mentions=NOBODY)
             return
         record = await game_here(self.store, interaction)

@@ -7,7 +7,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.game.lobby import lobby_embed, settings_text
+from cogs.game.lobby import lobby_embed, lobby_figures, settings_text
 from cogs.game.rules_text import HELP_TEXT, RULE_TOPICS, rule_text
 from cogs.records.files import send_log
 from cogs.shared.announcer import NOBODY, clip
@@ -27,7 +27,9 @@ class InfoCommands(CogBase):
     async def risk_status(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_or_last(self.store, interaction)
         if record.state_json is None:
-            await interaction.response.send_message(embed=lobby_embed(record, interaction), ephemeral=True)
+            figures = await lobby_figures(self.store, record)
+            await interaction.response.send_message(embed=lobby_embed(record, interaction, figures),
+                                                    ephemeral=True)
             return
         game = record.game()
         s = game.state

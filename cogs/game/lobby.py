@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -16,20 +16,23 @@ from cogs.shared.base import CogBase, risk_group
 from cogs.shared.components import view_of
 from cogs.shared.errors import UserError, acknowledge, handle_error
 from cogs.shared.guards import game_here, game_locale, require_host
-from cogs.shared.i18n import LANGUAGES, _, language_of, ngettext, pgettext
+from cogs.shared.i18n import LANGUAGES, _, language_of, ngettext, percent, pgettext
 from cogs.shared.services import taps_of
 from cogs.shared.text import AI_NAMES, _noop, player_name, safe_name
 from engine import Settings, SettingsError, registered_map
 from engine.ai import PLAYER_LEVELS
 from engine.settings import DEADLINES, OPTION, OPTIONS, PRESETS, assign_teams
-from store import GameRecord
+from store import GameRecord, StoreReader
+from store.results import Reliability
 from table.flow import LIVE
 
 JOIN, ADD_AI, START = "join", "bot", "start"  # the lobby buttons' verbs
 SETTING, VALUE, AI_LEVEL = "set", "val", "ai"  # the lobby menus' verbs: a setting, then its value (arg: the
 #                                                setting); an AI of a level
 # The settings a host chooses from the lobby's menus, in the order offered (declared in engine.settings.OPTIONS).
-MENU_SETTINGS = ("mode", "fog", "teams", "cards", "fortify", "turn_deadline")
+MENU_SETTINGS = ("mode", "fog", "teams", "cards", "fortify", "turn_deadline", "min_reliability")
+# The minimum reliabilities a host can choose from the lobby's menu (/risk new takes any from 0 to 100).
+RELIABILITY_STEPS = (0, 50, 70, 80, 90, 95)
 # A game without a preset: territories dealt at random and starting armies placed five at a time, so a game
 # over days reaches its first real turn after a few setup turns instead of some seventy (see docs/rules.md).
 ASYNC_DEFAULTS: dict[str, Any] = {"deployment": "deal", "setup_batch": 5}
@@ -60,6 +63,8 @@ def settings_text(settings: dict[str, Any], locale: object | None = None) -> str
             shown = safe_name(board.title_in(language_of(locale))) if board else safe_name(str(value)[:60])
         elif key == "turn_deadline":
             shown = deadline_name(value, locale)
+        elif key == "min_reliability" and value:
+            shown = percent(value / 100, locale)
         elif key == "reminders" and value == "auto" and full.turn_deadline < LIVE:
             shown = _("none (turns shorter than an hour)", locale)
         elif option is not None and (words := option.word(value)) is not None:
@@ -77,6 +82,8 @@ def applies(settings: Settings, key: str) -> bool:
 
 def menu_values(name: str) -> tuple[object, ...]:
     """The values a lobby menu offers for a setting: its declared words, or the turn deadlines."""
+    if name == "min_reliability":
+        return RELIABILITY_STEPS
     return DEADLINES if name == "turn_deadline" else OPTION[name].values
 
 
@@ -84,6 +91,8 @@ def value_label(name: str, value: object, locale: object | None = None) -> str:
     if name == "turn_deadline" and isinstance(value, int):
         return deadline_name(value, locale)
     words = OPTION[name].word(value)
+    if words is None and name == "min_reliability" and isinstance(value, int):
+        return percent(value / 100, locale)
     return (_(words, locale) if words is not None else str(value))[:100]
 
 
@@ -103,11 +112,34 @@ def teams_text(record: GameRecord, locale: object | None = None) -> str | None:
                       for team in sorted(set(teams.values())))
 
 
-def lobby_embed(record: GameRecord, interaction: discord.Interaction[Any]) -> discord.Embed:
+def reliability_text(figure: Reliability, locale: object | None = None) -> str:
+    """A player's reliability as the lobby shows it: "new" without a finished game, else the figure, with ✅ for
+    a reliable player (docs/history.md, "Reliability")."""
+    if figure.percent is None:
+        return pgettext("reliability", "new", locale)
+    return percent(figure.percent / 100, locale) + (" ✅" if figure.reliable else "")
+
+
+async def lobby_figures(store: StoreReader, record: GameRecord) -> dict[int, Reliability]:
+    """The reliability of the lobby's humans on its server."""
+    humans = [p.user_id for p in record.players if p.user_id is not None and not p.is_ai]
+    return await store.reliability(record.guild_id, humans, record.channel_id) if humans else {}
+
+
+def lobby_embed(record: GameRecord, interaction: discord.Interaction[Any],
+                figures: Mapping[int, Reliability] | None = None) -> discord.Embed:
+    """The lobby's message: its seats (with each human's reliability, if ``figures`` are given), teams and
+    settings."""
     locale = game_locale(record, interaction)
     embed = discord.Embed(title=_("Risk: game #{id} lobby", locale, id=record.id), colour=discord.Colour.blue())
-    seats = "\n".join(f"{p.seat + 1}. {safe_name(player_name(p.name, p.is_ai, locale))}" + (" 🤖" if p.is_ai else "") +
-                      (" 👑" if p.user_id == record.host_id else "") for p in record.players)
+    figures = figures or {}
+
+    def seat_line(p: Any) -> str:
+        figure = figures.get(p.user_id) if p.user_id is not None and not p.is_ai else None
+        return (f"{p.seat + 1}. {safe_name(player_name(p.name, p.is_ai, locale))}" + (" 🤖" if p.is_ai else "") +
+                (" 👑" if p.user_id == record.host_id else "") +
+                (f" · {reliability_text(figure, locale)}" if figure is not None else ""))
+    seats = "\n".join(seat_line(p) for p in record.players)
     most = registered_map(str(record.settings.get("map") or "classic"))
     embed.add_field(name=_("Players ({n}/{most})", locale, n=len(record.players), most=most.players[1] if most else 6),
                     value=seats or "—", inline=False)
@@ -126,7 +158,7 @@ def lobby_view(record: GameRecord, interaction: discord.Interaction[Any], settin
     full = Settings.from_dict({k: v for k, v in record.settings.items() if k in Settings.__dataclass_fields__})
     levels = [discord.SelectOption(label=_(AI_NAMES.get(level.title(), level), locale), value=level)
               for level in PLAYER_LEVELS]
-    settings = [discord.SelectOption(label=_(OPTION[name].label, locale)[:100], value=name,
+    settings = [discord.SelectOption(label=pgettext("setting", OPTION[name].label, locale)[:100], value=name,
                                      description=value_label(name, getattr(full, name), locale))
                 for name in MENU_SETTINGS]
     items: list[discord.ui.Item[Any]] = [
@@ -139,7 +171,7 @@ def lobby_view(record: GameRecord, interaction: discord.Interaction[Any], settin
         values = [discord.SelectOption(label=value_label(setting, v, locale), value=str(v),
                                        default=v == getattr(full, setting)) for v in menu_values(setting)]
         items.append(LobbySelect(record.id, VALUE, setting, options=values,
-                                 placeholder=_(OPTION[setting].label, locale)[:150]))
+                                 placeholder=pgettext("setting", OPTION[setting].label, locale)[:150]))
     return view_of(*items)
 
 
@@ -161,6 +193,7 @@ class LobbyCommands(CogBase):
                        fortify: str | None = None, turn_deadline: int | None = None, on_timeout: str | None = None,
                        max_missed: app_commands.Range[int, 0, 20] | None = None, on_boot: str | None = None,
                        max_rounds: app_commands.Range[int, 0, 1000] | None = None,
+                       min_reliability: app_commands.Range[int, 0, 100] | None = None,
                        language: str | None = None, mode: str | None = None, teams: str | None = None,
                        fog: str | None = None, preset: str | None = None, map_name: str | None = None) -> None:
         if interaction.channel_id is None:
@@ -195,7 +228,7 @@ class LobbyCommands(CogBase):
 
     async def show_lobby(self, interaction: discord.Interaction[Any], record: GameRecord, *,
                          edit: bool = False) -> None:
-        embed = lobby_embed(record, interaction)
+        embed = lobby_embed(record, interaction, await lobby_figures(self.store, record))
         if edit:
             await interaction.response.edit_message(embed=embed)
         else:
@@ -223,8 +256,9 @@ class LobbyCommands(CogBase):
             if chosen is None:
                 raise refused
             record = (await self.table.change_settings(record.id, {arg: chosen})).record
-            await interaction.response.edit_message(embed=lobby_embed(record, interaction),
-                                                    view=lobby_view(record, interaction))
+            await interaction.response.edit_message(
+                embed=lobby_embed(record, interaction, await lobby_figures(self.store, record)),
+                view=lobby_view(record, interaction))
         elif verb == AI_LEVEL:
             if value not in PLAYER_LEVELS:
                 raise refused
@@ -257,7 +291,9 @@ class LobbyCommands(CogBase):
         if record.status == "cancelled":
             await interaction.response.send_message(_("The lobby is empty and closed.", interaction.locale))
             return
-        await interaction.response.send_message(embed=lobby_embed(record, interaction), allowed_mentions=NOBODY)
+        await interaction.response.send_message(embed=lobby_embed(record, interaction,
+                                                                  await lobby_figures(self.store, record)),
+                                                allowed_mentions=NOBODY)
 
     @risk_group.command(name="addbot", description="Seat an AI player (host)")
     @app_commands.choices(level=[app_commands.Choice(name=lv, value=lv) for lv in PLAYER_LEVELS])
@@ -327,4 +363,5 @@ class LobbySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                                                   "game": self.game_id})
 
 
-__all__ = ["LobbyButton", "LobbyCommands", "LobbySelect", "deadline_name", "lobby_embed", "lobby_view", "settings_text"]
+__all__ = ["LobbyButton", "LobbyCommands", "LobbySelect", "deadline_name", "lobby_embed", "lobby_figures", "lobby_view",
+           "reliability_text", "settings_text"]
