@@ -20,7 +20,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
-	$(PY) -m pytest -m "not slow"
+	$(PY) -m pytest -m "not slow" -n auto
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -m slow
@@ -28,7 +28,8 @@ test-slow: $(STAMP)
 test-all: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m mypy
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not slow" -n auto
+	$(PY) -m pytest -m slow
 
 bench: $(STAMP)
 	$(PY) bench/engine.py
