@@ -11,9 +11,9 @@ from typing import Any
 
 import aiohttp
 import pytest
-from discord_helpers import OfflineDiscord, make_bot, start
+from discord_helpers import OfflineDiscord, make_bot
 from discord_offline.fake_discord import FakeDiscord
-from web_helpers import SECRET, free_port, record_of
+from web_helpers import SECRET, activity_game, free_port, record_of
 
 from web import sdk
 from web.config import WebConfig
@@ -21,17 +21,8 @@ from web.config import WebConfig
 
 @pytest.fixture
 async def activity(tmp_path: Path) -> AsyncIterator[tuple[OfflineDiscord, FakeDiscord, str]]:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    async with FakeDiscord() as fake:
-        bot = make_bot(tmp_path / "g.db", seed="web")
-        bot.config.token = fake.token
-        bot.config.web = WebConfig(listen=f"127.0.0.1:{port}", public_url=base, secret=SECRET,
-                                   client_id=str(fake.application_id), client_secret=fake.client_secret,
-                                   discord_api=fake.api_url)
-        async with OfflineDiscord(bot, strict=True) as d:
-            await start(d, ("alice", "bob"), 0, deployment="auto")
-            yield d, fake, base
+    async with activity_game(tmp_path) as served:
+        yield served
 
 
 async def open_session(http: aiohttp.ClientSession, base: str, body: dict[str, Any],

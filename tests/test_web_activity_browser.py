@@ -10,20 +10,16 @@ Slow (a browser): ``make test-slow`` and CI run it.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_helpers import OfflineDiscord, make_bot, start
+from discord_helpers import OfflineDiscord
 from discord_offline.fake_discord import FakeDiscord
-from web_helpers import SECRET, free_port, record_of
-
-from web.config import WebConfig
+from web_helpers import activity_game, chromium, record_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_render]
-CHROMIUM = os.environ.get("RISK_CHROMIUM", "/usr/bin/chromium")  # as in test_web_browser.py
 PARENT = "http://localhost:3333"
 
 # Discord's side of the SDK's RPC: HANDSHAKE (opcode 0) is answered with the READY dispatch, each FRAME (1) with
@@ -59,32 +55,14 @@ window.addEventListener("message", async (e) => {
 async def browser() -> AsyncIterator[Any]:
     """Chromium as the other browser tests launch it; the parent page is served by Playwright itself, which
     Chromium takes for a public address, so its local-network check (a public page framing a loopback one) is off."""
-    from playwright.async_api import async_playwright
-
-    assert Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM}: apt-get install chromium (.ci/run does)"
-    async with async_playwright() as p:
-        launched = await p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults"])
-        try:
-            yield launched
-        finally:
-            await launched.close()
+    async with chromium("--disable-features=LocalNetworkAccessChecks,PrivateNetworkAccessRespectPreflightResults") as b:
+        yield b
 
 
 @pytest.fixture
 async def activity(tmp_path: Path) -> AsyncIterator[tuple[OfflineDiscord, FakeDiscord, str]]:
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    async with FakeDiscord() as fake:
-        bot = make_bot(tmp_path / "g.db", seed="web")
-        bot.config.token = fake.token
-        bot.config.web = WebConfig(listen=f"127.0.0.1:{port}", public_url=base, secret=SECRET,
-                                   client_id=str(fake.application_id), client_secret=fake.client_secret,
-                                   discord_api=fake.api_url, frame_ancestors=PARENT)
-        async with OfflineDiscord(bot, strict=True) as d:
-            await start(d, ("alice", "bob"), 0, deployment="auto")
-            yield d, fake, base
+    async with activity_game(tmp_path, frame_ancestors=PARENT) as served:
+        yield served
 
 
 async def open_in_discord(browser: Any, fake: FakeDiscord, src: str, user: str,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from discord_helpers import OfflineDiscord
-from web_helpers import boarded, link_for, record_of
+from web_helpers import boarded, chromium, link_for, record_of
 
 from cogs.play.menus import attack_pairs
 from engine import Game
@@ -23,23 +23,14 @@ from engine.state import ATTACK, FORTIFY, OCCUPY, REINFORCE
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_render]  # the map as the renderer draws it
 __all__ = ["boarded"]  # the fixture, used by name
-CHROMIUM = os.environ.get("RISK_CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 360, "height": 740}
 SHOTS = os.environ.get("RISK_BOARD_SHOTS")  # a folder to keep the page's screenshots in, to look at them
 
 
 @pytest.fixture
 async def browser() -> AsyncIterator[Any]:
-    from playwright.async_api import async_playwright
-
-    assert Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM}: apt-get install chromium (.ci/run does)"
-    async with async_playwright() as p:
-        launched = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu",
-                                                                           "--disable-dev-shm-usage"])
-        try:
-            yield launched
-        finally:
-            await launched.close()
+    async with chromium() as launched:
+        yield launched
 
 
 async def shot(page: Any, tmp_path: Path, name: str) -> None:

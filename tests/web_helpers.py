@@ -3,6 +3,8 @@ against the offline Discord, with a game of two players started."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -11,10 +13,12 @@ from typing import Any
 import aiohttp
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
+from discord_offline.fake_discord import FakeDiscord
 
 from web.config import WebConfig
 
 SECRET = "a test secret of thirty-two bytes!"
+CHROMIUM = os.environ.get("RISK_CHROMIUM", "/usr/bin/chromium")  # Debian's, launched by its path
 
 
 def jar() -> aiohttp.CookieJar:
@@ -26,6 +30,38 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+@contextlib.asynccontextmanager
+async def chromium(*flags: str) -> AsyncIterator[Any]:
+    """Debian's Chromium through Playwright (no browser of Playwright's own), with ``flags`` besides the usual."""
+    from playwright.async_api import async_playwright
+
+    assert Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM}: apt-get install chromium (.ci/run does)"
+    async with async_playwright() as p:
+        launched = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu",
+                                                                           "--disable-dev-shm-usage", *flags])
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+@contextlib.asynccontextmanager
+async def activity_game(tmp_path: Path, **web: Any) -> AsyncIterator[tuple[OfflineDiscord, FakeDiscord, str]]:
+    """The board as an Activity: the bot's board server on a free port, the fake Discord on loopback for its
+    OAuth2 and activity instances (``web``: more of the board's config), a game of two players started."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    async with FakeDiscord() as fake:
+        bot = make_bot(tmp_path / "g.db", seed="web")
+        bot.config.token = fake.token
+        bot.config.web = WebConfig(listen=f"127.0.0.1:{port}", public_url=base, secret=SECRET,
+                                   client_id=str(fake.application_id), client_secret=fake.client_secret,
+                                   discord_api=fake.api_url, **web)
+        async with OfflineDiscord(bot, strict=True) as d:
+            await start(d, ("alice", "bob"), 0, deployment="auto")
+            yield d, fake, base
 
 
 @pytest.fixture
