@@ -10,7 +10,6 @@ and more. The line is drawn at twice the size and reduced, for smoothness.
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw, ImageFont
 
 from . import style
+from .report import encode_report
 
 WIDTH = 800
 HEIGHT = 460
@@ -134,17 +134,10 @@ def render_rating_chart(chart: RatingChart) -> Image.Image:
     return image.reduce(k)
 
 
-def encode_chart(img: Image.Image) -> bytes:
-    """PNG bytes, reduced to a palette (flat colours and text)."""
-    out = io.BytesIO()
-    img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(out, "PNG", compress_level=6)
-    return out.getvalue()
-
-
 def draw_rating_chart(chart: RatingChart) -> bytes:
-    """The chart drawn and encoded as PNG (in a worker process)."""
-    return encode_chart(render_rating_chart(chart))
+    """The chart drawn and encoded as PNG (in a worker process), reduced to a palette as the report is."""
+    return encode_report(render_rating_chart(chart))
 
 
-__all__ = ["HEIGHT", "TEXT_SIZE", "WIDTH", "RatingChart", "draw_rating_chart", "encode_chart", "game_ticks",
+__all__ = ["HEIGHT", "TEXT_SIZE", "WIDTH", "RatingChart", "draw_rating_chart", "game_ticks",
            "rating_axis", "render_rating_chart"]

@@ -28,6 +28,7 @@ from engine import Action, Event, Game, GameState, RuleError, Surrender
 from engine.actions import RoundLimit, VoteEnd
 from engine.ai import Memory, Recollection, make_ai, recollect
 from engine.fog import fog_hides_board
+from engine.game import split_log
 from engine.state import OVER
 from store import (
     ACTIVE_STATUSES,
@@ -555,7 +556,10 @@ class Table:
         """The board just before the events from ``first_seq``: the caller's copy if nothing came between."""
         if record.state_json is not None and record.last_seq + 1 == first_seq:
             return record.game().state
-        return await self.store.with_log(record.id, _state_at, first_seq)
+        before, _since = await self.store.with_log(record.id, split_log, first_seq - 1)  # in the log's worker
+        if before is None:
+            raise ValueError(f"game {record.id}: no board before its first event")
+        return before
 
     # -- timers ------------------------------------------------------------------------------------------
     async def sync(self, record: GameRecord, state: GameState | None = None) -> float | None:
@@ -612,11 +616,6 @@ class Table:
             await self.store.set_deadline(record.id, seat, str(Timer.now(kind, state)), at)
         self.timers_changed()
         return due
-
-
-def _state_at(events: list[Event], first_seq: int) -> GameState:
-    """The board just before event ``first_seq`` (in the log's worker: it grows with the game)."""
-    return Game.from_events(events[: first_seq - 1]).state
 
 
 def _round_humans_left(events: list[Event], humans: set[int], replaced_at: dict[int, int]) -> int:

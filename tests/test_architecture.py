@@ -85,7 +85,7 @@ def test_the_offline_discord_knows_no_bot():  # its own package: any discord.py 
 
 RENDERS = {"render_map", "encode_png", "draw_png", "render_report", "encode_report", "draw_report", "game_timelapse",
            "thumbnail", "contact_sheet", "preview_png", "sheet_png", "warm_up", "render_phone", "draw_phone_png",
-           "render_rating_chart", "encode_chart", "draw_rating_chart"}
+           "render_rating_chart", "draw_rating_chart"}
 
 
 def test_the_discord_layer_draws_nothing_itself():  # every render is handed to a worker process by name

@@ -223,11 +223,9 @@ class BoardServer:
             ticket = self.signer.check(LINK, request.match_info["token"])
         except BadTicket as exc:
             return self.refusal(request, exc.reason)
-        record = await self._game(ticket.game_id)
-        if record is None:
-            return self.refusal(request, "missing", 404)
-        if ticket.seat is not None and record.seat_of(ticket.user_id) != ticket.seat:
-            return self.refusal(request, "seat")
+        record = await self._seated(request, ticket)
+        if isinstance(record, web.Response):
+            return record
         if not self.used.use(ticket):
             return self.refusal(request, "used", 410)
         session = self.signer.make(SESSION, ticket.game_id, ticket.user_id, ticket.seat, self.config.session_seconds,
@@ -265,12 +263,19 @@ class BoardServer:
             ticket = self.session(request)
         except BadTicket as exc:
             return self.refusal(request, exc.reason)
+        record = await self._seated(request, ticket)
+        if isinstance(record, web.Response):
+            return record
+        return ticket, record
+
+    async def _seated(self, request: web.Request, ticket: Ticket) -> Any:
+        """The ticket's game if it is still open and the seat still the ticket's user's, else the refusal."""
         record = await self._game(ticket.game_id)
         if record is None:
             return self.refusal(request, "missing", 404)
         if ticket.seat is not None and record.seat_of(ticket.user_id) != ticket.seat:
             return self.refusal(request, "seat")
-        return ticket, record
+        return record
 
     async def paths(self, map_id: str) -> dict[str, str]:
         paths = self._paths.get(map_id)
