@@ -437,9 +437,16 @@ def _mission(raw: object, continents: set[str], territory_count: int) -> dict[st
     description = raw.get("description")
     _require(description is None or (isinstance(description, str) and len(description) <= MAX_DESCRIPTION),
              "a mission's description must be text of at most {most} characters", most=MAX_DESCRIPTION)
+    descriptions = raw.get("descriptions", {})
+    _require(isinstance(descriptions, dict) and set(descriptions) <= set(LANGUAGES)
+             and all(isinstance(v, str) and 0 < len(v) <= MAX_DESCRIPTION for v in descriptions.values()),
+             "a mission's descriptions must be an object of texts of at most {most} characters keyed by language: "
+             "{languages}", most=MAX_DESCRIPTION, languages=', '.join(LANGUAGES))
     card = _mission_card(raw, continents, territory_count)
     if description:
         card["description"] = description
+    if descriptions:
+        card["descriptions"] = dict(sorted(descriptions.items()))
     return card
 
 

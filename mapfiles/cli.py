@@ -43,8 +43,9 @@ def import_file(path: Path, picture: Path | None = None, regions: Path | None = 
     if suffix == ".map":
         blob = read_capped(path)
         named = dict(parse_map_text(read_text(blob, path.name), path.name).files)
-        for language, names in properties_names(path.name).items():
-            named.update((f"{language}:{n}", n) for n in names)
+        for beside in (path.name, named.get("crd")):   # names beside the map, missions beside its cards
+            for language, names in properties_names(beside or "").items():
+                named.update((f"{language}:{n}", n) for n in names if beside)
         return import_domination(blob, sibling_files(path, named), path.name)
     if suffix == ".xml":
         if picture is None:

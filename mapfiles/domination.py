@@ -26,7 +26,9 @@ country without a line has no card, and the wild cards are as many as the lines)
 line: ``player countries armies continent continent continent description``, where a 0 is "none", a ``*``
 continent in the n-th place is "n continents in all", and a player number (from 1) is a mission to destroy
 that player, which becomes ``countries`` with ``armies`` each if that player is you or is destroyed by
-someone else.
+someone else. The cards file's ``.properties`` in our languages (``risk.cards``: ``risk_nb.properties``,
+``risk_es.properties``; often the map's own file of names) give a mission's words in that language, keyed by
+the mission's first six words (``0-0-0-1-3-0``).
 """
 
 from __future__ import annotations
@@ -236,6 +238,9 @@ class CardsFile:
     symbols: dict[int, str]
     wildcards: int
     missions: list[dict[str, Any]]
+    # Each mission's code, as a translation of the cards file names it (``0-0-0-1-3-0``: its first six words,
+    # the numbers as Java reads them), in the order of ``missions``.
+    codes: list[str] = field(default_factory=list)
 
 
 def parse_cards(text: str, continents: int, countries: int) -> CardsFile:
@@ -251,6 +256,7 @@ def parse_cards(text: str, continents: int, countries: int) -> CardsFile:
         if kind and len(words) > 1 and words[1].isdigit() and 1 <= int(words[1]) <= countries:
             symbols[int(words[1])] = kind
     missions: list[dict[str, Any]] = []
+    codes: list[str] = []
     for line, words in sections.get("missions", []):
         if len(words) < 6:
             continue
@@ -258,7 +264,24 @@ def parse_cards(text: str, continents: int, countries: int) -> CardsFile:
         if mission is not None:
             description = " ".join(words[6:])[:MAX_DESCRIPTION]
             missions.append({**mission, **({"description": description} if description else {})})
-    return CardsFile(symbols, min(wildcards, MAX_WILDCARDS), missions)
+            codes.append("-".join([*(str(int(w)) for w in words[:3]), *words[3:6]]))
+    return CardsFile(symbols, min(wildcards, MAX_WILDCARDS), missions, codes)
+
+
+def mission_translations(cards: CardsFile, files: Mapping[str, bytes], cards_name: str) -> None:
+    """Each mission's words in our other languages from the cards file's own ``.properties`` beside it
+    (``risk.cards``: ``risk_es.properties``, keyed by the mission's code), as Domination's ``MapTranslator``
+    reads them, into its ``descriptions``."""
+    by_lower = {n.lower(): n for n in files}
+    for language, candidates in properties_names(cards_name).items():
+        found = next((by_lower[c.lower()] for c in candidates if c.lower() in by_lower), None)
+        if found is None:
+            continue
+        words = read_properties_blob(files[found], found)
+        for mission, code in zip(cards.missions, cards.codes, strict=True):
+            text = " ".join(words.get(code, "").split())[:MAX_DESCRIPTION]
+            if text:
+                mission.setdefault("descriptions", {})[language] = text
 
 
 def _mission(line: int, words: list[str], continents: int, countries: int) -> dict[str, Any] | None:
@@ -471,6 +494,7 @@ def import_domination(map_blob: bytes, files: Mapping[str, bytes], name: str = "
     cards_name = parsed.files.get("crd")
     if cards_name and cards_name in files:
         cards = parse_cards(read_text(files[cards_name], cards_name), len(parsed.continents), len(parsed.countries))
+        mission_translations(cards, files, cards_name)
     title = map_title(parsed, name)
     data = to_our_format(parsed, title, cards, touching_pairs(regions), regions.width)
     named = translations(parsed, files, name)

@@ -22,7 +22,7 @@ from .domination import import_domination
 from .errors import MapFileError
 from .package import MapPackage, load_package
 
-MAX_FILES = 6          # a .map: the map, its picture, region image and cards, and two files of names
+MAX_FILES = 8          # a .map: the map, its picture, region image and cards, two files of names and two of missions
 MAX_TOTAL_BYTES = 20 * 1024 * 1024
 THUMBNAIL_WIDTH = 240
 IMAGE_EXTENSIONS = (".png", ".gif", ".bmp", ".jpg", ".jpeg", ".webp")
@@ -34,7 +34,8 @@ def extension(name: str) -> str:
 
 def import_upload(files: Mapping[str, bytes], notes: ImportNotes | None = None) -> MapPackage:
     """A map from uploaded files: our ``.json`` with its pictures, a Domination ``.map`` with its files (and
-    its ``MAP_nb.properties`` and ``MAP_es.properties`` of names, named after it), or Conquer Club ``.xml``
+    its ``MAP_nb.properties`` and ``MAP_es.properties`` of names, named after it, and its cards file's of
+    missions), or Conquer Club ``.xml``
     with its picture (and a region image whose name has "region" in it)."""
     if len(files) > MAX_FILES:
         raise MapFileError("Send at most {n} files: the map file and its pictures.", n=MAX_FILES)

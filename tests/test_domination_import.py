@@ -330,10 +330,65 @@ def test_an_upload_of_a_map_its_picture_region_image_cards_and_two_files_of_name
     assert json.loads(json.dumps(package.data))["translations"]["es"]["territories"]["t3"]["name"] == "Es"
 
 
-def test_an_upload_of_seven_files_is_refused(real):
+def test_an_upload_of_nine_files_is_refused(real):
     from mapfiles.upload import import_upload
 
     text, files, _ = real
-    upload = {"real.map": text, **files, "real_nb.properties": b"", "real_es.properties": b"", "extra.png": b""}
-    with pytest.raises(MapFileError, match="Send at most 6 files"):
+    upload = {"real.map": text, **files, "real_nb.properties": b"", "real_es.properties": b"", "extra.png": b"",
+              "extra2.png": b"", "extra3.png": b""}
+    assert len(upload) == 9
+    with pytest.raises(MapFileError, match="Send at most 8 files"):
         import_upload(upload)
+
+
+MISSIONS_NB = ("# oppdrag\n0-0-0-1-2-0=Ta de to f\u00f8rste \u00f8yene\n"
+               "1-0-0-0-0-0=Utslett {PLAYER1}\n").encode("latin-1")
+MISSIONS_ES = b"0-0-0-1-2-0=Conquista las dos primeras islas\n1-0-0-0-0-0=Destruye a PLAYER1\n"
+
+
+def test_the_cards_files_properties_give_the_missions_in_norwegian_and_spanish(world):
+    """Domination's ``MapTranslator.setCards``: ``drawn.cards`` is translated by ``drawn_nb.properties`` (or
+    ``_no``) and ``drawn_es.properties``, keyed by the mission's first six words; a mission without a key keeps
+    only its English words."""
+    text, files = mapdraw.domination_files(world)
+    given = {**files, "drawn_no.properties": MISSIONS_NB, "drawn_es.properties": MISSIONS_ES}
+    board = import_domination(text, given, "drawn.map").board
+    first, territories, destroy = board.missions
+    assert first["descriptions"] == {"es": "Conquista las dos primeras islas", "nb": "Ta de to første øyene"}
+    assert "descriptions" not in territories
+    assert destroy["descriptions"] == {"es": "Destruye a PLAYER1", "nb": "Utslett {PLAYER1}"}
+    assert destroy["description"] == "Destroy the first player"
+
+
+def test_a_mission_is_shown_in_the_readers_language_from_the_maps_own_words(world):
+    from cogs.shared.text import mission_line
+    from engine.settings import Settings
+    from engine.state import GameState, Player
+
+    text, files = mapdraw.domination_files(world)
+    given = {**files, "drawn_nb.properties": MISSIONS_NB, "drawn_es.properties": MISSIONS_ES}
+    board = import_domination(text, given, "drawn.map").board
+    state = GameState(settings=Settings(), players=[Player(0, "Ana *@everyone*", "human"), Player(1, "Bo", "human")])
+    first, territories, destroy = board.missions
+    assert mission_line(first, board, state, "nb") == "Ta de to første øyene"
+    assert mission_line(first, board, state, "es-ES") == "Conquista las dos primeras islas"
+    assert mission_line(first, board, state, "en-US") == "Conquer the first two islands"
+    # A mission the file does not translate: our own words in the reader's language, not the map's English.
+    assert mission_line(territories, board, state, "es-ES") != territories["description"]
+    # The name put in is escaped, as every name is.
+    shown = mission_line(destroy, board, state, "nb")
+    assert shown.startswith("Utslett ") and "*@everyone*" not in shown and "@\u200beveryone" in shown
+
+
+def test_a_mission_translation_in_a_map_file_is_checked(world):
+    from engine.board import parse_map
+    from engine.errors import MapError
+
+    text, files = mapdraw.domination_files(world)
+    data = import_domination(text, {**files, "drawn_es.properties": MISSIONS_ES}, "drawn.map").data
+    data = json.loads(json.dumps(data))
+    assert parse_map(data).missions[0]["descriptions"] == {"es": "Conquista las dos primeras islas"}
+    for bad in ({"fr": "Conquérir"}, {"es": ""}, {"es": "x" * 2000}, ["es"], {"es": 3}):
+        data["missions"][0]["descriptions"] = bad
+        with pytest.raises(MapError, match="descriptions"):
+            parse_map(data)

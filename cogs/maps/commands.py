@@ -117,13 +117,15 @@ class MapCommands(CogBase):
                                                ".xml, with its pictures")
     @app_commands.describe(file="The map file (.json, .map or .xml)", file2="A picture or file the map names",
                            file3="A picture or file the map names", file4="A picture or file the map names",
-                           file5="A picture or file the map names", file6="A picture or file the map names")
+                           file5="A picture or file the map names", file6="A picture or file the map names",
+                           file7="A picture or file the map names", file8="A picture or file the map names")
     @managers_only
     async def map_add(self, interaction: discord.Interaction[Any], file: discord.Attachment,
                       file2: discord.Attachment | None = None, file3: discord.Attachment | None = None,
                       file4: discord.Attachment | None = None, file5: discord.Attachment | None = None,
-                      file6: discord.Attachment | None = None) -> None:
-        attachments = [a for a in (file, file2, file3, file4, file5, file6) if a is not None]
+                      file6: discord.Attachment | None = None, file7: discord.Attachment | None = None,
+                      file8: discord.Attachment | None = None) -> None:
+        attachments = [a for a in (file, file2, file3, file4, file5, file6, file7, file8) if a is not None]
         names = [a.filename for a in attachments]
         if len(set(names)) != len(names):
             raise UserError(_("Two files have the same name: each file needs its own.", interaction.locale))

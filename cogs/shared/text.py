@@ -327,14 +327,18 @@ def phase_text(state: GameState, locale: object | None = None, audience: int | N
 
 def mission_line(mission: Mission | None, board: Board, state: GameState, locale: object | None = None) -> str:
     """A secret mission in the reader's language: the map's own words for it (escaped, as a name is) when the
-    reader reads the map's language (English), else ours."""
+    map gives them in the reader's language (``description`` in English, ``descriptions`` in the others), else
+    ours."""
     from cogs.shared.i18n import continent_name, language_of
 
     if mission is None:
         return ""
     kind = mission["kind"]
-    if mission.get("description") and language_of(locale) == "en":
-        text = safe_text(str(mission["description"]), MAX_DESCRIPTION)
+    language = language_of(locale)
+    own = (mission.get("descriptions") or {}).get(language) or (mission.get("description") if language == "en"
+                                                                 else None)
+    if own:
+        text = safe_text(str(own), MAX_DESCRIPTION)
         return with_player(text, mission, seat_name(state, mission["seat"], locale)) if kind == "destroy" else text
     if kind == "continents":
         names = [safe_name(continent_name(board, c, locale)) for c in mission["continents"]]
