@@ -132,3 +132,16 @@ def test_the_discord_layer_is_grouped_in_rooms():
     assert top == ["__init__.py", "risk.py"], top
     rooms = sorted(p.name for p in (ROOT / "cogs").iterdir() if p.is_dir() and p.name != "__pycache__")
     assert rooms == ["game", "maps", "play", "records", "shared"], rooms
+
+
+def test_the_event_loop_never_reads_a_whole_log():
+    """A game's log grows with the game: the bot's processes (the Discord layer, the table, the board server)
+    read it whole only in the log's worker (``store.with_log``); on the event loop they read events since a
+    point (``since_seq``), which a turn or a board's last update bounds."""
+    for pkg in ("cogs", "table", "web"):
+        for path in (ROOT / pkg).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr == "events" and getattr(node.func.value, "attr", "") == "store":
+                    bounded = len(node.args) > 1 or any(k.arg == "since_seq" for k in node.keywords)
+                    assert bounded, f"{path.relative_to(ROOT)}:{node.lineno} reads a whole log on the event loop"

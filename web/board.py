@@ -10,14 +10,14 @@ is refused with the same words, and nothing reaches the table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cogs.play.menus import choices
 from cogs.play.panel import armies_to_place
 from cogs.shared import components as verb
 from cogs.shared.i18n import _, territory_name
-from cogs.shared.text import mission_line, phase_text, player_name
+from cogs.shared.text import describe, mission_line, phase_text, player_name
 from engine import (
     Action,
     Attack,
@@ -33,9 +33,10 @@ from engine import (
     Trade,
     Undo,
 )
-from engine.fog import Audience, public_phase, state_for
+from engine.events import Event
+from engine.fog import Audience, events_for, public_phase, state_for
 from engine.odds import QUICK_LIMIT, odds
-from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, OVER, REINFORCE, SETUP
+from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, OVER, REINFORCE, SETUP, GameState
 from render.seats import fill_colour, seat_colour, seat_shape
 
 MAX_MESSAGE = 2_000  # characters of one board message: anything longer is not a tap
@@ -188,3 +189,21 @@ def territory_names(game: Game, language: str) -> dict[str, str]:
 
 
 __all__ = ["MAX_MESSAGE", "Refused", "action_of", "legal", "territory_names", "view"]
+
+
+# -- the replay: run in the log's worker process (``Store.with_log``), since it reads the log from its start ----
+def state_at(events: Sequence[Event], seq: int) -> GameState:
+    """The whole board after event ``seq`` (projected for its viewer by the caller)."""
+    return Game.from_events(events[:seq]).state
+
+
+def replay_frame(events: Sequence[Event], seq: int, audience: Audience, language: str) -> dict[str, Any]:
+    """The board after event ``seq`` as ``audience`` may know it at that moment (a spectator: the public
+    projection), with that event in the channel's words; no choices: a replay plays nothing."""
+    before = Game.from_events(events[: seq - 1]).state if seq > 1 else None
+    game = Game.from_events(events[:seq])
+    shown = [e for e in events_for(events[seq - 1: seq], audience, before=before) if not e.get("hidden")]
+    board = view(game, audience, language, seq)
+    board.pop("legal", None)
+    return {"type": "replay", "seq": seq, "of": len(events), "board": board,
+            "lines": describe(shown, game.state, game.board, language)}

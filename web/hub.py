@@ -21,7 +21,7 @@ from engine import Event, Game, GameState
 from engine.fog import Audience, events_for
 from store import StoreReader
 
-from .board import view
+from .board import state_at, view
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 60
@@ -91,8 +91,7 @@ class Hub:
             return cached[1]
         if seq <= 0:
             return None
-        events = await self.store.events(game_id)
-        return Game.from_events(events[:seq]).state
+        return await self.store.with_log(game_id, state_at, seq)   # in the log's worker: the log grows
 
     async def _moment(self, game_id: int, since: int) -> _Moment:
         """The game as stored now, and its events after ``since`` (read once for every board of the game)."""

@@ -32,9 +32,8 @@ from aiohttp import WSMsgType, web
 from cogs.maps import drawing
 from cogs.shared.errors import translate_rule, translate_template
 from cogs.shared.i18n import _, language_of
-from cogs.shared.text import describe
-from engine import Game, GameState, RuleError
-from engine.fog import Audience, events_for
+from engine import GameState, RuleError
+from engine.fog import Audience
 from render import workers
 from render.geometry import geometry_for
 from store import FINISHED, PAUSED, RUNNING, StoreError, StoreReader
@@ -43,7 +42,7 @@ from table.outcome import PLAYER
 
 from . import sdk
 from .activity import ActivityRefused, DiscordOAuth
-from .board import MAX_MESSAGE, Refused, action_of, territory_names, view
+from .board import MAX_MESSAGE, Refused, action_of, replay_frame, state_at, territory_names
 from .config import WebConfig
 from .hub import Hub, Viewer
 from .links import LINK, SESSION, BadTicket, Signer, Ticket, UsedLinks
@@ -416,21 +415,13 @@ class BoardServer:
 
     # -- the replay ---------------------------------------------------------------------------------------
     async def replay_state(self, game_id: int, seq: int) -> GameState:
-        """The whole board after event ``seq`` (projected for its viewer by the caller)."""
-        events = await self.store.events(game_id)
-        return Game.from_events(events[:seq]).state
+        """The whole board after event ``seq`` (projected for its viewer by the caller), in the log's worker."""
+        return await self.store.with_log(game_id, state_at, seq)
 
     async def replay(self, ticket: Ticket, seq: int) -> dict[str, Any]:
-        """The board after event ``seq`` as the viewer may know it at that moment (a spectator: the public
-        projection), with that event in the channel's words; no choices: a replay plays nothing."""
-        events = await self.store.events(ticket.game_id)
-        before = Game.from_events(events[: seq - 1]).state if seq > 1 else None
-        game = Game.from_events(events[:seq])
-        shown = [e for e in events_for(events[seq - 1: seq], ticket.seat, before=before) if not e.get("hidden")]
-        board = view(game, ticket.seat, ticket.language, seq)
-        board.pop("legal", None)
-        return {"type": "replay", "seq": seq, "of": len(events), "board": board,
-                "lines": describe(shown, game.state, game.board, ticket.language)}
+        """The board after event ``seq`` as the viewer may know it then (``board.replay_frame``, in the log's
+        worker: a replay of a long game reads a long log, never on the event loop)."""
+        return await self.store.with_log(ticket.game_id, replay_frame, seq, ticket.seat, ticket.language)
 
     # -- the WebSocket -------------------------------------------------------------------------------------
     async def websocket(self, request: web.Request) -> web.StreamResponse:
