@@ -76,6 +76,8 @@ OPTIONS: tuple[Option, ...] = (
            offered=(0, 20)),
     Option("on_boot", "A replaced seat goes to", "Who takes a replaced seat", ("ai", "neutral"),
            words=(("ai", "the AI"), ("neutral", "nobody: the territories become neutral"))),
+    Option("stand_in", "The AI playing for absent players", "The AI that plays a missed turn or a replaced seat",
+           ("normal", "hard"), words=(("normal", "the normal AI"), ("hard", "the hard AI"))),
     Option("vacation_days", "Vacation days per player", "", low=0, high=60),
     Option("max_rounds", "Round limit", "End after this many rounds (0: no limit)", low=0, high=10_000,
            words=((0, "no limit"),), offered=(0, 1000)),
@@ -88,6 +90,9 @@ OPTION = {o.name: o for o in OPTIONS}
 CHOICES: dict[str, tuple[str, ...]] = {o.name: o.values for o in OPTIONS if o.values}
 # Settings of the lobby alone (who may take a seat), not rules of the game: a game's log and state leave them out.
 LOBBY_ONLY = frozenset({"min_reliability"})
+# Settings added after games were first recorded, left out of a game's record at their default: a game that keeps
+# it reads (and digests) as one from before the setting existed, and an older record reads as that default.
+RECORDED_UNLESS_DEFAULT = frozenset({"stand_in"})
 # A language code (the bot has catalogs for en, nb and es; others fall back to English), or "" for the server's.
 LANGUAGE_CODE = re.compile(r"(?:[a-z]{2,3})?")
 # Turn deadlines a host can choose, in seconds: from live games to a week.
@@ -118,6 +123,7 @@ class Settings:
     on_timeout: str = "cautious"        # what is played for a player whose deadline passed
     max_missed: int = 3                 # consecutive missed turns before the seat is replaced (0: never)
     on_boot: str = "ai"                 # the replaced seat goes to the AI, or its territories to neutral
+    stand_in: str = "normal"            # the AI level of on_timeout "ai" and on_boot "ai": normal | hard
     vacation_days: int = 7              # days of vacation each player may take in this game
     max_rounds: int = 0                 # 0: no limit; else the game ends after this many rounds
     min_reliability: int = 0            # the lobby refuses a player whose reliability is lower (docs/history.md)
@@ -134,8 +140,9 @@ class Settings:
 
     def game_dict(self) -> dict[str, Any]:
         """The settings a game is played with, as its ``game_started`` and its state record them: every setting
-        but the lobby's own (``LOBBY_ONLY``)."""
-        return {k: v for k, v in asdict(self).items() if k not in LOBBY_ONLY}
+        but the lobby's own (``LOBBY_ONLY``), and a later setting at its default (``RECORDED_UNLESS_DEFAULT``)."""
+        return {k: v for k, v in asdict(self).items() if k not in LOBBY_ONLY
+                and not (k in RECORDED_UNLESS_DEFAULT and v == _DEFAULTS[k])}
 
     def board(self) -> Board:
         """The map these settings play on (SettingsError if it is not known)."""
@@ -222,6 +229,9 @@ def starting_armies(players: int, territories: int) -> int:
 def _whole(value: object, name: str, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise SettingsError(f"{name} must be a whole number from {low} to {high}")
+
+
+_DEFAULTS: dict[str, Any] = asdict(Settings())
 
 
 def assign_teams(settings: Settings, count: int, team_of: Sequence[int] | None = None) -> dict[int, int]:

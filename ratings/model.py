@@ -44,6 +44,7 @@ REPEAT_WINDOW = 7 * 24 * 3600.0  # ... in any seven days
 AI_RATINGS: dict[str | None, tuple[float, float]] = {
     "easy": (MU - 6.0, 2.0),
     "normal": (MU, 2.0),
+    "hard": (MU + 4.0, 2.0),   # above normal, whom it beats (its results: docs/rules.md)
     None: (MU, 2.0),
 }
 

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -99,4 +100,57 @@ def shutdown() -> None:
         _pool = None
 
 
-__all__ = ["configure", "pool", "run", "set_up", "shutdown", "size"]
+class Workers:
+    """A pool of its own, started as the one above (spawned, below the bot's priority, gone with the bot) for work
+    that must not wait behind the maps, such as the AIs' decisions (``table/thinking.py``). A task that overruns
+    cannot be cancelled in a process: ``kill`` ends the pool's processes, and the next task starts a new pool."""
+
+    def __init__(self, processes: int | None = None) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self.size = 1
+        self.configure(processes)
+
+    def configure(self, processes: int | None) -> None:
+        """How many processes (``None`` or 0: one per core); takes effect when the pool next starts."""
+        self.size = max(1, processes or os.cpu_count() or 1)
+
+    @property
+    def started(self) -> bool:
+        return self._pool is not None
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_follow_parent, initargs=(os.getpid(),))
+        return self._pool
+
+    def pids(self) -> tuple[int, ...]:
+        """The ids of the pool's processes now (none before it starts)."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return tuple(p.pid for p in processes.values() if p.pid is not None)
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in one of the processes; a pool whose worker died is replaced, and the work tried once
+        more (a second death raises ``BrokenProcessPool``)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.pool(), _perform, None, work, args)
+        except BrokenProcessPool:
+            self.shutdown()
+            return await loop.run_in_executor(self.pool(), _perform, None, work, args)
+
+    def kill(self) -> None:
+        """End the processes now, whatever they are doing (their pending work fails), and forget the pool."""
+        processes = list(getattr(self._pool, "_processes", None) or {})
+        for pid in processes:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        self.shutdown()
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+__all__ = ["Workers", "configure", "pool", "run", "set_up", "shutdown", "size"]

@@ -16,7 +16,7 @@ MAX_SEATS = 8   # the most any map may declare; the classic map is played by 6
 LOBBY, RUNNING, PAUSED, FINISHED, CANCELLED = "lobby", "running", "paused", "finished", "cancelled"
 STATUSES = (LOBBY, RUNNING, PAUSED, FINISHED, CANCELLED)
 ACTIVE_STATUSES = (LOBBY, RUNNING, PAUSED)
-AI_LEVELS = ("easy", "normal")
+AI_LEVELS = ("easy", "normal", "hard")
 NOTIFY_MODES = ("mention", "dm", "off")
 
 STATUS_WORDS = {

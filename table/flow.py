@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from engine import Action, Event, Game, GameState, RuleError, Surrender
 from engine.actions import RoundLimit, VoteEnd
-from engine.ai import Memory, Recollection, make_ai, recollect
+from engine.ai import Memory, Recollection, recollect
 from engine.fog import fog_hides_board
 from engine.game import split_log
 from engine.state import OVER
@@ -68,6 +68,7 @@ from .outcome import (
     Outcome,
     Part,
 )
+from .thinking import Thinking
 from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, turn_key
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,12 @@ log = logging.getLogger(__name__)
 # goes on in such steps, each a second after the last, from the scheduler: no interaction waits on it.
 MAX_AI_ACTIONS = 1_000
 AI_PAUSE = 1.0
-# What plays a turn whose time ran out, by the game's ``on_timeout`` setting.
+# An AI seat whose level thinks in the worker processes (``table/thinking.py``) makes at most this many decisions
+# in one go (a second or two of a worker's time): the game's lock is then let go, and the AI goes on from the
+# scheduler as above, so the game's pause, vote or surrender and the other games' timers wait no longer for it.
+MAX_THOUGHTS = 50
+# What plays a turn whose time ran out, by the game's ``on_timeout`` setting (``ai``: the level the host chose,
+# the ``stand_in`` setting).
 TIMEOUT_PLAYERS = {"cautious": "cautious", "skip": "skip", "ai": "normal"}
 LIVE = 3600  # deadlines shorter than this are live games: no reminders
 # A vote to end a game runs as long as a turn, within these bounds (seconds).
@@ -122,8 +128,10 @@ class Table:
     an ``Outcome`` for the announcer. Whoever else reads the store only reads it."""
 
     def __init__(self, store: Store, clock: Callable[[], float], new_seed: Callable[[], str] | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, thinking: Thinking | None = None) -> None:
         self.store = store
+        # Where the AIs decide: the levels that think long, in worker processes (table/thinking.py).
+        self.thinking = thinking or Thinking()
         self.clock = clock
         self.new_seed = new_seed or (lambda: secrets.token_hex(32))
         self.limits = limits or Limits()
@@ -395,14 +403,15 @@ class Table:
             if not timer.due_on(record, seat):
                 return Outcome(record)
             settings = record.game().state.settings
-            stand_in = StandIn(seat, timer.key, TIMEOUT_PLAYERS[settings.on_timeout])
+            level = settings.stand_in if settings.on_timeout == "ai" else TIMEOUT_PLAYERS[settings.on_timeout]
+            stand_in = StandIn(seat, timer.key, level)
             parts: list[Part] = []
             status = await self.store.record_missed_turn(record.id, seat, timer.key)
             notes = [Note(TIME_RAN_OUT, seat, status.missed, cautious=settings.on_timeout != "ai")]
             record = await self._stand_ins(record, parts, stand_in)
             if settings.max_missed and status.missed >= settings.max_missed:
                 if settings.on_boot == "ai":
-                    record = await self.store.replace_with_ai(record.id, seat)
+                    record = await self.store.replace_with_ai(record.id, seat, settings.stand_in)
                     notes.append(Note(SEAT_TO_AI, seat, status.missed))
                 elif record.status == RUNNING and seat in (before := record.game().state).active_seats():
                     result = await self.store.apply_action(record.id, Surrender(seat))
@@ -460,7 +469,9 @@ class Table:
         return Outcome(record, parts, notes or [], deadline)
 
     async def _stand_ins(self, record: GameRecord, parts: list[Part], stand_in: StandIn | None = None) -> GameRecord:
-        """Play for every seat no human plays now (AI seats; a turn whose time ran out) until a human must act."""
+        """Play for every seat no human plays now (AI seats; a turn whose time ran out) until a human must act, or
+        an AI seat has made its ``MAX_THOUGHTS`` decisions in the workers (a stand-in's turn is played out)."""
+        thoughts = 0
         for _ in range(MAX_AI_ACTIONS):
             if record.status != RUNNING or record.state_json is None:
                 break
@@ -475,9 +486,14 @@ class Table:
                 level, by = record.player(seat).ai_level or "normal", AI
             else:
                 break
+            if level in self.thinking.elsewhere:
+                if by == AI and thoughts >= MAX_THOUGHTS:
+                    log.info("game %s: the AI goes on after %s decisions", record.id, thoughts)
+                    break
+                thoughts += 1
             action: Action = (RoundLimit(seat) if by == AI and await self._played_out(record, game)
-                              else make_ai(level, salt=str(seat)).choose(game, seat,
-                                                                         await self._memory(record, game, seat)))
+                              else await self.thinking.choose(game, seat, level,
+                                                              await self._memory(record, game, seat)))
             try:  # chosen on this version of the game: if anything came between, look again
                 result = await self.store.apply_action(record.id, action, expected_version=record.version)
             except VersionConflict:
@@ -631,5 +647,5 @@ def _round_humans_left(events: list[Event], humans: set[int], replaced_at: dict[
     return left
 
 
-__all__ = ["LIVE", "MAX_AI_ACTIONS", "TIMEOUT_PLAYERS", "StandIn", "Table", "VoteRefused",
+__all__ = ["LIVE", "MAX_AI_ACTIONS", "MAX_THOUGHTS", "TIMEOUT_PLAYERS", "StandIn", "Table", "VoteRefused",
            "cancel_ends_by_standings"]

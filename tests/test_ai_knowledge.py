@@ -14,7 +14,7 @@ from engine.fog import friends_of, state_for, visible_territories, visible_to
 from engine.state import NEUTRAL, OVER, SETUP, GameState, Player, apply_event, initial_state
 from table import Limits, Table
 
-LEVELS = ("easy", "normal", "random", "cautious")
+LEVELS = ("easy", "normal", "hard", "random", "cautious")
 DECISIONS = 60
 
 

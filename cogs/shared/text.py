@@ -39,9 +39,9 @@ def safe_text(text: str, limit: int) -> str:
     return escaped.replace("<", "<\u200b").replace("](", "]\u200b(")[:limit] or "?"
 
 
-AI_NAME = re.compile(r"^(Easy|Normal) AI( [0-9]+)?$")
+AI_NAME = re.compile(r"^(Easy|Normal|Hard) AI( [0-9]+)?$")
 # As the store names AI seats; translated where they are shown.
-AI_NAMES = {"Easy": _noop("Easy AI"), "Normal": _noop("Normal AI")}
+AI_NAMES = {"Easy": _noop("Easy AI"), "Normal": _noop("Normal AI"), "Hard": _noop("Hard AI")}
 
 
 def player_name(name: str, is_ai: bool, locale: object | None = None) -> str:

@@ -8,12 +8,13 @@ from __future__ import annotations
 from ..actions import Action
 from ..game import Game
 from .easy import EasyAI
+from .hard import HardAI
 from .knowledge import Memory, Recollection, recollect, seat_view
 from .normal import NormalAI
 from .random_play import RandomAI
 
 # The levels a player may give a bot seat (``/risk addbot``).
-PLAYER_LEVELS = ("easy", "normal")
+PLAYER_LEVELS = ("easy", "normal", "hard")
 # The same levels under their older name.
 LEVELS = PLAYER_LEVELS
 # Every level ``make_ai`` plays by name, for simulations and tests: ``random`` plays any legal move at random (it
@@ -21,7 +22,7 @@ LEVELS = PLAYER_LEVELS
 ALL_LEVELS = (*PLAYER_LEVELS, "random")
 
 
-def make_ai(level: str, salt: str = "", seed: str = "") -> EasyAI | NormalAI | RandomAI:
+def make_ai(level: str, salt: str = "", seed: str = "") -> EasyAI | NormalAI | HardAI | RandomAI:
     """An AI of a level. ``salt`` varies the easy and random AIs' choices between seats, ``seed`` the random AI's
     between runs.
 
@@ -30,6 +31,8 @@ def make_ai(level: str, salt: str = "", seed: str = "") -> EasyAI | NormalAI | R
         return EasyAI(salt)
     if level == "normal":
         return NormalAI()
+    if level == "hard":
+        return HardAI()
     if level == "random":
         return RandomAI(salt, seed)
     if level == "cautious":
@@ -43,5 +46,5 @@ def choose_action(game: Game, seat: int, level: str = "normal", memory: Memory |
     return make_ai(level, salt=str(seat)).choose(game, seat, memory)
 
 
-__all__ = ["ALL_LEVELS", "LEVELS", "PLAYER_LEVELS", "EasyAI", "Memory", "NormalAI", "RandomAI", "Recollection",
-           "choose_action", "make_ai", "recollect", "seat_view"]
+__all__ = ["ALL_LEVELS", "LEVELS", "PLAYER_LEVELS", "EasyAI", "HardAI", "Memory", "NormalAI", "RandomAI",
+           "Recollection", "choose_action", "make_ai", "recollect", "seat_view"]
