@@ -1,4 +1,4 @@
-"""Substitutes: the host offers a seat the AI took over (``/risk offer``, or the button on the takeover's
+"""Substitutes: the host offers a seat the AI took over (``/offer``, or the button on the takeover's
 message), and a player not in the game claims it with the button on the offer. The table checks every claim
 against the offer open now (table/seats.py): a button of an offer withdrawn or claimed since, a made-up custom id,
 a player of the game, one below the game's minimum reliability, or a game that is over claims nothing."""
@@ -10,7 +10,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.shared.base import CogBase, risk_group
+from cogs.shared.base import CogBase
 from cogs.shared.errors import CHANGED, UserError
 from cogs.shared.guards import game_here, require_host
 from cogs.shared.i18n import _
@@ -36,8 +36,9 @@ def refusal(exc: SeatRefused, locale: object) -> str:
 
 
 class SeatCommands(CogBase):
-    @risk_group.command(name="offer", description="Offer a seat the AI took over to a substitute, or withdraw it "
-                                                  "(host)")
+    # A command of its own, as /vote is: /risk has as many subcommands as Discord allows (25).
+    @app_commands.command(name="offer", description="Offer a seat the AI took over to a substitute, or withdraw "
+                                                    "the offer (host)")
     @app_commands.describe(player="The player the AI replaced", withdraw="Withdraw the offer instead")
     async def risk_offer(self, interaction: discord.Interaction[Any], player: discord.User,
                          withdraw: bool = False) -> None:
