@@ -22,6 +22,7 @@ from discord.ext import commands
 from cogs.game.control import ControlCommands
 from cogs.game.info import InfoCommands
 from cogs.game.lobby import LobbyButton, LobbyCommands, LobbySelect
+from cogs.game.seats import SeatCommands
 from cogs.game.vote import VoteCommands
 from cogs.maps.commands import MapCommands
 from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
@@ -40,8 +41,8 @@ from engine.state import NEUTRAL
 from table import Scheduler, Table
 
 
-class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCommands, HistoryCommands,
-              MapCommands):
+class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCommands, SeatCommands,
+              HistoryCommands, MapCommands):
     """Games of Risk, one per channel."""
 
     risk = risk_group
@@ -82,6 +83,9 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
                         args: list[str]) -> None:
         """Every game button lands here: the game, the player, then the verb's handler (cogs/play/buttons.py)."""
         try:
+            if name == verb.TAKE_SEAT:  # anyone in the channel; the table checks the offer and the claimer
+                await self.claim(interaction, game_id, args)
+                return
             if name in AT_ONCE:
                 await self.receive(interaction)
             record = await running_game(self.store, interaction, game_id)

@@ -79,6 +79,8 @@ class SeatResult:
     human_share: float = 1.0    # the share of the seat's turns its human played
     own_turns: int | None = None  # turns the seat's human played (an AI seat: its turns); None: not known
     ended_at: float = 0.0       # when the game ended (the repeat limit's window)
+    seat: int | None = None     # the seat (a seat that changed hands has a result per player who held it)
+    substitute: bool = False    # the player took the seat on after its first player (a substitute)
 
     @property
     def took_part(self) -> bool:
@@ -89,7 +91,8 @@ class SeatResult:
     @property
     def left_early(self) -> bool:
         """The seat lost having played fewer than ``EARLY_TURNS`` turns of its own (an early surrender, a kick)."""
-        return self.own_turns is not None and self.own_turns < EARLY_TURNS and self.placement > 1
+        return (self.own_turns is not None and self.own_turns < EARLY_TURNS and self.placement > 1
+                and not self.substitute)  # a substitute who lost soon took a lost seat on late
 
 
 def _weight(seat: SeatResult) -> float:
@@ -134,10 +137,37 @@ def rate_game(ratings: Mapping[int, Rating], seats: Sequence[SeatResult], repeat
 
     A human without a rating starts from the default. A game with fewer than two sides that took part, or no
     human, or one over the repeat limit, changes nothing (an empty result). Seats that left early are rated on
-    their own, as placed against every seat; the others without them."""
-    playing = counted(seats)
+    their own, as placed against every seat; the others without them.
+
+    A seat that changed hands (a substitute claimed it) has a result per player who held it: the other seats are
+    rated against the one of them who played most of its turns, and each of its players is rated as if they alone
+    had held it, weighted by their share of its turns (``human_share``)."""
     if repeats >= REPEAT_LIMIT and len(table_of(seats)) >= 2:
         return {}
+    held: dict[int, list[SeatResult]] = {}
+    for s in seats:
+        if s.seat is not None:
+            held.setdefault(s.seat, []).append(s)
+    shared = [group for group in held.values() if len(group) > 1]
+    if not shared:
+        return _rate_table(ratings, seats)
+    main = {id(max(group, key=lambda s: (s.human_share, -int(s.substitute)))): group for group in shared}
+    dropped = {id(s) for group in shared for s in group if id(s) not in main}
+    table = [s for s in seats if id(s) not in dropped]
+    out = _rate_table(ratings, table)
+    for first, group in ((s, main[id(s)]) for s in table if id(s) in main):
+        for other in group:
+            if other is first or other.user_id is None:
+                continue
+            mine = _rate_table(ratings, [other if s is first else s for s in table]).get(other.user_id)
+            if mine is not None:
+                out[other.user_id] = mine
+    return out
+
+
+def _rate_table(ratings: Mapping[int, Rating], seats: Sequence[SeatResult]) -> dict[int, Rating]:
+    """``rate_game`` for a game whose every seat had one player."""
+    playing = counted(seats)
     out: dict[int, Rating] = {}
     stayed = [s for s in playing if not s.left_early]
     early = [s for s in playing if s.left_early and s.user_id is not None]

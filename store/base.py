@@ -118,6 +118,11 @@ class StoreReader(abc.ABC):
     async def seat_status(self, game_id: int, seat: int) -> SeatStatus:
         """A seat's missed turns, vacation and replacement (the defaults if nothing was recorded)."""
 
+    @abc.abstractmethod
+    async def seat_holders(self, game_id: int) -> dict[int, list[tuple[int, int, str]]]:
+        """The players of each seat that changed hands (a substitute claimed it): ``(since turn, user id,
+        name)``, the seat's first player from turn 0."""
+
     # -- results and ratings (store/results.py) ------------------------------------------------------
     @abc.abstractmethod
     async def player_stats(self, guild_id: int | None, user_id: int, channel_id: int | None = None
@@ -298,7 +303,16 @@ class Store(StoreReader):
 
     @abc.abstractmethod
     async def reinstate(self, game_id: int, user_id: int) -> GameRecord:
-        """Give a replaced player their seat back."""
+        """Give a replaced player their seat back (an offer of their seat is withdrawn)."""
+
+    @abc.abstractmethod
+    async def set_offer(self, game_id: int, seat: int, offer: str | None) -> SeatStatus:
+        """Offer a seat the AI took from its player to another player, or withdraw the offer (None)."""
+
+    @abc.abstractmethod
+    async def claim_seat(self, game_id: int, seat: int, offer: str, user_id: int, name: str,
+                         since_turn: int) -> GameRecord | None:
+        """A substitute takes an offered seat (None: the offer ``offer`` is not open)."""
 
     # -- results and ratings (store/results.py) ------------------------------------------------------
     @abc.abstractmethod

@@ -259,7 +259,57 @@ CREATE TABLE log_turns (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS)
+# 9: substitutes. A seat the AI took from its player can be offered to another player (``seat_status.offer``: the
+# offer's key, which the claim button carries) and claimed; ``seat_holders`` lists the players who held a seat
+# that changed hands, each from the turn they took it (the seat's first player from 0). A finished game's results
+# have a row per seat and player who held it (``since_turn``: 0 for the seat's first player), so the primary key
+# of ``results`` grows a column (SQLite changes a key only by rebuilding the table).
+_V_SUBSTITUTES = """
+ALTER TABLE seat_status ADD COLUMN offer TEXT;
+
+CREATE TABLE seat_holders (
+    game_id    INTEGER NOT NULL REFERENCES games (id),
+    seat       INTEGER NOT NULL,
+    since_turn INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    name       TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seat, since_turn)
+);
+
+CREATE TABLE results_9 (
+    game_id      INTEGER NOT NULL REFERENCES games (id),
+    seat         INTEGER NOT NULL,
+    guild_id     INTEGER NOT NULL,
+    channel_id   INTEGER NOT NULL,
+    user_id      INTEGER,
+    ai_level     TEXT,
+    name         TEXT    NOT NULL,
+    placement    INTEGER NOT NULL,
+    team         INTEGER,
+    ai_took_over INTEGER NOT NULL DEFAULT 0,
+    ai_turns     INTEGER NOT NULL DEFAULT 0,
+    turns        INTEGER NOT NULL DEFAULT 0,
+    missed       INTEGER NOT NULL DEFAULT 0,
+    median_move  REAL,
+    continent    TEXT,
+    game_turns   INTEGER NOT NULL DEFAULT 0,
+    ended_at     REAL    NOT NULL,
+    since_turn   INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, seat, since_turn)
+);
+INSERT INTO results_9 (game_id, seat, guild_id, channel_id, user_id, ai_level, name, placement, team, ai_took_over,
+                       ai_turns, turns, missed, median_move, continent, game_turns, ended_at)
+    SELECT game_id, seat, guild_id, channel_id, user_id, ai_level, name, placement, team, ai_took_over, ai_turns,
+           turns, missed, median_move, continent, game_turns, ended_at FROM results;
+DROP TABLE results;
+ALTER TABLE results_9 RENAME TO results;
+CREATE INDEX results_by_player ON results (guild_id, user_id, ended_at);
+CREATE INDEX results_by_guild ON results (guild_id, seat, ended_at);
+CREATE INDEX results_by_channel ON results (channel_id, seat, ended_at);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
+                               _V_SUBSTITUTES)
 LATEST_VERSION = len(MIGRATIONS)
 
 

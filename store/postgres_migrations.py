@@ -237,7 +237,26 @@ CREATE TABLE log_turns (
 );
 """
 
-POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS)
+# 9: substitutes: offers, the players who held a seat, results per seat and player (see store/migrations.py).
+_V_SUBSTITUTES = """
+ALTER TABLE seat_status ADD COLUMN offer TEXT;
+
+CREATE TABLE seat_holders (
+    game_id    BIGINT  NOT NULL REFERENCES games (id),
+    seat       INTEGER NOT NULL,
+    since_turn INTEGER NOT NULL,
+    user_id    BIGINT  NOT NULL,
+    name       TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seat, since_turn)
+);
+
+ALTER TABLE results ADD COLUMN since_turn INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE results DROP CONSTRAINT results_pkey;
+ALTER TABLE results ADD PRIMARY KEY (game_id, seat, since_turn);
+"""
+
+POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
+                                        _V_SUBSTITUTES)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

@@ -160,6 +160,7 @@ class SeatStatus:
     vacation_days: int = 0
     booted_user_id: int | None = None
     booted_name: str | None = None
+    offer: str | None = None    # the key of the host's offer of the seat to another player (the AI plays it)
 
 
 @dataclass(frozen=True)

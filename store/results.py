@@ -25,7 +25,7 @@ import logging
 import sqlite3
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Event
@@ -73,6 +73,7 @@ class TurnRow:
     ended_at: float | None
     by_ai: bool
     missed: bool
+    turn: int = 0
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,9 @@ class ResultRecord:
     continent: str | None     # the continent whose bonus the seat collected most often
     game_turns: int           # the length of the game in turns
     ended_at: float
+    # The turn from which this player held the seat: 0 for its first player, a substitute's claim after it. A
+    # seat that changed hands has a row per player; in each, ``ai_turns`` counts the seat's turns not their own.
+    since_turn: int = 0
 
     @property
     def human_share(self) -> float:
@@ -104,21 +108,26 @@ class ResultRecord:
     def seat_result(self) -> SeatResult:
         own = self.turns if self.user_id is None else self.turns - self.ai_turns
         return SeatResult(user_id=self.user_id, ai_level=self.ai_level, placement=self.placement, team=self.team,
-                          human_share=self.human_share, own_turns=own, ended_at=self.ended_at)
+                          human_share=self.human_share, own_turns=own, ended_at=self.ended_at, seat=self.seat,
+                          substitute=self.since_turn > 0)
 
 
-_RESULT_COLUMNS = ("game_id, seat, guild_id, channel_id, user_id, ai_level, name, placement, team, ai_took_over, "
-                   "ai_turns, turns, missed, median_move, continent, game_turns, ended_at")
+# The columns of migration 4 (its backfill writes them), then those of later steps.
+_V4_COLUMNS = ("game_id, seat, guild_id, channel_id, user_id, ai_level, name, placement, team, ai_took_over, "
+               "ai_turns, turns, missed, median_move, continent, game_turns, ended_at")
+_RESULT_COLUMNS = f"{_V4_COLUMNS}, since_turn"
 
 
 def _result_row(r: ResultRecord) -> tuple[Any, ...]:
     return (r.game_id, r.seat, r.guild_id, r.channel_id, r.user_id, r.ai_level, r.name, r.placement, r.team,
-            int(r.ai_took_over), r.ai_turns, r.turns, r.missed, r.median_move, r.continent, r.game_turns, r.ended_at)
+            int(r.ai_took_over), r.ai_turns, r.turns, r.missed, r.median_move, r.continent, r.game_turns, r.ended_at,
+            r.since_turn)
 
 
 def _result(row: Sequence[Any]) -> ResultRecord:
     return ResultRecord(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], bool(row[9]),
-                        row[10], row[11], row[12], row[13], row[14], row[15], row[16])
+                        row[10], row[11], row[12], row[13], row[14], row[15], row[16],
+                        row[17] if len(row) > 17 and row[17] is not None else 0)
 
 
 @dataclass(frozen=True)
@@ -141,10 +150,12 @@ def log_facts(events: Sequence[Event]) -> LogFacts:
 
 def results_of(game_id: int, guild_id: int | None, channel_id: int, players: Sequence[SeatRecord],
                events: Sequence[Event] | LogFacts, turn_rows: Sequence[TurnRow], booted: Mapping[int, int],
-               ended_at: float) -> list[ResultRecord]:
+               ended_at: float, holders: Mapping[int, Sequence[tuple[int, int, str]]] | None = None
+               ) -> list[ResultRecord]:
     """The result of every seat of a finished game, from its log (or what ``log_facts`` took from it), its turns
     (none for a game that ended before turns were recorded: then the log counts them, and times are unknown)
-    and the users the AI replaced."""
+    and the users the AI replaced. A seat that changed hands (``holders``: ``(since turn, user id, name)`` of each
+    of its players, from ``seat_holders``) has a row per player, each with the seat's turns they played."""
     facts = events if isinstance(events, LogFacts) else log_facts(events)
     places, team_of, favourite = facts.placements, facts.teams, facts.favourite_continents
     logged_turns, game_turns = facts.turns_played, facts.game_turns
@@ -160,11 +171,32 @@ def results_of(game_id: int, guild_id: int | None, channel_id: int, players: Seq
         median = statistics.median(times) if times else None
         user_id = p.user_id if p.user_id is not None else booted.get(p.seat)
         took_over = user_id is not None and (p.seat in booted or ai_turns > missed)
-        out.append(ResultRecord(
+        row = ResultRecord(
             game_id=game_id, seat=p.seat, guild_id=guild_id or 0, channel_id=channel_id, user_id=user_id,
             ai_level=p.ai_level, name=p.name, placement=places.get(p.seat, len(players)), team=team_of.get(p.seat),
             ai_took_over=took_over, ai_turns=ai_turns, turns=turns, missed=missed, median_move=median,
-            continent=favourite.get(p.seat), game_turns=game_turns, ended_at=ended_at))
+            continent=favourite.get(p.seat), game_turns=game_turns, ended_at=ended_at)
+        out.extend(_shares(row, mine, (holders or {}).get(p.seat, ()), p.seat in booted or p.is_ai))
+    return out
+
+
+def _shares(row: ResultRecord, mine: Sequence[TurnRow], holders: Sequence[tuple[int, int, str]],
+            left_at_end: bool) -> list[ResultRecord]:
+    """A seat's row, or for a seat that changed hands one row per player who held it: the turns from their claim
+    to the next player's are theirs (``ai_turns``: the seat's other turns), and each one but the last left it to
+    the AI (an abandon); the last left it only if the AI holds it at the end."""
+    if len(holders) < 2:
+        return [row]
+    out = []
+    for i, (since, user, name) in enumerate(holders):
+        until = holders[i + 1][0] if i + 1 < len(holders) else None
+        held = [t for t in mine if t.turn >= since and (until is None or t.turn < until)]
+        own = [t for t in held if not t.by_ai]
+        times = [t.ended_at - t.started_at for t in own if t.ended_at is not None]
+        out.append(replace(row, user_id=user, name=name, ai_level=None if until is not None else row.ai_level,
+                           ai_took_over=until is not None or left_at_end, ai_turns=row.turns - len(own),
+                           missed=sum(1 for t in held if t.missed),
+                           median_move=statistics.median(times) if times else None, since_turn=since))
     return out
 
 
@@ -203,11 +235,18 @@ async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_
     events = [] if facts is not None else [json.loads(r[0]) for r in await db.fetch(
         "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
     turn_rows = [TurnRow(*r) for r in await db.fetch(
-        "SELECT seat, started_at, ended_at, by_ai, missed FROM turns WHERE game_id = ? ORDER BY turn", (game_id,))]
+        "SELECT seat, started_at, ended_at, by_ai, missed, turn FROM turns WHERE game_id = ? ORDER BY turn",
+        (game_id,))]
     booted = {r[0]: r[1] for r in await db.fetch(
         "SELECT seat, booted_user_id FROM seat_status WHERE game_id = ? AND booted_user_id IS NOT NULL", (game_id,))}
+    holders: dict[int, list[tuple[int, int, str]]] = {}
+    for seat, since, user, name in await db.fetch(
+            "SELECT seat, since_turn, user_id, name FROM seat_holders WHERE game_id = ? ORDER BY seat, since_turn",
+            (game_id,)):
+        holders.setdefault(seat, []).append((since, user, name))
     try:
-        results = results_of(game_id, guild_id, channel_id, players, facts or events, turn_rows, booted, now)
+        results = results_of(game_id, guild_id, channel_id, players, facts or events, turn_rows, booted, now,
+                             holders)
     except Exception:  # a game must be able to end, without its results (and loudly) if need be
         log.exception("game %s: its results could not be computed", game_id)
         return []
@@ -220,7 +259,7 @@ async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_
         current = {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in rows}
     seats = [r.seat_result() for r in results]
     changed = rate_game(current, seats, await _repeats(db, guild_id or 0, seats, now))
-    return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 17)})",
+    return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 18)})",
                  [_result_row(r) for r in results], many=True),
             *_rating_steps(guild_id or 0, game_id, _names(results), changed, now)]
 
@@ -272,7 +311,7 @@ def _rebuilt_ratings(results: Sequence[ResultRecord]) -> list[Step]:
     return steps
 
 
-_ALL_RESULTS = f"SELECT {_RESULT_COLUMNS} FROM results ORDER BY ended_at, game_id, seat"
+_ALL_RESULTS = f"SELECT {_RESULT_COLUMNS} FROM results ORDER BY ended_at, game_id, seat, since_turn"
 
 
 def backfill(conn: sqlite3.Connection) -> None:
@@ -289,9 +328,10 @@ def backfill(conn: sqlite3.Connection) -> None:
         booted = dict(conn.execute("SELECT seat, booted_user_id FROM seat_status WHERE game_id = ? "
                                    "AND booted_user_id IS NOT NULL", (game_id,)).fetchall())
         results = results_of(game_id, guild_id, channel_id, players, events, [], booted, ended_at)
-        conn.executemany(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 17)})",
-                         [_result_row(r) for r in results])
-    for step in _rebuilt_ratings([_result(r) for r in conn.execute(_ALL_RESULTS)]):
+        conn.executemany(f"INSERT INTO results ({_V4_COLUMNS}) VALUES ({', '.join('?' * 17)})",
+                         [_result_row(r)[:17] for r in results])
+    rows = conn.execute(f"SELECT {_V4_COLUMNS} FROM results ORDER BY ended_at, game_id, seat")
+    for step in _rebuilt_ratings([_result(r) for r in rows]):
         if step.many:
             conn.executemany(step.sql, step.params)
         else:
@@ -334,9 +374,10 @@ class Reliability:
         return not self.new and percent is not None and percent >= RELIABLE_PERCENT
 
 
-def reliability_of(rows: Iterable[tuple[int, int, int, int, bool, int, int]]) -> Reliability:
+def reliability_of(rows: Iterable[tuple[int, ...]]) -> Reliability:
     """A player's reliability from their results, one ``(turns, ai_turns, missed, placement, ai_took_over,
-    most turns of any seat of that game, its round limit or 0)`` each.
+    most turns of any seat of that game, its round limit or 0)`` each, and whether they were a substitute (they
+    took the seat on after its first player, ``since_turn``; not given: they were not).
 
     A game is abandoned when the AI took the seat over (missed turns in a row, or the player left), or when the
     player lost having played fewer than ``EARLY_TURNS`` turns of their own (an early surrender, a kick: the
@@ -344,11 +385,12 @@ def reliability_of(rows: Iterable[tuple[int, int, int, int, bool, int, int]]) ->
     game reached its round limit. The turns the AI played after taking the seat over are not due to them: the
     abandon counts them."""
     games = abandoned = turns = on_time = 0
-    for seat_turns, ai_turns, missed, placement, took_over, longest, round_limit in rows:
+    for seat_turns, ai_turns, missed, placement, took_over, longest, round_limit, *substitute in rows:
         own = seat_turns - ai_turns
         games += 1
         standing_at_limit = 0 < round_limit <= longest and seat_turns >= longest - 1
-        left = placement > 1 and own < EARLY_TURNS and not standing_at_limit
+        # A substitute who lost after a few turns did not leave: they took the seat on late.
+        left = placement > 1 and own < EARLY_TURNS and not standing_at_limit and not any(substitute)
         abandoned += bool(took_over) or left
         turns += own + missed
         on_time += own
@@ -524,6 +566,7 @@ class ResultQueries(Backend):
                 rows = await db.fetch(
                     "SELECT g.game_id, g.channel_id, g.ended_at, g.game_turns, w.name FROM "
                     f"(SELECT game_id, channel_id, ended_at, game_turns FROM results WHERE {where} AND seat = 0 "
+                    "AND since_turn = 0 "
                     "ORDER BY ended_at DESC, game_id DESC LIMIT ? OFFSET ?) g "
                     "JOIN results w ON w.game_id = g.game_id AND w.placement = 1 "
                     "ORDER BY g.ended_at DESC, g.game_id DESC, w.seat", (*params, int(limit), int(offset)))
@@ -597,11 +640,11 @@ class ResultQueries(Backend):
                 for user in users:
                     rows = await db.fetch(
                         "SELECT r.turns, r.ai_turns, r.missed, r.placement, r.ai_took_over, "
-                        "(SELECT MAX(o.turns) FROM results o WHERE o.game_id = r.game_id), g.settings "
+                        "(SELECT MAX(o.turns) FROM results o WHERE o.game_id = r.game_id), g.settings, r.since_turn "
                         f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} AND r.user_id = ? "
                         "ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ?", (*place, user, RELIABILITY_GAMES))
-                    out[user] = reliability_of((int(a), int(b), int(c), int(d), bool(e), int(f), _round_limit(g))
-                                               for a, b, c, d, e, f, g in rows)
+                    out[user] = reliability_of((int(a), int(b), int(c), int(d), bool(e), int(f), _round_limit(g),
+                                                int(h) > 0) for a, b, c, d, e, f, g, h in rows)
             return out
         return await self._run(work())
 

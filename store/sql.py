@@ -826,7 +826,7 @@ class SQLStore(ResultQueries, MapsMixin, Store):
 
     # -- absent players ------------------------------------------------------------------------------
     _SEAT_STATUS = ("SELECT game_id, seat, missed, last_missed_turn, vacation_until, vacation_days, booted_user_id, "
-                    "booted_name FROM seat_status WHERE game_id = ? AND seat = ?")
+                    "booted_name, offer FROM seat_status WHERE game_id = ? AND seat = ?")
 
     async def seat_status(self, game_id: int, seat: int) -> SeatStatus:
         async def work() -> SeatStatus:
@@ -906,14 +906,84 @@ class SQLStore(ResultQueries, MapsMixin, Store):
                 await db.commit(
                     Step("UPDATE players SET user_id = ?, ai_level = NULL WHERE game_id = ? AND seat = ?",
                          (user_id, game_id, seat)),
-                    Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0 "
-                         "WHERE game_id = ? AND seat = ?", (game_id, seat)),
+                    Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0, "
+                         "offer = NULL WHERE game_id = ? AND seat = ?", (game_id, seat)),
                     Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
                          (self._clock(), game_id)))
             async with self._reading() as reader:
                 return await self._load(reader, game_id)
         return await self._run(work())
 
+    # -- substitutes: a seat the AI took, offered to another player ------------------------------------------
+    async def set_offer(self, game_id: int, seat: int, offer: str | None) -> SeatStatus:
+        """Offer a seat the AI took from its player (``offer``: the offer's key; an open offer keeps its key), or
+        withdraw the offer (None). ``NotSeated`` if the seat is not one the AI took over."""
+        async def work() -> SeatStatus:
+            async with self._serialised(game_id), self._transaction(game_id) as db:
+                record = await self._load(db, game_id)
+                status = await self._status(db, game_id, seat)
+                if not 0 <= seat < len(record.players) or not record.player(seat).is_ai \
+                        or status.booted_user_id is None:
+                    raise NotSeated("The AI did not take that seat over from its player.")
+                if offer is not None and status.offer is not None:
+                    return status
+                await db.commit(Step("UPDATE seat_status SET offer = ? WHERE game_id = ? AND seat = ?",
+                                     (offer, game_id, seat)))
+            return replace(status, offer=offer)
+        return await self._run(work())
+
+    async def _status(self, db: Reading, game_id: int, seat: int) -> SeatStatus:
+        rows = await db.fetch(self._SEAT_STATUS, (game_id, seat))
+        return SeatStatus(*rows[0]) if rows else SeatStatus(game_id, seat)
+
+    async def claim_seat(self, game_id: int, seat: int, offer: str, user_id: int, name: str,
+                         since_turn: int) -> GameRecord | None:
+        """``user_id`` takes the offered seat from ``since_turn`` on, in one transaction: the offer must still be
+        open with this key (None if not: claimed, withdrawn, or never made), and the user must never have held a
+        seat of the game (``AlreadySeated``). The seat's players are remembered (``seat_holders``)."""
+        async def work() -> GameRecord | None:
+            self._cache.pop(game_id, None)
+            async with self._serialised(game_id), self._transaction(game_id) as db:
+                record = await self._load(db, game_id)
+                status = await self._status(db, game_id, seat)
+                if status.offer is None or status.offer != offer or status.booted_user_id is None \
+                        or record.status not in (RUNNING, PAUSED):
+                    return None
+                held = await db.fetch(
+                    "SELECT 1 FROM players WHERE game_id = ? AND user_id = ? UNION ALL SELECT 1 FROM seat_holders "
+                    "WHERE game_id = ? AND user_id = ? UNION ALL SELECT 1 FROM seat_status WHERE game_id = ? AND "
+                    "booted_user_id = ?", (game_id, user_id, game_id, user_id, game_id, user_id))
+                if held:
+                    raise AlreadySeated("You play in this game already (or did): a seat is offered to another "
+                                        "player.")
+                first = await db.fetch("SELECT 1 FROM seat_holders WHERE game_id = ? AND seat = ?", (game_id, seat))
+                steps = [] if first else [Step(
+                    "INSERT INTO seat_holders (game_id, seat, since_turn, user_id, name) VALUES (?, ?, 0, ?, ?)",
+                    (game_id, seat, status.booted_user_id, status.booted_name or record.player(seat).name))]
+                await db.commit(
+                    *steps,
+                    Step("INSERT INTO seat_holders (game_id, seat, since_turn, user_id, name) VALUES (?, ?, ?, ?, ?)",
+                         (game_id, seat, since_turn, user_id, _seat_name(name))),
+                    Step("UPDATE players SET user_id = ?, ai_level = NULL, name = ? WHERE game_id = ? AND seat = ?",
+                         (user_id, _seat_name(name), game_id, seat)),
+                    Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0, offer = NULL, "
+                         "vacation_until = NULL, vacation_days = 0 WHERE game_id = ? AND seat = ?", (game_id, seat)),
+                    Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
+                         (self._clock(), game_id)))
+            async with self._reading() as reader:
+                return await self._load(reader, game_id)
+        return await self._run(work())
+
+    async def seat_holders(self, game_id: int) -> dict[int, list[tuple[int, int, str]]]:
+        async def work() -> dict[int, list[tuple[int, int, str]]]:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT seat, since_turn, user_id, name FROM seat_holders WHERE game_id = ? "
+                                      "ORDER BY seat, since_turn", (game_id,))
+            out: dict[int, list[tuple[int, int, str]]] = {}
+            for seat, since, user, name in rows:
+                out.setdefault(int(seat), []).append((int(since), int(user), str(name)))
+            return out
+        return await self._run(work())
 
 
 _DEADLINES = "SELECT d.game_id, d.seat, d.kind, d.due_at FROM deadlines d JOIN games g ON g.id = d.game_id"

@@ -10,8 +10,9 @@ from .flow import MAX_AI_ACTIONS, Table, VoteRefused
 from .limits import LimitReached, Limits
 from .outcome import Note, Outcome, Part
 from .scheduler import Reminder, Scheduler, Sink
+from .seats import SeatRefused
 from .timers import Timer, TimerKind, Vote, turn_deadline, turn_key
 
 __all__ = ["MAX_AI_ACTIONS", "Clock", "LimitReached", "Limits", "Note", "Outcome", "Part", "Reminder", "Scheduler",
-           "Sink", "Table", "Timer", "TimerKind", "Vote", "VoteRefused", "in_quiet_hours", "turn_deadline",
-           "turn_key"]
+           "SeatRefused", "Sink", "Table", "Timer", "TimerKind", "Vote", "VoteRefused", "in_quiet_hours",
+           "turn_deadline", "turn_key"]

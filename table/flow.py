@@ -52,6 +52,7 @@ from .outcome import (
     AI,
     HOST,
     KICKED,
+    OFFER_WITHDRAWN,
     PLAYER,
     SEAT_REMOVED,
     SEAT_TO_AI,
@@ -68,6 +69,7 @@ from .outcome import (
     Outcome,
     Part,
 )
+from .seats import SeatOffers
 from .thinking import Thinking
 from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, turn_key
 
@@ -122,7 +124,7 @@ def cancel_ends_by_standings(record: GameRecord) -> bool:
     return state.round > 1 and state.phase != OVER
 
 
-class Table:
+class Table(SeatOffers):
     """Runs games: the one place where a game changes. Lobby, actions, AI turns, pauses, vacations and timers
     each come in as one method, hold the game's lock for the time they take, keep the timers right, and return
     an ``Outcome`` for the announcer. Whoever else reads the store only reads it."""
@@ -286,10 +288,12 @@ class Table:
             return Outcome(record, deadline=deadline, seat_status=status)
 
     async def reinstate(self, game_id: int, user_id: int) -> Outcome:
-        """A player the AI replaced takes their seat back."""
+        """A player the AI replaced takes their seat back (an offer of it to a substitute is withdrawn: a note)."""
         async with self.lock(game_id):
+            offered = await self._offer_of(await self.store.get_game(game_id), user_id)
             record = await self.store.reinstate(game_id, user_id)
-            return Outcome(record, deadline=await self.sync(record))
+            notes = [] if offered is None else [Note(OFFER_WITHDRAWN, offered)]
+            return Outcome(record, notes=notes, deadline=await self.sync(record))
 
     # -- a vote to end the game -----------------------------------------------------------------------------
     @staticmethod

@@ -57,6 +57,12 @@ VOTE_PASSED = "vote_passed"     # every player still in voted for: the game ends
 VOTE_FAILED = "vote_failed"     # everyone voted, not all for: the game goes on
 VOTE_EXPIRED = "vote_expired"   # the vote closed before everyone voted: the game goes on
 VOTE_NOTES = frozenset({VOTE_CALLED, VOTE_PASSED, VOTE_FAILED, VOTE_EXPIRED})
+# Substitutes (table/seats.py): the host offers a seat the AI took over, another player claims it (count: the
+# turn they play it from), or the offer is withdrawn (by the host, or as its player comes back).
+SEAT_OFFERED = "seat_offered"
+SEAT_CLAIMED = "seat_claimed"
+OFFER_WITHDRAWN = "offer_withdrawn"
+SEAT_NOTES = frozenset({SEAT_OFFERED, SEAT_CLAIMED, OFFER_WITHDRAWN})
 
 
 @dataclass(frozen=True)
@@ -81,6 +87,7 @@ class Outcome:
     seat_status: SeatStatus | None = None  # a seat's missed turns and vacation, when they changed
     vote: Vote | None = None        # the vote to end the game this outcome called, counted or closed
     voters: tuple[int, ...] = ()    # the seats that vote in it (the humans still in the game)
+    offer: str | None = None        # the key of the seat's offer to a substitute (the claim button carries it)
 
     @property
     def state(self) -> GameState | None:
@@ -107,6 +114,28 @@ class Outcome:
         return None if state is None or state.phase == OVER else state.current
 
 
-__all__ = ["AI", "HOST", "KICKED", "PLAYER", "SEAT_REMOVED", "SEAT_TO_AI", "START", "TIMEOUT", "TIME_RAN_OUT",
-           "TURN_EVENTS", "VOTE", "VOTE_CALLED", "VOTE_EXPIRED", "VOTE_FAILED", "VOTE_NOTES", "VOTE_PASSED", "Note",
-           "Outcome", "Part"]
+__all__ = [
+    "AI",
+    "HOST",
+    "KICKED",
+    "OFFER_WITHDRAWN",
+    "PLAYER",
+    "SEAT_CLAIMED",
+    "SEAT_NOTES",
+    "SEAT_OFFERED",
+    "SEAT_REMOVED",
+    "SEAT_TO_AI",
+    "START",
+    "TIMEOUT",
+    "TIME_RAN_OUT",
+    "TURN_EVENTS",
+    "VOTE",
+    "VOTE_CALLED",
+    "VOTE_EXPIRED",
+    "VOTE_FAILED",
+    "VOTE_NOTES",
+    "VOTE_PASSED",
+    "Note",
+    "Outcome",
+    "Part",
+]

@@ -74,6 +74,41 @@ def mission_secrets(record: Any) -> dict[int, list[str]]:
 
 
 # -- regressions ---------------------------------------------------------------------------------------------------
+async def test_a_substitute_sees_the_seats_secrets_and_the_player_who_left_no_more(tmp_path: Path, monkeypatch):
+    trace = RenderTrace(monkeypatch)
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="fog-subs"), strict=True) as d:
+        await start(d, HUMANS, 1, deployment="auto", fog="on", mode="missions", turn_deadline=3600, max_missed=1)
+        record = await record_of(d)
+        referee = Referee(trace, seats_of(d, record))
+        secrets = mission_secrets(record)
+        bob = record.seat_of(d.user("bob").id)
+        for _ in range(30):
+            record = await record_of(d)
+            if record.player(bob).is_ai:
+                break
+            if record.game().state.current == bob:
+                await d.run(d.bot.advance_time(2 * 3600))
+            else:
+                await play_one(d)
+            await check(d, referee, secrets)
+        assert record.player(bob).is_ai
+        await d.click("alice", "Offer the seat to a substitute")
+        await check(d, referee, secrets)
+        step = await d.click("carol", "Take this seat")
+        assert not step.problems and "The seat is yours" in step[0].text
+        referee.seats = seats_of(d, await record_of(d))
+        assert referee.seats["carol"] == bob and "bob" not in referee.seats
+        await check(d, referee, secrets)
+        step = await d.send_command("carol", "general", "mission", {})
+        assert secrets[bob][0] in step[0].text   # the seat's mission is the substitute's now
+        step = await d.send_command("bob", "general", "mission", {})
+        assert secrets[bob][0] not in step[0].text
+        for user in ("carol", "bob"):
+            await d.send_command(user, "general", "cards", {})
+            await d.send_command(user, "general", "map", {})
+        await check(d, referee, secrets)
+
+
 async def test_export_and_log_under_fog_are_per_viewer(tmp_path: Path, monkeypatch):
     trace = RenderTrace(monkeypatch)
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="fog-export")) as d:
@@ -332,7 +367,7 @@ async def test_phase_names_come_from_one_table(tmp_path: Path):
 
 # -- the property: random games, every message checked -----------------------------------------------------------
 STEPS = ("move", "move", "move", "move", "timeout", "log", "export", "map", "status", "cards", "mission", "vote",
-         "for", "against")
+         "for", "against", "offer", "claim")
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -380,6 +415,13 @@ def test_no_audience_learns_what_it_may_not_know(monkeypatch, fog, mode, cards, 
                     label = "Vote for" if kind == "for" else "Vote against"
                     if any(label in m.button_labels for m in d.messages):
                         await d.click(user, label)
+                elif kind == "offer":  # the host offers a seat the AI took over, if it took one
+                    if any("Offer the seat to a substitute" in m.button_labels for m in d.messages):
+                        await d.click("alice", "Offer the seat to a substitute")
+                elif kind == "claim":  # a claim of the newest offer; a claimer becomes their seat's audience
+                    if any("Take this seat" in m.button_labels for m in d.messages):
+                        await d.click(user, "Take this seat")
+                        referee.seats = seats_of(d, await record_of(d))
                 elif record.seat_of(d.user(user).id) is not None:
                     await d.send_command(user, "general", kind, {})
                 await check(d, referee, secrets)

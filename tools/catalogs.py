@@ -94,9 +94,9 @@ def _board_messages() -> list[tuple[str, str]]:
 
 
 def _text_messages() -> list[str]:
-    from cogs.game.rules_text import HELP_TEXT, every_text
+    from cogs.game.rules_text import HELP_TEXT, SUBSTITUTES_HELP, every_text
 
-    return [*every_text(), HELP_TEXT]
+    return [*every_text(), HELP_TEXT, SUBSTITUTES_HELP]
 
 
 def build_template() -> Catalog:

@@ -17,6 +17,7 @@ from cogs.shared.components import GameButton, view_of
 from cogs.shared.errors import UserError, acknowledge
 from cogs.shared.guards import game_here, game_locale, require_host, seat_of
 from cogs.shared.i18n import _, ngettext
+from cogs.shared.seats import announce_seat
 from cogs.shared.text import safe_name
 from engine import Surrender
 from engine.fog import fog_hides_board
@@ -125,9 +126,10 @@ class ControlCommands(CogBase):
     async def risk_reinstate(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         record = await game_here(self.store, interaction)
         require_host(record, interaction)
-        record = (await self.table.reinstate(record.id, player.id)).record
+        outcome = await self.table.reinstate(record.id, player.id)
         await interaction.response.send_message(_("↩️ {player} has their seat back.", game_locale(record, interaction),
                                                   player=safe_name(player.display_name)), allowed_mentions=NOBODY)
+        await announce_seat(self.announcer, outcome)  # an offer of their seat is withdrawn
 
     @risk_group.command(name="notify", description="How the bot tells you it is your turn, and your quiet hours")
     @app_commands.describe(mode="mention in the channel, also a direct message, or nothing",

@@ -178,3 +178,7 @@ HELP_TEXT = (
     "`/risk verify` to check every die.\n"
     "Records of this server: `/risk stats`, `/risk leaderboard` and `/risk history`."
 )
+SUBSTITUTES_HELP = (
+    "Substitutes: when the AI takes over the seat of a player who missed their turns, the host can offer it "
+    "(the button on that message, or `/offer`); a player not in the game takes it with the offer's button."
+)

@@ -220,6 +220,10 @@ async def remove(tap: Tap) -> None:
     await tap.cog.remove_player(tap.interaction, tap.record, seat)
 
 
+async def offer(tap: Tap) -> None:
+    await tap.cog.offer(tap.interaction, tap.record, tap.number(0, 0, len(tap.record.players) - 1))
+
+
 async def ballot(tap: Tap) -> None:
     await tap.cog.cast_ballot(tap.interaction, tap.record, tap.seat, tap.args)
 
@@ -240,7 +244,7 @@ AT_ONCE = frozenset({verb.PUT, verb.ROLL, verb.BLITZ, verb.MOVE, verb.FORT, verb
                      verb.END_ATTACKS_CONFIRMED, verb.NEUTRAL_PUT})
 # Buttons for a player whose turn it need not be, and for the host.
 SEATED: dict[str, Handler] = {verb.MISSION: show_mission, verb.SURRENDER: give_up, verb.BALLOT: ballot}
-HOSTED: dict[str, Handler] = {verb.KICK: remove}
+HOSTED: dict[str, Handler] = {verb.KICK: remove, verb.OFFER: offer}
 
 
 # -- selects: the value is checked against the menu's choices before any of these runs ----------------------

@@ -76,6 +76,8 @@ KICK = "kickok"        # button (seat): the host removes that player, confirmed
 UNDO = "undo"          # button: take back this turn's placements
 CONTROLS = "turn"      # button: the buttons of your move, privately (a public panel under fog shows no figures)
 BALLOT = "ballot"      # button (vote key, yes|no): a ballot in the vote to end the game (players still in it)
+OFFER = "offer"        # button (seat): the host offers a seat the AI took over to a substitute
+TAKE_SEAT = "takeseat"  # button (seat, offer key): a player not in the game claims the offered seat
 
 
 def ref(board: Board, item: str) -> str:

@@ -7,6 +7,7 @@ import logging
 from collections.abc import Awaitable, Sequence
 
 from cogs.shared.i18n import _, ngettext
+from cogs.shared.seats import with_offer_button  # the takeover's message offers the seat (cogs/shared/seats.py)
 from cogs.shared.text import describe, seat_name
 from engine import Game, GameState
 from engine.events import EventType
@@ -70,7 +71,8 @@ def note_line(note: Note, state: GameState, locale: object) -> str:
     if note.kind == SEAT_TO_AI:
         return ngettext("🤖 {player} missed {n} turn: the AI takes their seat. The host can give it back with "
                         "/risk reinstate.", "🤖 {player} missed {n} turns in a row: the AI takes their seat. The host "
-                        "can give it back with /risk reinstate.", note.count, locale, player=name)
+                        "can give it back with /risk reinstate.", note.count, locale, player=name) + "\n" + _(
+            "The host can also offer the seat to a substitute: the button below, or /offer.", locale)
     if note.kind == SEAT_REMOVED:
         return ngettext("🏳️ {player} missed {n} turn: their territories are neutral now.",
                         "🏳️ {player} missed {n} turns in a row: their territories are neutral now.", note.count,
@@ -141,4 +143,5 @@ def _last_timeout(outcome: Outcome, seat: int) -> Part | None:
     return next((p for p in reversed(outcome.parts) if p.by == TIMEOUT and p.seat == seat), None)
 
 
-__all__ = ["MAX_CONTENT", "attempt", "clip", "note_line", "part_lines", "vote_line"]
+__all__ = ["MAX_CONTENT", "attempt", "clip", "note_line", "part_lines", "vote_line",
+           "with_offer_button"]

@@ -1,0 +1,121 @@
+"""Substitutes: a seat the AI took from its player (missed turns, ``on_boot`` = ``ai``), offered by the host to
+another player, who claims it and plays it from then on.
+
+An offer is a key in the seat's status (``SeatStatus.offer``); the claim button carries it, so a button of an
+offer withdrawn or claimed since, or a custom id made up, claims nothing. The claim is one transaction of the
+store (``Store.claim_seat``) that checks the key again, so of two claims of one offer exactly one wins. The seat's
+players are remembered from turn to turn (``seat_holders``): the results give each of them the turns they
+played (store/results.py), and the seat's secrets are the substitute's from the claim on, as the seat's player
+(``engine.fog`` goes by who holds the seat; the player who left holds none).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import TYPE_CHECKING, ClassVar
+
+from store import PAUSED, RUNNING, GameRecord, Store
+from store.errors import AlreadySeated, NotSeated
+from store.results import Reliability
+
+from .outcome import OFFER_WITHDRAWN, SEAT_CLAIMED, SEAT_OFFERED, Note, Outcome, Part
+
+if TYPE_CHECKING:
+    from engine import GameState
+
+
+class SeatRefused(Exception):
+    """An offer or a claim the table refuses (the Discord layer words it by ``kind``). Nothing was written."""
+
+    NOT_TAKEN: ClassVar[str] = "not_taken"      # the AI did not take the seat over from its player
+    NOT_OFFERED: ClassVar[str] = "not_offered"  # the seat is not offered (withdrawn, claimed, or never)
+    SEATED: ClassVar[str] = "seated"            # the claimer plays in the game, or did
+    BELOW: ClassVar[str] = "below"              # the claimer's reliability is below the game's minimum
+    OVER: ClassVar[str] = "over"                # the game has ended (or was cancelled)
+
+    def __init__(self, kind: str, reliability: Reliability | None = None, minimum: int = 0) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.reliability = reliability
+        self.minimum = minimum
+
+
+class SeatOffers:
+    """The ``Table``'s methods for substitutes (mixed into it: table/flow.py)."""
+
+    store: Store
+
+    if TYPE_CHECKING:
+        def lock(self, game_id: int) -> asyncio.Lock: ...
+
+        async def sync(self, record: GameRecord, state: GameState | None = None) -> float | None: ...
+
+        async def _finish(self, record: GameRecord, parts: list[Part],
+                          notes: list[Note] | None = None) -> Outcome: ...
+
+    async def offer_seat(self, game_id: int, seat: int) -> Outcome:
+        """The host offers a seat the AI took over to another player (an open offer is offered again, with its
+        key). The outcome's ``offer`` is the key the claim button carries."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            if record.status not in (RUNNING, PAUSED):
+                raise SeatRefused(SeatRefused.OVER)
+            try:
+                status = await self.store.set_offer(game_id, seat, secrets.token_hex(6))
+            except NotSeated:
+                raise SeatRefused(SeatRefused.NOT_TAKEN) from None
+            return Outcome(record, notes=[Note(SEAT_OFFERED, seat)], seat_status=status, offer=status.offer)
+
+    async def withdraw_offer(self, game_id: int, seat: int) -> Outcome:
+        """The host withdraws the offer of a seat; the AI goes on playing it."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            status = await self.store.seat_status(game_id, seat)
+            if status.offer is None:
+                raise SeatRefused(SeatRefused.NOT_OFFERED)
+            status = await self.store.set_offer(game_id, seat, None)
+            return Outcome(record, notes=[Note(OFFER_WITHDRAWN, seat)], seat_status=status)
+
+    async def claim_seat(self, game_id: int, seat: int, offer: str, user_id: int, name: str) -> Outcome:
+        """``user_id`` claims the offered seat (``offer``: the key on the button they pressed) and plays it from
+        the current turn on; the AI plays on at once if it is an AI's turn, and the turn's timers are set if it is
+        the substitute's. ``SeatRefused`` if the game is over, the claimer plays in it (or did), the seat is not
+        offered with this key (claimed meanwhile: exactly one claim wins), or the claimer's reliability is below
+        the game's ``min_reliability`` (as for joining its lobby)."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            if record.status not in (RUNNING, PAUSED) or record.state_json is None:
+                raise SeatRefused(SeatRefused.OVER)
+            if record.seat_of(user_id) is not None:
+                raise SeatRefused(SeatRefused.SEATED)
+            status = await self.store.seat_status(game_id, seat)
+            if status.offer is None or not secrets.compare_digest(status.offer, offer):
+                raise SeatRefused(SeatRefused.NOT_OFFERED)
+            minimum = int(record.settings.get("min_reliability") or 0)
+            if minimum:
+                figure = (await self.store.reliability(record.guild_id, [user_id], record.channel_id))[user_id]
+                if figure.percent is not None and figure.percent < minimum:
+                    raise SeatRefused(SeatRefused.BELOW, figure, minimum)
+            since = max(1, record.game().state.turn)
+            try:
+                claimed = await self.store.claim_seat(game_id, seat, offer, user_id, name, since)
+            except AlreadySeated:
+                raise SeatRefused(SeatRefused.SEATED) from None
+            if claimed is None:
+                raise SeatRefused(SeatRefused.NOT_OFFERED)
+            outcome = await self._finish(claimed, [], [Note(SEAT_CLAIMED, seat, since)])
+            outcome.seat_status = status
+            return outcome
+
+    async def _offer_of(self, record: GameRecord, user_id: int) -> int | None:
+        """The seat the AI took from ``user_id`` if it is offered now (a reinstate withdraws the offer)."""
+        for p in record.players:
+            if p.is_ai:
+                status = await self.store.seat_status(record.id, p.seat)
+                if status.booted_user_id == user_id and status.offer is not None:
+                    return p.seat
+        return None
+
+
+__all__ = ["SeatOffers", "SeatRefused"]
