@@ -27,6 +27,7 @@ from cogs.maps.commands import MapCommands
 from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 from cogs.play.moves import PlayCommands
 from cogs.records.history import HistoryCommands
+from cogs.records.season import SeasonCommands, season_group
 from cogs.shared import components as verb
 from cogs.shared.announcer import Announcer
 from cogs.shared.base import risk_group
@@ -41,10 +42,11 @@ from table import Scheduler, Table
 
 
 class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCommands, HistoryCommands,
-              MapCommands):
+              MapCommands, SeasonCommands):
     """Games of Risk, one per channel."""
 
     risk = risk_group
+    season = season_group
 
     def __init__(self, bot: commands.Bot, services: Services) -> None:
         self.bot = bot
@@ -57,6 +59,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
         # A process that runs some of the gateway's shards handles the timers of their guilds' games only.
         self.shards = services.shards
         self.scheduler = Scheduler(self.table, services.store, self.clock, self.announcer, self.shards)
+        self.seasons = self.scheduler.seasons  # a server's seasons, ended by the scheduler at their end time
         self.services = services
 
     async def cog_load(self) -> None:
