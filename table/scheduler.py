@@ -87,11 +87,8 @@ class Scheduler:
                 nxt = await self.store.next_due(self.shards)
                 season_end = await self.seasons.next_end()
                 now = self.clock()
-                if nxt is not None and nxt.due_at <= now:
+                if (nxt is not None and nxt.due_at <= now) or (season_end is not None and season_end <= now):
                     await self.run_due()
-                    continue
-                if season_end is not None and season_end <= now:
-                    await self.end_seasons()
                     continue
                 self._wake.clear()
                 due = [t for t in (None if nxt is None else nxt.due_at, season_end) if t is not None]
@@ -106,7 +103,8 @@ class Scheduler:
                 await asyncio.sleep(5)
 
     async def run_due(self) -> int:
-        """Handle every timer due now, earliest first. Returns how many were handled."""
+        """Handle every timer due now, earliest first, then end the seasons whose time is up. Returns how many were
+        handled."""
         handled = 0
         async with self._running:
             due = await self.store.due_deadlines(self.clock(), self.shards)
@@ -121,6 +119,7 @@ class Scheduler:
                     await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
                 handled += 1
                 self.fired += 1
+            handled += await self.end_seasons()
         return handled
 
     async def end_seasons(self) -> int:
