@@ -28,6 +28,7 @@ from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 from cogs.play.moves import PlayCommands
 from cogs.records.history import HistoryCommands
 from cogs.records.season import SeasonCommands, season_group
+from cogs.records.standings import SeasonNews
 from cogs.shared import components as verb
 from cogs.shared.announcer import Announcer
 from cogs.shared.base import risk_group
@@ -60,6 +61,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
         self.shards = services.shards
         self.scheduler = Scheduler(self.table, services.store, self.clock, self.announcer, self.shards)
         self.seasons = self.scheduler.seasons  # a server's seasons, ended by the scheduler at their end time
+        self.scheduler.season_sink = SeasonNews(self.announcer, bot)
         self.services = services
 
     async def cog_load(self) -> None:

@@ -45,6 +45,8 @@ class Sink(Protocol):
 
     async def reminder(self, reminder: Reminder) -> None: ...
 
+
+class SeasonSink(Protocol):
     async def season(self, outcome: SeasonOutcome) -> None: ...
 
 
@@ -64,6 +66,7 @@ class Scheduler:
         # Seasons end by a timer too: the first running season's end time, read with the games' timers.
         self.seasons = Seasons(store, clock, shards)
         self.seasons.changed = self.poke
+        self.season_sink: SeasonSink | None = None   # who tells a season that ended by itself
 
     # -- the loop -----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -126,7 +129,8 @@ class Scheduler:
         """End the seasons whose time is up and tell each (the ones another process ended are its to tell)."""
         ended = await self.seasons.end_due()
         for outcome in ended:
-            await self.sink.season(outcome)
+            if self.season_sink is not None:
+                await self.season_sink.season(outcome)
         return len(ended)
 
     @staticmethod
@@ -182,4 +186,4 @@ class Scheduler:
             return
         await self.sink.reminder(Reminder(record, deadline.seat, player.user_id, due, prefs.notify == "dm"))
 
-__all__ = ["Reminder", "Scheduler", "Sink"]
+__all__ = ["Reminder", "Scheduler", "SeasonSink", "Sink"]

@@ -1,8 +1,8 @@
 """``/season``: a server's seasons (start, end, status), and the ladders' words for the leaderboard and the stats.
 
 Starting and ending a season is for the server's managers (Manage Server); its status is for everyone. A season
-that reaches its end time ends by itself (table/seasons.py, through the scheduler) and the announcer tells the
-channel it was started in, with the top of each ladder.
+that reaches its end time ends by itself (table/seasons.py, through the scheduler) and the channel it was started
+in is told through the announcer's channel queue (``standings.SeasonNews``), with the top of each ladder.
 """
 
 from __future__ import annotations
@@ -12,42 +12,18 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.shared.announcer import NOBODY
+from cogs.records.standings import ladder_name, season_text, standings_lines
 from cogs.shared.base import CogBase
 from cogs.shared.errors import UserError
 from cogs.shared.i18n import _, ngettext
-from cogs.shared.text import safe_name
+from cogs.shared.live import NOBODY
 from ratings import MIN_GAMES, Rating
 from ratings.ladders import ALL_TIME, FREE_FOR_ALL, LADDERS, ONE_V_ONE
-from store.seasons import LadderRow, Season
-from table.seasons import SeasonOutcome, Seasons
+from store.seasons import Season
+from table.seasons import Seasons
 
 season_group = app_commands.Group(name="season", description="This server's seasons and their ladders",
                                   guild_only=True)
-
-
-def ladder_name(ladder: str, locale: object) -> str:
-    return _("1v1", locale) if ladder == ONE_V_ONE else _("Free-for-all", locale)
-
-
-def standings_lines(rows: list[LadderRow], locale: object) -> str:
-    return "\n".join(f"**{r.rank}.** {safe_name(r.name)}: **{r.score}** · "
-                     + ngettext("{n} game", "{n} games", r.games, locale) for r in rows) or _("nobody rated", locale)
-
-
-def season_text(outcome: SeasonOutcome, locale: object) -> str:
-    """What the channel is told of a season that starts or ends."""
-    season = outcome.season
-    if outcome.started:
-        return _("🏁 Season {number} begins: it ends <t:{end}:f> (<t:{end}:R>). Ratings on the 1v1 and "
-                 "free-for-all ladders start again, moved part-way back to the start.", locale,
-                 number=season.number, end=int(season.ends_at))
-    head = _("🏆 Season {number} is over.", locale, number=season.number) if outcome.by_itself else \
-        _("🏆 Season {number} was ended by a manager.", locale, number=season.number)
-    parts = [head]
-    for ladder in LADDERS:
-        parts.append(f"**{ladder_name(ladder, locale)}**\n{standings_lines(outcome.standings.get(ladder, []), locale)}")
-    return "\n\n".join(parts)
 
 
 def ladder_value(ratings: dict[tuple[str, int], Rating], ladder: str, season: Season | None, locale: object) -> str:

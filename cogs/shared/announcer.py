@@ -39,7 +39,6 @@ from engine.game import split_log
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table
 from table.outcome import AI, KICKED, PLAYER, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
-from table.seasons import SeasonOutcome
 
 MAX_DONE = 1500  # what a move did, in the apology for an answer that failed (the apology's words come first)
 log = logging.getLogger("risk.announcer")
@@ -386,15 +385,6 @@ class Announcer:
                 await user.send(text, allowed_mentions=NOBODY)
             except discord.HTTPException:
                 pass  # the user does not accept direct messages: the channel's reminder stands
-
-    async def season(self, outcome: SeasonOutcome) -> None:
-        """A season ended by itself: told in the channel it was started in, in the server's language."""
-        from cogs.records.season import season_text
-
-        guild = self.bot.get_guild(outcome.season.guild_id)
-        text = season_text(outcome, guild.preferred_locale if guild is not None else None)
-        await asyncio.shield(self.box.enqueue(outcome.season.channel_id, Post(text, kwargs={
-            "allowed_mentions": NOBODY})))
 
     async def private_map(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The map as the user may see it (their own view under fog; nothing hidden for a spectator without)."""
