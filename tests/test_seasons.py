@@ -9,12 +9,23 @@ from pathlib import Path
 
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, play_rounds, start
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_results import ALICE, BOB, CAROL, DAVE, GUILD, db_rows, new_game, play, store  # noqa: F401 (fixture)
 
 from engine import Surrender
 from ratings import EARLY_TURNS, Rating, SeatResult, rate_game
-from ratings.ladders import ALL_TIME, FREE_FOR_ALL, ONE_V_ONE, RESET_SHARE, ladder_of, season_start, soft_reset
-from ratings.model import MU, SIGMA
+from ratings.ladders import (
+    ALL_TIME,
+    FREE_FOR_ALL,
+    ONE_V_ONE,
+    RESET_SHARE,
+    ladder_of,
+    rebuild_ladders,
+    season_start,
+    soft_reset,
+)
+from ratings.model import MU, SIGMA, rebuild
 
 DAY = 86400.0
 
@@ -204,3 +215,34 @@ async def test_the_leaderboard_shows_a_seasons_ladder(tmp_path: Path):
         assert "dave" not in text
         step = await d.send_command("carol", "general", "risk leaderboard", {"ladder": FREE_FOR_ALL})
         assert "**1.** dave: **1500**" in step[0].text and "bob" not in step[0].text
+
+
+# -- properties -----------------------------------------------------------------------------------------------------
+
+
+@given(mu=st.floats(0, 60), sigma=st.floats(0.5, SIGMA))
+def test_the_soft_reset_halves_the_distance_to_the_start(mu: float, sigma: float):
+    reset = soft_reset(Rating(mu=mu, sigma=sigma, games=9, wins=3))
+    assert abs(reset.mu - MU) == pytest.approx(abs(mu - MU) * (1 - RESET_SHARE))
+    assert sigma - 1e-9 <= reset.sigma <= SIGMA + 1e-9 and (reset.games, reset.wins) == (0, 0)
+
+
+players = st.permutations([1, 2, 3, 4])
+game = st.tuples(st.integers(0, 3),   # the season (0: none ran)
+                 players.map(lambda p: p[:2]) | players.map(lambda p: p[:3]))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(game, min_size=1, max_size=25))
+def test_the_ladders_count_every_rated_game_on_its_ladder_and_season(games):
+    sequence = [(n, season, [SeatResult(u, None, place + 1, ended_at=n * 90000.0) for place, u in enumerate(seats)])
+                for n, (season, seats) in enumerate(games)]
+    ladders = rebuild_ladders(sequence)
+    overall, history = rebuild((n, seats) for n, _season, seats in sequence)
+    rated = {n for n, _user, _rating in history}
+    for (ladder, season, user), rating in ladders.items():
+        mine = [n for n, s, seats in sequence if n in rated and ladder_of(seats) == ladder
+                and user in {x.user_id for x in seats} and season in (ALL_TIME, s)]
+        assert rating.games == len(mine)
+    # Every game the all-time record rated is on exactly one ladder's all-time board.
+    assert sum(r.games for (_l, s, _u), r in ladders.items() if s == ALL_TIME) == sum(r.games for r in overall.values())
