@@ -28,6 +28,8 @@ from cogs.maps.commands import MapCommands
 from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 from cogs.play.moves import PlayCommands
 from cogs.records.history import HistoryCommands
+from cogs.records.season import SeasonCommands, season_group
+from cogs.records.standings import SeasonNews
 from cogs.shared import components as verb
 from cogs.shared.announcer import Announcer
 from cogs.shared.base import risk_group
@@ -42,10 +44,11 @@ from table import Scheduler, Table
 
 
 class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCommands, SeatCommands,
-              HistoryCommands, MapCommands):
+              HistoryCommands, MapCommands, SeasonCommands):
     """Games of Risk, one per channel."""
 
     risk = risk_group
+    season = season_group
 
     def __init__(self, bot: commands.Bot, services: Services) -> None:
         self.bot = bot
@@ -58,6 +61,8 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
         # A process that runs some of the gateway's shards handles the timers of their guilds' games only.
         self.shards = services.shards
         self.scheduler = Scheduler(self.table, services.store, self.clock, self.announcer, self.shards)
+        self.seasons = self.scheduler.seasons  # a server's seasons, ended by the scheduler at their end time
+        self.scheduler.season_sink = SeasonNews(self.announcer, bot)
         self.services = services
 
     async def cog_load(self) -> None:

@@ -5,7 +5,7 @@ they share (store/sql.py)."""
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -26,6 +26,7 @@ from .records import (
     UserPrefs,
 )
 from .results import FinishedGame, LeaderboardRow, PlayerStats, Reliability, ResultRecord
+from .seasons import LadderRow, Season
 
 T = TypeVar("T")
 
@@ -153,7 +154,8 @@ class StoreReader(abc.ABC):
         """A finished game's result rows, by seat (written in the transaction that ended it)."""
 
     @abc.abstractmethod
-    async def ratings(self, guild_id: int | None, channel_id: int | None = None) -> dict[int, Rating]:
+    async def ratings(self, guild_id: int | None, channel_id: int | None = None, *, ladder: str | None = None,
+                      season: int | None = None) -> dict[int, Rating]:
         """Every rating on a server, by user id (outside a server, of the direct message ``channel_id``)."""
 
     @abc.abstractmethod
@@ -163,6 +165,29 @@ class StoreReader(abc.ABC):
         direct message ``channel_id``)."""
 
     # -- a server's own maps -----------------------------------------------------------------------
+    # -- seasons and ladders (store/seasons.py) ------------------------------------------------------
+    @abc.abstractmethod
+    async def current_season(self, guild_id: int) -> Season | None:
+        """The server's running season, or its last one if none runs (None: it never ran one)."""
+
+    @abc.abstractmethod
+    async def running_seasons(self) -> list[Season]:
+        """Every running season, the first to end first."""
+
+    @abc.abstractmethod
+    async def ladder(self, guild_id: int, ladder: str, season: int | None = None, offset: int = 0,
+                     limit: int = 10, minimum: int = 0) -> tuple[list[LadderRow], int]:
+        """A page of a ladder (``"1v1"`` or ``"ffa"``), all-time or of the season ``season`` (its id), best first."""
+
+    @abc.abstractmethod
+    async def ladder_ratings(self, guild_id: int, ladder: str, season: int | None = None) -> dict[int, Rating]:
+        """Every rating on a ladder of a server, all-time or of the season ``season``, by user id."""
+
+    @abc.abstractmethod
+    async def player_ladders(self, guild_id: int, user_id: int, season: int | None = None
+                             ) -> dict[tuple[str, int], Rating]:
+        """A player's ladder ratings, all-time (season 0) and in the season ``season``: by (ladder, season)."""
+
     @abc.abstractmethod
     async def list_maps(self, guild_id: int) -> list[MapRecord]:
         """The server's maps, oldest first."""
@@ -318,6 +343,19 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def rebuild_ratings(self) -> int:
         """Recompute every rating from the stored results in the order the games ended; the games rated."""
+
+    # -- seasons (store/seasons.py) ---------------------------------------------------------------------
+    @abc.abstractmethod
+    async def start_season(self, guild_id: int, channel_id: int, days: int, by: int, now: float) -> Season:
+        """Start a season of ``days`` days on a server; ``StoreError`` if one runs already."""
+
+    @abc.abstractmethod
+    async def end_season(self, guild_id: int, by: int | None, now: float) -> Season | None:
+        """End the server's running season now; None if none runs (or another process ended it first)."""
+
+    @abc.abstractmethod
+    async def end_due_seasons(self, now: float, guild_ids: Sequence[int] | None = None) -> list[Season]:
+        """End every season whose end time has passed, each exactly once (of ``guild_ids`` only, if given)."""
 
     # -- a server's own maps -----------------------------------------------------------------------
     @abc.abstractmethod

@@ -308,8 +308,48 @@ CREATE INDEX results_by_guild ON results (guild_id, seat, ended_at);
 CREATE INDEX results_by_channel ON results (channel_id, seat, ended_at);
 """
 
+# Seasons and ladders (store/seasons.py): a server's seasons (at most one running), each player's rating per
+# ladder (1v1, free-for-all), all-time (season 0) and per season, and the season each rated game counted in.
+# The all-time ladders of games that ended before this step are rebuilt from their results (``AFTER`` below).
+_V_SEASONS = """
+CREATE TABLE seasons (
+    id         INTEGER PRIMARY KEY,
+    guild_id   INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,
+    number     INTEGER NOT NULL,
+    started_at REAL    NOT NULL,
+    ends_at    REAL    NOT NULL,
+    ended_at   REAL,
+    started_by INTEGER NOT NULL,
+    ended_by   INTEGER
+);
+CREATE UNIQUE INDEX seasons_one_running ON seasons (guild_id) WHERE ended_at IS NULL;
+CREATE UNIQUE INDEX seasons_by_number ON seasons (guild_id, number);
+
+CREATE TABLE ladder_ratings (
+    guild_id   INTEGER NOT NULL,
+    ladder     TEXT    NOT NULL CHECK (ladder IN ('1v1', 'ffa')),
+    season     INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    name       TEXT    NOT NULL,
+    mu         REAL    NOT NULL,
+    sigma      REAL    NOT NULL,
+    score      INTEGER NOT NULL,
+    games      INTEGER NOT NULL,
+    wins       INTEGER NOT NULL,
+    updated_at REAL    NOT NULL,
+    PRIMARY KEY (guild_id, ladder, season, user_id)
+);
+CREATE INDEX ladder_board ON ladder_ratings (guild_id, ladder, season, score);
+
+CREATE TABLE season_games (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id),
+    season  INTEGER NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
-                               _V_SUBSTITUTES)
+                               _V_SUBSTITUTES, _V_SEASONS)
 LATEST_VERSION = len(MIGRATIONS)
 
 
@@ -319,8 +359,15 @@ def _fill_results(conn: sqlite3.Connection) -> None:
     backfill(conn)
 
 
+def _fill_ladders(conn: sqlite3.Connection) -> None:
+    from .results import backfill_ladders
+
+    backfill_ladders(conn)
+
+
 # Work a step needs beyond its SQL, run after it in the same transaction (on the plain ``sqlite3`` connection).
 AFTER: dict[int, Callable[[sqlite3.Connection], None]] = {4: _fill_results}
+AFTER[MIGRATIONS.index(_V_SEASONS) + 1] = _fill_ladders
 
 
 def statements(script: str) -> Iterator[str]:

@@ -20,6 +20,7 @@ stats or rating. The SQL is plain (no SQLite-only functions) so it ports to anot
 
 from __future__ import annotations
 
+import abc
 import json
 import logging
 import sqlite3
@@ -35,6 +36,7 @@ from ratings import EARLY_TURNS, REPEAT_WINDOW, Rating, SeatResult, rate_game, r
 from .backend import Backend, Writing
 from .errors import StoreError
 from .records import SeatRecord
+from .seasons import ladder_steps, rebuild_steps
 from .transaction import Reader, Step
 
 log = logging.getLogger(__name__)
@@ -261,7 +263,8 @@ async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_
     changed = rate_game(current, seats, await _repeats(db, guild_id or 0, seats, now))
     return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 18)})",
                  [_result_row(r) for r in results], many=True),
-            *_rating_steps(guild_id or 0, game_id, _names(results), changed, now)]
+            *_rating_steps(guild_id or 0, game_id, _names(results), changed, now),
+            *await ladder_steps(db, guild_id or 0, game_id, seats, changed, _names(results), now)]
 
 
 async def _repeats(db: Writing, guild_id: int, seats: Sequence[SeatResult], now: float) -> int:
@@ -332,6 +335,15 @@ def backfill(conn: sqlite3.Connection) -> None:
                          [_result_row(r)[:17] for r in results])
     rows = conn.execute(f"SELECT {_V4_COLUMNS} FROM results ORDER BY ended_at, game_id, seat")
     for step in _rebuilt_ratings([_result(r) for r in rows]):
+        if step.many:
+            conn.executemany(step.sql, step.params)
+        else:
+            conn.execute(step.sql, step.params)
+
+
+def backfill_ladders(conn: sqlite3.Connection) -> None:
+    """The migration of seasons: the all-time ladders of the games that already ended, from their results."""
+    for step in rebuild_steps([_result(r) for r in conn.execute(_ALL_RESULTS)], {}):
         if step.many:
             conn.executemany(step.sql, step.params)
         else:
@@ -479,6 +491,10 @@ def _where(guild_id: int | None, channel_id: int | None, table: str = "") -> tup
 class ResultQueries(Backend):
     """The reads and the rebuild (the backend supplies ``_reading``, ``_transaction`` and ``_run``)."""
 
+    @abc.abstractmethod
+    async def ladder_ratings(self, guild_id: int, ladder: str, season: int | None = None) -> dict[int, Rating]:
+        """A ladder's ratings (store/seasons.py, ``SeasonQueries``)."""
+
     async def player_stats(self, guild_id: int | None, user_id: int, channel_id: int | None = None
                            ) -> PlayerStats | None:
         """A player's record on a server (None if they finished no game there); outside a server, in the direct
@@ -587,9 +603,13 @@ class ResultQueries(Backend):
             return [_result(r) for r in rows]
         return await self._run(work())
 
-    async def ratings(self, guild_id: int | None, channel_id: int | None = None) -> dict[int, Rating]:
+    async def ratings(self, guild_id: int | None, channel_id: int | None = None, *, ladder: str | None = None,
+                      season: int | None = None) -> dict[int, Rating]:
         """Every rating on a server (shown or not yet), by user id; outside a server, of the direct message
-        ``channel_id``."""
+        ``channel_id``. With ``ladder`` (``"1v1"`` or ``"ffa"``): that ladder's, all-time or of the season
+        ``season`` (store/seasons.py)."""
+        if ladder is not None:
+            return await self.ladder_ratings(guild_id or 0, ladder, season) if guild_id else {}
         if guild_id:
             where, place = "guild_id = ?", guild_id
         elif channel_id is not None:
@@ -655,7 +675,8 @@ class ResultQueries(Backend):
             async with self._transaction() as db:
                 rows = await db.fetch(_ALL_RESULTS)
                 results = [_result(r) for r in rows]
-                await db.commit(*_rebuilt_ratings(results))
+                season_of = {int(r[0]): int(r[1]) for r in await db.fetch("SELECT game_id, season FROM season_games")}
+                await db.commit(*_rebuilt_ratings(results), *rebuild_steps(results, season_of))
             return len({r.game_id for r in results})
         return await self._run(work())
 

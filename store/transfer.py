@@ -118,6 +118,8 @@ async def transfer(source_setting: str, target_setting: str) -> TransferReport:
             async with target._transaction() as db:
                 await db.run(Step("SELECT setval(pg_get_serial_sequence('games', 'id'), "
                                   "(SELECT COALESCE(max(id), 0) + 1 FROM games), false)"))
+                await db.run(Step("SELECT setval(pg_get_serial_sequence('seasons', 'id'), "
+                                  "(SELECT COALESCE(max(id), 0) + 1 FROM seasons), false)"))
         games = await source.list_games()
         report.games = len(games)
         for record in games:

@@ -23,6 +23,7 @@ from store import Deadline, GameRecord, Shards, Store
 from .clock import in_quiet_hours
 from .flow import Table
 from .outcome import Outcome
+from .seasons import SeasonOutcome, Seasons
 from .timers import Timer, TimerKind, turn_deadline
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,10 @@ class Sink(Protocol):
     async def reminder(self, reminder: Reminder) -> None: ...
 
 
+class SeasonSink(Protocol):
+    async def season(self, outcome: SeasonOutcome) -> None: ...
+
+
 class Scheduler:
     def __init__(self, table: Table, store: Store, clock: Callable[[], float], sink: Sink,
                  shards: Shards | None = None) -> None:
@@ -58,6 +63,10 @@ class Scheduler:
         self._running = asyncio.Lock()  # one pass over the due timers at a time
         self._task: asyncio.Task[None] | None = None
         self.fired = 0        # timers handled
+        # Seasons end by a timer too: the first running season's end time, read with the games' timers.
+        self.seasons = Seasons(store, clock, shards)
+        self.seasons.changed = self.poke
+        self.season_sink: SeasonSink | None = None   # who tells a season that ended by itself
 
     # -- the loop -----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -79,12 +88,14 @@ class Scheduler:
         while True:
             try:
                 nxt = await self.store.next_due(self.shards)
+                season_end = await self.seasons.next_end()
                 now = self.clock()
-                if nxt is not None and nxt.due_at <= now:
+                if (nxt is not None and nxt.due_at <= now) or (season_end is not None and season_end <= now):
                     await self.run_due()
                     continue
                 self._wake.clear()
-                timeout = None if nxt is None else min(nxt.due_at - now, 86400.0)
+                due = [t for t in (None if nxt is None else nxt.due_at, season_end) if t is not None]
+                timeout = None if not due else min(min(due) - now, 86400.0)
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(timeout):  # no extra task, unlike wait_for
                         await self._wake.wait()
@@ -95,7 +106,8 @@ class Scheduler:
                 await asyncio.sleep(5)
 
     async def run_due(self) -> int:
-        """Handle every timer due now, earliest first. Returns how many were handled."""
+        """Handle every timer due now, earliest first, then end the seasons whose time is up. Returns how many were
+        handled."""
         handled = 0
         async with self._running:
             due = await self.store.due_deadlines(self.clock(), self.shards)
@@ -110,7 +122,16 @@ class Scheduler:
                     await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
                 handled += 1
                 self.fired += 1
+            handled += await self.end_seasons()
         return handled
+
+    async def end_seasons(self) -> int:
+        """End the seasons whose time is up and tell each (the ones another process ended are its to tell)."""
+        ended = await self.seasons.end_due()
+        for outcome in ended:
+            if self.season_sink is not None:
+                await self.season_sink.season(outcome)
+        return len(ended)
 
     @staticmethod
     def _outdone(deadline: Deadline, due: list[Deadline]) -> bool:
@@ -165,4 +186,4 @@ class Scheduler:
             return
         await self.sink.reminder(Reminder(record, deadline.seat, player.user_id, due, prefs.notify == "dm"))
 
-__all__ = ["Reminder", "Scheduler", "Sink"]
+__all__ = ["Reminder", "Scheduler", "SeasonSink", "Sink"]

@@ -15,7 +15,7 @@ from tests.test_store_concurrency import assert_log_matches_state, next_action
 
 TABLES = ("games", "players", "events", "interactions", "deadlines", "user_prefs", "guild_settings", "seat_status",
           "turns", "results", "ratings", "rating_history",
-          "announced", "maps", "live_panels", "log_turns")
+          "announced", "maps", "live_panels", "log_turns", "seasons", "ladder_ratings", "season_games")
 
 
 async def fill(store) -> dict[str, int]:
@@ -41,6 +41,7 @@ async def fill(store) -> dict[str, int]:
     ids["lobby"] = (await store.create_lobby(None, 102, 1000, "Ann")).id
     cancelled = await store.create_lobby(10, 103, 1000, "Ann")
     await store.cancel(cancelled.id)
+    await store.start_season(10, 100, 30, 1000, 1_700_000_000.0)
     return ids
 
 
@@ -77,6 +78,8 @@ async def test_a_sqlite_database_migrated_to_postgres_plays_on_there(tmp_path, p
         await assert_log_matches_state(target, record.id)
         fresh = await target.create_lobby(10, 200, 1000, "Ann")  # new ids follow the copied ones
         assert fresh.id == max(g.id for g in games) + 1
+        assert await target.end_season(10, 1000, 1_700_000_100.0) is not None  # the season came along, and a new
+        assert (await target.start_season(10, 100, 30, 1000, 1_700_000_200.0)).number == 2  # one gets a new id
 
     # The games moved on in PostgreSQL: copying the old file again leaves that game alone and says so.
     third = await transfer(str(path), postgres_url)

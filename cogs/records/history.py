@@ -19,6 +19,7 @@ from discord import app_commands
 
 from cogs.records.files import send_log
 from cogs.records.report import past_game_files, stored_log, timelapse_file
+from cogs.records.season import LADDER_CHOICES, PERIOD_CHOICES, add_ladders, leaderboard_choice, leaderboard_title
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError, handle_error
@@ -28,7 +29,8 @@ from engine.fog import EVERYBODY
 from ratings import MIN_GAMES, Rating
 from render import workers
 from render.rating_chart import RatingChart, draw_rating_chart
-from store import FinishedGame, PlayerStats
+from store import FinishedGame, LeaderboardRow, PlayerStats
+from store.seasons import LadderRow, Season
 
 PAGE = 10          # players per page of the leaderboard
 HISTORY_GAMES = 10
@@ -107,21 +109,27 @@ class Pager(discord.ui.View):
 
 
 class LeaderboardView(Pager):
-    def __init__(self, cog: HistoryCommands, owner: int, where: tuple[int | None, int | None], locale: object
-                 ) -> None:
+    def __init__(self, cog: HistoryCommands, owner: int, where: tuple[int | None, int | None], locale: object,
+                 ladder: str | None = None, season: Season | None = None) -> None:
         super().__init__(owner, locale)
         self.cog, self.where, self.page, self.total = cog, where, 0, 0
+        self.ladder, self.season = ladder, season   # a ladder (cogs/records/season.py), of a season or all-time
         self.turn_back.label = _("Previous", locale)
         self.turn_on.label = _("Next", locale)
 
     async def embed(self) -> discord.Embed:
         guild_id, channel_id = self.where
-        rows, self.total = await self.cog.store.leaderboard(guild_id, self.page * PAGE, PAGE, channel_id)
+        rows: Sequence[LeaderboardRow | LadderRow]
+        if self.ladder is not None and guild_id:
+            rows, self.total = await self.cog.store.ladder(guild_id, self.ladder, self.season.id if self.season
+                                                           else None, self.page * PAGE, PAGE, MIN_GAMES)
+        else:
+            rows, self.total = await self.cog.store.leaderboard(guild_id, self.page * PAGE, PAGE, channel_id)
         pages = max(1, -(-self.total // PAGE))
         self.turn_back.disabled = self.page == 0
         self.turn_on.disabled = self.page >= pages - 1
         locale = self.locale
-        embed = discord.Embed(title=_("Leaderboard", locale), colour=discord.Colour.gold())
+        embed = discord.Embed(title=leaderboard_title(self.ladder, self.season, locale), colour=discord.Colour.gold())
         embed.description = "\n".join(
             f"**{r.rank}.** {safe_name(r.name)}: **{r.score}** · " + ngettext(
                 "{n} game", "{n} games", r.games, locale) + ", " + ngettext("{n} win", "{n} wins", r.wins, locale)
@@ -229,6 +237,7 @@ class HistoryCommands(CogBase):
             raise UserError(_("{player} has not finished a game on this server yet.", interaction.locale,
                               player=safe_name(who.display_name)))
         embed = stats_embed(stats, safe_name(who.display_name), interaction.locale)
+        await add_ladders(self, embed, guild_id, who.id, interaction.locale)
         # The chart once the rating is shown (no earlier: it would show the hidden rating) and has two points.
         history = await self.store.rating_history(guild_id, who.id, channel_id) if stats.rating is not None else []
         if len(history) < 2:
@@ -241,8 +250,13 @@ class HistoryCommands(CogBase):
                                         ephemeral=True)
 
     @risk_group.command(name="leaderboard", description="This server's rated players, best first")
-    async def risk_leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        view = LeaderboardView(self, interaction.user.id, server_of(interaction), interaction.locale)
+    @app_commands.describe(ladder="Every game (default), or the 1v1 or free-for-all ladder",
+                           period="All time (default) or the season running now")
+    @app_commands.choices(ladder=LADDER_CHOICES, period=PERIOD_CHOICES)
+    async def risk_leaderboard(self, interaction: discord.Interaction[Any], ladder: str = "all",
+                               period: str = "all-time") -> None:
+        chosen, season = await leaderboard_choice(self, interaction, ladder, period)
+        view = LeaderboardView(self, interaction.user.id, server_of(interaction), interaction.locale, chosen, season)
         embed = await view.embed()
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NOBODY)
 

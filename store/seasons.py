@@ -1,0 +1,268 @@
+"""Seasons of a server and its two ladders (1v1 and free-for-all), every query of them (docs/history.md).
+
+- ``seasons``: one row per season of a server; a server runs at most one at a time (``ended_at`` NULL). A season
+  ends once: ``end_season`` (a manager's command) and ``end_due_seasons`` (its end time passed: the scheduler) both
+  end it by one ``UPDATE ... WHERE ended_at IS NULL``, so with several processes on one database exactly one of
+  them ends it and tells the channel.
+- ``ladder_ratings``: each player's rating per ladder, all-time (season ``ALL_TIME``) and per season; written in
+  the transaction that stores a game's results (``ladder_steps``, called by ``results.finish_steps`` with the
+  players the all-time rating moved), and rebuilt from the results (``rebuilt_ladders``).
+- ``season_games``: the season each rated game counted in, so a rebuild puts every game where it was counted.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ratings import Rating, SeatResult
+from ratings.ladders import ALL_TIME, LADDERS, ladder_of, rate_on_ladder, rebuild_ladders, season_start
+
+from .backend import Backend, Writing
+from .errors import StoreError
+from .transaction import Step
+
+MAX_SEASON_DAYS = 365
+
+
+@dataclass(frozen=True)
+class Season:
+    """One season of a server."""
+
+    id: int
+    guild_id: int
+    channel_id: int    # where it was started: its end is told there
+    number: int        # 1, 2, ... per server
+    started_at: float
+    ends_at: float
+    ended_at: float | None = None
+    started_by: int = 0
+    ended_by: int | None = None   # None: it ended by itself (or runs)
+
+    @property
+    def running(self) -> bool:
+        return self.ended_at is None
+
+
+_SEASON_COLUMNS = "id, guild_id, channel_id, number, started_at, ends_at, ended_at, started_by, ended_by"
+
+
+def _season(row: Sequence[Any]) -> Season:
+    return Season(int(row[0]), int(row[1]), int(row[2]), int(row[3]), float(row[4]), float(row[5]),
+                  None if row[6] is None else float(row[6]), int(row[7]), None if row[8] is None else int(row[8]))
+
+
+_LADDER_UPSERT = (
+    "INSERT INTO ladder_ratings (guild_id, ladder, season, user_id, name, mu, sigma, score, games, wins, updated_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, ladder, season, user_id) DO UPDATE SET "
+    "name = excluded.name, mu = excluded.mu, sigma = excluded.sigma, score = excluded.score, "
+    "games = excluded.games, wins = excluded.wins, updated_at = excluded.updated_at")
+
+
+def _rating(row: Sequence[Any]) -> Rating:
+    return Rating(float(row[0]), float(row[1]), int(row[2]), int(row[3]))
+
+
+async def ladder_steps(db: Writing, guild_id: int, game_id: int, seats: Sequence[SeatResult],
+                       changed: Mapping[int, Rating], names: Mapping[int, str], now: float) -> list[Step]:
+    """The ladder ratings a game just rated gives (``changed``: the players its all-time rating moved): on its
+    ladder all-time, and in the server's running season, where a player's first game starts from the soft reset
+    of their last season's rating on that ladder."""
+    if not changed or not guild_id:
+        return []
+    ladder = ladder_of(seats)
+    users = sorted(changed)
+    marks = ", ".join("?" * len(users))
+    running = await db.fetch("SELECT id FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
+    periods = [ALL_TIME] + ([int(running[0][0])] if running else [])
+    steps = []
+    for period in periods:
+        rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? "
+                              f"AND ladder = ? AND season = ? AND user_id IN ({marks})",
+                              (guild_id, ladder, period, *users))
+        before = {int(r[0]): _rating(r[1:]) for r in rows}
+        if period != ALL_TIME:
+            earlier = await db.fetch(
+                f"SELECT user_id, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
+                f"AND season <> ? AND season < ? AND user_id IN ({marks}) ORDER BY season",
+                (guild_id, ladder, ALL_TIME, period, *users))
+            last = {int(r[0]): _rating(r[1:]) for r in earlier}  # the latest season's wins (ORDER BY season)
+            for user in users:
+                if user not in before:
+                    before[user] = season_start(last.get(user))
+            steps.append(Step("INSERT INTO season_games (game_id, season) VALUES (?, ?)", (game_id, period)))
+        new = rate_on_ladder(before, seats, users)
+        steps.append(Step(_LADDER_UPSERT, [(guild_id, ladder, period, u, names[u], r.mu, r.sigma, r.score, r.games,
+                                            r.wins, now) for u, r in sorted(new.items())], many=True))
+    return steps
+
+
+def rebuild_steps(results: Sequence[Any], season_of: Mapping[int, int]) -> list[Step]:
+    """Every ladder rating again from the stored results (``ResultRecord``, in the order their games ended),
+    each game in the season ``season_games`` recorded for it (``season_of``; none: all-time only)."""
+    by_guild: dict[int, dict[int, list[Any]]] = {}
+    for r in results:
+        by_guild.setdefault(r.guild_id, {}).setdefault(r.game_id, []).append(r)
+    steps = [Step("DELETE FROM ladder_ratings")]
+    for guild_id, games in by_guild.items():
+        if not guild_id:
+            continue
+        final = rebuild_ladders((game_id, season_of.get(game_id, ALL_TIME), [r.seat_result() for r in rows])
+                                for game_id, rows in games.items())
+        names: dict[int, str] = {}
+        last: dict[int, float] = {}
+        for rows in games.values():
+            for r in rows:
+                if r.user_id is not None:
+                    names[r.user_id], last[r.user_id] = r.name, r.ended_at
+        if final:
+            steps.append(Step(_LADDER_UPSERT, [(guild_id, ladder, season, u, names[u], x.mu, x.sigma, x.score,
+                                                x.games, x.wins, last[u])
+                                               for (ladder, season, u), x in sorted(final.items())], many=True))
+    return steps
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    rank: int
+    user_id: int
+    name: str
+    score: int
+    games: int
+    wins: int
+
+
+def _check_ladder(ladder: str) -> None:
+    if ladder not in LADDERS:
+        raise StoreError("Unknown ladder “{ladder}”; choose {ladders}.", ladder=ladder[:20], ladders=", ".join(LADDERS))
+
+
+class SeasonQueries(Backend):
+    """Seasons and ladders: the reads, and the writes of a season (the backend supplies the connection)."""
+
+    @abc.abstractmethod
+    def _unique_violation(self, exc: BaseException) -> bool:
+        """The error is a unique index refusing a row (the backend knows its errors)."""
+
+    async def current_season(self, guild_id: int) -> Season | None:
+        """The server's running season, or its last one if none runs (None: it never ran one)."""
+        async def work() -> Season | None:
+            async with self._reading() as db:
+                rows = await db.fetch(f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? "
+                                      "ORDER BY number DESC LIMIT 1", (guild_id,))
+            return _season(rows[0]) if rows else None
+        return await self._run(work())
+
+    async def start_season(self, guild_id: int, channel_id: int, days: int, by: int, now: float) -> Season:
+        """Start a season of ``days`` days; a ``StoreError`` if one runs already."""
+        if not 1 <= days <= MAX_SEASON_DAYS:
+            raise StoreError("A season lasts 1 to {most} days.", most=MAX_SEASON_DAYS)
+
+        async def work() -> Season:
+            async with self._transaction() as db:
+                running = await db.fetch("SELECT number, ends_at FROM seasons WHERE guild_id = ? "
+                                         "AND ended_at IS NULL", (guild_id,))
+                if running:
+                    raise StoreError("Season {number} is running until {ends}; end it first.",
+                                     number=running[0][0], ends=f"<t:{int(running[0][1])}:f>")
+                number = await db.fetch("SELECT COALESCE(MAX(number), 0) + 1 FROM seasons WHERE guild_id = ?",
+                                        (guild_id,))
+                rows = await db.run(Step(
+                    "INSERT INTO seasons (guild_id, channel_id, number, started_at, ends_at, started_by) "
+                    f"VALUES (?, ?, ?, ?, ?, ?) RETURNING {_SEASON_COLUMNS}",
+                    (guild_id, channel_id, int(number[0][0]), now, now + days * 86400.0, by)))
+                await db.commit()
+            return _season(rows[0])
+        try:
+            return await self._run(work())
+        except Exception as exc:
+            if self._unique_violation(exc):  # another process started one at the same moment
+                raise StoreError("A season is already running here.") from exc
+            raise
+
+    async def end_season(self, guild_id: int, by: int | None, now: float) -> Season | None:
+        """End the server's running season now (None: none runs, or another process ended it first)."""
+        return await self._end("guild_id = ?", (guild_id,), by, now)
+
+    async def end_due_seasons(self, now: float, guild_ids: Sequence[int] | None = None) -> list[Season]:
+        """End every season whose end time has passed (of ``guild_ids`` only, if given): each exactly once."""
+        async def work() -> list[int]:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT id, guild_id FROM seasons WHERE ended_at IS NULL AND ends_at <= ? "
+                                      "ORDER BY ends_at", (now,))
+            return [int(r[0]) for r in rows if guild_ids is None or int(r[1]) in guild_ids]
+        out = []
+        for season_id in await self._run(work()):
+            ended = await self._end("id = ?", (season_id,), None, now)
+            if ended is not None:
+                out.append(ended)
+        return out
+
+    async def _end(self, where: str, params: tuple[Any, ...], by: int | None, now: float) -> Season | None:
+        async def work() -> Season | None:
+            async with self._transaction() as db:
+                rows = await db.run(Step(
+                    f"UPDATE seasons SET ended_at = ?, ended_by = ? WHERE {where} AND ended_at IS NULL "
+                    f"RETURNING {_SEASON_COLUMNS}", (now, by, *params)))
+                await db.commit()
+            return _season(rows[0]) if rows else None
+        return await self._run(work())
+
+    async def running_seasons(self) -> list[Season]:
+        """Every running season (the scheduler sleeps until the first ends)."""
+        async def work() -> list[Season]:
+            async with self._reading() as db:
+                rows = await db.fetch(f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE ended_at IS NULL "
+                                      "ORDER BY ends_at")
+            return [_season(r) for r in rows]
+        return await self._run(work())
+
+    async def ladder(self, guild_id: int, ladder: str, season: int | None = None, offset: int = 0,
+                     limit: int = 10, minimum: int = 0) -> tuple[list[LadderRow], int]:
+        """A page of a ladder (all-time, or of the season ``season``), best first, of players with at least
+        ``minimum`` games on it, and how many there are."""
+        _check_ladder(ladder)
+        period = ALL_TIME if season is None else season
+
+        async def work() -> tuple[list[LadderRow], int]:
+            async with self._reading() as db:
+                rows = await db.fetch(
+                    "SELECT user_id, name, score, games, wins FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
+                    "AND season = ? AND games >= ? ORDER BY score DESC, user_id LIMIT ? OFFSET ?",
+                    (guild_id, ladder, period, minimum, int(limit), int(offset)))
+                total = await db.fetch("SELECT COUNT(*) FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
+                                       "AND season = ? AND games >= ?", (guild_id, ladder, period, minimum))
+            return ([LadderRow(offset + i + 1, int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]))
+                     for i, r in enumerate(rows)], int(total[0][0]))
+        return await self._run(work())
+
+    async def ladder_ratings(self, guild_id: int, ladder: str, season: int | None = None) -> dict[int, Rating]:
+        """Every rating on a ladder of a server (all-time, or of the season ``season``), by user id."""
+        _check_ladder(ladder)
+        period = ALL_TIME if season is None else season
+
+        async def work() -> dict[int, Rating]:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT user_id, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? "
+                                      "AND ladder = ? AND season = ?", (guild_id, ladder, period))
+            return {int(r[0]): _rating(r[1:]) for r in rows}
+        return await self._run(work())
+
+    async def player_ladders(self, guild_id: int, user_id: int, season: int | None = None
+                             ) -> dict[tuple[str, int], Rating]:
+        """A player's ratings on both ladders, all-time and in the season ``season``: by (ladder, season or
+        ``ALL_TIME``)."""
+        periods = (ALL_TIME,) if season is None else (ALL_TIME, season)
+
+        async def work() -> dict[tuple[str, int], Rating]:
+            async with self._reading() as db:
+                rows = await db.fetch(
+                    "SELECT ladder, season, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? "
+                    f"AND user_id = ? AND season IN ({', '.join('?' * len(periods))})", (guild_id, user_id, *periods))
+            return {(str(r[0]), int(r[1])): _rating(r[2:]) for r in rows}
+        return await self._run(work())
+
+
+__all__ = ["MAX_SEASON_DAYS", "LadderRow", "Season", "SeasonQueries", "ladder_steps", "rebuild_steps"]

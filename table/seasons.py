@@ -1,0 +1,81 @@
+"""A server's seasons: started and ended by its managers, or ended by the scheduler when their time is up.
+
+The store ends a season by one conditional update, so however many processes try (the scheduler of each, a
+manager's ``/season end`` at the same moment), exactly one ends it and gets a ``SeasonOutcome`` to tell; the
+others get nothing. A season's end time lives in the database, so after a restart a season whose end passed
+while the bot was down ends at once, once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ratings.ladders import LADDERS
+from store import Shards, Store
+from store.seasons import LadderRow, Season
+
+TOP = 3    # the players of each ladder an ending season names
+
+
+@dataclass(frozen=True)
+class SeasonOutcome:
+    """A season started or ended, with the top of each ladder when it ended (``standings``)."""
+
+    season: Season
+    started: bool = False
+    standings: dict[str, list[LadderRow]] = field(default_factory=dict)
+
+    @property
+    def by_itself(self) -> bool:
+        """It ended at its end time, not by a manager's command."""
+        return not self.started and self.season.ended_by is None
+
+
+class Seasons:
+    """Every change to a server's seasons."""
+
+    def __init__(self, store: Store, clock: Callable[[], float], shards: Shards | None = None) -> None:
+        self.store = store
+        self.clock = clock
+        self.shards = shards   # None: every server's seasons
+        self.changed: Callable[[], None] = lambda: None   # the scheduler's poke: a season's end time changed
+
+    async def start(self, guild_id: int, channel_id: int, days: int, by: int) -> SeasonOutcome:
+        season = await self.store.start_season(guild_id, channel_id, days, by, self.clock())
+        self.changed()
+        return SeasonOutcome(season, started=True)
+
+    async def end(self, guild_id: int, by: int) -> SeasonOutcome | None:
+        """End the server's running season (None: none runs)."""
+        season = await self.store.end_season(guild_id, by, self.clock())
+        if season is None:
+            return None
+        self.changed()
+        return await self._ended(season)
+
+    async def next_end(self) -> float | None:
+        """When the first running season of this process's servers ends."""
+        ends = [s.ends_at for s in await self.store.running_seasons() if self._mine(s)]
+        return min(ends, default=None)
+
+    async def end_due(self) -> list[SeasonOutcome]:
+        """End every season of this process's servers whose time is up: those this process ended."""
+        now = self.clock()
+        guilds = [s.guild_id for s in await self.store.running_seasons() if self._mine(s) and s.ends_at <= now]
+        if not guilds:
+            return []
+        return [await self._ended(s) for s in await self.store.end_due_seasons(now, guilds)]
+
+    def _mine(self, season: Season) -> bool:
+        return self.shards is None or self.shards.owns(season.guild_id)
+
+    async def _ended(self, season: Season) -> SeasonOutcome:
+        from ratings import MIN_GAMES
+
+        standings = {ladder: (await self.store.ladder(season.guild_id, ladder, season.id, 0, TOP, MIN_GAMES))[0]
+                     for ladder in LADDERS}
+        return SeasonOutcome(season, standings=standings)
+
+
+__all__ = ["TOP", "SeasonOutcome", "Seasons"]

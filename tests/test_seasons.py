@@ -1,0 +1,248 @@
+"""Seasons and ladders: /season through the real command tree offline, a season that ends by itself (across a
+restart), the soft reset's figures, the ladders of /risk stats and /risk leaderboard, the rebuild, and a season
+ended exactly once by several processes on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from discord_helpers import OfflineDiscord, make_bot, play_rounds, start
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_results import ALICE, BOB, CAROL, DAVE, GUILD, db_rows, new_game, play, store  # noqa: F401 (fixture)
+
+from engine import Surrender
+from ratings import EARLY_TURNS, Rating, SeatResult, rate_game
+from ratings.ladders import (
+    ALL_TIME,
+    FREE_FOR_ALL,
+    ONE_V_ONE,
+    RESET_SHARE,
+    ladder_of,
+    rebuild_ladders,
+    season_start,
+    soft_reset,
+)
+from ratings.model import MU, SIGMA, rebuild
+
+DAY = 86400.0
+
+
+# -- the model ----------------------------------------------------------------------------------------------------
+def test_a_game_of_two_seats_is_1v1_and_three_or_teams_are_free_for_all():
+    two = [SeatResult(1, None, 1), SeatResult(2, None, 2)]
+    assert ladder_of(two) == ONE_V_ONE
+    assert ladder_of([SeatResult(1, None, 1), SeatResult(None, "easy", 2)]) == ONE_V_ONE   # a human and an AI
+    assert ladder_of([*two, SeatResult(3, None, 3)]) == FREE_FOR_ALL
+    # A seat that never took a turn does not count: a kicked third player leaves a 1v1.
+    assert ladder_of([*two, SeatResult(3, None, 3, own_turns=0)]) == ONE_V_ONE
+    teams = [SeatResult(1, None, 1, team=0), SeatResult(2, None, 2, team=1)]
+    assert ladder_of(teams) == FREE_FOR_ALL
+
+
+def test_the_soft_reset_moves_half_way_back_to_the_start_and_widens_sigma():
+    assert RESET_SHARE == 0.5
+    strong = soft_reset(Rating(mu=35.0, sigma=3.0, games=40, wins=30))
+    assert strong.mu == pytest.approx(MU + 0.5 * (35.0 - MU)) == pytest.approx(30.0)
+    assert strong.sigma == pytest.approx(3.0 + 0.5 * (SIGMA - 3.0))
+    assert (strong.games, strong.wins) == (0, 0)
+    weak = soft_reset(Rating(mu=15.0, sigma=2.0))
+    assert weak.mu == pytest.approx(20.0) and weak.sigma == pytest.approx(2.0 + 0.5 * (SIGMA - 2.0))
+    assert soft_reset(Rating()) == Rating() and season_start(None) == Rating()
+    # The displayed number: a player at 1800 starts the next season a good deal lower, and far above a newcomer.
+    assert Rating().score < strong.score < Rating(mu=35.0, sigma=3.0).score
+
+
+# -- the store, on both databases -------------------------------------------------------------------------------
+async def ladder_rows(store):  # noqa: F811
+    return sorted(await db_rows(store, "SELECT guild_id, ladder, season, user_id, name, mu, sigma, score, games, "
+                                       "wins FROM ladder_ratings"))
+
+
+async def test_ladders_per_season_with_a_soft_reset_and_a_rebuild_that_gives_the_same(store):  # noqa: F811
+    now = 1_800_000_000.0
+    await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="a"))      # before any season
+    first = await store.start_season(GUILD, 100, 30, ALICE, now)
+    with pytest.raises(Exception, match="running"):
+        await store.start_season(GUILD, 100, 30, ALICE, now)
+    await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="b"))
+    await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")], seed="c"))
+    ended = await store.end_season(GUILD, ALICE, now + DAY)
+    assert ended is not None and ended.id == first.id and await store.end_season(GUILD, ALICE, now + DAY) is None
+    in_first = await store.ladder_ratings(GUILD, ONE_V_ONE, first.id)
+    second = await store.start_season(GUILD, 100, 30, ALICE, now + 2 * DAY)
+    assert second.number == 2
+    record = await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="d"))
+    results = await store.results(record.id)
+    # The second season's first game starts each player from the soft reset of their first season's rating.
+    seats = [r.seat_result() for r in results]
+    expected = rate_game({u: soft_reset(in_first[u]) for u in (ALICE, BOB)}, seats)
+    season = await store.ratings(GUILD, ladder=ONE_V_ONE, season=second.id)
+    for user in (ALICE, BOB):
+        assert season[user].mu == pytest.approx(expected[user].mu)
+        assert season[user].sigma == pytest.approx(expected[user].sigma) and season[user].games == 1
+    # All-time: every 1v1 game, the three-player game on the other ladder.
+    all_time = await store.ratings(GUILD, ladder=ONE_V_ONE)
+    assert all_time[ALICE].games == 3 and (await store.ratings(GUILD, ladder=FREE_FOR_ALL))[CAROL].games == 1
+    assert (await store.ratings(GUILD, ladder=FREE_FOR_ALL, season=second.id)) == {}
+    assert (await store.ratings(GUILD))[ALICE].games == 4     # the record over every game, as before
+    rows, total = await store.ladder(GUILD, ONE_V_ONE, first.id)
+    assert total == 2 and {r.user_id for r in rows} == {ALICE, BOB}
+    before = await ladder_rows(store)
+    assert {(r[1], r[2]) for r in before} == {(ONE_V_ONE, ALL_TIME), (ONE_V_ONE, first.id), (ONE_V_ONE, second.id),
+                                               (FREE_FOR_ALL, ALL_TIME), (FREE_FOR_ALL, first.id)}
+    await store.rebuild_ratings()
+    after = await ladder_rows(store)
+    assert [r[:5] + r[7:] for r in after] == [r[:5] + r[7:] for r in before]
+    assert all(a[5] == pytest.approx(b[5]) and a[6] == pytest.approx(b[6]) for a, b in zip(after, before, strict=True))
+
+
+async def test_an_unrated_game_moves_no_ladder(store):  # noqa: F811
+    await store.start_season(GUILD, 100, 30, ALICE, 1_800_000_000.0)
+    record = await new_game(store, [(ALICE, "Alice"), (DAVE, "Dave")], seed="farm")
+    dave = record.seat_of(DAVE)
+    record = await play(store, record, until=lambda s: s.current == dave)
+    await store.apply_action(record.id, Surrender(dave))
+    assert ALICE not in await store.ratings(GUILD, ladder=ONE_V_ONE)
+    assert await db_rows(store, "SELECT COUNT(*) FROM season_games") == [(0,)]
+
+
+async def test_a_season_is_ended_once_by_several_processes_on_postgresql(postgres_url):
+    from store.postgres import open_postgres
+
+    stores = [await open_postgres(postgres_url) for _ in range(3)]
+    try:
+        season = await stores[0].start_season(GUILD, 100, 1, ALICE, 1_800_000_000.0)
+        with pytest.raises(Exception, match="running"):
+            await stores[1].start_season(GUILD, 100, 1, BOB, 1_800_000_000.0)
+        later = 1_800_000_000.0 + 2 * DAY
+        ended = await asyncio.gather(*(s.end_due_seasons(later) for s in stores), stores[0].end_season(GUILD, 1, later))
+        winners = [e for e in ended[:3] for e in e] + ([ended[3]] if ended[3] is not None else [])
+        assert [w.id for w in winners] == [season.id]
+        assert (await stores[2].current_season(GUILD)).ended_at == later
+    finally:
+        for s in stores:
+            await s.close()
+
+
+# -- through the command tree -------------------------------------------------------------------------------------
+async def games_of_two(d: OfflineDiscord, n: int) -> None:
+    for _ in range(n):
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        await play_rounds(d, "general", EARLY_TURNS)
+        step = await d.send_command("bob", "general", "risk surrender", {})
+        await d.click("bob", "Yes, surrender", step[0])
+
+
+async def test_season_commands_are_for_managers_and_the_status_for_everyone(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="season")) as d:
+        step = await d.send_command("bob", "general", "season status", {})
+        assert step[0].ephemeral and "has not run a season yet" in step[0].content
+        step = await d.send_command("bob", "general", "season start", {"days": 7})
+        assert step[0].ephemeral and "Only a member with Manage Server can start or end a season" in step[0].content
+        d.set_permissions("alice", manage_guild=True)
+        step = await d.send_command("alice", "general", "season start", {"days": 7})
+        assert not step.problems and not step[0].ephemeral and "Season 1 begins" in step[0].content
+        step = await d.send_command("alice", "general", "season start", {})
+        assert step[0].ephemeral and "Season 1 is running until" in step[0].content
+        step = await d.send_command("bob", "general", "season status", {})
+        assert step[0].ephemeral and "Season 1" in step[0].text and "Ends" in step[0].text
+        assert "1v1" in step[0].text and "Free-for-all" in step[0].text
+        step = await d.send_command("bob", "general", "season end", {})
+        assert "Only a member with Manage Server" in step[0].content
+        step = await d.send_command("alice", "general", "season end", {})
+        assert not step.problems and "Season 1 was ended by a manager" in step[0].content
+        step = await d.send_command("alice", "general", "season end", {})
+        assert step[0].ephemeral and "No season is running" in step[0].content
+        step = await d.send_command("bob", "general", "season status", {})
+        assert "Season 1 (over)" in step[0].text
+
+
+async def test_a_season_ends_by_itself_once_even_across_a_restart(tmp_path: Path):
+    db = tmp_path / "g.db"
+    d = OfflineDiscord(make_bot(db, seed="season-end"))
+    await d.setup()
+    try:
+        d.set_permissions("alice", manage_guild=True)
+        step = await d.send_command("alice", "general", "season start", {"days": 2})
+        assert "Season 1 begins" in step[0].content
+        await games_of_two(d, 2)
+        text = (await d.send_command("bob", "general", "risk stats", {"player": "alice"}))[0].text
+        assert "1v1" in text and "All time: hidden until 3 more games" in text and "Season 1: hidden" in text
+        assert "Free-for-all" in text and "no game yet" in text
+        await d.run(d.bot.advance_time(DAY))   # a day in: the season runs on
+        assert not any("is over" in m.text for m in d.messages)
+        d = await d.restart(make_bot(db, seed="season-end"))   # a restart mid-season
+        later = make_bot(db, seed="season-end")
+        later.clock.advance(3 * DAY)   # the bot was down when the season's time was up
+        before = len(d.messages)
+        d = await d.restart(later)
+        await d.run(d.bot.advance_time(0))
+        told = [m for m in d.messages[before:] if "Season 1 is over" in m.text]
+        assert len(told) == 1 and not told[0].ephemeral and told[0].channel_id == d.channel("general").id
+        assert "1v1" in told[0].text and "Free-for-all" in told[0].text
+        await d.run(d.bot.advance_time(DAY))
+        assert len([m for m in d.messages if "Season 1 is over" in m.text]) == 1    # once
+        step = await d.send_command("bob", "general", "season status", {})
+        assert "Season 1 (over)" in step[0].text
+        step = await d.send_command("bob", "general", "risk leaderboard", {"period": "season"})
+        assert step[0].ephemeral and "No season is running" in step[0].content
+        step = await d.send_command("bob", "general", "risk leaderboard", {"ladder": ONE_V_ONE})
+        assert step[0].ephemeral and "Leaderboard · 1v1 · all time" in step[0].text
+    finally:
+        await d.close()
+
+
+async def test_the_leaderboard_shows_a_seasons_ladder(tmp_path: Path):
+    import sqlite3
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="season-board")) as d:
+        d.set_permissions("alice", manage_guild=True)
+        await d.send_command("alice", "general", "season start", {"days": 30})
+        guild = d.server.guild_id
+        with sqlite3.connect(tmp_path / "g.db") as conn:  # as after rated games
+            season = conn.execute("SELECT id FROM seasons").fetchone()[0]
+            conn.executemany("INSERT INTO ladder_ratings (guild_id, ladder, season, user_id, name, mu, sigma, score, "
+                             "games, wins, updated_at) VALUES (?, ?, ?, ?, ?, 30, 5, ?, 6, 2, 0)",
+                             [(guild, ONE_V_ONE, season, d.user("bob").id, "bob", 1300),
+                              (guild, ONE_V_ONE, season, d.user("carol").id, "carol", 1100),
+                              (guild, FREE_FOR_ALL, 0, d.user("dave").id, "dave", 1500)])
+        step = await d.send_command("carol", "general", "risk leaderboard", {"ladder": ONE_V_ONE, "period": "season"})
+        text = step[0].text
+        assert "Leaderboard · 1v1 · Season 1" in text and "**1.** bob: **1300**" in text and "**2.** carol" in text
+        assert "dave" not in text
+        step = await d.send_command("carol", "general", "risk leaderboard", {"ladder": FREE_FOR_ALL})
+        assert "**1.** dave: **1500**" in step[0].text and "bob" not in step[0].text
+
+
+# -- properties -----------------------------------------------------------------------------------------------------
+
+
+@given(mu=st.floats(0, 60), sigma=st.floats(0.5, SIGMA))
+def test_the_soft_reset_halves_the_distance_to_the_start(mu: float, sigma: float):
+    reset = soft_reset(Rating(mu=mu, sigma=sigma, games=9, wins=3))
+    assert abs(reset.mu - MU) == pytest.approx(abs(mu - MU) * (1 - RESET_SHARE))
+    assert sigma - 1e-9 <= reset.sigma <= SIGMA + 1e-9 and (reset.games, reset.wins) == (0, 0)
+
+
+players = st.permutations([1, 2, 3, 4])
+game = st.tuples(st.integers(0, 3),   # the season (0: none ran)
+                 players.map(lambda p: p[:2]) | players.map(lambda p: p[:3]))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(game, min_size=1, max_size=25))
+def test_the_ladders_count_every_rated_game_on_its_ladder_and_season(games):
+    sequence = [(n, season, [SeatResult(u, None, place + 1, ended_at=n * 90000.0) for place, u in enumerate(seats)])
+                for n, (season, seats) in enumerate(games)]
+    ladders = rebuild_ladders(sequence)
+    overall, history = rebuild((n, seats) for n, _season, seats in sequence)
+    rated = {n for n, _user, _rating in history}
+    for (ladder, season, user), rating in ladders.items():
+        mine = [n for n, s, seats in sequence if n in rated and ladder_of(seats) == ladder
+                and user in {x.user_id for x in seats} and season in (ALL_TIME, s)]
+        assert rating.games == len(mine)
+    # Every game the all-time record rated is on exactly one ladder's all-time board.
+    assert sum(r.games for (_l, s, _u), r in ladders.items() if s == ALL_TIME) == sum(r.games for r in overall.values())
