@@ -101,16 +101,17 @@ def seat_tables(order: Sequence[int], sizes: Sequence[int], met: dict[tuple[int,
             table.append(best)
         tables.append(table)
     for _ in range(50):
-        if not _improve(tables, met):
+        if not improve(tables, met):
             break
     return tables
 
 
-def _improve(tables: list[list[int]], met: dict[tuple[int, int], int]) -> bool:
-    """One swap of two entrants between tables that lowers the repeated meetings, nearest tables first."""
+def improve(tables: list[list[int]], met: dict[tuple[int, int], int], fixed: int = 0) -> bool:
+    """One swap of two entrants between tables that lowers the repeated meetings, nearest tables first (the
+    first ``fixed`` tables stay as they are)."""
     count = len(tables)
     for distance in range(1, count):
-        for i in range(count - distance):
+        for i in range(fixed, count - distance):
             j = i + distance
             before = repeats(tables[i], met) + repeats(tables[j], met)
             if not before:
