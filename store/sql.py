@@ -78,6 +78,7 @@ from .records import (
     status_word,
 )
 from .results import MISSED_TURN, LogFacts, ResultQueries, finish_steps, log_facts, turn_steps
+from .tournaments import TournamentsMixin
 from .transaction import Step
 
 T = TypeVar("T")
@@ -176,7 +177,7 @@ class _GameLock:
 
 
 
-class SQLStore(ResultQueries, MapsMixin, Store):
+class SQLStore(ResultQueries, MapsMixin, TournamentsMixin, Store):
     """The store's logic on any SQL backend (see the module's docstring for what a backend supplies)."""
 
     def __init__(self, *, cache_size: int, clock: Callable[[], float]) -> None:

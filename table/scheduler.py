@@ -45,6 +45,14 @@ class Sink(Protocol):
     async def reminder(self, reminder: Reminder) -> None: ...
 
 
+class TournamentTimers(Protocol):
+    """The tournaments' own timers (table/tournaments.py): check-in closes, a round opens or runs out of time."""
+
+    async def next_due(self) -> float | None: ...
+
+    async def run_due(self, now: float) -> int: ...
+
+
 class Scheduler:
     def __init__(self, table: Table, store: Store, clock: Callable[[], float], sink: Sink,
                  shards: Shards | None = None) -> None:
@@ -58,6 +66,7 @@ class Scheduler:
         self._running = asyncio.Lock()  # one pass over the due timers at a time
         self._task: asyncio.Task[None] | None = None
         self.fired = 0        # timers handled
+        self.tournaments: TournamentTimers | None = None
 
     # -- the loop -----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -79,12 +88,15 @@ class Scheduler:
         while True:
             try:
                 nxt = await self.store.next_due(self.shards)
+                due_at = None if nxt is None else nxt.due_at
+                if self.tournaments is not None and (t := await self.tournaments.next_due()) is not None:
+                    due_at = t if due_at is None else min(due_at, t)
                 now = self.clock()
-                if nxt is not None and nxt.due_at <= now:
+                if due_at is not None and due_at <= now:
                     await self.run_due()
                     continue
                 self._wake.clear()
-                timeout = None if nxt is None else min(nxt.due_at - now, 86400.0)
+                timeout = None if due_at is None else min(due_at - now, 86400.0)
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(timeout):  # no extra task, unlike wait_for
                         await self._wake.wait()
@@ -110,6 +122,10 @@ class Scheduler:
                     await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
                 handled += 1
                 self.fired += 1
+            if self.tournaments is not None:
+                count = await self.tournaments.run_due(self.clock())
+                handled += count
+                self.fired += count
         return handled
 
     @staticmethod
