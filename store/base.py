@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
+from competition import Pairing, Result, Spec
 from engine import Action, Event
 from engine.events import View
 from engine.fog import Audience
@@ -27,6 +28,7 @@ from .records import (
 )
 from .results import FinishedGame, LeaderboardRow, PlayerStats, Reliability, ResultRecord
 from .seasons import LadderRow, Season
+from .tournaments import EntrantRecord, TournamentRecord, TournamentView
 
 T = TypeVar("T")
 
@@ -195,6 +197,23 @@ class StoreReader(abc.ABC):
     @abc.abstractmethod
     async def map_files(self, map_id: str) -> dict[str, bytes] | None:
         """A stored map's files (``map.json``, ``regions.png``, ``background.png``) by id, or None."""
+
+    # -- tournaments (store/tournaments.py) --------------------------------------------------------------
+    @abc.abstractmethod
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord:
+        """A tournament by id (``InvalidValue`` if there is none)."""
+
+    @abc.abstractmethod
+    async def channel_tournament(self, channel_id: int) -> TournamentRecord | None:
+        """The channel's tournament that is not over, else its newest, if any."""
+
+    @abc.abstractmethod
+    async def tournament_view(self, tournament_id: int) -> TournamentView:
+        """A tournament with its entrants, pairings and results."""
+
+    @abc.abstractmethod
+    async def tournament_of_game(self, game_id: int) -> tuple[int, int, int] | None:
+        """(tournament, round, table) of a game a tournament opened."""
 
 
 class Store(StoreReader):
@@ -367,6 +386,61 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def remove_map(self, guild_id: int, map_id: str) -> MapRecord:
         """Hide a map from the server's list; its files stay for the games played on it."""
+
+    # -- tournaments (store/tournaments.py) --------------------------------------------------------------
+    @abc.abstractmethod
+    async def create_tournament(self, guild_id: int | None, channel_id: int, host_id: int, name: str, spec: Spec,
+                                settings: Mapping[str, Any]) -> TournamentRecord:
+        """A new tournament in a channel (``InvalidValue`` if the channel has one that is not over)."""
+
+    @abc.abstractmethod
+    async def join_tournament(self, tournament_id: int, user_id: int, name: str, rating: float) -> EntrantRecord:
+        """An entrant joins (before the start)."""
+
+    @abc.abstractmethod
+    async def leave_tournament(self, tournament_id: int, user_id: int) -> None:
+        """An entrant leaves (before the start)."""
+
+    @abc.abstractmethod
+    async def check_in(self, tournament_id: int, user_id: int) -> None:
+        """An entrant checks in (while the check-in is open)."""
+
+    @abc.abstractmethod
+    async def open_checkin(self, tournament_id: int, until: float) -> TournamentRecord:
+        """The check-in opens, until ``until`` (the tournament's timer)."""
+
+    @abc.abstractmethod
+    async def cancel_tournament(self, tournament_id: int) -> TournamentRecord:
+        """The tournament is called off."""
+
+    @abc.abstractmethod
+    async def start_tournament(self, tournament_id: int) -> TournamentView:
+        """Pair the first round, once (a second start is refused)."""
+
+    @abc.abstractmethod
+    async def set_tournament_due(self, tournament_id: int, due_at: float | None, kind: str | None) -> None:
+        """Set (or clear) the tournament's timer."""
+
+    @abc.abstractmethod
+    async def set_pairing_room(self, tournament_id: int, round_: int, table: int, thread_id: int) -> int:
+        """The thread of a table; the first one set stays and is returned."""
+
+    @abc.abstractmethod
+    async def set_pairing_game(self, tournament_id: int, round_: int, table: int, game_id: int) -> None:
+        """The game of a table (once)."""
+
+    @abc.abstractmethod
+    async def record_table_result(self, result: Result, tournament_id: int, forced: bool = False
+                                  ) -> tuple[TournamentView, list[Pairing] | None]:
+        """Store a table's result and, with a round's last, pair the next round in the same transaction."""
+
+    @abc.abstractmethod
+    async def due_tournaments(self, now: float) -> list[TournamentRecord]:
+        """Tournaments whose timer is due."""
+
+    @abc.abstractmethod
+    async def next_tournament_due(self) -> float | None:
+        """When the next tournament timer is due."""
 
 
 __all__ = ["Store", "StoreReader"]

@@ -345,11 +345,69 @@ CREATE INDEX ladder_board ON ladder_ratings (guild_id, ladder, season, score);
 CREATE TABLE season_games (
     game_id INTEGER PRIMARY KEY REFERENCES games (id),
     season  INTEGER NOT NULL
+# Tournaments: each tournament (its spec, the settings of its games, entry rules, check-in and its status), its
+# entrants, its pairings (one row per table of a round: the unique key makes a round's pairing happen once, and
+# the row names the game and thread that play it) and the result of each table. ``due_at``/``due_kind``: the
+# tournament's one timer (check-in closes, a round's time limit, the next round's games to open).
+_V_TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id         INTEGER PRIMARY KEY,
+    guild_id   INTEGER,
+    channel_id INTEGER NOT NULL,
+    host_id    INTEGER NOT NULL,
+    name       TEXT    NOT NULL,
+    spec       TEXT    NOT NULL,
+    settings   TEXT    NOT NULL DEFAULT '{}',
+    status     TEXT    NOT NULL DEFAULT 'open'
+               CHECK (status IN ('open', 'checkin', 'running', 'finished', 'cancelled')),
+    round      INTEGER NOT NULL DEFAULT 0,
+    round_started_at REAL,
+    due_at     REAL,
+    due_kind   TEXT,
+    created_at REAL    NOT NULL,
+    updated_at REAL    NOT NULL
+);
+CREATE INDEX tournaments_by_channel ON tournaments (channel_id, id);
+CREATE INDEX tournaments_due ON tournaments (due_at) WHERE due_at IS NOT NULL;
+
+CREATE TABLE tournament_entrants (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    user_id       INTEGER NOT NULL,
+    name          TEXT    NOT NULL,
+    rating        REAL    NOT NULL,
+    team          INTEGER,
+    checked_in    INTEGER NOT NULL DEFAULT 0,
+    joined_at     REAL    NOT NULL,
+    PRIMARY KEY (tournament_id, user_id)
+);
+
+CREATE TABLE tournament_pairings (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    round         INTEGER NOT NULL,
+    table_no      INTEGER NOT NULL,
+    entrants      TEXT    NOT NULL,
+    bye           INTEGER NOT NULL DEFAULT 0,
+    bracket       TEXT    NOT NULL DEFAULT '',
+    thread_id     INTEGER,
+    game_id       INTEGER REFERENCES games (id),
+    PRIMARY KEY (tournament_id, round, table_no)
+);
+CREATE UNIQUE INDEX tournament_pairings_by_game ON tournament_pairings (game_id) WHERE game_id IS NOT NULL;
+
+CREATE TABLE tournament_results (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    round         INTEGER NOT NULL,
+    table_no      INTEGER NOT NULL,
+    places        TEXT    NOT NULL,
+    forfeits      TEXT    NOT NULL DEFAULT '[]',
+    forced        INTEGER NOT NULL DEFAULT 0,
+    at            REAL    NOT NULL,
+    PRIMARY KEY (tournament_id, round, table_no)
 );
 """
 
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
-                               _V_SUBSTITUTES, _V_SEASONS)
+                               _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -209,6 +209,8 @@ class PostgresStore(SQLStore):
     PostgreSQL settings for the bot's connections (for example ``{"synchronous_commit": "off"}``).
     """
 
+    _row_lock = " FOR UPDATE"  # a tournament's row, locked by the transaction that pairs its next round
+
     def __init__(self, url: str, *, pool_size: int = 10, command_timeout: float = 30.0, cache_size: int = 2048,
                  server_settings: Mapping[str, str] | None = None, clock: Callable[[], float] = time.time) -> None:
         super().__init__(cache_size=cache_size, clock=clock)

@@ -290,11 +290,66 @@ CREATE INDEX ladder_board ON ladder_ratings (guild_id, ladder, season, score);
 CREATE TABLE season_games (
     game_id BIGINT  PRIMARY KEY REFERENCES games (id),
     season  BIGINT  NOT NULL
+# 9: tournaments (see store/migrations.py).
+_V_TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id         BIGSERIAL PRIMARY KEY,
+    guild_id   BIGINT,
+    channel_id BIGINT  NOT NULL,
+    host_id    BIGINT  NOT NULL,
+    name       TEXT    NOT NULL,
+    spec       TEXT    NOT NULL,
+    settings   TEXT    NOT NULL DEFAULT '{}',
+    status     TEXT    NOT NULL DEFAULT 'open'
+               CHECK (status IN ('open', 'checkin', 'running', 'finished', 'cancelled')),
+    round      INTEGER NOT NULL DEFAULT 0,
+    round_started_at DOUBLE PRECISION,
+    due_at     DOUBLE PRECISION,
+    due_kind   TEXT,
+    created_at DOUBLE PRECISION    NOT NULL,
+    updated_at DOUBLE PRECISION    NOT NULL
+);
+CREATE INDEX tournaments_by_channel ON tournaments (channel_id, id);
+CREATE INDEX tournaments_due ON tournaments (due_at) WHERE due_at IS NOT NULL;
+
+CREATE TABLE tournament_entrants (
+    tournament_id BIGINT  NOT NULL REFERENCES tournaments (id),
+    user_id       BIGINT  NOT NULL,
+    name          TEXT    NOT NULL,
+    rating        DOUBLE PRECISION    NOT NULL,
+    team          INTEGER,
+    checked_in    INTEGER NOT NULL DEFAULT 0,
+    joined_at     DOUBLE PRECISION    NOT NULL,
+    PRIMARY KEY (tournament_id, user_id)
+);
+
+CREATE TABLE tournament_pairings (
+    tournament_id BIGINT  NOT NULL REFERENCES tournaments (id),
+    round         INTEGER NOT NULL,
+    table_no      INTEGER NOT NULL,
+    entrants      TEXT    NOT NULL,
+    bye           INTEGER NOT NULL DEFAULT 0,
+    bracket       TEXT    NOT NULL DEFAULT '',
+    thread_id     BIGINT,
+    game_id       BIGINT  REFERENCES games (id),
+    PRIMARY KEY (tournament_id, round, table_no)
+);
+CREATE UNIQUE INDEX tournament_pairings_by_game ON tournament_pairings (game_id) WHERE game_id IS NOT NULL;
+
+CREATE TABLE tournament_results (
+    tournament_id BIGINT  NOT NULL REFERENCES tournaments (id),
+    round         INTEGER NOT NULL,
+    table_no      INTEGER NOT NULL,
+    places        TEXT    NOT NULL,
+    forfeits      TEXT    NOT NULL DEFAULT '[]',
+    forced        INTEGER NOT NULL DEFAULT 0,
+    at            DOUBLE PRECISION    NOT NULL,
+    PRIMARY KEY (tournament_id, round, table_no)
 );
 """
 
 POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
-                                        _V_SUBSTITUTES, _V_SEASONS)
+                                        _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

@@ -79,6 +79,7 @@ from .records import (
 )
 from .results import MISSED_TURN, LogFacts, ResultQueries, finish_steps, log_facts, turn_steps
 from .seasons import SeasonQueries
+from .tournaments import TournamentsMixin
 from .transaction import Step
 
 T = TypeVar("T")
@@ -177,7 +178,7 @@ class _GameLock:
 
 
 
-class SQLStore(SeasonQueries, ResultQueries, MapsMixin, Store):
+class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store):
     """The store's logic on any SQL backend (see the module's docstring for what a backend supplies)."""
 
     def __init__(self, *, cache_size: int, clock: Callable[[], float]) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -32,6 +32,7 @@ from engine.game import split_log
 from engine.state import OVER
 from store import (
     ACTIVE_STATUSES,
+    FINISHED,
     LOBBY,
     RUNNING,
     ActionResult,
@@ -146,6 +147,8 @@ class Table(SeatOffers):
         self._humans_left: dict[int, tuple[tuple[SeatRecord, ...], int]] = {}
         # What each seat of a fog game saw of the board, followed from its log: the AI decides on it.
         self._recollections: dict[int, Recollection] = {}
+        # Called with a game that ended, under its lock (tournaments score it: table/tournaments.py).
+        self.game_over_hooks: list[Callable[[GameRecord], Awaitable[None]]] = []
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """One change at a time to one game inside this process (a game is served by one process: the one
@@ -470,6 +473,9 @@ class Table(SeatOffers):
             deadline = None
         for watcher in self.watchers:
             watcher(record.id)
+        if record.status == FINISHED and any(part.ended for part in parts):
+            for hook in self.game_over_hooks:
+                await hook(record)
         return Outcome(record, parts, notes or [], deadline)
 
     async def _stand_ins(self, record: GameRecord, parts: list[Part], stand_in: StandIn | None = None) -> GameRecord:

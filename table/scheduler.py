@@ -48,6 +48,12 @@ class Sink(Protocol):
 
 class SeasonSink(Protocol):
     async def season(self, outcome: SeasonOutcome) -> None: ...
+class TournamentTimers(Protocol):
+    """The tournaments' own timers (table/tournaments.py): check-in closes, a round opens or runs out of time."""
+
+    async def next_due(self) -> float | None: ...
+
+    async def run_due(self, now: float) -> int: ...
 
 
 class Scheduler:
@@ -67,6 +73,7 @@ class Scheduler:
         self.seasons = Seasons(store, clock, shards)
         self.seasons.changed = self.poke
         self.season_sink: SeasonSink | None = None   # who tells a season that ended by itself
+        self.tournaments: TournamentTimers | None = None
 
     # -- the loop -----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -88,13 +95,14 @@ class Scheduler:
         while True:
             try:
                 nxt = await self.store.next_due(self.shards)
-                season_end = await self.seasons.next_end()
+                due = [t for t in (None if nxt is None else nxt.due_at, await self.seasons.next_end()) if t is not None]
+                if self.tournaments is not None and (t := await self.tournaments.next_due()) is not None:
+                    due.append(t)
                 now = self.clock()
-                if (nxt is not None and nxt.due_at <= now) or (season_end is not None and season_end <= now):
+                if due and min(due) <= now:
                     await self.run_due()
                     continue
                 self._wake.clear()
-                due = [t for t in (None if nxt is None else nxt.due_at, season_end) if t is not None]
                 timeout = None if not due else min(min(due) - now, 86400.0)
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(timeout):  # no extra task, unlike wait_for
@@ -123,6 +131,10 @@ class Scheduler:
                 handled += 1
                 self.fired += 1
             handled += await self.end_seasons()
+            if self.tournaments is not None:
+                count = await self.tournaments.run_due(self.clock())
+                handled += count
+                self.fired += count
         return handled
 
     async def end_seasons(self) -> int:

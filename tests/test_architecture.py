@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "ratings", "store", "table", "render", "mapfiles", "cogs", "web")
+PACKAGES = ("engine", "ratings", "competition", "store", "table", "render", "mapfiles", "cogs", "web")
 OFFLINE = ROOT / "packages" / "discord-offline" / "discord_offline"
 
 
@@ -67,7 +67,7 @@ def test_no_import_circles_anywhere():
 
 
 def test_only_the_discord_layer_knows_discord():
-    for package in ("engine", "ratings", "store", "table", "render"):
+    for package in ("engine", "ratings", "competition", "store", "table", "render"):
         for path in (ROOT / package).rglob("*.py"):
             text = path.read_text(encoding="utf-8")
             assert "import discord" not in text and "from discord" not in text, path
@@ -145,3 +145,13 @@ def test_the_event_loop_never_reads_a_whole_log():
                         and node.func.attr == "events" and getattr(node.func.value, "attr", "") == "store":
                     bounded = len(node.args) > 1 or any(k.arg == "since_seq" for k in node.keywords)
                     assert bounded, f"{path.relative_to(ROOT)}:{node.lineno} reads a whole log on the event loop"
+
+
+def test_tournament_logic_is_pure():  # competition/ pairs and ranks; the flow around it lives in table/ and cogs/
+    graph = house()
+    for module, deps in graph.items():
+        if module.split(".")[0] == "competition":
+            assert {d.split(".")[0] for d in deps} <= {"competition", "ratings"}, (module, deps)
+    for path in (ROOT / "competition").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "import random" not in text and "datetime" not in text and "time." not in text, path

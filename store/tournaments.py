@@ -1,0 +1,375 @@
+"""Tournaments: all their SQL, in one place (the tables of migration ``_V_TOURNAMENTS``).
+
+A tournament keeps its spec (``competition.Spec``), the settings its games are opened with, its entrants, the
+pairings of each round (one row per table: the unique key (tournament, round, table) makes a round's pairing
+happen once) and each table's result. The next round is paired in the transaction that stores the last result
+of a round (``record_table_result``): the tournament's row is locked first (``FOR UPDATE`` on PostgreSQL, the
+whole file under SQLite's ``BEGIN IMMEDIATE``), so of two processes storing the last two results at once, the
+second sees the first's result and pairs, and no round is paired twice.
+
+A tournament has one timer of its own (``due_at``, ``due_kind``): check-in closes, a round's time limit passes,
+or the games of a new round are to be opened. The table's scheduler reads them (``due_tournaments``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from competition import CompetitionError, Entrant, Pairing, Result, Spec, next_round
+
+from .backend import Backend, Reading, Writing
+from .errors import InvalidValue, StoreError
+from .transaction import Step
+
+# A tournament's statuses.
+OPEN, CHECKIN, STARTED, DONE, CALLED_OFF = "open", "checkin", "running", "finished", "cancelled"
+T_ACTIVE = (OPEN, CHECKIN, STARTED)
+# What a tournament's timer is for.
+DUE_CHECKIN, DUE_ROUND, DUE_OPEN = "checkin", "round", "open"
+MAX_TOURNAMENT_ENTRANTS = 128
+
+_COLUMNS = ("id, guild_id, channel_id, host_id, name, spec, settings, status, round, round_started_at, due_at, "
+            "due_kind, created_at, updated_at")
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    """A tournament as stored."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    name: str
+    spec: Spec
+    settings: dict[str, Any]   # "game": the games' settings; "round_time", "min_games", "min_reliability",
+                               # "min_rating", "max_rating", "checkin" (seconds of check-in, 0: none)
+    status: str
+    round: int
+    round_started_at: float | None
+    due_at: float | None
+    due_kind: str | None
+    created_at: float
+    updated_at: float
+
+    @property
+    def active(self) -> bool:
+        return self.status in T_ACTIVE
+
+
+@dataclass(frozen=True)
+class EntrantRecord:
+    user_id: int
+    name: str
+    rating: float
+    checked_in: bool
+    joined_at: float
+    team: int | None = None
+
+    def entrant(self) -> Entrant:
+        return Entrant(self.user_id, self.rating, self.name)
+
+
+@dataclass(frozen=True)
+class PairingRecord:
+    """One table of one round, and the thread and game that play it (None until opened)."""
+
+    pairing: Pairing
+    thread_id: int | None = None
+    game_id: int | None = None
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    """Everything a tournament's standings and next round are computed from."""
+
+    record: TournamentRecord
+    entrants: list[EntrantRecord]
+    pairings: list[PairingRecord]
+    results: list[Result]
+    forced: frozenset[tuple[int, int]] = field(default_factory=frozenset)  # (round, table) ended by the time limit
+
+    def players(self) -> list[Entrant]:
+        """The entrants who play: with a check-in, those who checked in."""
+        checkin = bool(self.record.settings.get("checkin"))
+        return [e.entrant() for e in self.entrants if e.checked_in or not checkin]
+
+    def pairing_list(self) -> list[Pairing]:
+        return [p.pairing for p in self.pairings]
+
+
+def _record(row: Sequence[Any]) -> TournamentRecord:
+    spec = json.loads(row[5])
+    return TournamentRecord(int(row[0]), row[1], row[2], row[3], row[4], Spec(**spec), dict(json.loads(row[6])),
+                            row[7], row[8], row[9], row[10], row[11], row[12], row[13])
+
+
+def spec_json(spec: Spec) -> str:
+    return json.dumps({"format": spec.format, "table_size": spec.table_size, "rounds": spec.rounds,
+                       "team_size": spec.team_size}, separators=(",", ":"))
+
+
+def _pairing_steps(tournament_id: int, pairings: Sequence[Pairing]) -> list[Step]:
+    return [Step("INSERT INTO tournament_pairings (tournament_id, round, table_no, entrants, bye, bracket) "
+                 "VALUES (?, ?, ?, ?, ?, ?)",
+                 (tournament_id, p.round, p.table, json.dumps(list(p.entrants)), int(p.bye), p.bracket))
+            for p in pairings]
+
+
+class TournamentsMixin(Backend):
+    """The tournaments part of ``SQLStore``."""
+
+    _row_lock = ""  # PostgreSQL: " FOR UPDATE" (SQLite's BEGIN IMMEDIATE locks the whole file)
+
+    # -- reading ---------------------------------------------------------------------------------------
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord:
+        async def work() -> TournamentRecord:
+            async with self._reading() as db:
+                return await self._tournament(db, tournament_id)
+        return await self._run(work())
+
+    async def _tournament(self, db: Reading, tournament_id: int, lock: bool = False) -> TournamentRecord:
+        rows = await db.fetch(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?{self._row_lock if lock else ''}",
+                              (tournament_id,))
+        if not rows:
+            raise InvalidValue("There is no tournament #{id}.", id=tournament_id)
+        return _record(rows[0])
+
+    async def channel_tournament(self, channel_id: int) -> TournamentRecord | None:
+        """The newest tournament of a channel that is not over (else the newest at all), if any."""
+        async def work() -> TournamentRecord | None:
+            async with self._reading() as db:
+                rows = await db.fetch(f"SELECT {_COLUMNS} FROM tournaments WHERE channel_id = ? "
+                                      "ORDER BY status IN ('open', 'checkin', 'running') DESC, id DESC LIMIT 1",
+                                      (channel_id,))
+            return _record(rows[0]) if rows else None
+        return await self._run(work())
+
+    async def tournament_view(self, tournament_id: int) -> TournamentView:
+        async def work() -> TournamentView:
+            async with self._reading() as db:
+                return await self._view(db, tournament_id)
+        return await self._run(work())
+
+    async def _view(self, db: Reading, tournament_id: int, lock: bool = False) -> TournamentView:
+        record = await self._tournament(db, tournament_id, lock)
+        rows = await db.fetch("SELECT user_id, name, rating, checked_in, joined_at, team FROM tournament_entrants "
+                              "WHERE tournament_id = ? ORDER BY joined_at, user_id", (tournament_id,))
+        entrants = [EntrantRecord(u, n, float(r), bool(c), j, t) for u, n, r, c, j, t in rows]
+        rows = await db.fetch("SELECT round, table_no, entrants, bye, bracket, thread_id, game_id "
+                              "FROM tournament_pairings WHERE tournament_id = ? ORDER BY round, table_no",
+                              (tournament_id,))
+        pairings = [PairingRecord(Pairing(r, t, tuple(json.loads(e)), bool(b), k), th, g)
+                    for r, t, e, b, k, th, g in rows]
+        rows = await db.fetch("SELECT round, table_no, places, forfeits, forced FROM tournament_results "
+                              "WHERE tournament_id = ? ORDER BY round, table_no", (tournament_id,))
+        results = [Result(r, t, tuple((int(k), int(p)) for k, p in json.loads(pl)), frozenset(json.loads(f)))
+                   for r, t, pl, f, _forced in rows]
+        forced = frozenset((r, t) for r, t, _pl, _f, forced in rows if forced)
+        return TournamentView(record, entrants, pairings, results, forced)
+
+    async def tournament_of_game(self, game_id: int) -> tuple[int, int, int] | None:
+        """(tournament, round, table) of a game a tournament opened, if any."""
+        async def work() -> tuple[int, int, int] | None:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT tournament_id, round, table_no FROM tournament_pairings "
+                                      "WHERE game_id = ?", (game_id,))
+            return (int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else None
+        return await self._run(work())
+
+    async def due_tournaments(self, now: float) -> list[TournamentRecord]:
+        async def work() -> list[TournamentRecord]:
+            async with self._reading() as db:
+                rows = await db.fetch(f"SELECT {_COLUMNS} FROM tournaments WHERE due_at IS NOT NULL AND due_at <= ? "
+                                      "ORDER BY due_at, id", (now,))
+            return [_record(r) for r in rows]
+        return await self._run(work())
+
+    async def next_tournament_due(self) -> float | None:
+        async def work() -> float | None:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT MIN(due_at) FROM tournaments WHERE due_at IS NOT NULL")
+            return float(rows[0][0]) if rows and rows[0][0] is not None else None
+        return await self._run(work())
+
+    # -- writing ---------------------------------------------------------------------------------------
+    async def create_tournament(self, guild_id: int | None, channel_id: int, host_id: int, name: str, spec: Spec,
+                                settings: Mapping[str, Any]) -> TournamentRecord:
+        async def work() -> TournamentRecord:
+            now = self._clock()
+            async with self._transaction() as db:
+                busy = await db.fetch("SELECT id FROM tournaments WHERE channel_id = ? AND status IN "
+                                      "('open', 'checkin', 'running')", (channel_id,))
+                if busy:
+                    raise InvalidValue("This channel already has a tournament (#{id}): finish or cancel it first.",
+                                       id=busy[0][0])
+                rows = await db.fetch(
+                    "INSERT INTO tournaments (guild_id, channel_id, host_id, name, spec, settings, status, round, "
+                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'open', 0, ?, ?) RETURNING id",
+                    (guild_id, channel_id, host_id, name[:100], spec_json(spec), json.dumps(dict(settings)), now,
+                     now))
+                return await self._tournament(db, int(rows[0][0]))
+        return await self._run(work())
+
+    async def join_tournament(self, tournament_id: int, user_id: int, name: str, rating: float) -> EntrantRecord:
+        async def work() -> EntrantRecord:
+            now = self._clock()
+            async with self._transaction() as db:
+                record = await self._tournament(db, tournament_id, lock=True)
+                if record.status not in (OPEN, CHECKIN):
+                    raise StoreError("This tournament has started: it takes no more entrants.")
+                rows = await db.fetch("SELECT user_id FROM tournament_entrants WHERE tournament_id = ?",
+                                      (tournament_id,))
+                if any(r[0] == user_id for r in rows):
+                    raise StoreError("You are already in this tournament.")
+                if len(rows) >= MAX_TOURNAMENT_ENTRANTS:
+                    raise StoreError("This tournament is full ({n} entrants).", n=MAX_TOURNAMENT_ENTRANTS)
+                entrant = EntrantRecord(user_id, name[:64], rating, record.status == CHECKIN, now)
+                await db.commit(Step("INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, "
+                                     "checked_in, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
+                                     (tournament_id, user_id, entrant.name, rating, int(entrant.checked_in), now)))
+                return entrant
+        return await self._run(work())
+
+    async def leave_tournament(self, tournament_id: int, user_id: int) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                record = await self._tournament(db, tournament_id, lock=True)
+                if record.status not in (OPEN, CHECKIN):
+                    raise StoreError("This tournament has started: its entrants play it out.")
+                rows = await db.run(Step("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ? "
+                                         "RETURNING user_id", (tournament_id, user_id)))
+                if not rows:
+                    raise StoreError("You are not in this tournament.")
+        return await self._run(work())
+
+    async def check_in(self, tournament_id: int, user_id: int) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                record = await self._tournament(db, tournament_id, lock=True)
+                if record.status != CHECKIN:
+                    raise StoreError("This tournament's check-in is not open.")
+                rows = await db.run(Step("UPDATE tournament_entrants SET checked_in = 1 WHERE tournament_id = ? "
+                                         "AND user_id = ? RETURNING user_id", (tournament_id, user_id)))
+                if not rows:
+                    raise StoreError("You are not in this tournament.")
+        return await self._run(work())
+
+    async def open_checkin(self, tournament_id: int, until: float) -> TournamentRecord:
+        return await self._set_tournament_status(tournament_id, (OPEN,), CHECKIN, until, DUE_CHECKIN)
+
+    async def cancel_tournament(self, tournament_id: int) -> TournamentRecord:
+        return await self._set_tournament_status(tournament_id, T_ACTIVE, CALLED_OFF, None, None)
+
+    async def _set_tournament_status(self, tournament_id: int, allowed: Sequence[str], status: str,
+                                     due_at: float | None, due_kind: str | None) -> TournamentRecord:
+        async def work() -> TournamentRecord:
+            async with self._transaction() as db:
+                record = await self._tournament(db, tournament_id, lock=True)
+                if record.status not in allowed:
+                    raise StoreError("This tournament is {status} already.", status=record.status)
+                await db.run(Step("UPDATE tournaments SET status = ?, due_at = ?, due_kind = ?, updated_at = ? "
+                                  "WHERE id = ?", (status, due_at, due_kind, self._clock(), tournament_id)))
+                return await self._tournament(db, tournament_id)
+        return await self._run(work())
+
+    async def start_tournament(self, tournament_id: int) -> TournamentView:
+        """Pair the first round (of the entrants who play) and set the timer that opens its games. A tournament
+        that has started already is refused: a double tap starts it once."""
+        async def work() -> TournamentView:
+            async with self._transaction() as db:
+                view = await self._view(db, tournament_id, lock=True)
+                if view.record.status not in (OPEN, CHECKIN):
+                    raise StoreError("This tournament has started already.")
+                players = view.players()
+                try:
+                    view.record.spec.check(len(players))
+                    first = next_round(view.record.spec, players, [], [])
+                except CompetitionError as exc:
+                    raise StoreError("{reason}", reason=str(exc)) from exc
+                if not first:
+                    raise StoreError("This tournament has nothing to play.")
+                now = self._clock()
+                await db.run(*_pairing_steps(tournament_id, first), Step(
+                    "UPDATE tournaments SET status = 'running', round = 1, round_started_at = ?, due_at = ?, "
+                    "due_kind = 'open', updated_at = ? WHERE id = ?", (now, now, now, tournament_id)))
+                return await self._view(db, tournament_id)
+        return await self._run(work())
+
+    async def set_tournament_due(self, tournament_id: int, due_at: float | None, kind: str | None) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                await db.commit(Step("UPDATE tournaments SET due_at = ?, due_kind = ? WHERE id = ?",
+                                     (due_at, kind, tournament_id)))
+        return await self._run(work())
+
+    async def set_pairing_room(self, tournament_id: int, round_: int, table: int, thread_id: int) -> int:
+        """The thread of a table (the first one set stays); returns the table's thread."""
+        async def work() -> int:
+            async with self._transaction() as db:
+                rows = await db.run(
+                    Step("UPDATE tournament_pairings SET thread_id = ? WHERE tournament_id = ? AND round = ? "
+                         "AND table_no = ? AND thread_id IS NULL", (thread_id, tournament_id, round_, table)),
+                    Step("SELECT thread_id FROM tournament_pairings WHERE tournament_id = ? AND round = ? "
+                         "AND table_no = ?", (tournament_id, round_, table)))
+                return int(rows[0][0])
+        return await self._run(work())
+
+    async def set_pairing_game(self, tournament_id: int, round_: int, table: int, game_id: int) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                rows = await db.run(Step(
+                    "UPDATE tournament_pairings SET game_id = ? WHERE tournament_id = ? AND round = ? AND "
+                    "table_no = ? AND game_id IS NULL RETURNING game_id", (game_id, tournament_id, round_, table)))
+                if not rows:
+                    raise StoreError("This table has its game already.")
+        return await self._run(work())
+
+    async def record_table_result(self, result: Result, tournament_id: int, forced: bool = False
+                                  ) -> tuple[TournamentView, list[Pairing] | None]:
+        """Store a table's result (once: a second result of the same table is ignored) and, if it was the last of
+        its round, pair the next round in the same transaction, or finish the tournament. Returns the tournament
+        as stored afterwards, and the new round's pairings (None if this result paired nothing)."""
+        async def work() -> tuple[TournamentView, list[Pairing] | None]:
+            async with self._transaction() as db:
+                view = await self._view(db, tournament_id, lock=True)
+                if view.record.status != STARTED or any(
+                        (r.round, r.table) == (result.round, result.table) for r in view.results):
+                    return view, None
+                now = self._clock()
+                await db.run(Step(
+                    "INSERT INTO tournament_results (tournament_id, round, table_no, places, forfeits, forced, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (tournament_id, result.round, result.table, json.dumps([list(p) for p in result.places]),
+                     json.dumps(sorted(result.forfeits)), int(forced), now)))
+                results = [*view.results, result]
+                done = {(r.round, r.table) for r in results}
+                waiting = [p for p in view.pairings if p.pairing.round == view.record.round and not p.pairing.bye
+                           and (p.pairing.round, p.pairing.table) not in done]
+                if waiting:
+                    return await self._view(db, tournament_id), None
+                new = await self._pair(db, view, results)
+                return await self._view(db, tournament_id), new
+        return await self._run(work())
+
+    async def _pair(self, db: Writing, view: TournamentView, results: list[Result]) -> list[Pairing]:
+        """The next round (in the caller's transaction): its pairings stored and the timer to open its games
+        set, or the tournament finished (an empty list)."""
+        now = self._clock()
+        new = next_round(view.record.spec, view.players(), view.pairing_list(), results)
+        if not new:
+            await db.run(Step("UPDATE tournaments SET status = 'finished', due_at = ?, due_kind = 'final', "
+                              "updated_at = ? WHERE id = ?", (now, now, view.record.id)))
+            return []
+        await db.run(*_pairing_steps(view.record.id, new), Step(
+            "UPDATE tournaments SET round = ?, round_started_at = ?, due_at = ?, due_kind = 'open', updated_at = ? "
+            "WHERE id = ?", (new[0].round, now, now, now, view.record.id)))
+        return new
+
+
+__all__ = ["CALLED_OFF", "CHECKIN", "DONE", "DUE_CHECKIN", "DUE_OPEN", "DUE_ROUND", "MAX_TOURNAMENT_ENTRANTS", "OPEN",
+           "STARTED", "T_ACTIVE", "EntrantRecord", "PairingRecord", "TournamentRecord", "TournamentView",
+           "TournamentsMixin", "spec_json"]
