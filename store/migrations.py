@@ -345,6 +345,9 @@ CREATE INDEX ladder_board ON ladder_ratings (guild_id, ladder, season, score);
 CREATE TABLE season_games (
     game_id INTEGER PRIMARY KEY REFERENCES games (id),
     season  INTEGER NOT NULL
+);
+"""
+
 # Tournaments: each tournament (its spec, the settings of its games, entry rules, check-in and its status), its
 # entrants, its pairings (one row per table of a round: the unique key makes a round's pairing happen once, and
 # the row names the game and thread that play it) and the result of each table. ``due_at``/``due_kind``: the

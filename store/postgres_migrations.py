@@ -290,7 +290,10 @@ CREATE INDEX ladder_board ON ladder_ratings (guild_id, ladder, season, score);
 CREATE TABLE season_games (
     game_id BIGINT  PRIMARY KEY REFERENCES games (id),
     season  BIGINT  NOT NULL
-# 9: tournaments (see store/migrations.py).
+);
+"""
+
+# 11: tournaments (see store/migrations.py).
 _V_TOURNAMENTS = """
 CREATE TABLE tournaments (
     id         BIGSERIAL PRIMARY KEY,
