@@ -116,10 +116,9 @@ async def transfer(source_setting: str, target_setting: str) -> TransferReport:
                                                     dict(target_tables[table]), conflicts)
         if isinstance(target, PostgresStore):
             async with target._transaction() as db:
-                await db.run(Step("SELECT setval(pg_get_serial_sequence('games', 'id'), "
-                                  "(SELECT COALESCE(max(id), 0) + 1 FROM games), false)"))
-                await db.run(Step("SELECT setval(pg_get_serial_sequence('seasons', 'id'), "
-                                  "(SELECT COALESCE(max(id), 0) + 1 FROM seasons), false)"))
+                for numbered in ("games", "seasons", "tournaments"):   # new rows follow the copied ids
+                    await db.run(Step(f"SELECT setval(pg_get_serial_sequence('{numbered}', 'id'), "
+                                      f"(SELECT COALESCE(max(id), 0) + 1 FROM {numbered}), false)"))
         games = await source.list_games()
         report.games = len(games)
         for record in games:

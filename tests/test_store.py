@@ -200,7 +200,7 @@ async def test_lobby_rules(store):
     with pytest.raises(NotEnoughPlayers, match="at least 2"):
         await store.start_game(lobby.id)
     with pytest.raises(InvalidValue, match="AI level"):
-        await store.add_ai(lobby.id, "hard")
+        await store.add_ai(lobby.id, "grandmaster")
     with pytest.raises(SettingsError):
         await store.update_settings(lobby.id, {"cards": "sometimes"})
     with pytest.raises(NotSeated):
