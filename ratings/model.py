@@ -21,6 +21,9 @@ a rebuild gives exactly the ratings the games gave one by one.
 - The same players (the humans who took part) count at most ``REPEAT_LIMIT`` rated games together in any
   ``REPEAT_WINDOW`` seconds; their further games in that time are unrated (``table_of``; the store counts the
   repeats, ``rebuild`` counts them the same way).
+- A seat that changed hands (a substitute claimed it) has a result per player who held it (``seat``): each is rated
+  as if they alone had held it, by their share of its turns; the other seats against its main player. A
+  substitute who goes out soon after the claim did not leave early.
 - The number shown to players is ``score``: 1000 plus 40 times the conservative estimate ``mu - 3 sigma``
   (openskill's ordinal), so a new player starts at 1000. It stays hidden until ``MIN_GAMES`` rated games.
 """

@@ -104,9 +104,7 @@ class SeatOffers:
                 raise SeatRefused(SeatRefused.SEATED) from None
             if claimed is None:
                 raise SeatRefused(SeatRefused.NOT_OFFERED)
-            outcome = await self._finish(claimed, [], [Note(SEAT_CLAIMED, seat, since)])
-            outcome.seat_status = status
-            return outcome
+            return await self._finish(claimed, [], [Note(SEAT_CLAIMED, seat, since)])
 
     async def _offer_of(self, record: GameRecord, user_id: int) -> int | None:
         """The seat the AI took from ``user_id`` if it is offered now (a reinstate withdraws the offer)."""
