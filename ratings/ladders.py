@@ -6,7 +6,8 @@
   as a free-for-all ranks seats, and a server rarely plays enough of them for a ladder of their own.
 - Each ladder has an all-time rating and, while a server runs seasons, one per season. Whether a game is rated at
   all is decided once, by the all-time rating (``rate_game`` with the repeat limit): a game that moved nobody
-  there moves no ladder either.
+  there moves no ladder either; how established an opponent is (``opponent_weight``) is read from the all-time
+  record too.
 - A new season starts each player from their last season's rating on that ladder, moved part-way back to the
   start (``soft_reset``): ``mu' = MU + (1 - RESET_SHARE) * (mu - MU)`` and
   ``sigma' = sigma + RESET_SHARE * (SIGMA - sigma)`` (the uncertainty widened towards a new player's), games and
@@ -45,13 +46,21 @@ def season_start(previous: Rating | None) -> Rating:
     return Rating() if previous is None else soft_reset(previous)
 
 
-def rate_on_ladder(before: Mapping[int, Rating], seats: Sequence[SeatResult],
-                   users: Iterable[int]) -> dict[int, Rating]:
+def rate_on_ladder(before: Mapping[int, Rating], seats: Sequence[SeatResult], users: Iterable[int],
+                   record: Mapping[int, Rating]) -> dict[int, Rating]:
     """The new ladder ratings of ``users`` (the players the all-time rating moved) from their ladder ratings
-    ``before`` (a season's already soft-reset), by the same ``rate_game``; the repeat limit was applied once, on
-    the all-time rating."""
-    changed = rate_game(before, seats)
-    return {u: changed[u] for u in users if u in changed}
+    ``before`` (a season's already soft-reset), by the same ``rate_game``. The repeat limit was applied once, on
+    the all-time rating; how established an opponent is (the damping of new accounts) is read from their record
+    over every game before this one (``record``), so a new season, where everyone's count starts at zero, does not
+    damp everyone."""
+    mixed = {u: Rating(r.mu, r.sigma, record.get(u, Rating()).games) for u, r in before.items()}
+    changed = rate_game(mixed, seats)
+    out = {}
+    for user in users:
+        if user in changed:
+            old, new = before.get(user, Rating()), changed[user]
+            out[user] = Rating(new.mu, new.sigma, old.games + 1, old.wins + new.wins)
+    return out
 
 
 Key = tuple[str, int, int]   # (ladder, season or ALL_TIME, user id)
@@ -69,6 +78,7 @@ def rebuild_ladders(games: Iterable[tuple[int, int, Sequence[SeatResult]]]) -> d
         if not changed:
             continue
         rated.append((max((s.ended_at for s in seats), default=0.0), table_of(seats)))
+        record = dict(overall)
         overall.update(changed)
         ladder = ladder_of(seats)
         periods = [ALL_TIME] + ([season] if season != ALL_TIME else [])
@@ -80,7 +90,7 @@ def rebuild_ladders(games: Iterable[tuple[int, int, Sequence[SeatResult]]]) -> d
                     last = latest_season.get((ladder, user))
                     known = season_start(out[(ladder, last, user)] if last is not None else None)
                 before[user] = known if known is not None else Rating()
-            for user, rating in rate_on_ladder(before, seats, changed).items():
+            for user, rating in rate_on_ladder(before, seats, changed, record).items():
                 out[(ladder, period, user)] = rating
                 if period != ALL_TIME:
                     latest_season[(ladder, user)] = period

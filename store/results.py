@@ -264,7 +264,7 @@ async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_
     return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 18)})",
                  [_result_row(r) for r in results], many=True),
             *_rating_steps(guild_id or 0, game_id, _names(results), changed, now),
-            *await ladder_steps(db, guild_id or 0, game_id, seats, changed, _names(results), now)]
+            *await ladder_steps(db, guild_id or 0, game_id, seats, changed, current, _names(results), now)]
 
 
 async def _repeats(db: Writing, guild_id: int, seats: Sequence[SeatResult], now: float) -> int:

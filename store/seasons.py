@@ -66,10 +66,11 @@ def _rating(row: Sequence[Any]) -> Rating:
 
 
 async def ladder_steps(db: Writing, guild_id: int, game_id: int, seats: Sequence[SeatResult],
-                       changed: Mapping[int, Rating], names: Mapping[int, str], now: float) -> list[Step]:
-    """The ladder ratings a game just rated gives (``changed``: the players its all-time rating moved): on its
-    ladder all-time, and in the server's running season, where a player's first game starts from the soft reset
-    of their last season's rating on that ladder."""
+                       changed: Mapping[int, Rating], record: Mapping[int, Rating], names: Mapping[int, str],
+                       now: float) -> list[Step]:
+    """The ladder ratings a game just rated gives (``changed``: the players its all-time rating moved, from their
+    ``record`` before it): on its ladder all-time, and in the server's running season, where a player's first game
+    starts from the soft reset of their last season's rating on that ladder."""
     if not changed or not guild_id:
         return []
     ladder = ladder_of(seats)
@@ -93,7 +94,9 @@ async def ladder_steps(db: Writing, guild_id: int, game_id: int, seats: Sequence
                 if user not in before:
                     before[user] = season_start(last.get(user))
             steps.append(Step("INSERT INTO season_games (game_id, season) VALUES (?, ?)", (game_id, period)))
-        new = rate_on_ladder(before, seats, users)
+        for user in users:   # a first game on the ladder starts from the default
+            before.setdefault(user, Rating())
+        new = rate_on_ladder(before, seats, users, record)
         steps.append(Step(_LADDER_UPSERT, [(guild_id, ladder, period, u, names[u], r.mu, r.sigma, r.score, r.games,
                                             r.wins, now) for u, r in sorted(new.items())], many=True))
     return steps

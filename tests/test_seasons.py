@@ -21,6 +21,7 @@ from ratings.ladders import (
     ONE_V_ONE,
     RESET_SHARE,
     ladder_of,
+    rate_on_ladder,
     rebuild_ladders,
     season_start,
     soft_reset,
@@ -74,11 +75,17 @@ async def test_ladders_per_season_with_a_soft_reset_and_a_rebuild_that_gives_the
     in_first = await store.ladder_ratings(GUILD, ONE_V_ONE, first.id)
     second = await store.start_season(GUILD, 100, 30, ALICE, now + 2 * DAY)
     assert second.number == 2
+    established = await store.ratings(GUILD)   # the record over every game, before the next game
     record = await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="d"))
     results = await store.results(record.id)
-    # The second season's first game starts each player from the soft reset of their first season's rating.
+    # The second season's first game starts each player from the soft reset of their first season's rating,
+    # damped by how established the opponent is over every game (3 games: not a new account).
     seats = [r.seat_result() for r in results]
-    expected = rate_game({u: soft_reset(in_first[u]) for u in (ALICE, BOB)}, seats)
+    starts = {u: soft_reset(in_first[u]) for u in (ALICE, BOB)}
+    expected = rate_on_ladder(starts, seats, (ALICE, BOB), established)
+    undamped = rate_game({u: Rating(r.mu, r.sigma, established[u].games) for u, r in starts.items()}, seats)
+    assert expected[ALICE].mu == pytest.approx(undamped[ALICE].mu)
+    assert abs(expected[ALICE].mu - starts[ALICE].mu) > abs(rate_game(starts, seats)[ALICE].mu - starts[ALICE].mu)
     season = await store.ratings(GUILD, ladder=ONE_V_ONE, season=second.id)
     for user in (ALICE, BOB):
         assert season[user].mu == pytest.approx(expected[user].mu)
