@@ -37,6 +37,7 @@ WIN = 1000.0
 LOSS = 1.0                  # each army of ours a battle is expected to cost
 DAMAGE = 0.35               # each enemy army it is expected to destroy (others gain from it too)
 EXPOSED = 0.12              # each enemy army that can reach a newly taken territory, times the share that fights
+GO_ON = 0.0                 # what a further attack must be worth once the turn's card is earned
 
 
 @dataclass
@@ -335,7 +336,7 @@ class HardAI(NormalAI):
                 score, stop_at = self.price(pos, src, dst, armies)
                 if best is None or score > best.score:
                     best = Plan(score, src, dst, stop_at)
-        if best is None or best.score <= 0:
+        if best is None or best.score <= (GO_ON if s.conquered_this_turn else 0.0):
             return None
         return best
 
