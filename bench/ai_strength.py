@@ -46,6 +46,7 @@ TARGET = 0.8
 LEVELS = ["normal", "easy", "easy"]
 DECISION_BUDGET = 0.100  # seconds of CPU a decision may take
 TURN_BUDGET = 1.0        # and a whole AI turn
+MATCH_ACTIONS = 50_000   # a match's game still going after this many actions is counted as unfinished
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,6 @@ MATCHES = {
     "hard-vs-5-normal-fog": Match("hard", "normal", 6, 200, {"fog": "on"}),
     "normal-vs-5-easy": Match("normal", "easy", 6, 200),
     "easy-vs-5-easy": Match("easy", "easy", 6, 200),
-    "easy-vs-5-normal": Match("easy", "normal", 6, 200),
-    "easy-vs-normal-2p": Match("easy", "normal", 2, 200),
 }
 
 
@@ -87,12 +86,17 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def match_game(args: tuple[str, int]) -> tuple[bool, int]:
-    """Game ``i`` of a match: whether the tested seat won, and the game's turns."""
+    """Game ``i`` of a match: whether the tested seat won, and the game's turns (-1: a game that did not end
+    within ``MATCH_ACTIONS`` actions, a loss)."""
     name, i = args
     match = MATCHES[name]
     seat = i % match.players
     levels = [match.tested if s == seat else match.others for s in range(match.players)]
-    result = play_game(levels, game_seed(f"match:{name}", i), dict(match.settings))
+    try:
+        result = play_game(levels, game_seed(f"match:{name}", i), dict(match.settings),
+                           max_actions=MATCH_ACTIONS)
+    except RuntimeError:
+        return False, -1
     state = result.game.state
     won = seat in (state.winners or ([] if result.winner is None else [result.winner]))
     return won, state.turn
@@ -113,9 +117,11 @@ def play_match(name: str, games: int, jobs: int) -> bool:
     share = wins / games
     goal = "–" if match.goal is None else f"{'<' if match.below else '≥'} {match.goal:.1%}"
     met = match.goal is None or (high < match.goal if match.below else share >= match.goal)
-    turns = statistics.median(t for _, t in results)
+    turns = statistics.median(t for _, t in results if t >= 0)
+    unfinished = sum(1 for _, t in results if t < 0)
     print(f"| {name} | {games} | {wins} | {share:.1%} | {low:.1%}–{high:.1%} | {goal} | "
-          f"{'yes' if met else 'no'} | {turns:.0f} | {time.perf_counter() - started:.0f} s |", flush=True)
+          f"{'yes' if met else 'no'} | {turns:.0f} | {unfinished} | {time.perf_counter() - started:.0f} s |",
+          flush=True)
     return met
 
 
@@ -221,8 +227,8 @@ def main() -> int:
         return 0
     if args.match:
         names = list(MATCHES) if "all" in args.match else args.match
-        print("| match | games | wins | share | 95% interval | goal | met | median turns | time |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("| match | games | wins | share | 95% interval | goal | met | median turns | unfinished | time |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         met = [play_match(name, args.games or MATCHES[name].games, args.jobs) for name in names]
         return 0 if all(met) else 1
     return strength(args.games or 200, args.fog)

@@ -27,7 +27,7 @@ from .knowledge import Memory, seat_view
 from .normal import NormalAI
 
 # What things are worth, in armies.
-TERRITORY = 1.2             # a territory: income (a third of an army a turn) and one fewer for its owner
+TERRITORY = 0.8             # a territory: income (a third of an army a turn) and one fewer for its owner
 COMPLETE = 2.5              # times a continent's bonus, for completing it
 BREAK = 1.6                 # times an enemy continent's bonus, for breaking it
 PROGRESS = 0.9              # times the bonus of the continent it is after, spread over its territories
@@ -35,9 +35,8 @@ ELIMINATE = 6.0             # a player out of the game (and each card taken is w
 CAPITAL_TAKEN = 14.0        # an enemy capital
 WIN = 1000.0
 LOSS = 1.0                  # each army of ours a battle is expected to cost
-DAMAGE = 0.35               # each enemy army it is expected to destroy (others gain from it too)
+DAMAGE = 0.1                # each enemy army it is expected to destroy (others gain from it too)
 EXPOSED = 0.12              # each enemy army that can reach a newly taken territory, times the share that fights
-GO_ON = 0.0                 # what a further attack must be worth once the turn's card is earned
 
 
 @dataclass
@@ -140,7 +139,7 @@ class Position:
             value += ELIMINATE + len(s.hands.get(defender, [])) * self.card_worth()
             if defender == self.prey:
                 value += WIN
-        elif defender is not None and defender == self.prey:
+        if defender is not None and defender == self.prey and self.counts.get(defender, 0) > 1:
             value += 3.0 + 8.0 / max(1, self.counts.get(defender, 1))
         if dst in self.capitals:
             value += CAPITAL_TAKEN
@@ -259,7 +258,8 @@ class HardAI(NormalAI):
         worst: tuple[float, str, int] | None = None
         capital = game.capital_of(pos.seat)
         for t in pos.mine:
-            stake = sum(game.board.continents[c].bonus for c in pos.held if game.board.continent_of(t).id == c)
+            continent = game.board.continent_of(t)
+            stake = continent.bonus if continent.id in pos.held else 0
             if t == capital:
                 stake += 8
             if stake == 0:
@@ -336,7 +336,7 @@ class HardAI(NormalAI):
                 score, stop_at = self.price(pos, src, dst, armies)
                 if best is None or score > best.score:
                     best = Plan(score, src, dst, stop_at)
-        if best is None or best.score <= (GO_ON if s.conquered_this_turn else 0.0):
+        if best is None or best.score <= 0:
             return None
         return best
 
