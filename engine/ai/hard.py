@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ..actions import Action, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
 from ..game import Game
-from ..odds import QUICK_LIMIT, BattleOdds, approximate_odds, battle_odds
+from ..odds import BattleOdds, approximate_odds, battle_odds
 from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
 from .knowledge import Memory, seat_view
 from .normal import NormalAI
@@ -173,9 +173,13 @@ class Position:
         return 0.0
 
 
+# Exact odds up to this many attackers × defenders (a millisecond or two), else the normal approximation.
+EXACT = 1_500
+
+
 def fight(armies: int, defenders: int, stop_at: int = 1) -> BattleOdds:
     """The odds of a blitz: exact when small enough to be quick, else the normal approximation."""
-    if armies * defenders <= QUICK_LIMIT:
+    if armies * defenders <= EXACT:
         return battle_odds(armies, defenders, stop_at)
     return approximate_odds(armies, defenders)
 
