@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 
 from ..actions import Action, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
 from ..game import Game
-from ..odds import QUICK_LIMIT, BattleOdds, approximate_odds, battle_odds
+from ..odds import BattleOdds, approximate_odds, battle_odds
 from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
 from .knowledge import Memory, seat_view
 from .normal import NormalAI
 
 # What things are worth, in armies.
-TERRITORY = 1.2             # a territory: income (a third of an army a turn) and one fewer for its owner
+TERRITORY = 0.8             # a territory: income (a third of an army a turn) and one fewer for its owner
 COMPLETE = 2.5              # times a continent's bonus, for completing it
 BREAK = 1.6                 # times an enemy continent's bonus, for breaking it
 PROGRESS = 0.9              # times the bonus of the continent it is after, spread over its territories
@@ -35,7 +35,7 @@ ELIMINATE = 6.0             # a player out of the game (and each card taken is w
 CAPITAL_TAKEN = 14.0        # an enemy capital
 WIN = 1000.0
 LOSS = 1.0                  # each army of ours a battle is expected to cost
-DAMAGE = 0.35               # each enemy army it is expected to destroy (others gain from it too)
+DAMAGE = 0.1                # each enemy army it is expected to destroy (others gain from it too)
 EXPOSED = 0.12              # each enemy army that can reach a newly taken territory, times the share that fights
 
 
@@ -139,7 +139,7 @@ class Position:
             value += ELIMINATE + len(s.hands.get(defender, [])) * self.card_worth()
             if defender == self.prey:
                 value += WIN
-        elif defender is not None and defender == self.prey:
+        if defender is not None and defender == self.prey and self.counts.get(defender, 0) > 1:
             value += 3.0 + 8.0 / max(1, self.counts.get(defender, 1))
         if dst in self.capitals:
             value += CAPITAL_TAKEN
@@ -173,9 +173,13 @@ class Position:
         return 0.0
 
 
+# Exact odds up to this many attackers × defenders (a millisecond or two), else the normal approximation.
+EXACT = 1_500
+
+
 def fight(armies: int, defenders: int, stop_at: int = 1) -> BattleOdds:
     """The odds of a blitz: exact when small enough to be quick, else the normal approximation."""
-    if armies * defenders <= QUICK_LIMIT:
+    if armies * defenders <= EXACT:
         return battle_odds(armies, defenders, stop_at)
     return approximate_odds(armies, defenders)
 
@@ -258,7 +262,8 @@ class HardAI(NormalAI):
         worst: tuple[float, str, int] | None = None
         capital = game.capital_of(pos.seat)
         for t in pos.mine:
-            stake = sum(game.board.continents[c].bonus for c in pos.held if game.board.continent_of(t).id == c)
+            continent = game.board.continent_of(t)
+            stake = continent.bonus if continent.id in pos.held else 0
             if t == capital:
                 stake += 8
             if stake == 0:

@@ -1,0 +1,110 @@
+"""Every AI level a player may choose plays whole games by the rules and toward the game's goal, and plays the
+same game the same way twice. How strong each level is lives in bench/ai_strength.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Game
+from engine.actions import Blitz
+from engine.ai import PLAYER_LEVELS, make_ai
+from engine.missions import territories_mission
+from engine.simulate import play_game
+from engine.state import ATTACK, OVER, Player
+
+AUSTRALIA = ("indonesia", "new_guinea", "eastern_australia", "western_australia")
+
+
+@pytest.mark.parametrize("level", PLAYER_LEVELS)
+def test_each_level_plays_a_whole_game_to_its_end(level):
+    """Three seats of one level: every action legal (``Game.apply`` refuses any other), the game ends in a win."""
+    result = play_game([level] * 3, f"levels:{level}", {"cards": "escalating"})
+    state = result.game.state
+    assert state.phase == OVER and state.winner in (0, 1, 2) and state.result == "conquest"
+
+
+@pytest.mark.parametrize("mode", ["missions", "capitals"])
+def test_hard_plays_the_goal_games_to_their_end(mode):
+    result = play_game(["hard", "normal", "normal"], f"levels:{mode}", {"mode": mode, "fog": "on"})
+    assert result.game.state.phase == OVER and result.game.state.winner is not None
+
+
+def test_hard_plays_two_players_with_the_neutral():
+    """Two players and the neutral armies: the neutral never wins, the game ends between the players."""
+    for i in range(2):
+        result = play_game(["hard", "normal"][::1 - 2 * i], f"levels:duel:{i}")
+        assert result.game.state.phase == OVER and result.game.state.winner in (0, 1)
+
+
+def test_the_same_game_twice_gives_the_same_actions():
+    first = play_game(["hard", "normal", "easy"], "levels:twice", {"fog": "on"})
+    again = play_game(["hard", "normal", "easy"], "levels:twice", {"fog": "on"})
+    assert first.events == again.events
+
+
+def attack_phase(seat: int = 0) -> Game:
+    """A 3-player game in ``seat``'s attack phase, every territory first given to seat 1 with 3 armies."""
+    players = [Player(i, f"P{i}", "ai", "hard") for i in range(3)]
+    game, _ = Game.new(players, "levels:position", {"deployment": "auto"})
+    s = game.state
+    for t in game.board.territory_ids:
+        s.owners[t], s.armies[t] = 1, 3
+    s.owners["alaska"], s.owners["kamchatka"] = 2, 2
+    s.current, s.phase, s.reinforcements, s.conquered_this_turn = seat, ATTACK, 0, False
+    return game
+
+
+def play_turn(game: Game, seat: int) -> None:
+    ai = make_ai("hard")
+    while game.state.current == seat and game.state.phase != OVER:
+        game.apply(ai.choose(game, seat))
+
+
+def test_hard_takes_a_continent_when_it_can():
+    """Three of Australia's four territories and a stack next to the fourth: it takes the continent."""
+    game = attack_phase()
+    s = game.state
+    for t in AUSTRALIA[:3]:
+        s.owners[t], s.armies[t] = 0, 2
+    s.armies["indonesia"] = 12
+    action = make_ai("hard").choose(game, 0)
+    assert isinstance(action, Blitz) and action.target == "western_australia"
+    play_turn(game, 0)
+    assert all(s.owners[t] == 0 for t in AUSTRALIA)
+
+
+def test_hard_completes_its_mission():
+    """A territories mission one territory short, and a weak neighbour: it wins by its mission on this turn."""
+    players = [Player(i, f"P{i}", "ai", "hard") for i in range(3)]
+    game, _ = Game.new(players, "levels:mission", {"deployment": "auto", "mode": "missions"})
+    s = game.state
+    for t in game.board.territory_ids:
+        s.owners[t], s.armies[t] = 1, 4
+    s.owners["alaska"], s.owners["kamchatka"] = 2, 2
+    for t in AUSTRALIA[:3]:
+        s.owners[t], s.armies[t] = 0, 2
+    s.armies["indonesia"] = 9
+    s.owners["siam"], s.armies["siam"] = 2, 1
+    s.missions[0] = territories_mission(4)
+    s.current, s.phase, s.reinforcements = 0, ATTACK, 0
+    play_turn(game, 0)
+    assert s.phase == OVER and s.winner == 0 and s.result == "mission"
+
+
+def test_hard_keeps_its_continent_border_held():
+    """Holding Australia with a weak door facing a big enemy stack, its reinforcements guard the door."""
+    game = attack_phase()
+    s = game.state
+    for t in AUSTRALIA:
+        s.owners[t], s.armies[t] = 0, 1
+    s.armies["siam"] = 9
+    s.phase, s.reinforcements = "reinforce", 5
+    s.hands[0] = []
+    play_turn_until_attack(game)
+    assert s.armies["indonesia"] >= 4
+
+
+def play_turn_until_attack(game: Game) -> None:
+    ai = make_ai("hard")
+    while game.state.phase == "reinforce":
+        game.apply(ai.choose(game, 0))
