@@ -74,6 +74,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
     async def cog_unload(self) -> None:
         await self.scheduler.stop()
         await self.announcer.box.close()
+        self.table.thinking.shutdown()
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         require_permissions(interaction)

@@ -75,6 +75,9 @@ class Thinking:
                 log.warning("the AI's worker ended while deciding (%s); the %s AI decides instead",
                             exc.__class__.__name__, FALLBACK)
                 self.workers.shutdown()
+            except Exception:  # the level's own fault: the game must not stall on it either
+                log.warning("an AI of level %s failed to decide; the %s AI decides instead", level, FALLBACK,
+                            exc_info=True)
             else:
                 self.thought_in[pid] += 1
                 log.debug("an AI of level %s decided in process %s in %.3f s", level, pid, time.monotonic() - start)
