@@ -435,7 +435,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         if level not in AI_LEVELS:
             # The levels are shown as they are written (they are what the store accepts); "or" is translated.
             raise InvalidValue("There is no AI level “{level}”; choose {levels}.", level=level,
-                               levels=Phrase(*AI_LEVELS))
+                               levels=Phrase(", ".join(AI_LEVELS[:-1]), AI_LEVELS[-1]))
 
         def change(record: GameRecord) -> GameRecord:
             label = name

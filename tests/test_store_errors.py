@@ -127,12 +127,12 @@ def test_a_status_word_keeps_its_meaning_apart_from_the_engines_phase():
 async def test_the_ai_levels_stay_as_written_and_or_is_translated(store):
     lobby = await store.create_lobby(GUILD, CHANNEL, HOST, "Host")
     with pytest.raises(InvalidValue) as caught:
-        await store.add_ai(lobby.id, "hard")
+        await store.add_ai(lobby.id, "genius")
     assert texts(caught.value) == (
-        "There is no AI level “hard”; choose easy or normal.",
-        "There is no AI level “hard”; choose easy or normal.",
-        "Det finnes ikke noe AI-nivå som heter «hard»; velg easy eller normal.",
-        "No existe el nivel de IA «hard»; elige easy o normal.",
+        "There is no AI level “genius”; choose easy, normal or hard.",
+        "There is no AI level “genius”; choose easy, normal or hard.",
+        "Det finnes ikke noe AI-nivå som heter «genius»; velg easy, normal eller hard.",
+        "No existe el nivel de IA «genius»; elige easy, normal o hard.",
     )
 
 

@@ -428,14 +428,15 @@ async def test_the_host_sets_up_a_lobby_by_taps_and_forged_values_change_nothing
             step = await d.select("alice", [value], d.message(lobby.id), custom_id=values["custom_id"])
             assert not step.problems, step.problems
             assert str((await record_of(d)).settings[name]) == value
-        assert set(MENU_SETTINGS) == {"mode", "fog", "teams", "cards", "fortify", "turn_deadline", "min_reliability"}
+        assert set(MENU_SETTINGS) == {"mode", "fog", "teams", "cards", "fortify", "turn_deadline", "min_reliability",
+                                      "stand_in"}
         before = await record_of(d)
         gid = before.id
         for custom_id, value in ((f"lobbys:{gid}:val:fog", "maybe"), (f"lobbys:{gid}:val:max_missed", "0"),
                                  (f"lobbys:{gid}:val:turn_deadline", "61"), (f"lobbys:{gid}:val:vacation_days", "9"),
                                  (f"lobbys:{gid}:val:mode", "Classic"), (f"lobbys:{gid}:set", "language"),
                                  (f"lobbys:{gid}:val:min_reliability", "85"),
-                                 (f"lobbys:{gid}:ai", "hard"), (f"lobbys:{gid}:ai", "random")):
+                                 (f"lobbys:{gid}:ai", "genius"), (f"lobbys:{gid}:ai", "random")):
             step = await d.select("alice", [value], _planted(d, custom_id, [value]))
             assert "not available" in step[-1].content and step[-1].ephemeral, (custom_id, value, step[-1].content)
         d.set_locale("bob", "en-US")
