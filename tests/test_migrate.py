@@ -15,7 +15,8 @@ from tests.test_store_concurrency import assert_log_matches_state, next_action
 
 TABLES = ("games", "players", "events", "interactions", "deadlines", "user_prefs", "guild_settings", "seat_status",
           "turns", "results", "ratings", "rating_history",
-          "announced", "maps", "live_panels", "log_turns")
+          "announced", "maps", "live_panels", "log_turns",
+          "tournaments", "tournament_entrants", "tournament_pairings", "tournament_results")
 
 
 async def fill(store) -> dict[str, int]:
