@@ -4,12 +4,16 @@ limit and two processes racing to pair a round."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Sequence
 
-from competition import Pairing, Spec
+import pytest
+
+from competition import Pairing, Result, Spec
 from engine.ai import make_ai
 from store import RUNNING, Store, open_store
+from store.postgres import open_postgres
 from store.tournaments import TournamentRecord
 from table import Clock, Scheduler, Table
 from table.outcome import Outcome
@@ -194,21 +198,31 @@ async def test_a_round_past_its_time_limit_ends_by_the_standings(tmp_path):
     await store.close()
 
 
-async def test_two_tables_on_one_database_pair_a_round_once(store):
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_two_processes_on_one_database_pair_a_round_once(backend, tmp_path, request):
+    """Two stores on one database (two bot processes) store a round's last two results at once: the round after
+    is paired exactly once."""
+    if backend == "sqlite":
+        first_store, second_store = await open_store(tmp_path / "t.sqlite3"), await open_store(tmp_path / "t.sqlite3")
+    else:
+        from tests.postgres_helpers import create_database, drop_database
+
+        server = request.getfixturevalue("postgres_server")
+        url = await create_database(server)
+        first_store, second_store = await open_postgres(url), await open_postgres(url)
     clock = Clock()
-    threads = Threads()
-    desk, _scheduler = desk_on(store, clock, threads)
-    other, _ = desk_on(store, clock, threads)
+    desk, _scheduler = desk_on(first_store, clock, Threads())
     tid = await new_tournament(desk, Spec("swiss", rounds=2), 4)
     await desk.start(tid)
-    import asyncio
-
-    from competition import Result
-    view = await store.tournament_view(tid)
-    first, second = (p.pairing for p in view.pairings)
+    view = await first_store.tournament_view(tid)
+    one, two = (p.pairing for p in view.pairings)
     paired = await asyncio.gather(
-        desk.store.record_table_result(Result(1, 1, ((first.entrants[0], 1), (first.entrants[1], 2))), tid),
-        other.store.record_table_result(Result(1, 2, ((second.entrants[0], 1), (second.entrants[1], 2))), tid))
+        first_store.record_table_result(Result(1, 1, ((one.entrants[0], 1), (one.entrants[1], 2))), tid),
+        second_store.record_table_result(Result(1, 2, ((two.entrants[0], 1), (two.entrants[1], 2))), tid))
     assert sum(new is not None for _view, new in paired) == 1
-    view = await store.tournament_view(tid)
-    assert len([p for p in view.pairings if p.pairing.round == 2]) == 2
+    view = await second_store.tournament_view(tid)
+    assert len([p for p in view.pairings if p.pairing.round == 2]) == 2 and view.record.round == 2
+    await first_store.close()
+    await second_store.close()
+    if backend == "postgres":
+        await drop_database(server, url)
