@@ -4,9 +4,11 @@
   at tables of four, the best four are spread over four tables).
 - **Later rounds** pair in the order of points, then rating: at 1v1 the first with the next one it has not met,
   searching back when the rest could not then be paired without a rematch (so a rematch happens only when
-  every pairing of the round has one; then the fewest repeats of any one pair). At tables of 3 to 6 each table
-  takes the best unseated entrant and fills with the entrants next in order who have met those seated the
-  fewest times; then entrants are swapped between tables wherever that lowers the round's repeated meetings.
+  every pairing of the round has one; then the fewest repeats of any one pair; the search stops at
+  ``SEARCH_STEPS``, which a usual Swiss never reaches: 64 players meet no rematch before round 22).
+  At tables of 3 to 6 each table takes the best unseated entrant and fills with the entrants next in order
+  who have met those seated the fewest times; then entrants are swapped between tables wherever that lowers
+  the round's repeated meetings.
 - **Byes**: when the count does not divide (``scoring.table_sizes``), the lowest-ranked entrants with the fewest
   byes so far sit out; a bye is worth a win (``BYE_POINTS``) and is counted in the standings.
 - **Rounds**: ``Spec.rounds``, or by default enough for one entrant to win every round: the rounds of an
@@ -21,7 +23,7 @@ from .model import Pairing, Spec
 from .ranking import rank_order
 from .scoring import History, require_complete, snake, table_sizes
 
-SEARCH_STEPS = 200_000      # a 1v1 round's search for a pairing without rematches, at most
+SEARCH_STEPS = 20_000       # a 1v1 round's search for a pairing without rematches, at most
 
 
 def elimination_rounds(count: int, table_size: int) -> int:
