@@ -235,7 +235,8 @@ async def test_the_migration_fills_the_results_of_games_that_ended_before_it(tmp
     with sqlite3.connect(path) as conn:  # back to version 3: as a database from before this step
         # The steps after 3.
         for table in ("turns", "results", "ratings", "rating_history", "announced", "maps", "live_panels",
-                      "log_turns"):
+                      "log_turns", "tournament_results", "tournament_pairings", "tournament_entrants",
+                      "tournaments"):
             conn.execute(f"DROP TABLE {table}")
         conn.execute("PRAGMA user_version = 3")
     s = SQLiteStore(path, checkpoint_interval=None)
