@@ -423,3 +423,20 @@ async def test_an_edit_of_a_message_older_than_an_hour_is_refused_with_30046() -
         assert d.message(message.id).content == "panel, 59 minutes on"
         await message.delete()  # deleting an old message is allowed
         assert d.message(message.id).deleted
+
+
+async def test_a_thread_is_created_under_its_channel_and_the_bot_posts_in_it(offline: OfflineDiscord) -> None:
+    general = offline.channel("general")
+
+    async def open_thread() -> None:
+        channel = offline.bot.get_channel(general.id)
+        assert isinstance(channel, discord.TextChannel)
+        thread = await channel.create_thread(name="Round 1, table 1", type=discord.ChannelType.public_thread)
+        assert thread.parent_id == general.id
+        await thread.send("the game begins")
+
+    await offline.run(open_thread())
+    (thread,) = offline.server.threads(general)
+    assert thread.name == "Round 1, table 1" and thread not in offline.server.text_channels()
+    assert [m.content for m in offline.messages if m.channel_id == thread.id] == ["the game begins"]
+    assert isinstance(offline.bot.get_channel(thread.id), discord.Thread)

@@ -229,7 +229,10 @@ class OfflineDiscord:
             self.guild._add_member(member)
 
     def _cache_channel(self, channel: OfflineChannel) -> None:
-        if self.guild is not None and channel.recipient is None:
+        if self.guild is not None and channel.parent_id is not None:  # a thread, as the gateway's THREAD_CREATE
+            self.guild._add_thread(discord.Thread(guild=self.guild, state=self.bot._connection,
+                                                  data=self.server.channel_payload(channel)))  # type: ignore[arg-type]
+        elif self.guild is not None and channel.recipient is None:
             data = self.server.channel_payload(channel)
             self.guild._add_channel(discord.TextChannel(state=self.bot._connection, guild=self.guild,
                                                         data=data))  # type: ignore[arg-type]

@@ -67,6 +67,11 @@ class OfflineChannel:
     name: str
     recipient: OfflineUser | None = None
     topic: str | None = None
+    parent_id: int | None = None  # a thread: the channel it was created under
+
+    @property
+    def is_thread(self) -> bool:
+        return self.parent_id is not None
 
     @property
     def is_dm(self) -> bool:

@@ -240,7 +240,12 @@ class OfflineServer:
         return created
 
     def text_channels(self) -> list[OfflineChannel]:
-        return [c for c in self.channels.values() if c.recipient is None]
+        return [c for c in self.channels.values() if c.recipient is None and c.parent_id is None]
+
+    def threads(self, parent: OfflineChannel | int | str) -> list[OfflineChannel]:
+        """The threads created under a channel, oldest first."""
+        parent_id = self.channel(parent).id
+        return [c for c in self.channels.values() if c.parent_id == parent_id]
 
     def dm_channel(self, user: OfflineUser) -> OfflineChannel:
         channel_id = stable_snowflake("dm", user.name)
@@ -315,6 +320,15 @@ class OfflineServer:
         if channel.recipient is not None:
             return {"id": str(channel.id), "type": 1, "recipients": [channel.recipient.payload()],
                     "last_message_id": None if last is None else str(last), "flags": 0}
+        if channel.parent_id is not None:  # a public thread (type 11)
+            return {
+                "id": str(channel.id), "type": 11, "guild_id": str(self.guild_id), "name": channel.name,
+                "parent_id": str(channel.parent_id), "owner_id": str(self.bot_user.id), "flags": 0,
+                "rate_limit_per_user": 0, "message_count": 0, "member_count": 1,
+                "last_message_id": None if last is None else str(last),
+                "thread_metadata": {"archived": False, "auto_archive_duration": 10080,
+                                    "archive_timestamp": "2026-01-01T00:00:00+00:00", "locked": False},
+            }
         position = self.text_channels().index(channel)
         return {
             "id": str(channel.id), "type": 0, "guild_id": str(self.guild_id), "name": channel.name,
@@ -681,6 +695,7 @@ class OfflineServer:
             ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete),
             ("GET", "/channels/{channel_id}", lambda c: self.channel_payload(self._channel_or_404(c))),
             ("POST", "/channels/{channel_id}/typing", lambda _: None),
+            ("POST", "/channels/{channel_id}/threads", self._create_thread),
             ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._react),
             ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._unreact),
             ("PUT", "/applications/{application_id}/commands", self._sync),
@@ -850,6 +865,21 @@ class OfflineServer:
         message = self.create_message(channel, body, context.files,
                                       message_type=19 if body.get("message_reference") else 0)
         return self.message_payload(message)
+
+    def _create_thread(self, context: RequestContext) -> dict[str, Any]:
+        """A public thread under a text channel (``channel.create_thread`` without a message)."""
+        parent = self._channel_or_404(context)
+        if parent.recipient is not None or parent.parent_id is not None:
+            raise MessageRejected(400, 50024, "Cannot execute action on this channel type")
+        name = str((context.body or {}).get("name") or "").strip()[:100]
+        if not name:
+            raise MessageRejected(400, 50035, "Invalid Form Body", {"name": "This field is required"})
+        thread = OfflineChannel(stable_snowflake("thread", f"{parent.id}/{len(self.threads(parent))}/{name}"), name,
+                                parent_id=parent.id)
+        self.channels[thread.id] = thread
+        for listener in self._channel_added:
+            listener(thread)
+        return self.channel_payload(thread)
 
     def _history(self, context: RequestContext) -> list[dict[str, Any]]:
         channel = self._channel_or_404(context)
