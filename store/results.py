@@ -36,7 +36,7 @@ from ratings import EARLY_TURNS, REPEAT_WINDOW, Rating, SeatResult, rate_game, r
 from .backend import Backend, Writing
 from .errors import StoreError
 from .records import SeatRecord
-from .seasons import ladder_steps, rebuild_steps
+from .seasons import ladder_steps, players_last_seen, rebuild_steps
 from .transaction import Reader, Step
 
 log = logging.getLogger(__name__)
@@ -299,12 +299,7 @@ def _rebuilt_ratings(results: Sequence[ResultRecord]) -> list[Step]:
     for guild_id, games in by_guild.items():
         final, history = rebuild((game_id, [r.seat_result() for r in rows]) for game_id, rows in games.items())
         ended = {game_id: rows[0].ended_at for game_id, rows in games.items()}
-        names: dict[int, str] = {}
-        last: dict[int, float] = {}
-        for rows in games.values():
-            for r in rows:
-                if r.user_id is not None:
-                    names[r.user_id], last[r.user_id] = r.name, r.ended_at
+        names, last = players_last_seen(games.values())
         if final:
             steps.append(Step(_RATING_UPSERT, [(guild_id, u, names[u], x.mu, x.sigma, x.score, x.games, x.wins,
                                                 last[u]) for u, x in sorted(final.items())], many=True))

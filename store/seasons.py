@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,6 +102,18 @@ async def ladder_steps(db: Writing, guild_id: int, game_id: int, seats: Sequence
     return steps
 
 
+def players_last_seen(games: Iterable[Sequence[Any]]) -> tuple[dict[int, str], dict[int, float]]:
+    """Each player's name and the end of their last game, over the games' results (``ResultRecord``, oldest
+    first)."""
+    names: dict[int, str] = {}
+    last: dict[int, float] = {}
+    for rows in games:
+        for r in rows:
+            if r.user_id is not None:
+                names[r.user_id], last[r.user_id] = r.name, r.ended_at
+    return names, last
+
+
 def rebuild_steps(results: Sequence[Any], season_of: Mapping[int, int]) -> list[Step]:
     """Every ladder rating again from the stored results (``ResultRecord``, in the order their games ended),
     each game in the season ``season_games`` recorded for it (``season_of``; none: all-time only)."""
@@ -114,12 +126,7 @@ def rebuild_steps(results: Sequence[Any], season_of: Mapping[int, int]) -> list[
             continue
         final = rebuild_ladders((game_id, season_of.get(game_id, ALL_TIME), [r.seat_result() for r in rows])
                                 for game_id, rows in games.items())
-        names: dict[int, str] = {}
-        last: dict[int, float] = {}
-        for rows in games.values():
-            for r in rows:
-                if r.user_id is not None:
-                    names[r.user_id], last[r.user_id] = r.name, r.ended_at
+        names, last = players_last_seen(games.values())
         if final:
             steps.append(Step(_LADDER_UPSERT, [(guild_id, ladder, season, u, names[u], x.mu, x.sigma, x.score,
                                                 x.games, x.wins, last[u])
