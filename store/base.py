@@ -27,7 +27,7 @@ from .records import (
     UserPrefs,
 )
 from .results import FinishedGame, LeaderboardRow, PlayerStats, Reliability, ResultRecord
-from .seasons import LadderRow, Season
+from .seasons import Season
 from .tournaments import EntrantRecord, TournamentRecord, TournamentView
 
 T = TypeVar("T")
@@ -178,7 +178,7 @@ class StoreReader(abc.ABC):
 
     @abc.abstractmethod
     async def ladder(self, guild_id: int, ladder: str, season: int | None = None, offset: int = 0,
-                     limit: int = 10, minimum: int = 0) -> tuple[list[LadderRow], int]:
+                     limit: int = 10, minimum: int = 0) -> tuple[list[LeaderboardRow], int]:
         """A page of a ladder (``"1v1"`` or ``"ffa"``), all-time or of the season ``season`` (its id), best first."""
 
     @abc.abstractmethod

@@ -36,7 +36,7 @@ from ratings import EARLY_TURNS, REPEAT_WINDOW, Rating, SeatResult, rate_game, r
 from .backend import Backend, Writing
 from .errors import StoreError
 from .records import SeatRecord
-from .seasons import ladder_steps, players_last_seen, rebuild_steps
+from .seasons import LeaderboardRow, ladder_steps, players_last_seen, rebuild_steps
 from .transaction import Reader, Step
 
 log = logging.getLogger(__name__)
@@ -440,16 +440,6 @@ class PlayerStats:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
-
-
-@dataclass(frozen=True)
-class LeaderboardRow:
-    rank: int
-    user_id: int
-    name: str
-    score: int
-    games: int
-    wins: int
 
 
 @dataclass(frozen=True)

@@ -135,7 +135,9 @@ def rebuild_steps(results: Sequence[Any], season_of: Mapping[int, int]) -> list[
 
 
 @dataclass(frozen=True)
-class LadderRow:
+class LeaderboardRow:
+    """A place on a leaderboard: the record over every game, or a ladder's (all-time or a season's)."""
+
     rank: int
     user_id: int
     name: str
@@ -230,13 +232,13 @@ class SeasonQueries(Backend):
         return await self._run(work())
 
     async def ladder(self, guild_id: int, ladder: str, season: int | None = None, offset: int = 0,
-                     limit: int = 10, minimum: int = 0) -> tuple[list[LadderRow], int]:
+                     limit: int = 10, minimum: int = 0) -> tuple[list[LeaderboardRow], int]:
         """A page of a ladder (all-time, or of the season ``season``), best first, of players with at least
         ``minimum`` games on it, and how many there are."""
         _check_ladder(ladder)
         period = ALL_TIME if season is None else season
 
-        async def work() -> tuple[list[LadderRow], int]:
+        async def work() -> tuple[list[LeaderboardRow], int]:
             async with self._reading() as db:
                 rows = await db.fetch(
                     "SELECT user_id, name, score, games, wins FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
@@ -244,7 +246,7 @@ class SeasonQueries(Backend):
                     (guild_id, ladder, period, minimum, int(limit), int(offset)))
                 total = await db.fetch("SELECT COUNT(*) FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
                                        "AND season = ? AND games >= ?", (guild_id, ladder, period, minimum))
-            return ([LadderRow(offset + i + 1, int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]))
+            return ([LeaderboardRow(offset + i + 1, int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]))
                      for i, r in enumerate(rows)], int(total[0][0]))
         return await self._run(work())
 
@@ -275,4 +277,4 @@ class SeasonQueries(Backend):
         return await self._run(work())
 
 
-__all__ = ["MAX_SEASON_DAYS", "LadderRow", "Season", "SeasonQueries", "ladder_steps", "rebuild_steps"]
+__all__ = ["MAX_SEASON_DAYS", "LeaderboardRow", "Season", "SeasonQueries", "ladder_steps", "rebuild_steps"]

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ratings.ladders import LADDERS
-from store import Shards, Store
-from store.seasons import LadderRow, Season
+from store import LeaderboardRow, Shards, Store
+from store.seasons import Season
 
 TOP = 3    # the players of each ladder an ending season names
 
@@ -24,7 +24,7 @@ class SeasonOutcome:
 
     season: Season
     started: bool = False
-    standings: dict[str, list[LadderRow]] = field(default_factory=dict)
+    standings: dict[str, list[LeaderboardRow]] = field(default_factory=dict)
 
     @property
     def by_itself(self) -> bool:

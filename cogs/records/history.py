@@ -30,7 +30,7 @@ from ratings import MIN_GAMES, Rating
 from render import workers
 from render.rating_chart import RatingChart, draw_rating_chart
 from store import FinishedGame, LeaderboardRow, PlayerStats
-from store.seasons import LadderRow, Season
+from store.seasons import Season
 
 PAGE = 10          # players per page of the leaderboard
 HISTORY_GAMES = 10
@@ -119,7 +119,7 @@ class LeaderboardView(Pager):
 
     async def embed(self) -> discord.Embed:
         guild_id, channel_id = self.where
-        rows: Sequence[LeaderboardRow | LadderRow]
+        rows: Sequence[LeaderboardRow]
         if self.ladder is not None and guild_id:
             rows, self.total = await self.cog.store.ladder(guild_id, self.ladder, self.season.id if self.season
                                                            else None, self.page * PAGE, PAGE, MIN_GAMES)

@@ -12,7 +12,7 @@ from cogs.shared.live import NOBODY
 from cogs.shared.postbox import Post
 from cogs.shared.text import safe_name
 from ratings.ladders import LADDERS, ONE_V_ONE
-from store.seasons import LadderRow
+from store import LeaderboardRow
 from table.seasons import SeasonOutcome
 
 
@@ -20,7 +20,7 @@ def ladder_name(ladder: str, locale: object) -> str:
     return _("1v1", locale) if ladder == ONE_V_ONE else _("Free-for-all", locale)
 
 
-def standings_lines(rows: list[LadderRow], locale: object) -> str:
+def standings_lines(rows: list[LeaderboardRow], locale: object) -> str:
     return "\n".join(f"**{r.rank}.** {safe_name(r.name)}: **{r.score}** · "
                      + ngettext("{n} game", "{n} games", r.games, locale) for r in rows) or _("nobody rated", locale)
 
