@@ -8,9 +8,10 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from discord_helpers import OfflineDiscord, make_bot, play_rounds, start
+from discord_helpers import OfflineDiscord, make_bot
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_history import finished_games
 from test_results import ALICE, BOB, CAROL, DAVE, GUILD, db_rows, new_game, play, store  # noqa: F401 (fixture)
 
 from engine import Surrender
@@ -135,14 +136,6 @@ async def test_a_season_is_ended_once_by_several_processes_on_postgresql(postgre
 
 
 # -- through the command tree -------------------------------------------------------------------------------------
-async def games_of_two(d: OfflineDiscord, n: int) -> None:
-    for _ in range(n):
-        await start(d, ("alice", "bob"), 0, deployment="auto")
-        await play_rounds(d, "general", EARLY_TURNS)
-        step = await d.send_command("bob", "general", "risk surrender", {})
-        await d.click("bob", "Yes, surrender", step[0])
-
-
 async def test_season_commands_are_for_managers_and_the_status_for_everyone(tmp_path: Path):
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="season")) as d:
         step = await d.send_command("bob", "general", "season status", {})
@@ -175,7 +168,7 @@ async def test_a_season_ends_by_itself_once_even_across_a_restart(tmp_path: Path
         d.set_permissions("alice", manage_guild=True)
         step = await d.send_command("alice", "general", "season start", {"days": 2})
         assert "Season 1 begins" in step[0].content
-        await games_of_two(d, 2)
+        await finished_games(d, 2, rounds=EARLY_TURNS)
         text = (await d.send_command("bob", "general", "risk stats", {"player": "alice"}))[0].text
         assert "1v1" in text and "All time: hidden until 3 more games" in text and "Season 1: hidden" in text
         assert "Free-for-all" in text and "no game yet" in text
