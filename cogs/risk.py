@@ -7,6 +7,7 @@
   log and rules; and ``/vote``, a vote to end it;
 - ``records/``: stats, the leaderboard, past games and the end-of-game report;
 - ``maps/``: a server's own maps (``commands.py``) and the map as an attachment (``drawing.py``);
+- ``tournament/``: ``/tournament``, a channel's tournament, its games in threads of their own;
 - ``shared/``: the plumbing every room uses: the announcer and the channel queue, components, guards, errors,
   translation, the services the bot hands over;
 - ``table/`` (outside ``cogs/``): every change to a game, AI turns and timers, with no Discord in it.
@@ -38,17 +39,21 @@ from cogs.shared.errors import UserError, handle_error
 from cogs.shared.guards import on_turn, require_host, require_permissions, running_game, seat_of
 from cogs.shared.i18n import _
 from cogs.shared.services import Services, services_of
+from cogs.tournament.commands import TournamentCommands, tournament_group
+from cogs.tournament.rooms import ThreadRooms, TournamentNews
 from engine.odds import BattleOdds
 from engine.state import NEUTRAL
 from table import Scheduler, Table
+from table.tournaments import Tournaments
 
 
 class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCommands, SeatCommands,
-              HistoryCommands, MapCommands, SeasonCommands):
+              HistoryCommands, MapCommands, SeasonCommands, TournamentCommands):
     """Games of Risk, one per channel."""
 
     risk = risk_group
     season = season_group
+    tournament = tournament_group
 
     def __init__(self, bot: commands.Bot, services: Services) -> None:
         self.bot = bot
@@ -63,6 +68,13 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
         self.scheduler = Scheduler(self.table, services.store, self.clock, self.announcer, self.shards)
         self.seasons = self.scheduler.seasons  # a server's seasons, ended by the scheduler at their end time
         self.scheduler.season_sink = SeasonNews(self.announcer, bot)
+        # Tournaments: each table's game in a thread of the tournament's channel; what their timers do is told
+        # through the announcer (cogs/tournament/rooms.py).
+        self.tournaments = Tournaments(self.table)
+        self.tournaments.rooms = ThreadRooms(bot)
+        self.tournament_news = TournamentNews(self.announcer, bot)
+        self.tournaments.sink = self.tournament_news.tell
+        self.scheduler.tournaments = self.tournaments
         self.services = services
 
     async def cog_load(self) -> None:

@@ -85,7 +85,7 @@ def test_the_offline_discord_knows_no_bot():  # its own package: any discord.py 
 
 RENDERS = {"render_map", "encode_png", "draw_png", "render_report", "encode_report", "draw_report", "game_timelapse",
            "thumbnail", "contact_sheet", "preview_png", "sheet_png", "warm_up", "render_phone", "draw_phone_png",
-           "render_rating_chart", "draw_rating_chart"}
+           "render_rating_chart", "draw_rating_chart", "render_standings", "standings_image"}
 
 
 def test_the_discord_layer_draws_nothing_itself():  # every render is handed to a worker process by name
@@ -131,7 +131,7 @@ def test_the_discord_layer_is_grouped_in_rooms():
     top = sorted(p.name for p in (ROOT / "cogs").glob("*.py"))
     assert top == ["__init__.py", "risk.py"], top
     rooms = sorted(p.name for p in (ROOT / "cogs").iterdir() if p.is_dir() and p.name != "__pycache__")
-    assert rooms == ["game", "maps", "play", "records", "shared"], rooms
+    assert rooms == ["game", "maps", "play", "records", "shared", "tournament"], rooms
 
 
 def test_the_event_loop_never_reads_a_whole_log():

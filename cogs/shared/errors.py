@@ -35,7 +35,9 @@ CHANGED = "changed"  # in ``interaction.extras``: True once the interaction's ch
 #                       stored (yet); absent, the error handler claims neither
 DONE = "done"  # in ``interaction.extras``: what the stored change did, in the user's words, should its answer fail
 
-PERMISSION_NAMES = {"send_messages": "Send Messages", "attach_files": "Attach Files", "embed_links": "Embed Links"}
+PERMISSION_NAMES = {"send_messages": "Send Messages", "attach_files": "Attach Files", "embed_links": "Embed Links",
+                    "create_public_threads": "Create Public Threads",
+                    "send_messages_in_threads": "Send Messages in Threads"}
 MESSAGE_LIMIT = 2000  # the most characters Discord takes in a message
 REFUSED = "⛔ "
 

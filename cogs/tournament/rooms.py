@@ -1,0 +1,123 @@
+"""Where a tournament's games are played and how the channel hears of it.
+
+``ThreadRooms`` is the desk's ``Rooms`` (table/tournaments.py): each table's game gets a public thread under the
+tournament's channel. ``TournamentNews`` is the desk's ``sink`` and what the commands hand an outcome to: the
+tournament's channel reads a round's tables, a round whose time is up, the final standings (with their image,
+drawn in a worker process) and a tournament called off, all through the announcer's channel queue; each game the
+outcome started or ended is told in its own thread by the announcer, the way any game is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import discord
+
+from cogs.shared.announcer import Announcer
+from cogs.shared.i18n import _
+from cogs.shared.live import NOBODY
+from cogs.shared.postbox import Extras, Post
+from cogs.tournament import words
+from competition import Pairing
+from render import workers
+from render.standings import standings_image
+from store import FINISHED, RUNNING
+from store.tournaments import TournamentRecord, TournamentView
+from table.tournaments import CANCELLED, FINAL, ROUND, TournamentOutcome
+
+log = logging.getLogger("risk.tournaments")
+# Minutes a quiet game's thread stays in the channel's list: a week, Discord's longest.
+THREAD_ARCHIVE: Literal[10080] = 10080
+
+
+def tournament_locale(record: TournamentRecord, bot: discord.Client) -> object:
+    """The language of a tournament's public messages: its games', else the server's."""
+    language = (record.settings.get("game") or {}).get("language")
+    if language:
+        return language
+    guild = bot.get_guild(record.guild_id) if record.guild_id else None
+    return guild.preferred_locale if guild is not None else None
+
+
+def players_mentioned(user_ids: Sequence[int]) -> discord.AllowedMentions:
+    """Mentions that ping exactly these users (a round's players), nobody else."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(u) for u in dict.fromkeys(user_ids)])
+
+
+async def standings_file(view: TournamentView, outcome_standings: Sequence[Any], locale: object) -> discord.File:
+    """The standings as an image, drawn in a render worker (never on the event loop)."""
+    png = await workers.run(standings_image, words.title(view.record).removeprefix("🏆 "),
+                            words.standing_rows(view, outcome_standings, locale), words.standings_headers(locale))
+    return discord.File(io.BytesIO(png), filename="standings.png")
+
+
+class ThreadRooms:
+    """A public thread under the tournament's channel for each table's game."""
+
+    def __init__(self, bot: discord.Client) -> None:
+        self.bot = bot
+
+    async def open_room(self, tournament: TournamentRecord, pairing: Pairing, names: Sequence[str]) -> int:
+        channel = self.bot.get_channel(tournament.channel_id) or await self.bot.fetch_channel(tournament.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise RuntimeError(f"tournament {tournament.id}: channel {tournament.channel_id} takes no threads")
+        locale = tournament_locale(tournament, self.bot)
+        name = " · ".join((" ".join(tournament.name.split()), _("Round {n}", locale, n=pairing.round),
+                           _("Table {n}", locale, n=pairing.table)))
+        thread = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread,
+                                             auto_archive_duration=THREAD_ARCHIVE)
+        return thread.id
+
+
+class TournamentNews:
+    """Tells a tournament's outcome: its channel through the announcer's queue, each game in its thread."""
+
+    def __init__(self, announcer: Announcer, bot: discord.Client) -> None:
+        self.announcer, self.bot = announcer, bot
+
+    async def message(self, outcome: TournamentOutcome) -> tuple[str, Extras] | None:
+        """What the tournament's channel reads of an outcome (None: nothing)."""
+        view = outcome.view
+        locale = tournament_locale(outcome.record, self.bot)
+        if outcome.kind == CANCELLED:  # by a timer: the check-in closed with too few (a host's cancel is answered)
+            return words.called_off_text(outcome.record, locale, checkin=True), {"allowed_mentions": NOBODY}
+        if view is None:
+            return None
+        if outcome.kind == FINAL:
+            file = await standings_file(view, outcome.standings, locale)
+            return words.final_text(view, outcome.standings, locale), {"allowed_mentions": NOBODY, "files": [file]}
+        if outcome.kind == ROUND and outcome.games:
+            if all(g.record.status == FINISHED for g in outcome.games):
+                return words.time_up_text(view, locale), {"allowed_mentions": NOBODY}
+            return words.round_text(view, locale), {"allowed_mentions": players_mentioned(words.round_players(view))}
+        return None
+
+    async def tell(self, outcome: TournamentOutcome) -> None:
+        """The desk's sink: what a timer did (a round opened or out of time, the end, a check-in that failed)."""
+        said = await self.message(outcome)
+        if said is not None:
+            text, extras = said
+            await asyncio.shield(self.announcer.box.enqueue(outcome.record.channel_id, Post(text, kwargs=extras)))
+        await self.games(outcome)
+
+    async def games(self, outcome: TournamentOutcome) -> None:
+        """Each game the outcome started, ended or cancelled, told in its thread; one that fails holds up no other
+        (it is logged)."""
+        locale = tournament_locale(outcome.record, self.bot)
+        for game in outcome.games:
+            try:
+                if game.parts or game.notes:
+                    await self.announcer.outcome(game)
+                elif game.record.status not in (RUNNING, FINISHED):  # called off with the tournament
+                    await self.announcer.post(game.record, _("The tournament was called off: this game is "
+                                                             "cancelled.", locale))
+            except Exception:
+                log.exception("tournament %s: telling game %s failed", outcome.record.id, game.record.id)
+
+
+__all__ = ["ThreadRooms", "TournamentNews", "players_mentioned", "standings_file", "tournament_locale"]

@@ -1,0 +1,119 @@
+"""``/tournament`` through the real command tree offline: whole tournaments of each format played out (the
+players' moves chosen as the normal AI would, applied by the table and told by the announcer as a board's move
+is), each table's game in a thread under the channel, the round limit fired by the clock, a restart mid-round, a
+no-show who forfeits, and the refusals that change nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord_helpers import OfflineDiscord, make_bot
+
+from engine.ai import make_ai
+from store import RUNNING
+from web.server import tell_channel
+
+PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank")
+QUICK = {"turn_time": 300, "max_rounds": 2}   # games that end soon: two rounds, five minutes a turn
+THREADS = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True,
+                              create_public_threads=True, embed_links=True, attach_files=True,
+                              read_message_history=True, use_application_commands=True)
+
+
+def cog_of(d: OfflineDiscord) -> Any:
+    return d.bot.get_cog("RiskCog")
+
+
+async def tournament_of(d: OfflineDiscord) -> Any:
+    record = await d.bot.store.channel_tournament(d.channel("general").id)
+    return await d.bot.store.tournament_view(record.id)
+
+
+async def open_tournament(d: OfflineDiscord, players: int, **options: Any) -> None:
+    """Alice opens a tournament in #general and the first ``players`` players enter."""
+    d.server.bot_permissions = THREADS
+    step = await d.send_command("alice", "general", "tournament new", {"name": "Cup", **QUICK, **options})
+    assert not step.problems and "Cup" in step[0].text, (step.problems, step[0].text if step else None)
+    for name in PLAYERS[:players]:
+        step = await d.send_command(name, "general", "tournament join", {})
+        assert not step.problems and "enters" in step[0].text, step[0].text
+
+
+async def play_round(d: OfflineDiscord, absent: frozenset[str] = frozenset()) -> bool:
+    """The players (but ``absent``) play every game of the round on hand as the normal AI would, each move told
+    in its thread; the clock then runs the timers. False once the tournament is over."""
+    cog = cog_of(d)
+    view = await tournament_of(d)
+    if view.record.status != RUNNING:
+        return False
+    away = {d.user(name).id for name in absent}
+    for p in view.pairings:
+        if p.pairing.round != view.record.round or p.game_id is None:
+            continue
+        for _move in range(3000):
+            record = await d.bot.store.get_game(p.game_id)
+            if record.status != RUNNING:
+                break
+            game = record.game()
+            seat = game.state.current
+            player = record.player(seat)
+            if player.is_ai or player.user_id in away:
+                step = await d.run(d.bot.advance_time(301))  # their time runs out: the stand-in plays
+                assert not step.problems, step.problems
+                continue
+            action = make_ai("normal", salt=str(seat)).choose(game, seat)
+            outcome = await cog.table.apply(record, action)
+            step = await d.run(tell_channel(cog.announcer, outcome))
+            assert not step.problems, step.problems
+    step = await d.run(d.bot.advance_time(1))  # the next round opens (or the final standings)
+    assert not step.problems, step.problems
+    return True
+
+
+async def play_out(d: OfflineDiscord, absent: frozenset[str] = frozenset()) -> Any:
+    for _ in range(40):
+        if not await play_round(d, absent):
+            return await tournament_of(d)
+    raise AssertionError("the tournament never ended")
+
+
+def games_in_threads(d: OfflineDiscord, view: Any) -> None:
+    """Every table that played has its own thread under #general, and its game was played there."""
+    threads = {t.id for t in d.server.threads("general")}
+    played = [p for p in view.pairings if not p.pairing.bye]
+    assert len({p.thread_id for p in played}) == len(played) and {p.thread_id for p in played} <= threads
+
+
+async def test_a_swiss_is_played_out_in_threads_and_its_standings_are_posted(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="swiss")) as d:
+        await open_tournament(d, 5, format="swiss", rounds=2)
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert not step.problems, step.problems
+        opening = next(m for m in step if "Round 1 begins" in m.text)
+        view = await tournament_of(d)
+        first = [p for p in view.pairings if p.pairing.round == 1]
+        assert len(first) == 3 and sum(p.pairing.bye for p in first) == 1    # five players: two tables, a bye
+        for p in first:
+            if not p.pairing.bye:
+                assert f"<#{p.thread_id}>" in opening.text
+        assert opening.pings == {f"user:{k}" for p in first if not p.pairing.bye for k in p.pairing.entrants}
+        for p in first:   # each game begins in its thread, its first player's panel there
+            if not p.pairing.bye:
+                assert any(m.channel_id == p.thread_id and "begins" in m.text.lower() for m in d.messages)
+        view = await play_out(d)
+        assert view.record.status == "finished"
+        games_in_threads(d, view)
+        rounds = [[p.pairing for p in view.pairings if p.pairing.round == r] for r in (1, 2)]
+        byes = [p.entrants[0] for r in rounds for p in r if p.bye]
+        assert len(byes) == 2 and len(set(byes)) == 2        # nobody has two byes
+        games = [p.game_id for p in view.pairings if not p.pairing.bye]
+        assert len(games) == len(set(games)) == 4 and len(view.results) == 4   # one game per pairing
+        final = [m for m in d.messages if "The tournament is over" in m.text]
+        assert len(final) == 1 and final[0].channel_id == d.channel("general").id
+        assert final[0].attachments and final[0].attachments[0].filename == "standings.png"
+        step = await d.send_command("bob", "general", "tournament standings", {})
+        assert not step.problems and step[-1].attachments and "**1.**" in step[-1].text
+        step = await d.send_command("bob", "general", "tournament status", {})
+        assert "finished" in step[0].text and "over" in step[0].text
