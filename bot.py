@@ -125,8 +125,9 @@ class _Risk(_Bot):
                          allowed_mentions=discord.AllowedMentions.none(), **options)
         self.config = config
         workers.configure(config.render_processes)
-        self.store: Store = store or store_for(config.database, bot=True)  # one bot process per SQLite file
         self.clock = Clock()
+        # One bot process per SQLite file; the store's times are the bot's clock's (the console moves it forward).
+        self.store: Store = store or store_for(config.database, bot=True, clock=self.clock)
         self.extensions_loaded: list[str] = []
         self.owned_shards: Shards | None = None
         self._services: Services | None = None

@@ -145,6 +145,8 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
         for record, told in await self.store.unannounced():  # stored, then stopped before telling the channel
             if self.shards is None or self.shards.owns(record.guild_id):
                 await self.announcer.catch_up(record, told, await self.table.sync(record))
+        # A tournament's game that ended while the bot was stopping is scored now (its next round then opens).
+        await self.tournaments.catch_up(await self.store.running_tournaments())
         resumed = 0
         for record in await self.store.running_games():
             if record.state_json is None or (self.shards is not None and not self.shards.owns(record.guild_id)):

@@ -215,6 +215,10 @@ class StoreReader(abc.ABC):
     async def tournament_of_game(self, game_id: int) -> tuple[int, int, int] | None:
         """(tournament, round, table) of a game a tournament opened."""
 
+    @abc.abstractmethod
+    async def running_tournaments(self) -> list[int]:
+        """The tournaments under way (their ids), oldest first."""
+
 
 class Store(StoreReader):
     """Games, their event logs and the bot's small tables, behind one narrow async interface.

@@ -180,6 +180,13 @@ class TournamentsMixin(Backend):
             return (int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else None
         return await self._run(work())
 
+    async def running_tournaments(self) -> list[int]:
+        async def work() -> list[int]:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")
+            return [int(r[0]) for r in rows]
+        return await self._run(work())
+
     async def due_tournaments(self, now: float) -> list[TournamentRecord]:
         async def work() -> list[TournamentRecord]:
             async with self._reading() as db:

@@ -5,14 +5,17 @@ no-show who forfeits, and the refusals that change nothing."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 from discord_helpers import OfflineDiscord, make_bot
 
 from engine.ai import make_ai
 from store import RUNNING
+from table.tournaments import view_standings
 from web.server import tell_channel
 
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank")
@@ -117,3 +120,91 @@ async def test_a_swiss_is_played_out_in_threads_and_its_standings_are_posted(tmp
         assert not step.problems and step[-1].attachments and "**1.**" in step[-1].text
         step = await d.send_command("bob", "general", "tournament status", {})
         assert "finished" in step[0].text and "over" in step[0].text
+
+
+@pytest.mark.parametrize(("format_", "players"), [("round_robin", 4), ("single_elimination", 5),
+                                                  ("double_elimination", 4)])
+async def test_round_robin_and_both_eliminations_are_played_out(tmp_path: Path, format_: str, players: int):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed=format_)) as d:
+        await open_tournament(d, players, format=format_)
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert not step.problems and any("Round 1 begins" in m.text for m in step), step.problems
+        view = await play_out(d)
+        assert view.record.status == "finished"
+        games_in_threads(d, view)
+        met = [frozenset(p.pairing.entrants) for p in view.pairings if not p.pairing.bye]
+        ids = sorted(d.user(n).id for n in PLAYERS[:players])
+        if format_ == "round_robin":   # everyone meets everyone once
+            assert sorted(map(sorted, met)) == sorted(map(sorted, itertools.combinations(ids, 2)))
+        if format_ == "single_elimination":   # 5 entrants: the top three seeds have a bye, four games in all
+            assert len(met) == 4 and sum(p.pairing.bye for p in view.pairings if p.pairing.round == 1) == 3
+        if format_ == "double_elimination":
+            assert {p.pairing.bracket for p in view.pairings} >= {"winners", "losers", "final"}
+        assert len(view.results) == len(met) == len({p.game_id for p in view.pairings if not p.pairing.bye})
+        standings = view_standings(view)
+        assert sorted(s.key for s in standings) == ids and standings[0].rank == 1
+        final = next(m for m in d.messages if "The tournament is over" in m.text)
+        winner = next(e.name for e in view.entrants if e.user_id == standings[0].key)
+        assert f"{winner} wins it!" in final.text and final.pings == set()
+        assert len(d.server.threads("general")) == len(met)   # one thread per game, none for a bye
+
+
+async def test_a_round_past_its_time_ends_by_the_standings_and_the_next_round_opens(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="time")) as d:
+        await open_tournament(d, 4, format="swiss", rounds=2, round_time=1, max_rounds=0, turn_time=86400)
+        await d.send_command("alice", "general", "tournament start", {})
+        step = await d.run(d.bot.advance_time(3601))   # nobody has played: the round's hour is up
+        assert not step.problems, step.problems
+        step = await d.run(d.bot.advance_time(1))
+        assert not step.problems, step.problems
+        view = await tournament_of(d)
+        assert view.forced == frozenset({(1, 1), (1, 2)}) and view.record.round == 2
+        told = [m for m in d.messages if "Round 1's time is up" in m.text]
+        assert len(told) == 1 and told[0].channel_id == d.channel("general").id
+        for p in view.pairings:
+            if p.pairing.round == 1:   # each game's end is told in its own thread
+                assert (await d.bot.store.get_game(p.game_id)).status == "finished"
+                assert any(m.channel_id == p.thread_id and m.attachments for m in d.messages)
+        assert any("Round 2 begins" in m.text for m in d.messages)
+
+
+async def test_a_restart_mid_round_goes_on_and_opens_nothing_twice(tmp_path: Path):
+    db = tmp_path / "t.db"
+    d = OfflineDiscord(make_bot(db, seed="restart"))
+    await d.setup()
+    try:
+        await open_tournament(d, 4, format="swiss", rounds=2)
+        await d.send_command("alice", "general", "tournament start", {})
+        view = await tournament_of(d)
+        cog = cog_of(d)
+        one = next(p for p in view.pairings if p.pairing.round == 1)
+        for _move in range(3000):   # the first table's game is played out before the restart; the other goes on
+            record = await d.bot.store.get_game(one.game_id)
+            if record.status != RUNNING:
+                break
+            game = record.game()
+            outcome = await cog.table.apply(record, make_ai("normal", salt="r").choose(game, game.state.current))
+            await d.run(tell_channel(cog.announcer, outcome))
+        assert len((await tournament_of(d)).results) == 1
+        d = await d.restart(make_bot(db, seed="restart"))
+        view = await play_out(d)
+        assert view.record.status == "finished" and len(view.results) == 4
+        games_in_threads(d, view)
+        assert len(d.server.threads("general")) == 4    # round 1's threads were not opened again
+        assert len([m for m in d.messages if "Round 1 begins" in m.text]) == 1
+        assert len([m for m in d.messages if "The tournament is over" in m.text]) == 1
+    finally:
+        await d.close()
+
+
+async def test_a_no_show_forfeits_their_table_and_the_standings_say_so(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="noshow")) as d:
+        await open_tournament(d, 2, format="swiss", rounds=1, max_missed=1, max_rounds=0)
+        await d.send_command("alice", "general", "tournament start", {})
+        view = await play_out(d, absent=frozenset({"bob"}))
+        bob, alice = d.user("bob").id, d.user("alice").id
+        assert view.results[0].forfeits == frozenset({bob})
+        table = {s.key: s for s in view_standings(view)}
+        assert table[bob].forfeits == 1 and table[alice].rank == 1
+        final = next(m for m in d.messages if "The tournament is over" in m.text)
+        assert "alice wins it!" in final.text and "1 forfeit" in final.text

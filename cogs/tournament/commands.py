@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.game.lobby import ASYNC_DEFAULTS, deadline_name
+from cogs.game.lobby import deadline_name
 from cogs.maps.commands import map_choices, resolve_map
 from cogs.shared.base import CogBase
 from cogs.shared.errors import CHANGED, UserError, acknowledge
@@ -32,6 +32,7 @@ tournament_group = app_commands.Group(name="tournament", description="A tourname
 FORMAT_CHOICES = [app_commands.Choice(name=words.FORMAT_NAMES[f], value=f) for f in words.FORMAT_NAMES]
 THREADS_NEEDED = ("create_public_threads", "send_messages_in_threads")   # the bot's, to open the tables' threads
 HOUR, MINUTE = 3600, 60
+TOURNAMENT_GAMES: dict[str, Any] = {"deployment": "auto"}
 
 
 def in_range(value: int | None, low: int, high: int, locale: object) -> None:
@@ -62,7 +63,8 @@ class TournamentCommands(CogBase):
         "(0: no limit)", checkin="Minutes of check-in before the first round (0: none)",
         min_games="Rated games here an entrant must have played", min_reliability="Minimum reliability to enter (%)",
         min_rating="Lowest rating that may enter", max_rating="Highest rating that may enter",
-        fog="Fog of war in every game", cards="Card set values", max_rounds="A game's round limit (0: none)")
+        fog="Fog of war in every game", cards="Card set values", max_rounds="A game's round limit (0: none)",
+        max_missed="Missed turns in a row before the AI takes the seat and the player forfeits (0: never)")
     @app_commands.rename(format_="format", map_name="map")
     @app_commands.choices(turn_time=[app_commands.Choice(name=deadline_name(v), value=v) for v in DEADLINES])
     @app_commands.choices(format_=FORMAT_CHOICES,
@@ -79,7 +81,8 @@ class TournamentCommands(CogBase):
                              min_rating: app_commands.Range[int, 0, 5000] | None = None,
                              max_rating: app_commands.Range[int, 0, 5000] | None = None,
                              fog: str | None = None, cards: str | None = None,
-                             max_rounds: app_commands.Range[int, 0, 1000] | None = None) -> None:
+                             max_rounds: app_commands.Range[int, 0, 1000] | None = None,
+                             max_missed: app_commands.Range[int, 0, 20] | None = None) -> None:
         locale = interaction.locale
         assert interaction.channel_id is not None
         if isinstance(interaction.channel, discord.Thread):
@@ -87,7 +90,7 @@ class TournamentCommands(CogBase):
                               "their own.", locale))
         for value, low, high in ((round_time, 0, 720), (checkin, 0, 1440), (min_games, 0, 1000),
                                  (min_reliability, 0, 100), (min_rating, 0, 5000), (max_rating, 0, 5000),
-                                 (max_rounds, 0, 1000)):
+                                 (max_rounds, 0, 1000), (max_missed, 0, 20)):
             in_range(value, low, high, locale)
         if team_size != 1:
             raise UserError(_("Team tournaments are not open yet: each entrant plays alone (team size 1).", locale))
@@ -97,8 +100,11 @@ class TournamentCommands(CogBase):
             raise UserError(_("Give the tournament a name.", locale))
         spec = entry_spec(format_, table_size, rounds)
         server = await self.store.get_guild_settings(interaction.guild_id) if interaction.guild_id else None
-        game: dict[str, Any] = {**ASYNC_DEFAULTS, **(server.default_settings if server else {})}
-        given = {"turn_deadline": turn_time, "fog": fog, "cards": cards, "max_rounds": max_rounds}
+        # Armies placed for the players (no set-up turns): a round's time limit ends its games by the standings,
+        # which only a game past its set-up has.
+        game: dict[str, Any] = {**(server.default_settings if server else {}), **TOURNAMENT_GAMES}
+        given = {"turn_deadline": turn_time, "fog": fog, "cards": cards, "max_rounds": max_rounds,
+                 "max_missed": max_missed}
         game.update({k: v for k, v in given.items() if v is not None})
         game["language"] = language_of(interaction.guild_locale)
         if map_name:

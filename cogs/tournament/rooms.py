@@ -93,7 +93,8 @@ class TournamentNews:
             return words.final_text(view, outcome.standings, locale), {"allowed_mentions": NOBODY, "files": [file]}
         if outcome.kind == ROUND and outcome.games:
             if all(g.record.status == FINISHED for g in outcome.games):
-                return words.time_up_text(view, locale), {"allowed_mentions": NOBODY}
+                return words.time_up_text(view, [g.record.id for g in outcome.games], locale), {
+                    "allowed_mentions": NOBODY}
             return words.round_text(view, locale), {"allowed_mentions": players_mentioned(words.round_players(view))}
         return None
 

@@ -170,9 +170,11 @@ def called_off_text(record: TournamentRecord, locale: object, *, checkin: bool) 
     return f"{title(record)} · " + _("The tournament was called off.", locale)
 
 
-def time_up_text(view: TournamentView, locale: object) -> str:
+def time_up_text(view: TournamentView, game_ids: Sequence[int], locale: object) -> str:
+    """The games of a round whose time ran out were ended (the next round may be paired already)."""
+    ended = [p.pairing.round for p in view.pairings if p.game_id in game_ids]
     return f"{title(view.record)} · " + _("Round {n}'s time is up: the games still going were ended by the "
-                                          "standings.", locale, n=view.record.round)
+                                          "standings.", locale, n=min(ended, default=view.record.round))
 
 
 __all__ = ["FORMAT_NAMES", "called_off_text", "final_text", "format_text", "round_players", "round_text",
