@@ -208,3 +208,128 @@ async def test_a_no_show_forfeits_their_table_and_the_standings_say_so(tmp_path:
         assert table[bob].forfeits == 1 and table[alice].rank == 1
         final = next(m for m in d.messages if "The tournament is over" in m.text)
         assert "alice wins it!" in final.text and "1 forfeit" in final.text
+
+
+async def test_refusals_are_in_the_players_words_and_change_nothing(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="refusals")) as d:
+        step = await d.send_command("bob", "general", "tournament join", {})
+        assert step[0].ephemeral and "There is no tournament in this channel" in step[0].text
+        await open_tournament(d, 4, format="swiss", rounds=1)
+        step = await d.send_command("bob", "general", "tournament new", {"name": "Another"})
+        assert step[0].ephemeral and "This channel already has a tournament" in step[0].text
+        step = await d.send_command("bob", "general", "tournament join", {})
+        assert step[0].ephemeral and "You are already in this tournament" in step[0].text
+        step = await d.send_command("bob", "general", "tournament start", {})   # not the host
+        assert step[0].ephemeral and "Only the tournament's host can start it" in step[0].text
+        step = await d.send_command("bob", "general", "tournament cancel", {})
+        assert step[0].ephemeral and "Only the tournament's host or a member with Manage Server" in step[0].text
+        step = await d.send_command("erin", "general", "tournament checkin", {})
+        assert step[0].ephemeral and "check-in is not open" in step[0].text
+        # The bot may not open threads here: the start is refused with the permission's name, nothing changes.
+        d.server.bot_permissions = discord.Permissions(THREADS.value & ~discord.Permissions(
+            create_public_threads=True).value)
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert step[0].ephemeral and "Create Public Threads" in step[0].text and not step.problems
+        d.server.bot_permissions = discord.Permissions(THREADS.value & ~discord.Permissions(
+            send_messages_in_threads=True).value)
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert step[0].ephemeral and "Send Messages in Threads" in step[0].text
+        view = await tournament_of(d)
+        assert view.record.status == "open" and not view.pairings and not d.server.threads("general")
+        step = await d.send_command("dave", "general", "tournament leave", {})
+        assert "dave leaves Cup" in step[0].text
+        step = await d.send_command("dave", "general", "tournament leave", {})
+        assert step[0].ephemeral and "You are not in this tournament" in step[0].text
+        await d.send_command("dave", "general", "tournament join", {})
+        d.server.bot_permissions = THREADS
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert not step.problems, step.problems
+        # A second start (a double tap) pairs nothing more; nobody joins or leaves a tournament under way.
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert step[-1].ephemeral and "This tournament has started already" in step[-1].text
+        assert not step.problems, step.problems
+        step = await d.send_command("frank", "general", "tournament join", {})
+        assert step[0].ephemeral and "This tournament has started: it takes no more entrants" in step[0].text
+        step = await d.send_command("bob", "general", "tournament leave", {})
+        assert step[0].ephemeral and "its entrants play it out" in step[0].text
+        view = await tournament_of(d)
+        assert len(view.pairings) == 2 and len(view.entrants) == 4 and len(d.server.threads("general")) == 2
+        # A server manager may call it off: its games are cancelled and each thread hears it.
+        d.set_permissions("frank", manage_guild=True)
+        step = await d.send_command("frank", "general", "tournament cancel", {})
+        assert not step.problems and "The tournament was called off" in step[0].text
+        view = await tournament_of(d)
+        assert view.record.status == "cancelled"
+        for p in view.pairings:
+            assert (await d.bot.store.get_game(p.game_id)).status == "cancelled"
+            assert any(m.channel_id == p.thread_id and "this game is cancelled" in m.text for m in d.messages)
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert step[0].ephemeral and "There is no tournament in this channel" in step[0].text
+
+
+async def test_the_entry_rules_keep_out_whom_they_name(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="rules")) as d:
+        step = await d.send_command("alice", "general", "tournament new", {"name": "Masters", "min_games": 3})
+        assert "Entrants need 3 rated games here" in step[0].text
+        step = await d.send_command("bob", "general", "tournament join", {})
+        assert step[0].ephemeral and "You have played 0 rated games here" in step[0].text
+        assert not (await tournament_of(d)).entrants
+        step = await d.send_command("alice", "general", "tournament cancel", {})
+        assert "called off" in step[0].text
+        step = await d.send_command("alice", "general", "tournament new", {"name": "Open", "min_rating": 1200})
+        step = await d.send_command("bob", "general", "tournament join", {})
+        assert step[0].ephemeral and "Your rating here is 1000" in step[0].text
+        step = await d.send_command("alice", "general", "tournament cancel", {})
+        for options, words in (({"min_rating": 1500, "max_rating": 1200}, "The lowest rating must not be above"),
+                               ({"team_size": 2}, "Team tournaments are not open yet"),
+                               ({"format": "round_robin", "rounds": 3}, "Only a Swiss tournament takes a number"),
+                               ({"round_time": -1}, "Choose a number from 0 to 720"),
+                               ({"format": "knockout"}, "There is no tournament format knockout")):
+            step = await d.send_command("alice", "general", "tournament new", {"name": "Bad", **options},
+                                        client_checks=False)   # as a request that never went through the client
+            assert step[0].ephemeral and words in step[0].text, (options, step[0].text)
+        assert (await d.bot.store.channel_tournament(d.channel("general").id)).status == "cancelled"
+
+
+async def test_a_check_in_starts_with_those_who_checked_in_or_calls_it_off(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="checkin")) as d:
+        await open_tournament(d, 4, format="swiss", rounds=1, checkin=10)
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert not step.problems and "Check-in is open" in step[0].text
+        for name in ("alice", "bob", "carol"):
+            step = await d.send_command(name, "general", "tournament checkin", {})
+            assert "checks in" in step[0].text
+        step = await d.send_command("erin", "general", "tournament join", {})   # joining now checks in
+        step = await d.send_command("bob", "general", "tournament status", {})
+        assert "check-in open" in step[0].text and "bob ✅" in step[0].text and "dave ✅" not in step[0].text
+        step = await d.run(d.bot.advance_time(601))
+        assert not step.problems, step.problems
+        view = await tournament_of(d)
+        seated = {k for p in view.pairings for k in p.pairing.entrants}
+        assert seated == {d.user(n).id for n in ("alice", "bob", "carol", "erin")}   # dave did not check in
+        assert any("Round 1 begins" in m.text for m in step)
+    async with OfflineDiscord(make_bot(tmp_path / "u.db", seed="checkin")) as d:
+        await open_tournament(d, 3, format="swiss", rounds=1, checkin=10)
+        await d.send_command("alice", "general", "tournament start", {})
+        await d.send_command("alice", "general", "tournament checkin", {})
+        step = await d.run(d.bot.advance_time(601))
+        assert not step.problems, step.problems
+        told = [m for m in d.messages if "too few entrants" in m.text]
+        assert len(told) == 1 and told[0].channel_id == d.channel("general").id
+        assert (await tournament_of(d)).record.status == "cancelled"
+
+
+async def test_names_are_escaped_and_only_a_rounds_players_are_pinged(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="names")) as d:
+        d.server.bot_permissions = THREADS
+        step = await d.send_command("alice", "general", "tournament new", {"name": "@everyone **Cup** <@&1>"})
+        assert step[0].pings == set() and "**Cup**" not in step[0].text
+        mallory = "__mallory__ @here <@&1>"
+        for name in ("alice", mallory):
+            step = await d.send_command(name, "general", "tournament join", {})
+            assert step[0].pings == set() and "__mallory__" not in step[0].text
+        step = await d.send_command("alice", "general", "tournament start", {})
+        opening = next(m for m in step if "Round 1 begins" in m.text)
+        assert opening.pings == {f"user:{d.user('alice').id}", f"user:{d.user(mallory).id}"}
+        step = await d.send_command("carol", "general", "tournament status", {})
+        assert "__mallory__" not in step[0].text and "<@&1>" not in step[0].text and step[0].pings == set()
