@@ -333,3 +333,7 @@ async def test_names_are_escaped_and_only_a_rounds_players_are_pinged(tmp_path: 
         assert opening.pings == {f"user:{d.user('alice').id}", f"user:{d.user(mallory).id}"}
         step = await d.send_command("carol", "general", "tournament status", {})
         assert "__mallory__" not in step[0].text and "<@&1>" not in step[0].text and step[0].pings == set()
+        step = await d.send_command("carol", "general", "tournament status", {}, locale="no")
+        assert "2 deltakere" in step[0].text and "i gang" in step[0].text
+        step = await d.send_command("carol", "general", "tournament join", {}, locale="es-ES")
+        assert step[0].ephemeral and "Este torneo ha empezado: no admite más participantes" in step[0].text
