@@ -299,6 +299,8 @@ async def test_a_check_in_starts_with_those_who_checked_in_or_calls_it_off(tmp_p
         for name in ("alice", "bob", "carol"):
             step = await d.send_command(name, "general", "tournament checkin", {})
             assert "checks in" in step[0].text
+        step = await d.send_command("alice", "general", "tournament start", {})   # a second tap: nothing more
+        assert step[0].ephemeral and "starts by itself when it closes" in step[0].text
         step = await d.send_command("erin", "general", "tournament join", {})   # joining now checks in
         step = await d.send_command("bob", "general", "tournament status", {})
         assert "check-in open" in step[0].text and "bob ✅" in step[0].text and "dave ✅" not in step[0].text

@@ -24,7 +24,7 @@ from cogs.shared.text import safe_name
 from cogs.tournament import words
 from cogs.tournament.rooms import TournamentNews, standings_file
 from engine.settings import DEADLINES
-from store.tournaments import TournamentRecord
+from store.tournaments import CHECKIN, TournamentRecord
 from table.tournaments import CHECKIN_OPEN, Tournaments, entry_spec, view_standings
 
 tournament_group = app_commands.Group(name="tournament", description="A tournament in this channel: entries, "
@@ -160,6 +160,9 @@ class TournamentCommands(CogBase):
         record = await self.tournament_here(interaction)
         if record.host_id != interaction.user.id:
             raise UserError(_("Only the tournament's host can start it.", locale))
+        if record.status == CHECKIN:  # a second tap of the start that opened it must not cut it short
+            raise UserError(_("The check-in is open until <t:{until}:t>: the tournament starts by itself when it "
+                              "closes.", locale, until=int(record.due_at or 0)))
         missing = [p for p in THREADS_NEEDED if not getattr(interaction.app_permissions, p)]
         if missing:  # before anything changes: each table's game is played in a thread the bot opens
             raise app_commands.BotMissingPermissions(missing)
