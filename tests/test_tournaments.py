@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 import pytest
-from discord_helpers import OfflineDiscord, make_bot
+from discord_helpers import OfflineDiscord, command_for, make_bot
 
 from engine.ai import make_ai
 from store import RUNNING
@@ -105,6 +105,15 @@ async def test_a_swiss_is_played_out_in_threads_and_its_standings_are_posted(tmp
         for p in first:   # each game begins in its thread, its first player's panel there
             if not p.pairing.bye:
                 assert any(m.channel_id == p.thread_id and "begins" in m.text.lower() for m in d.messages)
+        table = next(p for p in first if not p.pairing.bye)   # a player plays their first moves in the thread
+        for _move in range(5):
+            record = await d.bot.store.get_game(table.game_id)
+            game = record.game()
+            user = d.server.user_by_id(record.player(game.state.current).user_id)
+            name, options = command_for(make_ai("normal", salt="t").choose(game, game.state.current), game)
+            step = await d.send_command(user, d.server.channel(table.thread_id), name, options)
+            assert not step.problems and all(m.channel_id == table.thread_id for m in step), step.problems
+        assert (await d.bot.store.get_game(table.game_id)).last_seq > record.last_seq
         view = await play_out(d)
         assert view.record.status == "finished"
         games_in_threads(d, view)
