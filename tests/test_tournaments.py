@@ -263,6 +263,16 @@ async def test_refusals_are_in_the_players_words_and_change_nothing(tmp_path: Pa
         assert step[0].ephemeral and "its entrants play it out" in step[0].text
         view = await tournament_of(d)
         assert len(view.pairings) == 2 and len(view.entrants) == 4 and len(d.server.threads("general")) == 2
+        # In a table's thread: the tournament is the channel's; its game is neither paused nor cancelled alone.
+        thread = d.server.channel(view.pairings[0].thread_id)
+        record = await d.bot.store.get_game(view.pairings[0].game_id)
+        host = d.server.user_by_id(record.host_id)
+        step = await d.send_command("carol", thread, "tournament status", {})
+        assert "Cup" in step[0].text and "under way" in step[0].text
+        for command in ("risk cancel", "risk pause"):
+            step = await d.send_command(host, thread, command, {})
+            assert step[0].ephemeral and "is played for a tournament" in step[0].text, step[0].text
+        assert (await d.bot.store.get_game(record.id)).status == "running"
         # A server manager may call it off: its games are cancelled and each thread hears it.
         d.set_permissions("frank", manage_guild=True)
         step = await d.send_command("frank", "general", "tournament cancel", {})

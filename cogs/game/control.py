@@ -15,7 +15,7 @@ from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.components import GameButton, view_of
 from cogs.shared.errors import UserError, acknowledge
-from cogs.shared.guards import game_here, game_locale, require_host, seat_of
+from cogs.shared.guards import game_here, game_locale, not_for_a_tournament, require_host, seat_of
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.seats import announce_seat
 from cogs.shared.text import safe_name
@@ -65,6 +65,7 @@ class ControlCommands(CogBase):
     async def risk_cancel(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
         require_host(record, interaction)
+        await not_for_a_tournament(self.store, record, interaction)
         if cancel_ends_by_standings(record):  # past its first round: the host resigns, the standings decide
             private = fog_hides_board(record.game().state)
             await acknowledge(interaction, private)
@@ -89,6 +90,7 @@ class ControlCommands(CogBase):
     async def risk_pause(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction)
         require_host(record, interaction)
+        await not_for_a_tournament(self.store, record, interaction)
         record = (await self.table.pause(record.id)).record
         await interaction.response.send_message(_("⏸️ Game #{id} is paused. /risk resume goes on.",
                                                   game_locale(record, interaction), id=record.id))

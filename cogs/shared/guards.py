@@ -93,6 +93,13 @@ def on_turn(record: GameRecord, interaction: discord.Interaction[Any]) -> tuple[
     return game, seat
 
 
+async def not_for_a_tournament(store: StoreReader, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
+    """A tournament's game is neither paused nor cancelled on its own: its round would wait on it for ever."""
+    if await store.tournament_of_game(record.id) is not None:
+        raise UserError(_("Game #{id} is played for a tournament: it is not paused or cancelled on its own "
+                          "(/tournament cancel calls the whole tournament off).", interaction.locale, id=record.id))
+
+
 def is_host(record: GameRecord, interaction: discord.Interaction[Any]) -> bool:
     perms = getattr(interaction, "permissions", None)
     return record.host_id == interaction.user.id or bool(perms and perms.manage_guild)
@@ -121,6 +128,7 @@ __all__ = [
     "game_or_last",
     "is_host",
     "last_game_here",
+    "not_for_a_tournament",
     "on_turn",
     "require_host",
     "require_permissions",

@@ -47,8 +47,9 @@ class TournamentCommands(CogBase):
 
     async def tournament_here(self, interaction: discord.Interaction[Any], *, active: bool = True
                               ) -> TournamentRecord:
-        """The channel's tournament (with ``active``: one not over)."""
-        found = await self.store.channel_tournament(interaction.channel_id) if interaction.channel_id else None
+        """The channel's tournament (with ``active``: one not over); in a table's thread, its channel's."""
+        channel = getattr(interaction.channel, "parent_id", None) or interaction.channel_id
+        found = await self.store.channel_tournament(channel) if channel else None
         if found is None or (active and not found.active):
             raise UserError(_("There is no tournament in this channel: /tournament new opens one.",
                               interaction.locale))

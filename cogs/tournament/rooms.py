@@ -51,7 +51,7 @@ def players_mentioned(user_ids: Sequence[int]) -> discord.AllowedMentions:
 
 async def standings_file(view: TournamentView, outcome_standings: Sequence[Any], locale: object) -> discord.File:
     """The standings as an image, drawn in a render worker (never on the event loop)."""
-    png = await workers.run(standings_image, words.title(view.record).removeprefix("🏆 "),
+    png = await workers.run(standings_image, view.record.name,
                             words.standing_rows(view, outcome_standings, locale), words.standings_headers(locale))
     return discord.File(io.BytesIO(png), filename="standings.png")
 
