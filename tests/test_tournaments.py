@@ -358,3 +358,25 @@ async def test_names_are_escaped_and_only_a_rounds_players_are_pinged(tmp_path: 
         assert "2 deltakere" in step[0].text and "i gang" in step[0].text
         step = await d.send_command("carol", "general", "tournament join", {}, locale="es-ES")
         assert step[0].ephemeral and "Este torneo ha empezado: no admite más participantes" in step[0].text
+
+
+def test_a_big_rounds_opening_fits_discords_limits_and_names_every_table():
+    """128 entrants with long names: the opening is split into messages under 2,000 characters, none pinging more
+    than the 100 users Discord allows, together naming every table's thread and player once."""
+    from cogs.tournament import words
+    from cogs.tournament.rooms import mentioned
+    from competition import Pairing, Spec
+    from store.tournaments import EntrantRecord, PairingRecord, TournamentRecord, TournamentView
+
+    keys = [10**17 + n for n in range(128)]
+    record = TournamentRecord(1, 1, 2, keys[0], "Cup", Spec("swiss"), {}, "running", 1, 0.0, None, None, 0.0, 0.0)
+    entrants = [EntrantRecord(k, "ø" * 60 + str(n), 1000.0, False, 0.0) for n, k in enumerate(keys)]
+    pairings = [PairingRecord(Pairing(1, t + 1, (keys[2 * t], keys[2 * t + 1])), 5 * 10**17 + t, t + 1)
+                for t in range(64)]
+    view = TournamentView(record, entrants, pairings, [])
+    texts = words.round_texts(view, "en")
+    assert len(texts) > 1 and all(len(t) <= 2000 for t in texts)
+    assert all(len(mentioned(t)) <= 100 for t in texts)
+    assert sorted(u for t in texts for u in mentioned(t)) == sorted(keys)
+    threads = [p.thread_id for p in pairings]
+    assert sum(f"<#{th}>" in t for t in texts for th in threads) == 64

@@ -21,6 +21,7 @@ from cogs.shared.errors import CHANGED, UserError, acknowledge
 from cogs.shared.i18n import _, language_of, ngettext
 from cogs.shared.live import NOBODY
 from cogs.shared.text import safe_name
+from cogs.shared.wording import clip
 from cogs.tournament import words
 from cogs.tournament.rooms import TournamentNews, standings_file
 from engine.settings import DEADLINES
@@ -177,9 +178,8 @@ class TournamentCommands(CogBase):
                                                    until=until)
             await interaction.followup.send(text, allowed_mentions=NOBODY)
             return
-        said = await self.tournament_news.message(outcome)
-        text, extras = said if said is not None else (words.title(record), {"allowed_mentions": NOBODY})
-        await interaction.followup.send(text, allowed_mentions=extras.get("allowed_mentions", NOBODY))
+        for text, extras in await self.tournament_news.messages(outcome) or [(words.title(record), {})]:
+            await interaction.followup.send(text, allowed_mentions=extras.get("allowed_mentions", NOBODY))
         await self.tournament_news.games(outcome)
 
     @tournament_group.command(name="status", description="This channel's tournament: entrants, round and tables")
@@ -187,7 +187,7 @@ class TournamentCommands(CogBase):
         record = await self.tournament_here(interaction, active=False)
         view = await self.store.tournament_view(record.id)
         embed = discord.Embed(title=words.title(record), colour=discord.Colour.gold(),
-                              description="\n".join(words.status_lines(view, interaction.locale))[:4000])
+                              description=clip(words.status_lines(view, interaction.locale)))
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NOBODY)
 
     @tournament_group.command(name="standings", description="This channel's tournament's standings, with an image")
@@ -200,7 +200,7 @@ class TournamentCommands(CogBase):
             raise UserError(_("The tournament has not started yet: there are no standings.", locale))
         await acknowledge(interaction, private=True)
         file = await standings_file(view, standings, locale)
-        text = "\n".join([words.title(record), *words.standings_lines(view, standings, locale)])[:2000]
+        text = clip([words.title(record), *words.standings_lines(view, standings, locale)])
         await interaction.followup.send(text, file=file, ephemeral=True, allowed_mentions=NOBODY)
 
     @tournament_group.command(name="cancel", description="Call the tournament off (host, or a server manager)")

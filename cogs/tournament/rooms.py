@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -30,6 +31,7 @@ from store.tournaments import TournamentRecord, TournamentView
 from table.tournaments import CANCELLED, FINAL, ROUND, TournamentOutcome
 
 log = logging.getLogger("risk.tournaments")
+USER_MENTION = re.compile(r"<@!?(\d+)>")
 # Minutes a quiet game's thread stays in the channel's list: a week, Discord's longest.
 THREAD_ARCHIVE: Literal[10080] = 10080
 
@@ -41,6 +43,11 @@ def tournament_locale(record: TournamentRecord, bot: discord.Client) -> object:
         return language
     guild = bot.get_guild(record.guild_id) if record.guild_id else None
     return guild.preferred_locale if guild is not None else None
+
+
+def mentioned(text: str) -> list[int]:
+    """The users a message's text mentions, in order."""
+    return [int(u) for u in USER_MENTION.findall(text)]
 
 
 def players_mentioned(user_ids: Sequence[int]) -> discord.AllowedMentions:
@@ -80,30 +87,38 @@ class TournamentNews:
     def __init__(self, announcer: Announcer, bot: discord.Client) -> None:
         self.announcer, self.bot = announcer, bot
 
-    async def message(self, outcome: TournamentOutcome) -> tuple[str, Extras] | None:
-        """What the tournament's channel reads of an outcome (None: nothing)."""
+    async def messages(self, outcome: TournamentOutcome) -> list[tuple[str, Extras]]:
+        """What the tournament's channel reads of an outcome: each message with its extras (none: nothing)."""
         view = outcome.view
         locale = tournament_locale(outcome.record, self.bot)
+        quiet: Extras = {"allowed_mentions": NOBODY}
         if outcome.kind == CANCELLED:  # by a timer: the check-in closed with too few (a host's cancel is answered)
-            return words.called_off_text(outcome.record, locale, checkin=True), {"allowed_mentions": NOBODY}
+            return [(words.called_off_text(outcome.record, locale, checkin=True), quiet)]
         if view is None:
-            return None
+            return []
         if outcome.kind == FINAL:
-            file = await standings_file(view, outcome.standings, locale)
-            return words.final_text(view, outcome.standings, locale), {"allowed_mentions": NOBODY, "files": [file]}
+            extras: Extras = {"allowed_mentions": NOBODY}
+            try:
+                extras["files"] = [await standings_file(view, outcome.standings, locale)]
+            except Exception:  # the standings still go out, in words
+                log.exception("tournament %s: the standings image failed", outcome.record.id)
+            return [(words.final_text(view, outcome.standings, locale), extras)]
         if outcome.kind == ROUND and outcome.games:
             if all(g.record.status == FINISHED for g in outcome.games):
-                return words.time_up_text(view, [g.record.id for g in outcome.games], locale), {
-                    "allowed_mentions": NOBODY}
-            return words.round_text(view, locale), {"allowed_mentions": players_mentioned(words.round_players(view))}
-        return None
+                return [(words.time_up_text(view, [g.record.id for g in outcome.games], locale), quiet)]
+            # Each message pings the players it names (Discord takes at most 100 users a message).
+            players = set(words.round_players(view))
+            return [(text, {"allowed_mentions": players_mentioned([u for u in mentioned(text) if u in players])})
+                    for text in words.round_texts(view, locale)]
+        return []
 
     async def tell(self, outcome: TournamentOutcome) -> None:
         """The desk's sink: what a timer did (a round opened or out of time, the end, a check-in that failed)."""
-        said = await self.message(outcome)
-        if said is not None:
-            text, extras = said
-            await asyncio.shield(self.announcer.box.enqueue(outcome.record.channel_id, Post(text, kwargs=extras)))
+        try:
+            for text, extras in await self.messages(outcome):
+                await asyncio.shield(self.announcer.box.enqueue(outcome.record.channel_id, Post(text, kwargs=extras)))
+        except Exception:  # the games are still told in their threads
+            log.exception("tournament %s: telling its channel of %s failed", outcome.record.id, outcome.kind)
         await self.games(outcome)
 
     async def games(self, outcome: TournamentOutcome) -> None:
@@ -121,4 +136,4 @@ class TournamentNews:
                 log.exception("tournament %s: telling game %s failed", outcome.record.id, game.record.id)
 
 
-__all__ = ["ThreadRooms", "TournamentNews", "players_mentioned", "standings_file", "tournament_locale"]
+__all__ = ["ThreadRooms", "TournamentNews", "mentioned", "players_mentioned", "standings_file", "tournament_locale"]

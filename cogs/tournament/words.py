@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.text import _noop, safe_name
+from cogs.shared.wording import MAX_CONTENT, clip
 from competition import Standing
 from render.standings import StandingRow, points_text
 from store.tournaments import CALLED_OFF, CHECKIN, DONE, OPEN, STARTED, TournamentRecord, TournamentView
@@ -85,11 +86,16 @@ def clipped(lines: Sequence[str], locale: object) -> list[str]:
     return [*lines[:MAX_LINES], ngettext("…and {n} more.", "…and {n} more.", rest, locale)]
 
 
-def round_lines(view: TournamentView, locale: object, *, mention: bool = False) -> list[str]:
-    """The current round's tables (a table's players pinged with ``mention``)."""
-    round_ = view.record.round
-    return clipped([table_line(view, i, locale, mention=mention) for i, p in enumerate(view.pairings)
-                    if p.pairing.round == round_], locale)
+def messages(lines: Sequence[str]) -> list[str]:
+    """Lines in as few messages as Discord's limit allows, none cut in the middle."""
+    found: list[str] = []
+    for line in lines:
+        line = line[:MAX_CONTENT]
+        if found and len(found[-1]) + 1 + len(line) <= MAX_CONTENT:
+            found[-1] += "\n" + line
+        else:
+            found.append(line)
+    return found
 
 
 def round_players(view: TournamentView) -> list[int]:
@@ -98,11 +104,13 @@ def round_players(view: TournamentView) -> list[int]:
             for k in p.pairing.entrants]
 
 
-def round_text(view: TournamentView, locale: object) -> str:
-    lines = [f"{title(view.record)} · " + _("Round {n} begins. Each table plays in its own thread:", locale,
-                                             n=view.record.round),
-             *round_lines(view, locale, mention=True)]
-    return "\n".join(lines)
+def round_texts(view: TournamentView, locale: object) -> list[str]:
+    """A round's opening: each table, its thread and its players (mentioned), in one message or more."""
+    round_ = view.record.round
+    return messages([f"{title(view.record)} · " + _("Round {n} begins. Each table plays in its own thread:", locale,
+                                                     n=round_),
+                     *(table_line(view, i, locale, mention=True) for i, p in enumerate(view.pairings)
+                       if p.pairing.round == round_)])
 
 
 def status_lines(view: TournamentView, locale: object) -> list[str]:
@@ -160,7 +168,7 @@ def final_text(view: TournamentView, standings: Sequence[Standing], locale: obje
     head = f"{title(view.record)} · " + _("The tournament is over.", locale)
     if winner is not None:
         head += " " + _("{name} wins it!", locale, name=winner)
-    return "\n".join([head, *standings_lines(view, standings, locale)])
+    return clip([head, *standings_lines(view, standings, locale)])
 
 
 def called_off_text(record: TournamentRecord, locale: object, *, checkin: bool) -> str:
@@ -177,6 +185,6 @@ def time_up_text(view: TournamentView, game_ids: Sequence[int], locale: object) 
                                           "standings.", locale, n=min(ended, default=view.record.round))
 
 
-__all__ = ["FORMAT_NAMES", "called_off_text", "final_text", "format_text", "round_players", "round_text",
+__all__ = ["FORMAT_NAMES", "called_off_text", "final_text", "format_text", "messages", "round_players", "round_texts",
            "rules_lines", "standing_rows", "standings_headers", "standings_lines", "status_lines", "time_up_text",
            "title"]
