@@ -120,10 +120,18 @@ async def test_a_swiss_is_played_out_in_threads_and_its_standings_are_posted(tmp
         rounds = [[p.pairing for p in view.pairings if p.pairing.round == r] for r in (1, 2)]
         byes = [p.entrants[0] for r in rounds for p in r if p.bye]
         assert len(byes) == 2 and len(set(byes)) == 2        # nobody has two byes
+        standings = view_standings(view)   # points, then the tie-breaks; a shared rank only where all are equal
+        order = [(s.points, s.tiebreaks) for s in standings]
+        assert order == sorted(order, reverse=True)
+        assert all((a.rank == b.rank) == (order[i] == order[i + 1])
+                   for i, (a, b) in enumerate(itertools.pairwise(standings)))
         games = [p.game_id for p in view.pairings if not p.pairing.bye]
         assert len(games) == len(set(games)) == 4 and len(view.results) == 4   # one game per pairing
         final = [m for m in d.messages if "The tournament is over" in m.text]
         assert len(final) == 1 and final[0].channel_id == d.channel("general").id
+        names = {e.user_id: e.name for e in view.entrants}
+        shown = [line.split("** ", 1)[1].split(":")[0] for line in final[0].text.splitlines()[1:]]
+        assert shown == [names[s.key] for s in standings]   # the channel reads them in the standings' order
         assert final[0].attachments and final[0].attachments[0].filename == "standings.png"
         step = await d.send_command("bob", "general", "tournament standings", {})
         assert not step.problems and step[-1].attachments and "**1.**" in step[-1].text
@@ -131,11 +139,12 @@ async def test_a_swiss_is_played_out_in_threads_and_its_standings_are_posted(tmp
         assert "finished" in step[0].text and "over" in step[0].text
 
 
-@pytest.mark.parametrize(("format_", "players"), [("round_robin", 4), ("single_elimination", 5),
-                                                  ("double_elimination", 4)])
-async def test_round_robin_and_both_eliminations_are_played_out(tmp_path: Path, format_: str, players: int):
+@pytest.mark.parametrize(("format_", "players", "options"), [
+    ("round_robin", 4, {}), ("single_elimination", 5, {}), ("double_elimination", 4, {}),
+    ("swiss", 6, {"table_size": 3, "rounds": 2})])
+async def test_every_format_is_played_out(tmp_path: Path, format_: str, players: int, options: dict[str, Any]):
     async with OfflineDiscord(make_bot(tmp_path / "t.db", seed=format_)) as d:
-        await open_tournament(d, players, format=format_)
+        await open_tournament(d, players, format=format_, **options)
         step = await d.send_command("alice", "general", "tournament start", {})
         assert not step.problems and any("Round 1 begins" in m.text for m in step), step.problems
         view = await play_out(d)
@@ -149,6 +158,10 @@ async def test_round_robin_and_both_eliminations_are_played_out(tmp_path: Path, 
             assert len(met) == 4 and sum(p.pairing.bye for p in view.pairings if p.pairing.round == 1) == 3
         if format_ == "double_elimination":
             assert {p.pairing.bracket for p in view.pairings} >= {"winners", "losers", "final"}
+        if format_ == "swiss":   # six at tables of three: two free-for-all games a round, three players each
+            assert all(len(p.pairing.entrants) == 3 for p in view.pairings) and len(met) == 4
+            for p in view.pairings:
+                assert len((await d.bot.store.get_game(p.game_id)).players) == 3
         assert len(view.results) == len(met) == len({p.game_id for p in view.pairings if not p.pairing.bye})
         standings = view_standings(view)
         assert sorted(s.key for s in standings) == ids and standings[0].rank == 1
