@@ -46,6 +46,11 @@ def test_sync_payload_has_localisations_for_every_command_and_option(tmp_path: P
         nonlocal seen
         for key in ("name_localizations", "description_localizations"):
             assert set(node.get(key) or {}) >= {"no", "es-ES", "es-419"}, (node["name"], key)
+        # Discord refuses a sync with a description over 100 characters or a name over 32, in any language.
+        assert all(len(text) <= 100 for text in node["description_localizations"].values()), node["name"]
+        assert all(len(text) <= 32 for text in node["name_localizations"].values()), node["name"]
+        for choice in node.get("choices", []):
+            assert all(len(text) <= 100 for text in (choice.get("name_localizations") or {}).values()), choice
         seen += 1
         for option in node.get("options", []):
             check(option)
