@@ -285,7 +285,16 @@ async def test_refusals_are_in_the_players_words_and_change_nothing(tmp_path: Pa
         for command in ("risk cancel", "risk pause"):
             step = await d.send_command(host, thread, command, {})
             assert step[0].ephemeral and "is played for a tournament" in step[0].text, step[0].text
+        other = d.server.user_by_id(next(p.user_id for p in record.players if p.user_id != record.host_id))
+        step = await d.send_command(host, thread, "risk kick", {"player": other})
+        assert step[0].ephemeral and "nobody is removed from it" in step[0].text, step[0].text
+        seat = record.seat_of(other.id)   # nor by a button made up with the removal's id
+        forged = d.server.create_message(thread, {"content": "old", "components": [{"type": 1, "components": [
+            {"type": 2, "style": 4, "label": "Yes, remove", "custom_id": f"risk:{record.id}:kickok:{seat}"}]}]}, [])
+        step = await d.click(host, "Yes, remove", forged)
+        assert step[-1].ephemeral and "nobody is removed from it" in step[-1].text, step[-1].text
         assert (await d.bot.store.get_game(record.id)).status == "running"
+        assert (await d.bot.store.get_game(record.id)).version == record.version
         # A server manager may call it off: its games are cancelled and each thread hears it.
         d.set_permissions("frank", manage_guild=True)
         step = await d.send_command("frank", "general", "tournament cancel", {})

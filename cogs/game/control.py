@@ -44,6 +44,8 @@ class ControlCommands(CogBase):
                                                     view=lobby_view(record, interaction), allowed_mentions=NOBODY)
             return
         record = await game_here(self.store, interaction)
+        if player.id != interaction.user.id:
+            await not_for_a_tournament(self.store, record, interaction, removal=True)
         record.game().validate(Surrender(seat))
         locale = interaction.locale
         question = _("Remove yourself from game #{id}? That resigns you: your territories become neutral.", locale,
@@ -55,6 +57,8 @@ class ControlCommands(CogBase):
 
     async def remove_player(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None:
         """The host confirmed: the player leaves the game, their territories become neutral."""
+        if record.player(seat).user_id != interaction.user.id:  # checked again: a button's values are not trusted
+            await not_for_a_tournament(self.store, record, interaction, removal=True)
         game = record.game()
         game.validate(Surrender(seat))
         private = fog_hides_board(game.state)
