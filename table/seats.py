@@ -15,7 +15,7 @@ import asyncio
 import secrets
 from typing import TYPE_CHECKING, ClassVar
 
-from store import PAUSED, RUNNING, GameRecord, Store
+from store import PAUSED, RUNNING, GameRecord, Store, StoreError
 from store.errors import AlreadySeated, NotSeated
 from store.results import Reliability
 
@@ -61,6 +61,9 @@ class SeatOffers:
             record = await self.store.get_game(game_id)
             if record.status not in (RUNNING, PAUSED):
                 raise SeatRefused(SeatRefused.OVER)
+            if await self.store.tournament_of_game(game_id) is not None:  # its player forfeits the table
+                raise StoreError("A tournament's seat is not offered to a substitute: the player who left it "
+                                 "forfeits the table.")
             try:
                 status = await self.store.set_offer(game_id, seat, secrets.token_hex(6))
             except NotSeated:

@@ -402,3 +402,29 @@ def test_a_big_rounds_opening_fits_discords_limits_and_names_every_table():
     assert sorted(u for t in texts for u in mentioned(t)) == sorted(keys)
     threads = [p.thread_id for p in pairings]
     assert sum(f"<#{th}>" in t for t in texts for th in threads) == 64
+
+
+async def test_a_seat_left_in_a_tournament_is_not_offered_to_a_substitute(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="substitute")) as d:
+        await open_tournament(d, 2, format="swiss", rounds=1, max_missed=1, max_rounds=0)
+        await d.send_command("alice", "general", "tournament start", {})
+        [table] = (await tournament_of(d)).pairings
+        cog, bob = cog_of(d), d.user("bob").id
+        bobs = (await d.bot.store.get_game(table.game_id)).seat_of(bob)
+        for _ in range(200):   # alice plays, bob never does: the AI takes his seat
+            record = await d.bot.store.get_game(table.game_id)
+            seat = record.game().state.current
+            if record.player(bobs).is_ai:
+                break
+            if seat == bobs:
+                await d.run(d.bot.advance_time(301))
+            else:
+                outcome = await cog.table.apply(record, make_ai("normal", salt="s").choose(record.game(), seat))
+                await d.run(tell_channel(cog.announcer, outcome))
+        takeover = next(m for m in d.messages if "Offer the seat to a substitute" in m.button_labels)
+        host = d.server.user_by_id(record.host_id)
+        step = await d.click(host, "Offer the seat to a substitute", takeover)
+        assert step[-1].ephemeral and "not offered to a substitute" in step[-1].text, step[-1].text
+        step = await d.send_command(host, d.server.channel(table.thread_id), "offer", {"player": "bob"})
+        assert step[-1].ephemeral and "not offered to a substitute" in step[-1].text, step[-1].text
+        assert (await d.bot.store.seat_status(record.id, bobs)).offer is None
