@@ -428,3 +428,19 @@ async def test_a_seat_left_in_a_tournament_is_not_offered_to_a_substitute(tmp_pa
         step = await d.send_command(host, d.server.channel(table.thread_id), "offer", {"player": "bob"})
         assert step[-1].ephemeral and "not offered to a substitute" in step[-1].text, step[-1].text
         assert (await d.bot.store.seat_status(record.id, bobs)).offer is None
+
+
+async def test_the_store_lists_the_tournaments_under_way_for_a_restart(store):
+    from competition import Spec
+
+    first = await store.create_tournament(1, 10, 9, "One", Spec("swiss", rounds=1), {})
+    second = await store.create_tournament(1, 11, 9, "Two", Spec("swiss", rounds=1), {})
+    for record in (first, second):
+        for user in (101, 102):
+            await store.join_tournament(record.id, user, f"p{user}", 1000.0)
+    assert await store.running_tournaments() == []
+    await store.start_tournament(second.id)
+    await store.start_tournament(first.id)
+    assert await store.running_tournaments() == [first.id, second.id]
+    await store.cancel_tournament(first.id)
+    assert await store.running_tournaments() == [second.id]

@@ -14,7 +14,7 @@ import io
 import logging
 import re
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 
@@ -23,7 +23,7 @@ from cogs.shared.i18n import _
 from cogs.shared.live import NOBODY
 from cogs.shared.postbox import Extras, Post
 from cogs.tournament import words
-from competition import Pairing
+from competition import Pairing, Standing
 from render import workers
 from render.standings import standings_image
 from store import FINISHED, RUNNING
@@ -56,10 +56,10 @@ def players_mentioned(user_ids: Sequence[int]) -> discord.AllowedMentions:
                                    users=[discord.Object(u) for u in dict.fromkeys(user_ids)])
 
 
-async def standings_file(view: TournamentView, outcome_standings: Sequence[Any], locale: object) -> discord.File:
+async def standings_file(view: TournamentView, standings: Sequence[Standing], locale: object) -> discord.File:
     """The standings as an image, drawn in a render worker (never on the event loop)."""
-    png = await workers.run(standings_image, view.record.name,
-                            words.standing_rows(view, outcome_standings, locale), words.standings_headers(locale))
+    png = await workers.run(standings_image, view.record.name, words.standing_rows(view, standings, locale),
+                            words.standings_headers(locale))
     return discord.File(io.BytesIO(png), filename="standings.png")
 
 
