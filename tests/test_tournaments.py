@@ -6,6 +6,7 @@ no-show who forfeits, and the refusals that change nothing."""
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -208,7 +209,11 @@ async def test_a_restart_mid_round_goes_on_and_opens_nothing_twice(tmp_path: Pat
             outcome = await cog.table.apply(record, make_ai("normal", salt="r").choose(game, game.state.current))
             await d.run(tell_channel(cog.announcer, outcome))
         assert len((await tournament_of(d)).results) == 1
+        await d.close()
+        with sqlite3.connect(db) as conn:   # as if the bot had stopped between the game's end and its result
+            conn.execute("DELETE FROM tournament_results")
         d = await d.restart(make_bot(db, seed="restart"))
+        assert len((await tournament_of(d)).results) == 1   # scored at start-up (Tournaments.catch_up)
         view = await play_out(d)
         assert view.record.status == "finished" and len(view.results) == 4
         games_in_threads(d, view)
