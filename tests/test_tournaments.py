@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 import pytest
-from discord_helpers import OfflineDiscord, command_for, make_bot
+from discord_helpers import OfflineDiscord, command_for, make_bot, record_worker_tasks
 
 from engine.ai import make_ai
 from store import RUNNING
@@ -90,7 +90,7 @@ def games_in_threads(d: OfflineDiscord, view: Any) -> None:
     assert len({p.thread_id for p in played}) == len(played) and {p.thread_id for p in played} <= threads
 
 
-async def test_a_swiss_is_played_out_in_threads_and_its_standings_are_posted(tmp_path: Path):
+async def test_a_swiss_is_played_out_in_threads_and_its_standings_are_posted(tmp_path: Path, monkeypatch):
     async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="swiss")) as d:
         await open_tournament(d, 5, format="swiss", rounds=2)
         step = await d.send_command("alice", "general", "tournament start", {})
@@ -134,8 +134,10 @@ async def test_a_swiss_is_played_out_in_threads_and_its_standings_are_posted(tmp
         shown = [line.split("** ", 1)[1].split(":")[0] for line in final[0].text.splitlines()[1:]]
         assert shown == [names[s.key] for s in standings]   # the channel reads them in the standings' order
         assert final[0].attachments and final[0].attachments[0].filename == "standings.png"
+        drawn = record_worker_tasks(monkeypatch)
         step = await d.send_command("bob", "general", "tournament standings", {})
         assert not step.problems and step[-1].attachments and "**1.**" in step[-1].text
+        assert drawn == ["standings_image"]   # drawn in a render worker, not on the event loop
         step = await d.send_command("bob", "general", "tournament status", {})
         assert "finished" in step[0].text and "over" in step[0].text
 
