@@ -5,6 +5,7 @@ no-show who forfeits, and the refusals that change nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import sqlite3
 from pathlib import Path
@@ -451,3 +452,18 @@ async def test_the_store_lists_the_tournaments_under_way_for_a_restart(store):
     assert await store.running_tournaments() == [first.id, second.id]
     await store.cancel_tournament(first.id)
     assert await store.running_tournaments() == [second.id]
+
+
+async def test_a_double_tap_on_start_pairs_and_opens_the_round_once(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="double")) as d:
+        await open_tournament(d, 4, format="swiss", rounds=1)
+        taps = await asyncio.gather(d.send_command("alice", "general", "tournament start", {}),
+                                    d.send_command("alice", "general", "tournament start", {}))
+        assert not any(step.problems for step in taps), [step.problems for step in taps]
+        told = [m for step in taps for m in step]
+        assert len([m for m in told if "Round 1 begins" in m.text]) == 1
+        refused = [m for m in told if "This tournament has started already" in m.text]
+        assert len(refused) == 1 and refused[0].ephemeral
+        view = await tournament_of(d)
+        assert len(view.pairings) == 2 and len(d.server.threads("general")) == 2
+        assert len({p.game_id for p in view.pairings}) == 2
