@@ -44,7 +44,7 @@ from competition import FORMATS, CompetitionError, Pairing, Result, Spec, Standi
 from engine import Settings
 from engine.errors import SettingsError
 from engine.settings import TEAM_FORMATS
-from store import ACTIVE_STATUSES, FINISHED, ChannelBusy, GameRecord, Shards, StoreError, StoreReader
+from store import ACTIVE_STATUSES, FINISHED, LOBBY, ChannelBusy, GameRecord, Shards, StoreError, StoreReader
 from store import CANCELLED as GAME_CANCELLED
 from store.results import below_minimum
 from store.tournaments import (
@@ -259,7 +259,11 @@ class Tournaments:
         games: list[Outcome] = []
         for p in view.pairings:
             pairing = p.pairing
-            if pairing.round != record.round or pairing.bye or p.game_id is not None:
+            if pairing.round != record.round or pairing.bye:
+                continue
+            if p.game_id is not None:  # opened; an opening cut short before its start starts it now
+                if (await self.store.get_game(p.game_id)).status == LOBBY:
+                    games.append(await self.table.start(p.game_id))
                 continue
             if self.rooms is None:
                 raise RuntimeError("the tournament has no rooms to open its games in")
@@ -287,7 +291,7 @@ class Tournaments:
             lobby = await self.store.create_lobby(record.guild_id, thread, host.user_id, host.name, settings)
         except ChannelBusy:
             found = await self.store.get_active_game(thread)
-            if found is None:
+            if found is None or found.status != LOBBY or found.host_id != host.user_id:
                 raise
             lobby = found
         for seat in others:
