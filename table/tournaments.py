@@ -93,10 +93,6 @@ class TournamentOutcome:
     team: TeamRecord | None = None      # ``join`` of a tournament of fixed teams: the team joined, as it is now
 
 
-class ControlRefused(StoreError):
-    """A host's control of a tournament's game, refused: the tournament's host runs its games."""
-
-
 class EntryRefused(StoreError):
     """A player the tournament's entry rules keep out; the message gives their figure."""
 
@@ -126,19 +122,24 @@ def game_settings(spec: Spec, settings: Mapping[str, Any], teams: int | None = N
     return game
 
 
-async def control_refusal(store: StoreReader, record: GameRecord, user_id: int) -> ControlRefused | None:
-    """Whether ``user_id`` is refused a host's control of a game (cancel, kick, pause, resume, AIs, settings,
-    seats, start): of a tournament not over, only the tournament's host runs its games, not the game's own host
-    (its first seat). None: not a tournament's game, or the tournament's host (the Discord layer lets a
-    server's managers act too, as for any game)."""
-    found = await store.tournament_of_game(record.id)
+async def running_tournament_of(store: StoreReader, game_id: int) -> TournamentRecord | None:
+    """The tournament, not over, that a game is a table of (None: none, or it is over)."""
+    found = await store.tournament_of_game(game_id)
     if found is None:
         return None
     tournament = await store.get_tournament(found[0])
-    if tournament.status not in T_ACTIVE or tournament.host_id == user_id:
+    return tournament if tournament.status in T_ACTIVE else None
+
+
+async def control_refusal(store: StoreReader, record: GameRecord, user_id: int) -> TournamentRecord | None:
+    """The tournament that refuses ``user_id`` a host's control of a game (cancel, kick, pause, resume, AIs,
+    settings, seats, start): of a tournament not over, only the tournament's host runs its games, not the game's
+    own host (its first seat). None: not a tournament's game, or its tournament's host (the Discord layer lets a
+    server's managers act too, as for any game, and words the refusal)."""
+    tournament = await running_tournament_of(store, record.id)
+    if tournament is None or tournament.host_id == user_id:
         return None
-    return ControlRefused("This game belongs to the tournament {name}; its host runs its games, so only they can "
-                          "do that. The players play it out (/vote ends it by the standings).", name=tournament.name)
+    return tournament
 
 
 def view_standings(view: TournamentView) -> list[Standing]:
@@ -408,5 +409,5 @@ class Tournaments:
 
 
 __all__ = ["CANCELLED", "CHECKED_IN", "CHECKIN_OPEN", "CREATED", "DUE_FINAL", "FINAL", "JOINED", "LEFT", "ROUND",
-           "ControlRefused", "EntryRefused", "Rooms", "TournamentOutcome", "Tournaments", "control_refusal",
-           "entry_spec", "game_settings", "team_format", "view_standings"]
+           "EntryRefused", "Rooms", "TournamentOutcome", "Tournaments",
+           "control_refusal", "entry_spec", "game_settings", "running_tournament_of", "team_format", "view_standings"]
