@@ -97,11 +97,12 @@ class EntryRefused(StoreError):
     """A player the tournament's entry rules keep out; the message gives their figure."""
 
 
-def entry_spec(format_: str, table_size: int, rounds: int) -> Spec:
-    """The spec a host asks for, checked as far as it can be before anyone joins."""
+def entry_spec(format_: str, table_size: int, rounds: int, team_size: int = 1) -> Spec:
+    """The spec a host asks for, checked as far as it can be before anyone joins (``team_size`` 2 or 3: fixed
+    teams, ``table_size`` of them at a table)."""
     if format_ not in FORMATS:
         raise StoreError("There is no tournament format {name}.", name=format_)
-    spec = Spec(format_, table_size=table_size, rounds=rounds)
+    spec = Spec(format_, table_size=table_size, rounds=rounds, team_size=team_size)
     try:
         spec.check(max(table_size, 2) * 2)
     except CompetitionError as exc:

@@ -9,7 +9,7 @@ import pytest
 from competition import Spec
 from store import StoreError, open_store
 from table import Clock
-from table.tournaments import team_format, view_standings
+from table.tournaments import entry_spec, team_format, view_standings
 from tests.test_tournament_flow import CHANNEL, GAME, GUILD, HOST, Threads, desk_on, play_out
 
 
@@ -112,3 +112,33 @@ async def test_a_whole_team_tournament_is_played_in_team_games_and_ranked_by_tea
     assert sorted(s.key for s in standings) == sorted(number.values())
     assert standings[0].rank == 1 and sum(s.played for s in standings) == sum(len(p.pairing.entrants) for p in games)
     await store.close()
+
+
+async def test_the_teams_are_stored_on_both_backends(store):
+    """The store's part, on SQLite and PostgreSQL: teams made by name, numbered, their players in the order they
+    joined; the entrants the competition pairs are the teams, at their players' mean rating."""
+    created = await store.create_tournament(GUILD, CHANNEL, HOST, "Trios", entry_spec("swiss", 2, 1, team_size=3),
+                                            {"game": GAME})
+    tid = created.id
+    for user, team, rating in ((1, "Red", 1000.0), (2, "Blue", 1200.0), (3, "red", 1100.0), (4, "RED", 1200.0)):
+        await store.join_tournament(tid, user, f"p{user}", rating, team)
+    with pytest.raises(StoreError, match="complete"):
+        await store.join_tournament(tid, 5, "p5", 1000.0, "Red")
+    await store.leave_tournament(tid, 2)
+    for user in (5, 6, 7):
+        await store.join_tournament(tid, user, f"p{user}", 1000.0, "Green")
+    view = await store.tournament_view(tid)
+    assert [(t.name, [m.user_id for m in t.members]) for t in view.teams] == [("Red", [1, 3, 4]),
+                                                                              ("Green", [5, 6, 7])]
+    red, green = view.teams
+    assert green.number > red.number and view.team_of(6) == green
+    assert [(e.key, e.rating, e.name) for e in view.players()] == [(red.number, 1100.0, "Red"),
+                                                                   (green.number, 1000.0, "Green")]
+    started = await store.start_tournament(tid)
+    (pairing,) = started.pairing_list()
+    assert sorted(pairing.entrants) == sorted([red.number, green.number])
+    seats = started.seats(pairing)  # the teams in turn, each team's players in the order they joined
+    first, second = pairing.entrants
+    assert [s.entrant for s in seats] == [first, second] * 3
+    assert [s.user_id for s in seats if s.entrant == red.number] == [1, 3, 4]
+    assert [s.user_id for s in seats if s.entrant == green.number] == [5, 6, 7]
