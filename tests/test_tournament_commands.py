@@ -77,3 +77,4 @@ async def test_the_tournaments_host_runs_its_game_and_a_cancel_scores_the_table(
         assert len(view.results) == 1 and view.record.status == "finished"
         told = "\n".join(m.text for m in step if not m.ephemeral)
         assert "wins the game" in told and "1. alice" in told  # the end and its standings, told in the game's room
+        assert "as a game of the tournament Winter Cup does when its host calls it off" in told
