@@ -36,7 +36,7 @@ from cogs.shared.announcer import Announcer
 from cogs.shared.base import risk_group
 from cogs.shared.components import GameButton, GameSelect
 from cogs.shared.errors import UserError, handle_error
-from cogs.shared.guards import on_turn, require_host, require_permissions, running_game, seat_of
+from cogs.shared.guards import on_turn, require_control, require_permissions, running_game, seat_of
 from cogs.shared.i18n import _
 from cogs.shared.services import Services, services_of
 from cogs.tournament.commands import TournamentCommands, tournament_group
@@ -113,7 +113,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
             if name in SEATED:  # any time, for a player of the game
                 handler, seat, game = SEATED[name], seat_of(record, interaction), record.game()
             elif name in HOSTED:  # any time, for the host
-                require_host(record, interaction)
+                await require_control(self.store, record, interaction)
                 handler, game = HOSTED[name], record.game()
                 held = record.seat_of(interaction.user.id)
                 seat = NEUTRAL if held is None else held

@@ -11,6 +11,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar
 
+from .records import Shards
 from .transaction import Row, Step
 
 T = TypeVar("T")
@@ -54,4 +55,13 @@ class Backend(abc.ABC):
         """Run database work in its own task, so cancelling the caller never leaves a transaction open."""
 
 
-__all__ = ["Backend", "Reading", "Writing"]
+def shard_filter(shards: Shards | None, guild_column: str) -> tuple[str, tuple[int, ...]]:
+    """The rows of guilds on some gateway shards (no guild: a direct message, on shard 0), as SQL on
+    ``guild_column``; every row when ``shards`` is None."""
+    if shards is None:
+        return "1 = 1", ()
+    marks = ", ".join("?" for _ in shards.ids)
+    return f"((COALESCE({guild_column}, 0) >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
+
+
+__all__ = ["Backend", "Reading", "Writing", "shard_filter"]

@@ -398,8 +398,9 @@ class Store(StoreReader):
         """A new tournament in a channel (``InvalidValue`` if the channel has one that is not over)."""
 
     @abc.abstractmethod
-    async def join_tournament(self, tournament_id: int, user_id: int, name: str, rating: float) -> EntrantRecord:
-        """An entrant joins (before the start)."""
+    async def join_tournament(self, tournament_id: int, user_id: int, name: str, rating: float,
+                              team: str | None = None) -> EntrantRecord:
+        """An entrant joins (before the start); in a tournament of fixed teams, into the team named ``team``."""
 
     @abc.abstractmethod
     async def leave_tournament(self, tournament_id: int, user_id: int) -> None:
@@ -439,12 +440,12 @@ class Store(StoreReader):
         """Store a table's result and, with a round's last, pair the next round in the same transaction."""
 
     @abc.abstractmethod
-    async def due_tournaments(self, now: float) -> list[TournamentRecord]:
-        """Tournaments whose timer is due."""
+    async def due_tournaments(self, now: float, shards: Shards | None = None) -> list[TournamentRecord]:
+        """Tournaments whose timer is due (of guilds on ``shards`` if given)."""
 
     @abc.abstractmethod
-    async def next_tournament_due(self) -> float | None:
-        """When the next tournament timer is due."""
+    async def next_tournament_due(self, shards: Shards | None = None) -> float | None:
+        """When the next tournament timer is due (of guilds on ``shards`` if given)."""
 
 
 __all__ = ["Store", "StoreReader"]

@@ -409,8 +409,22 @@ CREATE TABLE tournament_results (
 );
 """
 
+# A tournament of fixed teams: each team's name (one per tournament, compared without case) under its number, the
+# key its members' ``tournament_entrants.team`` hold and the one its pairings name.
+_V_TOURNAMENT_TEAMS = """
+CREATE TABLE tournament_teams (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    team          INTEGER NOT NULL,
+    name          TEXT    NOT NULL,
+    name_key      TEXT    NOT NULL,
+    created_at    REAL    NOT NULL,
+    PRIMARY KEY (tournament_id, team)
+);
+CREATE UNIQUE INDEX tournament_teams_by_name ON tournament_teams (tournament_id, name_key);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
-                               _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS)
+                               _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -351,8 +351,21 @@ CREATE TABLE tournament_results (
 );
 """
 
+# 12: the teams of a tournament of fixed teams (see store/migrations.py).
+_V_TOURNAMENT_TEAMS = """
+CREATE TABLE tournament_teams (
+    tournament_id BIGINT  NOT NULL REFERENCES tournaments (id),
+    team          INTEGER NOT NULL,
+    name          TEXT    NOT NULL,
+    name_key      TEXT    NOT NULL,
+    created_at    DOUBLE PRECISION    NOT NULL,
+    PRIMARY KEY (tournament_id, team)
+);
+CREATE UNIQUE INDEX tournament_teams_by_name ON tournament_teams (tournament_id, name_key);
+"""
+
 POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
-                                        _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS)
+                                        _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

@@ -36,7 +36,7 @@ from engine.errors import Phrase
 from engine.events import View
 from engine.fog import Audience
 
-from .backend import Reading, Writing
+from .backend import Reading, Writing, shard_filter
 from .base import Store
 from .errors import (
     AlreadySeated,
@@ -993,10 +993,7 @@ _DEADLINES = "SELECT d.game_id, d.seat, d.kind, d.due_at FROM deadlines d JOIN g
 
 def _shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
     """The games of guilds on some gateway shards (a game without a guild is on shard 0), as SQL."""
-    if shards is None:
-        return "1 = 1", ()
-    marks = ", ".join("?" for _ in shards.ids)
-    return f"((COALESCE(g.guild_id, 0) >> 22) % ?) IN ({marks})", (shards.count, *shards.ids)
+    return shard_filter(shards, "g.guild_id")
 
 
 def _append_events(game_id: int, first_seq: int, events: Sequence[Event]) -> Step:

@@ -7,8 +7,13 @@ of a round (``record_table_result``): the tournament's row is locked first (``FO
 whole file under SQLite's ``BEGIN IMMEDIATE``), so of two processes storing the last two results at once, the
 second sees the first's result and pairs, and no round is paired twice.
 
+In a tournament of fixed teams (``Spec.team_size`` 2 or 3) an entrant of the competition is a team: its number
+(``tournament_teams``) is the key the pairings and results name, and each player's row names their team. A team
+is made by its players joining under the same name; it is complete at ``team_size`` players.
+
 A tournament has one timer of its own (``due_at``, ``due_kind``): check-in closes, a round's time limit passes,
-or the games of a new round are to be opened. The table's scheduler reads them (``due_tournaments``).
+or the games of a new round are to be opened. The table's scheduler reads them (``due_tournaments``), a process
+that runs some of the gateway's shards only those of its shards' guilds (as the games' timers).
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from typing import Any
 
 from competition import CompetitionError, Entrant, Pairing, Result, Spec, next_round
 
-from .backend import Backend, Reading, Writing
+from .backend import Backend, Reading, Writing, shard_filter
 from .errors import InvalidValue, StoreError
+from .records import Shards
 from .transaction import Step
 
 # A tournament's statuses.
@@ -30,6 +36,7 @@ T_ACTIVE = (OPEN, CHECKIN, STARTED)
 # What a tournament's timer is for.
 DUE_CHECKIN, DUE_ROUND, DUE_OPEN = "checkin", "round", "open"
 MAX_TOURNAMENT_ENTRANTS = 128
+MAX_TEAM_NAME = 32
 
 _COLUMNS = ("id, guild_id, channel_id, host_id, name, spec, settings, status, round, round_started_at, due_at, "
             "due_kind, created_at, updated_at")
@@ -74,6 +81,31 @@ class EntrantRecord:
 
 
 @dataclass(frozen=True)
+class TeamRecord:
+    """A fixed team of a tournament: its number (its key as an entrant), its name, and its players in the order
+    they joined."""
+
+    number: int
+    name: str
+    members: tuple[EntrantRecord, ...] = ()
+
+    @property
+    def rating(self) -> float:
+        """The team's seed and Swiss rating: its players' mean."""
+        return sum(m.rating for m in self.members) / len(self.members) if self.members else 1000.0
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat of a table's game: the player who sits in it and the entrant (a player, or their team) it plays
+    for."""
+
+    user_id: int
+    name: str
+    entrant: int
+
+
+@dataclass(frozen=True)
 class PairingRecord:
     """One table of one round, and the thread and game that play it (None until opened)."""
 
@@ -91,11 +123,41 @@ class TournamentView:
     pairings: list[PairingRecord]
     results: list[Result]
     forced: frozenset[tuple[int, int]] = field(default_factory=frozenset)  # (round, table) ended by the time limit
+    teams: list[TeamRecord] = field(default_factory=list)   # a tournament of fixed teams: its teams, oldest first
+
+    @property
+    def team_size(self) -> int:
+        return self.record.spec.team_size
 
     def players(self) -> list[Entrant]:
-        """The entrants who play: with a check-in, those who checked in."""
+        """The entrants who play: with a check-in, those who checked in. In a tournament of fixed teams, the
+        teams: with a check-in, the complete teams whose players all checked in."""
         checkin = bool(self.record.settings.get("checkin"))
+        if self.team_size > 1:
+            return [Entrant(t.number, t.rating, t.name) for t in self.teams if len(t.members) == self.team_size
+                    and (not checkin or all(m.checked_in for m in t.members))]
         return [e.entrant() for e in self.entrants if e.checked_in or not checkin]
+
+    def incomplete_teams(self) -> list[TeamRecord]:
+        return [t for t in self.teams if len(t.members) < self.team_size] if self.team_size > 1 else []
+
+    def team_of(self, user_id: int) -> TeamRecord | None:
+        return next((t for t in self.teams if any(m.user_id == user_id for m in t.members)), None)
+
+    def entrant_name(self, key: int) -> str:
+        """An entrant's name: the player's, or the team's."""
+        names = {t.number: t.name for t in self.teams} if self.team_size > 1 else {
+            e.user_id: e.name for e in self.entrants}
+        return names.get(key, str(key))
+
+    def seats(self, pairing: Pairing) -> list[Seat]:
+        """The seats of a table's game, in order. Each player is the entrant; fixed teams sit in turn, a player of
+        each team and then the next of each (the engine's seat order of teams: seat i plays in team i % teams)."""
+        if self.team_size == 1:
+            return [Seat(key, self.entrant_name(key), key) for key in pairing.entrants]
+        teams = {t.number: t for t in self.teams}
+        return [Seat(teams[key].members[i].user_id, teams[key].members[i].name, key)
+                for i in range(self.team_size) for key in pairing.entrants]
 
     def pairing_list(self) -> list[Pairing]:
         return [p.pairing for p in self.pairings]
@@ -164,12 +226,15 @@ class TournamentsMixin(Backend):
                               (tournament_id,))
         pairings = [PairingRecord(Pairing(r, t, tuple(json.loads(e)), bool(b), k), th, g)
                     for r, t, e, b, k, th, g in rows]
+        rows = await db.fetch("SELECT team, name FROM tournament_teams WHERE tournament_id = ? ORDER BY created_at, "
+                              "team", (tournament_id,))
+        teams = [TeamRecord(int(n), name, tuple(e for e in entrants if e.team == n)) for n, name in rows]
         rows = await db.fetch("SELECT round, table_no, places, forfeits, forced FROM tournament_results "
                               "WHERE tournament_id = ? ORDER BY round, table_no", (tournament_id,))
         results = [Result(r, t, tuple((int(k), int(p)) for k, p in json.loads(pl)), frozenset(json.loads(f)))
                    for r, t, pl, f, _forced in rows]
         forced = frozenset((r, t) for r, t, _pl, _f, forced in rows if forced)
-        return TournamentView(record, entrants, pairings, results, forced)
+        return TournamentView(record, entrants, pairings, results, forced, teams)
 
     async def tournament_of_game(self, game_id: int) -> tuple[int, int, int] | None:
         """(tournament, round, table) of a game a tournament opened, if any."""
@@ -187,18 +252,21 @@ class TournamentsMixin(Backend):
             return [int(r[0]) for r in rows]
         return await self._run(work())
 
-    async def due_tournaments(self, now: float) -> list[TournamentRecord]:
+    async def due_tournaments(self, now: float, shards: Shards | None = None) -> list[TournamentRecord]:
+        where, params = shard_filter(shards, "guild_id")
         async def work() -> list[TournamentRecord]:
             async with self._reading() as db:
                 rows = await db.fetch(f"SELECT {_COLUMNS} FROM tournaments WHERE due_at IS NOT NULL AND due_at <= ? "
-                                      "ORDER BY due_at, id", (now,))
+                                      f"AND {where} ORDER BY due_at, id", (now, *params))
             return [_record(r) for r in rows]
         return await self._run(work())
 
-    async def next_tournament_due(self) -> float | None:
+    async def next_tournament_due(self, shards: Shards | None = None) -> float | None:
+        where, params = shard_filter(shards, "guild_id")
         async def work() -> float | None:
             async with self._reading() as db:
-                rows = await db.fetch("SELECT MIN(due_at) FROM tournaments WHERE due_at IS NOT NULL")
+                rows = await db.fetch(f"SELECT MIN(due_at) FROM tournaments WHERE due_at IS NOT NULL AND {where}",
+                                      params)
             return float(rows[0][0]) if rows and rows[0][0] is not None else None
         return await self._run(work())
 
@@ -221,25 +289,58 @@ class TournamentsMixin(Backend):
                 return await self._tournament(db, int(rows[0][0]))
         return await self._run(work())
 
-    async def join_tournament(self, tournament_id: int, user_id: int, name: str, rating: float) -> EntrantRecord:
+    async def join_tournament(self, tournament_id: int, user_id: int, name: str, rating: float,
+                              team: str | None = None) -> EntrantRecord:
+        """A player enters; in a tournament of fixed teams, into the team of that name (made if there is none;
+        refused when it is complete)."""
         async def work() -> EntrantRecord:
             now = self._clock()
             async with self._transaction() as db:
-                record = await self._tournament(db, tournament_id, lock=True)
+                view = await self._view(db, tournament_id, lock=True)
+                record = view.record
                 if record.status not in (OPEN, CHECKIN):
                     raise StoreError("This tournament has started: it takes no more entrants.")
-                rows = await db.fetch("SELECT user_id FROM tournament_entrants WHERE tournament_id = ?",
-                                      (tournament_id,))
-                if any(r[0] == user_id for r in rows):
+                if any(e.user_id == user_id for e in view.entrants):
                     raise StoreError("You are already in this tournament.")
-                if len(rows) >= MAX_TOURNAMENT_ENTRANTS:
+                most = MAX_TOURNAMENT_ENTRANTS * max(1, view.team_size)
+                if len(view.entrants) >= most:
                     raise StoreError("This tournament is full ({n} entrants).", n=MAX_TOURNAMENT_ENTRANTS)
-                entrant = EntrantRecord(user_id, name[:64], rating, record.status == CHECKIN, now)
-                await db.commit(Step("INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, "
-                                     "checked_in, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
-                                     (tournament_id, user_id, entrant.name, rating, int(entrant.checked_in), now)))
+                steps, number = await self._team_steps(db, view, team, now)
+                entrant = EntrantRecord(user_id, name[:64], rating, record.status == CHECKIN, now, number)
+                await db.commit(*steps, Step(
+                    "INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, checked_in, joined_at, "
+                    "team) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (tournament_id, user_id, entrant.name, rating, int(entrant.checked_in), now, number)))
                 return entrant
         return await self._run(work())
+
+    @staticmethod
+    async def _team_steps(db: Reading, view: TournamentView, team: str | None, now: float
+                          ) -> tuple[list[Step], int | None]:
+        """The team a player joins (its number), and the steps that make it if it is new."""
+        size = view.team_size
+        if size == 1:
+            if team is not None:
+                raise InvalidValue("This tournament is played by single players: join it without a team.")
+            return [], None
+        name = " ".join((team or "").split())
+        if not name:
+            raise InvalidValue("This tournament is played by teams of {size}: join it with the name of your team "
+                               "(the same name as your teammates).", size=size)
+        if len(name) > MAX_TEAM_NAME:
+            raise InvalidValue("A team's name has at most {n} characters.", n=MAX_TEAM_NAME)
+        found = next((t for t in view.teams if t.name.casefold() == name.casefold()), None)
+        if found is not None:
+            if len(found.members) >= size:
+                raise StoreError("The team {team} is complete ({size} players).", team=found.name, size=size)
+            return [], found.number
+        if len(view.teams) >= MAX_TOURNAMENT_ENTRANTS:
+            raise StoreError("This tournament is full ({n} entrants).", n=MAX_TOURNAMENT_ENTRANTS)
+        rows = await db.fetch("SELECT COALESCE(MAX(team), 0) FROM tournament_teams WHERE tournament_id = ?",
+                              (view.record.id,))
+        number = int(rows[0][0]) + 1
+        return [Step("INSERT INTO tournament_teams (tournament_id, team, name, name_key, created_at) "
+                     "VALUES (?, ?, ?, ?, ?)", (view.record.id, number, name, name.casefold(), now))], number
 
     async def leave_tournament(self, tournament_id: int, user_id: int) -> None:
         async def work() -> None:
@@ -251,6 +352,10 @@ class TournamentsMixin(Backend):
                                          "RETURNING user_id", (tournament_id, user_id)))
                 if not rows:
                     raise StoreError("You are not in this tournament.")
+                # A team whose last player left is no more (its name is free again).
+                await db.commit(Step("DELETE FROM tournament_teams WHERE tournament_id = ? AND team NOT IN (SELECT "
+                                     "team FROM tournament_entrants WHERE tournament_id = ? AND team IS NOT NULL)",
+                                     (tournament_id, tournament_id)))
         return await self._run(work())
 
     async def check_in(self, tournament_id: int, user_id: int) -> None:
@@ -291,6 +396,12 @@ class TournamentsMixin(Backend):
                 view = await self._view(db, tournament_id, lock=True)
                 if view.record.status not in (OPEN, CHECKIN):
                     raise StoreError("This tournament has started already.")
+                waiting = view.incomplete_teams()
+                if waiting and not view.record.settings.get("checkin"):  # a check-in leaves them out instead
+                    team = waiting[0]
+                    raise StoreError("The team {team} has {n} of its {size} players: it needs more before the "
+                                     "tournament starts (or its players leave it).", team=team.name,
+                                     n=len(team.members), size=view.team_size)
                 players = view.players()
                 try:
                     view.record.spec.check(len(players))
@@ -377,6 +488,7 @@ class TournamentsMixin(Backend):
         return new
 
 
-__all__ = ["CALLED_OFF", "CHECKIN", "DONE", "DUE_CHECKIN", "DUE_OPEN", "DUE_ROUND", "MAX_TOURNAMENT_ENTRANTS", "OPEN",
-           "STARTED", "T_ACTIVE", "EntrantRecord", "PairingRecord", "TournamentRecord", "TournamentView",
-           "TournamentsMixin", "spec_json"]
+__all__ = ["CALLED_OFF", "CHECKIN", "DONE", "DUE_CHECKIN", "DUE_OPEN", "DUE_ROUND", "MAX_TEAM_NAME",
+           "MAX_TOURNAMENT_ENTRANTS", "OPEN",
+           "STARTED", "T_ACTIVE", "EntrantRecord", "PairingRecord", "Seat", "TeamRecord", "TournamentRecord",
+           "TournamentView", "TournamentsMixin", "spec_json"]

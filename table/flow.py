@@ -116,13 +116,18 @@ class StandIn:
     level: str
 
 
-def cancel_ends_by_standings(record: GameRecord) -> bool:
-    """Whether cancelling the game now ends it by the standings (``Table.cancel``): a running or paused game
-    past its first round."""
+def in_play(record: GameRecord) -> bool:
+    """Whether the game can end by the standings now: running or paused, past its set-up (the engine's
+    ``RoundLimit`` is an action of the phases of play) and not over."""
     if record.status not in ACTIVE_STATUSES or record.status == LOBBY or record.state_json is None:
         return False
-    state = record.game().state
-    return state.round > 1 and state.phase != OVER
+    return record.game().allows(RoundLimit)
+
+
+def cancel_ends_by_standings(record: GameRecord) -> bool:
+    """Whether the host's cancel ends the game by the standings (``Table.cancel``): a running or paused game
+    past its first round. A game that belongs to a tournament ends so whenever it is in play (``in_play``)."""
+    return in_play(record) and record.game().state.round > 1
 
 
 class Table(SeatOffers):
@@ -147,8 +152,12 @@ class Table(SeatOffers):
         self._humans_left: dict[int, tuple[tuple[SeatRecord, ...], int]] = {}
         # What each seat of a fog game saw of the board, followed from its log: the AI decides on it.
         self._recollections: dict[int, Recollection] = {}
-        # Called with a game that ended, under its lock (tournaments score it: table/tournaments.py).
+        # Called with a game that ended, under its lock (tournaments score it: table/tournaments.py); for a game
+        # that must end with a result (``result_needed``), also when it was cancelled in its set-up.
         self.game_over_hooks: list[Callable[[GameRecord], Awaitable[None]]] = []
+        # Asked whether a game must end with a result whatever ends it (a tournament's: table/tournaments.py): its
+        # cancel then ends it by the standings, nobody resigning, and its hooks hear even of a cancel.
+        self.result_needed: list[Callable[[GameRecord], Awaitable[bool]]] = []
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """One change at a time to one game inside this process (a game is served by one process: the one
@@ -231,23 +240,53 @@ class Table(SeatOffers):
         """The host cancels a game. A lobby, or a game in its first round (not every seat has had a turn), is
         cancelled and records nothing. Later a cancel is no way out of a lost game: the host resigns (if still
         in) and the game ends by the standings, as at a round limit, with its results and ratings
-        (docs/history.md); the outcome then tells it like any end."""
+        (docs/history.md); the outcome then tells it like any end. A game that must end with a result
+        (``result_needed``: a tournament's) ends as ``end_by_standings`` ends it."""
         async with self.lock(game_id):
             record = await self.store.get_game(game_id)
+            if await self._result_needed(record):
+                return await self._end_now(record)
             if cancel_ends_by_standings(record):
                 return await self._end_by_standings(record)
-            record = await self.store.cancel(game_id)
-            self._recollections.pop(game_id, None)
-            await self.sync(record)
-            return Outcome(record)
+            return await self._cancelled(record, hooks=False)
 
-    async def _end_by_standings(self, record: GameRecord) -> Outcome:
-        """A cancel past the first round: the host's surrender, then the round-limit ending."""
+    async def end_by_standings(self, game_id: int) -> Outcome:
+        """End a game now by the standings, for what runs the game from above it (a tournament: its round's time
+        is up, its host calls the game off): nobody resigns, the round-limit rule ranks the players, and the end
+        is told like any. A game still in its set-up cannot end so: it is cancelled, and the ``game_over_hooks``
+        hear of it (a tournament scores it as a draw). Nothing happens to a game that has ended."""
+        async with self.lock(game_id):
+            return await self._end_now(await self.store.get_game(game_id))
+
+    async def _result_needed(self, record: GameRecord) -> bool:
+        for needed in self.result_needed:
+            if await needed(record):
+                return True
+        return False
+
+    async def _end_now(self, record: GameRecord) -> Outcome:
+        if in_play(record):
+            return await self._end_by_standings(record, resign_host=False)
+        if record.status not in ACTIVE_STATUSES:
+            return Outcome(record)
+        return await self._cancelled(record, hooks=True)
+
+    async def _cancelled(self, record: GameRecord, *, hooks: bool) -> Outcome:
+        record = await self.store.cancel(record.id)
+        self._recollections.pop(record.id, None)
+        await self.sync(record)
+        if hooks:
+            for hook in self.game_over_hooks:
+                await hook(record)
+        return Outcome(record)
+
+    async def _end_by_standings(self, record: GameRecord, *, resign_host: bool = True) -> Outcome:
+        """A cancel past the first round: the host's surrender (``resign_host``), then the round-limit ending."""
         if record.status != RUNNING:  # paused: the end is played like any action
             await self.store.resume(record.id)
             record = await self.store.get_game(record.id)
         parts: list[Part] = []
-        host = record.seat_of(record.host_id)
+        host = record.seat_of(record.host_id) if resign_host else None
         game = record.game()
         if host is not None and host in game.state.active_seats():
             try:
@@ -658,4 +697,4 @@ def _round_humans_left(events: list[Event], humans: set[int], replaced_at: dict[
 
 
 __all__ = ["LIVE", "MAX_AI_ACTIONS", "MAX_THOUGHTS", "TIMEOUT_PLAYERS", "StandIn", "Table", "VoteRefused",
-           "cancel_ends_by_standings"]
+           "cancel_ends_by_standings", "in_play"]

@@ -6,7 +6,8 @@ dropped, and a missed turn is counted once per turn however often the handler ru
 nothing of Discord: what a timer produced goes to a ``Sink`` (an ``Outcome`` or a ``Reminder``).
 
 A process that runs some of the gateway's shards (``shards``) handles only the timers of games in guilds of
-those shards; the processes running the other shards handle theirs, so each timer has one owner.
+those shards, and of their tournaments and seasons; the processes running the other shards handle theirs, so
+each timer has one owner.
 """
 
 from __future__ import annotations
@@ -51,9 +52,9 @@ class SeasonSink(Protocol):
 class TournamentTimers(Protocol):
     """The tournaments' own timers (table/tournaments.py): check-in closes, a round opens or runs out of time."""
 
-    async def next_due(self) -> float | None: ...
+    async def next_due(self, shards: Shards | None = None) -> float | None: ...
 
-    async def run_due(self, now: float) -> int: ...
+    async def run_due(self, now: float, shards: Shards | None = None) -> int: ...
 
 
 class Scheduler:
@@ -96,7 +97,7 @@ class Scheduler:
             try:
                 nxt = await self.store.next_due(self.shards)
                 due = [t for t in (None if nxt is None else nxt.due_at, await self.seasons.next_end()) if t is not None]
-                if self.tournaments is not None and (t := await self.tournaments.next_due()) is not None:
+                if self.tournaments is not None and (t := await self.tournaments.next_due(self.shards)) is not None:
                     due.append(t)
                 now = self.clock()
                 if due and min(due) <= now:
@@ -132,7 +133,7 @@ class Scheduler:
                 self.fired += 1
             handled += await self.end_seasons()
             if self.tournaments is not None:
-                count = await self.tournaments.run_due(self.clock())
+                count = await self.tournaments.run_due(self.clock(), self.shards)
                 handled += count
                 self.fired += count
         return handled

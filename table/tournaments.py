@@ -19,8 +19,17 @@ The flow, each step kept in the store so a restart goes on where it stopped:
 4. A round past its time limit (``round_time``): every game still going is ended by the round limit
    (``RoundLimit``, the engine's one standings rule) and scored like any other end.
 
+A game that ends otherwise than by its own finish still gives its table a result, so its round goes on: the
+tournament's host cancelling it (``Table.cancel`` of a game whose result is needed: by the standings, nobody
+resigning), its players' vote to end it, a round limit; a game still in its set-up then is a draw. Its own
+game host's controls are the Discord layer's to refuse (``control_refusal``): the tournament's host runs it.
+
+In a tournament of fixed teams (``Spec.team_size`` 2 or 3) the players join naming their team (``join(...,
+team=...)``); each table's game is a team game (the engine's ``teams`` setting: 2v2, 3v3 or 2v2v2), the teams'
+players seated in turn (``TournamentView.seats``), and the team's place is its players' place.
+
 A player the AI replaced after too many missed turns (the game's ``max_missed``) forfeits their table: they are
-placed last at it, and the standings count the forfeit.
+placed last at it, and the standings count the forfeit (a team forfeits when the AI replaced all its players).
 """
 
 from __future__ import annotations
@@ -32,17 +41,20 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from competition import FORMATS, CompetitionError, Pairing, Result, Spec, Standing, standings
-from engine import RuleError, Settings
-from engine.actions import RoundLimit
+from engine import Settings
 from engine.errors import SettingsError
-from engine.state import OVER
-from store import FINISHED, RUNNING, ChannelBusy, GameRecord, StoreError
+from engine.settings import TEAM_FORMATS
+from store import ACTIVE_STATUSES, FINISHED, LOBBY, ChannelBusy, GameRecord, Shards, StoreError, StoreReader
+from store import CANCELLED as GAME_CANCELLED
 from store.results import below_minimum
 from store.tournaments import (
     DUE_CHECKIN,
     DUE_OPEN,
     DUE_ROUND,
     STARTED,
+    T_ACTIVE,
+    Seat,
+    TeamRecord,
     TournamentRecord,
     TournamentView,
 )
@@ -62,7 +74,8 @@ class Rooms(Protocol):
     """Where a table's game is played (the Discord layer: a thread under the tournament's channel)."""
 
     async def open_room(self, tournament: TournamentRecord, pairing: Pairing, names: Sequence[str]) -> int:
-        """A new channel for the table's game; returns its id."""
+        """A new channel for the table's game; returns its id. ``names``: the table's entrants (the players, or
+        the teams), in the pairing's order."""
 
 
 @dataclass
@@ -77,22 +90,57 @@ class TournamentOutcome:
     games: list[Outcome] = field(default_factory=list)
     standings: list[Standing] = field(default_factory=list)
     user_id: int | None = None
+    team: TeamRecord | None = None      # ``join`` of a tournament of fixed teams: the team joined, as it is now
 
 
 class EntryRefused(StoreError):
     """A player the tournament's entry rules keep out; the message gives their figure."""
 
 
-def entry_spec(format_: str, table_size: int, rounds: int) -> Spec:
-    """The spec a host asks for, checked as far as it can be before anyone joins."""
+def entry_spec(format_: str, table_size: int, rounds: int, team_size: int = 1) -> Spec:
+    """The spec a host asks for, checked as far as it can be before anyone joins (``team_size`` 2 or 3: fixed
+    teams, ``table_size`` of them at a table)."""
     if format_ not in FORMATS:
         raise StoreError("There is no tournament format {name}.", name=format_)
-    spec = Spec(format_, table_size=table_size, rounds=rounds)
+    spec = Spec(format_, table_size=table_size, rounds=rounds, team_size=team_size)
     try:
         spec.check(max(table_size, 2) * 2)
     except CompetitionError as exc:
         raise StoreError("{reason}", reason=str(exc)) from exc
     return spec
+
+
+def team_format(teams: int, team_size: int) -> str:
+    """The engine's ``teams`` setting of a table of ``teams`` fixed teams of ``team_size`` players."""
+    return next(name for name, shape in TEAM_FORMATS.items() if shape == (teams, team_size))
+
+
+def game_settings(spec: Spec, settings: Mapping[str, Any], teams: int | None = None) -> dict[str, Any]:
+    """The settings of a tournament's game: the host's, with the teams the spec makes (none for single
+    players; for fixed teams, the table's ``teams`` of them, a full table if not given)."""
+    game = dict(settings)
+    game["teams"] = "none" if spec.team_size == 1 else team_format(teams or spec.table_size, spec.team_size)
+    return game
+
+
+async def running_tournament_of(store: StoreReader, game_id: int) -> TournamentRecord | None:
+    """The tournament, not over, that a game is a table of (None: none, or it is over)."""
+    found = await store.tournament_of_game(game_id)
+    if found is None:
+        return None
+    tournament = await store.get_tournament(found[0])
+    return tournament if tournament.status in T_ACTIVE else None
+
+
+async def control_refusal(store: StoreReader, record: GameRecord, user_id: int) -> TournamentRecord | None:
+    """The tournament that refuses ``user_id`` a host's control of a game (cancel, kick, pause, resume, AIs,
+    settings, seats, start): of a tournament not over, only the tournament's host runs its games, not the game's
+    own host (its first seat). None: not a tournament's game, or its tournament's host (the Discord layer lets a
+    server's managers act too, as for any game, and words the refusal)."""
+    tournament = await running_tournament_of(store, record.id)
+    if tournament is None or tournament.host_id == user_id:
+        return None
+    return tournament
 
 
 def view_standings(view: TournamentView) -> list[Standing]:
@@ -114,6 +162,7 @@ class Tournaments:
         self._locks: dict[int, asyncio.Lock] = {}
         self._forced: set[int] = set()  # games ended by their round's time limit
         table.game_over_hooks.append(self.game_over)
+        table.result_needed.append(self.plays)
 
     def lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -121,18 +170,22 @@ class Tournaments:
     # -- before the start --------------------------------------------------------------------------------
     async def create(self, guild_id: int | None, channel_id: int, host_id: int, name: str, spec: Spec,
                      settings: Mapping[str, Any]) -> TournamentOutcome:
-        """A new tournament in a channel. ``settings``: "game" (the games' settings, checked by the engine),
-        "round_time" and "checkin" (seconds), and the entry rules "min_games", "min_reliability", "min_rating",
-        "max_rating"."""
+        """A new tournament in a channel. ``settings``: "game" (the games' settings, checked by the engine; their
+        teams are the spec's: none for single players, the teams' format for fixed teams), "round_time" and
+        "checkin" (seconds), and the entry rules "min_games", "min_reliability", "min_rating", "max_rating"."""
+        game = game_settings(spec, settings.get("game") or {})
         try:
-            Settings.from_dict(dict(settings.get("game") or {})).check_map()
+            Settings.from_dict(game).check_map()
         except SettingsError as exc:
             raise StoreError("{reason}", reason=str(exc)) from exc
+        settings = {**settings, "game": game}
         record = await self.store.create_tournament(guild_id, channel_id, host_id, name, spec, settings)
         return TournamentOutcome(CREATED, record, user_id=host_id)
 
-    async def join(self, tournament_id: int, user_id: int, name: str) -> TournamentOutcome:
-        """A player enters, if they meet the entry rules (refused with their own figure)."""
+    async def join(self, tournament_id: int, user_id: int, name: str, team: str | None = None) -> TournamentOutcome:
+        """A player enters, if they meet the entry rules (refused with their own figure). In a tournament of fixed
+        teams, into the team named ``team`` (compared without case), made if there is none; a complete team
+        (``Spec.team_size`` players) is refused. The outcome's ``team`` is the team as it is now."""
         record = await self.store.get_tournament(tournament_id)
         rules = record.settings
         rating = (await self.store.ratings(record.guild_id, record.channel_id)).get(user_id)
@@ -153,10 +206,12 @@ class Tournaments:
             if refusal is not None:
                 raise EntryRefused("Your reliability here is {figure}% (games counted: {games}); this tournament "
                                    "asks for at least {minimum}%.", **refusal.params)
-        await self.store.join_tournament(tournament_id, user_id, name, score)
-        return TournamentOutcome(JOINED, record, await self.store.tournament_view(tournament_id), user_id=user_id)
+        await self.store.join_tournament(tournament_id, user_id, name, score, team)
+        view = await self.store.tournament_view(tournament_id)
+        return TournamentOutcome(JOINED, record, view, user_id=user_id, team=view.team_of(user_id))
 
     async def leave(self, tournament_id: int, user_id: int) -> TournamentOutcome:
+        """A player leaves before the start (their team too: a team whose last player left is no more)."""
         await self.store.leave_tournament(tournament_id, user_id)
         return TournamentOutcome(LEFT, await self.store.get_tournament(tournament_id), user_id=user_id)
 
@@ -178,16 +233,23 @@ class Tournaments:
             return await self._open_round(tournament_id)
 
     async def cancel(self, tournament_id: int) -> TournamentOutcome:
-        """The host calls the tournament off; its games still going are cancelled (or end by the standings)."""
+        """The host calls the tournament off; its games still going end by the standings (nobody resigns; one in
+        its set-up is cancelled)."""
         async with self.lock(tournament_id):
             record = await self.store.cancel_tournament(tournament_id)
             view = await self.store.tournament_view(tournament_id)
             games = []
             for p in view.pairings:
-                if p.game_id is not None and (await self.store.get_game(p.game_id)).status in (RUNNING, "paused",
-                                                                                                 "lobby"):
-                    games.append(await self.table.cancel(p.game_id))
+                if p.game_id is not None and (await self.store.get_game(p.game_id)).status in ACTIVE_STATUSES:
+                    games.append(await self.table.end_by_standings(p.game_id))
             return TournamentOutcome(CANCELLED, record, view, games)
+
+    # -- its games -------------------------------------------------------------------------------------
+    async def plays(self, record: GameRecord) -> bool:
+        """Whether a game is a table of a tournament (the table's ``result_needed``): whatever ends it, it ends
+        with a result, so the round goes on."""
+        return await self.store.tournament_of_game(record.id) is not None
+
 
     # -- a round ----------------------------------------------------------------------------------------
     async def _open_round(self, tournament_id: int) -> TournamentOutcome:
@@ -196,20 +258,23 @@ class Tournaments:
         record = view.record
         if record.status != STARTED:
             return TournamentOutcome(ROUND, record, view)
-        names = {e.user_id: e.name for e in view.entrants}
         games: list[Outcome] = []
         for p in view.pairings:
             pairing = p.pairing
-            if pairing.round != record.round or pairing.bye or p.game_id is not None:
+            if pairing.round != record.round or pairing.bye:
+                continue
+            if p.game_id is not None:  # opened; an opening cut short before its start starts it now
+                if (await self.store.get_game(p.game_id)).status == LOBBY:
+                    games.append(await self.table.start(p.game_id))
                 continue
             if self.rooms is None:
                 raise RuntimeError("the tournament has no rooms to open its games in")
-            seats = [names.get(k, str(k)) for k in pairing.entrants]
+            names = [view.entrant_name(k) for k in pairing.entrants]
             thread = p.thread_id
             if thread is None:
                 thread = await self.store.set_pairing_room(
-                    record.id, pairing.round, pairing.table, await self.rooms.open_room(record, pairing, seats))
-            games.append(await self._open_game(record, pairing, thread, seats))
+                    record.id, pairing.round, pairing.table, await self.rooms.open_room(record, pairing, names))
+            games.append(await self._open_game(record, pairing, thread, view.seats(pairing)))
         round_time = float(record.settings.get("round_time") or 0)
         started = record.round_started_at or self.clock()
         await self.store.set_tournament_due(record.id, started + round_time if round_time else None,
@@ -218,22 +283,22 @@ class Tournaments:
         view = await self.store.tournament_view(tournament_id)
         return TournamentOutcome(ROUND, view.record, view, games, view_standings(view))
 
-    async def _open_game(self, record: TournamentRecord, pairing: Pairing, thread: int, names: Sequence[str]
+    async def _open_game(self, record: TournamentRecord, pairing: Pairing, thread: int, seats: Sequence[Seat]
                          ) -> Outcome:
-        """The table's game in its thread: a lobby with the tournament's settings (one found there from an
-        opening cut short is taken over), its players seated, started."""
-        host, *others = pairing.entrants
-        settings = dict(record.settings.get("game") or {})
+        """The table's game in its thread: a lobby with the tournament's settings (a team game for fixed teams;
+        one found there from an opening cut short is taken over), its players seated in order, started."""
+        host, *others = seats
+        settings = game_settings(record.spec, record.settings.get("game") or {}, len(pairing.entrants))
         try:
-            lobby = await self.store.create_lobby(record.guild_id, thread, host, names[0], settings)
+            lobby = await self.store.create_lobby(record.guild_id, thread, host.user_id, host.name, settings)
         except ChannelBusy:
             found = await self.store.get_active_game(thread)
-            if found is None:
+            if found is None or found.status != LOBBY or found.host_id != host.user_id:
                 raise
             lobby = found
-        for user, name in zip(others, names[1:], strict=True):
-            if lobby.seat_of(user) is None:
-                lobby = (await self.table.join(lobby.id, user, name)).record
+        for seat in others:
+            if lobby.seat_of(seat.user_id) is None:
+                lobby = (await self.table.join(lobby.id, seat.user_id, seat.name)).record
         await self.store.set_pairing_game(record.id, pairing.round, pairing.table, lobby.id)
         if lobby.status != "lobby":
             return Outcome(lobby)
@@ -241,54 +306,61 @@ class Tournaments:
 
     async def game_over(self, record: GameRecord) -> None:
         """A game has ended (the table's hook, under the game's lock): if a tournament opened it, its places are
-        the table's result; the store pairs the next round with the round's last result."""
-        if record.status != FINISHED:
+        the table's result (each seat's place is its entrant's: a team's players share theirs); a game cancelled
+        in its set-up is a draw. The store pairs the next round with the round's last result."""
+        if record.status not in (FINISHED, GAME_CANCELLED):
             return
         table = await self.store.tournament_of_game(record.id)
         if table is None:
             return
         tournament_id, round_, table_no = table
-        results = await self.store.results(record.id)
-        places = tuple((r.user_id, r.placement) for r in results if r.user_id is not None)
-        forfeits = frozenset(r.user_id for r in results if r.user_id is not None and r.ai_took_over)
+        view = await self.store.tournament_view(tournament_id)
+        pairing = next(p.pairing for p in view.pairings if (p.pairing.round, p.pairing.table) == (round_, table_no))
+        seats = view.seats(pairing)
+        if record.status == FINISHED:
+            results = {r.seat: r for r in await self.store.results(record.id)}
+            place = {seat: results[seat].placement for seat in results}
+            took_over = {seat for seat, r in results.items() if r.ai_took_over}
+        else:  # no play yet: nobody is ahead
+            place = dict.fromkeys(range(len(seats)), 1)
+            took_over = {p.seat for p in record.players if p.is_ai}
+        places = tuple((key, min(place.get(i, len(seats)) for i, s in enumerate(seats) if s.entrant == key))
+                       for key in pairing.entrants)
+        forfeits = frozenset(key for key in pairing.entrants
+                             if all(i in took_over for i, s in enumerate(seats) if s.entrant == key))
         forced = record.id in self._forced
         self._forced.discard(record.id)
         await self.store.record_table_result(Result(round_, table_no, places, forfeits), tournament_id, forced)
         self.table.timers_changed()
 
     async def _force_round(self, tournament_id: int) -> list[Outcome]:
-        """The round's time is up: every game of it still going ends by the round limit."""
+        """The round's time is up: every game of it still going (paused too) ends by the round limit; one still
+        in its set-up is cancelled, a draw."""
         view = await self.store.tournament_view(tournament_id)
         ended = []
         for p in view.pairings:
             if p.pairing.round != view.record.round or p.game_id is None:
                 continue
-            async with self.table.lock(p.game_id):
-                record = await self.store.get_game(p.game_id)
-                if record.status != RUNNING or record.state_json is None:
-                    continue
-                state = record.game().state
-                if state.phase == OVER:
-                    continue
-                self._forced.add(record.id)
-                try:
-                    result = await self.store.apply_action(record.id, RoundLimit(state.current))
-                except (StoreError, RuleError) as exc:
-                    log.warning("tournament %s: game %s could not be ended: %s", tournament_id, record.id, exc)
-                    self._forced.discard(record.id)
-                    continue
-                part = self.table._part(state.current, "host", state, result)
-                ended.append(await self.table._finish(result.record, [part]))
+            if (await self.store.get_game(p.game_id)).status not in ACTIVE_STATUSES:
+                continue
+            self._forced.add(p.game_id)
+            try:
+                ended.append(await self.table.end_by_standings(p.game_id))
+            finally:
+                self._forced.discard(p.game_id)
         return ended
 
     # -- timers -------------------------------------------------------------------------------------------
-    async def next_due(self) -> float | None:
-        return await self.store.next_tournament_due()
+    async def next_due(self, shards: Shards | None = None) -> float | None:
+        """When the next timer of a tournament (of a guild on ``shards``, if given) is due."""
+        return await self.store.next_tournament_due(shards)
 
-    async def run_due(self, now: float) -> int:
-        """Every tournament timer due now; each outcome goes to the sink. Returns how many were handled."""
+    async def run_due(self, now: float, shards: Shards | None = None) -> int:
+        """Every tournament timer due now (of the tournaments of guilds on ``shards``, if given: a process runs
+        its shards' tournaments, as their games); each outcome goes to the sink. Returns how many were
+        handled."""
         handled = 0
-        for record in await self.store.due_tournaments(now):
+        for record in await self.store.due_tournaments(now, shards):
             try:
                 outcome = await self.fire(record)
             except Exception:
@@ -338,4 +410,5 @@ class Tournaments:
 
 
 __all__ = ["CANCELLED", "CHECKED_IN", "CHECKIN_OPEN", "CREATED", "DUE_FINAL", "FINAL", "JOINED", "LEFT", "ROUND",
-           "EntryRefused", "Rooms", "TournamentOutcome", "Tournaments", "entry_spec", "view_standings"]
+           "EntryRefused", "Rooms", "TournamentOutcome", "Tournaments",
+           "control_refusal", "entry_spec", "game_settings", "running_tournament_of", "team_format", "view_standings"]

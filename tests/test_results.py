@@ -235,8 +235,8 @@ async def test_the_migration_fills_the_results_of_games_that_ended_before_it(tmp
     with sqlite3.connect(path) as conn:  # back to version 3: as a database from before this step
         # The steps after 3.
         for table in ("turns", "results", "ratings", "rating_history", "announced", "maps", "live_panels",
-                      "log_turns", "seat_holders", "seasons", "ladder_ratings", "season_games", "tournament_results",
-                      "tournament_pairings", "tournament_entrants", "tournaments"):
+                      "log_turns", "seat_holders", "seasons", "ladder_ratings", "season_games", "tournament_teams",
+                      "tournament_results", "tournament_pairings", "tournament_entrants", "tournaments"):
             conn.execute(f"DROP TABLE {table}")
         conn.execute("ALTER TABLE seat_status DROP COLUMN offer")
         conn.execute("PRAGMA user_version = 3")

@@ -120,3 +120,42 @@ async def test_bot_py_games_shows_the_shard_of_each_game(sqlite_store, tmp_path,
     shards = {line.split()[0]: line.split() for line in lines[1:]}
     assert shards["1"][2] == "1"  # the guild's shard
     assert shards["2"][1] == "0"  # no guild: shard 0 (the guild column is empty)
+
+
+async def test_each_process_runs_the_tournaments_of_its_own_shards(store):
+    """Two processes on one database, each with its shards' schedulers: a tournament's timers (here its check-in
+    closing) are handled by the process that runs its guild's shard, once; a tournament without a guild (none is
+    made so by the bot, but the rule is the games') goes to shard 0."""
+    from competition import Spec
+    from table.tournaments import Tournaments
+    from tests.test_tournament_flow import GAME, Threads
+
+    now = [10 * HOUR]
+    clock = lambda: now[0]  # noqa: E731
+    desks, schedulers, threads = {}, {}, Threads()
+    for shard in (0, 1):
+        table = Table(store, clock)
+        desks[shard] = Tournaments(table)
+        desks[shard].rooms = threads
+        schedulers[shard] = Scheduler(table, store, clock, Recorder(), Shards(2, (shard,)))
+        schedulers[shard].tournaments = desks[shard]
+    tournaments = {}
+    for shard in (0, 1):
+        created = await desks[0].create(guild_on(shard, 2), 700 + shard, 9, f"Cup {shard}", Spec("swiss", rounds=1),
+                                        {"game": GAME, "checkin": 60})
+        tid = created.record.id
+        for user in (101, 102):
+            await desks[0].join(tid, user + 10 * shard, f"p{user}")
+        await desks[0].start(tid)  # the check-in opens: its timer falls due in a minute
+        tournaments[shard] = tid
+        for user in (101, 102):
+            await desks[0].check_in(tid, user + 10 * shard)
+    now[0] += 61
+    assert await desks[1].next_due(Shards(2, (1,))) == await desks[0].next_due(Shards(2, (0,))) == 10 * HOUR + 60
+    assert await schedulers[1].run_due() >= 1
+    status = {shard: (await store.get_tournament(tid)).status for shard, tid in tournaments.items()}
+    assert status == {0: "checkin", 1: "running"}  # shard 1 started its own only
+    assert await schedulers[0].run_due() >= 1
+    assert (await store.get_tournament(tournaments[0])).status == "running"
+    assert [t.id for t in await store.due_tournaments(now[0])] == []  # each timer handled once
+    assert await store.next_tournament_due(Shards(2, (1,))) is None

@@ -15,21 +15,21 @@ from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.components import GameButton, view_of
 from cogs.shared.errors import UserError, acknowledge
-from cogs.shared.guards import game_here, game_locale, not_for_a_tournament, require_host, seat_of
+from cogs.shared.guards import game_here, game_locale, require_control, seat_of
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.seats import announce_seat
 from cogs.shared.text import safe_name
 from engine import Surrender
 from engine.fog import fog_hides_board
 from store import GameRecord
-from table.flow import cancel_ends_by_standings
+from table.flow import cancel_ends_by_standings, in_play
 
 
 class ControlCommands(CogBase):
     @risk_group.command(name="kick", description="Remove a player (host): from the lobby, or resign them in a game")
     async def risk_kick(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         record = await game_here(self.store, interaction, running=False)
-        require_host(record, interaction)
+        await require_control(self.store, record, interaction)
         seat = record.seat_of(player.id)
         if seat is None:
             raise UserError(_("{name} is not playing in this game.", interaction.locale,
@@ -44,8 +44,6 @@ class ControlCommands(CogBase):
                                                     view=lobby_view(record, interaction), allowed_mentions=NOBODY)
             return
         record = await game_here(self.store, interaction)
-        if player.id != interaction.user.id:
-            await not_for_a_tournament(self.store, record, interaction, removal=True)
         record.game().validate(Surrender(seat))
         locale = interaction.locale
         question = _("Remove yourself from game #{id}? That resigns you: your territories become neutral.", locale,
@@ -57,8 +55,6 @@ class ControlCommands(CogBase):
 
     async def remove_player(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int) -> None:
         """The host confirmed: the player leaves the game, their territories become neutral."""
-        if record.player(seat).user_id != interaction.user.id:  # checked again: a button's values are not trusted
-            await not_for_a_tournament(self.store, record, interaction, removal=True)
         game = record.game()
         game.validate(Surrender(seat))
         private = fog_hides_board(game.state)
@@ -68,9 +64,10 @@ class ControlCommands(CogBase):
     @risk_group.command(name="cancel", description="Cancel this channel's game (host)")
     async def risk_cancel(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
-        require_host(record, interaction)
-        await not_for_a_tournament(self.store, record, interaction)
-        if cancel_ends_by_standings(record):  # past its first round: the host resigns, the standings decide
+        await require_control(self.store, record, interaction)
+        # Past its first round the host resigns and the standings decide; a tournament's game ends by the
+        # standings whenever it is in play (nobody resigns), so its round goes on.
+        if cancel_ends_by_standings(record) or (in_play(record) and await self.store.tournament_of_game(record.id)):
             private = fog_hides_board(record.game().state)
             await acknowledge(interaction, private)
             await self.announcer.answer(interaction, await self.table.cancel(record.id), private=private)
@@ -93,8 +90,7 @@ class ControlCommands(CogBase):
     @risk_group.command(name="pause", description="Pause the game: deadlines stop (host)")
     async def risk_pause(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction)
-        require_host(record, interaction)
-        await not_for_a_tournament(self.store, record, interaction)
+        await require_control(self.store, record, interaction)
         record = (await self.table.pause(record.id)).record
         await interaction.response.send_message(_("⏸️ Game #{id} is paused. /risk resume goes on.",
                                                   game_locale(record, interaction), id=record.id))
@@ -102,7 +98,7 @@ class ControlCommands(CogBase):
     @risk_group.command(name="resume", description="Resume a paused game (host)")
     async def risk_resume(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
-        require_host(record, interaction)
+        await require_control(self.store, record, interaction)
         outcome = await self.table.resume(record.id)
         await interaction.response.send_message(_("▶️ Game #{id} goes on.", game_locale(record, interaction),
                                                   id=record.id))
@@ -131,7 +127,7 @@ class ControlCommands(CogBase):
     @risk_group.command(name="reinstate", description="Give a player replaced by the AI their seat back (host)")
     async def risk_reinstate(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
         record = await game_here(self.store, interaction)
-        require_host(record, interaction)
+        await require_control(self.store, record, interaction)
         outcome = await self.table.reinstate(record.id, player.id)
         await interaction.response.send_message(_("↩️ {player} has their seat back.", game_locale(record, interaction),
                                                   player=safe_name(player.display_name)), allowed_mentions=NOBODY)

@@ -15,7 +15,7 @@ from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.components import view_of
 from cogs.shared.errors import UserError, acknowledge, handle_error
-from cogs.shared.guards import game_here, game_locale, require_host
+from cogs.shared.guards import game_here, game_locale, require_control, require_own_seats
 from cogs.shared.i18n import LANGUAGES, _, language_of, ngettext, percent, pgettext
 from cogs.shared.services import taps_of
 from cogs.shared.text import AI_NAMES, _noop, player_name, safe_name
@@ -247,7 +247,7 @@ class LobbyCommands(CogBase):
         refused = UserError(_("That choice is not available now; open the menu again.", interaction.locale))
         value = values[0] if len(values) == 1 else None
         if verb in (SETTING, VALUE, AI_LEVEL):
-            require_host(record, interaction)
+            await require_control(self.store, record, interaction)
             if value is None:
                 raise refused
         if verb == SETTING:
@@ -267,13 +267,14 @@ class LobbyCommands(CogBase):
                 raise refused
             await self.show_lobby(interaction, (await self.table.add_ai(record.id, value)).record, edit=True)
         elif verb == JOIN:
+            await require_own_seats(self.store, record, interaction)
             outcome = await self.table.join(record.id, interaction.user.id, interaction.user.display_name)
             await self.show_lobby(interaction, outcome.record, edit=True)
         elif verb == ADD_AI:
-            require_host(record, interaction)
+            await require_control(self.store, record, interaction)
             await self.show_lobby(interaction, (await self.table.add_ai(record.id)).record, edit=True)
         elif verb == START:
-            require_host(record, interaction)
+            await require_control(self.store, record, interaction)
             await self.start_game(interaction, record)
         else:
             raise UserError(_("This button is from an older version of the bot; use the slash commands.",
@@ -282,6 +283,7 @@ class LobbyCommands(CogBase):
     @risk_group.command(name="join", description="Take a seat in this channel's lobby")
     async def risk_join(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
+        await require_own_seats(self.store, record, interaction)
         outcome = await self.table.join(record.id, interaction.user.id, interaction.user.display_name)
         await self.show_lobby(interaction, outcome.record)
 
@@ -290,6 +292,7 @@ class LobbyCommands(CogBase):
         record = await game_here(self.store, interaction, running=False)
         if record.status != "lobby":
             raise UserError(_("The game is running: use /risk surrender to resign.", interaction.locale))
+        await require_own_seats(self.store, record, interaction)
         record = (await self.table.leave(record.id, interaction.user.id)).record
         if record.status == "cancelled":
             await interaction.response.send_message(_("The lobby is empty and closed.", interaction.locale))
@@ -302,13 +305,13 @@ class LobbyCommands(CogBase):
     @app_commands.choices(level=[app_commands.Choice(name=lv, value=lv) for lv in PLAYER_LEVELS])
     async def risk_addbot(self, interaction: discord.Interaction[Any], level: str = "normal") -> None:
         record = await game_here(self.store, interaction, running=False)
-        require_host(record, interaction)
+        await require_control(self.store, record, interaction)
         await self.show_lobby(interaction, (await self.table.add_ai(record.id, level)).record)
 
     @risk_group.command(name="start", description="Start the game (host)")
     async def risk_start(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
-        require_host(record, interaction)
+        await require_control(self.store, record, interaction)
         if record.status != "lobby":
             raise UserError(_("The game has already started.", interaction.locale))
         await self.start_game(interaction, record)

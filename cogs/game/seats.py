@@ -12,7 +12,7 @@ from discord import app_commands
 
 from cogs.shared.base import CogBase
 from cogs.shared.errors import CHANGED, UserError
-from cogs.shared.guards import game_here, require_host
+from cogs.shared.guards import game_here, require_control
 from cogs.shared.i18n import _
 from cogs.shared.seats import announce_seat
 from cogs.shared.text import safe_name
@@ -43,7 +43,7 @@ class SeatCommands(CogBase):
     async def risk_offer(self, interaction: discord.Interaction[Any], player: discord.User,
                          withdraw: bool = False) -> None:
         record = await game_here(self.store, interaction, running=False)
-        require_host(record, interaction)
+        await require_control(self.store, record, interaction)
         seat = await self._taken_seat(record, player.id)
         if seat is None:
             raise UserError(refusal(SeatRefused(SeatRefused.NOT_TAKEN), interaction.locale))

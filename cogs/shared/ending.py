@@ -9,7 +9,7 @@ from cogs.records.report import end_of_game_files
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.postbox import PostOptions
-from cogs.shared.text import mission_line, seat_name, winner_names
+from cogs.shared.text import mission_line, safe_name, seat_name, winner_names
 from engine import Game, GameState
 from engine.fog import EVERYBODY
 from engine.state import NEUTRAL
@@ -25,8 +25,9 @@ def winner_title(state: GameState, locale: object) -> str:
     return _("🏆 {player} wins!", locale, player=names[0])
 
 
-def how_won(state: GameState, locale: object) -> list[str]:
-    """The reason the game ended, in the reader's words (with the standings of a round limit)."""
+def how_won(state: GameState, locale: object, tournament: str | None = None) -> list[str]:
+    """The reason the game ended, in the reader's words (with the standings of a round limit). ``tournament``:
+    the name of the tournament the game is a table of (it may end the game before its finish)."""
     reason = state.result
     winner = seat_name(state, state.winner if state.winner is not None else NEUTRAL, locale)
     if reason == "mission" and state.winner is not None and state.winner in state.missions:
@@ -49,7 +50,11 @@ def how_won(state: GameState, locale: object) -> list[str]:
                           "The game reached its limit of {n} rounds: the most territories win, then the most armies.",
                           limit, locale) if reason == "round_limit" and limit and state.round >= limit else
                  _("The players still in the game voted to end it by the standings: the most territories win, then "
-                   "the most armies.", locale) if reason == "vote" else  # else: no human was left
+                   "the most armies.", locale) if reason == "vote" else
+                 _("The game ended by the standings before its finish, as a game of the tournament {name} does when "
+                   "its host calls it off, its round's time is up or no human is left in it: the most territories "
+                   "win, then the most armies.", locale, name=safe_name(tournament))
+                 if tournament is not None else  # else: no human was left
                  _("No human was left in the game and the AIs played on alone as long as they may: the most "
                    "territories win, then the most armies.", locale)]
         for place, seat in enumerate(ranked, 1):
@@ -67,7 +72,9 @@ async def game_over_post(store: StoreReader, record: GameRecord, state: GameStat
     locale = game_locale(record)
     s = state
     embed = discord.Embed(title=winner_title(s, locale), colour=discord.Colour.gold())
-    embed.description = "\n".join([*how_won(s, locale), "", ngettext(
+    table = await store.tournament_of_game(record.id)
+    tournament = (await store.get_tournament(table[0])).name if table is not None else None
+    embed.description = "\n".join([*how_won(s, locale, tournament), "", ngettext(
         "The game lasted {n} turn.", "The game lasted {n} turns.", s.turn, locale) + " " + _(
         "Check every die: /risk verify, then `python -m engine.verify game.jsonl` on the file from /risk export.",
         locale)])

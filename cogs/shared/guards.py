@@ -9,9 +9,10 @@ from discord import app_commands
 
 from cogs.shared.errors import UserError
 from cogs.shared.i18n import _
-from cogs.shared.text import seat_name
+from cogs.shared.text import safe_name, seat_name
 from engine import Game
 from store import GameRecord, StoreReader
+from table.tournaments import running_tournament_of
 
 
 def game_locale(record: GameRecord, interaction: discord.Interaction[Any] | None = None) -> object:
@@ -116,6 +117,29 @@ def require_host(record: GameRecord, interaction: discord.Interaction[Any]) -> N
         raise UserError(_("Only the host or a member with Manage Server can do that.", interaction.locale))
 
 
+async def require_control(store: StoreReader, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
+    """A host's control of a game (cancel, kick, pause, resume, AIs, settings, seats, start): the game's host
+    or a member with Manage Server. A tournament's game (the tournament not over) is run by the tournament's
+    host instead of its own (its first seat), so a control cannot stop the tournament's round."""
+    tournament = await running_tournament_of(store, record.id)
+    if tournament is None:
+        require_host(record, interaction)
+        return
+    perms = getattr(interaction, "permissions", None)
+    if tournament.host_id != interaction.user.id and not (perms and perms.manage_guild):
+        raise UserError(_("This game belongs to the tournament {name}; its host runs its games, so only they can "
+                          "do that. The players play it out (/vote ends it by the standings).", interaction.locale,
+                          name=safe_name(tournament.name)))
+
+
+async def require_own_seats(store: StoreReader, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
+    """Taking or leaving a seat of a lobby: not of a tournament's (its seats are the pairing's)."""
+    tournament = await running_tournament_of(store, record.id)
+    if tournament is not None:
+        raise UserError(_("This game belongs to the tournament {name}: its seats are the tournament's pairing.",
+                          interaction.locale, name=safe_name(tournament.name)))
+
+
 BOT_NEEDS = ("send_messages", "attach_files", "embed_links")
 
 
@@ -136,7 +160,9 @@ __all__ = [
     "last_game_here",
     "not_for_a_tournament",
     "on_turn",
+    "require_control",
     "require_host",
+    "require_own_seats",
     "require_permissions",
     "running_game",
     "seat_of",
