@@ -15,6 +15,7 @@ import discord
 import pytest
 from discord_helpers import OfflineDiscord, command_for, make_bot, record_worker_tasks
 
+from cogs.shared.text import safe_name
 from engine.ai import make_ai
 from store import RUNNING
 from table.tournaments import view_standings
@@ -284,7 +285,8 @@ async def test_refusals_are_in_the_players_words_and_change_nothing(tmp_path: Pa
         assert step[0].ephemeral and "its entrants play it out" in step[0].text
         view = await tournament_of(d)
         assert len(view.pairings) == 2 and len(view.entrants) == 4 and len(d.server.threads("general")) == 2
-        # In a table's thread: the tournament is the channel's; its game is neither paused nor cancelled alone.
+        # In a table's thread: the tournament is the channel's; its game's own host (one of its players) neither
+        # pauses nor cancels it, nor removes anyone: the tournament's host runs its games.
         thread = d.server.channel(view.pairings[0].thread_id)
         record = await d.bot.store.get_game(view.pairings[0].game_id)
         host = d.server.user_by_id(record.host_id)
@@ -292,26 +294,26 @@ async def test_refusals_are_in_the_players_words_and_change_nothing(tmp_path: Pa
         assert "Cup" in step[0].text and "under way" in step[0].text
         for command in ("risk cancel", "risk pause"):
             step = await d.send_command(host, thread, command, {})
-            assert step[0].ephemeral and "is played for a tournament" in step[0].text, step[0].text
+            assert step[0].ephemeral and "its host runs its games" in step[0].text, step[0].text
         other = d.server.user_by_id(next(p.user_id for p in record.players if p.user_id != record.host_id))
         step = await d.send_command(host, thread, "risk kick", {"player": other})
-        assert step[0].ephemeral and "nobody is removed from it" in step[0].text, step[0].text
+        assert step[0].ephemeral and "its host runs its games" in step[0].text, step[0].text
         seat = record.seat_of(other.id)   # nor by a button made up with the removal's id
         forged = d.server.create_message(thread, {"content": "old", "components": [{"type": 1, "components": [
             {"type": 2, "style": 4, "label": "Yes, remove", "custom_id": f"risk:{record.id}:kickok:{seat}"}]}]}, [])
         step = await d.click(host, "Yes, remove", forged)
-        assert step[-1].ephemeral and "nobody is removed from it" in step[-1].text, step[-1].text
+        assert step[-1].ephemeral and "its host runs its games" in step[-1].text, step[-1].text
         assert (await d.bot.store.get_game(record.id)).status == "running"
         assert (await d.bot.store.get_game(record.id)).version == record.version
-        # A server manager may call it off: its games are cancelled and each thread hears it.
+        # A server manager may call it off: its games end by the standings and each thread hears it.
         d.set_permissions("frank", manage_guild=True)
         step = await d.send_command("frank", "general", "tournament cancel", {})
         assert not step.problems and "The tournament was called off" in step[0].text
         view = await tournament_of(d)
         assert view.record.status == "cancelled"
         for p in view.pairings:
-            assert (await d.bot.store.get_game(p.game_id)).status == "cancelled"
-            assert any(m.channel_id == p.thread_id and "this game is cancelled" in m.text for m in d.messages)
+            assert (await d.bot.store.get_game(p.game_id)).status == "finished"   # in play: ended by the standings
+            assert any(m.channel_id == p.thread_id and "Cup" in m.text for m in d.messages)
         step = await d.send_command("alice", "general", "tournament start", {})
         assert step[0].ephemeral and "There is no tournament in this channel" in step[0].text
 
@@ -330,7 +332,7 @@ async def test_the_entry_rules_keep_out_whom_they_name(tmp_path: Path):
         assert step[0].ephemeral and "Your rating here is 1000" in step[0].text
         step = await d.send_command("alice", "general", "tournament cancel", {})
         for options, words in (({"min_rating": 1500, "max_rating": 1200}, "The lowest rating must not be above"),
-                               ({"team_size": 2}, "Team tournaments are not open yet"),
+                               ({"team_size": 3, "table_size": 3}, "Teams play 2 or 3 to a table"),
                                ({"format": "round_robin", "rounds": 3}, "Only a Swiss tournament takes a number"),
                                ({"round_time": -1}, "Choose a number from 0 to 720"),
                                ({"format": "knockout"}, "There is no tournament format knockout")):
@@ -467,3 +469,43 @@ async def test_a_double_tap_on_start_pairs_and_opens_the_round_once(tmp_path: Pa
         view = await tournament_of(d)
         assert len(view.pairings) == 2 and len(d.server.threads("general")) == 2
         assert len({p.game_id for p in view.pairings}) == 2
+
+
+async def test_a_tournament_of_fixed_teams_is_joined_by_team_name_and_played_in_team_games(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="teams")) as d:
+        d.server.bot_permissions = THREADS
+        step = await d.send_command("alice", "general", "tournament new", {
+            "name": "Pairs", "format": "single_elimination", "team_size": 2, **QUICK})
+        assert not step.problems and "teams of 2, 2 teams to a table" in step[0].text, step[0].text
+        step = await d.send_command("bob", "general", "tournament join", {})
+        assert step[0].ephemeral and "join it with the name of your team" in step[0].text
+        for name, team in (("alice", "Red *@everyone*"), ("bob", "red *@EVERYONE*"), ("carol", "Blue"),
+                           ("dave", "Blue")):
+            step = await d.send_command(name, "general", "tournament join", {"team": team})
+            assert not step.problems and "in the team" in step[0].text, step[0].text
+            assert not step[0].pings, step[0].pings   # a team's name pings nobody
+        step = await d.send_command("erin", "general", "tournament join", {"team": "Blue"})
+        assert step[0].ephemeral and "is complete" in step[0].text
+        step = await d.send_command("carol", "general", "tournament status", {})
+        assert "2 teams" in step[0].text and "(2/2)" in step[0].text
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert not step.problems, step.problems
+        opening = next(m for m in step if "Round 1 begins" in m.text)
+        people = {d.user(n).id for n in ("alice", "bob", "carol", "dave")}
+        assert opening.pings == {f"user:{k}" for k in people}   # each player of each team, nobody else
+        view = await tournament_of(d)
+        (table,) = [p for p in view.pairings if p.pairing.round == 1]
+        record = await d.bot.store.get_game(table.game_id)
+        assert {p.user_id for p in record.players} == people
+        game = record.game()
+        teams = {record.players[s].user_id: game.state.teams[s] for s in range(4)}
+        assert teams[d.user("alice").id] == teams[d.user("bob").id] != teams[d.user("carol").id] \
+            == teams[d.user("dave").id]
+        view = await play_out(d)
+        assert view.record.status == "finished"
+        final = view_standings(view)
+        assert {s.key for s in final} == {t.number for t in view.teams}
+        (over,) = [m for m in d.messages if "The tournament is over" in m.text]
+        winner = next(t for t in view.teams if t.number == final[0].key)
+        assert safe_name(winner.name) in over.text and over.attachments
+        assert over.pings == set()

@@ -94,19 +94,6 @@ def on_turn(record: GameRecord, interaction: discord.Interaction[Any]) -> tuple[
     return game, seat
 
 
-async def not_for_a_tournament(store: StoreReader, record: GameRecord, interaction: discord.Interaction[Any], *,
-                               removal: bool = False) -> None:
-    """A tournament's game is neither paused nor cancelled on its own (its round would wait on it for ever), and
-    its host, a player like the others, removes nobody (``removal``)."""
-    if await store.tournament_of_game(record.id) is None:
-        return
-    if removal:
-        raise UserError(_("Game #{id} is played for a tournament: nobody is removed from it (a player who stops "
-                          "playing forfeits after their missed turns).", interaction.locale, id=record.id))
-    raise UserError(_("Game #{id} is played for a tournament: it is not paused or cancelled on its own "
-                      "(/tournament cancel calls the whole tournament off).", interaction.locale, id=record.id))
-
-
 def is_host(record: GameRecord, interaction: discord.Interaction[Any]) -> bool:
     perms = getattr(interaction, "permissions", None)
     return record.host_id == interaction.user.id or bool(perms and perms.manage_guild)
@@ -158,7 +145,6 @@ __all__ = [
     "game_or_last",
     "is_host",
     "last_game_here",
-    "not_for_a_tournament",
     "on_turn",
     "require_control",
     "require_host",

@@ -94,13 +94,11 @@ class TournamentCommands(CogBase):
                                  (min_reliability, 0, 100), (min_rating, 0, 5000), (max_rating, 0, 5000),
                                  (max_rounds, 0, 1000), (max_missed, 0, 20)):
             in_range(value, low, high, locale)
-        if team_size != 1:
-            raise UserError(_("Team tournaments are not open yet: each entrant plays alone (team size 1).", locale))
         if min_rating is not None and max_rating is not None and min_rating > max_rating:
             raise UserError(_("The lowest rating must not be above the highest.", locale))
         if not name.strip():
             raise UserError(_("Give the tournament a name.", locale))
-        spec = entry_spec(format_, table_size, rounds)
+        spec = entry_spec(format_, table_size, rounds, team_size)
         server = await self.store.get_guild_settings(interaction.guild_id) if interaction.guild_id else None
         # Armies placed for the players (no set-up turns): a round's time limit ends its games by the standings,
         # which only a game past its set-up has.
@@ -129,10 +127,19 @@ class TournamentCommands(CogBase):
         return await map_choices(self.store, interaction, current)
 
     @tournament_group.command(name="join", description="Enter this channel's tournament")
-    async def tournament_join(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(team="A team tournament: your team's name, the same as your teammates'")
+    async def tournament_join(self, interaction: discord.Interaction[Any],
+                              team: app_commands.Range[str, 1, 32] | None = None) -> None:
         record = await self.tournament_here(interaction)
-        outcome = await self.tournaments.join(record.id, interaction.user.id, interaction.user.display_name)
+        outcome = await self.tournaments.join(record.id, interaction.user.id, interaction.user.display_name, team)
         count = len(outcome.view.entrants) if outcome.view is not None else 0
+        if outcome.team is not None and outcome.view is not None:
+            await interaction.response.send_message(_(
+                "{name} enters {tournament} in the team {team} ({members} of {size}).", interaction.locale,
+                name=safe_name(interaction.user.display_name), tournament=safe_name(record.name),
+                team=safe_name(outcome.team.name), members=len(outcome.team.members), size=outcome.view.team_size),
+                allowed_mentions=NOBODY)
+            return
         await interaction.response.send_message(
             ngettext("{name} enters {tournament} ({n} entrant).", "{name} enters {tournament} ({n} entrants).", count,
                      interaction.locale, name=safe_name(interaction.user.display_name),

@@ -59,7 +59,7 @@ def players_mentioned(user_ids: Sequence[int]) -> discord.AllowedMentions:
 async def standings_file(view: TournamentView, standings: Sequence[Standing], locale: object) -> discord.File:
     """The standings as an image, drawn in a render worker (never on the event loop)."""
     png = await workers.run(standings_image, view.record.name, words.standing_rows(view, standings, locale),
-                            words.standings_headers(locale))
+                            words.standings_headers(locale, view.team_size > 1))
     return discord.File(io.BytesIO(png), filename="standings.png")
 
 

@@ -30,8 +30,11 @@ def format_text(record: TournamentRecord, locale: object) -> str:
     parts = [_(FORMAT_NAMES.get(spec.format, spec.format), locale)]
     if spec.format == "swiss" and spec.rounds:
         parts.append(ngettext("{n} round", "{n} rounds", spec.rounds, locale))
-    parts.append(_("1v1", locale) if spec.table_size == 2 else
-                 _("tables of {n}", locale, n=spec.table_size))
+    if spec.team_size > 1:
+        parts.append(_("teams of {n}, {teams} teams to a table", locale, n=spec.team_size, teams=spec.table_size))
+    else:
+        parts.append(_("1v1", locale) if spec.table_size == 2 else
+                     _("tables of {n}", locale, n=spec.table_size))
     return ", ".join(parts)
 
 
@@ -61,7 +64,19 @@ def title(record: TournamentRecord) -> str:
 
 
 def names_of(view: TournamentView) -> dict[int, str]:
+    """Each entrant's name, escaped: the player's, or in a tournament of fixed teams the team's."""
+    if view.team_size > 1:
+        return {t.number: safe_name(t.name) for t in view.teams}
     return {e.user_id: safe_name(e.name) for e in view.entrants}
+
+
+def entrant_text(view: TournamentView, key: int, names: dict[int, str], mention: bool) -> str:
+    """An entrant at a table: the player (mentioned or named), or the team's name and its players."""
+    if view.team_size > 1:
+        team = next((t for t in view.teams if t.number == key), None)
+        members = [f"<@{m.user_id}>" if mention else safe_name(m.name) for m in team.members] if team else []
+        return f"{names.get(key, str(key))} ({', '.join(members)})"
+    return f"<@{key}>" if mention else names.get(key, str(key))
 
 
 def table_line(view: TournamentView, index: int, locale: object, *, mention: bool = False,
@@ -69,7 +84,7 @@ def table_line(view: TournamentView, index: int, locale: object, *, mention: boo
     """One table of a round: its number (and bracket), its thread and who sits at it."""
     p = view.pairings[index]
     names = names_of(view)
-    who = ", ".join(f"<@{k}>" if mention else names.get(k, str(k)) for k in p.pairing.entrants)
+    who = ", ".join(entrant_text(view, k, names, mention) for k in p.pairing.entrants)
     if p.pairing.bye:
         return _("Bye: {who}", locale, who=who)
     head = _("Table {n}", locale, n=p.pairing.table)
@@ -100,8 +115,8 @@ def messages(lines: Sequence[str]) -> list[str]:
 
 def round_players(view: TournamentView) -> list[int]:
     """Who plays a game in the current round (the ones its opening pings)."""
-    return [k for p in view.pairings if p.pairing.round == view.record.round and not p.pairing.bye
-            for k in p.pairing.entrants]
+    return [seat.user_id for p in view.pairings if p.pairing.round == view.record.round and not p.pairing.bye
+            for seat in view.seats(p.pairing)]
 
 
 def round_texts(view: TournamentView, locale: object) -> list[str]:
@@ -121,6 +136,9 @@ def status_lines(view: TournamentView, locale: object) -> list[str]:
     names = [safe_name(e.name) + (" ✅" if record.status == CHECKIN and e.checked_in else "") for e in view.entrants]
     lines.append(ngettext("{n} entrant", "{n} entrants", len(names), locale) + (": " + ", ".join(names)
                                                                                  if names else ""))
+    if view.team_size > 1:
+        lines.append(ngettext("{n} team", "{n} teams", len(view.teams), locale) + (": " + ", ".join(
+            f"{safe_name(t.name)} ({len(t.members)}/{view.team_size})" for t in view.teams) if view.teams else ""))
     if record.round:
         lines.append(_("Round {n}:", locale, n=record.round))
         scored = {(r.round, r.table) for r in view.results}
@@ -143,13 +161,13 @@ def note_of(standing: Standing, locale: object) -> str:
 
 def standing_rows(view: TournamentView, standings: Sequence[Standing], locale: object) -> list[StandingRow]:
     """The rows of the standings image (names as plain text: the image shows no markdown)."""
-    raw = {e.user_id: e.name for e in view.entrants}
-    return [StandingRow(s.rank, raw.get(s.key, str(s.key)), s.points, s.played, s.wins, note_of(s, locale))
+    return [StandingRow(s.rank, view.entrant_name(s.key), s.points, s.played, s.wins, note_of(s, locale))
             for s in standings]
 
 
-def standings_headers(locale: object) -> list[str]:
-    return [_("#", locale), _("Player", locale), _("Points", locale), _("Played", locale), _("Wins", locale)]
+def standings_headers(locale: object, teams: bool = False) -> list[str]:
+    return [_("#", locale), _("Team", locale) if teams else _("Player", locale), _("Points", locale),
+            _("Played", locale), _("Wins", locale)]
 
 
 def standings_lines(view: TournamentView, standings: Sequence[Standing], locale: object) -> list[str]:
