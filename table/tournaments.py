@@ -175,7 +175,9 @@ class Tournaments:
         "checkin" (seconds), and the entry rules "min_games", "min_reliability", "min_rating", "max_rating"."""
         game = game_settings(spec, settings.get("game") or {})
         try:
-            Settings.from_dict(game).check_map()
+            checked = Settings.from_dict(game)
+            checked.check_map()
+            checked.check_players(spec.table_size * spec.team_size)  # a full table can be seated on the map
         except SettingsError as exc:
             raise StoreError("{reason}", reason=str(exc)) from exc
         settings = {**settings, "game": game}

@@ -117,3 +117,32 @@ async def test_only_the_tournaments_host_runs_its_games(tmp_path):
     await desk.cancel(tid)
     assert await control_refusal(store, record, record.host_id) is None  # the tournament is over
     await store.close()
+
+
+async def test_a_table_opened_but_not_started_before_a_restart_is_started_when_its_round_opens_again(tmp_path):
+    clock = Clock(lambda: 1_000_000.0)
+    path = tmp_path / "t.sqlite3"
+    store = await open_store(path, clock=clock)
+    desk, _scheduler = desk_on(store, clock, Threads())
+    tid = await new_tournament(desk, Spec("swiss", rounds=1), 2)
+
+    async def cut_short(game_id: int) -> None:  # the process stops just before the game's start
+        raise ConnectionResetError("stopped")
+
+    desk.table.start = cut_short  # type: ignore[method-assign]
+    try:
+        await desk.start(tid)
+    except ConnectionResetError:
+        pass
+    else:
+        raise AssertionError("the opening was not cut short")
+    pairing = (await store.tournament_view(tid)).pairings[0]
+    assert pairing.game_id is not None and (await store.get_game(pairing.game_id)).status == "lobby"
+    await store.close()
+    store = await open_store(path, clock=clock)  # the next process: the round's timer opens it again
+    desk, scheduler = desk_on(store, clock, Threads())
+    await scheduler.run_due()
+    assert (await store.get_game(pairing.game_id)).status == RUNNING
+    view = await store.tournament_view(tid)
+    assert [p.game_id for p in view.pairings] == [pairing.game_id]  # the same game, not a second one
+    await store.close()

@@ -142,3 +142,19 @@ async def test_the_teams_are_stored_on_both_backends(store):
     assert [s.entrant for s in seats] == [first, second] * 3
     assert [s.user_id for s in seats if s.entrant == red.number] == [1, 3, 4]
     assert [s.user_id for s in seats if s.entrant == green.number] == [5, 6, 7]
+
+
+async def test_a_team_forfeits_only_when_the_ai_replaced_all_its_players(tmp_path):
+    store, clock, desk, scheduler = await team_desk(tmp_path)
+    created = await desk.create(GUILD, CHANNEL, HOST, "Pairs", Spec("swiss", team_size=2, rounds=1), {"game": GAME})
+    tid = created.record.id
+    await join_teams(desk, tid, {"A": [101, 102], "B": [103, 104], "C": [105, 106], "D": [107, 108]})
+    await desk.start(tid)
+    # B's players never play; of D, one does
+    await play_out(desk, scheduler, clock, tid, absent=frozenset({103, 104, 108}))
+    view = await store.tournament_view(tid)
+    number = {t.name: t.number for t in view.teams}
+    forfeits = {key for r in view.results for key in r.forfeits}
+    assert number["B"] in forfeits and number["D"] not in forfeits
+    assert {s.key: s.forfeits for s in view_standings(view)}[number["B"]] == 1
+    await store.close()

@@ -38,11 +38,12 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, ...], str | None, str]
     from engine import errors
     from mapfiles import errors as map_errors
     from store import errors as store_errors
+    from table import tournaments as table_refusals
 
     keywords: Keywords = {"_": (1,), "_noop": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
     # The refusals of the engine, the store and the map files: the first argument of every TemplateError (RuleError,
     # MapError, StoreError, MapFileError and theirs), and the phrases put into them.
-    refusals = {name for module in (errors, store_errors, map_errors)
+    refusals = {name for module in (errors, store_errors, map_errors, table_refusals)
                 for name, value in vars(module).items()
                 if isinstance(value, type) and issubclass(value, errors.TemplateError)}
     keywords.update(dict.fromkeys(refusals, (1,)))
@@ -50,7 +51,7 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, ...], str | None, str]
     keywords["Phrase"] = None
     # store/export.py is a command-line tool: its messages are read in the console, in English.
     method_map = [("export.py", "ignore"), ("cli.py", "ignore"), ("**.py", "python")]
-    for folder in ("cogs", "engine", "store", "mapfiles", "web"):
+    for folder in ("cogs", "engine", "store", "mapfiles", "web", "table"):
         for filename, _lineno, message, _comments, context in extract_from_dir(
                 str(ROOT / folder), method_map=method_map, keywords=keywords):
             if folder != "cogs" and not message:
