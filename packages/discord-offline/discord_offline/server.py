@@ -43,8 +43,10 @@ MEMBER_PERMISSIONS = discord.Permissions(
     read_message_history=True, use_application_commands=True, create_instant_invite=True, change_nickname=True,
     connect=True, speak=True, send_polls=True,
 )
+# What the bot's role may do: what a bot's invite usually asks for (threads included).
 BOT_PERMISSIONS = discord.Permissions(
-    view_channel=True, send_messages=True, send_messages_in_threads=True, embed_links=True, attach_files=True,
+    view_channel=True, send_messages=True, send_messages_in_threads=True, create_public_threads=True,
+    embed_links=True, attach_files=True,
     add_reactions=True, use_external_emojis=True, read_message_history=True, manage_messages=True,
     use_application_commands=True,
 )
