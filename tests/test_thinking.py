@@ -60,13 +60,17 @@ async def test_the_ai_decides_in_a_worker_process_and_the_game_goes_on(sqlite_st
 
 async def test_a_worker_that_hangs_or_dies_is_replaced_and_the_game_goes_on(sqlite_store, caplog):
     caplog.set_level(logging.INFO)
-    thinking = Thinking(processes=1, timeout=1.0)
+    # A worker's start and its decisions may take long on a loaded machine: the time limit is short only while
+    # a worker is stopped, so that only the stopped one misses it.
+    thinking = Thinking(processes=1, timeout=60.0)
     table = table_on(sqlite_store, thinking)
     game_id = await game_with_ais(table, ais=1)
     await human_moves(table, game_id)                    # the pool is up: one worker
     (first,) = thinking.workers.pids()
     os.kill(first, signal.SIGSTOP)                       # it stops answering in the middle of its work
+    thinking.timeout = 1.0
     await human_moves(table, game_id)
+    thinking.timeout = 60.0
     assert thinking.fallbacks >= 1, "the decision it did not make was made here"
     assert first not in thinking.workers.pids()
     await human_moves(table, game_id)                    # a fresh worker thinks again
