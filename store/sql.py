@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings, registered_map
+from engine.actions import ClaimSeat
 from engine.errors import Phrase
 from engine.events import View
 from engine.fog import Audience
@@ -942,7 +943,8 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                          since_turn: int) -> GameRecord | None:
         """``user_id`` takes the offered seat from ``since_turn`` on, in one transaction: the offer must still be
         open with this key (None if not: claimed, withdrawn, or never made), and the user must never have held a
-        seat of the game (``AlreadySeated``). The seat's players are remembered (``seat_holders``)."""
+        seat of the game (``AlreadySeated``). The seat's players are remembered (``seat_holders``), and the log
+        tells the claim (the engine's ``ClaimSeat``: the seat's name is theirs from here on, for every reader)."""
         async def work() -> GameRecord | None:
             self._cache.pop(game_id, None)
             async with self._serialised(game_id), self._transaction(game_id) as db:
@@ -959,6 +961,8 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                     raise AlreadySeated("You play in this game already (or did): a seat is offered to another "
                                         "player.")
                 first = await db.fetch("SELECT 1 FROM seat_holders WHERE game_id = ? AND seat = ?", (game_id, seat))
+                game = record.game()
+                events = game.apply(ClaimSeat(seat, _seat_name(name)))
                 steps = [] if first else [Step(
                     "INSERT INTO seat_holders (game_id, seat, since_turn, user_id, name) VALUES (?, ?, 0, ?, ?)",
                     (game_id, seat, status.booted_user_id, status.booted_name or record.player(seat).name))]
@@ -970,8 +974,10 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                          (user_id, _seat_name(name), game_id, seat)),
                     Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0, offer = NULL, "
                          "vacation_until = NULL, vacation_days = 0 WHERE game_id = ? AND seat = ?", (game_id, seat)),
-                    Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
-                         (self._clock(), game_id)))
+                    Step("UPDATE games SET state = ?, state_schema = ?, version = version + 1, last_seq = ?, "
+                         "updated_at = ? WHERE id = ?", (_dumps(game.state.to_dict()), SCHEMA_VERSION,
+                                                         record.last_seq + len(events), self._clock(), game_id)),
+                    _append_events(game_id, record.last_seq + 1, events))
             async with self._reading() as reader:
                 return await self._load(reader, game_id)
         return await self._run(work())

@@ -58,7 +58,8 @@ VOTE_FAILED = "vote_failed"     # everyone voted, not all for: the game goes on
 VOTE_EXPIRED = "vote_expired"   # the vote closed before everyone voted: the game goes on
 VOTE_NOTES = frozenset({VOTE_CALLED, VOTE_PASSED, VOTE_FAILED, VOTE_EXPIRED})
 # Substitutes (table/seats.py): the host offers a seat the AI took over, another player claims it (count: the
-# turn they play it from), or the offer is withdrawn (by the host, or as its player comes back).
+# turn they play it from; name: the seat's player until then), or the offer is withdrawn (by the host, or as its
+# player comes back).
 SEAT_OFFERED = "seat_offered"
 SEAT_CLAIMED = "seat_claimed"
 OFFER_WITHDRAWN = "offer_withdrawn"
@@ -73,6 +74,7 @@ class Note:
     cautious: bool = False
     against: int = 0
     ending: str = ""
+    name: str = ""   # a player the note names who is no longer the seat's (a claimed seat's player who left)
 
 
 @dataclass

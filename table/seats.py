@@ -6,7 +6,9 @@ offer withdrawn or claimed since, or a custom id made up, claims nothing. The cl
 store (``Store.claim_seat``) that checks the key again, so of two claims of one offer exactly one wins. The seat's
 players are remembered from turn to turn (``seat_holders``): the results give each of them the turns they
 played (store/results.py), and the seat's secrets are the substitute's from the claim on, as the seat's player
-(``engine.fog`` goes by who holds the seat; the player who left holds none).
+(``engine.fog`` goes by who holds the seat; the player who left holds none). The claim is in the game's log too
+(the engine's ``ClaimSeat``, its event ``seat_claimed``): the seat's name in the game is the substitute's from
+then on, so every message, panel, map and log names them, and what came before the player who left.
 """
 
 from __future__ import annotations
@@ -97,14 +99,15 @@ class SeatOffers:
                 figure = (await self.store.reliability(record.guild_id, [user_id], record.channel_id))[user_id]
                 if figure.percent is not None and figure.percent < minimum:
                     raise SeatRefused(SeatRefused.BELOW, figure, minimum)
-            since = max(1, record.game().state.turn)
+            state = record.game().state
+            since, former = max(1, state.turn), state.players[seat].name
             try:
                 claimed = await self.store.claim_seat(game_id, seat, offer, user_id, name, since)
             except AlreadySeated:
                 raise SeatRefused(SeatRefused.SEATED) from None
             if claimed is None:
                 raise SeatRefused(SeatRefused.NOT_OFFERED)
-            return await self._finish(claimed, [], [Note(SEAT_CLAIMED, seat, since)])
+            return await self._finish(claimed, [], [Note(SEAT_CLAIMED, seat, since, name=former)])
 
     async def _offer_of(self, record: GameRecord, user_id: int) -> int | None:
         """The seat the AI took from ``user_id`` if it is offered now (a reinstate withdraws the offer)."""

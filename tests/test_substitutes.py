@@ -13,6 +13,7 @@ import pytest
 from discord_helpers import OfflineDiscord, command_for, make_bot, start
 from test_results import ALICE, BOB, CAROL, DAVE, GUILD, db_rows, new_game, play, store  # noqa: F401 (the fixture)
 
+from engine import Player
 from engine.ai import make_ai
 from ratings import Rating, SeatResult, rate_game
 from table import SeatRefused, Table
@@ -105,6 +106,12 @@ async def test_a_substitute_claims_an_offered_seat_and_plays_it(tmp_path: Path):
         assert record.player(seat).user_id == d.user("dave").id and record.seat_of(d.user("bob").id) is None
         assert (await d.bot.store.seat_status(record.id, seat)).offer is None
 
+        # From the claim on the seat bears Dave's name for every reader; the log names Bob up to the claim.
+        assert record.game().state.players[seat].name == "dave"
+        lines = (await d.send_command("carol", "general", "risk log", {"count": 20}))[0].text.splitlines()
+        assert lines[-1] == "🪑 dave takes over bob's seat." and any("bob" in line for line in lines[:-1])
+        claimed_at, claim_seq = len(d.messages), record.last_seq
+
         # The seat's private views are Dave's now, not Bob's.
         step = await d.send_command("dave", "general", "cards", {})
         assert step[0].ephemeral and "not playing" not in step[0].text
@@ -122,6 +129,12 @@ async def test_a_substitute_claims_an_offered_seat_and_plays_it(tmp_path: Path):
                 played = True
             await play_turn(d, user_of(d, record, current) or "")
         assert played
+        told = [m for m in d.messages[claimed_at:] if not m.ephemeral]
+        assert any(m.text.startswith("✅ dave played turn") for m in told)   # Dave's panel, as its summary
+        assert not any("bob" in m.text for m in told), [m.text for m in told if "bob" in m.text]
+        since = (await record_of(d)).last_seq - claim_seq   # the log since the claim names only Dave
+        after = (await d.send_command("carol", "general", "risk log", {"count": min(since, 200)}))[0].text
+        assert "dave" in after and "bob" not in after
         holders = await d.bot.store.seat_holders(record.id)
         assert [(u, n) for _, u, n in holders[seat]] == [(d.user("bob").id, "bob"), (d.user("dave").id, "dave")]
 
@@ -246,3 +259,50 @@ def test_a_seat_with_two_players_rates_each_by_their_share_and_the_others_agains
     # A substitute who lost soon after the claim did not leave early: rated with the others, damped as they are.
     late = SeatResult(4, None, 3, human_share=0.1, own_turns=1, seat=1, substitute=True)
     assert not late.left_early and SeatResult(4, None, 3, own_turns=1).left_early
+
+
+def test_a_claim_renames_the_seat_in_the_log_and_every_reader_names_the_leaver_before_it_and_the_substitute_after():
+    from cogs.shared.text import describe
+    from engine import Game
+    from engine import errors as E
+    from engine.actions import ClaimSeat
+    from engine.ai import make_ai
+    from engine.fog import events_for
+    from engine.verify import verify_events
+
+    game, log = Game.new([Player(i, f"P{i + 1}") for i in range(3)], "claim-names", {"fog": "on"})
+
+    def play_turns(n: int) -> None:
+        for _ in range(n * 400):
+            if game.over or game.state.turn > n:
+                return
+            seat = game.state.current
+            log.extend(game.apply(make_ai("normal", salt=str(seat)).choose(game, seat)))
+
+    play_turns(3)
+    before = game.state.copy()
+    for refused, error in ((ClaimSeat(7, "Dave"), E.NotYourTurn), (ClaimSeat(1, " \t "), E.RuleError)):
+        with pytest.raises(error):
+            game.apply(refused)
+        assert game.state.to_dict() == before.to_dict()   # refused: nothing changed
+    events = game.apply(ClaimSeat(1, "  **Dave**   the second "))
+    assert events == [{"type": "seat_claimed", "seat": 1, "name": "**Dave** the second", "former": "P2"}]
+    log.extend(events)
+    assert game.state.players[1].name == "**Dave** the second" and game.state.players[1].kind == "human"
+    claim = len(log) - 1
+    play_turns(6)
+    assert Game.from_events(log, "claim-names").state.to_dict() == game.state.to_dict()   # the log replays it
+    # Under fog everybody learns of the claim (names only); the lines name P2 before it and Dave after, escaped.
+    for audience in (None, 0, 1):
+        seen = events_for(log, audience)
+        assert seen[claim] == events[0]
+        lines = describe(seen, game.state, game.board)
+        at = lines.index("🪑 \\*\\*Dave\\*\\* the second takes over P2's seat.")
+        assert all("Dave" not in line for line in lines[:at]) and all("P2" not in line for line in lines[at + 1:])
+        assert any("P2" in line for line in lines[:at]) and any("Dave" in line for line in lines[at + 1:])
+    while not game.over:   # a finished game's log, its claim in it, checks out
+        seat = game.state.current
+        log.extend(game.apply(make_ai("normal", salt=str(seat)).choose(game, seat)))
+    verify_events(log)
+    with pytest.raises(E.GameOver):
+        game.apply(ClaimSeat(0, "Erin"))

@@ -88,7 +88,7 @@ class SeatCommands(CogBase):
         await interaction.response.send_message(
             _("🪑 The seat is yours: you play it from now on. /cards and /mission show its secrets, now yours.",
               locale), ephemeral=True)
-        await announce_seat(self.announcer, outcome, name)
+        await announce_seat(self.announcer, outcome)
 
 
 __all__ = ["SeatCommands", "refusal"]

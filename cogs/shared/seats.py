@@ -27,6 +27,8 @@ class Channel(Protocol):
 
     async def publish(self, outcome: Outcome) -> None: ...
 
+    async def told(self, outcome: Outcome) -> None: ...
+
     async def panel(self, record: Any, due: float | None = None) -> None: ...
 
     async def post(self, record: Any, content: str | None = None, *, view: discord.ui.View) -> object: ...
@@ -44,11 +46,14 @@ def with_offer_button(options: PostOptions, outcome: Outcome, part: Part, locale
     return {**options, "view": view_of(button)}
 
 
-async def announce_seat(announcer: Channel, outcome: Outcome, substitute: str = "") -> None:
-    """Tell the channel of an offer (with its claim button), a claim or an offer withdrawn (``outcome.notes``)."""
+async def announce_seat(announcer: Channel, outcome: Outcome) -> None:
+    """Tell the channel of an offer (with its claim button), a claim or an offer withdrawn (``outcome.notes``).
+    A claim is in the log (``seat_claimed``): noted as told first, so a restart does not tell it again."""
     record = outcome.record
     locale = game_locale(record)
     state = record.game().state
+    if any(n.kind == SEAT_CLAIMED for n in outcome.notes):
+        await announcer.told(outcome)
     for note in outcome.notes:
         player = seat_name(state, note.seat, locale)
         if note.kind == SEAT_OFFERED and outcome.offer is not None:
@@ -61,9 +66,9 @@ async def announce_seat(announcer: Channel, outcome: Outcome, substitute: str = 
             view = view_of(GameButton(record.id, verb.TAKE_SEAT, note.seat, outcome.offer,
                                       label=_("Take this seat", locale), style=Green, emoji="🪑"))
             await announcer.post(record, "\n".join(lines), view=view)
-        elif note.kind == SEAT_CLAIMED:
+        elif note.kind == SEAT_CLAIMED:  # the seat bears the substitute's name now; the note, its player's before
             await announcer.post(record, _("🪑 {substitute} takes over {player}'s seat and plays it from turn {turn} "
-                                           "on.", locale, substitute=safe_name(substitute), player=player,
+                                           "on.", locale, substitute=player, player=safe_name(note.name),
                                            turn=note.count), view=view_of())
         elif note.kind == OFFER_WITHDRAWN:
             await announcer.post(record, _("🪑 The offer of {player}'s seat is withdrawn.", locale, player=player),
