@@ -351,8 +351,14 @@ CREATE TABLE tournament_results (
 );
 """
 
+# 12: the messages of a seat's offer and of its takeover (see store/migrations.py).
+_V_OFFER_MESSAGES = """
+ALTER TABLE seat_status ADD COLUMN offer_message BIGINT;
+ALTER TABLE seat_status ADD COLUMN takeover_message BIGINT;
+"""
+
 POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
-                                        _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS)
+                                        _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_OFFER_MESSAGES)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

@@ -90,6 +90,10 @@ class Outcome:
     vote: Vote | None = None        # the vote to end the game this outcome called, counted or closed
     voters: tuple[int, ...] = ()    # the seats that vote in it (the humans still in the game)
     offer: str | None = None        # the key of the seat's offer to a substitute (the claim button carries it)
+    # The channel messages this outcome closes: the seat's offer as it was (a claim or a withdrawal edits it, an
+    # offer made again takes its button), and the takeover's message whose offer button goes (an offer, a return).
+    offer_message: int | None = None
+    takeover_message: int | None = None
 
     @property
     def state(self) -> GameState | None:

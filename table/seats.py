@@ -17,7 +17,7 @@ import asyncio
 import secrets
 from typing import TYPE_CHECKING, ClassVar
 
-from store import PAUSED, RUNNING, GameRecord, Store
+from store import PAUSED, RUNNING, GameRecord, SeatStatus, Store
 from store.errors import AlreadySeated, NotSeated
 from store.results import Reliability
 
@@ -63,11 +63,13 @@ class SeatOffers:
             record = await self.store.get_game(game_id)
             if record.status not in (RUNNING, PAUSED):
                 raise SeatRefused(SeatRefused.OVER)
+            before = await self.store.seat_status(game_id, seat)
             try:
                 status = await self.store.set_offer(game_id, seat, secrets.token_hex(6))
             except NotSeated:
                 raise SeatRefused(SeatRefused.NOT_TAKEN) from None
-            return Outcome(record, notes=[Note(SEAT_OFFERED, seat)], seat_status=status, offer=status.offer)
+            return Outcome(record, notes=[Note(SEAT_OFFERED, seat)], seat_status=status, offer=status.offer,
+                           offer_message=before.offer_message, takeover_message=before.takeover_message)
 
     async def withdraw_offer(self, game_id: int, seat: int) -> Outcome:
         """The host withdraws the offer of a seat; the AI goes on playing it."""
@@ -76,8 +78,9 @@ class SeatOffers:
             status = await self.store.seat_status(game_id, seat)
             if status.offer is None:
                 raise SeatRefused(SeatRefused.NOT_OFFERED)
+            message = status.offer_message
             status = await self.store.set_offer(game_id, seat, None)
-            return Outcome(record, notes=[Note(OFFER_WITHDRAWN, seat)], seat_status=status)
+            return Outcome(record, notes=[Note(OFFER_WITHDRAWN, seat)], seat_status=status, offer_message=message)
 
     async def claim_seat(self, game_id: int, seat: int, offer: str, user_id: int, name: str) -> Outcome:
         """``user_id`` claims the offered seat (``offer``: the key on the button they pressed) and plays it from
@@ -107,15 +110,24 @@ class SeatOffers:
                 raise SeatRefused(SeatRefused.SEATED) from None
             if claimed is None:
                 raise SeatRefused(SeatRefused.NOT_OFFERED)
-            return await self._finish(claimed, [], [Note(SEAT_CLAIMED, seat, since, name=former)])
+            outcome = await self._finish(claimed, [], [Note(SEAT_CLAIMED, seat, since, name=former)])
+            outcome.offer_message, outcome.takeover_message = status.offer_message, status.takeover_message
+            return outcome
 
-    async def _offer_of(self, record: GameRecord, user_id: int) -> int | None:
-        """The seat the AI took from ``user_id`` if it is offered now (a reinstate withdraws the offer)."""
+    async def seat_message_posted(self, game_id: int, seat: int, *, offer_message: int | None = None,
+                                  takeover_message: int | None = None) -> None:
+        """This channel message is the seat's offer (or tells of the AI's takeover with the host's offer button):
+        a claim, a withdrawal or a new offer edits it, after a restart too."""
+        await self.store.note_seat_message(game_id, seat, offer_message=offer_message,
+                                           takeover_message=takeover_message)
+
+    async def _taken_from(self, record: GameRecord, user_id: int) -> SeatStatus | None:
+        """The status of the seat the AI took from ``user_id``, if any (a reinstate withdraws its offer)."""
         for p in record.players:
             if p.is_ai:
                 status = await self.store.seat_status(record.id, p.seat)
-                if status.booted_user_id == user_id and status.offer is not None:
-                    return p.seat
+                if status.booted_user_id == user_id:
+                    return status
         return None
 
 

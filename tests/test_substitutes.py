@@ -40,6 +40,13 @@ async def play_turn(d: OfflineDiscord, user: str) -> None:
     raise AssertionError("the turn never passed")
 
 
+async def press_stale(d: OfflineDiscord, user: str, custom_id: str) -> Any:
+    """``user`` presses a button with this custom id on an old message (one edited since keeps no button)."""
+    message = d.server.create_message(d.channel("general"), {"content": "old", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 2, "label": "old", "custom_id": custom_id}]}]}, [])
+    return await d.click(user, custom_id, message)
+
+
 def user_of(d: OfflineDiscord, record: Any, seat: int) -> str | None:
     return next((n for n in ("alice", "bob", "carol", "dave", "erin")
                  if record.player(seat).user_id == d.user(n).id), None)
@@ -73,10 +80,15 @@ async def test_a_substitute_claims_an_offered_seat_and_plays_it(tmp_path: Path):
         # Only the host offers; then the offer is in the channel with its claim button.
         step = await d.click("carol", "Offer the seat to a substitute", takeover)
         assert step[0].ephemeral and "Only the host" in step[0].text
+        words, files = takeover.text, takeover.filenames()
         step = await d.click("alice", "Offer the seat to a substitute", takeover)
         assert not step.problems, step.problems
         offer = next(m for m in step if "Take this seat" in m.button_labels)
         assert not offer.ephemeral and "offers bob's seat to a substitute" in offer.text
+        # The takeover's message keeps its words and map, not its button: the seat is offered.
+        takeover = d.message(takeover.id)
+        assert takeover.button_labels == [] and takeover.text == words and takeover.filenames() == files
+        take = offer.buttons[0]["custom_id"]
         record = await record_of(d)
         key = (await d.bot.store.seat_status(record.id, seat)).offer
         assert key
@@ -100,8 +112,12 @@ async def test_a_substitute_claims_an_offered_seat_and_plays_it(tmp_path: Path):
         assert not step.problems, step.problems
         assert step[0].ephemeral and "The seat is yours" in step[0].text
         assert any("dave takes over bob's seat" in m.text and not m.ephemeral for m in step)
-        step = await d.click("erin", "Take this seat", offer)
-        assert step[0].ephemeral and "This seat is not offered" in step[0].text
+        offer = d.message(offer.id)   # the offer says who took the seat, without its button
+        assert offer.text == f"🪑 The host offered bob's seat to a substitute: dave took it over from turn " \
+                             f"{(await d.bot.store.seat_holders(record.id))[seat][1][0]} on."
+        assert offer.button_labels == [] and not offer.ephemeral
+        step = await press_stale(d, "erin", take)
+        assert step[-1].ephemeral and "This seat is not offered" in step[-1].text
         record = await record_of(d)
         assert record.player(seat).user_id == d.user("dave").id and record.seat_of(d.user("bob").id) is None
         assert (await d.bot.store.seat_status(record.id, seat)).offer is None
@@ -169,10 +185,16 @@ async def test_reinstating_the_player_withdraws_the_offer_and_a_claim_after_the_
         step = await d.send_command("alice", "general", "offer", {"player": "bob"})
         assert not step.problems, step.problems
         offer = next(m for m in step if "Take this seat" in m.button_labels)
+        take = offer.buttons[0]["custom_id"]
+        takeover = next(m for m in d.messages if "missed 2 turns in a row" in m.text)
+        assert takeover.button_labels == []   # offered: the takeover's button went
         step = await d.send_command("alice", "general", "risk reinstate", {"player": "bob"})
         assert any("The offer of bob's seat is withdrawn" in m.text for m in step)
-        step = await d.click("dave", "Take this seat", offer)
-        assert "This seat is not offered" in step[0].text
+        offer = d.message(offer.id)
+        assert offer.text == "🪑 The host offered bob's seat to a substitute; the offer was withdrawn."
+        assert offer.button_labels == []
+        step = await press_stale(d, "dave", take)
+        assert "This seat is not offered" in step[-1].text
         record = await record_of(d)
         assert record.player(seat).user_id == d.user("bob").id
 
@@ -183,12 +205,18 @@ async def test_reinstating_the_player_withdraws_the_offer_and_a_claim_after_the_
         await d.bot.store.replace_with_ai(record.id, seat)
         step = await d.send_command("alice", "general", "offer", {"player": "bob"})
         offer = next(m for m in step if "Take this seat" in m.button_labels)
+        take = offer.buttons[0]["custom_id"]
         step = await d.send_command("alice", "general", "offer", {"player": "bob", "withdraw": True})
         assert any("withdrawn" in m.text and not m.ephemeral for m in step)
-        step = await d.click("dave", "Take this seat", offer)
-        assert "This seat is not offered" in step[0].text
+        assert d.message(offer.id).button_labels == [] and "the offer was withdrawn" in d.message(offer.id).text
+        step = await press_stale(d, "dave", take)
+        assert "This seat is not offered" in step[-1].text
         step = await d.send_command("alice", "general", "offer", {"player": "bob"})
+        older = next(m for m in step if "Take this seat" in m.button_labels)
+        step = await d.send_command("alice", "general", "offer", {"player": "bob"})   # offered again: one button
         offer = next(m for m in step if "Take this seat" in m.button_labels)
+        assert offer.id != older.id and d.message(older.id).button_labels == []
+        assert "offers bob's seat" in d.message(older.id).text
         await d.send_command("alice", "general", "risk cancel", {})
         step = await d.click("dave", "Take this seat", offer)
         assert step[0].ephemeral and "This game is over" in step[0].text
