@@ -248,10 +248,17 @@ async def test_two_claims_at_once_exactly_one_wins_and_the_record_is_split(store
     record = await play(store, await store.get_game(record.id), until=lambda s: s.round >= 5)
     table = Table(store, store._clock)
     key = (await table.offer_seat(record.id, bob)).offer
-    assert key is not None and (await table.offer_seat(record.id, bob)).offer == key  # offered again: the same
+    await table.seat_message_posted(record.id, bob, offer_message=7001)   # the offer's message, as posted
+    again = await table.offer_seat(record.id, bob)
+    assert again.offer == key and again.offer_message == 7001   # offered again: the same key; the older message
+    await table.seat_message_posted(record.id, bob, offer_message=7002)
+    assert (await store.seat_status(record.id, bob)).offer_message == 7002
     claims = await asyncio.gather(table.claim_seat(record.id, bob, key, DAVE, "Dave"),
                                   table.claim_seat(record.id, bob, key, ERIN, "Erin"), return_exceptions=True)
     won = [c for c in claims if not isinstance(c, BaseException)]
+    assert [c.offer_message for c in won] == [7002]   # the claim closes the offer's message
+    status = await store.seat_status(record.id, bob)
+    assert status.offer is None and status.offer_message is None and status.takeover_message is None
     lost = [c for c in claims if isinstance(c, SeatRefused)]
     assert len(won) == 1 and len(lost) == 1 and lost[0].kind == SeatRefused.NOT_OFFERED
     record = await store.get_game(record.id)
@@ -334,3 +341,15 @@ def test_a_claim_renames_the_seat_in_the_log_and_every_reader_names_the_leaver_b
     verify_events(log)
     with pytest.raises(E.GameOver):
         game.apply(ClaimSeat(0, "Erin"))
+
+
+async def test_the_takeovers_offer_button_goes_when_the_player_comes_back(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="subs-return")) as d:
+        await bob_plays_once_then_goes(d)
+        takeover = next(m for m in reversed(d.messages) if "Offer the seat to a substitute" in m.button_labels)
+        words = takeover.text
+        step = await d.send_command("alice", "general", "risk reinstate", {"player": "bob"})
+        assert not step.problems, step.problems
+        takeover = d.message(takeover.id)
+        assert takeover.button_labels == [] and takeover.text == words
+        assert not any("withdrawn" in m.text for m in step)   # nothing was offered
