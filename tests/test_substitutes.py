@@ -72,7 +72,9 @@ async def bob_plays_once_then_goes(d: OfflineDiscord) -> int:
 
 
 async def test_a_substitute_claims_an_offered_seat_and_plays_it(tmp_path: Path):
-    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="subs")) as d:
+    d = OfflineDiscord(make_bot(tmp_path / "g.db", seed="subs"))
+    await d.setup()
+    try:
         seat = await bob_plays_once_then_goes(d)
         takeover = next(m for m in reversed(d.messages) if "Offer the seat to a substitute" in m.button_labels)
         assert "missed 2 turns in a row" in takeover.text and not takeover.ephemeral
@@ -127,6 +129,9 @@ async def test_a_substitute_claims_an_offered_seat_and_plays_it(tmp_path: Path):
         lines = (await d.send_command("carol", "general", "risk log", {"count": 20}))[0].text.splitlines()
         assert lines[-1] == "🪑 dave takes over bob's seat." and any("bob" in line for line in lines[:-1])
         claimed_at, claim_seq = len(d.messages), record.last_seq
+        mark = len(d.server.log)
+        d = await d.restart(make_bot(tmp_path / "g.db", seed="subs"))
+        assert len(d.server.log) == mark   # a restart has nothing to tell: the claim was told once
 
         # The seat's private views are Dave's now, not Bob's.
         step = await d.send_command("dave", "general", "cards", {})
@@ -173,10 +178,14 @@ async def test_a_substitute_claims_an_offered_seat_and_plays_it(tmp_path: Path):
         assert d.user("bob").id in ratings and d.user("dave").id in ratings
         await d.bot.store.rebuild_ratings()  # bot.py ratings rebuild gives the same
         assert await d.bot.store.ratings(d.server.guild_id) == ratings
+    finally:
+        await d.close()
 
 
 async def test_reinstating_the_player_withdraws_the_offer_and_a_claim_after_the_end_is_refused(tmp_path: Path):
-    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="subs-back")) as d:
+    d = OfflineDiscord(make_bot(tmp_path / "g.db", seed="subs-back"))
+    await d.setup()
+    try:
         seat = await bob_plays_once_then_goes(d)
         step = await d.send_command("carol", "general", "offer", {"player": "bob"})
         assert step[0].ephemeral and "Only the host" in step[0].text
@@ -188,6 +197,7 @@ async def test_reinstating_the_player_withdraws_the_offer_and_a_claim_after_the_
         take = offer.buttons[0]["custom_id"]
         takeover = next(m for m in d.messages if "missed 2 turns in a row" in m.text)
         assert takeover.button_labels == []   # offered: the takeover's button went
+        d = await d.restart(make_bot(tmp_path / "g.db", seed="subs-back"))   # the store knows the offer's message
         step = await d.send_command("alice", "general", "risk reinstate", {"player": "bob"})
         assert any("The offer of bob's seat is withdrawn" in m.text for m in step)
         offer = d.message(offer.id)
@@ -220,6 +230,8 @@ async def test_reinstating_the_player_withdraws_the_offer_and_a_claim_after_the_
         await d.send_command("alice", "general", "risk cancel", {})
         step = await d.click("dave", "Take this seat", offer)
         assert step[0].ephemeral and "This game is over" in step[0].text
+    finally:
+        await d.close()
 
 
 async def test_a_claimer_below_the_games_minimum_reliability_is_refused_with_both_figures(store):  # noqa: F811
