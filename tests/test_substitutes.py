@@ -16,6 +16,7 @@ from test_results import ALICE, BOB, CAROL, DAVE, GUILD, db_rows, new_game, play
 from engine import Player
 from engine.ai import make_ai
 from ratings import Rating, SeatResult, rate_game
+from store.transaction import Step
 from table import SeatRefused, Table
 
 HOUR = 3600
@@ -83,6 +84,10 @@ async def test_a_substitute_claims_an_offered_seat_and_plays_it(tmp_path: Path):
         step = await d.click("carol", "Offer the seat to a substitute", takeover)
         assert step[0].ephemeral and "Only the host" in step[0].text
         words, files = takeover.text, takeover.filenames()
+        record = await record_of(d)
+        assert (await d.bot.store.seat_status(record.id, seat)).takeover_message == takeover.id
+        async with d.bot.store._transaction() as db:   # as a message posted before the store noted it
+            await db.commit(Step("UPDATE seat_status SET takeover_message = NULL WHERE game_id = ?", (record.id,)))
         step = await d.click("alice", "Offer the seat to a substitute", takeover)
         assert not step.problems, step.problems
         offer = next(m for m in step if "Take this seat" in m.button_labels)
