@@ -139,9 +139,19 @@ class VoteEnd(Action):
     draw: bool = False
 
 
+@dataclass(frozen=True)
+class ClaimSeat(Action):
+    """A substitute takes the seat over and plays it under ``name`` from now on: the table's action once a player
+    claimed the seat's offer (table/seats.py), not a move; ``seat`` is the seat claimed, at any moment of a game
+    going on."""
+
+    kind: ClassVar[str] = "claim_seat"
+    name: str
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls for cls in (Claim, Place, Trade, Attack, Blitz, Occupy, EndAttack, Fortify, EndTurn, ChooseCapital,
-                               Surrender, Undo, RoundLimit, VoteEnd)
+                               Surrender, Undo, RoundLimit, VoteEnd, ClaimSeat)
 }
 
 

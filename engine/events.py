@@ -276,17 +276,26 @@ class GameOver(TypedDict):
     seed_commitment: str
 
 
+class SeatClaimed(TypedDict):
+    """A substitute takes the seat over: its player's name is ``name`` from here on."""
+
+    type: Literal["seat_claimed"]
+    seat: int
+    name: str
+    former: str   # the seat's player's name until now
+
+
 Event = (GameStarted | FirstPlayer | MissionsDealt | TerritoriesDealt | SetupTurn | CapitalChosen
          | TerritoryClaimed | ArmiesPlaced | DeckShuffled | WildsReturned | TurnStarted | PlacementsUndone
          | CardsTraded | Battle | TerritoryConquered | Occupied | PlayerEliminated | MissionChanged | AttackEnded
-         | Fortified | CardDrawn | TurnEnded | PlayerSurrendered | GameOver)
+         | Fortified | CardDrawn | TurnEnded | PlayerSurrendered | GameOver | SeatClaimed)
 """Any event of the log."""
 
 EventType = Literal["game_started", "first_player", "missions_dealt", "territories_dealt", "setup_turn",
                     "capital_chosen", "territory_claimed", "armies_placed", "deck_shuffled", "wilds_returned",
                     "turn_started", "placements_undone", "cards_traded", "battle", "territory_conquered",
                     "occupied", "player_eliminated", "mission_changed", "attack_ended", "fortified", "card_drawn",
-                    "turn_ended", "player_surrendered", "game_over"]
+                    "turn_ended", "player_surrendered", "game_over", "seat_claimed"]
 """The ``type`` of an event."""
 
 
@@ -317,7 +326,7 @@ __all__ = [
     "EVENT_CLASSES", "EVENT_TYPES", "ArmiesPlaced", "AttackEnded", "Battle", "CapitalChosen", "CardDrawn",
     "CardsTraded", "DeckShuffled", "Event", "EventType", "FirstPlayer", "Fortified", "GameOver", "GameStarted",
     "HiddenEvent", "Mission", "MissionChanged", "MissionsDealt", "Occupied", "PlacementSource", "PlacementsUndone",
-    "PlayerEliminated", "PlayerSurrendered", "Reinforcements", "Roster", "SetupTurn", "TerritoriesDealt",
+    "PlayerEliminated", "PlayerSurrendered", "Reinforcements", "Roster", "SeatClaimed", "SetupTurn", "TerritoriesDealt",
     "TerritoryClaimed", "TerritoryConquered", "TradedCard", "TurnEnded", "TurnStarted", "View", "WildsReturned",
     "type_of",
 ]

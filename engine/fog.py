@@ -12,7 +12,7 @@ one audience:
   sight is named ``null`` (an attack from the fog); another player's turn shows no reinforcement
   figures (they would tell how many territories and which continents that player holds), and traded cards name
   no territory. Everybody (``None``) learns only that a turn started or ended, trades (without territories),
-  eliminations, surrenders and the game's end.
+  eliminations, surrenders, a substitute's claim of a seat and the game's end.
 - After the game everything is public, the dice seed included.
 
 A hidden event keeps only ``type``, ``seat`` and ``"hidden": true``, so every audience sees the same number of
@@ -41,7 +41,7 @@ _BOARD_EVENTS: frozenset[EventType] = frozenset({
 PUBLIC_UNDER_FOG: frozenset[EventType] = frozenset({
     "game_started", "first_player", "missions_dealt", "territories_dealt", "setup_turn", "deck_shuffled",
     "wilds_returned", "turn_started", "turn_ended", "cards_traded", "player_eliminated", "player_surrendered",
-    "mission_changed", "game_over"})
+    "mission_changed", "game_over", "seat_claimed"})
 
 
 def fog_hides_board(state: GameState) -> bool:

@@ -19,6 +19,7 @@ from .actions import (
     Blitz,
     ChooseCapital,
     Claim,
+    ClaimSeat,
     EndAttack,
     EndTurn,
     Fortify,
@@ -184,7 +185,7 @@ class Game:
             Claim: self._claim, Place: self._place, Trade: self._trade, Attack: self._attack,
             Blitz: self._blitz, Occupy: self._occupy, EndAttack: self._end_attack, Fortify: self._fortify,
             EndTurn: self._end_turn, ChooseCapital: self._choose_capital, Surrender: self._surrender,
-            Undo: self._undo, RoundLimit: self._round_limit, VoteEnd: self._vote_end,
+            Undo: self._undo, RoundLimit: self._round_limit, VoteEnd: self._vote_end, ClaimSeat: self._claim_seat,
         }
 
     def _emit_all(self, generated: Iterable[Event]) -> list[Event]:
@@ -524,6 +525,20 @@ class Game:
             return
         active = self.state.active_seats()
         yield self._game_over(self._lead(active), "draw", winners=sorted(active))
+
+    def _claim_seat(self, a: ClaimSeat) -> Iterable[Event]:
+        """A substitute plays the seat from now on, under their name. Who may claim it is the table's call (the
+        seat's offer, the claimer's record); the engine checks that the game goes on and the seat is one of its
+        players'. The name as the store keeps a player's: its spaces folded, at most 64 characters."""
+        s = self.state
+        if s.phase == OVER:
+            raise GameOver("The game is over.")
+        if not 0 <= a.seat < len(s.players):
+            raise NotYourTurn("You are not playing in this game.")
+        name = " ".join(a.name.split())[:64] if isinstance(a.name, str) else ""
+        if not name:
+            raise RuleError("A player needs a name.")
+        yield {"type": "seat_claimed", "seat": a.seat, "name": name, "former": s.players[a.seat].name}
 
     def leader(self) -> int:
         """The player ahead on territories, then armies, then the earlier seat (for a round limit)."""

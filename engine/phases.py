@@ -16,6 +16,7 @@ from .actions import (
     Blitz,
     ChooseCapital,
     Claim,
+    ClaimSeat,
     EndAttack,
     EndTurn,
     Fortify,
@@ -54,19 +55,22 @@ class Phase:
 
 
 PHASES: dict[str, Phase] = {phase.name: phase for phase in (
+    # ClaimSeat: the table hands a seat to a substitute (table/seats.py), in any phase of a game going on.
     # After the claims, the starting armies left (if any); after setup, capitals or the first turn by mode.
-    Phase(CLAIM, "claiming territories", (Claim,)),
-    Phase(SETUP, "placing starting armies", (Place,)),
-    Phase(CAPITAL, "choosing capitals", (ChooseCapital,), next=REINFORCE),
+    Phase(CLAIM, "claiming territories", (Claim, ClaimSeat)),
+    Phase(SETUP, "placing starting armies", (Place, ClaimSeat)),
+    Phase(CAPITAL, "choosing capitals", (ChooseCapital, ClaimSeat), next=REINFORCE),
     # RoundLimit: the table ends a game no human plays any more (table/flow.py), in any phase of play; VoteEnd:
     # the table ends a game its players voted to end, in any phase of play too.
-    Phase(REINFORCE, "placing reinforcements", (Place, Trade, Undo, Surrender, RoundLimit, VoteEnd), next=ATTACK),
-    Phase(ATTACK, "attacking", (Attack, Blitz, EndAttack, Fortify, EndTurn, Undo, Surrender, RoundLimit, VoteEnd),
-          next=FORTIFY),
+    Phase(REINFORCE, "placing reinforcements", (Place, Trade, Undo, Surrender, RoundLimit, VoteEnd, ClaimSeat),
+          next=ATTACK),
+    Phase(ATTACK, "attacking", (Attack, Blitz, EndAttack, Fortify, EndTurn, Undo, Surrender, RoundLimit, VoteEnd,
+                                ClaimSeat), next=FORTIFY),
     # A conquest goes back to attacking (by way of a forced trade when it took a hand of six cards or more).
-    Phase(OCCUPY, "moving into a conquered territory", (Occupy, Surrender, RoundLimit, VoteEnd), next=ATTACK),
+    Phase(OCCUPY, "moving into a conquered territory", (Occupy, Surrender, RoundLimit, VoteEnd, ClaimSeat),
+          next=ATTACK),
     # After fortifying: the next player's turn.
-    Phase(FORTIFY, "fortifying", (Fortify, EndTurn, Surrender, RoundLimit, VoteEnd), next=REINFORCE),
+    Phase(FORTIFY, "fortifying", (Fortify, EndTurn, Surrender, RoundLimit, VoteEnd, ClaimSeat), next=REINFORCE),
     Phase(OVER, "over", ()),
 )}
 

@@ -412,6 +412,10 @@ def _game_over(state: GameState, e: ev.GameOver) -> None:
         state.seed = e["seed"]
 
 
+def _seat_claimed(state: GameState, e: ev.SeatClaimed) -> None:
+    state.players[e["seat"]].name = e["name"]
+
+
 # Each reducer takes the event of its type: the table is where the type is looked up.
 _REDUCERS: dict[str, Callable[[GameState, Any], None]] = {
     "first_player": _first_player,
@@ -437,6 +441,7 @@ _REDUCERS: dict[str, Callable[[GameState, Any], None]] = {
     "mission_changed": _mission_changed,
     "capital_chosen": _capital_chosen,
     "game_over": _game_over,
+    "seat_claimed": _seat_claimed,
 }
 EVENT_TYPES = frozenset(_REDUCERS) | {"game_started"}
 

@@ -25,7 +25,7 @@ ATTACK_EVENTS: frozenset[EventType] = frozenset({"battle", "territory_conquered"
 # Events written after an action that are not part of what a player sees happen on the board.
 BOOKKEEPING: frozenset[EventType] = frozenset({
     "card_drawn", "turn_ended", "attack_ended", "deck_shuffled", "wilds_returned", "game_over", "turn_started",
-    "setup_turn", "first_player",
+    "setup_turn", "first_player", "seat_claimed",
 })
 
 

@@ -108,6 +108,7 @@ class Workers:
     def __init__(self, processes: int | None = None) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self.size = 1
+        self.pools = 0   # how many pools were started: a new one's processes have been given nothing yet
         self.configure(processes)
 
     def configure(self, processes: int | None) -> None:
@@ -122,6 +123,7 @@ class Workers:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(max_workers=self.size, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_follow_parent, initargs=(os.getpid(),))
+            self.pools += 1
         return self._pool
 
     def pids(self) -> tuple[int, ...]:
@@ -132,12 +134,20 @@ class Workers:
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` in one of the processes; a pool whose worker died is replaced, and the work tried once
         more (a second death raises ``BrokenProcessPool``)."""
+        return await self.run_task(lambda: (work, args))
+
+    async def run_task(self, task: Callable[[], tuple[Callable[..., T], tuple[Any, ...]]]) -> T:
+        """``run`` for work whose arguments depend on the pool it goes to: ``task()`` gives the work and its
+        arguments, and is asked again for the fresh pool that replaces one whose worker died (what the dead pool
+        was given, the new one was not)."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self.pool(), _perform, None, work, args)
+            pool = self.pool()
+            return await loop.run_in_executor(pool, _perform, None, *task())
         except BrokenProcessPool:
             self.shutdown()
-            return await loop.run_in_executor(self.pool(), _perform, None, work, args)
+            pool = self.pool()
+            return await loop.run_in_executor(pool, _perform, None, *task())
 
     def kill(self) -> None:
         """End the processes now, whatever they are doing (their pending work fails), and forget the pool."""

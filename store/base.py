@@ -362,6 +362,12 @@ class Store(StoreReader):
                          since_turn: int) -> GameRecord | None:
         """A substitute takes an offered seat (None: the offer ``offer`` is not open)."""
 
+    @abc.abstractmethod
+    async def note_seat_message(self, game_id: int, seat: int, *, offer_message: int | None = None,
+                                takeover_message: int | None = None) -> None:
+        """The channel message of the seat's offer, or of the AI's takeover with the host's offer button, was
+        posted (each given one is noted; an offer made, claimed or withdrawn, or a reinstate, forgets them)."""
+
     # -- results and ratings (store/results.py) ------------------------------------------------------
     @abc.abstractmethod
     async def rebuild_ratings(self) -> int:

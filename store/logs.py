@@ -5,9 +5,10 @@ text; everything that grows with the log's length runs in a worker process of th
 process: decoding the events, the audience's projection (``engine.fog``, exactly as for a short game), writing
 the export, the end-of-game figures. Not a thread: a thread holds the GIL for its work, and 100,000 decoded
 events in the bot's process make each of its full garbage collections last a third of a second. The render
-workers (render/workers.py) stay free for maps. The process is started with ``spawn`` when first needed, runs
-below the bot's priority and ends when the bot's process is gone; only text goes in, and only the result (an
-export's bytes, a few events, a summary) comes back.
+workers stay free for maps: the log's process is a pool of its own on their machinery (``render.workers.Workers``,
+as the AIs' decisions are: table/thinking.py), started with ``spawn`` when first needed, below the bot's priority,
+ended when the bot's process is gone, and replaced if it dies (the work is tried once more, its server maps given
+again); only text goes in, and only the result (an export's bytes, a few events, a summary) comes back.
 
 ``/risk log`` reads only the turns it shows: ``log_turns`` (migration 8) notes where each turn begins in the log
 (the first event of the action that started it) and the game just before that action, so the projection of the
@@ -17,75 +18,46 @@ last turns starts there (``tail_view``) and gives what the projection of the who
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
-import multiprocessing
-import os
-import threading
-import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from engine import Board, Event, GameState, register_map, registered_map, registered_maps
 from engine.events import View
 from engine.fog import Audience, events_for, without_hidden
 from engine.log import dumps
+from render.workers import Workers
 
 T = TypeVar("T")
 Chunks = Sequence[bytes]   # stored events as JSON Lines, a chunk of the log each
 
 CHUNK = 5_000        # events read from the database at a time
 INLINE = 2_000       # fewer events than this are decoded where they are read
-NICENESS = 10
-_pool: ProcessPoolExecutor | None = None
+_workers = Workers(1)  # the log's own process (render/workers.py: spawned, below the bot's priority, gone with it)
 _sent: set[str] = set()   # the server maps the worker was given (it knows the built-in ones by itself)
+_sent_to = 0              # the pool they were given to (``Workers.pools``): a new pool has been given none
 _threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="risk-log")
 
 
-def _worker() -> ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_follow_parent, initargs=(os.getpid(),))
-    return _pool
-
-
-def _follow_parent(parent: int) -> None:
-    """In the worker: below the bot's priority, and gone when the bot's process is."""
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="follow-parent", daemon=True).start()
-
-
 async def in_worker(work: Callable[..., T], *args: Any) -> T:
-    """``work(*args)`` in the log's worker process (``work`` a module-level function, ``args`` picklable)."""
-    global _pool
-    loop = asyncio.get_running_loop()
-    try:
-        return await loop.run_in_executor(_worker(), _call(work, args))
-    except BrokenProcessPool:  # the worker died (killed, out of memory): a new one, and once more
-        if _pool is not None:
-            _pool.shutdown(wait=False, cancel_futures=True)
-            _pool = None
-        _sent.clear()
-        return await loop.run_in_executor(_worker(), _call(work, args))
+    """``work(*args)`` in the log's worker process (``work`` a module-level function, ``args`` picklable). A worker
+    that died (killed, out of memory) is replaced, and the work tried once more."""
+    return await _workers.run_task(lambda: _call(work, args))
 
 
-def _call(work: Callable[..., T], args: tuple[Any, ...]) -> Callable[[], T]:
+def _call(work: Callable[..., T], args: tuple[Any, ...]) -> tuple[Callable[..., T], tuple[Any, ...]]:
     """The call for the worker, with the server maps (boards) it has not been given yet: a game's log on a
-    server's map is projected on that board. Each is given once (the worker does its work in order)."""
+    server's map is projected on that board. Each is given once to a pool (its one worker does its work in
+    order), and again to the pool that replaces it."""
+    global _sent_to
+    if _sent_to != _workers.pools:
+        _sent.clear()
+        _sent_to = _workers.pools
     fresh = tuple(board for board in registered_maps() if board.id not in _sent)
     _sent.update(board.id for board in fresh)
-    return functools.partial(_with_maps, fresh, work, *args)
+    return _with_maps, (fresh, work, *args)
 
 
 def _with_maps(boards: tuple[Board, ...], work: Callable[..., T], *args: Any) -> T:
@@ -102,10 +74,7 @@ async def in_thread(work: Callable[..., T], *args: Any) -> T:
 
 
 def shutdown() -> None:
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
+    _workers.shutdown()
     _sent.clear()
 
 

@@ -423,8 +423,17 @@ CREATE TABLE tournament_teams (
 CREATE UNIQUE INDEX tournament_teams_by_name ON tournament_teams (tournament_id, name_key);
 """
 
+# 13: the channel messages of a seat's offer to a substitute and of the AI's takeover that has the host's button to
+# offer it, so that a claim or a withdrawal edits the offer (who took it, or that it was withdrawn; no button) and
+# an offer takes the takeover's button away, after a restart too.
+_V_OFFER_MESSAGES = """
+ALTER TABLE seat_status ADD COLUMN offer_message INTEGER;
+ALTER TABLE seat_status ADD COLUMN takeover_message INTEGER;
+"""
+
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
-                               _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS)
+                               _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS,
+                               _V_OFFER_MESSAGES)
 LATEST_VERSION = len(MIGRATIONS)
 
 

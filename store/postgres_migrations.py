@@ -364,8 +364,15 @@ CREATE TABLE tournament_teams (
 CREATE UNIQUE INDEX tournament_teams_by_name ON tournament_teams (tournament_id, name_key);
 """
 
+# 13: the messages of a seat's offer and of its takeover (see store/migrations.py).
+_V_OFFER_MESSAGES = """
+ALTER TABLE seat_status ADD COLUMN offer_message BIGINT;
+ALTER TABLE seat_status ADD COLUMN takeover_message BIGINT;
+"""
+
 POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
-                                        _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS)
+                                        _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS,
+                                        _V_OFFER_MESSAGES)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

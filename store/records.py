@@ -161,6 +161,8 @@ class SeatStatus:
     booted_user_id: int | None = None
     booted_name: str | None = None
     offer: str | None = None    # the key of the host's offer of the seat to another player (the AI plays it)
+    offer_message: int | None = None     # the channel message of the offer (its claim button), once posted
+    takeover_message: int | None = None  # the message that told of the AI's takeover, with the host's offer button
 
 
 @dataclass(frozen=True)

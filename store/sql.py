@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings, registered_map
+from engine.actions import ClaimSeat
 from engine.errors import Phrase
 from engine.events import View
 from engine.fog import Audience
@@ -828,7 +829,8 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
 
     # -- absent players ------------------------------------------------------------------------------
     _SEAT_STATUS = ("SELECT game_id, seat, missed, last_missed_turn, vacation_until, vacation_days, booted_user_id, "
-                    "booted_name, offer FROM seat_status WHERE game_id = ? AND seat = ?")
+                    "booted_name, offer, offer_message, takeover_message FROM seat_status "
+                    "WHERE game_id = ? AND seat = ?")
 
     async def seat_status(self, game_id: int, seat: int) -> SeatStatus:
         async def work() -> SeatStatus:
@@ -909,7 +911,8 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                     Step("UPDATE players SET user_id = ?, ai_level = NULL WHERE game_id = ? AND seat = ?",
                          (user_id, game_id, seat)),
                     Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0, "
-                         "offer = NULL WHERE game_id = ? AND seat = ?", (game_id, seat)),
+                         "offer = NULL, offer_message = NULL, takeover_message = NULL WHERE game_id = ? AND seat = ?",
+                         (game_id, seat)),
                     Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
                          (self._clock(), game_id)))
             async with self._reading() as reader:
@@ -929,9 +932,16 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                     raise NotSeated("The AI did not take that seat over from its player.")
                 if offer is not None and status.offer is not None:
                     return status
-                await db.commit(Step("UPDATE seat_status SET offer = ? WHERE game_id = ? AND seat = ?",
+                # An offer takes the takeover's button away; a withdrawal closes the offer's message.
+                if offer is not None:
+                    after = replace(status, offer=offer, takeover_message=None)
+                    change = "offer = ?, takeover_message = NULL"
+                else:
+                    after = replace(status, offer=None, offer_message=None)
+                    change = "offer = ?, offer_message = NULL"
+                await db.commit(Step(f"UPDATE seat_status SET {change} WHERE game_id = ? AND seat = ?",
                                      (offer, game_id, seat)))
-            return replace(status, offer=offer)
+            return after
         return await self._run(work())
 
     async def _status(self, db: Reading, game_id: int, seat: int) -> SeatStatus:
@@ -942,7 +952,8 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                          since_turn: int) -> GameRecord | None:
         """``user_id`` takes the offered seat from ``since_turn`` on, in one transaction: the offer must still be
         open with this key (None if not: claimed, withdrawn, or never made), and the user must never have held a
-        seat of the game (``AlreadySeated``). The seat's players are remembered (``seat_holders``)."""
+        seat of the game (``AlreadySeated``). The seat's players are remembered (``seat_holders``), and the log
+        tells the claim (the engine's ``ClaimSeat``: the seat's name is theirs from here on, for every reader)."""
         async def work() -> GameRecord | None:
             self._cache.pop(game_id, None)
             async with self._serialised(game_id), self._transaction(game_id) as db:
@@ -959,6 +970,8 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                     raise AlreadySeated("You play in this game already (or did): a seat is offered to another "
                                         "player.")
                 first = await db.fetch("SELECT 1 FROM seat_holders WHERE game_id = ? AND seat = ?", (game_id, seat))
+                game = record.game()
+                events = game.apply(ClaimSeat(seat, _seat_name(name)))
                 steps = [] if first else [Step(
                     "INSERT INTO seat_holders (game_id, seat, since_turn, user_id, name) VALUES (?, ?, 0, ?, ?)",
                     (game_id, seat, status.booted_user_id, status.booted_name or record.player(seat).name))]
@@ -969,12 +982,25 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                     Step("UPDATE players SET user_id = ?, ai_level = NULL, name = ? WHERE game_id = ? AND seat = ?",
                          (user_id, _seat_name(name), game_id, seat)),
                     Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0, offer = NULL, "
-                         "vacation_until = NULL, vacation_days = 0 WHERE game_id = ? AND seat = ?", (game_id, seat)),
-                    Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
-                         (self._clock(), game_id)))
+                         "offer_message = NULL, takeover_message = NULL, vacation_until = NULL, vacation_days = 0 "
+                         "WHERE game_id = ? AND seat = ?", (game_id, seat)),
+                    Step("UPDATE games SET state = ?, state_schema = ?, version = version + 1, last_seq = ?, "
+                         "updated_at = ? WHERE id = ?", (_dumps(game.state.to_dict()), SCHEMA_VERSION,
+                                                         record.last_seq + len(events), self._clock(), game_id)),
+                    _append_events(game_id, record.last_seq + 1, events))
             async with self._reading() as reader:
                 return await self._load(reader, game_id)
         return await self._run(work())
+
+    async def note_seat_message(self, game_id: int, seat: int, *, offer_message: int | None = None,
+                                takeover_message: int | None = None) -> None:
+        async def work() -> None:
+            async with self._serialised(game_id), self._transaction(game_id) as db:
+                await db.commit(Step(
+                    "UPDATE seat_status SET offer_message = COALESCE(?, offer_message), "
+                    "takeover_message = COALESCE(?, takeover_message) WHERE game_id = ? AND seat = ?",
+                    (offer_message, takeover_message, game_id, seat)))
+        await self._run(work())
 
     async def seat_holders(self, game_id: int) -> dict[int, list[tuple[int, int, str]]]:
         async def work() -> dict[int, list[tuple[int, int, str]]]:

@@ -332,10 +332,12 @@ class Table(SeatOffers):
     async def reinstate(self, game_id: int, user_id: int) -> Outcome:
         """A player the AI replaced takes their seat back (an offer of it to a substitute is withdrawn: a note)."""
         async with self.lock(game_id):
-            offered = await self._offer_of(await self.store.get_game(game_id), user_id)
+            taken = await self._taken_from(await self.store.get_game(game_id), user_id)
             record = await self.store.reinstate(game_id, user_id)
-            notes = [] if offered is None else [Note(OFFER_WITHDRAWN, offered)]
-            return Outcome(record, notes=notes, deadline=await self.sync(record))
+            notes = [Note(OFFER_WITHDRAWN, taken.seat)] if taken is not None and taken.offer is not None else []
+            return Outcome(record, notes=notes, deadline=await self.sync(record),
+                           offer_message=taken.offer_message if taken else None,
+                           takeover_message=taken.takeover_message if taken else None)
 
     # -- a vote to end the game -----------------------------------------------------------------------------
     @staticmethod

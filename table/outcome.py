@@ -58,7 +58,8 @@ VOTE_FAILED = "vote_failed"     # everyone voted, not all for: the game goes on
 VOTE_EXPIRED = "vote_expired"   # the vote closed before everyone voted: the game goes on
 VOTE_NOTES = frozenset({VOTE_CALLED, VOTE_PASSED, VOTE_FAILED, VOTE_EXPIRED})
 # Substitutes (table/seats.py): the host offers a seat the AI took over, another player claims it (count: the
-# turn they play it from), or the offer is withdrawn (by the host, or as its player comes back).
+# turn they play it from; name: the seat's player until then), or the offer is withdrawn (by the host, or as its
+# player comes back).
 SEAT_OFFERED = "seat_offered"
 SEAT_CLAIMED = "seat_claimed"
 OFFER_WITHDRAWN = "offer_withdrawn"
@@ -73,6 +74,7 @@ class Note:
     cautious: bool = False
     against: int = 0
     ending: str = ""
+    name: str = ""   # a player the note names who is no longer the seat's (a claimed seat's player who left)
 
 
 @dataclass
@@ -88,6 +90,10 @@ class Outcome:
     vote: Vote | None = None        # the vote to end the game this outcome called, counted or closed
     voters: tuple[int, ...] = ()    # the seats that vote in it (the humans still in the game)
     offer: str | None = None        # the key of the seat's offer to a substitute (the claim button carries it)
+    # The channel messages this outcome closes: the seat's offer as it was (a claim or a withdrawal edits it, an
+    # offer made again takes its button), and the takeover's message whose offer button goes (an offer, a return).
+    offer_message: int | None = None
+    takeover_message: int | None = None
 
     @property
     def state(self) -> GameState | None:

@@ -6,7 +6,9 @@ offer withdrawn or claimed since, or a custom id made up, claims nothing. The cl
 store (``Store.claim_seat``) that checks the key again, so of two claims of one offer exactly one wins. The seat's
 players are remembered from turn to turn (``seat_holders``): the results give each of them the turns they
 played (store/results.py), and the seat's secrets are the substitute's from the claim on, as the seat's player
-(``engine.fog`` goes by who holds the seat; the player who left holds none).
+(``engine.fog`` goes by who holds the seat; the player who left holds none). The claim is in the game's log too
+(the engine's ``ClaimSeat``, its event ``seat_claimed``): the seat's name in the game is the substitute's from
+then on, so every message, panel, map and log names them, and what came before the player who left.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import asyncio
 import secrets
 from typing import TYPE_CHECKING, ClassVar
 
-from store import PAUSED, RUNNING, GameRecord, Store, StoreError
+from store import PAUSED, RUNNING, GameRecord, SeatStatus, Store, StoreError
 from store.errors import AlreadySeated, NotSeated
 from store.results import Reliability
 
@@ -64,11 +66,13 @@ class SeatOffers:
             if await self.store.tournament_of_game(game_id) is not None:  # its player forfeits the table
                 raise StoreError("A tournament's seat is not offered to a substitute: the player who left it "
                                  "forfeits the table.")
+            before = await self.store.seat_status(game_id, seat)
             try:
                 status = await self.store.set_offer(game_id, seat, secrets.token_hex(6))
             except NotSeated:
                 raise SeatRefused(SeatRefused.NOT_TAKEN) from None
-            return Outcome(record, notes=[Note(SEAT_OFFERED, seat)], seat_status=status, offer=status.offer)
+            return Outcome(record, notes=[Note(SEAT_OFFERED, seat)], seat_status=status, offer=status.offer,
+                           offer_message=before.offer_message, takeover_message=before.takeover_message)
 
     async def withdraw_offer(self, game_id: int, seat: int) -> Outcome:
         """The host withdraws the offer of a seat; the AI goes on playing it."""
@@ -77,8 +81,9 @@ class SeatOffers:
             status = await self.store.seat_status(game_id, seat)
             if status.offer is None:
                 raise SeatRefused(SeatRefused.NOT_OFFERED)
+            message = status.offer_message
             status = await self.store.set_offer(game_id, seat, None)
-            return Outcome(record, notes=[Note(OFFER_WITHDRAWN, seat)], seat_status=status)
+            return Outcome(record, notes=[Note(OFFER_WITHDRAWN, seat)], seat_status=status, offer_message=message)
 
     async def claim_seat(self, game_id: int, seat: int, offer: str, user_id: int, name: str) -> Outcome:
         """``user_id`` claims the offered seat (``offer``: the key on the button they pressed) and plays it from
@@ -100,22 +105,32 @@ class SeatOffers:
                 figure = (await self.store.reliability(record.guild_id, [user_id], record.channel_id))[user_id]
                 if figure.percent is not None and figure.percent < minimum:
                     raise SeatRefused(SeatRefused.BELOW, figure, minimum)
-            since = max(1, record.game().state.turn)
+            state = record.game().state
+            since, former = max(1, state.turn), state.players[seat].name
             try:
                 claimed = await self.store.claim_seat(game_id, seat, offer, user_id, name, since)
             except AlreadySeated:
                 raise SeatRefused(SeatRefused.SEATED) from None
             if claimed is None:
                 raise SeatRefused(SeatRefused.NOT_OFFERED)
-            return await self._finish(claimed, [], [Note(SEAT_CLAIMED, seat, since)])
+            outcome = await self._finish(claimed, [], [Note(SEAT_CLAIMED, seat, since, name=former)])
+            outcome.offer_message, outcome.takeover_message = status.offer_message, status.takeover_message
+            return outcome
 
-    async def _offer_of(self, record: GameRecord, user_id: int) -> int | None:
-        """The seat the AI took from ``user_id`` if it is offered now (a reinstate withdraws the offer)."""
+    async def seat_message_posted(self, game_id: int, seat: int, *, offer_message: int | None = None,
+                                  takeover_message: int | None = None) -> None:
+        """This channel message is the seat's offer (or tells of the AI's takeover with the host's offer button):
+        a claim, a withdrawal or a new offer edits it, after a restart too."""
+        await self.store.note_seat_message(game_id, seat, offer_message=offer_message,
+                                           takeover_message=takeover_message)
+
+    async def _taken_from(self, record: GameRecord, user_id: int) -> SeatStatus | None:
+        """The status of the seat the AI took from ``user_id``, if any (a reinstate withdraws its offer)."""
         for p in record.players:
             if p.is_ai:
                 status = await self.store.seat_status(record.id, p.seat)
-                if status.booted_user_id == user_id and status.offer is not None:
-                    return p.seat
+                if status.booted_user_id == user_id:
+                    return status
         return None
 
 

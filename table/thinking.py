@@ -6,8 +6,10 @@ memory of the board (``engine.ai.Memory``). A server's own map travels with it (
 board cannot load it by its id); a built-in one the worker loads itself. The pool is bounded (``render.workers``
 machinery: spawned, below the bot's priority, gone with the bot), and so is each decision: one that takes longer
 than ``timeout``, or a worker that dies twice, ends in the ``normal`` AI's choice made here, logged as a warning,
-and the game goes on. The levels that take under a millisecond (easy, normal, and the stand-ins' cautious and
-skip) decide in the bot's process: sending them costs more than they take (docs/performance.md).
+and the game goes on. A decision whose worker died is made again in a fresh pool, which has the time a fresh
+pool's first decision has (its processes start first). The levels that take under a millisecond (easy, normal,
+and the stand-ins' cautious and skip) decide in the bot's process: sending them costs more than they take
+(docs/performance.md).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import logging
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 
 from engine import Action, Board, Game, GameState, register_map, registered_map, registered_maps
@@ -63,10 +66,15 @@ class Thinking:
             self._slots = asyncio.Semaphore(self.workers.size)
         async with self._slots:
             limit = self.timeout if self.workers.started else max(self.timeout, FIRST_TIMEOUT)
-            start = time.monotonic()
+            start, pools = time.monotonic(), self.workers.pools
+            loop = asyncio.get_running_loop()
             try:
-                async with asyncio.timeout(limit):
-                    action, pid = await self.workers.run(decide, game.state, board, seat, level, memory)
+                async with asyncio.timeout(limit) as deadline:
+                    def task() -> tuple[Callable[..., tuple[Action, int]], tuple[object, ...]]:
+                        if self.workers.pools != pools:  # a fresh pool (its worker died): its processes start first
+                            deadline.reschedule(loop.time() + max(self.timeout, FIRST_TIMEOUT))
+                        return decide, (game.state, board, seat, level, memory)
+                    action, pid = await self.workers.run_task(task)
             except TimeoutError:
                 log.warning("an AI of level %s took over %.1f s to decide; its workers are restarted and the %s AI "
                             "decides instead", level, limit, FALLBACK)

@@ -234,10 +234,11 @@ class Referee:
                 self.problems.append(f"{where}: {true['type']} told to everybody under fog")
 
 
-# Under fog, what everybody may read about: turns, trades, eliminations, surrenders, the end (and the set-up).
+# Under fog, what everybody may read about: turns, trades, eliminations, surrenders, a substitute's claim of a seat
+# (names only), the end (and the set-up).
 PUBLIC_KINDS = {"game_started", "first_player", "missions_dealt", "territories_dealt", "setup_turn", "deck_shuffled",
                 "wilds_returned", "turn_started", "turn_ended", "cards_traded", "player_eliminated",
-                "player_surrendered", "mission_changed", "game_over"}
+                "player_surrendered", "mission_changed", "game_over", "seat_claimed"}
 
 
 __all__ = ["Referee", "RenderTrace", "own_view"]

@@ -106,6 +106,9 @@ async def test_a_substitute_sees_the_seats_secrets_and_the_player_who_left_no_mo
         for user in ("carol", "bob"):
             await d.send_command(user, "general", "cards", {})
             await d.send_command(user, "general", "map", {})
+            for command in ("risk export", "risk log"):   # the claim is in the log: each reads it as they may
+                step = await d.send_command(user, "general", command, {})
+                assert not step.problems, step.problems
         await check(d, referee, secrets)
 
 

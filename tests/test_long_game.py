@@ -5,7 +5,11 @@ turns (``log_turns``, migration 8)."""
 
 from __future__ import annotations
 
+import asyncio
 import gzip
+import os
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +17,7 @@ from discord_helpers import OfflineDiscord, make_bot, start
 
 from cogs.records.files import _fitted
 from cogs.records.report import _report_of, build_report
-from engine import Surrender
+from engine import Surrender, parse_map, register_map
 from engine.ai import make_ai
 from engine.fog import events_for, without_hidden
 from engine.log import dumps, read_log
@@ -182,3 +186,41 @@ async def test_risk_export_answers_first_and_compresses_a_log_over_the_limit(tmp
         packed = step[-1].attachments[0]
         assert not step.problems and step.interaction.response_type == 5 and step[-1].ephemeral
         assert packed.filename.endswith(".jsonl.gz") and gzip.decompress(packed.data) == log
+
+
+def knows_map(map_id: str) -> tuple[bool, int]:
+    """In the log's worker: whether it knows the map, and its process id."""
+    from engine import registered_map
+
+    return registered_map(map_id) is not None, os.getpid()
+
+
+async def test_a_log_worker_that_dies_is_replaced_and_given_the_server_maps_again():
+    from engine import board as boards
+    from tests.test_one_way import one_way_map
+
+    board = parse_map(one_way_map(id="log-worker-test"))
+    register_map(board)
+    try:
+        known, first = await logs.in_worker(knows_map, board.id)
+        assert known and first in logs._workers.pids() and first != os.getpid()
+        assert await logs.in_worker(knows_map, board.id) == (True, first)   # the same process, given it once
+        os.kill(first, signal.SIGKILL)                                       # killed (out of memory, say)
+        await asyncio.get_running_loop().run_in_executor(None, _gone, first)
+        known, second = await logs.in_worker(knows_map, board.id)            # the work is tried again
+        assert known and second != first and logs._workers.pids() == (second,)
+    finally:
+        boards._registered.pop(board.id, None)
+
+
+def _gone(pid: int) -> None:
+    """Wait until the killed process has ended (its parent reaps it)."""
+    for _ in range(500):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        if Path(f"/proc/{pid}/stat").is_file() and Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} did not end")

@@ -238,7 +238,8 @@ async def test_the_migration_fills_the_results_of_games_that_ended_before_it(tmp
                       "log_turns", "seat_holders", "seasons", "ladder_ratings", "season_games", "tournament_teams",
                       "tournament_results", "tournament_pairings", "tournament_entrants", "tournaments"):
             conn.execute(f"DROP TABLE {table}")
-        conn.execute("ALTER TABLE seat_status DROP COLUMN offer")
+        for column in ("offer", "offer_message", "takeover_message"):
+            conn.execute(f"ALTER TABLE seat_status DROP COLUMN {column}")
         conn.execute("PRAGMA user_version = 3")
     s = SQLiteStore(path, checkpoint_interval=None)
     await s.open()

@@ -78,12 +78,14 @@ class InfoCommands(CogBase):
         if record.state_json is None:
             raise UserError(_("The game has not started yet: the host starts it with /risk start.",
                               interaction.locale))
-        # Only the last turns are read (store/logs.py), as the reader may see them (engine.fog).
+        # Only the last turns are read (store/logs.py), as the reader may see them (engine.fog): in the log's worker
+        # process, which may have to start first, so the answer is deferred within Discord's 3 s.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         shown = await self.store.recent_events(record.id, record.seat_of(interaction.user.id), max(1, min(count, 200)))
         game = record.game()
         lines = describe(shown, game.state, game.board, interaction.locale, include_setup=True)
-        await interaction.response.send_message(clip(lines) or _("Nothing yet.", interaction.locale), ephemeral=True,
-                                                allowed_mentions=NOBODY)
+        await interaction.followup.send(clip(lines) or _("Nothing yet.", interaction.locale), ephemeral=True,
+                                        allowed_mentions=NOBODY)
 
     @risk_group.command(name="export", description="The event log of this channel's last game as a file")
     async def risk_export(self, interaction: discord.Interaction[Any]) -> None:

@@ -58,6 +58,8 @@ class SeatCommands(CogBase):
                              else self.table.offer_seat(record.id, seat))
         except SeatRefused as exc:
             raise UserError(refusal(exc, locale)) from None
+        if not withdraw and outcome.takeover_message is None and interaction.message is not None:
+            outcome.takeover_message = interaction.message.id   # its own button (posted before the store noted it)
         shown = safe_name(name) if name else str(seat + 1)
         await interaction.response.send_message(
             _("🪑 The offer of {player}'s seat is withdrawn.", locale, player=shown) if withdraw else
@@ -88,7 +90,7 @@ class SeatCommands(CogBase):
         await interaction.response.send_message(
             _("🪑 The seat is yours: you play it from now on. /cards and /mission show its secrets, now yours.",
               locale), ephemeral=True)
-        await announce_seat(self.announcer, outcome, name)
+        await announce_seat(self.announcer, outcome)
 
 
 __all__ = ["SeatCommands", "refusal"]

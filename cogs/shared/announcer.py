@@ -32,7 +32,7 @@ from cogs.shared.i18n import _, ngettext
 from cogs.shared.live import NOBODY, LivePanels, only
 from cogs.shared.postbox import ANSWERED_BY_EDIT, Extras, Post, Postbox, PostOptions, Sent
 from cogs.shared.text import describe, now_text
-from cogs.shared.wording import attempt, clip, note_line, part_lines, with_offer_button
+from cogs.shared.wording import attempt, clip, note_line, part_lines, queue_part
 from engine import Game, GameState
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.game import split_log
@@ -251,7 +251,7 @@ class Announcer:
             if part.by in (AI, TIMEOUT) and not part.ended and not fog_hides_board(part.after):
                 seen = events_for(part.events, EVERYBODY, before=part.before)
                 kwargs["map"] = prepare(part.after, EVERYBODY, seen, locale=locale, kind=PHONE)
-            sent.append(self.queue(record, clip(lines), **with_offer_button(kwargs, outcome, part, locale)))
+            sent.append(queue_part(self, outcome, part, clip(lines), kwargs, locale))
         if ending is not None:
             sent.append(self.queue(record, None, **ending))
         elif calling is not None:

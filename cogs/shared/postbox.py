@@ -66,6 +66,7 @@ class Post:
     delete: bool = False     # with ``edit``: delete that message instead
     # With ``edit``: a tap on that message, answered by this edit (Discord's update of the tapped message).
     via: discord.Interaction[Any] | None = None
+    buttons_only: bool = False  # with ``edit``: change only the message's buttons (its words and files stay)
 
 
 def _pass_on(done: Sent, *, older: Sent | None) -> None:
@@ -91,7 +92,8 @@ class Postbox:
         post.sent = asyncio.get_running_loop().create_future()
         queue = self.queues.setdefault(channel_id, deque())
         if post.edit is not None and not post.delete:  # a newer edit of the message: the pending one goes
-            for older in [p for p in queue if p.edit == post.edit and not p.delete]:
+            for older in [p for p in queue if p.edit == post.edit and not p.delete
+                          and p.buttons_only == post.buttons_only]:
                 queue.remove(older)
                 post.via = post.via or older.via  # the tap it answered is answered by the newer edit
                 post.sent.add_done_callback(functools.partial(_pass_on, older=older.sent))
@@ -139,6 +141,8 @@ class Postbox:
         if post.edit is not None and post.delete:
             await channel.get_partial_message(post.edit).delete()
             return None
+        if post.edit is not None and post.buttons_only:
+            return await channel.get_partial_message(post.edit).edit(view=kwargs.get("view"))
         if post.edit is not None:
             return await self._edit(channel, post, kwargs, spare=self._spare_map(post, queue))
         if post.map is not None and not self._spare_map(post, queue):  # the map first, then the other attachments

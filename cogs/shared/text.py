@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from typing import Any, assert_never, cast
@@ -113,9 +114,11 @@ def describe(events: Sequence[View], state: GameState, board: Board, locale: obj
     turn started without its figures is told without them. ``state`` is the game just after the last of them."""
     lines: list[str] = []
     holders = _fortify_holders(events, state) if state.teams else {}
+    named = _named(events, state)
     i = 0
     while i < len(events):
         e = events[i]
+        state = named[i]
         i += 1
         if "hidden" in e:
             continue
@@ -143,6 +146,20 @@ def describe(events: Sequence[View], state: GameState, board: Board, locale: obj
         if line is not None:
             lines.append(line)
     return lines
+
+
+def _named(events: Sequence[View], state: GameState) -> list[GameState]:
+    """For each event, ``state`` with the seats' names as they were when it happened: a seat claimed by a
+    substitute later in the run (``seat_claimed``) still bears its former player's name before the claim."""
+    named = [state] * len(events)
+    for index in range(len(events) - 1, -1, -1):
+        named[index] = state
+        e = events[index]
+        if e["type"] == "seat_claimed" and "hidden" not in e and 0 <= e["seat"] < len(state.players):
+            state = copy.copy(state)
+            state.players = [copy.copy(p) for p in state.players]
+            state.players[e["seat"]].name = e["former"]
+    return named
 
 
 # The placements an AI's turn is summed up by; the others (dealt at random, neutral armies) are not told there.
@@ -239,6 +256,9 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
             if e["reason"] == "draw":
                 return _("🤝 The game ends in a draw.", locale)
             return _("🏆 {player} wins the game!", locale, player=seat_name(state, e["winner"], locale))
+        case "seat_claimed":
+            return _("🪑 {substitute} takes over {player}'s seat.", locale, substitute=safe_name(e["name"]),
+                     player=safe_name(e["former"]))
         case "game_started" | "missions_dealt" | "setup_turn" | "wilds_returned" | "mission_changed":
             return None   # told elsewhere (the lobby, the setup panel, a private mission) or not at all
         case _:

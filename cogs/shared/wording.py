@@ -7,7 +7,7 @@ import logging
 from collections.abc import Awaitable, Sequence
 
 from cogs.shared.i18n import _, ngettext
-from cogs.shared.seats import with_offer_button  # the takeover's message offers the seat (cogs/shared/seats.py)
+from cogs.shared.seats import queue_part  # the takeover's message offers the seat (cogs/shared/seats.py)
 from cogs.shared.text import describe, seat_name
 from engine import Game, GameState
 from engine.events import EventType
@@ -143,5 +143,4 @@ def _last_timeout(outcome: Outcome, seat: int) -> Part | None:
     return next((p for p in reversed(outcome.parts) if p.by == TIMEOUT and p.seat == seat), None)
 
 
-__all__ = ["MAX_CONTENT", "attempt", "clip", "note_line", "part_lines", "vote_line",
-           "with_offer_button"]
+__all__ = ["MAX_CONTENT", "attempt", "clip", "note_line", "part_lines", "queue_part", "vote_line"]
