@@ -32,6 +32,7 @@ DAMAGE = 0.1                # each enemy army it is expected to destroy (others 
 EXPOSED = 0.12              # each enemy army that can reach a newly taken territory, times the share that fights
 WEAKENED = 0.8              # times what a source guards (a held continent, its capital), if the blitz leaves it
                             # short of the threat it faces
+STALL_TURNS = 25            # turns per player after which a game is taken to have stalled
 MARGIN = 0.6                # what a conquest after the turn's first must be worth beyond its cost
 
 
@@ -176,10 +177,7 @@ class HardAI(NormalAI):
         # Armies left in the conquered territory face the enemies around it.
         exposure = EXPOSED * pos.pressure(dst) if pos.hostile(dst) else 0.0
         onward = self._onward(pos, dst, src)
-        # With one enemy left, each army it loses counts almost as much as one of ours.
-        damage = DAMAGE if s.owners.get(dst) != NEUTRAL else 0.0
-        if s.owners.get(dst) != NEUTRAL and sum(1 for o in pos.income if pos.enemy(o)) == 1:
-            damage = 0.9
+        damage = self.damage(pos) if s.owners.get(dst) != NEUTRAL else 0.0
         # A source that guards something must not be left short of the attack it faces.
         stake = self.stake(pos, src) if not pos.sweep else 0.0
         threat = pos.threat(src, without=dst) if stake else 0.0
@@ -200,6 +198,18 @@ class HardAI(NormalAI):
             if score > best[0]:
                 best = (score, stop_at)
         return best
+
+    @staticmethod
+    def damage(pos: Position) -> float:
+        """What each enemy army destroyed is worth. Others gain from it too, unless one enemy is left, or its
+        own armies dominate the table, or the game has stalled between large stacks: then the battles of
+        attrition it wins are what ends the game."""
+        s = pos.game.state
+        if sum(1 for o in pos.income if pos.enemy(o)) == 1:
+            return 0.9
+        if s.turn > STALL_TURNS * len(s.players):
+            return 1.0
+        return DAMAGE
 
     def _onward(self, pos: Position, dst: str, src: str) -> float:
         """A push goes on: part of what the weakest enemy next to ``dst`` in the same continent is worth."""
