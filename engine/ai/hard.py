@@ -201,9 +201,8 @@ class HardAI(NormalAI):
 
     @staticmethod
     def damage(pos: Position) -> float:
-        """What each enemy army destroyed is worth. Others gain from it too, unless one enemy is left, or its
-        own armies dominate the table, or the game has stalled between large stacks: then the battles of
-        attrition it wins are what ends the game."""
+        """What each enemy army destroyed is worth. Others gain from it too, unless one enemy is left or the
+        game has stalled between large stacks: then the battles of attrition it wins are what ends the game."""
         s = pos.game.state
         if sum(1 for o in pos.income if pos.enemy(o)) == 1:
             return 0.9
