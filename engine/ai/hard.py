@@ -103,7 +103,11 @@ class HardAI(NormalAI):
             mine = sum(1 for x in c.territories if s.owners.get(x) == seat)
             others = sum(1 for x in c.territories if s.owners.get(x) not in (None, seat))
             near = sum(1 for n in board.neighbours(t) if s.owners.get(n) == seat)
-            return (c.bonus / size) * 2 + mine / size * 3 - others / size * 2.5 + near * 0.4 - size * 0.08
+            entries = sum(1 for x in c.territories
+                          if any(board.continent_of(n).id != c.id for n in board.touching(x)))
+            open_ = 1.0 if others == 0 else 0.4
+            return (open_ * (c.bonus + 1.5) * (mine + 1) / size / (0.4 + 0.6 * entries) * 2
+                    - others / size * 1.5 + near * 0.4)
         return max(game.claimable(), key=score)
 
     # -- reinforcements ------------------------------------------------------------------------------
