@@ -1,14 +1,17 @@
 """The hard AI: every choice of its turn weighed in armies, with the exact battle odds.
 
-A decision prices what each candidate move is worth to the seat, in armies' worth: a territory, a continent
-completed (its bonus for turns to come) or broken (an enemy's bonus taken away), the card a first conquest
-earns, a player eliminated (and the cards taken from them), the game's goal (the continents or the player of a
-secret mission, enemy capitals and its own, the win itself), against the armies the battles are expected to
-cost (``engine.odds``: the whole distribution of a blitz, and where to stop it). Its turn is planned from the
-placement on: the reinforcements go where the best attack of the turn starts (following a conquest on to the
-next territory of the same push), or where a held continent's border, or its capital, is threatened;
-conquering armies move on or stay as the threats around both territories say; the free move brings the
-largest idle stack to the most threatened border.
+It plays for a base: it claims the territories of one small continent with few ways in that nobody else has a
+foot in, makes that continent (``appraisal.Position.base``) the goal of its placements and attacks, then
+guards the continents it holds against the attack a neighbour may bring next turn (the stack it has there and
+part of its income). A decision prices each candidate move in armies' worth (``appraisal``): a territory, a
+continent completed or an enemy's broken, the card the turn's first conquest earns, a player it can finish
+this turn (their cards), the game's goal, against the armies the battle is expected to cost (``engine.odds``:
+the whole distribution of a blitz, and where to stop it) and the weakness it leaves behind. After the turn's
+card it attacks on only for a conquest worth clearly more than its cost, and keeps the rest as a reserve;
+once its income or armies dominate the table it sweeps (every territory counts, no reserve). Its
+reinforcements go first to the threatened border of a held continent or its capital, then all on one front:
+the start of the best attack, toward its base first. Conquering armies move on or stay as the threats around
+both territories say; the free move brings the largest idle stack to the most threatened border.
 
 It decides only on what its seat may know (``knowledge.seat_view``: under fog the board out of sight as it
 last saw it, unknown territories counted as nobody's), and uses no randomness: the same position always gives
