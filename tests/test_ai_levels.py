@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Game
-from engine.actions import Blitz
+from engine.actions import Blitz, Claim
 from engine.ai import PLAYER_LEVELS, make_ai
 from engine.missions import territories_mission
 from engine.simulate import play_game
@@ -169,3 +169,17 @@ def test_hard_puts_its_reinforcements_on_one_front_toward_its_base():
     play_turn_until_attack(game)
     grown = [t for t in mine if s.armies[t] > before[t]]
     assert len(grown) == 1 and grown[0] in AUSTRALIA
+
+
+def test_hard_claims_a_small_continent_with_few_ways_in_that_nobody_else_has_a_foot_in():
+    """Its first claim is in Australia (one way in); once another player has claimed there, South America."""
+    players = [Player(i, f"P{i}", "ai", "hard") for i in range(3)]
+    game, _ = Game.new(players, "levels:claim", {"deployment": "claim"})
+    s = game.state
+    assert s.phase == "claim"
+    seat = s.current
+    first = make_ai("hard").choose(game, seat)
+    assert isinstance(first, Claim) and first.territory in AUSTRALIA
+    s.owners["new_guinea"], s.armies["new_guinea"] = (seat + 1) % 3, 1
+    second = make_ai("hard").choose(game, seat)
+    assert isinstance(second, Claim) and game.board.continent_of(second.territory).id == "south_america"
