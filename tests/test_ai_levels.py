@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Game
-from engine.actions import Blitz
+from engine.actions import Blitz, Claim
 from engine.ai import PLAYER_LEVELS, make_ai
 from engine.missions import territories_mission
 from engine.simulate import play_game
@@ -108,3 +108,78 @@ def play_turn_until_attack(game: Game) -> None:
     ai = make_ai("hard")
     while game.state.phase == "reinforce":
         game.apply(ai.choose(game, 0))
+
+
+def test_hard_takes_the_turns_card_and_keeps_its_reserve():
+    """Holding Australia with a large stack at its door and weak enemies beyond: one conquest for the card, then
+    it keeps its armies rather than spreading them thin over territories it cannot hold."""
+    game = attack_phase()
+    s = game.state
+    for t in AUSTRALIA:
+        s.owners[t], s.armies[t] = 0, 1
+    s.armies["indonesia"] = 12
+    for t in ("siam", "india", "china"):
+        s.armies[t] = 1
+    play_turn(game, 0)
+    assert sum(1 for t in game.board.territory_ids if s.owners[t] == 0) == len(AUSTRALIA) + 1
+    assert s.owners["siam"] == 0
+
+
+def test_hard_finishes_a_weak_player_for_their_cards():
+    """A player down to three territories and holding four cards, within reach of two stacks: it takes all
+    three in one turn (the first for the card alone; the others for the player's elimination and cards)."""
+    game = attack_phase()
+    s = game.state
+    for t in ("alaska", "kamchatka", "japan"):
+        s.owners[t], s.armies[t] = 2, 2
+    s.hands[2] = [s.deck.pop() for _ in range(4)]
+    s.owners["yakutsk"], s.armies["yakutsk"] = 0, 10
+    s.owners["mongolia"], s.armies["mongolia"] = 0, 10
+    play_turn(game, 0)
+    assert not any(s.owners[t] == 2 for t in game.board.territory_ids)
+    assert 2 in s.eliminated
+
+
+def test_hard_guards_its_continent_against_the_next_turns_reinforcements():
+    """The enemy next to Australia's door has few armies there but a large income: the door gets all the
+    reinforcements, not just enough for the armies it sees, and none go to an attack elsewhere."""
+    game = attack_phase()
+    s = game.state
+    for t in AUSTRALIA:
+        s.owners[t], s.armies[t] = 0, 1
+    s.armies["siam"] = 3
+    s.owners["ukraine"], s.armies["ukraine"], s.armies["scandinavia"] = 0, 8, 1  # a tempting attack elsewhere
+    s.phase, s.reinforcements = "reinforce", 6
+    s.hands[0] = []
+    play_turn_until_attack(game)
+    assert s.armies["indonesia"] == 7
+
+
+def test_hard_puts_its_reinforcements_on_one_front_toward_its_base():
+    """Half of Australia and scattered territories elsewhere: every reinforcement goes on one territory, at the
+    door of the rest of Australia."""
+    game = attack_phase()
+    s = game.state
+    mine = ("indonesia", "new_guinea", "ukraine", "argentina", "egypt")
+    for t in mine:
+        s.owners[t], s.armies[t] = 0, 2
+    s.phase, s.reinforcements = "reinforce", 6
+    s.hands[0] = []
+    before = dict(s.armies)
+    play_turn_until_attack(game)
+    grown = [t for t in mine if s.armies[t] > before[t]]
+    assert len(grown) == 1 and grown[0] in AUSTRALIA
+
+
+def test_hard_claims_a_small_continent_with_few_ways_in_that_nobody_else_has_a_foot_in():
+    """Its first claim is in Australia (one way in); once another player has claimed there, South America."""
+    players = [Player(i, f"P{i}", "ai", "hard") for i in range(3)]
+    game, _ = Game.new(players, "levels:claim", {"deployment": "claim"})
+    s = game.state
+    assert s.phase == "claim"
+    seat = s.current
+    first = make_ai("hard").choose(game, seat)
+    assert isinstance(first, Claim) and first.territory in AUSTRALIA
+    s.owners["new_guinea"], s.armies["new_guinea"] = (seat + 1) % 3, 1
+    second = make_ai("hard").choose(game, seat)
+    assert isinstance(second, Claim) and game.board.continent_of(second.territory).id == "south_america"

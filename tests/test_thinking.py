@@ -64,7 +64,7 @@ async def test_a_worker_that_hangs_or_dies_is_replaced_and_the_game_goes_on(sqli
     # a worker is stopped, so that only the stopped one misses it.
     thinking = Thinking(processes=1, timeout=60.0)
     table = table_on(sqlite_store, thinking)
-    game_id = await game_with_ais(table, ais=1)
+    game_id = await game_with_ais(table)                 # three players: the game outlasts the three steps
     await human_moves(table, game_id)                    # the pool is up: one worker
     (first,) = thinking.workers.pids()
     os.kill(first, signal.SIGSTOP)                       # it stops answering in the middle of its work

@@ -1,14 +1,17 @@
 """The hard AI: every choice of its turn weighed in armies, with the exact battle odds.
 
-A decision prices what each candidate move is worth to the seat, in armies' worth: a territory, a continent
-completed (its bonus for turns to come) or broken (an enemy's bonus taken away), the card a first conquest
-earns, a player eliminated (and the cards taken from them), the game's goal (the continents or the player of a
-secret mission, enemy capitals and its own, the win itself), against the armies the battles are expected to
-cost (``engine.odds``: the whole distribution of a blitz, and where to stop it). Its turn is planned from the
-placement on: the reinforcements go where the best attack of the turn starts (following a conquest on to the
-next territory of the same push), or where a held continent's border, or its capital, is threatened;
-conquering armies move on or stay as the threats around both territories say; the free move brings the
-largest idle stack to the most threatened border.
+It plays for a base: it claims the territories of one small continent with few ways in that nobody else has a
+foot in, makes that continent (``appraisal.Position.base``) the goal of its placements and attacks, then
+guards the continents it holds against the attack a neighbour may bring next turn (the stack it has there and
+part of its income). A decision prices each candidate move in armies' worth (``appraisal``): a territory, a
+continent completed or an enemy's broken, the card the turn's first conquest earns, a player it can finish
+this turn (their cards), the game's goal, against the armies the battle is expected to cost (``engine.odds``:
+the whole distribution of a blitz, and where to stop it) and the weakness it leaves behind. After the turn's
+card it attacks on only for a conquest worth clearly more than its cost, and keeps the rest as a reserve;
+once its income or armies dominate the table it sweeps (every territory counts, no reserve). Its
+reinforcements go first to the threatened border of a held continent or its capital, then all on one front:
+the start of the best attack, toward its base first. Conquering armies move on or stay as the threats around
+both territories say; the free move brings the largest idle stack to the most threatened border.
 
 It decides only on what its seat may know (``knowledge.seat_view``: under fog the board out of sight as it
 last saw it, unknown territories counted as nobody's), and uses no randomness: the same position always gives
@@ -17,160 +20,23 @@ the same action, so a game replays and verifies."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..actions import Action, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
 from ..game import Game
 from ..odds import BattleOdds, approximate_odds, battle_odds
 from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
+from .appraisal import WIN, Position
 from .knowledge import Memory, seat_view
 from .normal import NormalAI
 
-# What things are worth, in armies.
-TERRITORY = 0.8             # a territory: income (a third of an army a turn) and one fewer for its owner
-COMPLETE = 2.5              # times a continent's bonus, for completing it
-BREAK = 1.6                 # times an enemy continent's bonus, for breaking it
-PROGRESS = 0.9              # times the bonus of the continent it is after, spread over its territories
-ELIMINATE = 6.0             # a player out of the game (and each card taken is worth ``card_worth``)
-CAPITAL_TAKEN = 14.0        # an enemy capital
-WIN = 1000.0
 LOSS = 1.0                  # each army of ours a battle is expected to cost
 DAMAGE = 0.1                # each enemy army it is expected to destroy (others gain from it too)
 EXPOSED = 0.12              # each enemy army that can reach a newly taken territory, times the share that fights
-
-
-@dataclass
-class Position:
-    """One seat's facts about the board at one decision, worked out once."""
-
-    game: Game
-    seat: int
-    mine: list[str] = field(default_factory=list)
-    held: set[str] = field(default_factory=set)         # continents the seat holds whole
-    goals: set[str] = field(default_factory=set)        # continents it plays to complete
-    prey: int | None = None                             # the player a destroy mission names
-    capitals: set[str] = field(default_factory=set)     # enemy capitals
-    counts: dict[int, int] = field(default_factory=dict)  # territories per owner
-
-    @classmethod
-    def of(cls, game: Game, seat: int) -> Position:
-        s, board = game.state, game.board
-        p = cls(game, seat)
-        p.mine = [t for t in board.territory_ids if s.owners.get(t) == seat]
-        for owner in s.owners.values():
-            p.counts[owner] = p.counts.get(owner, 0) + 1
-        for c in board.continents.values():
-            if all(s.owners.get(t) == seat for t in c.territories):
-                p.held.add(c.id)
-        p.goals = p.choose_goals()
-        mission = game.mission(seat)
-        if mission is not None and mission["kind"] == "destroy":
-            p.prey = int(mission["seat"])
-        p.capitals = {t for t in s.capitals.values() if not game.friendly(seat, s.owners.get(t))}
-        return p
-
-    def enemy(self, owner: int | None) -> bool:
-        return owner is not None and owner != NEUTRAL and not self.game.friendly(self.seat, owner)
-
-    def pressure(self, territory: str, without: str | None = None) -> int:
-        """The enemy armies next to ``territory`` that may attack it (neutral armies never attack)."""
-        s = self.game.state
-        return sum(s.armies.get(n, 0) - 1 for n in self.game.board.attackers(territory)
-                   if n != without and self.enemy(s.owners.get(n)) and s.armies.get(n, 0) > 1)
-
-    def strongest_neighbour(self, territory: str) -> int:
-        s = self.game.state
-        return max((s.armies.get(n, 0) for n in self.game.board.attackers(territory)
-                    if self.enemy(s.owners.get(n))), default=0)
-
-    def hostile(self, territory: str) -> bool:
-        s = self.game.state
-        return any(not self.game.friendly(self.seat, s.owners.get(n)) for n in self.game.board.touching(territory))
-
-    def choose_goals(self) -> set[str]:
-        """The continents worth playing for: a mission's, else the best one or two by bonus, share held and
-        how few enemy armies stand in them."""
-        game, s = self.game, self.game.state
-        mission = game.mission(self.seat)
-        if mission is not None and mission["kind"] == "continents":
-            return set(mission["continents"])
-
-        def appeal(cid: str) -> float:
-            c = game.board.continents[cid]
-            size = len(c.territories)
-            held = sum(1 for t in c.territories if s.owners.get(t) == self.seat)
-            enemies = sum(s.armies.get(t, 3) for t in c.territories if s.owners.get(t) != self.seat)
-            mine = sum(s.armies.get(t, 0) for t in c.territories if s.owners.get(t) == self.seat)
-            entries = sum(1 for t in c.territories
-                          if any(game.board.continent_of(n).id != cid for n in game.board.touching(t)))
-            return (c.bonus + 1) * (held + 1) / size / (1 + entries * 0.3) - enemies * 0.08 + mine * 0.04
-
-        ranked = sorted(game.board.continents, key=appeal, reverse=True)
-        out = set(self.held)
-        open_ = [c for c in ranked if c not in self.held]
-        out.update(open_[:1])
-        return out
-
-    def card_worth(self) -> float:
-        s = self.game.state
-        if s.settings.cards == "none":
-            return 0.0
-        if s.settings.cards == "escalating":
-            return max(3.0, self.game.next_set_value() / 2.5)
-        return 3.0
-
-    def conquest_value(self, dst: str) -> float:
-        """What taking ``dst`` is worth to the seat, before the cost of the battle."""
-        game, s, board = self.game, self.game.state, self.game.board
-        defender = s.owners.get(dst)
-        continent = board.continent_of(dst)
-        value = TERRITORY
-        others = [t for t in continent.territories if t != dst]
-        if all(s.owners.get(t) == self.seat for t in others):
-            value += COMPLETE * continent.bonus + 1.0
-        elif continent.id in self.goals:
-            value += PROGRESS * continent.bonus * 2.0 / len(continent.territories)
-        if defender is not None and defender != NEUTRAL and continent.id not in self.held \
-                and all(s.owners.get(t) == defender for t in continent.territories):
-            value += BREAK * continent.bonus
-        if not s.conquered_this_turn:
-            value += self.card_worth()
-        if defender is not None and defender != NEUTRAL and self.counts.get(defender, 0) == 1:
-            value += ELIMINATE + len(s.hands.get(defender, [])) * self.card_worth()
-            if defender == self.prey:
-                value += WIN
-        if defender is not None and defender == self.prey and self.counts.get(defender, 0) > 1:
-            value += 3.0 + 8.0 / max(1, self.counts.get(defender, 1))
-        if dst in self.capitals:
-            value += CAPITAL_TAKEN
-            if len(s.capitals) == len(s.players) and all(
-                    game.friendly(self.seat, s.owners.get(t)) for t in s.capitals.values() if t != dst):
-                value += WIN
-        if defender == NEUTRAL:
-            value -= 0.3
-        value += self.mission_bonus(dst)
-        return value
-
-    def mission_bonus(self, dst: str) -> float:
-        """A territories mission: each territory counts; a completed mission wins."""
-        game, s = self.game, self.game.state
-        mission = game.mission(self.seat)
-        if mission is None:
-            return 0.0
-        if mission["kind"] == "territories":
-            enough = sum(1 for t in self.mine if s.armies.get(t, 0) >= mission["armies"])
-            if mission["armies"] <= 1 and enough + 1 >= mission["count"]:
-                return WIN
-            return 1.0
-        if mission["kind"] == "continents":
-            continent = game.board.continent_of(dst)
-            others = [t for t in continent.territories if t != dst]
-            if all(s.owners.get(t) == self.seat for t in others):
-                held = self.held | {continent.id}
-                required = set(mission["continents"])
-                if required <= held and len(held - required) >= mission.get("plus_any", 0):
-                    return WIN
-        return 0.0
+WEAKENED = 0.8              # times what a source guards (a held continent, its capital), if the blitz leaves it
+                            # short of the threat it faces
+STALL_TURNS = 25            # turns per player after which a game is taken to have stalled
+MARGIN = 0.6                # what a conquest after the turn's first must be worth beyond its cost
 
 
 # Exact odds up to this many attackers × defenders (a millisecond or two), else the normal approximation.
@@ -240,7 +106,11 @@ class HardAI(NormalAI):
             mine = sum(1 for x in c.territories if s.owners.get(x) == seat)
             others = sum(1 for x in c.territories if s.owners.get(x) not in (None, seat))
             near = sum(1 for n in board.neighbours(t) if s.owners.get(n) == seat)
-            return (c.bonus / size) * 2 + mine / size * 3 - others / size * 2.5 + near * 0.4 - size * 0.08
+            entries = sum(1 for x in c.territories
+                          if any(board.continent_of(n).id != c.id for n in board.touching(x)))
+            open_ = 1.0 if others == 0 else 0.4
+            return (open_ * (c.bonus + 1.5) * (mine + 1) / size / (0.4 + 0.6 * entries) * 2
+                    - others / size * 1.5 + near * 0.4)
         return max(game.claimable(), key=score)
 
     # -- reinforcements ------------------------------------------------------------------------------
@@ -251,25 +121,32 @@ class HardAI(NormalAI):
             return Trade(seat, best)
         count = s.reinforcements
         guard = self._guard(pos)
-        if guard is not None and count > 1:
+        if guard is not None:
             territory, need = guard
-            return Place(seat, territory, max(1, min(need, count - count // 3)))
+            return Place(seat, territory, max(1, min(need, count)))
         return Place(seat, self._stack_for(pos, pos.mine, count), count)
 
+    def stake(self, pos: Position, territory: str) -> float:
+        """What holding ``territory`` guards: its held continent's bonus, and the game's goal at a capital."""
+        stake = 0.0
+        continent = pos.game.board.continent_of(territory)
+        if continent.id in pos.held:
+            stake += continent.bonus
+        if territory == pos.game.capital_of(pos.seat):
+            stake += 8
+        return stake
+
     def _guard(self, pos: Position) -> tuple[str, int] | None:
-        """The held continent's border (or the capital) most in need of armies, and how many it needs."""
-        game, s = pos.game, pos.game.state
+        """The held continent's border (or the capital) most in need of armies, and how many it needs against
+        the attack a neighbour may bring next turn."""
+        s = pos.game.state
         worst: tuple[float, str, int] | None = None
-        capital = game.capital_of(pos.seat)
         for t in pos.mine:
-            continent = game.board.continent_of(t)
-            stake = continent.bonus if continent.id in pos.held else 0
-            if t == capital:
-                stake += 8
+            stake = self.stake(pos, t)
             if stake == 0:
                 continue
-            threat = pos.strongest_neighbour(t)
-            need = threat - s.armies[t] + 1
+            threat = pos.threat(t)
+            need = math.ceil(threat * 0.8) - s.armies[t] + 1
             if threat <= 1 or need <= 0:
                 continue
             urgency = stake * need / (threat + 1)
@@ -278,21 +155,23 @@ class HardAI(NormalAI):
         return None if worst is None else (worst[1], worst[2])
 
     def _stack_for(self, pos: Position, options: list[str], extra: int) -> str:
-        """Where to put ``extra`` armies: the start of the best attack they allow, else the most threatened
-        border."""
-        s = pos.game.state
+        """Where to put ``extra`` armies: the start of the best attack they allow (toward its base first), else
+        the most threatened border of its base."""
+        s, board = pos.game.state, pos.game.board
         best: tuple[float, str] | None = None
         for t in options:
             armies = s.armies[t] + extra
-            score = max((self.price(pos, t, dst, armies)[0] for dst in pos.game.attack_targets(pos.seat, t)),
-                        default=-1e9)
-            if best is None or score > best[0]:
-                best = (score, t)
+            for dst in pos.game.attack_targets(pos.seat, t):
+                score = self.price(pos, t, dst, armies)[0]
+                if board.continent_of(dst).id in pos.goals:
+                    score += 1.0
+                if best is None or score > best[0]:
+                    best = (score, t)
         if best is not None and best[0] > 0:
             return best[1]
         borders = [t for t in options if pos.hostile(t)] or options
-        return max(borders, key=lambda t: (pos.pressure(t) - s.armies[t]
-                                           + (4 if pos.game.board.continent_of(t).id in pos.goals else 0)))
+        return max(borders, key=lambda t: (pos.threat(t) - s.armies[t]
+                                           + (4 if board.continent_of(t).id in pos.goals else 0)))
 
     # -- attacks -----------------------------------------------------------------------------------
     def price(self, pos: Position, src: str, dst: str, armies: int) -> tuple[float, int]:
@@ -305,21 +184,38 @@ class HardAI(NormalAI):
         # Armies left in the conquered territory face the enemies around it.
         exposure = EXPOSED * pos.pressure(dst) if pos.hostile(dst) else 0.0
         onward = self._onward(pos, dst, src)
-        damage = DAMAGE if s.owners.get(dst) != NEUTRAL else 0.0
-        if s.two_player and s.owners.get(dst) != NEUTRAL:
-            damage = 0.8
+        damage = self.damage(pos) if s.owners.get(dst) != NEUTRAL else 0.0
+        # A source that guards something must not be left short of the attack it faces.
+        stake = self.stake(pos, src) if not pos.sweep else 0.0
+        threat = pos.threat(src, without=dst) if stake else 0.0
         best: tuple[float, int] = (-1e9, 1)
         floor = max(1, armies // 2 - 1) if value < WIN else 1
-        for stop_at in sorted({1, 2, 3, floor}):
+        for stop_at in sorted({1, 2, 3, floor, max(1, math.ceil(threat))} if stake else {1, 2, 3, floor}):
             if stop_at >= armies:
                 continue
             o = fight(armies, defenders, stop_at)
-            lost = armies - o.expected_attacker_left - o.win * 0.0
+            lost = armies - o.expected_attacker_left
             killed = defenders - o.expected_defender_left
             score = o.win * (value + onward - exposure) - LOSS * lost + damage * killed
+            if stake and threat > 0:
+                left = o.expected_attacker_left if o.win < 1 else stop_at
+                left = min(left, max(stop_at, o.expected_attacker_left * (1 - o.win) + stop_at * o.win))
+                if left < threat:
+                    score -= WEAKENED * stake * min(1.0, (threat - left) / max(1.0, threat))
             if score > best[0]:
                 best = (score, stop_at)
         return best
+
+    @staticmethod
+    def damage(pos: Position) -> float:
+        """What each enemy army destroyed is worth. Others gain from it too, unless one enemy is left or the
+        game has stalled between large stacks: then the battles of attrition it wins are what ends the game."""
+        s = pos.game.state
+        if sum(1 for o in pos.income if pos.enemy(o)) == 1:
+            return 0.9
+        if s.turn > STALL_TURNS * len(s.players):
+            return 1.0
+        return DAMAGE
 
     def _onward(self, pos: Position, dst: str, src: str) -> float:
         """A push goes on: part of what the weakest enemy next to ``dst`` in the same continent is worth."""
@@ -340,7 +236,8 @@ class HardAI(NormalAI):
                 score, stop_at = self.price(pos, src, dst, armies)
                 if best is None or score > best.score:
                     best = Plan(score, src, dst, stop_at)
-        if best is None or best.score <= 0:
+        margin = MARGIN if s.conquered_this_turn and not pos.sweep else 0.0
+        if best is None or best.score <= margin:
             return None
         return best
 
