@@ -1,7 +1,8 @@
 """The easy AI: a beginner with a plan. It goes for a continent, reinforces its borders, takes its card most
 turns and trades its sets, as ``normal`` does, only worse:
 
-- it picks among the few best choices, not always the best (its claims, its placements, its target continent);
+- it picks among the few best choices, not always the best (its claims and its placements), and chooses the
+  continent to go for only by how much of it it holds (normal weighs small valuable continents first);
 - it looks at fewer attacks: only those from its three largest stacks that border an enemy;
 - it misjudges the odds (each battle's chance of winning off by up to ``MISJUDGE`` either way) and attacks on
   worse ones (``FIRST``, then ``AGAIN`` after its first conquest of the turn, against normal's 60% and 75%);
