@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import Game
-from engine.actions import Blitz, Claim
+from engine.actions import Blitz, Claim, Place, Trade
 from engine.ai import PLAYER_LEVELS, make_ai
 from engine.missions import territories_mission
 from engine.simulate import play_game
@@ -54,8 +54,8 @@ def attack_phase(seat: int = 0) -> Game:
     return game
 
 
-def play_turn(game: Game, seat: int) -> None:
-    ai = make_ai("hard")
+def play_turn(game: Game, seat: int, level: str = "hard") -> None:
+    ai = make_ai(level)
     while game.state.current == seat and game.state.phase != OVER:
         game.apply(ai.choose(game, seat))
 
@@ -183,3 +183,57 @@ def test_hard_claims_a_small_continent_with_few_ways_in_that_nobody_else_has_a_f
     s.owners["new_guinea"], s.armies["new_guinea"] = (seat + 1) % 3, 1
     second = make_ai("hard").choose(game, seat)
     assert isinstance(second, Claim) and game.board.continent_of(second.territory).id == "south_america"
+
+
+def test_easy_takes_a_continent_when_it_can():
+    """The same position as hard's: easy too goes for the continent it holds most of."""
+    game = attack_phase()
+    s = game.state
+    for t in AUSTRALIA[:3]:
+        s.owners[t], s.armies[t] = 0, 2
+    s.armies["indonesia"] = 12
+    action = make_ai("easy").choose(game, 0)
+    assert isinstance(action, Blitz) and action.target == "western_australia"
+    play_turn(game, 0, "easy")
+    assert all(s.owners[t] == 0 for t in AUSTRALIA)
+
+
+def test_easy_guards_the_door_of_its_continent():
+    """Holding Australia with a weak door facing a big enemy stack, all its reinforcements go to the door."""
+    game = attack_phase()
+    s = game.state
+    for t in AUSTRALIA:
+        s.owners[t], s.armies[t] = 0, 1
+    s.armies["siam"] = 9
+    s.phase, s.reinforcements = "reinforce", 5
+    s.hands[0] = []
+    assert make_ai("easy").choose(game, 0) == Place(0, "indonesia", 5)
+
+
+def test_easy_trades_a_set_when_it_has_one():
+    game = attack_phase()
+    s = game.state
+    s.phase, s.reinforcements = "reinforce", 3
+    symbol = game.board.territories["ontario"].card
+    s.hands[0] = [t for t in game.board.territory_ids if game.board.territories[t].card == symbol][:3]
+    best = game.best_set(0)
+    assert best is not None and not game.must_trade(0)
+    assert make_ai("easy").choose(game, 0) == Trade(0, best)
+
+
+def test_easy_takes_its_card_most_turns_and_trades_its_sets():
+    """Whole games of two easy seats and a normal one: most of easy's turns end with a card drawn (it conquered),
+    and it trades sets."""
+    turns, with_card, trades = 0, 0, 0
+    for i in range(3):
+        events = play_game(["easy", "normal", "easy"], f"levels:easy-cards:{i}").events
+        turn: tuple[int, int] | None = None
+        for e in events:
+            if e["type"] == "turn_started":
+                turn = (e["seat"], e["turn"]) if e["seat"] != 1 else None
+                turns += turn is not None
+            elif e["type"] == "card_drawn" and turn is not None:
+                with_card += 1
+            elif e["type"] == "cards_traded" and e["seat"] != 1:
+                trades += 1
+    assert with_card >= 0.75 * turns and trades >= 3

@@ -35,7 +35,7 @@ TURNS = 100
 
 
 async def play_easy(store: SQLiteStore, record: GameRecord, until_turn: int | None = None) -> GameRecord:
-    """Every seat plays as the easy AI, whose games run long, until the turn ``until_turn`` (or the end)."""
+    """Every seat plays as the easy AI until the turn ``until_turn`` (or the end)."""
     while record.status == "running":
         game = record.game()
         if until_turn is not None and game.state.turn >= until_turn:

@@ -1,33 +1,75 @@
-"""The easy AI: random legal play that still finishes games.
+"""The easy AI: a beginner with a plan. It goes for a continent, reinforces its borders, takes its card most
+turns and trades its sets, as ``normal`` does, only worse:
 
-Its randomness comes from the game's own state (a hash of the action count), so games stay replayable. It
-decides on what its seat may know (``knowledge.seat_view``): under fog the hash leaves out the dice count, which
-tells how much fighting went on out of sight.
+- it picks among the few best choices, not always the best (its claims and its placements), and chooses the
+  continent to go for only by how much of it it holds (normal weighs small valuable continents first);
+- it looks at fewer attacks: only those from its three largest stacks that border an enemy;
+- it misjudges the odds (each battle's chance of winning off by up to ``MISJUDGE`` either way) and attacks on
+  worse ones (``FIRST``, then ``AGAIN`` after its first conquest of the turn, against normal's 60% and 75%);
+- its blitzes go on to the last army it may throw (normal keeps a garrison behind);
+- it follows a conquest timidly: it moves in the fewest armies it may, everything only now and then
+  (``MOVE_ALL``), so its attacks seldom roll on from territory to territory;
+- it moves armies up to the front only now and then (``FORTIFY_CHANCE``).
+
+Its randomness comes from the game's own state (a hash of the seed commitment and the event count, which every
+player sees), so a game replays the same way. It decides on what its seat may know (``knowledge.seat_view``):
+under fog the hash leaves out the dice count, which tells how much fighting went on out of sight.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from typing import TypeVar
 
-from ..actions import Action, Attack, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
+from ..actions import Action, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Occupy, Place, Trade
 from ..game import Game
-from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, REINFORCE, SETUP
+from ..odds import QUICK_LIMIT, odds
+from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
 from .knowledge import Memory, seat_view
+from .normal import NormalAI
+
+T = TypeVar("T")
+
+MISJUDGE = 0.12        # the most its guess of a battle's chance to win is off, either way
+FIRST = 0.5            # the chance to win (as it guesses it) it wants for the turn's first conquest: the card
+AGAIN = 0.65           # and after it
+SOURCES = 3            # it considers attacks from this many of its largest border stacks
+FORTIFY_CHANCE = 1 / 3  # the share of its turns in which it moves armies up to the front
+MOVE_ALL = 0.3         # the share of its conquests it follows with every army it may move in
+TOP = 3                # it picks among this many of the best-looking claims and placements
 
 
-class EasyAI:
+class EasyAI(NormalAI):
     level = "easy"
 
     def __init__(self, salt: str = "") -> None:
+        super().__init__()
         self.salt = salt
 
-    def _pick(self, game: Game, n: int, tag: str) -> int:
+    # -- its randomness: a hash of what every player sees ----------------------------------------------------
+    def _roll(self, game: Game, tag: str) -> float:
+        """A number in [0, 1), the same for the same public position, seat and ``tag``."""
         s = game.state
         dice = "" if s.settings.fog == "on" else s.dice_index
         key = f"{s.seed_commitment}:{s.event_count}:{dice}:{tag}:{self.salt}"
         digest = hashlib.sha256(key.encode()).digest()
-        return int.from_bytes(digest[:8], "big") % n
+        return int.from_bytes(digest[:8], "big") / 2**64
 
+    def _among_best(self, game: Game, options: Sequence[T], score: dict[T, float], tag: str) -> T:
+        """One of the ``TOP`` best-scored ``options`` (ties in the options' order), the best the most often."""
+        ranked = sorted(options, key=lambda o: -score[o])[:TOP]
+        roll = self._roll(game, tag)
+        # Weights 3, 2, 1: the best half the time.
+        weights = [len(ranked) - i for i in range(len(ranked))]
+        pick = roll * sum(weights)
+        for option, weight in zip(ranked, weights, strict=True):
+            if pick < weight:
+                return option
+            pick -= weight
+        return ranked[-1]
+
+    # -- decisions -------------------------------------------------------------------------------------
     def choose(self, game: Game, seat: int, memory: Memory | None = None) -> Action:
         """The next action of ``seat``, from what it may know (``memory``: what it saw under fog)."""
         return self._decide(seat_view(game, seat, memory), seat)
@@ -35,49 +77,116 @@ class EasyAI:
     def _decide(self, game: Game, seat: int) -> Action:
         s = game.state
         if s.phase == CLAIM:
-            options = game.claimable()
-            return Claim(seat, options[self._pick(game, len(options), "claim")])
+            return Claim(seat, self._claim(game, seat))
         if s.phase == SETUP:
-            options = game.placeable(seat)
-            return Place(seat, options[self._pick(game, len(options), "setup")], 1)
+            return self._setup_place(game, seat)
         if s.phase == CAPITAL:
-            options = game.capital_choices(seat)
-            return ChooseCapital(seat, options[self._pick(game, len(options), "capital")])
+            return ChooseCapital(seat, self.capital_choice(game, seat))
         if s.phase == REINFORCE:
             best = game.best_set(seat)
-            if best is not None and (game.must_trade(seat) or self._pick(game, 2, "trade") == 0):
+            if best is not None:
                 return Trade(seat, best)
-            mine = game.placeable(seat)
-            fronts = [t for t in mine if game.attack_targets(seat, t)] or mine
-            return Place(seat, fronts[self._pick(game, len(fronts), "place")], s.reinforcements)
+            return Place(seat, self._reinforce_target(game, seat), s.reinforcements)
         if s.phase == OCCUPY:
-            assert s.pending is not None
-            lo, hi = s.pending["min"], s.pending["max"]
-            return Occupy(seat, hi if self._pick(game, 3, "occupy") else lo)
+            return Occupy(seat, self._occupy(game, seat))
         if s.phase == ATTACK:
-            sources = game.attack_sources(seat)
-            # Attack often while it has the edge in armies, else stop: this keeps games finite.
-            good = [t for t in sources if any(s.armies[t] > s.armies[x] for x in game.attack_targets(seat, t))]
-            if good and self._pick(game, 4, "go") != 0:
-                src = good[self._pick(game, len(good), "src")]
-                targets = [x for x in game.attack_targets(seat, src) if s.armies[src] > s.armies[x]]
-                dst = targets[self._pick(game, len(targets), "dst")]
-                if self._pick(game, 3, "blitz"):
-                    return Blitz(seat, src, dst)
-                return Attack(seat, src, dst)
-            return EndAttack(seat)
+            return self._attack(game, seat) or EndAttack(seat)
         if s.phase == FORTIFY:
-            sources = game.fortify_sources(seat)
-            interior = [t for t in sources if not game.attack_targets(seat, t)]
-            if interior:
-                src = interior[self._pick(game, len(interior), "fsrc")]
-                targets = game.fortify_targets(seat, src)
-                if not game.fortify_ends_turn:
-                    # Many moves a turn: only toward the front, so the moves run out.
-                    targets = [t for t in targets if game.attack_targets(seat, t) or s.owners.get(t) != seat]
-                    if not targets:
-                        return EndTurn(seat)
-                dst = targets[self._pick(game, len(targets), "fdst")]
-                return Fortify(seat, src, dst, s.armies[src] - 1)
+            if self._roll(game, f"fortify:{s.turn}") < FORTIFY_CHANCE:
+                return self._fortify_choice(game, seat) or EndTurn(seat)
             return EndTurn(seat)
         raise RuntimeError(f"no move for phase {s.phase}")
+
+    def _claim(self, game: Game, seat: int) -> str:
+        s = game.state
+        share = self.continent_share(game, seat)
+
+        def score(t: str) -> float:
+            c = game.board.territories[t].continent
+            size = len(game.board.continents[c].territories)
+            others = sum(1 for x in game.board.continents[c].territories if s.owners.get(x) not in (None, seat))
+            return share[c] * 3 - others / size * 2 - size * 0.05
+
+        options = game.claimable()
+        return self._among_best(game, options, {t: score(t) for t in options}, "claim")
+
+    def target_continent(self, game: Game, seat: int) -> str:
+        """The continent it is after: the one it holds most of that is not yet wholly its own (a continents
+        mission's first), without the fine weighing of ``normal``."""
+        s = game.state
+        board = game.board
+        held = {c: sum(1 for t in board.continents[c].territories if s.owners.get(t) == seat) / len(
+            board.continents[c].territories) for c in board.continents}
+        pool = [c for c in held if held[c] < 1]
+        mission = game.mission(seat)
+        if mission is not None and mission["kind"] == "continents":
+            pool = [c for c in mission["continents"] if c in pool] or pool
+        return max(pool or list(held), key=lambda c: held[c])
+
+    def _reinforce_target(self, game: Game, seat: int) -> str:
+        """A held continent's border under threat first (the most threatened), else a border territory of the
+        continent it is after, among the few best-looking."""
+        s = game.state
+        board = game.board
+        mine = [t for t in board.territory_ids if s.owners.get(t) == seat]
+        held = [c for c in board.continents.values() if all(s.owners.get(t) == seat for t in c.territories)]
+        doors = [t for c in held for t in c.territories
+                 if self.enemy_pressure(game, seat, t) > s.armies[t]]
+        capital = game.capital_of(seat)
+        if capital is not None and s.owners.get(capital) == seat \
+                and self.enemy_pressure(game, seat, capital) > s.armies[capital]:
+            doors.append(capital)
+        if doors:
+            return max(doors, key=lambda t: self.enemy_pressure(game, seat, t) - s.armies[t])
+        goal = self.target_continent(game, seat)
+        borders = [t for t in mine if self.is_border(game, seat, t)] or mine
+
+        def score(t: str) -> float:
+            in_goal = board.territories[t].continent == goal
+            enemies = [n for n in board.neighbours(t) if not game.friendly(seat, s.owners.get(n))]
+            into_goal = sum(1 for n in enemies if board.territories[n].continent == goal)
+            return in_goal * 3 + into_goal * 2 + s.armies[t] * 0.05
+
+        return self._among_best(game, borders, {t: score(t) for t in borders}, "place")
+
+    def _guess(self, game: Game, src: str, dst: str) -> float:
+        """Its guess of a blitz's chance to win: the real chance, off by up to ``MISJUDGE`` either way."""
+        s = game.state
+        chance = odds(s.armies[src], s.armies[dst], QUICK_LIMIT)[0].win
+        return chance + (self._roll(game, f"odds:{src}:{dst}") * 2 - 1) * MISJUDGE
+
+    def _attack(self, game: Game, seat: int) -> Action | None:
+        s = game.state
+        board = game.board
+        goal = self.target_continent(game, seat)
+        capitals = self.enemy_capitals(game, seat)
+        prey = self.target_seat(game, seat)
+        sources = sorted(game.attack_sources(seat), key=lambda t: -s.armies[t])[:SOURCES]
+        threshold = AGAIN if s.conquered_this_turn else FIRST
+        best: tuple[float, str, str] | None = None
+        for src in sources:
+            for dst in game.attack_targets(seat, src):
+                guess = self._guess(game, src, dst)
+                if guess < threshold:
+                    continue
+                defender = s.owners.get(dst)
+                value = guess + (0.25 if board.territories[dst].continent == goal else 0.0)
+                value += 0.3 if dst in capitals else 0.0
+                value += 0.3 if prey is not None and defender == prey else 0.0
+                value -= 0.1 if defender == NEUTRAL else 0.0
+                if best is None or value > best[0]:
+                    best = (value, src, dst)
+        if best is None:
+            return None
+        _, src, dst = best
+        return Blitz(seat, src, dst)
+
+    def _occupy(self, game: Game, seat: int) -> int:
+        """The least it may move in, but now and then (``MOVE_ALL``) everything, if the new territory faces an
+        enemy."""
+        s = game.state
+        assert s.pending is not None
+        lo, hi = int(s.pending["min"]), int(s.pending["max"])
+        dst = str(s.pending["to"])
+        exposed = any(not game.friendly(seat, s.owners.get(n)) for n in game.board.touching(dst))
+        return hi if exposed and self._roll(game, "occupy") < MOVE_ALL else lo

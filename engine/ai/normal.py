@@ -120,8 +120,9 @@ class NormalAI:
     def _setup_place(self, game: Game, seat: int) -> Action:
         s = game.state
         if s.batch_left == 0:
-            # Two-player setup: put the neutral army where it blocks the opponent most.
-            neutral = [t for t in game.placeable(seat) if s.owners.get(t) == NEUTRAL]
+            # Two-player setup: put the neutral army where it blocks the opponent most. Every territory offered
+            # now is neutral (under fog the seat's view may not show them as such: the menu does).
+            neutral = game.placeable(seat)
             def wall(t: str) -> float:
                 enemies = sum(1 for n in game.board.neighbours(t) if s.owners.get(n) not in (seat, NEUTRAL))
                 return enemies - s.armies.get(t, 0) * 0.1
