@@ -98,17 +98,8 @@ class EasyAI(NormalAI):
         raise RuntimeError(f"no move for phase {s.phase}")
 
     def _claim(self, game: Game, seat: int) -> str:
-        s = game.state
-        share = self.continent_share(game, seat)
-
-        def score(t: str) -> float:
-            c = game.board.territories[t].continent
-            size = len(game.board.continents[c].territories)
-            others = sum(1 for x in game.board.continents[c].territories if s.owners.get(x) not in (None, seat))
-            return share[c] * 3 - others / size * 2 - size * 0.05
-
-        options = game.claimable()
-        return self._among_best(game, options, {t: score(t) for t in options}, "claim")
+        scores = NormalAI.claim_scores(game, seat, near=0.0)   # no eye for its neighbours
+        return self._among_best(game, list(scores), scores, "claim")
 
     def target_continent(self, game: Game, seat: int) -> str:
         """The continent it is after: the one it holds most of that is not yet wholly its own (a continents

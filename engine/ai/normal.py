@@ -106,16 +106,23 @@ class NormalAI:
             return self._fortify_choice(game, seat) or EndTurn(seat)
         raise RuntimeError(f"no move for phase {s.phase}")
 
-    def _claim_choice(self, game: Game, seat: int) -> str:
+    @staticmethod
+    def claim_scores(game: Game, seat: int, near: float = 0.3) -> dict[str, float]:
+        """Each claimable territory's worth: its continent's share already held, less the others' foothold
+        there and its size, plus ``near`` for each neighbour already held."""
         s = game.state
-        share = self.continent_share(game, seat)
+        share = NormalAI.continent_share(game, seat)
         def score(t: str) -> float:
             c = game.board.territories[t].continent
             size = len(game.board.continents[c].territories)
             others = sum(1 for x in game.board.continents[c].territories if s.owners.get(x) not in (None, seat))
             mine_near = sum(1 for n in game.board.neighbours(t) if s.owners.get(n) == seat)
-            return share[c] * 3 - others / size * 2 + mine_near * 0.3 - size * 0.05
-        return max(game.claimable(), key=score)
+            return share[c] * 3 - others / size * 2 + mine_near * near - size * 0.05
+        return {t: score(t) for t in game.claimable()}
+
+    def _claim_choice(self, game: Game, seat: int) -> str:
+        scores = self.claim_scores(game, seat)
+        return max(scores, key=scores.__getitem__)
 
     def _setup_place(self, game: Game, seat: int) -> Action:
         s = game.state
