@@ -60,16 +60,18 @@ def play_turn(game: Game, seat: int, level: str = "hard") -> None:
         game.apply(ai.choose(game, seat))
 
 
-def test_hard_takes_a_continent_when_it_can():
-    """Three of Australia's four territories and a stack next to the fourth: it takes the continent."""
+@pytest.mark.parametrize("level", ["hard", "easy"])
+def test_the_level_takes_a_continent_when_it_can(level: str):
+    """Three of Australia's four territories and a stack next to the fourth: it takes the continent (easy too
+    goes for the continent it holds most of)."""
     game = attack_phase()
     s = game.state
     for t in AUSTRALIA[:3]:
         s.owners[t], s.armies[t] = 0, 2
     s.armies["indonesia"] = 12
-    action = make_ai("hard").choose(game, 0)
+    action = make_ai(level).choose(game, 0)
     assert isinstance(action, Blitz) and action.target == "western_australia"
-    play_turn(game, 0)
+    play_turn(game, 0, level)
     assert all(s.owners[t] == 0 for t in AUSTRALIA)
 
 
@@ -183,19 +185,6 @@ def test_hard_claims_a_small_continent_with_few_ways_in_that_nobody_else_has_a_f
     s.owners["new_guinea"], s.armies["new_guinea"] = (seat + 1) % 3, 1
     second = make_ai("hard").choose(game, seat)
     assert isinstance(second, Claim) and game.board.continent_of(second.territory).id == "south_america"
-
-
-def test_easy_takes_a_continent_when_it_can():
-    """The same position as hard's: easy too goes for the continent it holds most of."""
-    game = attack_phase()
-    s = game.state
-    for t in AUSTRALIA[:3]:
-        s.owners[t], s.armies[t] = 0, 2
-    s.armies["indonesia"] = 12
-    action = make_ai("easy").choose(game, 0)
-    assert isinstance(action, Blitz) and action.target == "western_australia"
-    play_turn(game, 0, "easy")
-    assert all(s.owners[t] == 0 for t in AUSTRALIA)
 
 
 def test_easy_guards_the_door_of_its_continent():
