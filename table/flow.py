@@ -460,7 +460,8 @@ class Table(SeatOffers):
             if settings.max_missed and status.missed >= settings.max_missed:
                 if settings.on_boot == "ai":
                     record = await self.store.replace_with_ai(record.id, seat, settings.stand_in)
-                    notes.append(Note(SEAT_TO_AI, seat, status.missed))
+                    notes.append(Note(SEAT_TO_AI, seat, status.missed,
+                                      offerable=not await self._result_needed(record)))
                 elif record.status == RUNNING and seat in (before := record.game().state).active_seats():
                     result = await self.store.apply_action(record.id, Surrender(seat))
                     parts.append(self._part(seat, TIMEOUT, before, result))

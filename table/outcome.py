@@ -75,6 +75,7 @@ class Note:
     against: int = 0
     ending: str = ""
     name: str = ""   # a player the note names who is no longer the seat's (a claimed seat's player who left)
+    offerable: bool = True   # SEAT_TO_AI: the seat may be offered to a substitute (not a tournament's)
 
 
 @dataclass

@@ -15,6 +15,8 @@ import discord
 import pytest
 from discord_helpers import OfflineDiscord, command_for, make_bot, record_worker_tasks
 
+from cogs.shared import components as verb
+from cogs.shared.components import GameButton
 from cogs.shared.text import safe_name
 from engine.ai import make_ai
 from store import RUNNING
@@ -414,6 +416,11 @@ def test_a_big_rounds_opening_fits_discords_limits_and_names_every_table():
     assert sum(f"<#{th}>" in t for t in texts for th in threads) == 64
 
 
+def takeover_offer_id(game_id: int, seat: int) -> str:
+    """The custom id of the host's offer button on a takeover message (as a plain game's has it)."""
+    return str(GameButton(game_id, verb.OFFER, seat, label="x").custom_id)
+
+
 async def test_a_seat_left_in_a_tournament_is_not_offered_to_a_substitute(tmp_path: Path):
     async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="substitute")) as d:
         await open_tournament(d, 2, format="swiss", rounds=1, max_missed=1, max_rounds=0)
@@ -431,9 +438,14 @@ async def test_a_seat_left_in_a_tournament_is_not_offered_to_a_substitute(tmp_pa
             else:
                 outcome = await cog.table.apply(record, make_ai("normal", salt="s").choose(record.game(), seat))
                 await d.run(tell_channel(cog.announcer, outcome))
-        takeover = next(m for m in d.messages if "Offer the seat to a substitute" in m.button_labels)
+        takeover = next(m for m in d.messages if "the AI takes their seat" in m.text)
+        assert "not offered to a substitute" in takeover.text and not takeover.button_labels
+        assert not any("Offer the seat to a substitute" in m.button_labels for m in d.messages)
         host = d.server.user_by_id(record.host_id)
-        step = await d.click(host, "Offer the seat to a substitute", takeover)
+        forged = d.server.create_message(d.server.channel(table.thread_id), {"content": "old", "components": [
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "Offer the seat to a substitute",
+                                        "custom_id": takeover_offer_id(record.id, bobs)}]}]}, [])
+        step = await d.click(host, "Offer the seat to a substitute", forged)   # a button made up: refused
         assert step[-1].ephemeral and "not offered to a substitute" in step[-1].text, step[-1].text
         step = await d.send_command(host, d.server.channel(table.thread_id), "offer", {"player": "bob"})
         assert step[-1].ephemeral and "not offered to a substitute" in step[-1].text, step[-1].text

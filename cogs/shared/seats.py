@@ -51,7 +51,7 @@ def with_offer_button(options: PostOptions, outcome: Outcome, part: Part, locale
     if part.by != TIMEOUT or part is not next((p for p in reversed(outcome.parts) if p.by == TIMEOUT
                                                and p.seat == part.seat), None):
         return options
-    if not any(n.kind == SEAT_TO_AI and n.seat == part.seat for n in outcome.notes):
+    if not any(n.kind == SEAT_TO_AI and n.seat == part.seat and n.offerable for n in outcome.notes):
         return options
     button = GameButton(outcome.record.id, verb.OFFER, part.seat, label=_("Offer the seat to a substitute", locale),
                         style=Grey, emoji="🪑")

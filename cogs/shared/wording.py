@@ -71,8 +71,10 @@ def note_line(note: Note, state: GameState, locale: object) -> str:
     if note.kind == SEAT_TO_AI:
         return ngettext("🤖 {player} missed {n} turn: the AI takes their seat. The host can give it back with "
                         "/risk reinstate.", "🤖 {player} missed {n} turns in a row: the AI takes their seat. The host "
-                        "can give it back with /risk reinstate.", note.count, locale, player=name) + "\n" + _(
+                        "can give it back with /risk reinstate.", note.count, locale, player=name) + "\n" + (_(
             "The host can also offer the seat to a substitute: the button below, or /offer.", locale)
+            if note.offerable else _("A tournament's seat is not offered to a substitute: the player who left it "
+                                     "forfeits the table.", locale))
     if note.kind == SEAT_REMOVED:
         return ngettext("🏳️ {player} missed {n} turn: their territories are neutral now.",
                         "🏳️ {player} missed {n} turns in a row: their territories are neutral now.", note.count,
