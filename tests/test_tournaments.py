@@ -521,3 +521,12 @@ async def test_a_tournament_of_fixed_teams_is_joined_by_team_name_and_played_in_
         winner = next(t for t in view.teams if t.number == final[0].key)
         assert safe_name(winner.name) in over.text and over.attachments
         assert over.pings == set()
+
+
+async def test_a_long_tournament_name_keeps_its_threads_round_and_table(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="long")) as d:
+        await open_tournament(d, 2, format="swiss", rounds=1, name="Cup " + "Ω" * 96)
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert not step.problems, step.problems
+        (thread,) = d.server.threads("general")
+        assert len(thread.name) == 100 and thread.name.endswith(" · Round 1 · Table 1"), thread.name

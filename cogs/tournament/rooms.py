@@ -74,9 +74,10 @@ class ThreadRooms:
         if not isinstance(channel, discord.TextChannel):
             raise RuntimeError(f"tournament {tournament.id}: channel {tournament.channel_id} takes no threads")
         locale = tournament_locale(tournament, self.bot)
-        name = " · ".join((" ".join(tournament.name.split()), _("Round {n}", locale, n=pairing.round),
-                           _("Table {n}", locale, n=pairing.table)))
-        thread = await channel.create_thread(name=name[:100], type=discord.ChannelType.public_thread,
+        # Discord takes 100 characters: a long tournament name is shortened, its round and table kept.
+        where = " · " + " · ".join((_("Round {n}", locale, n=pairing.round), _("Table {n}", locale, n=pairing.table)))
+        name = " ".join(tournament.name.split())[:100 - len(where)] + where
+        thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
                                              auto_archive_duration=THREAD_ARCHIVE)
         return thread.id
 
