@@ -17,7 +17,12 @@ MAX_SEATS = 6               # a game of Risk seats two to six players
 
 
 class CompetitionError(ValueError):
-    """A tournament that cannot be set up or paired as asked; str(exc) is an English sentence for players."""
+    """A tournament that cannot be set up or paired as asked; str(exc) is an English sentence for players, made
+    from ``template`` and ``params`` (which a translation reads: the store's refusals carry them on)."""
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.template, self.params = template, params
+        super().__init__(template.format(**params) if params else template)
 
 
 def smallest_table(table_size: int) -> int:
@@ -45,25 +50,28 @@ class Spec:
         """Raise ``CompetitionError`` if this tournament cannot be played by ``entrant_count`` entrants (too few,
         too many, bad sizes)."""
         if self.format not in FORMATS:
-            raise CompetitionError(f"There is no tournament format called {self.format!r}; the formats are "
-                                   f"{', '.join(FORMATS)}.")
+            raise CompetitionError("There is no tournament format called {name}; the formats are {formats}.",
+                                   name=repr(self.format), formats=", ".join(FORMATS))
         if self.team_size not in (1, 2, 3):
             raise CompetitionError("A team has 2 or 3 players (or 1, when each entrant plays alone).")
         if self.team_size == 1 and not 2 <= self.table_size <= MAX_SEATS:
-            raise CompetitionError(f"A table seats 2 to {MAX_SEATS} players.")
+            raise CompetitionError("A table seats 2 to {most} players.", most=MAX_SEATS)
         if self.team_size > 1 and (self.table_size not in (2, 3)
                                    or self.table_size * self.team_size > MAX_SEATS):
-            raise CompetitionError(f"Teams play 2 or 3 to a table, with at most {MAX_SEATS} players in all.")
+            raise CompetitionError("Teams play 2 or 3 to a table, with at most {most} players in all.",
+                                   most=MAX_SEATS)
         if self.rounds < 0 or self.rounds > MAX_ROUNDS:
-            raise CompetitionError(f"A Swiss plays 1 to {MAX_ROUNDS} rounds.")
+            raise CompetitionError("A Swiss plays 1 to {most} rounds.", most=MAX_ROUNDS)
         if self.rounds and self.format != "swiss":
             raise CompetitionError("Only a Swiss tournament takes a number of rounds; the others play until "
                                    "they are decided.")
         least = smallest_table(self.table_size)
         if entrant_count < least:
-            raise CompetitionError(f"This tournament needs at least {least} entrants; it has {entrant_count}.")
+            raise CompetitionError("This tournament needs at least {least} entrants; it has {count}.", least=least,
+                                   count=entrant_count)
         if entrant_count > MAX_ENTRANTS:
-            raise CompetitionError(f"A tournament takes at most {MAX_ENTRANTS} entrants; it has {entrant_count}.")
+            raise CompetitionError("A tournament takes at most {most} entrants; it has {count}.",
+                                   most=MAX_ENTRANTS, count=entrant_count)
 
 
 @dataclass(frozen=True)
@@ -119,5 +127,5 @@ def placement_points(place: int, table_size: int) -> float:
     between (a 1v1: 1 and 0; four at a table: 1, ⅔, ⅓, 0). Entrants who share a place share the points of the
     places they cover (two tied for first at a 1v1 get ½ each); ``competition.scoring`` does the sharing."""
     if table_size < 2 or not 1 <= place <= table_size:
-        raise CompetitionError(f"There is no place {place} at a table of {table_size}.")
+        raise CompetitionError("There is no place {place} at a table of {size}.", place=place, size=table_size)
     return (table_size - place) / (table_size - 1)

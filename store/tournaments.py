@@ -42,6 +42,14 @@ _COLUMNS = ("id, guild_id, channel_id, host_id, name, spec, settings, status, ro
             "due_kind, created_at, updated_at")
 
 
+def competition_refusal(exc: CompetitionError) -> StoreError:
+    """The store's refusal of what ``competition`` refused, translatable like every refusal when it has a
+    template (a sentence the catalogs hold, with its values), else its English words as they are."""
+    if exc.params or "{" not in exc.template:
+        return StoreError(exc.template, **exc.params)
+    return StoreError("{reason}", reason=str(exc))
+
+
 @dataclass(frozen=True)
 class TournamentRecord:
     """A tournament as stored."""
@@ -407,7 +415,7 @@ class TournamentsMixin(Backend):
                     view.record.spec.check(len(players))
                     first = next_round(view.record.spec, players, [], [])
                 except CompetitionError as exc:
-                    raise StoreError("{reason}", reason=str(exc)) from exc
+                    raise competition_refusal(exc) from exc
                 if not first:
                     raise StoreError("This tournament has nothing to play.")
                 now = self._clock()

@@ -57,6 +57,7 @@ from store.tournaments import (
     TeamRecord,
     TournamentRecord,
     TournamentView,
+    competition_refusal,
 )
 
 from .flow import Table
@@ -106,7 +107,7 @@ def entry_spec(format_: str, table_size: int, rounds: int, team_size: int = 1) -
     try:
         spec.check(max(table_size, 2) * 2)
     except CompetitionError as exc:
-        raise StoreError("{reason}", reason=str(exc)) from exc
+        raise competition_refusal(exc) from exc
     return spec
 
 

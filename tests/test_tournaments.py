@@ -530,3 +530,18 @@ async def test_a_long_tournament_name_keeps_its_threads_round_and_table(tmp_path
         assert not step.problems, step.problems
         (thread,) = d.server.threads("general")
         assert len(thread.name) == 100 and thread.name.endswith(" · Round 1 · Table 1"), thread.name
+
+
+async def test_a_tournament_refused_by_its_format_is_refused_in_the_players_language(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="words")) as d:
+        d.server.bot_permissions = THREADS
+        step = await d.send_command("alice", "general", "tournament new", {"name": "Copa", "team_size": 3,
+                                                                          "table_size": 3}, locale="es")
+        assert step[0].ephemeral and "En cada mesa juegan 2 o 3 equipos, con un máximo de 6" in step[0].text, \
+            step[0].text
+        step = await d.send_command("alice", "general", "tournament new", {"name": "Copa"}, locale="es")
+        assert not step.problems, step.problems
+        await d.send_command("alice", "general", "tournament join", {}, locale="es")
+        step = await d.send_command("alice", "general", "tournament start", {}, locale="nb")
+        assert step[0].ephemeral and "trenger minst 2 deltakere; den har 1" in step[0].text, step[0].text
+        assert (await tournament_of(d)).record.status == "open"

@@ -48,12 +48,15 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, ...], str | None, str]
                 if isinstance(value, type) and issubclass(value, errors.TemplateError)}
     keywords.update(dict.fromkeys(refusals, (1,)))
     keywords["_require"] = (2,)   # the engine's refusals of a map (engine/board.py)
+    keywords["CompetitionError"] = (1,)   # a tournament's set-up refused (competition/model.py), told by the store
     keywords["Phrase"] = None
     # store/export.py is a command-line tool: its messages are read in the console, in English.
     method_map = [("export.py", "ignore"), ("cli.py", "ignore"), ("**.py", "python")]
-    for folder in ("cogs", "engine", "store", "mapfiles", "web", "table"):
+    # competition/: only a tournament's set-up refusals (model.py) reach players; the rest are pairing checks.
+    maps = {"competition": [("model.py", "python"), ("**.py", "ignore")]}
+    for folder in ("cogs", "engine", "store", "mapfiles", "web", "table", "competition"):
         for filename, _lineno, message, _comments, context in extract_from_dir(
-                str(ROOT / folder), method_map=method_map, keywords=keywords):
+                str(ROOT / folder), method_map=maps.get(folder, method_map), keywords=keywords):
             if folder != "cogs" and not message:
                 continue
             yield message, context, f"{folder}/{filename}"
