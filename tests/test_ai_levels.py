@@ -93,8 +93,8 @@ def test_hard_completes_its_mission():
     assert s.phase == OVER and s.winner == 0 and s.result == "mission"
 
 
-def test_hard_keeps_its_continent_border_held():
-    """Holding Australia with a weak door facing a big enemy stack, its reinforcements guard the door."""
+def australia_with_a_weak_door() -> Game:
+    """Seat 0 holds Australia with one army each, Siam's big enemy stack at its door, and 5 armies to place."""
     game = attack_phase()
     s = game.state
     for t in AUSTRALIA:
@@ -102,8 +102,14 @@ def test_hard_keeps_its_continent_border_held():
     s.armies["siam"] = 9
     s.phase, s.reinforcements = "reinforce", 5
     s.hands[0] = []
+    return game
+
+
+def test_hard_keeps_its_continent_border_held():
+    """Holding Australia with a weak door facing a big enemy stack, its reinforcements guard the door."""
+    game = australia_with_a_weak_door()
     play_turn_until_attack(game)
-    assert s.armies["indonesia"] >= 4
+    assert game.state.armies["indonesia"] >= 4
 
 
 def play_turn_until_attack(game: Game) -> None:
@@ -189,13 +195,7 @@ def test_hard_claims_a_small_continent_with_few_ways_in_that_nobody_else_has_a_f
 
 def test_easy_guards_the_door_of_its_continent():
     """Holding Australia with a weak door facing a big enemy stack, all its reinforcements go to the door."""
-    game = attack_phase()
-    s = game.state
-    for t in AUSTRALIA:
-        s.owners[t], s.armies[t] = 0, 1
-    s.armies["siam"] = 9
-    s.phase, s.reinforcements = "reinforce", 5
-    s.hands[0] = []
+    game = australia_with_a_weak_door()
     assert make_ai("easy").choose(game, 0) == Place(0, "indonesia", 5)
 
 
