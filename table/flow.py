@@ -250,6 +250,14 @@ class Table(SeatOffers):
                 return await self._end_by_standings(record)
             return await self._cancelled(record, hooks=False)
 
+    async def cancel_ends_by_standings(self, record: GameRecord) -> bool:
+        """Whether ``cancel`` of the game now ends it by the standings (told like any end) rather than cancelling
+        it: past its first round, or, for a game that must end with a result (``result_needed``), whenever it is
+        in play."""
+        if in_play(record) and await self._result_needed(record):
+            return True
+        return cancel_ends_by_standings(record)
+
     async def end_by_standings(self, game_id: int) -> Outcome:
         """End a game now by the standings, for what runs the game from above it (a tournament: its round's time
         is up, its host calls the game off): nobody resigns, the round-limit rule ranks the players, and the end

@@ -22,7 +22,6 @@ from cogs.shared.text import safe_name
 from engine import Surrender
 from engine.fog import fog_hides_board
 from store import GameRecord
-from table.flow import cancel_ends_by_standings, in_play
 
 
 class ControlCommands(CogBase):
@@ -67,7 +66,7 @@ class ControlCommands(CogBase):
         await require_control(self.store, record, interaction)
         # Past its first round the host resigns and the standings decide; a tournament's game ends by the
         # standings whenever it is in play (nobody resigns), so its round goes on.
-        if cancel_ends_by_standings(record) or (in_play(record) and await self.store.tournament_of_game(record.id)):
+        if await self.table.cancel_ends_by_standings(record):
             private = fog_hides_board(record.game().state)
             await acknowledge(interaction, private)
             await self.announcer.answer(interaction, await self.table.cancel(record.id), private=private)
