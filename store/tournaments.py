@@ -152,11 +152,14 @@ class TournamentView:
     def team_of(self, user_id: int) -> TeamRecord | None:
         return next((t for t in self.teams if any(m.user_id == user_id for m in t.members)), None)
 
+    def entrant_names(self) -> dict[int, str]:
+        """Each entrant's name by its key: the player's, or in a tournament of fixed teams the team's."""
+        if self.team_size > 1:
+            return {t.number: t.name for t in self.teams}
+        return {e.user_id: e.name for e in self.entrants}
+
     def entrant_name(self, key: int) -> str:
-        """An entrant's name: the player's, or the team's."""
-        names = {t.number: t.name for t in self.teams} if self.team_size > 1 else {
-            e.user_id: e.name for e in self.entrants}
-        return names.get(key, str(key))
+        return self.entrant_names().get(key, str(key))
 
     def seats(self, pairing: Pairing) -> list[Seat]:
         """The seats of a table's game, in order. Each player is the entrant; fixed teams sit in turn, a player of

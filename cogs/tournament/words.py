@@ -65,9 +65,7 @@ def title(record: TournamentRecord) -> str:
 
 def names_of(view: TournamentView) -> dict[int, str]:
     """Each entrant's name, escaped: the player's, or in a tournament of fixed teams the team's."""
-    if view.team_size > 1:
-        return {t.number: safe_name(t.name) for t in view.teams}
-    return {e.user_id: safe_name(e.name) for e in view.entrants}
+    return {key: safe_name(name) for key, name in view.entrant_names().items()}
 
 
 def entrant_text(view: TournamentView, key: int, names: dict[int, str], mention: bool) -> str:
@@ -161,7 +159,8 @@ def note_of(standing: Standing, locale: object) -> str:
 
 def standing_rows(view: TournamentView, standings: Sequence[Standing], locale: object) -> list[StandingRow]:
     """The rows of the standings image (names as plain text: the image shows no markdown)."""
-    return [StandingRow(s.rank, view.entrant_name(s.key), s.points, s.played, s.wins, note_of(s, locale))
+    raw = view.entrant_names()
+    return [StandingRow(s.rank, raw.get(s.key, str(s.key)), s.points, s.played, s.wins, note_of(s, locale))
             for s in standings]
 
 
