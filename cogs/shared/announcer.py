@@ -375,9 +375,12 @@ class Announcer:
     async def reminder(self, reminder: Reminder) -> None:
         record = reminder.record
         locale = game_locale(record)
-        when = f"<t:{int(reminder.due)}:R>" if reminder.due else _("soon", locale)
-        text = _("⏰ {who}, your turn in game #{id} ends {when}.", locale, who=f"<@{reminder.user_id}>", id=record.id,
-                 when=when)
+        who = f"<@{reminder.user_id}>"
+        if reminder.due:
+            text = _("⏰ {who}, your turn in game #{id} ends <t:{t}:R>.", locale, who=who, id=record.id,
+                     t=int(reminder.due))
+        else:
+            text = _("⏰ {who}, your turn in game #{id} ends soon.", locale, who=who, id=record.id)
         await self.post(record, text, allowed_mentions=only(reminder.user_id))
         if reminder.dm:
             try:
