@@ -46,7 +46,17 @@ class Season:
 
     @property
     def running(self) -> bool:
+        """Not closed yet (the scheduler closes a season at its end time, or at once after downtime)."""
         return self.ended_at is None
+
+    def running_at(self, now: float) -> bool:
+        """Running at ``now`` by its own time: a season past its end time has ended, closed or not."""
+        return self.ended_at is None and now < self.ends_at
+
+    @property
+    def end(self) -> float:
+        """When it ended (or ends): a manager's early end, else its end time."""
+        return self.ends_at if self.ended_at is None else min(self.ended_at, self.ends_at)
 
 
 _SEASON_COLUMNS = "id, guild_id, channel_id, number, started_at, ends_at, ended_at, started_by, ended_by"

@@ -285,6 +285,11 @@ async def test_a_season_ended_late_by_a_manager_ended_by_itself_at_its_end_time(
         # Its end passes before the scheduler gets to it (as right after a restart): a manager ends it first.
         await d.bot.get_cog("RiskCog").scheduler.stop()
         d.bot.clock.advance(2 * DAY)
+        # Not closed yet, it reads as over already: it ended at its end time.
+        step = await d.send_command("bob", "general", "season status", {})
+        assert "Season 1 (over)" in step[0].text and f"Ended <t:{int(season.ends_at)}:f>" in step[0].text
+        step = await d.send_command("bob", "general", "risk leaderboard", {"period": "season"})
+        assert "No season is running" in step[0].content
         step = await d.send_command("alice", "general", "season end", {})
         assert not step.problems and not step[0].ephemeral
         assert f"Season 1 is over: it ended <t:{int(season.ends_at)}:f>." in step[0].content

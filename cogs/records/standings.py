@@ -34,7 +34,7 @@ def season_text(outcome: SeasonOutcome, locale: object) -> str:
                    number=season.number, end=int(season.ends_at))
         return begins if outcome.closed is None else season_text(outcome.closed, locale) + "\n\n" + begins
     head = _("🏆 Season {number} is over: it ended <t:{end}:f>.", locale, number=season.number,
-             end=int(season.ended_at or season.ends_at)) if outcome.by_itself else \
+             end=int(season.end)) if outcome.by_itself else \
         _("🏆 Season {number} was ended by a manager.", locale, number=season.number)
     parts = [head]
     for ladder in LADDERS:
