@@ -82,7 +82,7 @@ def _rating(row: Sequence[Any]) -> Rating:
 # ended it early. Not "the season running when the bot noticed": a season whose end passed while the bot was down
 # is still open in the table until the scheduler closes it, yet a game that ends after its end is not in it.
 _SEASON_AT = ("SELECT id FROM seasons WHERE guild_id = ? AND started_at <= ? AND ends_at > ? "
-              "AND (ended_at IS NULL OR ended_at > ?)")
+              "AND (ended_at IS NULL OR ended_at > ?) ORDER BY started_at DESC")
 
 
 async def ladder_steps(db: Writing, guild_id: int, game_id: int, seats: Sequence[SeatResult],
