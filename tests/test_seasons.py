@@ -290,6 +290,10 @@ async def test_a_season_ended_late_by_a_manager_ended_by_itself_at_its_end_time(
         assert "Season 1 (over)" in step[0].text and f"Ended <t:{int(season.ends_at)}:f>" in step[0].text
         step = await d.send_command("bob", "general", "risk leaderboard", {"period": "season"})
         assert "No season is running" in step[0].content
+        for command in ("season start", "season end"):   # still the managers' alone, to start or to close
+            step = await d.send_command("bob", "general", command, {})
+            assert "Only a member with Manage Server" in step[0].content
+        assert (await d.bot.store.current_season(d.server.guild_id)).ended_at is None
         step = await d.send_command("alice", "general", "season end", {})
         assert not step.problems and not step[0].ephemeral
         assert f"Season 1 is over: it ended <t:{int(season.ends_at)}:f>." in step[0].content
