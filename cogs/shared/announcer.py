@@ -375,12 +375,9 @@ class Announcer:
     async def reminder(self, reminder: Reminder) -> None:
         record = reminder.record
         locale = game_locale(record)
-        who = f"<@{reminder.user_id}>"
-        if reminder.due:
-            text = _("⏰ {who}, your turn in game #{id} ends <t:{t}:R>.", locale, who=who, id=record.id,
-                     t=int(reminder.due))
-        else:
-            text = _("⏰ {who}, your turn in game #{id} ends soon.", locale, who=who, id=record.id)
+        who, due = f"<@{reminder.user_id}>", int(reminder.due or 0)   # the time is the message's markup
+        text = _("⏰ {who}, your turn in game #{id} ends <t:{t}:R>.", locale, who=who, id=record.id, t=due) if due \
+            else _("⏰ {who}, your turn in game #{id} ends soon.", locale, who=who, id=record.id)
         await self.post(record, text, allowed_mentions=only(reminder.user_id))
         if reminder.dm:
             try:
