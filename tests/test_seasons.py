@@ -28,6 +28,7 @@ from ratings.ladders import (
     soft_reset,
 )
 from ratings.model import MU, SIGMA, rebuild
+from table.scheduler import Scheduler
 
 DAY = 86400.0
 
@@ -217,13 +218,11 @@ def season_games(db: Path) -> list[tuple[int, int]]:
         return sorted(conn.execute("SELECT game_id, season FROM season_games"))
 
 
-async def seasons_end_first(self):   # Scheduler.run_due, with the due seasons ended before the due timers
-    return await self.end_seasons() + await ORIGINAL_RUN_DUE(self)
-
-
-from table.scheduler import Scheduler  # noqa: E402
-
 ORIGINAL_RUN_DUE = Scheduler.run_due
+
+
+async def seasons_end_first(self: Scheduler) -> int:   # run_due, with the due seasons ended before the due timers
+    return await self.end_seasons() + await ORIGINAL_RUN_DUE(self)
 
 
 @pytest.mark.parametrize("order", ["timers first", "seasons first"])
