@@ -3,11 +3,14 @@
 - ``seasons``: one row per season of a server; a server runs at most one at a time (``ended_at`` NULL). A season
   ends once: ``end_season`` (a manager's command) and ``end_due_seasons`` (its end time passed: the scheduler) both
   end it by one ``UPDATE ... WHERE ended_at IS NULL``, so with several processes on one database exactly one of
-  them ends it and tells the channel.
+  them ends it and tells the channel. A season closed after its end time (the bot was down, or a manager ends it
+  late) is recorded as ended by itself at its end time, not when it was noticed.
 - ``ladder_ratings``: each player's rating per ladder, all-time (season ``ALL_TIME``) and per season; written in
   the transaction that stores a game's results (``ladder_steps``, called by ``results.finish_steps`` with the
   players the all-time rating moved), and rebuilt from the results (``rebuilt_ladders``).
-- ``season_games``: the season each rated game counted in, so a rebuild puts every game where it was counted.
+- ``season_games``: the season each rated game counted in, so a rebuild puts every game where it was counted. A
+  game counts in the season whose time, ``[started_at, ends_at)`` (or up to an early end), holds the moment it
+  ended, whatever order a restart handles due turns and due seasons in.
 """
 
 from __future__ import annotations
@@ -43,7 +46,17 @@ class Season:
 
     @property
     def running(self) -> bool:
+        """Not closed yet (the scheduler closes a season at its end time, or at once after downtime)."""
         return self.ended_at is None
+
+    def running_at(self, now: float) -> bool:
+        """Running at ``now`` by its own time: a season past its end time has ended, closed or not."""
+        return self.ended_at is None and now < self.ends_at
+
+    @property
+    def end(self) -> float:
+        """When it ended (or ends): a manager's early end, else its end time."""
+        return self.ends_at if self.ended_at is None else min(self.ended_at, self.ends_at)
 
 
 _SEASON_COLUMNS = "id, guild_id, channel_id, number, started_at, ends_at, ended_at, started_by, ended_by"
@@ -65,19 +78,27 @@ def _rating(row: Sequence[Any]) -> Rating:
     return Rating(float(row[0]), float(row[1]), int(row[2]), int(row[3]))
 
 
+# The season a moment belongs to: the one whose time holds it, ``[started_at, ends_at)``, cut short where a manager
+# ended it early. Not "the season running when the bot noticed": a season whose end passed while the bot was down
+# is still open in the table until the scheduler closes it, yet a game that ends after its end is not in it.
+_SEASON_AT = ("SELECT id FROM seasons WHERE guild_id = ? AND started_at <= ? AND ends_at > ? "
+              "AND (ended_at IS NULL OR ended_at > ?) ORDER BY started_at DESC")
+
+
 async def ladder_steps(db: Writing, guild_id: int, game_id: int, seats: Sequence[SeatResult],
                        changed: Mapping[int, Rating], record: Mapping[int, Rating], names: Mapping[int, str],
                        now: float) -> list[Step]:
     """The ladder ratings a game just rated gives (``changed``: the players its all-time rating moved, from their
-    ``record`` before it): on its ladder all-time, and in the server's running season, where a player's first game
+    ``record`` before it): on its ladder all-time, and in the server's season whose time holds ``now``, the moment
+    the game ended (whichever order a restart handles a due turn and a due season in), where a player's first game
     starts from the soft reset of their last season's rating on that ladder."""
     if not changed or not guild_id:
         return []
     ladder = ladder_of(seats)
     users = sorted(changed)
     marks = ", ".join("?" * len(users))
-    running = await db.fetch("SELECT id FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
-    periods = [ALL_TIME] + ([int(running[0][0])] if running else [])
+    season = await db.fetch(_SEASON_AT, (guild_id, now, now, now))
+    periods = [ALL_TIME] + ([int(season[0][0])] if season else [])
     steps = []
     for period in periods:
         rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? "
@@ -177,8 +198,8 @@ class SeasonQueries(Backend):
                 running = await db.fetch("SELECT number, ends_at FROM seasons WHERE guild_id = ? "
                                          "AND ended_at IS NULL", (guild_id,))
                 if running:
-                    raise StoreError("Season {number} is running until {ends}; end it first.",
-                                     number=running[0][0], ends=f"<t:{int(running[0][1])}:f>")
+                    raise StoreError("Season {number} is running until <t:{ends}:f>; end it first.",
+                                     number=int(running[0][0]), ends=int(running[0][1]))
                 number = await db.fetch("SELECT COALESCE(MAX(number), 0) + 1 FROM seasons WHERE guild_id = ?",
                                         (guild_id,))
                 rows = await db.run(Step(
@@ -195,11 +216,13 @@ class SeasonQueries(Backend):
             raise
 
     async def end_season(self, guild_id: int, by: int | None, now: float) -> Season | None:
-        """End the server's running season now (None: none runs, or another process ended it first)."""
+        """End the server's running season now (None: none runs, or another process ended it first). A season
+        whose end time has passed ended by itself then, whoever closes it."""
         return await self._end("guild_id = ?", (guild_id,), by, now)
 
     async def end_due_seasons(self, now: float, guild_ids: Sequence[int] | None = None) -> list[Season]:
-        """End every season whose end time has passed (of ``guild_ids`` only, if given): each exactly once."""
+        """End every season whose end time has passed (of ``guild_ids`` only, if given): each exactly once, as
+        ended by itself at its end time."""
         async def work() -> list[int]:
             async with self._reading() as db:
                 rows = await db.fetch("SELECT id, guild_id FROM seasons WHERE ended_at IS NULL AND ends_at <= ? "
@@ -213,11 +236,18 @@ class SeasonQueries(Backend):
         return out
 
     async def _end(self, where: str, params: tuple[Any, ...], by: int | None, now: float) -> Season | None:
+        """End the running season ``where`` holds: at its end time and by itself if that has passed (however late
+        the bot closes it, and whoever asks), else now by ``by``. Each update ends only a running season, so of
+        several processes one ends it."""
         async def work() -> Season | None:
             async with self._transaction() as db:
                 rows = await db.run(Step(
-                    f"UPDATE seasons SET ended_at = ?, ended_by = ? WHERE {where} AND ended_at IS NULL "
-                    f"RETURNING {_SEASON_COLUMNS}", (now, by, *params)))
+                    f"UPDATE seasons SET ended_at = ends_at, ended_by = NULL WHERE {where} AND ended_at IS NULL "
+                    f"AND ends_at <= ? RETURNING {_SEASON_COLUMNS}", (*params, now)))
+                if not rows:
+                    rows = await db.run(Step(
+                        f"UPDATE seasons SET ended_at = ?, ended_by = ? WHERE {where} AND ended_at IS NULL "
+                        f"RETURNING {_SEASON_COLUMNS}", (now, by, *params)))
                 await db.commit()
             return _season(rows[0]) if rows else None
         return await self._run(work())

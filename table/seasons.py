@@ -1,5 +1,9 @@
 """A server's seasons: started and ended by its managers, or ended by the scheduler when their time is up.
 
+A season keeps its own time: it ends at its end time however late the bot notices (a restart after downtime, a
+manager's late ``/season end``), and a game counts in the season whose time holds the moment it ended
+(``store.seasons``), not in the one the bot thought was running.
+
 The store ends a season by one conditional update, so however many processes try (the scheduler of each, a
 manager's ``/season end`` at the same moment), exactly one ends it and gets a ``SeasonOutcome`` to tell; the
 others get nothing. A season's end time lives in the database, so after a restart a season whose end passed
@@ -8,7 +12,7 @@ while the bot was down ends at once, once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ratings.ladders import LADDERS
@@ -25,6 +29,7 @@ class SeasonOutcome:
     season: Season
     started: bool = False
     standings: dict[str, list[LeaderboardRow]] = field(default_factory=dict)
+    closed: SeasonOutcome | None = None   # a start: the season before it, past its end time, closed first here
 
     @property
     def by_itself(self) -> bool:
@@ -42,12 +47,17 @@ class Seasons:
         self.changed: Callable[[], None] = lambda: None   # the scheduler's poke: a season's end time changed
 
     async def start(self, guild_id: int, channel_id: int, days: int, by: int) -> SeasonOutcome:
+        """Start a season; one whose end time has passed but that the scheduler has not closed yet (the bot was
+        down) does not stand in the way: it is closed first, as ended by itself, and comes back as ``closed``
+        (unless another process closed it first, and tells it)."""
+        closed = await self.end_due([guild_id])
         season = await self.store.start_season(guild_id, channel_id, days, by, self.clock())
         self.changed()
-        return SeasonOutcome(season, started=True)
+        return SeasonOutcome(season, started=True, closed=closed[0] if closed else None)
 
     async def end(self, guild_id: int, by: int) -> SeasonOutcome | None:
-        """End the server's running season (None: none runs)."""
+        """End the server's running season (None: none runs). One already past its end time ended by itself then,
+        and is told so."""
         season = await self.store.end_season(guild_id, by, self.clock())
         if season is None:
             return None
@@ -59,10 +69,12 @@ class Seasons:
         ends = [s.ends_at for s in await self.store.running_seasons() if self._mine(s)]
         return min(ends, default=None)
 
-    async def end_due(self) -> list[SeasonOutcome]:
-        """End every season of this process's servers whose time is up: those this process ended."""
+    async def end_due(self, only: Sequence[int] | None = None) -> list[SeasonOutcome]:
+        """End every season of this process's servers (of ``only``, if given) whose time is up: those this process
+        ended, each at its end time."""
         now = self.clock()
-        guilds = [s.guild_id for s in await self.store.running_seasons() if self._mine(s) and s.ends_at <= now]
+        guilds = [s.guild_id for s in await self.store.running_seasons()
+                  if self._mine(s) and s.ends_at <= now and (only is None or s.guild_id in only)]
         if not guilds:
             return []
         return [await self._ended(s) for s in await self.store.end_due_seasons(now, guilds)]

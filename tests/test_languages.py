@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from discord_helpers import OfflineDiscord, make_bot
 
 from cogs.shared.i18n import _, language_of, resolve_territory
 from engine import load_map
-from tools.catalogs import problems
+from tools.catalogs import _forms, problems
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,6 +26,88 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.parametrize("language", ["nb", "es"])
 def test_every_message_is_translated_with_the_same_placeholders(language):
     assert problems(language) == []
+
+
+# -- timestamps ------------------------------------------------------------------------------------------------------
+# A Discord timestamp is markup of a message's template, with one placeholder for its time: ``<t:{end}:f>``. Put
+# into a template as a value, it is escaped like any value (a refusal's values are names: "‹t:…") or at best
+# travels past the translation; the reader then sees the markup instead of a date.
+TIMESTAMP = re.compile(r"<t:\{\w+\}(?::[tTdDfFsSR])?>")
+SOURCES = ("bot.py", "cogs", "competition", "engine", "mapfiles", "ratings", "render", "store", "table", "web")
+TRANSLATING = {"_", "ngettext", "pgettext"}
+
+
+def _called(node: ast.AST) -> str:
+    func = node.func if isinstance(node, ast.Call) else None
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+
+
+def timestamps_outside_templates(tree: ast.AST, templates: set[str]) -> list[int]:
+    """The lines of ``tree`` that make a timestamp anywhere but in a message of the catalog: an f-string, a
+    string that is no template (so it can only be a value), or a translated timestamp handed to a message as a
+    value."""
+    return sorted(set(_stamps(tree, templates)))
+
+
+def _stamps(tree: ast.AST, templates: set[str]) -> Iterator[int]:
+    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "<t:" in node.value \
+                and node.value not in templates and id(node) not in docstrings:   # an f-string's text too
+            yield node.lineno
+        elif isinstance(node, ast.Call) and (_called(node) in TRANSLATING or _called(node).endswith("Error")):
+            for keyword in node.keywords:   # the values of a message (or a refusal)
+                value = keyword.value
+                if isinstance(value, ast.Call) and _called(value) in TRANSLATING and any(
+                        isinstance(a, ast.Constant) and "<t:" in str(a.value) for a in value.args):
+                    yield value.lineno
+
+
+def _catalog(path: Path) -> Any:
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as f:
+        return read_po(f)
+
+
+def test_a_timestamp_is_markup_of_the_template_never_a_value():
+    template = _catalog(ROOT / "locales" / "risk.pot")
+    templates = {form for message in template for form in _forms(message.id)}
+    # The catalogs: every timestamp is one placeholder's, and each translation keeps the English one's.
+    stamped = [m for m in template if any("<t:" in form for form in _forms(m.id))]
+    assert len(stamped) >= 10
+    for language in ("nb", "es"):
+        catalog = _catalog(ROOT / "locales" / language / "LC_MESSAGES" / "risk.po")
+        for message in stamped:
+            english = _forms(message.id)[-1]
+            assert english.count("<t:") == len(TIMESTAMP.findall(english)), english
+            for translation in _forms(catalog.get(message.id, context=message.context).string):
+                assert sorted(TIMESTAMP.findall(translation)) == sorted(TIMESTAMP.findall(english)), translation
+                assert translation.count("<t:") == english.count("<t:"), translation
+    # The code: a timestamp appears only in a message of the catalog, never made as a value to put into one.
+    found = [f"{path.relative_to(ROOT)}:{line}" for folder in SOURCES
+             for path in ([ROOT / folder] if folder.endswith(".py") else sorted((ROOT / folder).rglob("*.py")))
+             for line in timestamps_outside_templates(ast.parse(path.read_text(encoding="utf-8")), templates)]
+    assert found == []
+    # The check finds what it looks for: the refusal "Season 4 is running until ‹t:1796722420:f>" of old, a
+    # reminder's "ends {when}", and a translated timestamp handed to a message.
+    samples = [
+        'raise StoreError("Season {number} is running until {ends}; end it first.", number=n, ends=f"<t:{e}:f>")',
+        'when = "<t:" + str(due) + ":R>"',
+        'text = _("Your turn ends {when}.", locale, when=_("<t:{t}:R>", locale, t=due))',
+    ]
+    assert [timestamps_outside_templates(ast.parse(code), templates | {"<t:{t}:R>"}) for code in samples] == \
+        [[1], [1], [1]]
+
+
+def test_the_refusal_of_a_second_season_shows_when_the_first_ends_as_a_date():
+    from cogs.shared.errors import explain
+    from store.errors import StoreError
+
+    refusal = StoreError("Season {number} is running until <t:{ends}:f>; end it first.", number=4, ends=1796722420)
+    assert explain(refusal) == "Season 4 is running until <t:1796722420:f>; end it first."
+    assert explain(refusal, "no") == "Sesong 4 pågår til <t:1796722420:f>; avslutt den først."
+    assert explain(refusal, "es-ES") == "La temporada 4 sigue hasta <t:1796722420:f>; termínala primero."
 
 
 def test_missing_translations_fall_back_to_english():

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from discord_helpers import OfflineDiscord, make_bot
+from discord_helpers import OfflineDiscord, make_bot, play_rounds, start
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_history import finished_games
@@ -28,6 +28,7 @@ from ratings.ladders import (
     soft_reset,
 )
 from ratings.model import MU, SIGMA, rebuild
+from table.scheduler import Scheduler
 
 DAY = 86400.0
 
@@ -64,17 +65,19 @@ async def ladder_rows(store):  # noqa: F811
 
 
 async def test_ladders_per_season_with_a_soft_reset_and_a_rebuild_that_gives_the_same(store):  # noqa: F811
-    now = 1_800_000_000.0
+    clock = store._clock   # the store's time: a game counts in the season whose time holds its end
     await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="a"))      # before any season
-    first = await store.start_season(GUILD, 100, 30, ALICE, now)
+    first = await store.start_season(GUILD, 100, 30, ALICE, clock.now)
     with pytest.raises(Exception, match="running"):
-        await store.start_season(GUILD, 100, 30, ALICE, now)
+        await store.start_season(GUILD, 100, 30, ALICE, clock.now)
     await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="b"))
     await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")], seed="c"))
-    ended = await store.end_season(GUILD, ALICE, now + DAY)
-    assert ended is not None and ended.id == first.id and await store.end_season(GUILD, ALICE, now + DAY) is None
+    ended = await store.end_season(GUILD, ALICE, clock.now)
+    assert ended is not None and ended.id == first.id and await store.end_season(GUILD, ALICE, clock.now) is None
+    assert ended.ended_at == clock.now and ended.ended_by == ALICE   # ended early, by a manager
     in_first = await store.ladder_ratings(GUILD, ONE_V_ONE, first.id)
-    second = await store.start_season(GUILD, 100, 30, ALICE, now + 2 * DAY)
+    clock.now += DAY
+    second = await store.start_season(GUILD, 100, 30, ALICE, clock.now)
     assert second.number == 2
     established = await store.ratings(GUILD)   # the record over every game, before the next game
     record = await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="d"))
@@ -108,7 +111,7 @@ async def test_ladders_per_season_with_a_soft_reset_and_a_rebuild_that_gives_the
 
 
 async def test_an_unrated_game_moves_no_ladder(store):  # noqa: F811
-    await store.start_season(GUILD, 100, 30, ALICE, 1_800_000_000.0)
+    await store.start_season(GUILD, 100, 30, ALICE, store._clock.now)
     record = await new_game(store, [(ALICE, "Alice"), (DAVE, "Dave")], seed="farm")
     dave = record.seat_of(DAVE)
     record = await play(store, record, until=lambda s: s.current == dave)
@@ -129,7 +132,9 @@ async def test_a_season_is_ended_once_by_several_processes_on_postgresql(postgre
         ended = await asyncio.gather(*(s.end_due_seasons(later) for s in stores), stores[0].end_season(GUILD, 1, later))
         winners = [e for e in ended[:3] for e in e] + ([ended[3]] if ended[3] is not None else [])
         assert [w.id for w in winners] == [season.id]
-        assert (await stores[2].current_season(GUILD)).ended_at == later
+        # Closed a day after its end time, it ended by itself at its end time, whoever closed it.
+        closed = await stores[2].current_season(GUILD)
+        assert closed.ended_at == season.ends_at and closed.ended_by is None
     finally:
         for s in stores:
             await s.close()
@@ -146,7 +151,13 @@ async def test_season_commands_are_for_managers_and_the_status_for_everyone(tmp_
         step = await d.send_command("alice", "general", "season start", {"days": 7})
         assert not step.problems and not step[0].ephemeral and "Season 1 begins" in step[0].content
         step = await d.send_command("alice", "general", "season start", {})
-        assert step[0].ephemeral and "Season 1 is running until" in step[0].content
+        ends = int((await d.bot.store.current_season(d.server.guild_id)).ends_at)
+        # The date is Discord's timestamp, markup of the message: the reader sees a date in their own time zone.
+        assert step[0].ephemeral and step[0].content == f"⛔ Season 1 is running until <t:{ends}:f>; end it first."
+        d.set_locale("alice", "no")
+        step = await d.send_command("alice", "general", "season start", {})
+        assert step[0].content == f"⛔ Sesong 1 pågår til <t:{ends}:f>; avslutt den først."
+        d.set_locale("alice", "en-US")
         step = await d.send_command("bob", "general", "season status", {})
         assert step[0].ephemeral and "Season 1" in step[0].text and "Ends" in step[0].text
         assert "1v1" in step[0].text and "Free-for-all" in step[0].text
@@ -193,6 +204,139 @@ async def test_a_season_ends_by_itself_once_even_across_a_restart(tmp_path: Path
         assert step[0].ephemeral and "Leaderboard · 1v1 · all time" in step[0].text
     finally:
         await d.close()
+
+
+# -- a season keeps its own time -------------------------------------------------------------------------------------
+HOUR = 3600.0
+LAST_TURN = {"deployment": "auto", "turn_deadline": 2 * 86400, "max_missed": 1, "on_boot": "neutral"}
+
+
+def season_games(db: Path) -> list[tuple[int, int]]:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return sorted(conn.execute("SELECT game_id, season FROM season_games"))
+
+
+ORIGINAL_RUN_DUE = Scheduler.run_due
+
+
+async def seasons_end_first(self: Scheduler) -> int:   # run_due, with the due seasons ended before the due timers
+    return await self.end_seasons() + await ORIGINAL_RUN_DUE(self)
+
+
+@pytest.mark.parametrize("order", ["timers first", "seasons first"])
+async def test_a_game_that_ends_after_the_season_while_the_bot_was_down_counts_in_no_season(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, order: str):
+    """A 1-day season; a 2-player game on its last turn (one missed turn ends it) two hours before the season's
+    end, its deadline four hours after the end; the bot down until eight hours after the end. Whichever the restart
+    handles first, the game ended after the season and the season ended at its end time."""
+    db = tmp_path / "g.db"
+    d = OfflineDiscord(make_bot(db, seed="downtime"))
+    await d.setup()
+    try:
+        d.set_permissions("alice", manage_guild=True)
+        await start(d, ("alice", "bob"), 0, **LAST_TURN)
+        await play_rounds(d, "general", EARLY_TURNS)   # its last turn begins, with two days to play
+        await d.run(d.bot.advance_time(20 * HOUR))
+        await d.send_command("alice", "general", "season start", {"days": 1})
+        season = await d.bot.store.current_season(d.server.guild_id)
+        record = (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
+        deadline = max(t.due_at for t in await d.bot.store.game_deadlines(record.id))
+        assert deadline == pytest.approx(season.ends_at + 4 * HOUR, abs=60)   # four hours after the end
+        await d.run(d.bot.advance_time(season.ends_at - 2 * HOUR - d.bot.clock()))   # two hours before the end
+        assert (await d.bot.store.get_game(record.id)).status == "running"
+        assert (await d.bot.store.current_season(d.server.guild_id)).running
+        if order == "seasons first":
+            monkeypatch.setattr(Scheduler, "run_due", seasons_end_first)
+        later = make_bot(db, seed="downtime")
+        later.clock.advance(season.ends_at + 8 * HOUR - later.clock())   # the bot was down until then
+        before = len(d.messages)
+        d = await d.restart(later)
+        await d.run(d.bot.advance_time(0))
+        finished = await d.bot.store.get_game(record.id)
+        assert finished.status == "finished"
+        results = await d.bot.store.results(record.id)
+        assert results[0].ended_at >= season.ends_at + 8 * HOUR
+        # Rated, on the 1v1 ladder all-time; in no season: it ended after the season's end.
+        assert (await d.bot.store.ratings(d.server.guild_id, ladder=ONE_V_ONE))[d.user("alice").id].games == 1
+        assert await d.bot.store.ladder_ratings(d.server.guild_id, ONE_V_ONE, season.id) == {}
+        assert season_games(db) == []
+        # The season ended at its end time, by itself, and is told so once.
+        ended = await d.bot.store.current_season(d.server.guild_id)
+        assert ended.id == season.id and ended.ended_at == season.ends_at and ended.ended_by is None
+        told = [m for m in d.messages[before:] if "Season 1 is over" in m.text]
+        assert len(told) == 1 and f"it ended <t:{int(season.ends_at)}:f>" in told[0].text
+        assert "nobody rated" in told[0].text
+        step = await d.send_command("bob", "general", "season status", {})
+        assert f"Ended <t:{int(season.ends_at)}:f>" in step[0].text
+        await d.bot.store.rebuild_ratings()   # the rebuild keeps it out of the season too
+        assert await d.bot.store.ladder_ratings(d.server.guild_id, ONE_V_ONE, season.id) == {}
+    finally:
+        await d.close()
+
+
+async def test_a_season_ended_late_by_a_manager_ended_by_itself_at_its_end_time(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="late-end")) as d:
+        d.set_permissions("alice", manage_guild=True)
+        await d.send_command("alice", "general", "season start", {"days": 1})
+        season = await d.bot.store.current_season(d.server.guild_id)
+        # Its end passes before the scheduler gets to it (as right after a restart): a manager ends it first.
+        await d.bot.get_cog("RiskCog").scheduler.stop()
+        d.bot.clock.advance(2 * DAY)
+        # Not closed yet, it reads as over already: it ended at its end time.
+        step = await d.send_command("bob", "general", "season status", {})
+        assert "Season 1 (over)" in step[0].text and f"Ended <t:{int(season.ends_at)}:f>" in step[0].text
+        step = await d.send_command("bob", "general", "risk leaderboard", {"period": "season"})
+        assert "No season is running" in step[0].content
+        for command in ("season start", "season end"):   # still the managers' alone, to start or to close
+            step = await d.send_command("bob", "general", command, {})
+            assert "Only a member with Manage Server" in step[0].content
+        assert (await d.bot.store.current_season(d.server.guild_id)).ended_at is None
+        step = await d.send_command("alice", "general", "season end", {})
+        assert not step.problems and not step[0].ephemeral
+        assert f"Season 1 is over: it ended <t:{int(season.ends_at)}:f>." in step[0].content
+        assert "ended by a manager" not in step[0].content
+        ended = await d.bot.store.current_season(d.server.guild_id)
+        assert ended.ended_at == season.ends_at and ended.ended_by is None
+        step = await d.send_command("bob", "general", "season status", {})
+        assert f"Ended <t:{int(season.ends_at)}:f>" in step[0].text
+        # A season whose end passed does not stand in the way of the next: it is closed (and told) first.
+        await d.send_command("alice", "general", "season start", {"days": 1})
+        d.bot.clock.advance(2 * DAY)
+        step = await d.send_command("alice", "general", "season start", {"days": 7})
+        second = (await d.bot.store.current_season(d.server.guild_id))
+        assert second.number == 3 and second.running
+        text = step[0].content
+        assert "Season 2 is over: it ended <t:" in text and "Season 3 begins" in text
+        assert text.index("Season 2 is over") < text.index("Season 3 begins")
+        # A manager who ends a season before its end time ends it then.
+        step = await d.send_command("alice", "general", "season end", {})
+        assert "Season 3 was ended by a manager" in step[0].content
+        assert (await d.bot.store.current_season(d.server.guild_id)).ended_at == pytest.approx(d.bot.clock(), abs=5)
+
+
+async def test_a_game_that_spans_a_seasons_end_counts_once_in_the_season_it_ended_in(tmp_path: Path):
+    db = tmp_path / "g.db"
+    async with OfflineDiscord(make_bot(db, seed="span")) as d:
+        d.set_permissions("alice", manage_guild=True)
+        await d.send_command("alice", "general", "season start", {"days": 1})
+        first = await d.bot.store.current_season(d.server.guild_id)
+        await start(d, ("alice", "bob"), 0, deployment="auto", turn_deadline=7 * 86400)
+        await play_rounds(d, "general", EARLY_TURNS)
+        step = await d.run(d.bot.advance_time(DAY))   # the first season ends by itself, the game goes on
+        assert any("Season 1 is over" in m.text for m in step)
+        await d.send_command("alice", "general", "season start", {"days": 7})
+        second = await d.bot.store.current_season(d.server.guild_id)
+        step = await d.send_command("bob", "general", "risk surrender", {})
+        await d.click("bob", "Yes, surrender", step[0])
+        record = (await d.bot.store.list_games(channel_id=d.channel("general").id, limit=1))[0]
+        assert record.status == "finished"
+        assert season_games(db) == [(record.id, second.id)]
+        assert await d.bot.store.ladder_ratings(d.server.guild_id, ONE_V_ONE, first.id) == {}
+        in_second = await d.bot.store.ladder_ratings(d.server.guild_id, ONE_V_ONE, second.id)
+        assert {u: r.games for u, r in in_second.items()} == {d.user("alice").id: 1, d.user("bob").id: 1}
+        assert (await d.bot.store.ratings(d.server.guild_id, ladder=ONE_V_ONE))[d.user("alice").id].games == 1
 
 
 async def test_the_leaderboard_shows_a_seasons_ladder(tmp_path: Path):

@@ -27,7 +27,7 @@ season_group = app_commands.Group(name="season", description="This server's seas
 
 
 def ladder_value(ratings: dict[tuple[str, int], Rating], ladder: str, season: Season | None, locale: object) -> str:
-    """A player's line of one ladder in their stats: all-time, and in the running season."""
+    """A player's line of one ladder in their stats: all-time, and in the running season (``season``)."""
     def shown(rating: Rating | None) -> str:
         if rating is None:
             return _("no game yet", locale)
@@ -36,7 +36,7 @@ def ladder_value(ratings: dict[tuple[str, int], Rating], ladder: str, season: Se
                             locale)
         return str(rating.score)
     lines = [_("All time: {rating}", locale, rating=shown(ratings.get((ladder, ALL_TIME))))]
-    if season is not None and season.running:
+    if season is not None:
         lines.append(_("Season {number}: {rating}", locale, number=season.number,
                        rating=shown(ratings.get((ladder, season.id)))))
     return "\n".join(lines)
@@ -47,7 +47,7 @@ async def add_ladders(cog: CogBase, embed: discord.Embed, guild_id: int | None, 
     if not guild_id:
         return
     season = await cog.store.current_season(guild_id)
-    running = season if season is not None and season.running else None
+    running = season if season is not None and season.running_at(cog.clock()) else None
     ratings = await cog.store.player_ladders(guild_id, user_id, running.id if running else None)
     for ladder in LADDERS:
         embed.add_field(name=ladder_name(ladder, locale), value=ladder_value(ratings, ladder, running, locale))
@@ -69,7 +69,7 @@ async def leaderboard_choice(cog: CogBase, interaction: discord.Interaction[Any]
     if period != "season":
         return chosen, None
     season = await cog.store.current_season(interaction.guild_id) if interaction.guild_id else None
-    if season is None or not season.running:
+    if season is None or not season.running_at(cog.clock()):
         raise UserError(_("No season is running on this server.", interaction.locale))
     return chosen or FREE_FOR_ALL, season
 
@@ -123,12 +123,12 @@ class SeasonCommands(CogBase):
             raise UserError(_("This server has not run a season yet; a manager starts one with /season start.",
                               locale))
         embed = discord.Embed(colour=discord.Colour.gold())
-        if season.running:
+        if season.running_at(self.clock()):   # a season past its end time has ended, closed yet or not
             embed.title = _("Season {number}", locale, number=season.number)
             embed.description = _("Ends <t:{end}:f> (<t:{end}:R>).", locale, end=int(season.ends_at))
         else:
             embed.title = _("Season {number} (over)", locale, number=season.number)
-            embed.description = _("Ended <t:{end}:f>. No season is running.", locale, end=int(season.ended_at or 0))
+            embed.description = _("Ended <t:{end}:f>. No season is running.", locale, end=int(season.end))
         for ladder in (ONE_V_ONE, FREE_FOR_ALL):
             rows, _total = await self.store.ladder(interaction.guild_id, ladder, season.id, 0, 5, MIN_GAMES)
             embed.add_field(name=ladder_name(ladder, locale), value=standings_lines(rows, locale), inline=False)

@@ -26,13 +26,15 @@ def standings_lines(rows: list[LeaderboardRow], locale: object) -> str:
 
 
 def season_text(outcome: SeasonOutcome, locale: object) -> str:
-    """What the channel is told of a season that starts or ends."""
+    """What the channel is told of a season that starts (after the one it closed, if any) or ends."""
     season = outcome.season
     if outcome.started:
-        return _("🏁 Season {number} begins: it ends <t:{end}:f> (<t:{end}:R>). Ratings on the 1v1 and "
-                 "free-for-all ladders start again, moved part-way back to the start.", locale,
-                 number=season.number, end=int(season.ends_at))
-    head = _("🏆 Season {number} is over.", locale, number=season.number) if outcome.by_itself else \
+        begins = _("🏁 Season {number} begins: it ends <t:{end}:f> (<t:{end}:R>). Ratings on the 1v1 and "
+                   "free-for-all ladders start again, moved part-way back to the start.", locale,
+                   number=season.number, end=int(season.ends_at))
+        return begins if outcome.closed is None else season_text(outcome.closed, locale) + "\n\n" + begins
+    head = _("🏆 Season {number} is over: it ended <t:{end}:f>.", locale, number=season.number,
+             end=int(season.end)) if outcome.by_itself else \
         _("🏆 Season {number} was ended by a manager.", locale, number=season.number)
     parts = [head]
     for ladder in LADDERS:

@@ -375,9 +375,9 @@ class Announcer:
     async def reminder(self, reminder: Reminder) -> None:
         record = reminder.record
         locale = game_locale(record)
-        when = f"<t:{int(reminder.due)}:R>" if reminder.due else _("soon", locale)
-        text = _("⏰ {who}, your turn in game #{id} ends {when}.", locale, who=f"<@{reminder.user_id}>", id=record.id,
-                 when=when)
+        who, due = f"<@{reminder.user_id}>", int(reminder.due or 0)   # the time is the message's markup
+        text = _("⏰ {who}, your turn in game #{id} ends <t:{t}:R>.", locale, who=who, id=record.id, t=due) if due \
+            else _("⏰ {who}, your turn in game #{id} ends soon.", locale, who=who, id=record.id)
         await self.post(record, text, allowed_mentions=only(reminder.user_id))
         if reminder.dm:
             try:
