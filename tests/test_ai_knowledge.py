@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine import Game
@@ -75,6 +75,8 @@ def with_other_secrets(state: GameState, seat: int, rng: random.Random) -> GameS
 @given(mode=st.sampled_from(["classic", "missions", "capitals"]), fog=st.sampled_from(["on", "on", "off"]),
        seed=st.integers(0, 10_000), actions=st.integers(0, 200), level=st.sampled_from(LEVELS),
        shuffle=st.integers(0, 2**32), seats=st.sampled_from([3, 3, 2, 4]))
+# A two-player set-up under fog: a neutral territory out of sight still takes only the turn's neutral army.
+@example(mode="classic", fog="on", seed=3, actions=0, level="random", shuffle=0, seats=2)
 def test_what_a_seat_cannot_see_never_changes_the_ais_choice(mode, fog, seed, actions, level, shuffle, seats):
     """Some actions into a game, the next decisions of every seat, each with the hidden parts drawn anew."""
     if mode == "missions" and seats == 2:

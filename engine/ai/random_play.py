@@ -33,7 +33,7 @@ from ..actions import (
     Trade,
 )
 from ..game import Game
-from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
+from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, REINFORCE, SETUP
 from .knowledge import Memory, seat_view
 
 T = TypeVar("T")
@@ -81,7 +81,8 @@ class RandomAI:
             return Claim(seat, pick(rng, game.claimable()))
         if s.phase == SETUP:
             territory = pick(rng, game.placeable(seat))
-            left = s.neutral_left if s.owners.get(territory) == NEUTRAL else s.batch_left
+            # Under fog a neutral territory out of sight is not in the view: any placeable one not its own is neutral.
+            left = s.batch_left if s.owners.get(territory) == seat else s.neutral_left
             return Place(seat, territory, amount(rng, 1, left))
         if s.phase == CAPITAL:
             return ChooseCapital(seat, pick(rng, game.capital_choices(seat)))
