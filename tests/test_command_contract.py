@@ -5,6 +5,7 @@ synced by `bot.py sync` globally and to a server, passes in every language the c
 from __future__ import annotations
 
 import copy
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -303,3 +304,30 @@ def test_the_accent_check_finds_the_names_it_was_written_against():
     assert accented("tamaño_mesa", "es") == ["ñ"] and accented("max_rondas", "es") == []
     assert accented("hærer_per_oppsettstur", "nb") == [] and accented("nivå", "nb") == []
     assert accented("fortificación", "nb") == ["ó"]
+
+
+
+def catalog_names(language: str) -> set[str]:
+    with open(ROOT / "locales" / language / "LC_MESSAGES" / "risk.po", "rb") as handle:
+        return {str(m.string) for m in read_po(handle) if m.context in ("command-name", "option-name") and m.string}
+
+
+@pytest.mark.asyncio
+async def test_risk_help_lists_the_renamed_names_in_their_language(tmp_path):
+    from discord_helpers import OfflineDiscord, make_bot
+
+    from cogs.game.rules_text import RENAMED
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        d.set_locale("ana", "es-ES")
+        d.set_locale("ola", "no")
+        spanish = (await d.send_command("ana", "general", "risk help", {}))[0].content
+        english = (await d.send_command("bob", "general", "risk help", {}))[0].content
+        norwegian = (await d.send_command("ola", "general", "risk help", {}))[0].content
+    assert all(f"`{old}` → `{new}`" in spanish for old, new in RENAMED["es"])
+    assert "→" not in english and "→" not in norwegian
+    # Each new name is a name of that language's commands now, and each renamed old one is gone.
+    names = catalog_names("es") | {"risk"}
+    for old, new in RENAMED["es"]:
+        assert set(re.findall(r"[\w'-]+", new)) <= names, new
+        assert set(re.findall(r"[\w'-]+", old)) - names, old
