@@ -34,7 +34,7 @@ descriptive ones otherwise.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -93,6 +93,13 @@ def _text_length(text: Any, low: int, high: int) -> str | None:
     return None
 
 
+def _length_problem(low: int, high: int) -> Callable[[Any], tuple[str, str] | None]:
+    def problem_of(text: Any) -> tuple[str, str] | None:
+        problem = _text_length(text, low, high)
+        return None if problem is None else ("BASE_TYPE_BAD_LENGTH", problem)
+    return problem_of
+
+
 class _Check:
     """The errors of one request, keyed by their field's path."""
 
@@ -102,16 +109,24 @@ class _Check:
     def add(self, path: str, code: str, message: str) -> None:
         self.errors.setdefault(path, (code, message))
 
-    def name(self, node: Mapping[str, Any], path: str, command_type: int = CHAT_INPUT) -> None:
-        problem = name_problem(node.get("name"), command_type)
+    def localized(self, node: Mapping[str, Any], key: str, path: str,
+                  problem_of: Callable[[Any], tuple[str, str] | None]) -> None:
+        """A field and each of its localizations (``name_localizations``...), every one checked by ``problem_of``."""
+        problem = problem_of(node.get(key))
         if problem is not None:
-            code = "BASE_TYPE_BAD_LENGTH" if problem.startswith("Must") else "APPLICATION_COMMAND_INVALID_NAME"
-            self.add(f"{path}name", code, problem)
-        for locale, text in self.localizations(node, "name_localizations", path).items():
-            problem = name_problem(text, command_type)
+            self.add(f"{path}{key}", *problem)
+        for locale, text in self.localizations(node, f"{key}_localizations", path).items():
+            problem = problem_of(text)
             if problem is not None:
-                code = "BASE_TYPE_BAD_LENGTH" if problem.startswith("Must") else "APPLICATION_COMMAND_INVALID_NAME"
-                self.add(f"{path}name_localizations.{locale}", code, problem)
+                self.add(f"{path}{key}_localizations.{locale}", *problem)
+
+    def name(self, node: Mapping[str, Any], path: str, command_type: int = CHAT_INPUT) -> None:
+        def problem_of(text: Any) -> tuple[str, str] | None:
+            problem = name_problem(text, command_type)
+            if problem is None:
+                return None
+            return "BASE_TYPE_BAD_LENGTH" if problem.startswith("Must") else "APPLICATION_COMMAND_INVALID_NAME", problem
+        self.localized(node, "name", path, problem_of)
 
     def description(self, node: Mapping[str, Any], path: str, *, empty: bool = False) -> None:
         if empty:
@@ -119,13 +134,7 @@ class _Check:
                 self.add(f"{path}description", "APPLICATION_COMMAND_DESCRIPTION_INVALID",
                          "Context menu commands cannot have a description")
             return
-        problem = _text_length(node.get("description"), 1, MAX_DESCRIPTION)
-        if problem is not None:
-            self.add(f"{path}description", "BASE_TYPE_BAD_LENGTH", problem)
-        for locale, text in self.localizations(node, "description_localizations", path).items():
-            problem = _text_length(text, 1, MAX_DESCRIPTION)
-            if problem is not None:
-                self.add(f"{path}description_localizations.{locale}", "BASE_TYPE_BAD_LENGTH", problem)
+        self.localized(node, "description", path, _length_problem(1, MAX_DESCRIPTION))
 
     def localizations(self, node: Mapping[str, Any], key: str, path: str) -> dict[str, Any]:
         found = node.get(key)
@@ -236,13 +245,7 @@ class _Check:
         if not isinstance(choice, Mapping):
             self.add(here.rstrip("."), "MODEL_TYPE_CONVERT", "Only dictionaries may be used in a ModelType")
             return
-        problem = _text_length(choice.get("name"), 1, MAX_CHOICE_NAME)
-        if problem is not None:
-            self.add(f"{here}name", "BASE_TYPE_BAD_LENGTH", problem)
-        for locale, text in self.localizations(choice, "name_localizations", here).items():
-            problem = _text_length(text, 1, MAX_CHOICE_NAME)
-            if problem is not None:
-                self.add(f"{here}name_localizations.{locale}", "BASE_TYPE_BAD_LENGTH", problem)
+        self.localized(choice, "name", here, _length_problem(1, MAX_CHOICE_NAME))
         value = choice.get("value")
         if kind == STRING:
             problem = _text_length(value, 1, MAX_CHOICE_VALUE)
