@@ -706,10 +706,9 @@ class OfflineServer:
         resource: dict[str, Any] = {"type": kind}
         try:
             self._respond(interaction, kind, data, context, channel, ephemeral, result, resource)
-        except MessageRejected as refusal:  # the message is the callback's data: Discord's paths say so
-            if refusal.code == 50035 and refusal.errors and not all(p.startswith(("data", "type"))
-                                                                    for p in refusal.errors):
-                refusal.errors = {(f"data.{p}" if p else "data"): e for p, e in refusal.errors.items()}
+        except MessageRejected as refusal:  # a message's fields are the callback's data: Discord's paths say so
+            refusal.errors = {(p if p.startswith(("data", "type")) else f"data.{p}".rstrip(".")): e
+                              for p, e in refusal.errors.items()}
             raise
         interaction.response_type = kind
         result["resource"] = resource
