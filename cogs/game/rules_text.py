@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cogs.shared.i18n import _, pgettext
+from cogs.shared.i18n import _, language_of, pgettext
 from engine.settings import OPTION, Settings
 
 
@@ -182,3 +182,30 @@ SUBSTITUTES_HELP = (
     "Substitutes: when the AI takes over the seat of a player who missed their turns, the host can offer it "
     "(the button on that message, or `/offer`); a player not in the game takes it with the offer's button."
 )
+
+# Command and option names renamed in a language, old → new as players type them: told in /risk help (and in
+# docs/changelog.md) so that players who learned the old names find the new ones. Names carry no accents.
+RENAMED: dict[str, tuple[tuple[str, str], ...]] = {
+    "es": (
+        ("/misión", "/mision"),
+        ("/risk añadir-ia", "/risk agregar-ia"),
+        ("/risk mapa añadir", "/risk mapa agregar"),
+        ("/risk nueva sustituto:", "al_sustituir: · ia_suplente:"),
+        ("ejércitos_por_turno_inicial:", "ejercitos_por_turno_inicial:"),
+        ("fortificación:", "fortificacion:"),
+        ("máx_turnos_perdidos:", "max_turnos_perdidos:"),
+        ("máx_rondas:", "max_rondas:"),
+        ("fiabilidad_mín:", "fiabilidad_min:"),
+        ("días:", "dias:"),
+    ),
+}
+
+
+def renamed_text(locale: object | None) -> str | None:
+    """The renamed commands and options of the reader's language, for /risk help; None if there are none."""
+    renamed = RENAMED.get(language_of(locale), ())
+    if not renamed:
+        return None
+    names = ", ".join(f"`{old}` → `{new}`" for old, new in renamed)
+    return _("Renamed, for those who learned the old names: {names}.", locale, names=names)
+

@@ -14,12 +14,23 @@ import logging
 import mimetypes
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
 import discord
 
+from discord_offline.payloads import (
+    CREATE_FLAGS,
+    EDIT_FLAGS,
+    INTERACTION_FLAGS,
+    Errors,
+    choices_errors,
+    flags_errors,
+    message_errors,
+    modal_errors,
+    thread_errors,
+)
 from discord_offline.records import (
     COMPONENTS_V2,
     EPHEMERAL,
@@ -35,6 +46,7 @@ from discord_offline.records import (
     iso,
     stable_snowflake,
 )
+from discord_offline.registration import MAX_COMMANDS, bulk_errors, command_errors
 
 # What @everyone may do in a fresh server (roughly Discord's defaults).
 MEMBER_PERMISSIONS = discord.Permissions(
@@ -92,22 +104,25 @@ class RequestContext:
 class MessageRejected(Exception):
     """Internal: a message body Discord would refuse, with Discord's error code and form errors."""
 
-    def __init__(self, status: int, code: int, message: str, errors: dict[str, str] | None = None) -> None:
+    def __init__(self, status: int, code: int, message: str,
+                 errors: Mapping[str, str | tuple[str, str]] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
-        self.errors = errors or {}
+        self.errors = dict(errors or {})
 
 
-def _nest_errors(errors: dict[str, str]) -> dict[str, Any]:
-    """``{"embeds.0.title": "Must be..."}`` in Discord's nested ``_errors`` format."""
+def _nest_errors(errors: Mapping[str, str | tuple[str, str]]) -> dict[str, Any]:
+    """``{"embeds.0.title": "Must be..."}`` (a message, or a ``(code, message)`` pair) in Discord's nested
+    ``_errors`` format; the path ``""`` is the body itself."""
     nested: dict[str, Any] = {}
-    for path, text in errors.items():
+    for path, error in errors.items():
+        code, text = error if isinstance(error, tuple) else ("INVALID", error)
         node = nested
-        for part in path.split("."):
+        for part in path.split(".") if path else []:
             node = node.setdefault(part, {})
-        node["_errors"] = [{"code": "INVALID", "message": text}]
+        node.setdefault("_errors", []).append({"code": code, "message": text})
     return nested
 
 
@@ -479,8 +494,15 @@ class OfflineServer:
 
     def create_message(self, channel: OfflineChannel, body: dict[str, Any], files: list[tuple[str, bytes]], *,
                        interaction: OfflineInteraction | None = None, ephemeral: bool = False,
-                       loading: bool = False, message_type: int = 0) -> OfflineMessage:
+                       loading: bool = False, message_type: int = 0,
+                       allowed_flags: int = CREATE_FLAGS) -> OfflineMessage:
+        """A new message; ``allowed_flags`` are the flags the request may set (an interaction's answers may set
+        EPHEMERAL, a channel message may not)."""
         body = body or {}
+        errors: Errors = {}
+        flags_errors(int(body.get("flags") or 0), allowed_flags, errors)
+        if errors:
+            raise MessageRejected(400, 50035, "Invalid Form Body", errors)
         flags = int(body.get("flags") or 0) & ~(EPHEMERAL | LOADING)
         if ephemeral:
             flags |= EPHEMERAL
@@ -490,8 +512,9 @@ class OfflineServer:
         embeds = list(body.get("embeds") or [])
         components = list(body.get("components") or [])
         if not loading:
-            self.validate(content, embeds, components, files_count=len(files) + len(body.get("attachments") or []),
-                          flags=flags, has_poll="poll" in body)
+            self.validate(body, content, embeds, components,
+                          files_count=len(files) + len(body.get("attachments") or []), flags=flags,
+                          has_poll="poll" in body)
         attachments = self._attachments_for(channel.id, body, files, [])
         if channel.recipient is not None:
             visible_to: str | None = channel.recipient.name
@@ -526,6 +549,14 @@ class OfflineServer:
             message.allowed_mentions = body["allowed_mentions"]
         flags = message.flags
         if "flags" in body and body["flags"] is not None:
+            errors: Errors = {}
+            # An edit sets SUPPRESS_EMBEDS or IS_COMPONENTS_V2 (repeating the flags the message has is harmless);
+            # IS_COMPONENTS_V2 can be set, never removed.
+            flags_errors(int(body["flags"]), EDIT_FLAGS | message.flags, errors)
+            if message.flags & COMPONENTS_V2 and not int(body["flags"]) & COMPONENTS_V2:
+                errors["flags"] = ("MESSAGE_FLAGS_INVALID", "The IS_COMPONENTS_V2 flag cannot be removed")
+            if errors:
+                raise MessageRejected(400, 50035, "Invalid Form Body", errors)
             keep = EPHEMERAL if message.ephemeral else 0
             flags = (int(body["flags"]) & ~(EPHEMERAL | LOADING)) | keep | (message.flags & LOADING)
         was_loading = message.loading
@@ -533,7 +564,7 @@ class OfflineServer:
             raise MessageRejected(400, OLD_MESSAGE_EDITS, "Maximum number of edits to messages older than 1 hour "
                                   "reached. Try again later")
         attachments = self._attachments_for(message.channel_id, body, files, message.attachments)
-        self.validate(content, embeds, components, files_count=len(attachments), flags=flags,
+        self.validate(body, content, embeds, components, files_count=len(attachments), flags=flags,
                       has_poll=False)
         if not was_loading:
             message.versions.append(message.snapshot())
@@ -551,94 +582,15 @@ class OfflineServer:
         self.log.append(LogEntry("delete", message.id, message.snapshot()))
         self.touch(message)
 
-    def validate(self, content: str, embeds: list[dict[str, Any]], components: list[dict[str, Any]], *,
-                 files_count: int, flags: int, has_poll: bool) -> None:
-        """Refuse what Discord refuses: empty messages and anything over its limits."""
-        errors: dict[str, str] = {}
-        if len(content) > 2000:
-            errors["content"] = "Must be 2000 or fewer in length."
-        if len(embeds) > 10:
-            errors["embeds"] = "Must be 10 or fewer in length."
-        total = 0
-        for index, embed in enumerate(embeds):
-            for key, limit in (("title", 256), ("description", 4096)):
-                text = str(embed.get(key) or "")
-                total += len(text)
-                if len(text) > limit:
-                    errors[f"embeds.{index}.{key}"] = f"Must be {limit} or fewer in length."
-            for key, inner, limit in (("footer", "text", 2048), ("author", "name", 256)):
-                text = str((embed.get(key) or {}).get(inner) or "")
-                total += len(text)
-                if len(text) > limit:
-                    errors[f"embeds.{index}.{key}.{inner}"] = f"Must be {limit} or fewer in length."
-            fields = embed.get("fields") or []
-            if len(fields) > 25:
-                errors[f"embeds.{index}.fields"] = "Must be 25 or fewer in length."
-            for number, embed_field in enumerate(fields):
-                for key, limit in (("name", 256), ("value", 1024)):
-                    text = str(embed_field.get(key) or "")
-                    total += len(text)
-                    if not text.strip():
-                        errors[f"embeds.{index}.fields.{number}.{key}"] = "This field is required"
-                    elif len(text) > limit:
-                        errors[f"embeds.{index}.fields.{number}.{key}"] = f"Must be {limit} or fewer in length."
-        if total > 6000:
-            errors["embeds"] = "Embed size exceeds maximum size of 6000"
-        if not flags & COMPONENTS_V2:
-            self._validate_rows(components, errors)
+    def validate(self, body: dict[str, Any], content: str, embeds: list[dict[str, Any]],
+                 components: list[dict[str, Any]], *, files_count: int, flags: int, has_poll: bool) -> None:
+        """Refuse what Discord refuses: empty messages and anything over its limits (``payloads``)."""
+        errors = message_errors(body, content=content, embeds=embeds, components=components, flags=flags,
+                                files_count=files_count)
         if errors:
             raise MessageRejected(400, 50035, "Invalid Form Body", errors)
         if not (content or embeds or files_count or has_poll or (components and flags & COMPONENTS_V2)):
             raise MessageRejected(400, 50006, "Cannot send an empty message")
-
-    @staticmethod
-    def _validate_rows(rows: list[dict[str, Any]], errors: dict[str, str]) -> None:
-        if len(rows) > 5:
-            errors["components"] = "Must be 5 or fewer in length."
-        seen: set[str] = set()
-        for index, row in enumerate(rows):
-            where = f"components.{index}"
-            if row.get("type") != 1:
-                errors[where] = "Top-level components must be action rows."
-                continue
-            children = row.get("components") or []
-            selects = [c for c in children if c.get("type") in (3, 5, 6, 7, 8)]
-            if not children:
-                errors[f"{where}.components"] = "Must be between 1 and 5 in length."
-            elif selects and len(children) > 1:
-                errors[f"{where}.components"] = "A select menu must be alone in its action row."
-            elif len(children) > 5:
-                errors[f"{where}.components"] = "Must be 5 or fewer in length."
-            for number, child in enumerate(children):
-                place = f"{where}.components.{number}"
-                custom_id = child.get("custom_id")
-                if custom_id is not None:
-                    if len(custom_id) > 100:
-                        errors[f"{place}.custom_id"] = "Must be 100 or fewer in length."
-                    if custom_id in seen:
-                        errors[f"{place}.custom_id"] = "Component custom id cannot be duplicated"
-                    seen.add(custom_id)
-                if child.get("type") == 2:
-                    if len(child.get("label") or "") > 80:
-                        errors[f"{place}.label"] = "Must be 80 or fewer in length."
-                    if not child.get("label") and not child.get("emoji"):
-                        errors[place] = "A button needs a label or an emoji."
-                    if child.get("style") == 5 and not child.get("url"):
-                        errors[f"{place}.url"] = "A link button needs a url."
-                    if child.get("style") not in (5, 6) and not custom_id:
-                        errors[f"{place}.custom_id"] = "This field is required"
-                elif child.get("type") == 3:
-                    options = child.get("options") or []
-                    if not 1 <= len(options) <= 25:
-                        errors[f"{place}.options"] = "Must be between 1 and 25 in length."
-                    values = [o.get("value") for o in options]
-                    if len(set(values)) != len(values):
-                        errors[f"{place}.options"] = "Select option values must be unique."
-                    for key in ("label", "value", "description"):
-                        if any(len(o.get(key) or "") > 100 for o in options):
-                            errors[f"{place}.options"] = f"Option {key}s must be 100 or fewer in length."
-                if len(child.get("placeholder") or "") > 150:
-                    errors[f"{place}.placeholder"] = "Must be 150 or fewer in length."
 
     def message_or_404(self, message_id: int, channel_id: int | None = None) -> OfflineMessage:
         message = self.messages.get(message_id)
@@ -702,9 +654,19 @@ class OfflineServer:
             ("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", self._unreact),
             ("PUT", "/applications/{application_id}/commands", self._sync),
             ("GET", "/applications/{application_id}/commands", lambda _: self.commands.get(None, [])),
+            ("POST", "/applications/{application_id}/commands", self._create_command),
+            ("GET", "/applications/{application_id}/commands/{command_id}", lambda c: self._command_or_404(c)[1]),
+            ("PATCH", "/applications/{application_id}/commands/{command_id}", self._edit_command),
+            ("DELETE", "/applications/{application_id}/commands/{command_id}", self._delete_command),
             ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._sync),
             ("GET", "/applications/{application_id}/guilds/{guild_id}/commands",
              lambda c: self.commands.get(c.int_arg("guild_id"), [])),
+            ("POST", "/applications/{application_id}/guilds/{guild_id}/commands", self._create_command),
+            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
+             lambda c: self._command_or_404(c)[1]),
+            ("PATCH", "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}", self._edit_command),
+            ("DELETE", "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}",
+             self._delete_command),
             ("GET", "/guilds/{guild_id}", self._get_guild),
             ("GET", "/guilds/{guild_id}/channels",
              lambda c: [self.channel_payload(ch) for ch in self.text_channels()]),
@@ -742,12 +704,26 @@ class OfflineServer:
             "response_message_ephemeral": False,
         }}
         resource: dict[str, Any] = {"type": kind}
+        try:
+            self._respond(interaction, kind, data, context, channel, ephemeral, result, resource)
+        except MessageRejected as refusal:  # a message's fields are the callback's data: Discord's paths say so
+            refusal.errors = {(p if p.startswith(("data", "type")) else f"data.{p}".rstrip(".")): e
+                              for p, e in refusal.errors.items()}
+            raise
+        interaction.response_type = kind
+        result["resource"] = resource
+        return result
+
+    def _respond(self, interaction: OfflineInteraction, kind: int, data: dict[str, Any], context: RequestContext,
+                 channel: OfflineChannel, ephemeral: bool, result: dict[str, Any], resource: dict[str, Any]) -> None:
+        """One interaction callback of type ``kind`` with its ``data``, checked as Discord checks it."""
         if kind in (4, 5):
             if interaction.type == 4:
                 raise MessageRejected(400, 50035, "Invalid Form Body", {"type": "Invalid interaction callback"})
             message = self.create_message(channel, data, context.files, interaction=interaction,
                                           ephemeral=ephemeral, loading=kind == 5,
-                                          message_type=20 if interaction.type == 2 else 0)
+                                          message_type=20 if interaction.type == 2 else 0,
+                                          allowed_flags=INTERACTION_FLAGS)
             interaction.original_message_id = message.id
             result["interaction"].update(response_message_id=str(message.id),
                                          response_message_loading=kind == 5,
@@ -765,13 +741,16 @@ class OfflineServer:
             choices = list(data.get("choices") or [])
             if interaction.type != 4:
                 raise MessageRejected(400, 50035, "Invalid Form Body", {"type": "Invalid interaction callback"})
-            if len(choices) > 25:
-                raise MessageRejected(400, 50035, "Invalid Form Body",
-                                      {"data.choices": "Must be 25 or fewer in length."})
+            errors = choices_errors(choices)
+            if errors:
+                raise MessageRejected(400, 50035, "Invalid Form Body", errors)
             interaction.choices = choices
         elif kind == 9:
             if interaction.type in (4, 5):
                 raise MessageRejected(400, 50035, "Invalid Form Body", {"type": "Invalid interaction callback"})
+            errors = modal_errors(data)
+            if errors:
+                raise MessageRejected(400, 50035, "Invalid Form Body", errors)
             interaction.modal = data
         elif kind == 12:  # LAUNCH_ACTIVITY: Discord opens the app's Activity for the user, no message
             if interaction.type not in (2, 3, 5):
@@ -781,9 +760,6 @@ class OfflineServer:
                                       {"type": "This application has no Activity (enable Activities first)"})
         elif kind != 1:
             raise MessageRejected(400, 50035, "Invalid Form Body", {"type": f"Unknown callback type {kind}"})
-        interaction.response_type = kind
-        result["resource"] = resource
-        return result
 
     def _original(self, context: RequestContext) -> tuple[OfflineInteraction, OfflineMessage]:
         interaction = self._interaction(context)
@@ -822,7 +798,8 @@ class OfflineServer:
             # not that deleting the placeholder changes it: so here a public "thinking…" deleted unfilled still
             # makes its first follow-up public, whatever its flags (fill it first, by an edit, to be sure).
             ephemeral = original.ephemeral
-        message = self.create_message(channel, body, context.files, interaction=interaction, ephemeral=ephemeral)
+        message = self.create_message(channel, body, context.files, interaction=interaction, ephemeral=ephemeral,
+                                      allowed_flags=INTERACTION_FLAGS)
         interaction.followup_ids.append(message.id)
         return self.message_payload(message)
 
@@ -873,9 +850,11 @@ class OfflineServer:
         parent = self._channel_or_404(context)
         if parent.recipient is not None or parent.parent_id is not None:
             raise MessageRejected(400, 50024, "Cannot execute action on this channel type")
-        name = str((context.body or {}).get("name") or "").strip()[:100]
-        if not name:
-            raise MessageRejected(400, 50035, "Invalid Form Body", {"name": "This field is required"})
+        body = context.body or {}
+        errors = thread_errors(body)
+        if errors:
+            raise MessageRejected(400, 50035, "Invalid Form Body", errors)
+        name = str(body["name"])
         thread = OfflineChannel(stable_snowflake("thread", f"{parent.id}/{len(self.threads(parent))}/{name}"), name,
                                 parent_id=parent.id)
         self.channels[thread.id] = thread
@@ -960,33 +939,92 @@ class OfflineServer:
         self.commands[None] = [c for c in self.commands.get(None, []) if c.get("type") != 4] + [entry]
         return entry
 
-    def _sync(self, context: RequestContext) -> list[dict[str, Any]]:
+    def _scope(self, context: RequestContext) -> int | None:
+        """The guild of a command route, or None for the global commands."""
         guild_id = int(context.args["guild_id"]) if "guild_id" in context.args else None
         if guild_id is not None and guild_id != self.guild_id:
             raise MessageRejected(403, 50001, "Missing Access")
-        body = context.body or []
-        if guild_id is not None and any(int(c.get("type", 1)) == 4 for c in body):
-            raise MessageRejected(400, 50035, "Invalid Form Body", {"type": "Entry Point commands can only be global"})
+        return guild_id
+
+    def _registered(self, command: dict[str, Any], guild_id: int | None) -> dict[str, Any]:
+        """A command as Discord stores and answers it: its id (the same for the same name and type), version..."""
+        entry = copy.deepcopy(command)
+        entry.setdefault("type", 1)
+        entry["id"] = str(stable_snowflake("command", f"{guild_id}:{entry['type']}:{entry['name']}"))
+        entry["application_id"] = str(self.application_id)
+        entry["version"] = str(self.next_id())
+        entry.setdefault("description", "")
+        entry.setdefault("default_member_permissions", None)
+        if guild_id is not None:
+            entry["guild_id"] = str(guild_id)
+        return entry
+
+    def _sync(self, context: RequestContext) -> list[dict[str, Any]]:
+        """A bulk overwrite: all or nothing, every rule of ``discord_offline.registration`` checked first."""
+        guild_id = self._scope(context)
+        body = context.body if context.body is not None else []
+        errors = bulk_errors(body, guild=guild_id is not None)
+        if errors:
+            raise MessageRejected(400, 50035, "Invalid Form Body", errors)
         had_entry = any(c.get("type") == 4 for c in self.commands.get(None, []))
         if guild_id is None and had_entry and not any(int(c.get("type", 1)) == 4 for c in body):
             # Discord refuses a bulk update that would drop the Activity's Entry Point command.
             raise MessageRejected(400, 50240, "You cannot remove this app's Entry Point command in a bulk update "
                                   "operation. Please include the Entry Point command in your update request or "
                                   "delete it separately.")
-        registered = []
-        for command in body:
-            entry = copy.deepcopy(command)
-            entry.setdefault("type", 1)
-            entry["id"] = str(stable_snowflake("command", f"{guild_id}:{entry['type']}:{entry['name']}"))
-            entry["application_id"] = str(self.application_id)
-            entry["version"] = str(self.next_id())
-            entry.setdefault("description", "")
-            entry.setdefault("default_member_permissions", None)
-            if guild_id is not None:
-                entry["guild_id"] = str(guild_id)
-            registered.append(entry)
-        self.commands[guild_id] = registered
-        return registered
+        self.commands[guild_id] = [self._registered(command, guild_id) for command in body]
+        return self.commands[guild_id]
+
+    @staticmethod
+    def _same(command: dict[str, Any], other: dict[str, Any]) -> bool:
+        return (int(command.get("type") or 1), command.get("name")) == (int(other.get("type") or 1), other.get("name"))
+
+    def _create_command(self, context: RequestContext) -> dict[str, Any]:
+        """One command created, or replaced if the scope has one of that name and type (Discord's upsert)."""
+        guild_id = self._scope(context)
+        command = context.body
+        current = self.commands.get(guild_id, [])
+        others = [c for c in current if not (isinstance(command, dict) and self._same(command, c))]
+        errors = command_errors(command, guild=guild_id is not None, others=others)
+        if errors:
+            raise MessageRejected(400, 50035, "Invalid Form Body", errors)
+        assert isinstance(command, dict)
+        kind = int(command.get("type") or 1)
+        if len(others) == len(current) and sum(1 for c in current if int(c.get("type") or 1) == kind) \
+                >= MAX_COMMANDS[kind]:
+            raise MessageRejected(400, 30032, f"Maximum number of application commands reached ({MAX_COMMANDS[kind]})")
+        entry = self._registered(command, guild_id)
+        self.commands[guild_id] = [c if not self._same(command, c) else entry for c in current]
+        if len(others) == len(current):
+            self.commands[guild_id].append(entry)
+        return entry
+
+    def _command_or_404(self, context: RequestContext) -> tuple[int | None, dict[str, Any]]:
+        guild_id = self._scope(context)
+        found = next((c for c in self.commands.get(guild_id, []) if c["id"] == context.args["command_id"]), None)
+        if found is None:
+            raise MessageRejected(404, 10063, "Unknown application command")
+        return guild_id, found
+
+    def _edit_command(self, context: RequestContext) -> dict[str, Any]:
+        """A command's fields changed; the result must follow every rule, its name unique in its scope."""
+        guild_id, found = self._command_or_404(context)
+        changes = context.body if isinstance(context.body, dict) else {}
+        server_fields = {"id", "application_id", "version", "guild_id"}
+        command = {k: v for k, v in found.items() if k not in server_fields} | \
+                  {k: v for k, v in changes.items() if k not in server_fields | {"type"}}
+        others = [c for c in self.commands.get(guild_id, []) if c is not found]
+        errors = command_errors(command, guild=guild_id is not None, others=others)
+        if errors:
+            raise MessageRejected(400, 50035, "Invalid Form Body", errors)
+        entry = self._registered(command, guild_id)
+        entry["id"] = found["id"]
+        self.commands[guild_id] = [entry if c is found else c for c in self.commands.get(guild_id, [])]
+        return entry
+
+    def _delete_command(self, context: RequestContext) -> None:
+        guild_id, found = self._command_or_404(context)
+        self.commands[guild_id] = [c for c in self.commands.get(guild_id, []) if c is not found]
 
 
 class ProblemLogHandler(logging.Handler):
