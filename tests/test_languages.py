@@ -70,7 +70,7 @@ async def test_each_player_gets_private_answers_in_their_language_and_public_one
         d.set_locale("ana", "es-ES")
         step = await d.send_command("ola", "general", "map", {})
         assert step[0].ephemeral and step[0].content == "⛔ " + _(
-            "There is no game in this channel. Start one with /risk new.", "no")
+            "There is no game in this channel. Start one with </risk new>.", "no")
         await d.send_command("ola", "general", "risk new", {"deployment": "auto", "language": "nb"})
         await d.send_command("ana", "general", "risk join", {})
         step = await d.send_command("ana", "general", "risk help", {})

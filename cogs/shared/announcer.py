@@ -126,7 +126,7 @@ class Announcer:
         locale = game_locale(record)
         lines = [line for part in outcome.parts[start:stop]
                  for line in self.part_lines(outcome, part, EVERYBODY, locale)]
-        lines.append(_("(The turn panel could not be shown: /map shows the board, and the slash commands play "
+        lines.append(_("(The turn panel could not be shown: </map> shows the board, and the slash commands play "
                        "on.)", locale))
         await self.post(record, clip(lines))
 
@@ -325,7 +325,7 @@ class Announcer:
         locale = game_locale(record)
         lines = [_("While the bot was away:", locale),
                  *describe(events_for(missed, EVERYBODY, before=before), after, Game(after).board, locale),
-                 _("(The turn panel could not be shown: /map shows the board, and the slash commands play on.)",
+                 _("(The turn panel could not be shown: </map> shows the board, and the slash commands play on.)",
                    locale)]
         await self.post(record, clip(lines))
 

@@ -17,6 +17,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cogs.shared.commands import expand
+
 if TYPE_CHECKING:
     from engine.board import Board
     from render import Labels
@@ -62,14 +64,24 @@ def catalog(language: str) -> gettext.NullTranslations:
 
 
 def _(message: str, locale: object | None = None, /, **values: object) -> str:
-    """Translate ``message`` for a locale and fill in its ``{placeholders}``."""
-    text = catalog(language_of(locale)).gettext(message) or message
+    """Translate ``message`` for a locale and fill in its ``{placeholders}``; a command it names (``</risk new>``)
+    becomes its mention, or its name in the reader's language (``cogs/shared/commands.py``)."""
+    language = language_of(locale)
+    text = expand(catalog(language).gettext(message) or message, language)
+    return text.format(**values) if values else text
+
+
+def _plain(message: str, locale: object | None = None, /, **values: object) -> str:
+    """As ``_``, for text where Discord shows no mention (a footer, a button, a web page): commands by name."""
+    language = language_of(locale)
+    text = expand(catalog(language).gettext(message) or message, language, mention=False)
     return text.format(**values) if values else text
 
 
 def ngettext(singular: str, plural: str, n: int, locale: object | None = None, /, **values: object) -> str:
-    text = catalog(language_of(locale)).ngettext(singular, plural, n) or (singular if n == 1 else plural)
-    return text.format(n=n, **values)
+    language = language_of(locale)
+    text = catalog(language).ngettext(singular, plural, n) or (singular if n == 1 else plural)
+    return expand(text, language).format(n=n, **values)
 
 
 def percent(value: float, locale: object | None = None, digits: int = 0) -> str:

@@ -70,9 +70,9 @@ def note_line(note: Note, state: GameState, locale: object) -> str:
                  player=name, n=note.count)
     if note.kind == SEAT_TO_AI:
         return ngettext("🤖 {player} missed {n} turn: the AI takes their seat. The host can give it back with "
-                        "/risk reinstate.", "🤖 {player} missed {n} turns in a row: the AI takes their seat. The host "
-                        "can give it back with /risk reinstate.", note.count, locale, player=name) + "\n" + (_(
-            "The host can also offer the seat to a substitute: the button below, or /offer.", locale)
+                        "</risk reinstate>.", "🤖 {player} missed {n} turns in a row: the AI takes their seat. The "
+                        "host can give it back with </risk reinstate>.", note.count, locale, player=name) + "\n" + (
+            _("The host can also offer the seat to a substitute: the button below, or </offer>.", locale)
             if note.offerable else _("A tournament's seat is not offered to a substitute: the player who left it "
                                      "forfeits the table.", locale))
     if note.kind == SEAT_REMOVED:
