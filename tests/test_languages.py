@@ -81,8 +81,10 @@ async def test_each_player_gets_private_answers_in_their_language_and_public_one
             "Only the host or a member with Manage Server can do that.", "es")
         step = await d.send_command("ola", "general", "risk start", {})
         public = [m for m in step if not m.ephemeral]
-        begins = _("The game begins! Dice commitment: `{c}`", "nb", c="").split("`")[0]
-        assert begins != "The game begins! Dice commitment: " and any(begins in m.content for m in public)
+        start = ("The game begins! Its dice are fixed in advance by a secret seed, sealed by its commitment `{c}`; "
+                 "after the game </risk verify> reveals the seed, and anyone can check every roll.")
+        begins = _(start, "nb", c="").split("`")[0]
+        assert begins != start.split("`")[0] and any(begins in m.content for m in public)
         panel = [m for m in d.messages if "🎯" in m.content][-1]
         assert _("Place", "nb") in [b["label"] for b in panel.buttons] and _("Place", "nb") != "Place"
         step = await d.send_command("ana", "general", "cards", {})

@@ -298,8 +298,8 @@ class Announcer:
         last = parts[-1]
         told = [e for p in parts for e in events_for(p.events, EVERYBODY, before=p.before)
                 if e["type"] in ("player_eliminated", "player_surrendered")]
-        lines = [ngettext("🤖 No player is left: the AIs played {n} turn.",
-                          "🤖 No player is left: the AIs played {n} turns.", len(parts), locale),
+        lines = [ngettext("🤖 No human player is left: the AIs played {n} turn.",
+                          "🤖 No human player is left: the AIs played {n} turns.", len(parts), locale),
                  *([] if last.ended else [_("They play on by themselves; the result will follow here.", locale)]),
                  *describe(told, last.after, Game(last.after).board, locale)]
         kwargs: PostOptions = {}

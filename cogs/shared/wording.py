@@ -113,7 +113,9 @@ def part_lines(outcome: Outcome, part: Part, audience: Audience, locale: object)
     head: list[str] = []
     skip: set[EventType] = set()
     if part.by == START:
-        head.append(_("The game begins! Dice commitment: `{c}`", locale, c=state.seed_commitment[:16] + "…"))
+        head.append(_("The game begins! Its dice are fixed in advance by a secret seed, sealed by its commitment "
+                      "`{c}`; after the game </risk verify> reveals the seed, and anyone can check every roll.",
+                      locale, c=state.seed_commitment[:16] + "…"))
         seen = seen[1:]
     elif part.by in (AI, TIMEOUT):
         if part.by == TIMEOUT:
