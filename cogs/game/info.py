@@ -62,7 +62,9 @@ class InfoCommands(CogBase):
             embed.add_field(name=_("Deadline", locale), value=_("ends <t:{t}:R>", locale, t=int(turn_timer.due_at)))
         if record.status == "paused":
             embed.add_field(name=_("Paused", locale), value=_("The host resumes with </risk resume>.", locale))
-        embed.add_field(name=_("Dice commitment", locale), value=f"`{s.seed_commitment}`", inline=False)
+        embed.add_field(name=_("Dice commitment", locale), inline=False, value=_(
+            "`{c}`\nThe dice are fixed in advance by a secret seed; this commitment seals it. After the game "
+            "</risk verify> shows the seed, and anyone can check every roll.", locale, c=s.seed_commitment))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @risk_group.command(name="settings", description="The rules this game is played with")
