@@ -23,6 +23,7 @@ OTHER_SENSES = {
     "placing": r"first place|no place|average placement",  # a rank, a seat at a table, a standing
     "round": r"round robin",
     "turn": r"in turn",                                  # one after the other
+    "seat": r"seats at most|table seats|seat an ai",     # the verb: a game has room for
 }
 # What a message shows that is not its words: placeholders, commands, code, quoted names, markup.
 NOT_WORDS = re.compile(r"\{[^}]*\}|</[^>]*>|`[^`]*`|“[^”]*”|«[^»]*»|<[^>]*>")
