@@ -189,7 +189,7 @@ class _Risk(_Bot):
             await self.board.stop()
         await super().close()
         await self.store.close()
-        command_names.REGISTRY.clear()
+        command_names.forget()
 
 
 class RiskBot(_Risk, commands.Bot):

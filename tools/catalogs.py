@@ -23,8 +23,11 @@ if str(ROOT) not in sys.path:
 
 from discord import app_commands  # noqa: E402
 
-from cogs.shared.commands import MARKUP  # noqa: E402
-from cogs.shared.i18n import DOMAIN, LOCALE_DIR  # noqa: E402
+from cogs.shared.i18n import (  # noqa: E402
+    DOMAIN,
+    LOCALE_DIR,
+    MARKUP,
+)
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog

@@ -6,64 +6,24 @@ in the reader's own language and makes clickable, when the command's id is known
 name as the synced tree gives it (``/risk ny`` in Norwegian). ``_plain`` always gives the name: for the places
 Discord shows no mention (an embed's footer, a button, a web page, an image).
 
-The ids are Discord's: the running bot asks for its registered commands when it starts (one request for the
-global commands, one for the development server of ``dev_guild``; ``bot.py sync`` is a separate process) and
-keeps them here for the life of the process. The localized names come from the tree itself (the payload its
-translator gives, exactly what a sync registers).
+The markup's expansion and what it reads (``REGISTRY``) are in ``cogs/shared/i18n.py``, with the catalogs; this
+module fills the registry in. The ids are Discord's: the running bot asks for its registered commands when it
+starts (one request for the global commands, one for the development server of ``dev_guild``; ``bot.py sync`` is a
+separate process) and keeps them for the life of the process. The localized names come from the tree itself (the
+payload its translator gives, exactly what a sync registers).
 """
 
 from __future__ import annotations
 
 import logging
-import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from cogs.shared.i18n import DISCORD_LOCALES_OF, REGISTRY
 
 if TYPE_CHECKING:
     from discord import app_commands
 
 log = logging.getLogger(__name__)
-
-# </name>, </name subcommand>, </name group subcommand>: English names, lower case.
-MARKUP = re.compile(r"</([a-z][a-z0-9_-]*(?: [a-z][a-z0-9_-]*){0,2})>")
-
-
-@dataclass
-class Registry:
-    ids: dict[str, int] = field(default_factory=dict)  # a top-level command's name to its id
-    names: dict[str, dict[str, str]] = field(default_factory=dict)  # language to path to its localized path
-
-    def clear(self) -> None:
-        self.ids.clear()
-        self.names.clear()
-
-
-REGISTRY = Registry()
-
-
-def name_of(path: str, language: str) -> str:
-    "A command's path as a reader of ``language`` types it, with its slash: ``</risk> ny``."
-    known = REGISTRY.names.get(language, {}).get(path)
-    if known is None:
-        from cogs.shared.i18n import pgettext
-
-        known = " ".join(pgettext("command-name", part, language) for part in path.split())
-    return "/" + known
-
-
-def refer(path: str, language: str, *, mention: bool = True) -> str:
-    """A command as a sentence names it: its mention when its id is known (and ``mention``), else its name."""
-    command_id = REGISTRY.ids.get(path.split(maxsplit=1)[0]) if mention else None
-    if command_id is not None:
-        return f"</{path}:{command_id}>"
-    return name_of(path, language)
-
-
-def expand(text: str, language: str, *, mention: bool = True) -> str:
-    """Every ``</path>`` of a formatted template, as ``refer`` gives it."""
-    if "</" not in text:
-        return text
-    return MARKUP.sub(lambda m: refer(m.group(1), language, mention=mention), text)
 
 
 def _localized_paths(payload: dict[str, Any], prefix: tuple[str, ...] = ()) -> dict[str, dict[str, str]]:
@@ -78,8 +38,6 @@ def _localized_paths(payload: dict[str, Any], prefix: tuple[str, ...] = ()) -> d
 
 async def learn_names(tree: app_commands.CommandTree[Any]) -> None:
     """The localized name of every command path, from the payload the tree's translator gives for a sync."""
-    from cogs.shared.i18n import DISCORD_LOCALES_OF
-
     translator = tree.translator
     found: dict[str, dict[str, str]] = {}
     for command in tree.get_commands():
@@ -116,4 +74,9 @@ async def learn_ids(tree: app_commands.CommandTree[Any], guild_ids: tuple[int, .
     log.info("command mentions: %d commands registered", len(ids))
 
 
-__all__ = ["MARKUP", "REGISTRY", "expand", "learn_ids", "learn_names", "name_of", "refer"]
+def forget() -> None:
+    """The bot is closing: sentences go back to names (another bot of the process learns its own)."""
+    REGISTRY.clear()
+
+
+__all__ = ["forget", "learn_ids", "learn_names"]

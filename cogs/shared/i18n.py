@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from cogs.shared.commands import expand
 
 if TYPE_CHECKING:
     from engine.board import Board
@@ -32,6 +32,48 @@ DISCORD_LOCALES = {"en-US": "en", "en-GB": "en", "no": "nb", "nb": "nb", "es-ES"
 LANGUAGES = {"en": "English", "nb": "Norsk bokmål", "es": "Español"}
 # The Discord locales each language is offered for, when syncing localised command names.
 DISCORD_LOCALES_OF = {"nb": ("no",), "es": ("es-ES", "es-419")}
+
+
+# Commands named in a message: </name>, </name subcommand>, </name group subcommand>, English names in lower case.
+# Formatting makes each the command's mention when its id is known, else its name (cogs/shared/commands.py fills
+# the registry in when the bot starts).
+MARKUP = re.compile(r"</([a-z][a-z0-9_-]*(?: [a-z][a-z0-9_-]*){0,2})>")
+
+
+@dataclass
+class Registry:
+    ids: dict[str, int] = field(default_factory=dict)  # a top-level command's name to its id
+    names: dict[str, dict[str, str]] = field(default_factory=dict)  # language to path to its localized path
+
+    def clear(self) -> None:
+        self.ids.clear()
+        self.names.clear()
+
+
+REGISTRY = Registry()
+
+
+def name_of(path: str, language: str) -> str:
+    """A command's path as a reader of ``language`` types it, with its slash: ``/risk ny``."""
+    known = REGISTRY.names.get(language, {}).get(path)
+    if known is None:
+        known = " ".join(pgettext("command-name", part, language) for part in path.split())
+    return "/" + known
+
+
+def refer(path: str, language: str, *, mention: bool = True) -> str:
+    """A command as a sentence names it: its mention when its id is known (and ``mention``), else its name."""
+    command_id = REGISTRY.ids.get(path.split(maxsplit=1)[0]) if mention else None
+    if command_id is not None:
+        return f"</{path}:{command_id}>"
+    return name_of(path, language)
+
+
+def expand(text: str, language: str, *, mention: bool = True) -> str:
+    """Every ``</path>`` of a formatted template, as ``refer`` gives it."""
+    if "</" not in text:
+        return text
+    return MARKUP.sub(lambda m: refer(m.group(1), language, mention=mention), text)
 
 
 def language_of(locale: object | None) -> str:

@@ -127,7 +127,7 @@ def round_texts(view: TournamentView, locale: object) -> list[str]:
 
 
 def status_lines(view: TournamentView, locale: object) -> list[str]:
-    "What `</tournament status>` says: the format, the entrants, the round and its tables."
+    """What ``/tournament status`` says: the format, the entrants, the round and its tables."""
     record = view.record
     lines = [_("Format: {format}", locale, format=format_text(record, locale)),
              _("Status: {status}", locale, status=_(STATUS_NAMES.get(record.status, record.status), locale))]
