@@ -34,6 +34,7 @@ from discord.ext import commands
 
 from cogs import EXTENSIONS
 from cogs.maps import drawing as maps
+from cogs.shared import commands as command_names
 from cogs.shared.errors import install as install_error_handler
 from cogs.shared.services import Services
 from cogs.shared.translator import CatalogTranslator
@@ -155,6 +156,10 @@ class _Risk(_Bot):
                 raise
             self.extensions_loaded.append(name)
         log.info("loaded %s", ", ".join(self.extensions_loaded))
+        await command_names.learn_names(self.tree)
+        if self.serve_board and self.application_id is not None:
+            # Sentences name commands by their mention: the ids of what is registered (not while syncing).
+            await command_names.learn_ids(self.tree, (self.config.dev_guild,) if self.config.dev_guild else ())
         if self.config.web.enabled:
             from web.setup import start_board
 
@@ -184,6 +189,7 @@ class _Risk(_Bot):
             await self.board.stop()
         await super().close()
         await self.store.close()
+        command_names.forget()
 
 
 class RiskBot(_Risk, commands.Bot):

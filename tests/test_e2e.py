@@ -182,6 +182,27 @@ async def test_sync_registers_the_commands_in_the_guild(fake: FakeDiscord, bots:
         clean(fake, bot)
 
 
+async def test_the_running_bot_names_commands_by_the_mentions_of_the_ids_discord_gave(fake: FakeDiscord,
+                                                                                      bots: Callable[..., BotProcess]):
+    """`bot.py sync --guild` registers the commands; the bot started next asks Discord for them (the global ones
+    and its development server's) and its sentences carry `</risk new:ID>`, which Discord shows localized."""
+    async with asyncio.timeout(90):
+        sync = bots()
+        sync.start("sync", "--guild", str(fake.guild_id))
+        assert await sync.wait_exit(30) == 0, sync.stderr()
+        assert not fake.calls_to("GET", "/applications/{application_id}/guilds/{guild_id}/commands")  # not syncing
+        risk = next(c for c in fake.server.commands[fake.guild_id] if c["name"] == "risk")
+        bot = bots(settings={"dev_guild": fake.guild_id})
+        bot.start()
+        await bot.wait_ready()
+        assert [c.status for c in fake.calls_to("GET", "/applications/{application_id}/commands")] == [200]
+        assert [c.status for c in fake.calls_to("GET", "/applications/{application_id}/guilds/{guild_id}/commands")
+                ] == [200]
+        answer = await (await fake.command("alice", "general", "risk help", locale="no")).wait_settled(20)
+        assert f"</risk new:{risk['id']}>" in answer.text and "/risk ny" not in answer.text
+        clean(fake, bot)
+
+
 async def test_a_wrong_token_stops_the_bot_with_a_clear_message(fake: FakeDiscord,
                                                                  bots: Callable[..., BotProcess]):
     async with asyncio.timeout(60):

@@ -158,7 +158,7 @@ async def test_each_player_gets_private_answers_in_their_language_and_public_one
         d.set_locale("ana", "es-ES")
         step = await d.send_command("ola", "general", "map", {})
         assert step[0].ephemeral and step[0].content == "⛔ " + _(
-            "There is no game in this channel. Start one with /risk new.", "no")
+            "There is no game in this channel. Start one with </risk new>.", "no")
         await d.send_command("ola", "general", "risk new", {"deployment": "auto", "language": "nb"})
         await d.send_command("ana", "general", "risk join", {})
         step = await d.send_command("ana", "general", "risk help", {})
@@ -170,8 +170,10 @@ async def test_each_player_gets_private_answers_in_their_language_and_public_one
             "Only the host or a member with Manage Server can do that.", "es")
         step = await d.send_command("ola", "general", "risk start", {})
         public = [m for m in step if not m.ephemeral]
-        begins = _("The game begins! Dice commitment: `{c}`", "nb", c="").split("`")[0]
-        assert begins != "The game begins! Dice commitment: " and any(begins in m.content for m in public)
+        start = ("The game begins! Its dice are fixed in advance by a secret seed, sealed by its commitment `{c}`; "
+                 "after the game </risk verify> reveals the seed, and anyone can check every roll.")
+        begins = _(start, "nb", c="").split("`")[0]
+        assert begins != start.split("`", maxsplit=1)[0] and any(begins in m.content for m in public)
         panel = [m for m in d.messages if "🎯" in m.content][-1]
         assert _("Place", "nb") in [b["label"] for b in panel.buttons] and _("Place", "nb") != "Place"
         step = await d.send_command("ana", "general", "cards", {})
@@ -230,7 +232,7 @@ def test_neutral_is_lower_case_inside_a_norwegian_sentence_and_capitalised_as_a_
               "attacker_dice": [6], "defender_dice": [3], "attacker_losses": 0, "defender_losses": 1,
               "roll_index": 0, "rolls": 2}
     line = describe([battle], s, game.board, "nb")[0]
-    assert "nøytral mister 1" in line and "Nøytral" not in line
+    assert "nøytral mistet 1" in line and "Nøytral" not in line
     assert seat_name(s, NEUTRAL, "nb") == "nøytral"
     assert label_name(s, NEUTRAL, "nb") == "Nøytral" and seat_name(s, NEUTRAL, "en") == "Neutral"
 

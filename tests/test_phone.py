@@ -303,7 +303,7 @@ async def test_a_game_left_to_the_ais_posts_a_few_messages_and_never_stalls(tmp_
         assert (await record_of(d)).status == "finished"
         public = [m for m in d.messages[before:] if not m.ephemeral]
         assert len(public) <= 12, [m.content[:40] for m in public]
-        assert any("No player is left" in m.content for m in public)
+        assert any("No human player is left" in m.content for m in public)
         assert any(m.embeds and "🏆" in str(m.embeds[0].get("title")) for m in public)
 
 

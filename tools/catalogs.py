@@ -23,7 +23,11 @@ if str(ROOT) not in sys.path:
 
 from discord import app_commands  # noqa: E402
 
-from cogs.shared.i18n import DOMAIN, LOCALE_DIR  # noqa: E402
+from cogs.shared.i18n import (  # noqa: E402
+    DOMAIN,
+    LOCALE_DIR,
+    MARKUP,
+)
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
@@ -40,7 +44,7 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, ...], str | None, str]
     from store import errors as store_errors
     from table import tournaments as table_refusals
 
-    keywords: Keywords = {"_": (1,), "_noop": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+    keywords: Keywords = {"_": (1,), "_plain": (1,), "_noop": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
     # The refusals of the engine, the store and the map files: the first argument of every TemplateError (RuleError,
     # MapError, StoreError, MapFileError and theirs), and the phrases put into them.
     refusals = {name for module in (errors, store_errors, map_errors, table_refusals)
@@ -162,7 +166,8 @@ def _forms(text: str | Sequence[str] | None) -> tuple[str, ...]:
 
 
 def problems(language: str) -> list[str]:
-    """Messages of the template with no translation in a language, or whose placeholders differ."""
+    """Messages of the template with no translation in a language, or whose placeholders or the commands they
+    name (``</risk new>``) differ."""
     from babel.messages.pofile import read_po
 
     with (LOCALE_DIR / f"{DOMAIN}.pot").open("rb") as f:
@@ -183,9 +188,12 @@ def problems(language: str) -> list[str]:
             out.append(f"{language}: no translation for {message.context or ''}|{ids[0][:60]!r}")
             continue
         expected = sorted(PLACEHOLDER.findall(ids[-1]))
+        commands = sorted(MARKUP.findall(ids[-1]))
         for s in strings:
             if sorted(PLACEHOLDER.findall(s)) != expected:
                 out.append(f"{language}: placeholders differ in {ids[0][:60]!r}: {s[:60]!r}")
+            if sorted(MARKUP.findall(s)) != commands:
+                out.append(f"{language}: the commands named differ in {ids[0][:60]!r}: {s[:60]!r}")
     return out
 
 

@@ -31,7 +31,7 @@ from aiohttp import WSMsgType, web
 
 from cogs.maps import drawing
 from cogs.shared.errors import translate_rule, translate_template
-from cogs.shared.i18n import _, language_of
+from cogs.shared.i18n import _, _plain, language_of
 from engine import GameState, RuleError
 from engine.fog import Audience
 from render import workers
@@ -186,14 +186,14 @@ class BoardServer:
         """Why a link, a cookie or an Activity opens nothing, in the asker's language."""
         language = language or language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
         words = {
-            "forged": _("This board link is not valid. Ask the bot for a new one with /board.", language),
-            "expired": _("This board link has expired. Ask the bot for a new one with /board.", language),
-            "used": _("This board link was used already. Ask the bot for a new one with /board.", language),
-            "game": _("This board link is for another game. Ask the bot for a new one with /board.", language),
-            "seat": _("You no longer hold that seat in this game. Ask the bot for a new link with /board.",
+            "forged": _plain("This board link is not valid. Ask the bot for a new one with </board>.", language),
+            "expired": _plain("This board link has expired. Ask the bot for a new one with </board>.", language),
+            "used": _plain("This board link was used already. Ask the bot for a new one with </board>.", language),
+            "game": _plain("This board link is for another game. Ask the bot for a new one with </board>.", language),
+            "seat": _plain("You no longer hold that seat in this game. Ask the bot for a new link with </board>.",
                       language),
             "missing": _("This game has no board to show.", language),
-            "session": _("Open the board from the link the bot gives you with /board.", language),
+            "session": _plain("Open the board from the link the bot gives you with </board>.", language),
             "activity": _("Discord could not confirm who you are in this channel: open the board again from the "
                           "game's Board button.", language),
         }

@@ -35,7 +35,7 @@ class ControlCommands(CogBase):
                               name=safe_name(player.display_name)))
         if record.status == "lobby":
             if player.id == interaction.user.id:
-                raise UserError(_("To leave your own lobby, use /risk leave (or /risk cancel to close it).",
+                raise UserError(_("To leave your own lobby, use </risk leave> (or </risk cancel> to close it).",
                                   interaction.locale))
             record = (await self.table.kick(record.id, seat)).record
             figures = await lobby_figures(self.store, record)
@@ -91,7 +91,7 @@ class ControlCommands(CogBase):
         record = await game_here(self.store, interaction)
         await require_control(self.store, record, interaction)
         record = (await self.table.pause(record.id)).record
-        await interaction.response.send_message(_("⏸️ Game #{id} is paused. /risk resume goes on.",
+        await interaction.response.send_message(_("⏸️ Game #{id} is paused. </risk resume> goes on.",
                                                   game_locale(record, interaction), id=record.id))
 
     @risk_group.command(name="resume", description="Resume a paused game (host)")

@@ -61,8 +61,10 @@ class InfoCommands(CogBase):
         if turn_timer is not None:
             embed.add_field(name=_("Deadline", locale), value=_("ends <t:{t}:R>", locale, t=int(turn_timer.due_at)))
         if record.status == "paused":
-            embed.add_field(name=_("Paused", locale), value=_("The host resumes with /risk resume.", locale))
-        embed.add_field(name=_("Dice commitment", locale), value=f"`{s.seed_commitment}`", inline=False)
+            embed.add_field(name=_("Paused", locale), value=_("The host resumes with </risk resume>.", locale))
+        embed.add_field(name=_("Dice commitment", locale), inline=False, value=_(
+            "`{c}`\nThe dice are fixed in advance by a secret seed; this commitment seals it. After the game "
+            "</risk verify> shows the seed, and anyone can check every roll.", locale, c=s.seed_commitment))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @risk_group.command(name="settings", description="The rules this game is played with")
@@ -76,7 +78,7 @@ class InfoCommands(CogBase):
                        count: app_commands.Range[int, 1, 200] = 20) -> None:
         record = await game_or_last(self.store, interaction)
         if record.state_json is None:
-            raise UserError(_("The game has not started yet: the host starts it with /risk start.",
+            raise UserError(_("The game has not started yet: the host starts it with </risk start>.",
                               interaction.locale))
         # Only the last turns are read (store/logs.py), as the reader may see them (engine.fog): in the log's worker
         # process, which may have to start first, so the answer is deferred within Discord's 3 s.
@@ -111,11 +113,11 @@ class InfoCommands(CogBase):
         locale = interaction.locale
         if s.phase != OVER:
             text = _("The dice of this game are fixed by a secret seed whose SHA-256 commitment is `{c}`. The seed "
-                     "is revealed when the game ends; then /risk verify shows it and anyone can check every roll.",
+                     "is revealed when the game ends; then </risk verify> shows it and anyone can check every roll.",
                      locale, c=s.seed_commitment)
         else:
             text = _("Seed: `{seed}`\nCommitment: `{c}`\nCheck: sha256(seed) equals the commitment, and "
-                     "`python -m engine.verify game.jsonl` (the file from /risk export) re-derives every die. The "
+                     "`python -m engine.verify game.jsonl` (the file from </risk export>) re-derives every die. The "
                      "method is in docs/dice.md.", locale, seed=s.seed, c=s.seed_commitment)
         await interaction.response.send_message(text, ephemeral=True)
 

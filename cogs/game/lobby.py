@@ -16,7 +16,7 @@ from cogs.shared.base import CogBase, risk_group
 from cogs.shared.components import view_of
 from cogs.shared.errors import UserError, acknowledge, handle_error
 from cogs.shared.guards import game_here, game_locale, require_control, require_own_seats
-from cogs.shared.i18n import LANGUAGES, _, language_of, ngettext, percent, pgettext
+from cogs.shared.i18n import LANGUAGES, _, _plain, language_of, ngettext, percent, pgettext
 from cogs.shared.services import taps_of
 from cogs.shared.text import AI_NAMES, _noop, player_name, safe_name
 from engine import Settings, SettingsError, registered_map
@@ -149,7 +149,7 @@ def lobby_embed(record: GameRecord, interaction: discord.Interaction[Any],
     if teams:
         embed.add_field(name=_("Teams", locale), value=teams, inline=False)
     embed.add_field(name=_("Settings", locale), value=settings_text(record.settings, locale), inline=False)
-    embed.set_footer(text=_("/risk join to take a seat · the host starts with /risk start", locale))
+    embed.set_footer(text=_plain("</risk join> to take a seat · the host starts with </risk start>", locale))
     return embed
 
 
@@ -215,7 +215,7 @@ class LobbyCommands(CogBase):
             chosen["map"] = (await resolve_map(self.store, interaction, map_name)).id
         board = registered_map(str(chosen.get("map") or "classic"))
         if board is None:   # a server default naming a map that is gone
-            raise UserError(_("There is no map “{name}” here: /risk map list shows them.", interaction.locale,
+            raise UserError(_("There is no map “{name}” here: </risk map list> shows them.", interaction.locale,
                               name=safe_name(str(chosen["map"])[:60])))
         if chosen.get("mode") == "missions" and not board.has_missions:
             raise UserError(_("The map {name} has no missions: choose another goal or another map.",
@@ -291,7 +291,7 @@ class LobbyCommands(CogBase):
     async def risk_leave(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_here(self.store, interaction, running=False)
         if record.status != "lobby":
-            raise UserError(_("The game is running: use /risk surrender to resign.", interaction.locale))
+            raise UserError(_("The game is running: use </risk surrender> to resign.", interaction.locale))
         await require_own_seats(self.store, record, interaction)
         record = (await self.table.leave(record.id, interaction.user.id)).record
         if record.status == "cancelled":
@@ -318,7 +318,7 @@ class LobbyCommands(CogBase):
 
     async def start_game(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         if len(record.players) < 2:
-            raise UserError(_("A game needs at least 2 players: /risk join or /risk addbot.", interaction.locale))
+            raise UserError(_("A game needs at least 2 players: </risk join> or </risk addbot>.", interaction.locale))
         await acknowledge(interaction, private=False)
         await self.announcer.answer(interaction, await self.table.start(record.id), private=False)
 

@@ -57,7 +57,7 @@ RULE_TOPICS: dict[str, tuple[Part, ...]] = {
              "the attacker must beat a die to win the pair.",),
     "dice": ("**Dice.** The attacker rolls 1 to 3 dice and must have more armies in the territory than dice rolled. "
              "The defender rolls 2 dice if it has 2 or more armies, else 1 (the bot always rolls the most for the "
-             "defender). Every roll comes from the game's secret seed: /risk verify.",),
+             "defender). Every roll comes from the game's secret seed: </risk verify>.",),
     "cards": (BySetting("cards", {
         "escalating": "**Cards.** Conquer at least one territory in a turn to draw one card at its end. A set is "
                       "three of a kind, one of each, or any two plus a wild. Sets are worth 4, 6, 8, 10, 12, 15, then "
@@ -96,7 +96,7 @@ RULE_TOPICS: dict[str, tuple[Part, ...]] = {
     "twoplayer": ("**Two players** play with a neutral army: 40 armies each and 40 neutral, the territories dealt "
                   "in three piles of 14. Each setup turn you place 2 of your armies and 1 neutral army. Neutral "
                   "never attacks and is never reinforced. Eliminate your opponent to win.",),
-    "missions": ("**Secret missions** (mode missions). Each player gets a mission only they see (`/mission`, or the "
+    "missions": ("**Secret missions** (mode missions). Each player gets a mission only they see (</mission>, or the "
                  "Mission button): conquer two named continents (sometimes plus one of your choice), hold 18 "
                  "territories with 2 armies each or 24 territories, or destroy one player. Complete it and you win "
                  "at once, in your own turn. If your target is eliminated by someone else, or surrenders, your "
@@ -113,19 +113,19 @@ RULE_TOPICS: dict[str, tuple[Part, ...]] = {
             "channel learns only that turns start and end, trades, eliminations, surrenders and the end. When the "
             "game ends the fog lifts and everything is shown.",),
     "undo": ("**Undo.** Until your first attack you may take back the armies you placed this turn (the Undo button, "
-             "or `/undo`): they go back to be placed again. Armies from a card bonus stay.",),
+             "or </undo>): they go back to be placed again. Armies from a card bonus stay.",),
 }
 
 # What other games may change, said after a topic's default rules when it is asked outside a game.
 VARIANTS: dict[str, str] = {
     "mistakes": "Rules 2 and 3 are those of the default settings; other games may change them (the settings fortify "
-                "and cards of /risk new).",
+                "and cards of </risk new>).",
     "cards": "Other games may give sets fixed values (4, 6, 8 or 10 armies by their symbols) or play without cards: "
-             "the setting cards of /risk new.",
+             "the setting cards of </risk new>.",
     "fortify": "Other games allow the one move along a chain of your territories (fortify: connected), or any number "
-               "of such moves (fortify: unlimited): the setting fortify of /risk new.",
+               "of such moves (fortify: unlimited): the setting fortify of </risk new>.",
 }
-VARIANTS_NOTE = "Asked in a game's channel, /risk rules tells that game's rules."
+VARIANTS_NOTE = "Asked in a game's channel, </risk rules> tells that game's rules."
 # The setting a topic is about, named after it when it is asked in a game's channel.
 ABOUT: dict[str, str] = {"cards": "cards", "fortify": "fortify", "elimination": "cards", "missions": "mode",
                          "capitals": "mode", "teams": "teams", "fog": "fog"}
@@ -168,19 +168,19 @@ def rule_text(topic: str, settings: Settings | None, locale: object | None = Non
 
 HELP_TEXT = (
     "**Risk on Discord**\n"
-    "Start: `/risk new` opens a lobby, players `/risk join`, the host adds AIs with `/risk addbot` and starts "
-    "with `/risk start`.\n"
-    "Play with the buttons on the turn message, or type: `/place`, `/attack`, `/blitz`, `/move`, `/fortify`, "
-    "`/trade`, `/end`, and `/undo` to take back this turn's placements. See the board with `/map`, your hand with "
-    "`/cards`, your secret mission with `/mission`, any battle's exact odds with `/odds`.\n"
-    "More: `/risk status`, `/risk log`, `/risk rules`, `/risk surrender`, `/vote` to end the game if everyone still "
-    "in agrees, and after the game `/risk export` and "
-    "`/risk verify` to check every die.\n"
-    "Records of this server: `/risk stats`, `/risk leaderboard` and `/risk history`."
+    "Start: </risk new> opens a lobby, players </risk join>, the host adds AIs with </risk addbot> and starts "
+    "with </risk start>.\n"
+    "Play with the buttons on the turn message, or type: </place>, </attack>, </blitz>, </move>, </fortify>, "
+    "</trade>, </end>, and </undo> to take back this turn's placements. See the board with </map>, your hand with "
+    "</cards>, your secret mission with </mission>, any battle's exact odds with </odds>.\n"
+    "More: </risk status>, </risk log>, </risk rules>, </risk surrender>, </vote> to end the game if everyone still "
+    "in agrees, and after the game </risk export> and "
+    "</risk verify> to check every die.\n"
+    "Records of this server: </risk stats>, </risk leaderboard> and </risk history>."
 )
 SUBSTITUTES_HELP = (
     "Substitutes: when the AI takes over the seat of a player who missed their turns, the host can offer it "
-    "(the button on that message, or `/offer`); a player not in the game takes it with the offer's button."
+    "(the button on that message, or </offer>); a player not in the game takes it with the offer's button."
 )
 
 # Command and option names renamed in a language, old → new as players type them: told in /risk help (and in

@@ -88,7 +88,7 @@ class SeatCommands(CogBase):
             raise UserError(refusal(exc, locale)) from None
         interaction.extras[CHANGED] = True
         await interaction.response.send_message(
-            _("🪑 The seat is yours: you play it from now on. /cards and /mission show its secrets, now yours.",
+            _("🪑 The seat is yours: you play it from now on. </cards> and </mission> show its secrets, now yours.",
               locale), ephemeral=True)
         await announce_seat(self.announcer, outcome)
 

@@ -22,7 +22,7 @@ from cogs.maps import drawing as maps
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError
-from cogs.shared.i18n import _, language_of
+from cogs.shared.i18n import _, _plain, language_of, pgettext
 from cogs.shared.text import safe_name
 from engine import Board, builtin_maps, load_map, registered_map
 from engine.board import plain_text
@@ -76,7 +76,7 @@ async def resolve_map(store: StoreReader, interaction: discord.Interaction[Any],
                  *(board.title_in(lang).casefold() for lang in ("nb", "es"))}
         if key in names:
             return board
-    raise UserError(_("There is no map “{name}” here: /risk map list shows them.", interaction.locale,
+    raise UserError(_("There is no map “{name}” here: </risk map list> shows them.", interaction.locale,
                       name=safe_name(text[:60])))
 
 
@@ -143,8 +143,9 @@ class MapCommands(CogBase):
                                  checked.files)
         board = install_files(checked.files)
         keep_thumbnail(checked.map_id, checked.thumbnail)
-        text = _("Added the map {name}: {summary}. Choose it with /risk new map:{name}.", interaction.locale,
-                 name=map_title(board, interaction.locale), summary=board_summary(board, interaction.locale))
+        text = _("Added the map {name}: {summary}. Choose it with </risk new> {option}:{name}.", interaction.locale,
+                 name=map_title(board, interaction.locale), summary=board_summary(board, interaction.locale),
+                 option=pgettext("option-name", "map", interaction.locale))
         if checked.skipped:
             text += "\n" + _("Left out, as bonuses our rules do not have: {names}.", interaction.locale,
                               names=", ".join(safe_name(n) for n in checked.skipped)[:500])
@@ -185,8 +186,8 @@ class MapCommands(CogBase):
         lines = [f"**{map_title(board, locale)}**: {board_summary(board, locale)}"
                  + (" · " + _("built in", locale) if map_id in built_in else "") for map_id, board in maps]
         embed = discord.Embed(title=_("Maps", locale), description="\n".join(lines), colour=discord.Colour.blue())
-        embed.set_footer(text=_("/risk new map:NAME plays on one · server managers add maps with /risk map add",
-                                locale))
+        embed.set_footer(text=_plain("</risk new> {option}:NAME plays on one · server managers add maps with "
+                                     "</risk map add>", locale, option=pgettext("option-name", "map", locale)))
         sheet, drawn = await workers.run(sheet_png, [(map_id, board.title_in(language_of(locale)),
                                                       _thumbnails.get(map_id)) for map_id, board in maps])
         for map_id, picture in drawn.items():

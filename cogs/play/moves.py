@@ -207,7 +207,7 @@ class PlayCommands(CogBase):
     async def map(self, interaction: discord.Interaction[Any]) -> None:
         record = await game_or_last(self.store, interaction)
         if record.state_json is None:
-            raise UserError(_("The game has not started yet: the host starts it with /risk start.",
+            raise UserError(_("The game has not started yet: the host starts it with </risk start>.",
                               interaction.locale))
         await self.announcer.private_map(interaction, record)
 

@@ -208,7 +208,7 @@ class HistoryView(Pager):
         s = (await self.cog.store.get_game(self.chosen)).game().state
         await interaction.response.send_message(
             _("Seed: `{seed}`\nCommitment: `{c}`\nCheck: sha256(seed) equals the commitment, and "
-              "`python -m engine.verify game.jsonl` (the file from /risk export) re-derives every die. The "
+              "`python -m engine.verify game.jsonl` (the file from </risk export>) re-derives every die. The "
               "method is in docs/dice.md.", interaction.locale, seed=s.seed, c=s.seed_commitment), ephemeral=True)
 
     @discord.ui.button(label="Timelapse", style=discord.ButtonStyle.secondary)

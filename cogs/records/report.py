@@ -12,7 +12,7 @@ import io
 
 import discord
 
-from cogs.shared.i18n import _, decimal, ngettext
+from cogs.shared.i18n import _, _plain, decimal, ngettext
 from cogs.shared.text import continent_text, neutral_in_sentence, player_name, territory_text
 from engine import Event, GameState, load_map
 from engine.state import NEUTRAL, OVER
@@ -105,8 +105,8 @@ def build_report(record_id: int, events: list[Event], state: GameState, locale: 
         dice_note=_("Luck: how many standard deviations fewer armies a player lost than fair dice take on average "
                     "for the very dice they rolled. Fair dice stay between -2 and +2 about 19 times in 20.", locale),
         dice=dice, scale_words=(_("unlucky", locale), _("lucky", locale)),
-        footer=_("Check every die: /risk verify shows the seed, and /risk export the log for python -m engine.verify.",
-                 locale))
+        footer=_plain("Check every die: </risk verify> shows the seed, and </risk export> the log for "
+                      "python -m engine.verify.", locale))
 
 
 async def timelapse_file(log: bytes, game_id: int, limit: int = TIMELAPSE_LIMIT) -> discord.File | None:

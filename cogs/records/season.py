@@ -120,7 +120,7 @@ class SeasonCommands(CogBase):
         locale = interaction.locale
         season = await self.store.current_season(interaction.guild_id)
         if season is None:
-            raise UserError(_("This server has not run a season yet; a manager starts one with /season start.",
+            raise UserError(_("This server has not run a season yet; a manager starts one with </season start>.",
                               locale))
         embed = discord.Embed(colour=discord.Colour.gold())
         if season.running_at(self.clock()):   # a season past its end time has ended, closed yet or not

@@ -126,7 +126,7 @@ class Announcer:
         locale = game_locale(record)
         lines = [line for part in outcome.parts[start:stop]
                  for line in self.part_lines(outcome, part, EVERYBODY, locale)]
-        lines.append(_("(The turn panel could not be shown: /map shows the board, and the slash commands play "
+        lines.append(_("(The turn panel could not be shown: </map> shows the board, and the slash commands play "
                        "on.)", locale))
         await self.post(record, clip(lines))
 
@@ -298,8 +298,8 @@ class Announcer:
         last = parts[-1]
         told = [e for p in parts for e in events_for(p.events, EVERYBODY, before=p.before)
                 if e["type"] in ("player_eliminated", "player_surrendered")]
-        lines = [ngettext("🤖 No player is left: the AIs played {n} turn.",
-                          "🤖 No player is left: the AIs played {n} turns.", len(parts), locale),
+        lines = [ngettext("🤖 No human player is left: the AIs played {n} turn.",
+                          "🤖 No human player is left: the AIs played {n} turns.", len(parts), locale),
                  *([] if last.ended else [_("They play on by themselves; the result will follow here.", locale)]),
                  *describe(told, last.after, Game(last.after).board, locale)]
         kwargs: PostOptions = {}
@@ -325,7 +325,7 @@ class Announcer:
         locale = game_locale(record)
         lines = [_("While the bot was away:", locale),
                  *describe(events_for(missed, EVERYBODY, before=before), after, Game(after).board, locale),
-                 _("(The turn panel could not be shown: /map shows the board, and the slash commands play on.)",
+                 _("(The turn panel could not be shown: </map> shows the board, and the slash commands play on.)",
                    locale)]
         await self.post(record, clip(lines))
 

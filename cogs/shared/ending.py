@@ -76,7 +76,7 @@ async def game_over_post(store: StoreReader, record: GameRecord, state: GameStat
     tournament = (await store.get_tournament(table[0])).name if table is not None else None
     embed.description = "\n".join([*how_won(s, locale, tournament), "", ngettext(
         "The game lasted {n} turn.", "The game lasted {n} turns.", s.turn, locale) + " " + _(
-        "Check every die: /risk verify, then `python -m engine.verify game.jsonl` on the file from /risk export.",
+        "Check every die: </risk verify>, then `python -m engine.verify game.jsonl` on the file from </risk export>.",
         locale)])
     if s.missions:  # every mission, each in a field of its own (a field holds 1,024 characters)
         game = Game(s)

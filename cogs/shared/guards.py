@@ -40,9 +40,9 @@ async def game_here(store: StoreReader, interaction: discord.Interaction[Any], *
         raise UserError(_("Games are played in server channels.", interaction.locale))
     record = await channel_game(store, interaction)
     if record is None:
-        raise UserError(_("There is no game in this channel. Start one with /risk new.", interaction.locale))
+        raise UserError(_("There is no game in this channel. Start one with </risk new>.", interaction.locale))
     if running and record.status == "lobby":
-        raise UserError(_("The game has not started yet: the host starts it with /risk start.", interaction.locale))
+        raise UserError(_("The game has not started yet: the host starts it with </risk start>.", interaction.locale))
     if running and record.status == "paused":
         raise UserError(_("The game is paused.", interaction.locale))
     return record
@@ -56,7 +56,7 @@ async def last_game_here(store: StoreReader, interaction: discord.Interaction[An
     games = await store.list_games(channel_id=interaction.channel_id, limit=5)
     started = next((g for g in games if g.state_json is not None), None)
     if started is None:
-        raise UserError(_("There is no game in this channel. Start one with /risk new.", interaction.locale))
+        raise UserError(_("There is no game in this channel. Start one with </risk new>.", interaction.locale))
     return started
 
 
@@ -115,7 +115,7 @@ async def require_control(store: StoreReader, record: GameRecord, interaction: d
     perms = getattr(interaction, "permissions", None)
     if tournament.host_id != interaction.user.id and not (perms and perms.manage_guild):
         raise UserError(_("This game belongs to the tournament {name}; its host runs its games, so only they can "
-                          "do that. The players play it out (/vote ends it by the standings).", interaction.locale,
+                          "do that. The players play it out (</vote> ends it by the standings).", interaction.locale,
                           name=safe_name(tournament.name)))
 
 

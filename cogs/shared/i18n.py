@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,6 +32,48 @@ DISCORD_LOCALES = {"en-US": "en", "en-GB": "en", "no": "nb", "nb": "nb", "es-ES"
 LANGUAGES = {"en": "English", "nb": "Norsk bokmål", "es": "Español"}
 # The Discord locales each language is offered for, when syncing localised command names.
 DISCORD_LOCALES_OF = {"nb": ("no",), "es": ("es-ES", "es-419")}
+
+
+# Commands named in a message: </name>, </name subcommand>, </name group subcommand>, English names in lower case.
+# Formatting makes each the command's mention when its id is known, else its name (cogs/shared/commands.py fills
+# the registry in when the bot starts).
+MARKUP = re.compile(r"</([a-z][a-z0-9_-]*(?: [a-z][a-z0-9_-]*){0,2})>")
+
+
+@dataclass
+class Registry:
+    ids: dict[str, int] = field(default_factory=dict)  # a top-level command's name to its id
+    names: dict[str, dict[str, str]] = field(default_factory=dict)  # language to path to its localized path
+
+    def clear(self) -> None:
+        self.ids.clear()
+        self.names.clear()
+
+
+REGISTRY = Registry()
+
+
+def name_of(path: str, language: str) -> str:
+    """A command's path as a reader of ``language`` types it, with its slash: ``/risk ny``."""
+    known = REGISTRY.names.get(language, {}).get(path)
+    if known is None:
+        known = " ".join(pgettext("command-name", part, language) for part in path.split())
+    return "/" + known
+
+
+def refer(path: str, language: str, *, mention: bool = True) -> str:
+    """A command as a sentence names it: its mention when its id is known (and ``mention``), else its name."""
+    command_id = REGISTRY.ids.get(path.split(maxsplit=1)[0]) if mention else None
+    if command_id is not None:
+        return f"</{path}:{command_id}>"
+    return name_of(path, language)
+
+
+def expand(text: str, language: str, *, mention: bool = True) -> str:
+    """Every ``</path>`` of a formatted template, as ``refer`` gives it."""
+    if "</" not in text:
+        return text
+    return MARKUP.sub(lambda m: refer(m.group(1), language, mention=mention), text)
 
 
 def language_of(locale: object | None) -> str:
@@ -62,14 +106,24 @@ def catalog(language: str) -> gettext.NullTranslations:
 
 
 def _(message: str, locale: object | None = None, /, **values: object) -> str:
-    """Translate ``message`` for a locale and fill in its ``{placeholders}``."""
-    text = catalog(language_of(locale)).gettext(message) or message
+    """Translate ``message`` for a locale and fill in its ``{placeholders}``; a command it names (``</risk new>``)
+    becomes its mention, or its name in the reader's language (``cogs/shared/commands.py``)."""
+    language = language_of(locale)
+    text = expand(catalog(language).gettext(message) or message, language)
+    return text.format(**values) if values else text
+
+
+def _plain(message: str, locale: object | None = None, /, **values: object) -> str:
+    """As ``_``, for text where Discord shows no mention (a footer, a button, a web page): commands by name."""
+    language = language_of(locale)
+    text = expand(catalog(language).gettext(message) or message, language, mention=False)
     return text.format(**values) if values else text
 
 
 def ngettext(singular: str, plural: str, n: int, locale: object | None = None, /, **values: object) -> str:
-    text = catalog(language_of(locale)).ngettext(singular, plural, n) or (singular if n == 1 else plural)
-    return text.format(n=n, **values)
+    language = language_of(locale)
+    text = catalog(language).ngettext(singular, plural, n) or (singular if n == 1 else plural)
+    return expand(text, language).format(n=n, **values)
 
 
 def percent(value: float, locale: object | None = None, digits: int = 0) -> str:

@@ -224,8 +224,8 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
         case "player_eliminated":
             taken = e.get("cards_taken")   # a public view counts them instead (engine.log.public_event)
             count = len(taken) if taken is not None else int(cast("dict[str, Any]", e).get("cards_taken_count", 0))
-            return ngettext("☠️ {player} was eliminated by {by}, who takes {n} card.",
-                            "☠️ {player} was eliminated by {by}, who takes {n} cards.", count, locale,
+            return ngettext("☠️ {player} was eliminated by {by}, who took {n} card.",
+                            "☠️ {player} was eliminated by {by}, who took {n} cards.", count, locale,
                             player=who(e["seat"]), by=seat_name(state, e["by"], locale))
         case "fortified":
             mover = e["seat"]
@@ -239,11 +239,11 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
         case "turn_started":
             return _turn_line(e, state, locale)
         case "card_drawn":
-            return _("{player} draws a card.", locale, player=who(e["seat"]))
+            return _("{player} drew a card.", locale, player=who(e["seat"]))
         case "attack_ended":
-            return _("{player} stops attacking.", locale, player=who(e["seat"]))
+            return _("{player} stopped attacking.", locale, player=who(e["seat"]))
         case "turn_ended":
-            return _("{player} ends the turn.", locale, player=who(e["seat"]))
+            return _("{player} ended the turn.", locale, player=who(e["seat"]))
         case "player_surrendered":
             return _("🏳️ {player} surrendered; their territories are neutral now.", locale, player=who(e["seat"]))
         case "first_player":
@@ -289,11 +289,11 @@ def _turn_line(e: TurnStarted, state: GameState, locale: object | None) -> str:
     r = e["reinforcements"]
     bonus = sum(r["continents"].values())
     if bonus:
-        return ngettext("Turn {turn}: {player} gets {n} army ({base} for territories, {bonus} for "
-                        "continents).", "Turn {turn}: {player} gets {n} armies ({base} for territories, "
+        return ngettext("Turn {turn}: {player} got {n} army ({base} for territories, {bonus} for "
+                        "continents).", "Turn {turn}: {player} got {n} armies ({base} for territories, "
                         "{bonus} for continents).", e["total"], locale, turn=e["turn"], player=player,
                         base=r["territories"], bonus=bonus)
-    return ngettext("Turn {turn}: {player} gets {n} army.", "Turn {turn}: {player} gets {n} armies.",
+    return ngettext("Turn {turn}: {player} got {n} army.", "Turn {turn}: {player} got {n} armies.",
                     e["total"], locale, turn=e["turn"], player=player)
 
 
@@ -307,13 +307,13 @@ def _battle_line(run: list[Battle], state: GameState, board: Board, locale: obje
     def name(territory: str | None) -> str:
         return fog_name(board, territory, locale)
     if len(run) == 1:
-        return _("⚔️ {source} attacked {target}: {a} vs {d}. {attacker} loses {al}, {defender} loses {dl}.", locale,
+        return _("⚔️ {source} attacked {target}: {a} vs {d}. {attacker} lost {al}, {defender} lost {dl}.", locale,
                  source=name(first["from"]), target=name(first["to"]),
                  a=dice_text(last["attacker_dice"]), d=dice_text(last["defender_dice"]), attacker=attacker,
                  al=a_loss, defender=defender, dl=d_loss)
-    return ngettext("⚔️ {source} blitzed {target}: {n} roll, last {a} vs {d}. {attacker} loses {al}, {defender} "
-                    "loses {dl}.", "⚔️ {source} blitzed {target}: {n} rolls, last {a} vs {d}. {attacker} loses {al}, "
-                    "{defender} loses {dl}.", len(run), locale, source=name(first["from"]), target=name(first["to"]),
+    return ngettext("⚔️ {source} blitzed {target}: {n} roll, last {a} vs {d}. {attacker} lost {al}, {defender} "
+                    "lost {dl}.", "⚔️ {source} blitzed {target}: {n} rolls, last {a} vs {d}. {attacker} lost {al}, "
+                    "{defender} lost {dl}.", len(run), locale, source=name(first["from"]), target=name(first["to"]),
              a=dice_text(last["attacker_dice"]), d=dice_text(last["defender_dice"]), attacker=attacker, al=a_loss,
              defender=defender, dl=d_loss)
 

@@ -70,9 +70,9 @@ def note_line(note: Note, state: GameState, locale: object) -> str:
                  player=name, n=note.count)
     if note.kind == SEAT_TO_AI:
         return ngettext("🤖 {player} missed {n} turn: the AI takes their seat. The host can give it back with "
-                        "/risk reinstate.", "🤖 {player} missed {n} turns in a row: the AI takes their seat. The host "
-                        "can give it back with /risk reinstate.", note.count, locale, player=name) + "\n" + (_(
-            "The host can also offer the seat to a substitute: the button below, or /offer.", locale)
+                        "</risk reinstate>.", "🤖 {player} missed {n} turns in a row: the AI takes their seat. The "
+                        "host can give it back with </risk reinstate>.", note.count, locale, player=name) + "\n" + (
+            _("The host can also offer the seat to a substitute: the button below, or </offer>.", locale)
             if note.offerable else _("A tournament's seat is not offered to a substitute: the player who left it "
                                      "forfeits the table.", locale))
     if note.kind == SEAT_REMOVED:
@@ -113,7 +113,9 @@ def part_lines(outcome: Outcome, part: Part, audience: Audience, locale: object)
     head: list[str] = []
     skip: set[EventType] = set()
     if part.by == START:
-        head.append(_("The game begins! Dice commitment: `{c}`", locale, c=state.seed_commitment[:16] + "…"))
+        head.append(_("The game begins! Its dice are fixed in advance by a secret seed, sealed by its commitment "
+                      "`{c}`; after the game </risk verify> reveals the seed, and anyone can check every roll.",
+                      locale, c=state.seed_commitment[:16] + "…"))
         seen = seen[1:]
     elif part.by in (AI, TIMEOUT):
         if part.by == TIMEOUT:

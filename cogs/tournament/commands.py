@@ -52,7 +52,7 @@ class TournamentCommands(CogBase):
         channel = getattr(interaction.channel, "parent_id", None) or interaction.channel_id
         found = await self.store.channel_tournament(channel) if channel else None
         if found is None or (active and not found.active):
-            raise UserError(_("There is no tournament in this channel: /tournament new opens one.",
+            raise UserError(_("There is no tournament in this channel: </tournament new> opens one.",
                               interaction.locale))
         return found
 
@@ -118,7 +118,7 @@ class TournamentCommands(CogBase):
                                                  host=safe_name(interaction.user.display_name),
                                                  format=words.format_text(record, locale)),
                  *words.rules_lines(record, locale),
-                 _("Enter with /tournament join; the host starts it with /tournament start.", locale)]
+                 _("Enter with </tournament join>; the host starts it with </tournament start>.", locale)]
         await interaction.response.send_message("\n".join(lines), allowed_mentions=NOBODY)
 
     @tournament_new.autocomplete("map_name")
@@ -181,7 +181,7 @@ class TournamentCommands(CogBase):
         if outcome.kind == CHECKIN_OPEN:
             until = int(outcome.record.due_at or 0)
             text = f"{words.title(record)} · " + _("Check-in is open until <t:{until}:t> (<t:{until}:R>): entrants, "
-                                                   "check in with /tournament checkin. Those who do play.", locale,
+                                                   "check in with </tournament checkin>. Those who do play.", locale,
                                                    until=until)
             await interaction.followup.send(text, allowed_mentions=NOBODY)
             return

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cogs.shared.i18n import _, ngettext
+from cogs.shared.i18n import _, ngettext, pgettext
 from cogs.shared.text import _noop, safe_name
 from cogs.shared.wording import MAX_CONTENT, clip
 from competition import Standing
@@ -144,7 +144,8 @@ def status_lines(view: TournamentView, locale: object) -> list[str]:
             if p.pairing.round != record.round:
                 continue
             done = (p.pairing.round, p.pairing.table) in scored
-            state = "" if p.pairing.bye else (" · " + (_("over", locale) if done else _("playing", locale)))
+            word = pgettext("table", "over", locale) if done else pgettext("table", "playing", locale)  # a label
+            state = "" if p.pairing.bye else " · " + word
             lines.append(table_line(view, i, locale, state=state))
     return clipped(lines, locale)
 
