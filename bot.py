@@ -9,6 +9,8 @@
     python bot.py migrate --from FILE_OR_URL --to FILE_OR_URL
     python bot.py ratings rebuild [--db FILE_OR_URL]
     python bot.py map import FILE [--out DIR]
+    python bot.py backup PATH [--db FILE_OR_URL]      python bot.py restore PATH [--db FILE_OR_URL]
+    python bot.py schema [--db FILE_OR_URL]           python bot.py limits
 
 The database is a SQLite file or a ``postgresql://`` URL: ``--db``, else ``DATABASE_URL``, else ``database`` in
 config.toml. Several processes that share one PostgreSQL database each run some of the gateway's shards.
@@ -40,6 +42,7 @@ from cogs.shared.translator import CatalogTranslator
 from mapfiles.cli import add_commands as add_map_commands
 from mapfiles.cli import run as run_map_command
 from ops import logs as ops_logs
+from ops.cli import add_commands as add_ops_commands
 from ops.server import OpsConfig
 from render import workers
 from store import DatabaseError, Shards, Store, logs, redacted, store_for
@@ -455,6 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.choices[name].set_defaults(func=_store_command)
     add_map_commands(sub)
     sub.choices["map"].set_defaults(func=_map_command)
+    add_ops_commands(sub)  # backup, restore, schema, limits (ops/cli.py)
     return parser
 
 
