@@ -22,6 +22,7 @@ from ops.server import OpsConfig, OpsServer
 from store import open_store
 from store.sqlite import SQLiteStore
 
+
 class Gateway:
     """Whether the shards are connected: the test sets it (the gateway itself is the end-to-end suite's)."""
 
