@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,16 @@ def replays(path: Path) -> int:
             stored = json.loads(state)
             assert Game.from_events(events, stored["seed"]).state.to_dict() == stored, game_id
     return len(games)
+
+
+async def pg_rows(url: str, table: str) -> list[tuple[object, ...]]:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        return sorted((tuple(r) for r in await conn.fetch(f"SELECT * FROM {table}")), key=repr)
+    finally:
+        await conn.close()
 
 
 def main(*args: str) -> int:
@@ -191,3 +202,53 @@ def test_limits_lists_the_configured_and_the_fixed_limits(tmp_path: Path, capsys
     out = capsys.readouterr().out
     assert "games_per_server = 7  [25]" in out and "rounds_without_humans = 0  [200]" in out
     assert "lobbies_per_user = 2" in out and "maps per server: 25" in out and "size of a map upload: 20 MiB" in out
+
+
+async def test_a_postgres_backup_restores_into_an_empty_database_only(
+        postgres_server: str, postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import pgserver
+
+    from store.backup import backup, restore
+    from store.postgres import open_postgres
+    from tests.postgres_helpers import create_database, drop_database
+
+    # PostgreSQL's client tools, from the server the tests run (a host installs postgresql-client).
+    tools = Path(pgserver.__file__).parent / "pginstall" / "bin"
+    monkeypatch.setenv("PATH", f"{tools}:{Path(sys.executable).parent}:/usr/bin:/bin")
+    store = await open_postgres(postgres_url)
+    try:
+        for channel in range(2):
+            await game_with_moves(store, channel, finish=True, turns=8)  # type: ignore[arg-type]
+        dump = tmp_path / "risk.dump"
+        [line] = await asyncio.to_thread(backup, postgres_url, dump)
+        assert dump.is_file() and "pg_dump" in line
+        with pytest.raises(DatabaseError, match="exists already"):
+            await asyncio.to_thread(backup, postgres_url, dump)
+        # The database the bot runs on is not empty: refused, whatever the dump.
+        with pytest.raises(DatabaseError, match="already holds the bot's tables"):
+            await asyncio.to_thread(restore, dump, postgres_url)
+        fresh = await create_database(postgres_server)
+        try:
+            await asyncio.to_thread(restore, dump, fresh)
+            copy = await open_postgres(fresh)
+            try:
+                for status in ("finished", "running"):
+                    assert [g.id for g in await copy.list_games(status)] == \
+                        [g.id for g in await store.list_games(status)]
+                for game in await store.list_games("finished"):
+                    assert await copy.events(game.id) == await store.events(game.id)
+                    verify_events(await copy.events(game.id))
+            finally:
+                await copy.close()
+            for table in ("ratings", "rating_history", "results", "interactions"):
+                before, after = await pg_rows(postgres_url, table), await pg_rows(fresh, table)
+                assert before == after, table
+            assert await pg_rows(fresh, "ratings")
+        finally:
+            await drop_database(postgres_server, fresh)
+        bad = tmp_path / "bad.dump"
+        bad.write_bytes(b"not a dump")
+        with pytest.raises(DatabaseError, match="pg_restore --list failed"):
+            await asyncio.to_thread(restore, bad, postgres_url)
+    finally:
+        await store.close()
