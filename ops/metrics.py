@@ -29,7 +29,8 @@ from prometheus_client import (
     generate_latest,
 )
 
-disable_created_metrics()  # no "_created" series beside each counter: a restart shows as a counter's reset anyway
+# No "_created" series beside each counter: a restart shows as a counter's reset anyway.
+disable_created_metrics()  # type: ignore[no-untyped-call]
 REGISTRY = CollectorRegistry(auto_describe=True)
 ProcessCollector(registry=REGISTRY)  # the bot's memory, CPU time, open files
 
