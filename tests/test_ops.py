@@ -169,3 +169,34 @@ def test_json_log_lines_carry_the_ids_and_never_a_secret():
     assert "game_id" not in lines[1]
     assert "tok.en-secret-1" not in stream.getvalue() and "board-secret-2" not in stream.getvalue()
     assert "RuntimeError: *** leaked" in lines[1]["message"]  # the traceback, cleaned
+
+
+async def test_the_bot_s_listener_answers_for_its_own_shards_and_a_taken_port_is_a_clear_error(tmp_path: Path):
+    import socket
+
+    from bot import Config, create_bot
+    from ops.gateway import OpsError
+    from ops.gateway import start as ops_start
+
+    config = Config(database=str(tmp_path / "risk.sqlite3"), shard_count=4, shards=(1, 3))
+    bot = create_bot(config)
+    await bot.store.open()
+    try:
+        operations = await ops_start(bot, OpsConfig("127.0.0.1:0"))
+        assert operations.server is not None
+        try:
+            url = f"http://127.0.0.1:{operations.server.port}"
+            status, body = await get(url + "/readyz")  # not logged in: its shards are not connected
+            assert status == 503 and isinstance(body, dict) and body["failed"] == ["gateway"]
+            assert body["checks"]["gateway"]["detail"] == {"1": "disconnected", "3": "disconnected"}  # type: ignore[index]
+            assert (await get(url + "/healthz"))[0] == 200
+        finally:
+            await operations.stop()
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            with pytest.raises(OpsError, match=f"cannot listen on 127.0.0.1:{port}"):
+                await ops_start(bot, OpsConfig(f"127.0.0.1:{port}"))
+    finally:
+        await bot.store.close()  # (the bot never logged in: nothing else to close)
