@@ -7,18 +7,16 @@ import asyncio
 import collections
 import contextlib
 import json
-import re
 import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-import aiohttp
 import pytest
 from discord_offline.fake_discord import FakeDiscord
 from e2e.launch import ROOT, BotProcess
+from e2e.ops import get, samples, until
 from e2e.players import Table, engine_game, stored_game
 from test_e2e import CALLBACK, CHANNEL_MESSAGES, SETTINGS, SHORT_GAME, bots, clean, command_payload, fake
 from web_helpers import SECRET, free_port
@@ -28,32 +26,6 @@ from engine.verify import verify_events
 pytestmark = [pytest.mark.asyncio, pytest.mark.slow,  # the real bot process against the fake Discord
               pytest.mark.filterwarnings("ignore:unread_data:DeprecationWarning")]
 __all__ = ["bots", "command_payload", "fake"]  # the fixtures of test_e2e, used here
-
-
-async def get(url: str) -> tuple[int, Any]:
-    async with aiohttp.ClientSession() as session, session.get(url) as response:
-        if response.content_type == "application/json":
-            return response.status, await response.json()
-        return response.status, await response.text()
-
-
-async def until(url: str, status: int, seconds: float) -> Any:
-    """Ask ``url`` until it answers ``status``; its last body."""
-    async with asyncio.timeout(seconds):
-        while True:
-            got, body = await get(url)
-            if got == status:
-                return body
-            await asyncio.sleep(0.2)
-
-
-def samples(text: str, name: str) -> dict[tuple[tuple[str, str], ...], float]:
-    """The samples of one metric in Prometheus's text format, by their labels."""
-    found = {}
-    for match in re.finditer(rf"^{name}(?:{{(.*?)}})? (\S+)$", text, re.MULTILINE):
-        labels = tuple(sorted(re.findall(r'(\w+)="([^"]*)"', match.group(1) or "")))
-        found[labels] = float(match.group(2))
-    return found
 
 
 def table_rows(path: Path, table: str) -> list[tuple[object, ...]]:
