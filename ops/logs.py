@@ -91,14 +91,18 @@ class Redact(logging.Filter):
 
 def setup(level: int, log_format: str = "text", secrets: Iterable[str] = (), filters: Iterable[logging.Filter] = ()
           ) -> None:
-    """The root logger on standard error, in ``log_format``, with the ids and without the secrets."""
+    """The root logger on standard error, in ``log_format``, with the ids and without the secrets (as
+    ``logging.basicConfig``, nothing changes a root logger that has handlers already, such as a test runner's, but
+    the filters)."""
     if log_format not in FORMATS:
         raise ValueError(f"log format must be one of {', '.join(FORMATS)}, not {log_format!r}")
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
-    for extra in (Context(), Redact(secrets), *filters):
-        handler.addFilter(extra)
-    logging.basicConfig(level=level, handlers=[handler], force=True)
+    logging.basicConfig(level=level, handlers=[handler])
+    for each in logging.getLogger().handlers:
+        for extra in (Context(), Redact(secrets), *filters):
+            if not any(type(f) is type(extra) for f in each.filters):
+                each.addFilter(extra)
 
 
 __all__ = ["FORMATS", "IDS", "Context", "JsonFormatter", "Redact", "ids", "playing", "setup"]
