@@ -17,13 +17,14 @@ import asyncio
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ops import metrics
 from render import workers
 from store import logs
 from store.records import HealthCounts, Shards
 
+T = TypeVar("T")
 OVERDUE_AFTER = 60.0  # seconds past due after which a timer counts as overdue
 DATABASE_BOUND = 2.0  # seconds the database may take to answer a readiness check
 
@@ -67,15 +68,14 @@ class Probes:
 
     async def database(self) -> Check:
         if self._ping is None or self._ping.done():
-            self._ping = asyncio.get_running_loop().create_task(self.ping(), name="ops:ping")
+            self._ping = _attempt(self.ping(), "ops:ping")
         ok, result = await self._bounded(self._ping)
         return Check("database", ok, None if ok else result)
 
     async def stored_counts(self) -> HealthCounts | None:
         """The stored counts (None if the database does not answer within the bound); the metrics get them too."""
         if self._counts is None or self._counts.done():
-            self._counts = asyncio.get_running_loop().create_task(self.counts(self.overdue_after),
-                                                                  name="ops:counts")
+            self._counts = _attempt(self.counts(self.overdue_after), "ops:counts")
         ok, result = await self._bounded(self._counts)
         if not ok:
             return None
@@ -107,6 +107,14 @@ class Probes:
         if failed:
             body["failed"] = failed
         return ok, body
+
+
+def _attempt(work: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]:
+    """A task whose failure is read when it ends, whether or not a probe still waits for it (asyncio would
+    otherwise log an error for an exception nobody retrieved)."""
+    task = asyncio.get_running_loop().create_task(work, name=name)
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())
+    return task
 
 
 def for_bot(bot: Any, gateway: Callable[[], tuple[bool, dict[str, str]]]) -> Probes:
