@@ -143,14 +143,16 @@ def worker_restarted(pool: str) -> None:
     WORKER_RESTARTS.labels(pool).inc()
 
 
-@contextlib.asynccontextmanager
-async def transaction() -> Any:
-    """Time one database transaction."""
-    started = time.perf_counter()
-    try:
-        yield
-    finally:
-        DB_SECONDS.observe(time.perf_counter() - started)
+class transaction:
+    """Time one database transaction (a plain class: a few microseconds less than a generator, on every write)."""
+
+    __slots__ = ("started",)
+
+    async def __aenter__(self) -> None:
+        self.started = time.perf_counter()
+
+    async def __aexit__(self, *_exc: object) -> None:
+        DB_SECONDS.observe(time.perf_counter() - self.started)
 
 
 def transaction_retried() -> None:
