@@ -14,7 +14,6 @@ behind it.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -50,7 +49,6 @@ class Probes:
     ping: Callable[[], Coroutine[Any, Any, None]]
     counts: Callable[[float], Coroutine[Any, Any, HealthCounts]]
     gateway: Callable[[], tuple[bool, dict[str, str]]]
-    clock: Callable[[], float] = time.time
     pools: Callable[[], dict[str, bool]] = lambda: {"render": workers.broken(), "log": logs.broken()}
     database_bound: float = DATABASE_BOUND
     overdue_after: float = OVERDUE_AFTER
@@ -126,7 +124,7 @@ def for_bot(bot: Any, gateway: Callable[[], tuple[bool, dict[str, str]]]) -> Pro
         result: HealthCounts = await bot.store.health_counts(clock(), late, shards)
         return result
 
-    return Probes(ping=bot.store.ping, counts=counts, gateway=gateway, clock=clock)
+    return Probes(ping=bot.store.ping, counts=counts, gateway=gateway)
 
 
 __all__ = ["DATABASE_BOUND", "OVERDUE_AFTER", "Check", "Probes", "for_bot"]

@@ -39,8 +39,7 @@ async def listener(store: SQLiteStore, gateway: Gateway, clock: list[float], bou
     async def counts(late: float) -> object:
         return await store.health_counts(clock[0], late)
 
-    probes = Probes(ping=store.ping, counts=counts, gateway=gateway, clock=lambda: clock[0],  # type: ignore[arg-type]
-                    database_bound=bound)
+    probes = Probes(ping=store.ping, counts=counts, gateway=gateway, database_bound=bound)  # type: ignore[arg-type]
     server = OpsServer(probes)
     await server.start("127.0.0.1", 0)
     try:
