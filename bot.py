@@ -472,7 +472,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         config.log_format = args.log_format
     if config.log_format not in ops_logs.FORMATS:
         parser.error(f"log_format must be one of {', '.join(ops_logs.FORMATS)}, not {config.log_format!r}")
-    secrets = [config.token, config.web.secret, config.web.client_secret]
+    secrets = [config.token, config.web.secret, config.web.client_secret,
+               *ops_logs.url_passwords(getattr(args, "db", None) or config.database)]
     setup_logging("WARNING" if offline and config.log_level.upper() == "INFO" else config.log_level,
                   config.log_format, [s for s in secrets if s])
     try:

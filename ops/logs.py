@@ -5,11 +5,13 @@ and the interaction (set when an interaction arrives, before any handler runs, s
 them: ``ops.gateway``) and the game (set when the table takes a game's lock). They live in context variables,
 which asyncio copies into each task a task creates.
 
-``Redact`` replaces the bot's token and the board's secrets with ``***`` in every record, whatever logged it.
+``Redact`` replaces the bot's token, the board's secrets and the database's password with ``***`` in every
+record, whatever logged it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import json
 import logging
@@ -17,6 +19,7 @@ import sys
 import time
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 guild_id: contextvars.ContextVar[int | None] = contextvars.ContextVar("guild_id", default=None)
 channel_id: contextvars.ContextVar[int | None] = contextvars.ContextVar("channel_id", default=None)
@@ -30,6 +33,17 @@ TEXT_FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 def playing(game: int) -> None:
     """The current task handles this game from now on (its log lines name it)."""
     game_id.set(game)
+
+
+def url_passwords(url: str) -> list[str]:
+    """The password in a database URL (``postgresql://user:PASSWORD@host/db``), as written and decoded."""
+    if "://" not in url:
+        return []
+    with contextlib.suppress(ValueError):
+        password = urlsplit(url).password
+        if password:
+            return sorted({password, unquote(password)})
+    return []
 
 
 def ids() -> dict[str, int]:

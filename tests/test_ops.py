@@ -168,6 +168,8 @@ def test_json_log_lines_carry_the_ids_and_never_a_secret():
     assert "game_id" not in lines[1]
     assert "tok.en-secret-1" not in stream.getvalue() and "board-secret-2" not in stream.getvalue()
     assert "RuntimeError: *** leaked" in lines[1]["message"]  # the traceback, cleaned
+    assert logs.url_passwords("postgresql://risk:pass%20word@db/risk") == ["pass word", "pass%20word"]
+    assert logs.url_passwords("data/risk.sqlite3") == logs.url_passwords("postgresql://db/risk") == []
 
 
 async def test_the_bot_s_listener_answers_for_its_own_shards_and_a_taken_port_is_a_clear_error(tmp_path: Path):
