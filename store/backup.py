@@ -48,7 +48,7 @@ class BackupReport:
     counts: dict[str, int]
 
     def lines(self) -> list[str]:
-        counts = ", ".join(f"{n} {name}" for name, n in self.counts.items())
+        counts = ", ".join(f"{n} {name if n != 1 else name[:-1]}" for name, n in self.counts.items())
         upgrade = "" if self.version == LATEST_VERSION else \
             f" (database version {self.version}: the bot upgrades it to {LATEST_VERSION} when it starts)"
         return [f"{self.path}: {counts}{upgrade}"]
@@ -130,7 +130,12 @@ def restore_sqlite(source: Path, database: Path) -> tuple[BackupReport, Path | N
     kept: Path | None = None
     try:
         if database.exists() and database.stat().st_size > 0:
-            kept = database.with_name(f"{database.name}.replaced-{time.strftime('%Y%m%d-%H%M%S')}")
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            kept = database.with_name(f"{database.name}.replaced-{stamp}")
+            for again in range(2, 100):  # two restores in one second
+                if not kept.exists():
+                    break
+                kept = database.with_name(f"{database.name}.replaced-{stamp}-{again}")
             with contextlib.closing(sqlite3.connect(database)) as old:
                 _new_file(kept)
                 _copy(old, kept)
@@ -142,6 +147,8 @@ def restore_sqlite(source: Path, database: Path) -> tuple[BackupReport, Path | N
             out.execute("PRAGMA journal_mode = WAL")
     except sqlite3.Error as exc:
         raise DatabaseError("The restore into {path} failed: {error}.", path=database, error=str(exc)) from exc
+    except OSError as exc:
+        raise DatabaseError("The restore into {path} failed: {error}.", path=database, error=exc.strerror) from exc
     finally:
         lock.release()
     return BackupReport(str(database), report.version, check(database).counts), kept

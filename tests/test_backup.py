@@ -158,6 +158,8 @@ async def test_restore_checks_the_backup_refuses_a_database_in_use_and_keeps_wha
     restored, kept = restore_sqlite(tmp_path / "other.sqlite3", fresh)
     assert kept is not None and kept.exists()
     assert rows(kept, "games") == rows(source, "games")
+    _, again = restore_sqlite(tmp_path / "other.sqlite3", fresh)  # at once again: the first copy stays
+    assert again is not None and again != kept and rows(again, "games") == rows(tmp_path / "other.sqlite3", "games")
     assert restored.counts["games"] == 1 and len(rows(fresh, "games")) == 1
 
 
