@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Place  # noqa: E402
-from ops import metrics  # noqa: E402
-from store import open_store  # noqa: E402
-from store.backup import backup_sqlite  # noqa: E402
-from store.migrations import migrate_sync  # noqa: E402
+from engine import Place
+from ops import metrics
+from store import open_store
+from store.backup import backup_sqlite
+from store.migrations import migrate_sync
 
 
 def per_call(work: Callable[[], object], calls: int = 100_000) -> float:
