@@ -9,6 +9,8 @@
     python bot.py migrate --from FILE_OR_URL --to FILE_OR_URL
     python bot.py ratings rebuild [--db FILE_OR_URL]
     python bot.py map import FILE [--out DIR]
+    python bot.py backup PATH [--db FILE_OR_URL]      python bot.py restore PATH [--db FILE_OR_URL]
+    python bot.py schema [--db FILE_OR_URL]           python bot.py limits
 
 The database is a SQLite file or a ``postgresql://`` URL: ``--db``, else ``DATABASE_URL``, else ``database`` in
 config.toml. Several processes that share one PostgreSQL database each run some of the gateway's shards.
@@ -40,6 +42,9 @@ from cogs.shared.services import Services
 from cogs.shared.translator import CatalogTranslator
 from mapfiles.cli import add_commands as add_map_commands
 from mapfiles.cli import run as run_map_command
+from ops import logs as ops_logs
+from ops.cli import add_commands as add_ops_commands
+from ops.server import OpsConfig
 from render import workers
 from store import DatabaseError, Shards, Store, logs, redacted, store_for
 from store.export import add_commands as add_store_commands
@@ -69,6 +74,9 @@ class Config:
     shards: tuple[int, ...] = ()
     # The live board (``[web]``: listen, public_url, secret): off without a public_url (docs/board.md).
     web: WebConfig = field(default_factory=WebConfig)
+    # The operator's listener (``[ops]``: listen): /healthz, /readyz, /metrics (docs/deploy.md).
+    ops: OpsConfig = field(default_factory=OpsConfig)
+    log_format: str = "text"  # or "json": one JSON object a line
 
     @classmethod
     def load(cls, path: Path | None = None) -> Config:
@@ -87,6 +95,11 @@ class Config:
             try:
                 data["web"] = WebConfig.from_dict(data["web"] if isinstance(data["web"], dict) else {})
             except (TypeError, ValueError) as exc:
+                raise SystemExit(f"{path}: {exc}") from exc
+        if "ops" in data:
+            try:
+                data["ops"] = OpsConfig.from_dict(data["ops"] if isinstance(data["ops"], dict) else {})
+            except ValueError as exc:
                 raise SystemExit(f"{path}: {exc}") from exc
         config = cls(**data)
         if not config.token:
@@ -221,14 +234,15 @@ class _NoVoiceWarning(logging.Filter):
         return "voice will NOT be supported" not in record.getMessage()
 
 
-def setup_logging(level: str) -> None:
-    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(_NoVoiceWarning())
+def setup_logging(level: str, log_format: str = "text", secrets: Sequence[str] = ()) -> None:
+    """The log on standard error, as text or JSON lines (ops/logs.py), never with a secret in it."""
+    ops_logs.setup(getattr(logging, level.upper(), logging.INFO), log_format, secrets, [_NoVoiceWarning()])
 
 
 async def _run(config: Config) -> int:
+    from ops.gateway import OpsError
+    from ops.gateway import start as ops_start
+
     bot = create_bot(config)
     where = "PostgreSQL " + redacted(config.database) if "://" in config.database else config.database
     log.info("database %s; %s", where,
@@ -236,9 +250,16 @@ async def _run(config: Config) -> int:
     try:
         async with bot:
             await bot.store.open()  # a database in use by another bot process refuses here, before logging in
+            operations = await ops_start(bot, config.ops)  # /healthz, /readyz, /metrics
             warming = asyncio.create_task(maps.warm())  # the map workers start while the bot logs in
-            await bot.start(config.token)
-            warming.cancel()
+            try:
+                await bot.start(config.token)
+            finally:
+                warming.cancel()
+                await operations.stop()
+    except OpsError as exc:
+        log.error("%s", exc)
+        return 1
     except discord.LoginFailure:
         log.error("Discord refused the token: check `token` in config.toml or DISCORD_TOKEN.")
         return 1
@@ -360,6 +381,11 @@ def _run_command(args: argparse.Namespace, config: Config) -> int:
             config.shards = tuple(int(part) for part in args.shards.split(","))
         except ValueError:
             raise UsageError("--shards takes shard numbers separated by commas, e.g. 0,1") from None
+    if args.ops_listen is not None:
+        try:
+            config.ops = OpsConfig.from_dict({"listen": args.ops_listen})
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     config.owned_shards()  # a clear error now rather than at the gateway
     if not config.token:
         print("No Discord token configured (config.toml or DISCORD_TOKEN): starting the offline console.\n"
@@ -400,13 +426,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bot.py", description="Risk on Discord.")
     parser.add_argument("--config", type=Path, help="config file (default: config.toml beside bot.py)")
     # No command: run the bot, with run's defaults.
-    parser.set_defaults(func=_run_command, db=None, shard_count=None, shards=None)
+    parser.add_argument("--log-format", choices=ops_logs.FORMATS, help="text (the default) or json: one JSON object "
+                        "a line (default: the config's log_format)")
+    parser.set_defaults(func=_run_command, db=None, shard_count=None, shards=None, ops_listen=None)
     sub = parser.add_subparsers(dest="command")
     p_run = sub.add_parser("run", help="run the bot (the default)")
     p_run.add_argument("--db", help="database: a SQLite file or a postgresql:// URL (default: DATABASE_URL, "
                                     "else the config's)")
     p_run.add_argument("--shard-count", type=int, help="how many gateway shards the bot has in all")
     p_run.add_argument("--shards", help="the shards this process runs, e.g. 0,1 (default: all of them)")
+    p_run.add_argument("--ops-listen", help="host:port of /healthz, /readyz and /metrics (default: the config's "
+                                            "[ops] listen, 127.0.0.1:9465; empty: none)")
     p_run.set_defaults(func=_run_command)
     p_migrate = sub.add_parser("migrate", help="copy every game to another database (SQLite or PostgreSQL)",
                                description="Copy every game, its events, seats, timers and interactions, and the "
@@ -434,6 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.choices[name].set_defaults(func=_store_command)
     add_map_commands(sub)
     sub.choices["map"].set_defaults(func=_map_command)
+    add_ops_commands(sub)  # backup, restore, schema, limits (ops/cli.py)
     return parser
 
 
@@ -443,7 +474,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = Config.load(args.config)
     offline = args.command == "console" or (args.command in (None, "run") and not config.token)
     # The console's own output is the conversation; only warnings go to stderr there.
-    setup_logging("WARNING" if offline and config.log_level.upper() == "INFO" else config.log_level)
+    if args.log_format:
+        config.log_format = args.log_format
+    if config.log_format not in ops_logs.FORMATS:
+        parser.error(f"log_format must be one of {', '.join(ops_logs.FORMATS)}, not {config.log_format!r}")
+    secrets = [config.token, config.web.secret, config.web.client_secret,
+               *ops_logs.url_passwords(getattr(args, "db", None) or config.database)]
+    setup_logging("WARNING" if offline and config.log_level.upper() == "INFO" else config.log_level,
+                  config.log_format, [s for s in secrets if s])
     try:
         result: int = args.func(args, config)
     except UsageError as exc:

@@ -25,6 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from ops import metrics
+
 T = TypeVar("T")
 Setup = tuple[Callable[..., object], tuple[Any, ...]]
 _pool: ProcessPoolExecutor | None = None
@@ -86,11 +88,18 @@ def _perform(setup: Setup | None, work: Callable[..., T], args: tuple[Any, ...])
 async def run(work: Callable[..., T], *args: Any) -> T:
     """``work(*args)`` in a worker process (``work`` must be a module-level function, and ``args`` picklable)."""
     loop = asyncio.get_running_loop()
-    try:
-        return await loop.run_in_executor(pool(), _perform, _setup, work, args)
-    except BrokenProcessPool:  # a worker died (killed, out of memory): start a new pool and try once more
-        shutdown()
-        return await loop.run_in_executor(pool(), _perform, _setup, work, args)
+    with metrics.worker_task("render"):
+        try:
+            return await loop.run_in_executor(pool(), _perform, _setup, work, args)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start a new pool and try once more
+            shutdown()
+            metrics.worker_restarted("render")
+            return await loop.run_in_executor(pool(), _perform, _setup, work, args)
+
+
+def broken() -> bool:
+    """Whether the pool is started and broken (a worker died; the next task replaces it)."""
+    return bool(getattr(_pool, "_broken", False))
 
 
 def shutdown() -> None:
@@ -105,7 +114,8 @@ class Workers:
     that must not wait behind the maps, such as the AIs' decisions (``table/thinking.py``). A task that overruns
     cannot be cancelled in a process: ``kill`` ends the pool's processes, and the next task starts a new pool."""
 
-    def __init__(self, processes: int | None = None) -> None:
+    def __init__(self, processes: int | None = None, name: str = "other") -> None:
+        self.name = name  # in the metrics (ops/metrics.py): "log", "ai"
         self._pool: ProcessPoolExecutor | None = None
         self.size = 1
         self.pools = 0   # how many pools were started: a new one's processes have been given nothing yet
@@ -141,17 +151,26 @@ class Workers:
         arguments, and is asked again for the fresh pool that replaces one whose worker died (what the dead pool
         was given, the new one was not)."""
         loop = asyncio.get_running_loop()
-        try:
-            pool = self.pool()
-            return await loop.run_in_executor(pool, _perform, None, *task())
-        except BrokenProcessPool:
-            self.shutdown()
-            pool = self.pool()
-            return await loop.run_in_executor(pool, _perform, None, *task())
+        with metrics.worker_task(self.name):
+            try:
+                pool = self.pool()
+                return await loop.run_in_executor(pool, _perform, None, *task())
+            except BrokenProcessPool:
+                self.shutdown()
+                metrics.worker_restarted(self.name)
+                pool = self.pool()
+                return await loop.run_in_executor(pool, _perform, None, *task())
+
+    @property
+    def broken(self) -> bool:
+        """Whether the pool is started and broken (the next task replaces it)."""
+        return bool(getattr(self._pool, "_broken", False))
 
     def kill(self) -> None:
         """End the processes now, whatever they are doing (their pending work fails), and forget the pool."""
         processes = list(getattr(self._pool, "_processes", None) or {})
+        if processes:
+            metrics.worker_restarted(self.name)
         for pid in processes:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
@@ -163,4 +182,4 @@ class Workers:
             self._pool = None
 
 
-__all__ = ["Workers", "configure", "pool", "run", "set_up", "shutdown", "size"]
+__all__ = ["Workers", "broken", "configure", "pool", "run", "set_up", "shutdown", "size"]

@@ -35,7 +35,8 @@ Chunks = Sequence[bytes]   # stored events as JSON Lines, a chunk of the log eac
 
 CHUNK = 5_000        # events read from the database at a time
 INLINE = 2_000       # fewer events than this are decoded where they are read
-_workers = Workers(1)  # the log's own process (render/workers.py: spawned, below the bot's priority, gone with it)
+# the log's own process (render/workers.py: spawned, below the bot's priority, gone with it)
+_workers = Workers(1, "log")
 _sent: set[str] = set()   # the server maps the worker was given (it knows the built-in ones by itself)
 _sent_to = 0              # the pool they were given to (``Workers.pools``): a new pool has been given none
 _threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="risk-log")
@@ -75,6 +76,11 @@ async def in_thread(work: Callable[..., T], *args: Any) -> T:
 
 def shutdown() -> None:
     _workers.shutdown()
+
+
+def broken() -> bool:
+    """Whether the log's process pool is broken (a worker died; the next task replaces it)."""
+    return _workers.broken
     _sent.clear()
 
 

@@ -32,6 +32,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from ops import metrics
+
 from .errors import DatabaseError, StoreError
 from .postgres_migrations import POSTGRES_LATEST_VERSION, POSTGRES_MIGRATIONS
 from .sql import SQLStore
@@ -191,6 +193,7 @@ async def _keep_session(conn: asyncpg.Connection[asyncpg.Record]) -> None:
 
 
 def _database_error(exc: BaseException, url: str) -> DatabaseError:
+    metrics.database_failed()
     text = str(exc) or type(exc).__name__
     if isinstance(exc, OSError | asyncpg.CannotConnectNowError | asyncpg.ConnectionDoesNotExistError):
         return DatabaseError("Cannot reach the PostgreSQL database {url}: {error}.", url=redacted(url), error=text)
@@ -270,7 +273,7 @@ class PostgresStore(SQLStore):
         BEGIN): under READ COMMITTED each later statement takes a new snapshot, so it sees what the lock's last
         holder committed."""
         try:
-            async with self._pool_or_fail().acquire() as conn:
+            async with metrics.transaction(), self._pool_or_fail().acquire() as conn:
                 tx = PostgresTransaction(conn)
                 try:
                     if game_id is not None:

@@ -176,6 +176,15 @@ class Deadline:
 
 
 @dataclass(frozen=True)
+class HealthCounts:
+    """What the operator's metrics read from the database: games by status, timers due and overdue."""
+
+    games: dict[str, int]
+    timers_due: int
+    timers_overdue: int
+
+
+@dataclass(frozen=True)
 class LivePanel:
     """The channel message that is a running game's turn panel, edited as the turn goes on.
 
@@ -226,6 +235,6 @@ class Shards:
 
 __all__ = [
     "ACTIVE_STATUSES", "AI_LEVELS", "CANCELLED", "FINISHED", "LOBBY", "MAX_SEATS", "NOTIFY_MODES", "PAUSED",
-    "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "MapRecord",
-    "SeatRecord", "SeatStatus", "Shards", "UserPrefs", "known_time_zone", "status_word",
+    "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "HealthCounts",
+    "MapRecord", "SeatRecord", "SeatStatus", "Shards", "UserPrefs", "known_time_zone", "status_word",
 ]

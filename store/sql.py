@@ -36,6 +36,7 @@ from engine.actions import ClaimSeat
 from engine.errors import Phrase
 from engine.events import View
 from engine.fog import Audience
+from ops import metrics
 
 from .backend import Reading, Writing, shard_filter
 from .base import Store
@@ -70,6 +71,7 @@ from .records import (
     Deadline,
     GameRecord,
     GuildSettings,
+    HealthCounts,
     LivePanel,
     SeatRecord,
     SeatStatus,
@@ -534,10 +536,15 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             ending: _Ending | None = None
             for attempt in range(_ENDING_ATTEMPTS):
                 try:
-                    return await self._apply_once(game_id, action, interaction_id, expected_version, ending,
-                                                  last_try=attempt == _ENDING_ATTEMPTS - 1)
+                    result = await self._apply_once(game_id, action, interaction_id, expected_version, ending,
+                                                    last_try=attempt == _ENDING_ATTEMPTS - 1)
                 except _GameEnds as end:  # rolled back: what the results take from the log, off the loop
                     ending = await self._ending(game_id, end)
+                    metrics.transaction_retried()
+                    continue
+                if not result.duplicate:
+                    metrics.action_applied(action)
+                return result
             raise AssertionError("unreachable: the last attempt never asks for the log")
 
     async def _ending(self, game_id: int, end: _GameEnds) -> _Ending:
@@ -809,6 +816,31 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                 rows = await db.fetch(f"{_DEADLINES} WHERE d.due_at <= ? AND {where} ORDER BY d.due_at",
                                       (float(now), *params))
             return [Deadline(*row) for row in rows]
+        return await self._run(work())
+
+    async def ping(self) -> None:
+        """Whether the database answers: a write transaction that changes nothing (with SQLite it needs the write
+        lock, which the bot's every change needs too). Raises ``DatabaseError`` if it cannot."""
+        async def work() -> None:
+            async with self._transaction() as db:
+                await db.fetch("SELECT 1")
+        await self._run(work())
+
+    async def health_counts(self, now: float, late: float, shards: Shards | None = None) -> HealthCounts:
+        """How many games there are by status, and timers due by ``now`` and due by ``now - late`` (overdue), of
+        the games in ``shards``' guilds (for the operator's metrics)."""
+        where, params = _shard_filter(shards)
+        async def work() -> HealthCounts:
+            async with self._reading() as db:
+                games = await db.fetch(f"SELECT g.status, COUNT(*) FROM games g WHERE {where} GROUP BY g.status",
+                                       params)
+                timers = await db.fetch(
+                    "SELECT COALESCE(SUM(CASE WHEN d.due_at <= ? THEN 1 ELSE 0 END), 0), "
+                    "COALESCE(SUM(CASE WHEN d.due_at <= ? THEN 1 ELSE 0 END), 0) "
+                    f"FROM deadlines d JOIN games g ON g.id = d.game_id WHERE {where}",
+                    (float(now), float(now - late), *params))
+            return HealthCounts({str(status): int(count) for status, count in games}, int(timers[0][0]),
+                                int(timers[0][1]))
         return await self._run(work())
 
     async def processed(self, game_id: int, interaction_id: str) -> bool:

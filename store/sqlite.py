@@ -23,6 +23,8 @@ from typing import Any
 
 import aiosqlite
 
+from ops import metrics
+
 from .errors import DatabaseError, StoreError
 from .migrations import AFTER, LATEST_VERSION, MIGRATIONS, statements
 from .process_lock import ProcessLock
@@ -36,6 +38,7 @@ SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 
 
 def _database_error(exc: sqlite3.Error, path: str | Path) -> DatabaseError:
+    metrics.database_failed()
     text = str(exc)
     if "malformed" in text or "corrupt" in text:
         return DatabaseError("The database {path} is damaged ({error}): restore it from a backup, or move it away "
@@ -261,7 +264,7 @@ class SQLiteStore(SQLStore):
         with its last statements; any exception rolls it back. ``BEGIN IMMEDIATE`` locks the whole file against
         other writers, so the game needs no lock of its own."""
         db = self._conn()
-        async with self._tx_lock:
+        async with metrics.transaction(), self._tx_lock:
             tx = Transaction(db)
             try:
                 try:

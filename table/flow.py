@@ -30,6 +30,7 @@ from engine.ai import Memory, Recollection, recollect
 from engine.fog import fog_hides_board
 from engine.game import split_log
 from engine.state import OVER
+from ops import logs
 from store import (
     ACTIVE_STATUSES,
     FINISHED,
@@ -162,6 +163,7 @@ class Table(SeatOffers):
     def lock(self, game_id: int) -> asyncio.Lock:
         """One change at a time to one game inside this process (a game is served by one process: the one
         running its guild's shard, see docs/deploy.md)."""
+        logs.playing(game_id)  # this task's log lines name the game from now on
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     # -- the lobby -------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from engine import Action, Board, Game, GameState, register_map, registered_map, registered_maps
 from engine.ai import Memory, make_ai
+from ops import metrics
 from render.workers import Workers
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ class Thinking:
 
     def __init__(self, processes: int | None = None, timeout: float = TIMEOUT,
                  elsewhere: frozenset[str] = ELSEWHERE) -> None:
-        self.workers = Workers(processes)
+        self.workers = Workers(processes, "ai")
         self.timeout = timeout
         self.elsewhere = elsewhere
         self.thought_in: Counter[int] = Counter()
@@ -60,7 +61,10 @@ class Thinking:
     async def choose(self, game: Game, seat: int, level: str, memory: Memory | None = None) -> Action:
         """The next action of ``seat`` played by an AI of ``level``."""
         if level not in self.elsewhere:
-            return make_ai(level, salt=str(seat)).choose(game, seat, memory)
+            start = time.perf_counter()
+            action = make_ai(level, salt=str(seat)).choose(game, seat, memory)
+            metrics.ai_decided(level, "bot", time.perf_counter() - start)
+            return action
         board = game.board if any(b.id == game.board.id for b in registered_maps()) else None
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers.size)
@@ -88,10 +92,13 @@ class Thinking:
                             exc_info=True)
             else:
                 self.thought_in[pid] += 1
+                metrics.ai_decided(level, "worker", time.monotonic() - start)
                 log.debug("an AI of level %s decided in process %s in %.3f s", level, pid, time.monotonic() - start)
                 return action
         self.fallbacks += 1
-        return make_ai(FALLBACK, salt=str(seat)).choose(game, seat, memory)
+        action = make_ai(FALLBACK, salt=str(seat)).choose(game, seat, memory)
+        metrics.ai_decided(level, "fallback", time.monotonic() - start)
+        return action
 
     def shutdown(self) -> None:
         self.workers.shutdown()

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "ratings", "competition", "store", "table", "render", "mapfiles", "cogs", "web")
+PACKAGES = ("engine", "ratings", "competition", "store", "table", "render", "mapfiles", "cogs", "web", "ops")
 OFFLINE = ROOT / "packages" / "discord-offline" / "discord_offline"
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from discord_offline.fake_discord import IDENTIFY, CommandCatalog, FakeDiscord
 from e2e.launch import BotProcess, command_specs
+from e2e.ops import get, until
 from e2e.players import Snapshot, Table
 from e2e.postgres_players import PostgresTable, latest_game
 
@@ -110,6 +111,9 @@ async def test_two_sharded_processes_share_one_postgres_and_survive_a_kill(
         assert identified == [(0, SHARDS), (1, SHARDS)]
         for guild, bot in bots.items():
             assert f"shards {shard_of[guild]} of {SHARDS}" in bot.stderr()
+            # Each process's /readyz answers for its own shard only.
+            ready = await until(await bot.ops_url() + "/readyz", 200, 30)
+            assert ready["checks"]["gateway"]["detail"] == {str(shard_of[guild]): "connected"}
 
         tables = [PostgresTable(fake, postgres_url, c, ["alice", "bob"], settings=SETTINGS, timeout=30)
                   for c in channels]
@@ -122,6 +126,7 @@ async def test_two_sharded_processes_share_one_postgres_and_survive_a_kill(
         victim = bots[guilds[1]]
         snap = await human_to_move(tables[1], 60)
         victim.kill()
+        assert (await get(await bots[guilds[0]].ops_url() + "/readyz"))[0] == 200  # the other process stays ready
         # A deadline falls due while that process is away: only it may handle it, when it is back.
         state = snap.game().state
         async with PostgresStore(postgres_url) as store:

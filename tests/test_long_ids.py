@@ -284,7 +284,7 @@ async def test_the_apology_for_an_error_says_only_what_is_true(changed: bool | N
 
     extras: dict[str, Any] = {} if changed is None else {CHANGED: changed, DONE: "alice placed 3 armies on Peru."}
     interaction = SimpleNamespace(extras=extras, locale="en-US", data={}, user=None, channel_id=1, id=1,
-                                  response=Response())
+                                  type=SimpleNamespace(value=3), response=Response())  # a component's tap
     await handle_error(interaction, RuntimeError("a part of the answer failed"))  # type: ignore[arg-type]
     assert sent[0].startswith("Sorry, something went wrong on my side (error ")
     assert sent[0].endswith(words), sent

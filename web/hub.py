@@ -19,6 +19,7 @@ from typing import Any
 from cogs.shared.text import describe
 from engine import Event, Game, GameState
 from engine.fog import Audience, events_for
+from ops import metrics
 from store import StoreReader
 
 from .board import state_at, view
@@ -44,6 +45,7 @@ class Hub:
     def __init__(self, store: StoreReader) -> None:
         self.store = store
         self.boards: dict[int, set[Viewer]] = {}
+        metrics.boards_open(lambda: sum(len(boards) for boards in self.boards.values()))
         self._dirty: set[int] = set()
         self._running: dict[int, asyncio.Task[None]] = {}
         self._states: dict[int, tuple[int, GameState]] = {}  # the last board of each game the hub read

@@ -24,6 +24,7 @@ from cogs.shared.text import neutral_in_sentence, player_name, safe_name
 from engine import RuleError, SettingsError
 from engine.errors import Phrase, Territory, clip
 from mapfiles import MapFileError
+from ops import metrics
 from store import DatabaseError, StoreError
 from store.errors import StatusWord
 from table import LimitReached
@@ -154,6 +155,7 @@ async def handle_error(interaction: discord.Interaction[Any], exc: BaseException
                        context: Mapping[str, object] | None = None) -> None:
     changed = bool(interaction.extras.get(CHANGED))
     text = None if changed else explain(exc, interaction.locale)  # after a change, nothing is a refusal
+    metrics.interaction_failed(interaction.type.value, refused=text is not None)
     if text is None:
         error_id = secrets.token_hex(4)
         data: Mapping[str, object] = interaction.data or {}

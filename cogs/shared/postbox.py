@@ -24,6 +24,7 @@ from typing import Any, TypedDict
 import discord
 
 from cogs.maps import drawing as maps
+from ops import metrics
 
 log = logging.getLogger(__name__)
 STALE = 2.0  # seconds a post may wait in its queue before a newer map makes its own map unnecessary
@@ -126,6 +127,7 @@ class Postbox:
                     if not post.sent.done():
                         post.sent.set_exception(exc)
                     continue
+                metrics.message_sent("delete" if post.delete else "edit" if post.edit is not None else "post")
                 if not post.sent.done():
                     post.sent.set_result(message)
         finally:

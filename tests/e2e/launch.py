@@ -45,7 +45,9 @@ ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).resolve()
 ALLOWED_HOST = "127.0.0.1"
 READY_LINE = re.compile(r"logged in as ")
-ERROR_LINE = re.compile(r"^\S+ \S+ (ERROR|CRITICAL)\b|^Traceback", re.MULTILINE)
+OPS_LINE = re.compile(r"ops listening on (http://[0-9.]+:\d+)")
+# (in the text format, and in the JSON lines of --log-format json)
+ERROR_LINE = re.compile(r'^\S+ \S+ (ERROR|CRITICAL)\b|^Traceback|^\{.*"level": "(ERROR|CRITICAL)"', re.MULTILINE)
 
 
 def seed_for(base: str, number: int) -> str:
@@ -121,8 +123,10 @@ class BotProcess:
 
     def __init__(self, url: str, workdir: Path, *, token: str = "e2e-token", seed: str | None = "e2e",
                  database: Path | str | None = None, log_level: str = "INFO",
-                 extra_env: dict[str, str] | None = None, settings: dict[str, object] | None = None) -> None:
-        """``settings``: more keys for the bot's config.toml (limits, workers)."""
+                 extra_env: dict[str, str] | None = None, settings: dict[str, object] | None = None,
+                 sections: dict[str, dict[str, object]] | None = None) -> None:
+        """``settings``: more keys for the bot's config.toml (limits, workers); ``sections``: its tables (``web``,
+        ``ops``). The operator's listener takes any free port unless ``sections`` say otherwise (:meth:`ops_url`)."""
         if urlsplit(url).hostname != ALLOWED_HOST:
             raise ValueError(f"the fake Discord must be on {ALLOWED_HOST}")
         self.url = url
@@ -133,7 +137,10 @@ class BotProcess:
         self.database = database or self.workdir / "risk.sqlite3"
         self.config = self.workdir / "config.toml"
         self.config.write_text(f"database = {json.dumps(str(self.database))}\nlog_level = {json.dumps(log_level)}\n"
-                               + "".join(f"{k} = {json.dumps(v)}\n" for k, v in (settings or {}).items()),
+                               + "".join(f"{k} = {json.dumps(v)}\n" for k, v in (settings or {}).items())
+                               + "".join(f"[{name}]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in table.items())
+                                         for name, table in ({"ops": {"listen": f"{ALLOWED_HOST}:0"}}
+                                                             | (sections or {})).items()),
                                encoding="utf-8")
         self.extra_env = dict(extra_env or {})
         self.proc: subprocess.Popen[bytes] | None = None
@@ -204,6 +211,13 @@ class BotProcess:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the bot did not log {regex.pattern!r} within {timeout:g} s:\n" + text[-3000:])
             await asyncio.sleep(0.05)
+
+    async def ops_url(self, timeout: float = 30.0) -> str:
+        """The address of the current run's /healthz, /readyz and /metrics (from its log)."""
+        line = await self.wait_log(OPS_LINE, timeout)
+        match = OPS_LINE.search(line)
+        assert match is not None
+        return match.group(1)
 
     async def wait_ready(self, timeout: float = 30.0) -> None:
         """Wait for ``on_ready`` of the current run (the bot logs "logged in as ...")."""
