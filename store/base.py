@@ -219,6 +219,11 @@ class StoreReader(abc.ABC):
     async def running_tournaments(self) -> list[int]:
         """The tournaments under way (their ids), oldest first."""
 
+    # -- the live board ----------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def revoked_sessions(self, now: float) -> dict[str, float]:
+        """The board sessions ended by Leave that have not expired by ``now``: nonce -> when they expire."""
+
 
 class Store(StoreReader):
     """Games, their event logs and the bot's small tables, behind one narrow async interface.
@@ -322,6 +327,11 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def clear_live_panel(self, game_id: int) -> None:
         """The game has no live turn panel any more (it ended, or the panel became its turn's summary)."""
+
+    @abc.abstractmethod
+    async def revoke_session(self, nonce: str, expires_at: float, now: float) -> None:
+        """A board session (its ``nonce``) ended by Leave opens nothing until ``expires_at``, when it would have
+        expired anyway; the revocations expired by ``now`` are forgotten."""
 
     # -- deadlines and reminders ---------------------------------------------------------------------
     @abc.abstractmethod

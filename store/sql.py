@@ -778,6 +778,22 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                      float(panel.posted_at))))
         await self._run(work())
 
+    async def revoke_session(self, nonce: str, expires_at: float, now: float) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                await db.commit(Step("DELETE FROM board_revocations WHERE expires_at <= ?", (float(now),)),
+                                Step("INSERT INTO board_revocations (nonce, expires_at) VALUES (?, ?) "
+                                     "ON CONFLICT (nonce) DO NOTHING", (nonce, float(expires_at))))
+        await self._run(work())
+
+    async def revoked_sessions(self, now: float) -> dict[str, float]:
+        async def work() -> dict[str, float]:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT nonce, expires_at FROM board_revocations WHERE expires_at > ?",
+                                      (float(now),))
+            return {str(nonce): float(expires) for nonce, expires in rows}
+        return await self._run(work())
+
     async def clear_live_panel(self, game_id: int) -> None:
         async def work() -> None:
             async with self._transaction() as db:
