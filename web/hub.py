@@ -6,6 +6,12 @@ to that viewer (in the words the channel reads, ``cogs.shared.text.describe``) a
 ``web.board.view`` builds it from ``engine.fog.state_for``. A board that reconnects says the last event it saw
 and is sent what came after. One refresh of a game at a time; changes that arrive meanwhile are taken in the
 next one.
+
+Every message is checked against the store as it goes: before a board is sent anything (an update, the answer to
+its ``hello``), its viewer's ``still`` is asked whether the game as just read still lets them see it (the seat still
+theirs, the session not revoked); if not, the board is closed with the reason (``close``) and sent nothing more,
+so a seat that changed hands (an AI's takeover, a substitute's claim) is never shown to its former player again.
+A board whose socket has closed is dropped quietly.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from typing import Any
 from cogs.shared.text import describe
 from engine import Event, Game, GameState
 from engine.fog import Audience, events_for
-from store import StoreReader
+from store import GameRecord, StoreReader
 
 from .board import state_at, view
 
@@ -27,10 +33,27 @@ log = logging.getLogger(__name__)
 MAX_LOG_LINES = 60
 
 
+class Gone(Exception):
+    """A board that may not be sent anything more (``reason``: seat, session, missing), or whose socket closed."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _always(record: GameRecord) -> str | None:
+    return None
+
+
+async def _nothing(reason: str) -> None:
+    return None
+
+
 @dataclass(eq=False)
 class Viewer:
     """One open board: who looks (``audience``: their seat, None for a spectator), in which language, and the
-    last event it was sent."""
+    last event it was sent. ``still`` says why the viewer may no longer see the game as ``record`` holds it
+    (None: they may); ``close`` ends the board with that reason."""
 
     game_id: int
     audience: Audience
@@ -38,6 +61,9 @@ class Viewer:
     send: Callable[[dict[str, Any]], Awaitable[None]]
     seq: int = -1  # nothing sent yet
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    still: Callable[[GameRecord], str | None] = _always
+    close: Callable[[str], Awaitable[None]] = _nothing
+    closed: bool = False
 
 
 class Hub:
@@ -78,7 +104,9 @@ class Hub:
                 for board in boards:
                     try:
                         await self._send(board, moment)
-                    except Exception:  # one board's failure (a closed socket) never stops the others
+                    except Gone as gone:
+                        await self.drop(board, gone.reason)
+                    except Exception:  # one board's failure never stops the others
                         log.exception("board of game %s: the update failed", game_id)
                 self._remember(moment)
         finally:
@@ -99,7 +127,14 @@ class Hub:
         since = max(0, min(since, record.last_seq))
         events = await self.store.events(game_id, since_seq=since) if since < record.last_seq else []
         game = record.game() if record.state_json is not None else None
-        return _Moment(game_id, record.last_seq, game, since, events)
+        return _Moment(game_id, record, record.last_seq, game, since, events)
+
+    async def drop(self, board: Viewer, reason: str) -> None:
+        """Close ``board`` for ``reason`` (``closed``: its socket is gone already) and forget it."""
+        self.leave(board)
+        if not board.closed:
+            board.closed = True
+            await board.close(reason)
 
     def _remember(self, moment: _Moment) -> None:
         if moment.game is not None and moment.game_id in self.boards:
@@ -109,6 +144,11 @@ class Hub:
         """Send ``board`` what happened after event ``since`` (default: the last it was sent) and the board now."""
         async with board.lock:
             game = moment.game
+            if board.closed:
+                raise Gone("closed")
+            refused = board.still(moment.record)
+            if refused is not None:
+                raise Gone(refused)
             if game is None:
                 return
             seen = max(moment.since, min(board.seq if since is None else since, moment.seq))
@@ -136,7 +176,10 @@ class Hub:
         (a board that connects or reconnects; a refused move, so the board shows the game as it is)."""
         start = max(0, board.seq if since is None else since)
         moment = await self._moment(board.game_id, start)
-        await self._send(board, moment, start)
+        try:
+            await self._send(board, moment, start)
+        except Gone as gone:
+            await self.drop(board, gone.reason)
 
 
 @dataclass
@@ -145,6 +188,7 @@ class _Moment:
     from them for each audience and language (built once, sent to every board that shares it)."""
 
     game_id: int
+    record: GameRecord
     seq: int
     game: Game | None
     since: int
@@ -153,4 +197,4 @@ class _Moment:
     told: dict[tuple[Audience, str, int], list[str]] = field(default_factory=dict)
 
 
-__all__ = ["Hub", "Viewer"]
+__all__ = ["Gone", "Hub", "Viewer"]

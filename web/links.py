@@ -117,6 +117,10 @@ class UsedLinks:
         self._used[ticket.nonce] = ticket.expires
         return True
 
+    def note(self, nonce: str, expires: float) -> None:
+        """Note a nonce used elsewhere (a revocation the store kept over a restart)."""
+        self._used[nonce] = expires
+
     def __contains__(self, ticket: Ticket) -> bool:
         return ticket.nonce in self._used
 

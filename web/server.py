@@ -44,7 +44,7 @@ from . import sdk
 from .activity import ActivityRefused, DiscordOAuth
 from .board import MAX_MESSAGE, Refused, action_of, replay_frame, state_at, territory_names
 from .config import WebConfig
-from .hub import Hub, Viewer
+from .hub import Gone, Hub, Viewer
 from .links import LINK, SESSION, BadTicket, Signer, Ticket, UsedLinks
 from .page import activity_html, page_html, ui_strings
 from .trace import territory_paths
@@ -66,6 +66,11 @@ HEADERS = {
                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     "Cache-Control": "no-store",
 }
+SOCKETS = (4, 120)  # open boards of one session, of one game: beyond, a socket is told why and closed
+# Why the server closes a board (the reason, sent first in a "closed" message, and the WebSocket's close code). The
+# page reconnects by itself after a restart; after the others it says why and offers to open the board again.
+CLOSE_CODES = {"seat": 4001, "session": 4002, "missing": 4004, "sockets": 4008, "game_sockets": 4009,
+               "restart": 1012}
 WS_PROTOCOL = "risk-board"  # the board's WebSocket subprotocol; a page without its cookie offers session.TOKEN too
 BEARER = "Bearer "
 
@@ -108,6 +113,9 @@ class BoardServer:
         self.used = UsedLinks(clock)
         self.revoked = UsedLinks(clock)  # sessions ended by "leave": their cookie opens nothing any more
         self.hub = Hub(store)
+        self.socket_caps = SOCKETS
+        self._sockets: dict[str, set[Viewer]] = {}  # the open boards of each session (its nonce)
+        self._game_sockets: dict[int, int] = {}
         self._paths: dict[str, dict[str, str]] = {}
         self._maps: dict[tuple[int, int, Audience, str], bytes] = {}
         self._telling: dict[int, asyncio.Task[None]] = {}
@@ -149,6 +157,8 @@ class BoardServer:
         return app
 
     async def start(self) -> None:
+        for nonce, expires in (await self.store.revoked_sessions(self.signer.clock())).items():
+            self.revoked.note(nonce, expires)  # a session ended by Leave stays ended after a restart
         host, port = self.config.address()
         self._runner = web.AppRunner(self.app(), access_log=None)
         await self._runner.setup()
@@ -160,6 +170,9 @@ class BoardServer:
         log.info("the live board listens on %s:%s for %s", host, self.port, self.config.base)
 
     async def stop(self) -> None:
+        for boards in list(self._sockets.values()):  # each page is told, and reconnects to the next server
+            for board in list(boards):
+                await self.hub.drop(board, "restart")
         if self.discord is not None:
             await self.discord.close()
         if self.hub.changed in self.table.watchers:
@@ -196,6 +209,9 @@ class BoardServer:
             "session": _("Open the board from the link the bot gives you with /board.", language),
             "activity": _("Discord could not confirm who you are in this channel: open the board again from the "
                           "game's Board button.", language),
+            "sockets": _("This board is open in too many windows: close one of them first.", language),
+            "game_sockets": _("Too many boards of this game are open: try again in a while.", language),
+            "restart": _("Connection lost: reconnecting…", language),
         }
         return words.get(reason, words["forged"])
 
@@ -256,6 +272,17 @@ class BoardServer:
         if ticket in self.revoked:
             raise BadTicket("session")
         return ticket
+
+    def still(self, ticket: Ticket, record: Any) -> str | None:
+        """Why ``ticket`` no longer sees the game as ``record`` holds it (None: it does): its session was revoked,
+        the game closed, or the seat is no longer its user's (an AI took it, a substitute claimed it)."""
+        if ticket in self.revoked:
+            return "session"
+        if record.status not in OPEN or record.state_json is None:
+            return "missing"
+        if ticket.seat is not None and record.seat_of(ticket.user_id) != ticket.seat:
+            return "seat"
+        return None
 
     async def _viewer(self, request: web.Request) -> tuple[Ticket, Any] | web.Response:
         try:
@@ -401,14 +428,19 @@ class BoardServer:
         return web.Response(text="ok")
 
     async def leave(self, request: web.Request) -> web.StreamResponse:
-        """The viewer leaves: their cookie is cleared and opens nothing any more."""
-        if request.headers.get("Origin") != self.config.origin:
+        """The viewer leaves, from the page (its cookie) or the Activity (its Bearer session): the session opens
+        nothing any more, after a restart too, and its open boards are closed; the cookie is cleared."""
+        if request.headers.get("Origin") not in self.config.origins:
             raise web.HTTPForbidden()
         try:
             ticket = self.session(request)
-            self.revoked.use(ticket)
         except BadTicket:
-            pass
+            ticket = None
+        if ticket is not None:
+            self.revoked.use(ticket)
+            await self.table.board_left(ticket.nonce, ticket.expires)
+            for board in list(self._sockets.get(ticket.nonce, ())):
+                await self.hub.drop(board, "session")
         response = self.refusal(request, "session", 200)
         response.del_cookie(cookie_name(int(request.match_info["game"])), path=f"/g/{request.match_info['game']}")
         return response
@@ -437,23 +469,76 @@ class BoardServer:
 
         async def send(message: dict[str, Any]) -> None:
             async with lock:
-                if not ws.closed:
+                if ws.closed:
+                    raise Gone("closed")
+                try:
                     await ws.send_str(json.dumps(message, separators=(",", ":")))
+                except ConnectionError:  # the page went away meanwhile: its board ends quietly
+                    raise Gone("closed") from None
 
-        board = Viewer(ticket.game_id, ticket.seat, ticket.language, send)
+        async def close(reason: str) -> None:
+            """Tell the page why its board ends, then close it (a socket already gone is left alone)."""
+            try:
+                async with lock:
+                    if ws.closed:
+                        return
+                    await ws.send_str(json.dumps({"type": "closed", "reason": reason,
+                                                  "text": self.words(request, reason, ticket.language)}))
+                    await ws.close(code=CLOSE_CODES.get(reason, 1000), message=reason.encode())
+            except ConnectionError:
+                pass
+
+        board = Viewer(ticket.game_id, ticket.seat, ticket.language, send,
+                       still=lambda record: self.still(ticket, record), close=close)
+        full = self._open_socket(ticket, board)
+        if full is not None:
+            board.closed = True
+            await close(full)
+            return ws
         self.hub.join(board)
         bucket = Bucket()
         try:
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
                     break
-                if not bucket.take():
-                    await send({"type": "refused", "text": _("Slow down: too many taps at once.", ticket.language)})
-                    continue
-                await self.receive(board, ticket, message.data, send)
+                try:
+                    if not bucket.take():
+                        await send({"type": "refused",
+                                    "text": _("Slow down: too many taps at once.", ticket.language)})
+                        continue
+                    await self.receive(board, ticket, message.data, send)
+                except Gone as gone:
+                    await self.hub.drop(board, gone.reason)
+                    break
         finally:
             self.hub.leave(board)
+            self._close_socket(ticket, board)
         return ws
+
+    def _open_socket(self, ticket: Ticket, board: Viewer) -> str | None:
+        """Count a new board of ``ticket``'s session and game; the reason it may not open (too many), else None."""
+        per_session, per_game = self.socket_caps
+        mine = self._sockets.setdefault(ticket.nonce, set())
+        if len(mine) >= per_session:
+            return "sockets"
+        if self._game_sockets.get(ticket.game_id, 0) >= per_game:
+            return "game_sockets"
+        mine.add(board)
+        self._game_sockets[ticket.game_id] = self._game_sockets.get(ticket.game_id, 0) + 1
+        return None
+
+    def _close_socket(self, ticket: Ticket, board: Viewer) -> None:
+        mine = self._sockets.get(ticket.nonce)
+        if mine is None or board not in mine:
+            return
+        mine.discard(board)
+        if not mine:
+            del self._sockets[ticket.nonce]
+        left = self._game_sockets.get(ticket.game_id, 1) - 1
+        if left > 0:
+            self._game_sockets[ticket.game_id] = left
+        else:
+            self._game_sockets.pop(ticket.game_id, None)
 
     async def receive(self, board: Viewer, ticket: Ticket, text: str,
                       send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
@@ -470,6 +555,9 @@ class BoardServer:
         if data["type"] == "replay":
             at = data.get("seq")
             record = await self.store.get_game(ticket.game_id)
+            refused = self.still(ticket, record)
+            if refused is not None:
+                raise Gone(refused)
             if not isinstance(at, int) or isinstance(at, bool) or not 0 < at <= record.last_seq:
                 await send({"type": "refused", "text": _("That choice is not available now; open the menu again.",
                                                          language)})
