@@ -585,3 +585,121 @@ def test_a_maps_own_wild_cards_are_wild_on_the_board():
     shown = view(game, seat, "en", 5)
     assert [c["name"] for c in shown["hand"]][:2] == ["Wild", "Wild"]
     assert shown["legal"]["trade"] == [{"cards": ["wild_5", "wild_4", mine], "bonus": [mine]}]
+
+
+async def test_odd_numbers_and_deep_json_are_plain_refusals_never_a_500(boarded):
+    """``at`` must be ASCII digits naming an event of the log (``"²"`` passes ``isdigit`` and fails ``int``; five
+    thousand digits cost ``int`` dearly); a game's number is bounded in the address; a frame of nested brackets
+    is refused before ``json.loads`` (which recurses once per level); nothing is logged as an error."""
+    d, _server, base = boarded
+    record = await record_of(d)
+    async with aiohttp.ClientSession(cookie_jar=jar()) as http:
+        ws, _first = await open_board(http, d, "carol", base)
+        for at in ("²", "٣", "1" * 5000, "0", str(record.last_seq + 1), "-1", "1e3", " 1", ""):
+            async with http.get(f"{base}/g/{record.id}/map.png", params={"at": at}) as r:
+                assert r.status == 400, at
+        async with http.get(f"{base}/g/{record.id}/map.png", params={"at": str(record.last_seq)}) as r:
+            assert r.status == 200
+        async with http.get(f"{base}/g/{'9' * 30}") as r:
+            assert r.status == 404
+        for frame in ("[" * 1999, "{\"a\":" * 300 + "1" + "}" * 300, json.dumps({"type": "hello", "since": [[[[[1]]]]]})):
+            await ws.send_str(frame)
+            reply = await ws.receive_json(timeout=10)
+            assert reply["type"] == "refused", frame[:20]
+        await ws.send_json({"type": "hello", "since": 0})   # the board still answers
+        assert (await ws.receive_json(timeout=10))["type"] == "board"
+        await ws.close()
+
+
+async def collect(ws: Any, quiet: float = 0.5) -> tuple[list[Any], int | None]:
+    """What a board was sent until it is quiet, and the code the server closed it with (None: still open)."""
+    got = []
+    while True:
+        try:
+            message = await ws.receive(timeout=quiet)
+        except TimeoutError:
+            return got, None
+        if message.type != aiohttp.WSMsgType.TEXT:
+            return got, message.data if message.type == aiohttp.WSMsgType.CLOSE else -1
+        got.append(message.json())
+
+
+async def test_open_boards_are_capped_per_session_and_per_game_and_a_socket_gone_ends_quietly(boarded, caplog):
+    """One cookie opens a few boards, a game a bounded number: past either the page is told why and closed.
+    Sockets that vanish without a word (the page killed) while the game goes on end their boards with nothing
+    logged."""
+    import logging
+
+    d, server, base = boarded
+    server.socket_caps = (3, 5)
+    record = await record_of(d)
+    url = f"{base.replace('http', 'ws')}/g/{record.id}/ws"
+    carol, dave = aiohttp.ClientSession(cookie_jar=jar()), aiohttp.ClientSession(cookie_jar=jar())
+    try:
+        for http, name in ((carol, "carol"), (dave, "dave")):
+            async with http.get(await link_for(d, name)) as r:
+                assert r.status == 200
+        mine = [await carol.ws_connect(url, origin=base) for _ in range(4)]
+        got, code = await collect(mine[3])
+        assert code == 4008 and got[0]["reason"] == "sockets" and "too many windows" in got[0]["text"]
+        theirs = [await dave.ws_connect(url, origin=base) for _ in range(3)]
+        got, code = await collect(theirs[2])
+        assert code == 4009 and got[0]["reason"] == "game_sockets"
+        for ws in mine[:3] + theirs[:2]:
+            await ws.send_json({"type": "hello", "since": 0})
+            assert (await ws.receive_json(timeout=10))["type"] == "board"
+        caplog.set_level(logging.INFO)
+        for ws in mine[:3]:   # the page is gone: no close frame, the connection just drops
+            ws._response.connection.transport.abort()
+        seat = record.game().state.current
+        who = "alice" if record.player(seat).user_id == d.user("alice").id else "bob"
+        where = record.game().state.territories_of(seat)[0]
+        for _ in range(2):
+            step = await d.send_command(who, "general", "place", {"territory": record.game().board.name(where),
+                                                                  "count": 1})
+            assert not step.problems
+            await server_settled(d)
+        for ws in theirs[:2]:
+            assert [m["type"] for m in await drain(ws)] == ["board", "board"]
+        assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+        assert sum(len(boards) for boards in server.hub.boards.values()) == 2
+        third = await carol.ws_connect(url, origin=base)   # the session's boards that went are no longer counted
+        await third.send_json({"type": "hello", "since": 0})
+        assert (await third.receive_json(timeout=10))["type"] == "board"
+    finally:
+        await carol.close()
+        await dave.close()
+
+
+async def test_leaving_closes_the_sessions_open_boards_and_lasts_over_a_restart(tmp_path):
+    from discord_helpers import make_bot, start
+    from web_helpers import free_port
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+
+    def bot() -> Any:
+        made = make_bot(tmp_path / "g.db", seed="web")
+        made.config.web = WebConfig(listen=f"127.0.0.1:{port}", public_url=base, secret=SECRET)
+        return made
+
+    d = OfflineDiscord(bot(), strict=True)
+    await d.setup()
+    try:
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        record = await record_of(d)
+        async with aiohttp.ClientSession(cookie_jar=jar()) as http:
+            ws, _first = await open_board(http, d, "alice", base)
+            token = next(c.value for c in http.cookie_jar if c.key == f"board{record.id}")
+            async with http.post(f"{base}/g/{record.id}/leave", headers={"Origin": base}) as r:
+                assert r.status == 200
+            got, code = await collect(ws)
+            assert code == 4002 and [m["type"] for m in got] == ["closed"]
+        d = await d.restart(bot())
+        async with aiohttp.ClientSession(cookie_jar=jar(), cookies={f"board{record.id}": token}) as again:
+            async with again.get(f"{base}/g/{record.id}") as r:
+                assert r.status == 403   # revoked before the restart: still nothing
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await again.ws_connect(f"{base.replace('http', 'ws')}/g/{record.id}/ws", origin=base)
+    finally:
+        await d.close()

@@ -20,6 +20,7 @@ import asyncio
 import html
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -45,7 +46,8 @@ from .activity import ActivityRefused, DiscordOAuth
 from .board import MAX_MESSAGE, Refused, action_of, replay_frame, state_at, territory_names
 from .config import WebConfig
 from .hub import Gone, Hub, Viewer
-from .links import LINK, SESSION, BadTicket, Signer, Ticket, UsedLinks
+from .inputs import BadInput, loads, number
+from .links import LINK, SESSION, BadTicket, Signer, Ticket, UsedLinks, UsedNames
 from .page import activity_html, page_html, ui_strings
 from .trace import territory_paths
 
@@ -56,7 +58,11 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 RATE = 8.0    # a board's messages per second, on average
 BURST = 16    # and at most this many at once
-SIGN_INS = (2.0, 20)  # Activity sign-ins a second and at once, for the whole server: each asks Discord three times
+SIGN_INS = (5.0, 20)  # Activity sign-ins that reach Discord, a second and at once, for the whole server (each asks
+SIGN_IN_WAIT = 10.0   # Discord three times); one waits this long at most for its turn
+FAILURES = (0.2, 10)  # sign-ins Discord refused, of one address: ten at once, then one more every five seconds
+FAILED_FOR = 600.0    # seconds a code already presented, or an instance Discord does not know, is refused at once
+MAX_SIGN_IN = 1_000  # bytes of an Activity's sign-in: a code, an instance id and a channel id
 MAX_MAPS = 64  # rendered maps kept (a few per game: one per viewer's language and projection)
 OPEN = (RUNNING, PAUSED, FINISHED)
 HEADERS = {
@@ -83,14 +89,55 @@ class Bucket:
         self.tokens = float(burst)
         self.at = clock()
 
-    def take(self) -> bool:
+    def _refill(self) -> None:
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
+
+    def take(self) -> bool:
+        self._refill()
         if self.tokens < 1:
             return False
         self.tokens -= 1
         return True
+
+    def ready(self) -> bool:
+        """A token is there (none is taken)."""
+        self._refill()
+        return self.tokens >= 1
+
+    def full(self) -> bool:
+        self._refill()
+        return self.tokens >= self.burst
+
+    def reserve(self, most_wait: float) -> float | None:
+        """Take a token, waiting for it if need be: the seconds to wait first (0: none), or None if that would
+        be more than ``most_wait`` (nothing is taken)."""
+        self._refill()
+        if self.tokens - 1 < -self.rate * most_wait:
+            return None
+        self.tokens -= 1
+        return max(0.0, -self.tokens / self.rate)
+
+
+CODE = re.compile(r"[A-Za-z0-9._~-]{1,200}")        # an OAuth2 code: URL-safe characters
+INSTANCE = re.compile(r"i-[A-Za-z0-9-]{1,120}")      # Discord's activity instance ids: "i-" and the launch's ids
+SNOWFLAKE = re.compile(r"[0-9]{15,20}")
+
+
+def sign_in_body(body: object) -> tuple[str, str, int]:
+    """An Activity's sign-in (code, instance id, channel id) if it has the form Discord's are of, else
+    ``BadInput``: refused before anything is spent on it."""
+    if not isinstance(body, dict) or set(body) != {"code", "instance_id", "channel_id"}:
+        raise BadInput("body")
+    code, instance, channel = body["code"], body["instance_id"], body["channel_id"]
+    if not isinstance(code, str) or not CODE.fullmatch(code):
+        raise BadInput("code")
+    if not isinstance(instance, str) or not INSTANCE.fullmatch(instance):
+        raise BadInput("instance")
+    if not isinstance(channel, str) or not SNOWFLAKE.fullmatch(channel):
+        raise BadInput("channel")
+    return code, instance, int(channel)
 
 
 def cookie_name(game_id: int) -> str:
@@ -106,6 +153,10 @@ class BoardServer:
         self.discord = DiscordOAuth(config, bot_token) if config.activity else None
         # One bucket for all: every page inside Discord comes through Discord's proxy, from the same addresses.
         self.sign_ins = Bucket(rate=SIGN_INS[0], burst=SIGN_INS[1])
+        self.sign_in_wait = SIGN_IN_WAIT
+        self._failures: dict[str, Bucket] = {}
+        self.sign_in_codes = UsedNames(clock)       # every code presented: Discord takes a code once
+        self.failed_instances = UsedNames(clock)    # instances Discord did not know
         self.store = store
         self.table = table
         self.announcer = announcer
@@ -142,11 +193,11 @@ class BoardServer:
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers], client_max_size=64 * 1024)
         app.router.add_get("/b/{token}", self.open_link)
-        app.router.add_get("/g/{game:[0-9]+}", self.page)
-        app.router.add_get("/g/{game:[0-9]+}/map.png", self.map_png)
-        app.router.add_get("/g/{game:[0-9]+}/ws", self.websocket)
-        app.router.add_post("/g/{game:[0-9]+}/leave", self.leave)
-        app.router.add_get("/g/{game:[0-9]+}/data", self.page_data)
+        app.router.add_get("/g/{game:[0-9]{1,18}}", self.page)
+        app.router.add_get("/g/{game:[0-9]{1,18}}/map.png", self.map_png)
+        app.router.add_get("/g/{game:[0-9]{1,18}}/ws", self.websocket)
+        app.router.add_post("/g/{game:[0-9]{1,18}}/leave", self.leave)
+        app.router.add_get("/g/{game:[0-9]{1,18}}/data", self.page_data)
         app.router.add_get("/static/{name}", self.static)
         if self.discord is not None:
             sdk.modules()  # the pinned SDK, checked at start
@@ -357,24 +408,42 @@ class BoardServer:
 
     async def activity_session(self, request: web.Request) -> web.StreamResponse:
         """The SDK's code, instance and channel in; the session token of the channel's game out (with the
-        access token the page hands to the SDK's ``authenticate``), once Discord confirmed each of them."""
+        access token the page hands to the SDK's ``authenticate``), once Discord confirmed each of them.
+
+        Sign-ins cost Discord's calls, so the checks that cost nothing come first: the origin, the body's shape
+        (``sign_in_body``), a code or instance that failed lately, the asker's address's failures; only then is
+        the server's shared budget spent, on a request that will reach Discord."""
         assert self.discord is not None
         if request.headers.get("Origin") not in self.config.origins:
             raise web.HTTPForbidden(text="origin")
-        if not self.sign_ins.take():
-            language = language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
-            return web.json_response({"refused": "slow", "text": _("Slow down: too many taps at once.", language)},
-                                     status=429, headers={"Retry-After": "1"})
+        language = language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
         try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        if not isinstance(body, dict):
-            raise web.HTTPBadRequest(text="body")
+            code, instance_id, channel_id = sign_in_body(loads(await request.read(), MAX_SIGN_IN, 1))
+        except BadInput:
+            return web.json_response({"refused": "body", "text": self.words(request, "activity", language)},
+                                     status=400)
+        if code in self.sign_in_codes or instance_id in self.failed_instances:
+            return web.json_response({"refused": "code" if code in self.sign_in_codes else "instance",
+                                      "text": self.words(request, "activity", language)}, status=403)
+        addresses = self.addresses_of(request)
+        slow = web.json_response({"refused": "slow", "text": _("Slow down: too many taps at once.", language)},
+                                 status=429, headers={"Retry-After": "5"})
+        if not all(self.failures_of(address).ready() for address in addresses):
+            return slow
+        wait = self.sign_ins.reserve(self.sign_in_wait)
+        if wait is None:
+            return slow
+        self.sign_in_codes.note(code, self.signer.clock() + FAILED_FOR)  # a code is good once, at Discord too
+        if wait:
+            await asyncio.sleep(wait)   # the shared budget: a burst of genuine sign-ins waits its turn
         try:
-            who = await self.discord.identify(body.get("code"), body.get("instance_id"), body.get("channel_id"))
+            who = await self.discord.identify(code, instance_id, channel_id)
         except ActivityRefused as refused:
             log.info("the Activity refused a page: %s", refused.reason)
+            for address in addresses:
+                self.failures_of(address).take()
+            if refused.reason == "instance":
+                self.failed_instances.note(instance_id, self.signer.clock() + FAILED_FOR)
             return web.json_response({"refused": refused.reason, "text": self.words(request, "activity")},
                                      status=403)
         except (aiohttp.ClientError, TimeoutError):
@@ -392,6 +461,24 @@ class BoardServer:
         session = self.signer.make(SESSION, record.id, who.user_id, seat, self.config.session_seconds, language)
         return web.json_response({"session": session, "game": record.id, "access_token": who.access_token})
 
+    def addresses_of(self, request: web.Request) -> list[str]:
+        """Who asks, as far as the server can tell: the address the proxy in front of the board put in ``[web]
+        client_address_header`` (its last entry, the one that proxy added), else the direct peer (a proxy's own
+        address when there is one, shared by everyone behind it). Inside Discord every page comes through
+        Discord's proxy, which documents no such header (docs/deploy.md)."""
+        header = self.config.client_address_header
+        value = request.headers.get(header, "").split(",")[-1].strip()[:64] if header else ""
+        return [f"header:{value}"] if value else [f"peer:{request.remote or ''}"]
+
+    def failures_of(self, address: str) -> Bucket:
+        """The sign-ins Discord refused from one address: a few, then one more now and then."""
+        bucket = self._failures.get(address)
+        if bucket is None:
+            if len(self._failures) > 10_000:   # forget the addresses that are whole again
+                self._failures = {a: b for a, b in self._failures.items() if not b.full()}
+            bucket = self._failures[address] = Bucket(rate=FAILURES[0], burst=FAILURES[1])
+        return bucket
+
     async def sdk_module(self, request: web.Request) -> web.StreamResponse:
         body = sdk.modules().get(request.match_info["path"])
         if body is None:
@@ -404,8 +491,11 @@ class BoardServer:
         if isinstance(found, web.Response):
             return found
         ticket, record = found
-        at = request.query.get("at", "")
-        seq = int(at) if at.isdigit() and 0 < int(at) <= record.last_seq else record.last_seq  # a replay's moment
+        at = request.query.get("at")
+        try:  # a replay's moment: a number of an event of the log, else a plain refusal
+            seq = record.last_seq if at is None else number(at, 1, record.last_seq)
+        except BadInput:
+            raise web.HTTPBadRequest(text="at") from None
         key = (record.id, seq, ticket.seat, ticket.language)
         png = self._maps.get(key)
         if png is None:
@@ -545,8 +635,8 @@ class BoardServer:
         """One message from a board: ``hello`` (the last event it saw) or ``move``."""
         language = ticket.language
         try:
-            data = json.loads(text)
-        except ValueError:
+            data = loads(text, MAX_MESSAGE)
+        except BadInput:
             data = None
         if not isinstance(data, dict) or data.get("type") not in ("hello", "move", "replay"):
             await send({"type": "refused", "text": _("That choice is not available now; open the menu again.",
