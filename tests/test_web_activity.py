@@ -274,7 +274,7 @@ async def test_many_genuine_users_behind_one_proxy_address_all_sign_in(activity)
     no client): more than the shared budget holds at once, so some wait their turn; every one signs in."""
     import asyncio
 
-    d, fake, base = activity
+    _d, fake, base = activity
     names = [f"player{i}" for i in range(30)]
     instance = None
     for name in names:

@@ -602,7 +602,8 @@ async def test_odd_numbers_and_deep_json_are_plain_refusals_never_a_500(boarded)
             assert r.status == 200
         async with http.get(f"{base}/g/{'9' * 30}") as r:
             assert r.status == 404
-        for frame in ("[" * 1999, "{\"a\":" * 300 + "1" + "}" * 300, json.dumps({"type": "hello", "since": [[[[[1]]]]]})):
+        deep = json.dumps({"type": "hello", "since": [[[[[1]]]]]})
+        for frame in ("[" * 1999, "{\"a\":" * 300 + "1" + "}" * 300, deep):
             await ws.send_str(frame)
             reply = await ws.receive_json(timeout=10)
             assert reply["type"] == "refused", frame[:20]
