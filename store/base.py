@@ -80,6 +80,13 @@ class StoreReader(abc.ABC):
         ``work`` a module-level function, ``args`` and the result picklable."""
 
     @abc.abstractmethod
+    async def with_window(self, game_id: int, seq: int, work: Callable[..., T], *args: Any) -> T:
+        """``work(events, before, *args)`` in the log's worker on the events of the turn that holds event ``seq``,
+        from its first up to ``seq``, and ``before``, the game just before them (its state as JSON; None when the
+        window is the log from its start: a turn begun before ``log_turns`` was kept). A replay's moment costs one
+        turn's events, however long the game."""
+
+    @abc.abstractmethod
     async def log_text(self, game_id: int) -> bytes:
         """The whole log as it is stored (every event, hidden information included), as JSON Lines: to hand to
         a worker process in one piece."""

@@ -359,6 +359,16 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                 turns *= 4
         return await self._run(work())
 
+    async def with_window(self, game_id: int, seq: int, work: Callable[..., T], *args: Any) -> T:
+        async def read() -> T:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT seq, state FROM log_turns WHERE game_id = ? AND seq <= ? "
+                                      "ORDER BY turn DESC LIMIT 1", (game_id, seq))
+            start, before = (int(rows[0][0]), str(rows[0][1])) if rows else (1, None)
+            chunks = await self._event_chunks(game_id, start - 1, seq)
+            return await in_worker(with_events, chunks, work, before, *args)
+        return await self._run(read())
+
     async def with_log(self, game_id: int, work: Callable[..., T], *args: Any) -> T:
         async def read() -> T:
             return await in_worker(with_events, await self._event_chunks(game_id), work, *args)

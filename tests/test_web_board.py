@@ -518,7 +518,9 @@ async def test_the_replay_shows_each_moment_as_its_viewer_knew_it_and_plays_noth
         ws, first = await open_board(http, d, who, base)
         where = first["board"]["legal"]["place"]["territories"][0]
         await ws.send_json({"type": "move", "id": "r1", "move": "place", "territory": where, "count": 2})
-        await drain(ws)
+        waiting = {"done", "board"}
+        while waiting:   # the move's answer and the board after it, in either order
+            waiting.discard((await ws.receive_json(timeout=10))["type"])
         await ws.send_json({"type": "replay", "seq": record.last_seq})  # just before the placement
         back = await ws.receive_json(timeout=10)
         assert back["type"] == "replay" and back["seq"] == record.last_seq and back["of"] == record.last_seq + 1
@@ -704,3 +706,68 @@ async def test_leaving_closes_the_sessions_open_boards_and_lasts_over_a_restart(
                 await again.ws_connect(f"{base.replace('http', 'ws')}/g/{record.id}/ws", origin=base)
     finally:
         await d.close()
+
+
+async def test_a_replay_reads_one_turn_of_the_log_and_one_session_works_out_one_at_a_time(boarded):
+    """A replay's moment is the turn that holds it, replayed from the board noted at the turn's start
+    (``log_turns``), not the log from its start: the same board as the whole log gives. One spectator's four
+    sockets asking for sixty-four moments at once get each a frame or "Slow down", with one worked out at a time;
+    a moment asked for again comes from what was kept."""
+    from test_substitutes import play_turn, user_of
+
+    from web.board import window_state
+
+    d, _server, base = boarded
+    for _ in range(3):
+        record = await record_of(d)
+        await play_turn(d, user_of(d, record, record.game().state.current) or "")
+    record = await record_of(d)
+    store = d.bot.store
+    log = await store.events(record.id)
+    reads: list[tuple[int, int | None]] = []
+    chunks = store._event_chunks
+
+    async def counted(game_id: int, since_seq: int = 0, upto: int | None = None) -> Any:
+        reads.append((since_seq, upto))
+        return await chunks(game_id, since_seq, upto)
+
+    store._event_chunks = counted
+    for seq in range(1, record.last_seq + 1, 3):
+        replayed = (await store.with_window(record.id, seq, window_state)).to_dict()
+        assert {**replayed, "seed": ""} == Game.from_events(log[:seq]).state.to_dict()   # the log has no seed
+    late = reads[-1]
+    assert late[0] > 0 and late[1] - late[0] < record.last_seq // 2   # the last turn's events only
+
+    in_flight = most = calls = 0
+    window = store.with_window
+
+    async def watched(*args: Any) -> Any:
+        nonlocal in_flight, most, calls
+        in_flight += 1
+        calls += 1
+        most = max(most, in_flight)
+        try:
+            return await window(*args)
+        finally:
+            in_flight -= 1
+
+    store.with_window = watched
+    async with aiohttp.ClientSession(cookie_jar=jar()) as http:
+        async with http.get(await link_for(d, "carol")) as r:
+            assert r.status == 200
+        url = f"{base.replace('http', 'ws')}/g/{record.id}/ws"
+        sockets = [await http.ws_connect(url, origin=base) for _ in range(4)]
+        for i, ws in enumerate(sockets):
+            for j in range(16):
+                await ws.send_json({"type": "replay", "seq": 1 + (i * 16 + j) % record.last_seq})
+        answers = [m for ws in sockets for m in await drain(ws)]
+        assert len(answers) == 64
+        assert {m["type"] for m in answers} <= {"replay", "refused"}
+        assert all("Slow down" in m["text"] for m in answers if m["type"] == "refused")
+        assert most == 1 and calls == sum(1 for m in answers if m["type"] == "replay")
+        frame = next(m for m in answers if m["type"] == "replay")
+        await sockets[0].send_json({"type": "replay", "seq": frame["seq"]})
+        assert (await sockets[0].receive_json(timeout=10)) == frame   # kept: nothing worked out again
+        assert calls == sum(1 for m in answers if m["type"] == "replay")
+        for ws in sockets:
+            await ws.close()

@@ -17,13 +17,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +44,7 @@ from table.outcome import PLAYER
 
 from . import sdk
 from .activity import ActivityRefused, DiscordOAuth
-from .board import MAX_MESSAGE, Refused, action_of, replay_frame, state_at, territory_names
+from .board import MAX_MESSAGE, Refused, action_of, replay_frame, territory_names, window_state
 from .config import WebConfig
 from .hub import Gone, Hub, Viewer
 from .inputs import BadInput, loads, number
@@ -64,6 +65,8 @@ FAILURES = (0.2, 10)  # sign-ins Discord refused, of one address: ten at once, t
 FAILED_FOR = 600.0    # seconds a code already presented, or an instance Discord does not know, is refused at once
 MAX_SIGN_IN = 1_000  # bytes of an Activity's sign-in: a code, an instance id and a channel id
 MAX_MAPS = 64  # rendered maps kept (a few per game: one per viewer's language and projection)
+MAX_FRAMES = 256  # replay frames kept (a game's moment for one audience and language)
+REPLAYS_PER_GAME = 2  # replays (and their pictures) worked out at once for one game; one per session and kind
 OPEN = (RUNNING, PAUSED, FINISHED)
 HEADERS = {
     "Referrer-Policy": "no-referrer",
@@ -140,6 +143,10 @@ def sign_in_body(body: object) -> tuple[str, str, int]:
     return code, instance, int(channel)
 
 
+class Busy(Exception):
+    """A session's replay is still being worked out: the next waits for it."""
+
+
 def cookie_name(game_id: int) -> str:
     return f"board{game_id}"
 
@@ -168,6 +175,9 @@ class BoardServer:
         self._sockets: dict[str, set[Viewer]] = {}  # the open boards of each session (its nonce)
         self._game_sockets: dict[int, int] = {}
         self._paths: dict[str, dict[str, str]] = {}
+        self._frames: dict[tuple[int, int, Audience, str], dict[str, Any]] = {}
+        self._replaying: set[tuple[str, str]] = set()   # (session, "frame" or "map") being worked out now
+        self._game_replays: dict[int, asyncio.Semaphore] = {}
         self._maps: dict[tuple[int, int, Audience, str], bytes] = {}
         self._telling: dict[int, asyncio.Task[None]] = {}
         self._runner: web.AppRunner | None = None
@@ -499,7 +509,10 @@ class BoardServer:
         key = (record.id, seq, ticket.seat, ticket.language)
         png = self._maps.get(key)
         if png is None:
-            state = record.game().state if seq == record.last_seq else await self.replay_state(record.id, seq)
+            try:
+                state = record.game().state if seq == record.last_seq else await self.replay_state(ticket, seq)
+            except Busy:
+                return web.Response(status=429, text="busy", headers={"Retry-After": "1"})
             png = await drawing.draw(drawing.prepare(state, ticket.seat, locale=ticket.language))
             while len(self._maps) >= MAX_MAPS:
                 del self._maps[next(iter(self._maps))]
@@ -536,14 +549,40 @@ class BoardServer:
         return response
 
     # -- the replay ---------------------------------------------------------------------------------------
-    async def replay_state(self, game_id: int, seq: int) -> GameState:
-        """The whole board after event ``seq`` (projected for its viewer by the caller), in the log's worker."""
-        return await self.store.with_log(game_id, state_at, seq)
+    @contextlib.asynccontextmanager
+    async def replaying(self, ticket: Ticket, kind: str) -> AsyncIterator[None]:
+        """Room for one replay's work: one at a time per session (whatever its connections), ``REPLAYS_PER_GAME``
+        per game; ``Busy`` while the session's last one is still being worked out."""
+        key = (ticket.nonce, kind)
+        if key in self._replaying:
+            raise Busy
+        self._replaying.add(key)
+        try:
+            gate = self._game_replays.setdefault(ticket.game_id, asyncio.Semaphore(REPLAYS_PER_GAME))
+            async with gate:
+                yield
+        finally:
+            self._replaying.discard(key)
 
-    async def replay(self, ticket: Ticket, seq: int) -> dict[str, Any]:
-        """The board after event ``seq`` as the viewer may know it then (``board.replay_frame``, in the log's
-        worker: a replay of a long game reads a long log, never on the event loop)."""
-        return await self.store.with_log(ticket.game_id, replay_frame, seq, ticket.seat, ticket.language)
+    async def replay_state(self, ticket: Ticket, seq: int) -> GameState:
+        """The whole board after event ``seq`` (projected for its viewer by the caller): the turn that holds it
+        replayed from its start, in the log's worker (``Store.with_window``)."""
+        async with self.replaying(ticket, "map"):
+            return await self.store.with_window(ticket.game_id, seq, window_state)
+
+    async def replay(self, ticket: Ticket, seq: int, last: int) -> dict[str, Any]:
+        """The board after event ``seq`` as the viewer may know it then (``board.replay_frame`` on the turn that
+        holds it, in the log's worker), kept for the next viewer who asks for that moment."""
+        key = (ticket.game_id, seq, ticket.seat, ticket.language)
+        frame = self._frames.get(key)
+        if frame is None:
+            async with self.replaying(ticket, "frame"):
+                frame = await self.store.with_window(ticket.game_id, seq, replay_frame, seq, ticket.seat,
+                                                     ticket.language, last)
+            while len(self._frames) >= MAX_FRAMES:
+                del self._frames[next(iter(self._frames))]
+            self._frames[key] = frame
+        return {**frame, "of": last}
 
     # -- the WebSocket -------------------------------------------------------------------------------------
     async def websocket(self, request: web.Request) -> web.StreamResponse:
@@ -652,7 +691,10 @@ class BoardServer:
                 await send({"type": "refused", "text": _("That choice is not available now; open the menu again.",
                                                          language)})
                 return
-            await send(await self.replay(ticket, at))
+            try:
+                await send(await self.replay(ticket, at, record.last_seq))
+            except Busy:
+                await send({"type": "refused", "text": _("Slow down: too many taps at once.", language)})
             return
         if data["type"] == "hello":
             since = data.get("since", 0)
