@@ -771,3 +771,49 @@ async def test_a_replay_reads_one_turn_of_the_log_and_one_session_works_out_one_
         assert calls == sum(1 for m in answers if m["type"] == "replay")
         for ws in sockets:
             await ws.close()
+
+
+async def test_a_first_hello_far_behind_is_told_the_last_lines_without_reading_the_whole_log(boarded, monkeypatch):
+    """A board that says hello far behind (the first on a long game) is told the last lines as ``/risk log``
+    reads them (the last turns, projected in the log's worker), and the event loop never reads the log from its
+    start; a board close behind is told every event it missed, as before."""
+    import web.hub
+    from test_substitutes import play_turn, user_of
+
+    d, _server, base = boarded
+    for _ in range(2):
+        record = await record_of(d)
+        await play_turn(d, user_of(d, record, record.game().state.current) or "")
+    record = await record_of(d)
+    async with aiohttp.ClientSession(cookie_jar=jar()) as http:
+        _ws, whole = await open_board(http, d, "carol", base)   # told one by one: the old way, for comparison
+        await _ws.close()
+        monkeypatch.setattr(web.hub, "CATCH_UP", 5)
+        reads: list[int] = []
+        events = d.bot.store.events
+
+        async def counted(game_id: int, since_seq: int = 0) -> Any:
+            reads.append(since_seq)
+            return await events(game_id, since_seq)
+
+        d.bot.store.events = counted
+        ws, far = await open_board(http, d, "carol", base)
+        assert far["seq"] == record.last_seq and far["since"] == 0 and far["board"] == whole["board"]
+        assert far["lines"] and far["lines"][-1] == whole["lines"][-1]
+        assert all(since >= record.last_seq - 5 for since in reads), reads
+        await ws.send_json({"type": "hello", "since": record.last_seq - 3})   # close behind: every event
+        near = await ws.receive_json(timeout=10)
+        assert near["since"] == record.last_seq - 3 and near["lines"] == \
+            (await _lines_since(d, record.id, record.last_seq - 3))
+        await ws.close()
+
+
+async def _lines_since(d: OfflineDiscord, game_id: int, since: int) -> list[str]:
+    from cogs.shared.text import describe
+    from engine.fog import events_for
+
+    log = await d.bot.store.events(game_id)
+    game = Game.from_events(log)
+    shown = [e for e in events_for(log[since:], None, before=Game.from_events(log[:since]).state)
+             if not e.get("hidden")]
+    return describe(shown, game.state, game.board, "en")

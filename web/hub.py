@@ -27,10 +27,11 @@ from engine import Event, Game, GameState
 from engine.fog import Audience, events_for
 from store import GameRecord, StoreReader
 
-from .board import state_at, view
+from .board import view, window_state
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 60
+CATCH_UP = 500   # events a board may be behind and still be told them one by one on the event loop
 
 
 class Gone(Exception):
@@ -119,7 +120,7 @@ class Hub:
             return cached[1]
         if seq <= 0:
             return None
-        return await self.store.with_log(game_id, state_at, seq)   # in the log's worker: the log grows
+        return await self.store.with_window(game_id, seq, window_state)   # in the log's worker: one turn of it
 
     async def _moment(self, game_id: int, since: int) -> _Moment:
         """The game as stored now, and its events after ``since`` (read once for every board of the game)."""
@@ -140,7 +141,8 @@ class Hub:
         if moment.game is not None and moment.game_id in self.boards:
             self._states[moment.game_id] = (moment.seq, moment.game.state)
 
-    async def _send(self, board: Viewer, moment: _Moment, since: int | None = None) -> None:
+    async def _send(self, board: Viewer, moment: _Moment, since: int | None = None,
+                    lines: list[str] | None = None) -> None:
         """Send ``board`` what happened after event ``since`` (default: the last it was sent) and the board now."""
         async with board.lock:
             game = moment.game
@@ -155,15 +157,17 @@ class Hub:
             if since is None and board.seq == moment.seq:
                 return  # nothing new for this board
             key = (board.audience, board.language, seen)
+            if lines is not None:
+                moment.told[key] = lines
             if key not in moment.told:
                 new = moment.events[seen - moment.since:]
-                lines: list[str] = []
+                told: list[str] = []
                 if new:
                     before = await self._state_at(board.game_id, seen)
                     shown = events_for(new, board.audience, before=before)
                     visible = [e for e in shown if not e.get("hidden")]
-                    lines = describe(visible, game.state, game.board, board.language)[-MAX_LOG_LINES:]
-                moment.told[key] = lines
+                    told = describe(visible, game.state, game.board, board.language)[-MAX_LOG_LINES:]
+                moment.told[key] = told
             viewed = (board.audience, board.language)
             if viewed not in moment.views:
                 moment.views[viewed] = view(game, board.audience, board.language, moment.seq)
@@ -175,9 +179,20 @@ class Hub:
         """Send ``board`` what happened after event ``since`` (default: the last it was sent) and the board now
         (a board that connects or reconnects; a refused move, so the board shows the game as it is)."""
         start = max(0, board.seq if since is None else since)
-        moment = await self._moment(board.game_id, start)
+        record = await self.store.get_game(board.game_id)
+        lines = None
+        if record.last_seq - start > CATCH_UP and record.state_json is not None:
+            # Far behind (a first hello on a long game): the last lines only, as /risk log reads them (the last
+            # turns' events, projected in the log's worker), not the whole log described on the event loop.
+            game = record.game()
+            if board.still(record) is None:
+                shown = await self.store.recent_events(board.game_id, board.audience, MAX_LOG_LINES)
+                lines = describe(shown, game.state, game.board, board.language)[-MAX_LOG_LINES:]
+            moment = _Moment(board.game_id, record, record.last_seq, game, start, [])
+        else:
+            moment = await self._moment(board.game_id, start)
         try:
-            await self._send(board, moment, start)
+            await self._send(board, moment, start, lines)
         except Gone as gone:
             await self.drop(board, gone.reason)
 
