@@ -71,8 +71,10 @@ class StoreReader(abc.ABC):
         the bot's process (store/logs.py)."""
 
     @abc.abstractmethod
-    async def recent_events(self, game_id: int, audience: Audience, count: int) -> list[View]:
-        """The last ``count`` events ``audience`` sees (hidden ones left out), read from the last turns only."""
+    async def recent_events(self, game_id: int, audience: Audience, count: int, *,
+                            for_board: bool = False) -> list[View]:
+        """The last ``count`` events ``audience`` sees (hidden ones left out), read from the last turns only
+        (``for_board``: in the live boards' worker, store/logs.py)."""
 
     @abc.abstractmethod
     async def with_log(self, game_id: int, work: Callable[..., T], *args: Any) -> T:
@@ -81,10 +83,10 @@ class StoreReader(abc.ABC):
 
     @abc.abstractmethod
     async def with_window(self, game_id: int, seq: int, work: Callable[..., T], *args: Any) -> T:
-        """``work(events, before, *args)`` in the log's worker on the events of the turn that holds event ``seq``,
-        from its first up to ``seq``, and ``before``, the game just before them (its state as JSON; None when the
-        window is the log from its start: a turn begun before ``log_turns`` was kept). A replay's moment costs one
-        turn's events, however long the game."""
+        """``work(events, before, *args)`` in the live boards' worker (store/logs.py) on the events of the turn
+        that holds event ``seq``, from its first up to ``seq``, and ``before``, the game just before them (its state
+        as JSON; None when the window is the log from its start: a turn begun before ``log_turns`` was kept). A
+        replay's moment costs one turn's events, however long the game."""
 
     @abc.abstractmethod
     async def log_text(self, game_id: int) -> bytes:

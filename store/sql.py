@@ -53,7 +53,19 @@ from .errors import (
     UnknownGame,
     VersionConflict,
 )
-from .logs import CHUNK, INLINE, Chunks, chunk, decode, export_text, in_thread, in_worker, tail_view, with_events
+from .logs import (
+    CHUNK,
+    INLINE,
+    Chunks,
+    chunk,
+    decode,
+    export_text,
+    in_board_worker,
+    in_thread,
+    in_worker,
+    tail_view,
+    with_events,
+)
 from .maps import MapsMixin
 from .records import (
     ACTIVE_STATUSES,
@@ -333,7 +345,10 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             return await in_worker(export_text, await self._event_chunks(game_id), audience)
         return await self._run(work())
 
-    async def recent_events(self, game_id: int, audience: Audience, count: int) -> list[View]:
+    async def recent_events(self, game_id: int, audience: Audience, count: int, *,
+                            for_board: bool = False) -> list[View]:
+        run = in_board_worker if for_board else in_worker
+
         async def work() -> list[View]:
             async with self._reading() as db:
                 head = await db.fetch("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))
@@ -341,7 +356,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                 raise UnknownGame("There is no game #{id}.", id=game_id)
             status, last = head[0][0], int(head[0][1])
             if status == FINISHED:  # after the end every event is shown as it is: the last ones are enough
-                shown = await in_worker(tail_view, await self._event_chunks(game_id, max(0, last - count)), None,
+                shown = await run(tail_view, await self._event_chunks(game_id, max(0, last - count)), None,
                                         audience, count, False)
                 if shown is not None:
                     return shown
@@ -352,7 +367,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                                             "ORDER BY turn DESC LIMIT ?", (game_id, last, turns))
                 whole = len(starts) < turns  # the turns noted do not go back far enough: the whole log
                 since, before = (0, None) if whole else (int(starts[-1][0]) - 1, str(starts[-1][1]))
-                shown = await in_worker(tail_view, await self._event_chunks(game_id, since, last), before,
+                shown = await run(tail_view, await self._event_chunks(game_id, since, last), before,
                                         audience, count, whole)
                 if shown is not None:
                     return shown
@@ -366,7 +381,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                                       "ORDER BY turn DESC LIMIT 1", (game_id, seq))
             start, before = (int(rows[0][0]), str(rows[0][1])) if rows else (1, None)
             chunks = await self._event_chunks(game_id, start - 1, seq)
-            return await in_worker(with_events, chunks, work, before, *args)
+            return await in_board_worker(with_events, chunks, work, before, *args)
         return await self._run(read())
 
     async def with_log(self, game_id: int, work: Callable[..., T], *args: Any) -> T:

@@ -737,6 +737,11 @@ async def test_a_replay_reads_one_turn_of_the_log_and_one_session_works_out_one_
         assert {**replayed, "seed": ""} == Game.from_events(log[:seq]).state.to_dict()   # the log has no seed
     late = reads[-1]
     assert late[0] > 0 and late[1] - late[0] < record.last_seq // 2   # the last turn's events only
+    from store import logs
+
+    await store.export_log(record.id, None)   # the log's own worker, for the next check
+    board_worker, log_worker = logs._boards.workers.pids(), logs._log.workers.pids()
+    assert board_worker and log_worker and not set(board_worker) & set(log_worker)   # boards never queue there
 
     in_flight = most = calls = 0
     window = store.with_window
@@ -777,8 +782,9 @@ async def test_a_first_hello_far_behind_is_told_the_last_lines_without_reading_t
     """A board that says hello far behind (the first on a long game) is told the last lines as ``/risk log``
     reads them (the last turns, projected in the log's worker), and the event loop never reads the log from its
     start; a board close behind is told every event it missed, as before."""
-    import web.hub
     from test_substitutes import play_turn, user_of
+
+    import web.hub
 
     d, _server, base = boarded
     for _ in range(2):

@@ -183,10 +183,11 @@ class Hub:
         lines = None
         if record.last_seq - start > CATCH_UP and record.state_json is not None:
             # Far behind (a first hello on a long game): the last lines only, as /risk log reads them (the last
-            # turns' events, projected in the log's worker), not the whole log described on the event loop.
+            # turns' events, projected in the boards' worker), not the whole log described on the event loop.
             game = record.game()
             if board.still(record) is None:
-                shown = await self.store.recent_events(board.game_id, board.audience, MAX_LOG_LINES)
+                shown = await self.store.recent_events(board.game_id, board.audience, MAX_LOG_LINES,
+                                                       for_board=True)
                 lines = describe(shown, game.state, game.board, board.language)[-MAX_LOG_LINES:]
             moment = _Moment(board.game_id, record, record.last_seq, game, start, [])
         else:

@@ -176,7 +176,8 @@ class BoardServer:
         self._game_sockets: dict[int, int] = {}
         self._paths: dict[str, dict[str, str]] = {}
         self._frames: dict[tuple[int, int, Audience, str], dict[str, Any]] = {}
-        self._replaying: set[tuple[str, str]] = set()   # (session, "frame" or "map") being worked out now
+        # (session, kind) being worked out now: its lock, and how many hold it or wait for it
+        self._replaying: dict[tuple[str, str], tuple[asyncio.Lock, int]] = {}
         self._game_replays: dict[int, asyncio.Semaphore] = {}
         self._maps: dict[tuple[int, int, Audience, str], bytes] = {}
         self._telling: dict[int, asyncio.Task[None]] = {}
@@ -550,19 +551,26 @@ class BoardServer:
 
     # -- the replay ---------------------------------------------------------------------------------------
     @contextlib.asynccontextmanager
-    async def replaying(self, ticket: Ticket, kind: str) -> AsyncIterator[None]:
-        """Room for one replay's work: one at a time per session (whatever its connections), ``REPLAYS_PER_GAME``
-        per game; ``Busy`` while the session's last one is still being worked out."""
+    async def replaying(self, ticket: Ticket, kind: str, wait: bool = False) -> AsyncIterator[None]:
+        """Room for one piece of a board's work on the log (a replay's moment, its picture, a hello): one of each
+        kind at a time per session (whatever its connections), ``REPLAYS_PER_GAME`` per game. While the session's
+        last one is still being worked out the next waits (``wait``) or is refused with ``Busy``."""
         key = (ticket.nonce, kind)
-        if key in self._replaying:
+        lock, users = self._replaying.get(key, (asyncio.Lock(), 0))
+        if users and not wait:
             raise Busy
-        self._replaying.add(key)
+        self._replaying[key] = (lock, users + 1)
         try:
-            gate = self._game_replays.setdefault(ticket.game_id, asyncio.Semaphore(REPLAYS_PER_GAME))
-            async with gate:
-                yield
+            async with lock:
+                gate = self._game_replays.setdefault(ticket.game_id, asyncio.Semaphore(REPLAYS_PER_GAME))
+                async with gate:
+                    yield
         finally:
-            self._replaying.discard(key)
+            lock, users = self._replaying[key]
+            if users > 1:
+                self._replaying[key] = (lock, users - 1)
+            else:
+                del self._replaying[key]
 
     async def replay_state(self, ticket: Ticket, seq: int) -> GameState:
         """The whole board after event ``seq`` (projected for its viewer by the caller): the turn that holds it
@@ -698,7 +706,8 @@ class BoardServer:
             return
         if data["type"] == "hello":
             since = data.get("since", 0)
-            await self.hub.bring_up_to_date(board, since if isinstance(since, int) and since >= 0 else 0)
+            async with self.replaying(ticket, "hello", wait=True):
+                await self.hub.bring_up_to_date(board, since if isinstance(since, int) and since >= 0 else 0)
             return
         tap = data.get("id")
         tap_id = tap if isinstance(tap, str) and 0 < len(tap) <= 40 else None
