@@ -4,10 +4,10 @@ longest stall measured alongside.
     .venv/bin/python bench/long_game.py [--events 100000] [--board]
 
 The game is a duel played by the engine as anyone can make a long game: two players who attack one die at a time
-and never conquer, for ``--events`` events, then two normal AIs play it out. It is stored directly in the bot's
-SQLite database as the store writes it (the events, the turns, where each turn begins) up to the last action;
-the winner's seat is the human ``alice``. Then, with a ticker task that wakes every 5 ms and notes how late it
-woke (the loop's longest stall), each of these runs alone:
+and never conquer, for two thirds of ``--events`` events, then two normal AIs play it out. It is stored directly
+in the bot's SQLite database as the store writes it (the events, the turns, where each turn begins) up to the
+last action; the winner's seat is the human ``alice``. Then, with a ticker task that wakes every 5 ms and notes
+how late it woke (the loop's longest stall), each of these runs alone:
 
 - the running game: ``/risk export`` and ``/risk log`` by ``carol``, who does not play;
 - with ``--board``, the live board on loopback: one spectator's four windows say hello from the start, then send
@@ -101,8 +101,9 @@ def duel_move(game: Game, seat: int) -> Any | None:
 
 
 def build_game(target: int, human_user: int) -> LongGame:
-    """A duel of about ``target`` events: two players who attack one die at a time and never conquer (as anyone
-    can make a long game), then two normal AIs play it out; played again with its winner as the human alice."""
+    """A game of about ``target`` events: a duel of two players who attack one die at a time and never conquer (as
+    anyone can make a long game) for two thirds of them, then two normal AIs play it out; played again with its
+    winner as the human alice."""
     seed = game_seed("long-game", 0)
     settings = Settings.from_dict({"deployment": "auto"}).to_dict()
     names = [SeatRecord(seat, None, LEVEL, f"Player {seat + 1}", seat) for seat in range(SEATS)]
@@ -112,7 +113,7 @@ def build_game(target: int, human_user: int) -> LongGame:
     count = len(events)
     while game.state.phase != OVER:
         seat = game.state.current
-        scripted = duel_move(game, seat) if count < target else None
+        scripted = duel_move(game, seat) if count < target * 2 // 3 else None   # the AIs' end is about a third
         moves.append(scripted or ais[seat].choose(game, seat))
         count += len(game.apply(moves[-1]))
     winner = game.state.winner
@@ -231,8 +232,10 @@ async def flood(d: OfflineDiscord, ticker: Ticker, answers: list[float], base: s
             got = [await ws.receive_json(timeout=120) for ws in sockets]
             return f"{sum(len(m['lines']) for m in got) // 4} lines each"
 
-        figures.append(await measure("board: 4 windows of one spectator say hello from the start", ticker, answers,
-                                     hellos, lambda note: note))
+        figures.append(await measure("board: 4 windows of one spectator say hello from the start (the boards' worker "
+                                     "starts)", ticker, answers, hellos, lambda note: note))
+        figures.append(await measure("board: the same 4 say hello from the start again", ticker, answers, hellos,
+                                     lambda note: note))
 
         async def replays() -> tuple[int, int]:
             for ws in sockets:
