@@ -144,7 +144,7 @@ def sign_in_body(body: object) -> tuple[str, str, int]:
 
 
 class Busy(Exception):
-    """A session's replay is still being worked out: the next waits for it."""
+    """A session's replay is still being worked out: the next is refused ("Slow down") until it is done."""
 
 
 def cookie_name(game_id: int) -> str:
