@@ -267,8 +267,10 @@ async def flood(d: OfflineDiscord, ticker: Ticker, answers: list[float], base: s
                     sizes.append(len(await r.read()))
             return f"{sum(sizes) // len(sizes) // 1000} KB each"
 
-        figures.append(await measure("board: 8 pictures of the replay (map.png?at=), one after the other", ticker,
-                                     answers, pictures, lambda note: note))
+        figures.append(await measure("board: 8 pictures of the replay (map.png?at=), one after the other (the "
+                                     "render workers start)", ticker, answers, pictures, lambda note: note))
+        figures.append(await measure("board: 8 more pictures of other moments", ticker, answers, pictures,
+                                     lambda note: note))
         for ws in sockets:
             await ws.close()
     return figures

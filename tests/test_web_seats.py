@@ -12,6 +12,7 @@ from typing import Any
 import aiohttp
 from discord_helpers import OfflineDiscord, make_bot, start
 from test_substitutes import play_turn, user_of
+from test_web_board import collect
 from web_helpers import SECRET, free_port, jar, link_for, record_of
 
 from engine import Game
@@ -21,20 +22,6 @@ from web.config import WebConfig
 
 HOUR = 3600
 NAMES = ("alice", "bob", "carol", "dave", "erin")
-
-
-async def collect(ws: Any, quiet: float = 0.5) -> tuple[list[dict[str, Any]], int | None]:
-    """What a board was sent until it is quiet for ``quiet`` s, and the code the server closed it with (None: open)."""
-    got: list[dict[str, Any]] = []
-    while True:
-        try:
-            message = await ws.receive(timeout=quiet)
-        except TimeoutError:
-            return got, None
-        if message.type == aiohttp.WSMsgType.TEXT:
-            got.append(message.json())
-        else:
-            return got, message.data if message.type == aiohttp.WSMsgType.CLOSE else -1
 
 
 async def settled(d: OfflineDiscord) -> None:
