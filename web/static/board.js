@@ -203,6 +203,7 @@ function startBoard(data, token) {
     document.body.classList.add("offline");
     for (const node of [svg, logList, document.getElementById("hand"), list]) if (node) node.replaceChildren();
     img.removeAttribute("src");
+    for (const id of ["zoom", "viewport"]) document.getElementById(id).style.display = "none";
     prompt.textContent = why.text;
     controls.replaceChildren(button(S.reconnect, () => location.reload(), "go"));
   }
