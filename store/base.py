@@ -71,13 +71,22 @@ class StoreReader(abc.ABC):
         the bot's process (store/logs.py)."""
 
     @abc.abstractmethod
-    async def recent_events(self, game_id: int, audience: Audience, count: int) -> list[View]:
-        """The last ``count`` events ``audience`` sees (hidden ones left out), read from the last turns only."""
+    async def recent_events(self, game_id: int, audience: Audience, count: int, *,
+                            for_board: bool = False) -> list[View]:
+        """The last ``count`` events ``audience`` sees (hidden ones left out), read from the last turns only
+        (``for_board``: in the live boards' worker, store/logs.py)."""
 
     @abc.abstractmethod
     async def with_log(self, game_id: int, work: Callable[..., T], *args: Any) -> T:
         """``work(events, *args)`` on the game's whole log, in the log's worker process (store/logs.py):
         ``work`` a module-level function, ``args`` and the result picklable."""
+
+    @abc.abstractmethod
+    async def with_window(self, game_id: int, seq: int, work: Callable[..., T], *args: Any) -> T:
+        """``work(events, before, *args)`` in the live boards' worker (store/logs.py) on the events of the turn
+        that holds event ``seq``, from its first up to ``seq``, and ``before``, the game just before them (its state
+        as JSON; None when the window is the log from its start: a turn begun before ``log_turns`` was kept). A
+        replay's moment costs one turn's events, however long the game."""
 
     @abc.abstractmethod
     async def log_text(self, game_id: int) -> bytes:
@@ -219,6 +228,11 @@ class StoreReader(abc.ABC):
     async def running_tournaments(self) -> list[int]:
         """The tournaments under way (their ids), oldest first."""
 
+    # -- the live board ----------------------------------------------------------------------------------
+    @abc.abstractmethod
+    async def revoked_sessions(self, now: float) -> dict[str, float]:
+        """The board sessions ended by Leave that have not expired by ``now``: nonce -> when they expire."""
+
 
 class Store(StoreReader):
     """Games, their event logs and the bot's small tables, behind one narrow async interface.
@@ -322,6 +336,11 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def clear_live_panel(self, game_id: int) -> None:
         """The game has no live turn panel any more (it ended, or the panel became its turn's summary)."""
+
+    @abc.abstractmethod
+    async def revoke_session(self, nonce: str, expires_at: float, now: float) -> None:
+        """A board session (its ``nonce``) ended by Leave opens nothing until ``expires_at``, when it would have
+        expired anyway; the revocations expired by ``now`` are forgotten."""
 
     # -- deadlines and reminders ---------------------------------------------------------------------
     @abc.abstractmethod

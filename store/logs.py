@@ -13,6 +13,10 @@ again); only text goes in, and only the result (an export's bytes, a few events,
 ``/risk log`` reads only the turns it shows: ``log_turns`` (migration 8) notes where each turn begins in the log
 (the first event of the action that started it) and the game just before that action, so the projection of the
 last turns starts there (``tail_view``) and gives what the projection of the whole log would end with.
+
+The live boards' work on logs (a replay's moment, the last lines for a board far behind: ``Store.with_window``,
+``recent_events(..., for_board=True)``) runs in a second worker process of the same kind, so that one game's boards,
+however busy, never hold up another game's ``/risk log``, export or end-of-game report.
 """
 
 from __future__ import annotations
@@ -35,30 +39,52 @@ Chunks = Sequence[bytes]   # stored events as JSON Lines, a chunk of the log eac
 
 CHUNK = 5_000        # events read from the database at a time
 INLINE = 2_000       # fewer events than this are decoded where they are read
-# the log's own process (render/workers.py: spawned, below the bot's priority, gone with it)
-_workers = Workers(1, "log")
-_sent: set[str] = set()   # the server maps the worker was given (it knows the built-in ones by itself)
-_sent_to = 0              # the pool they were given to (``Workers.pools``): a new pool has been given none
 _threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="risk-log")
+
+
+class LogWorker:
+    """One worker process for logs (render/workers.py: spawned, below the bot's priority, gone with it), and the
+    server maps it was given (it knows the built-in ones by itself; a new pool has been given none)."""
+
+    def __init__(self, name: str) -> None:
+        self.workers = Workers(1, name)
+        self.sent: set[str] = set()
+        self.sent_to = 0   # the pool they were given to (``Workers.pools``)
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        return await self.workers.run_task(lambda: self._call(work, args))
+
+    def _call(self, work: Callable[..., T], args: tuple[Any, ...]) -> tuple[Callable[..., T], tuple[Any, ...]]:
+        """The call for the worker, with the server maps (boards) it has not been given yet: a game's log on a
+        server's map is projected on that board. Each is given once to a pool (its one worker does its work in
+        order), and again to the pool that replaces it."""
+        if self.sent_to != self.workers.pools:
+            self.sent.clear()
+            self.sent_to = self.workers.pools
+        fresh = tuple(board for board in registered_maps() if board.id not in self.sent)
+        self.sent.update(board.id for board in fresh)
+        return _with_maps, (fresh, work, *args)
+
+    def shutdown(self) -> None:
+        self.workers.shutdown()
+        self.sent.clear()
+
+
+_log = LogWorker("log")   # whole logs: /risk log, exports, the end's report, the AIs' recollection
+# the live boards' replays and catch-ups: a game's boards never hold up another's log reads
+_boards = LogWorker("board")
+_workers = _log.workers
 
 
 async def in_worker(work: Callable[..., T], *args: Any) -> T:
     """``work(*args)`` in the log's worker process (``work`` a module-level function, ``args`` picklable). A worker
     that died (killed, out of memory) is replaced, and the work tried once more."""
-    return await _workers.run_task(lambda: _call(work, args))
+    return await _log.run(work, *args)
 
 
-def _call(work: Callable[..., T], args: tuple[Any, ...]) -> tuple[Callable[..., T], tuple[Any, ...]]:
-    """The call for the worker, with the server maps (boards) it has not been given yet: a game's log on a
-    server's map is projected on that board. Each is given once to a pool (its one worker does its work in
-    order), and again to the pool that replaces it."""
-    global _sent_to
-    if _sent_to != _workers.pools:
-        _sent.clear()
-        _sent_to = _workers.pools
-    fresh = tuple(board for board in registered_maps() if board.id not in _sent)
-    _sent.update(board.id for board in fresh)
-    return _with_maps, (fresh, work, *args)
+async def in_board_worker(work: Callable[..., T], *args: Any) -> T:
+    """``in_worker`` in the live boards' own worker process."""
+    return await _boards.run(work, *args)
 
 
 def _with_maps(boards: tuple[Board, ...], work: Callable[..., T], *args: Any) -> T:
@@ -75,13 +101,13 @@ async def in_thread(work: Callable[..., T], *args: Any) -> T:
 
 
 def shutdown() -> None:
-    _workers.shutdown()
+    _log.shutdown()
+    _boards.shutdown()
 
 
 def broken() -> bool:
-    """Whether the log's process pool is broken (a worker died; the next task replaces it)."""
-    return _workers.broken
-    _sent.clear()
+    """Whether a log process pool is broken (a worker died; the next task replaces it)."""
+    return _log.workers.broken or _boards.workers.broken
 
 
 def chunk(rows: Sequence[str]) -> bytes:
@@ -125,5 +151,5 @@ def with_events(chunks: Chunks, work: Callable[..., T], *args: Any) -> T:
     return work(decode(chunks), *args)
 
 
-__all__ = ["CHUNK", "INLINE", "Chunks", "chunk", "decode", "export_text", "in_thread", "in_worker", "shutdown",
-           "tail_view", "with_events"]
+__all__ = ["CHUNK", "INLINE", "Chunks", "LogWorker", "chunk", "decode", "export_text", "in_board_worker", "in_thread",
+           "in_worker", "shutdown", "tail_view", "with_events"]

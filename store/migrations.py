@@ -431,9 +431,18 @@ ALTER TABLE seat_status ADD COLUMN offer_message INTEGER;
 ALTER TABLE seat_status ADD COLUMN takeover_message INTEGER;
 """
 
+# 14: the live board's sessions ended by Leave (web/server.py), kept until the session would have expired, so that
+# a revoked cookie or Activity token opens nothing after a restart either. ``nonce`` is the session's own.
+_V_BOARD_REVOCATIONS = """
+CREATE TABLE board_revocations (
+    nonce      TEXT PRIMARY KEY,
+    expires_at REAL NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
                                _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS,
-                               _V_OFFER_MESSAGES)
+                               _V_OFFER_MESSAGES, _V_BOARD_REVOCATIONS)
 LATEST_VERSION = len(MIGRATIONS)
 
 

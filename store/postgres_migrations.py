@@ -370,9 +370,17 @@ ALTER TABLE seat_status ADD COLUMN offer_message BIGINT;
 ALTER TABLE seat_status ADD COLUMN takeover_message BIGINT;
 """
 
+# 14: the live board's sessions ended by Leave (see store/migrations.py).
+_V_BOARD_REVOCATIONS = """
+CREATE TABLE board_revocations (
+    nonce      TEXT PRIMARY KEY,
+    expires_at DOUBLE PRECISION NOT NULL
+);
+"""
+
 POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
                                         _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS,
-                                        _V_OFFER_MESSAGES)
+                                        _V_OFFER_MESSAGES, _V_BOARD_REVOCATIONS)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

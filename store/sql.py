@@ -54,7 +54,19 @@ from .errors import (
     UnknownGame,
     VersionConflict,
 )
-from .logs import CHUNK, INLINE, Chunks, chunk, decode, export_text, in_thread, in_worker, tail_view, with_events
+from .logs import (
+    CHUNK,
+    INLINE,
+    Chunks,
+    chunk,
+    decode,
+    export_text,
+    in_board_worker,
+    in_thread,
+    in_worker,
+    tail_view,
+    with_events,
+)
 from .maps import MapsMixin
 from .records import (
     ACTIVE_STATUSES,
@@ -335,7 +347,10 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             return await in_worker(export_text, await self._event_chunks(game_id), audience)
         return await self._run(work())
 
-    async def recent_events(self, game_id: int, audience: Audience, count: int) -> list[View]:
+    async def recent_events(self, game_id: int, audience: Audience, count: int, *,
+                            for_board: bool = False) -> list[View]:
+        run = in_board_worker if for_board else in_worker
+
         async def work() -> list[View]:
             async with self._reading() as db:
                 head = await db.fetch("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))
@@ -343,7 +358,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                 raise UnknownGame("There is no game #{id}.", id=game_id)
             status, last = head[0][0], int(head[0][1])
             if status == FINISHED:  # after the end every event is shown as it is: the last ones are enough
-                shown = await in_worker(tail_view, await self._event_chunks(game_id, max(0, last - count)), None,
+                shown = await run(tail_view, await self._event_chunks(game_id, max(0, last - count)), None,
                                         audience, count, False)
                 if shown is not None:
                     return shown
@@ -354,12 +369,22 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                                             "ORDER BY turn DESC LIMIT ?", (game_id, last, turns))
                 whole = len(starts) < turns  # the turns noted do not go back far enough: the whole log
                 since, before = (0, None) if whole else (int(starts[-1][0]) - 1, str(starts[-1][1]))
-                shown = await in_worker(tail_view, await self._event_chunks(game_id, since, last), before,
+                shown = await run(tail_view, await self._event_chunks(game_id, since, last), before,
                                         audience, count, whole)
                 if shown is not None:
                     return shown
                 turns *= 4
         return await self._run(work())
+
+    async def with_window(self, game_id: int, seq: int, work: Callable[..., T], *args: Any) -> T:
+        async def read() -> T:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT seq, state FROM log_turns WHERE game_id = ? AND seq <= ? "
+                                      "ORDER BY turn DESC LIMIT 1", (game_id, seq))
+            start, before = (int(rows[0][0]), str(rows[0][1])) if rows else (1, None)
+            chunks = await self._event_chunks(game_id, start - 1, seq)
+            return await in_board_worker(with_events, chunks, work, before, *args)
+        return await self._run(read())
 
     async def with_log(self, game_id: int, work: Callable[..., T], *args: Any) -> T:
         async def read() -> T:
@@ -784,6 +809,22 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                     (panel.game_id, panel.channel_id, panel.message_id, panel.seat, panel.turn, panel.since_seq,
                      float(panel.posted_at))))
         await self._run(work())
+
+    async def revoke_session(self, nonce: str, expires_at: float, now: float) -> None:
+        async def work() -> None:
+            async with self._transaction() as db:
+                await db.commit(Step("DELETE FROM board_revocations WHERE expires_at <= ?", (float(now),)),
+                                Step("INSERT INTO board_revocations (nonce, expires_at) VALUES (?, ?) "
+                                     "ON CONFLICT (nonce) DO NOTHING", (nonce, float(expires_at))))
+        await self._run(work())
+
+    async def revoked_sessions(self, now: float) -> dict[str, float]:
+        async def work() -> dict[str, float]:
+            async with self._reading() as db:
+                rows = await db.fetch("SELECT nonce, expires_at FROM board_revocations WHERE expires_at > ?",
+                                      (float(now),))
+            return {str(nonce): float(expires) for nonce, expires in rows}
+        return await self._run(work())
 
     async def clear_live_panel(self, game_id: int) -> None:
         async def work() -> None:

@@ -491,6 +491,11 @@ class Table(SeatOffers):
         """The game's turn panel became its turn's summary, or the game ended: no live panel."""
         await self.store.clear_live_panel(game_id)
 
+    async def board_left(self, nonce: str, expires_at: float) -> None:
+        """A live board's session (its ``nonce``) was ended by Leave: it opens nothing until it would have
+        expired, after a restart too (web/server.py)."""
+        await self.store.revoke_session(nonce, expires_at, self.clock())
+
     # -- what belongs to a player or a server, not to one game --------------------------------------------
     async def save_prefs(self, prefs: UserPrefs) -> UserPrefs:
         """A player's notifications, quiet hours and time zone (validated by the store)."""

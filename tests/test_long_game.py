@@ -82,6 +82,16 @@ async def test_a_long_games_export_and_log_are_those_of_the_whole_log_for_each_a
             assert await store.recent_events(record.id, audience, count) == views[audience][-count:]
             if count == 20 and audience is not None:  # a player sees enough of the last turns to fill it
                 assert min(read) > 0  # not the whole log: from the start of one of the last turns
+    # A replay's moment (the live board) is its turn replayed from the game noted at the turn's start.
+    from engine import Game
+    from web.board import window_state
+
+    for seq in (1, 2, len(events) // 2, len(events) - 1, len(events)):
+        read.clear()
+        replayed = (await store.with_window(record.id, seq, window_state)).to_dict()
+        assert {**replayed, "seed": ""} == Game.from_events(events[:seq]).state.to_dict()   # the log has no seed
+        if seq >= len(events) // 2:
+            assert min(read) > len(events) // 3   # one turn of the log, not the log from its start
     # After the end everything is shown, and the log reads only its last events.
     record = await play_easy(store, record)
     events = await store.events(record.id)

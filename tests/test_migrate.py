@@ -16,7 +16,8 @@ from tests.test_store_concurrency import assert_log_matches_state, next_action
 TABLES = ("games", "players", "events", "interactions", "deadlines", "user_prefs", "guild_settings", "seat_status",
           "turns", "results", "ratings", "rating_history",
           "announced", "maps", "live_panels", "log_turns", "seat_holders", "seasons", "ladder_ratings", "season_games",
-          "tournaments", "tournament_entrants", "tournament_pairings", "tournament_results", "tournament_teams")
+          "tournaments", "tournament_entrants", "tournament_pairings", "tournament_results", "tournament_teams",
+          "board_revocations")
 
 
 async def fill(store) -> dict[str, int]:
@@ -24,6 +25,7 @@ async def fill(store) -> dict[str, int]:
     preferences, settings, missed turns."""
     await store.set_guild_settings(GuildSettings(10, {"turn_deadline": 86400}, (100, 101)))
     await store.set_user_prefs(UserPrefs(1000, "nb", "dm", "22:00", "07:00", "Europe/Oslo"))
+    await store.revoke_session("a-left-session", 4_000_000_000.0, 1_700_000_000.0)   # a board session ended by Leave
     ids = {}
     for channel, plays in ((100, 30), (101, 10_000)):
         lobby = await store.create_lobby(10, channel, 1000, "Ann", {"deployment": "auto"})

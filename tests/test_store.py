@@ -510,3 +510,13 @@ async def test_the_live_panel_of_a_game_is_kept_replaced_and_cleared(store):
     await store.clear_live_panel(record.id)
     assert await store.live_panel(record.id) is None
     await store.clear_live_panel(record.id)  # clearing twice is harmless
+
+
+async def test_a_board_session_ended_by_leave_stays_revoked_until_it_would_have_expired(store):
+    await store.revoke_session("left", 2_000.0, 1_000.0)
+    await store.revoke_session("left", 2_000.0, 1_000.0)   # twice: still one
+    await store.revoke_session("older", 1_500.0, 1_000.0)
+    assert await store.revoked_sessions(1_200.0) == {"left": 2_000.0, "older": 1_500.0}
+    assert await store.revoked_sessions(1_600.0) == {"left": 2_000.0}
+    await store.revoke_session("later", 9_000.0, 2_500.0)   # the expired ones are forgotten
+    assert await store.revoked_sessions(0.0) == {"later": 9_000.0}

@@ -5,6 +5,7 @@ opens the channel's game exactly as the cookie does. The bot in this process, ag
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -219,6 +220,7 @@ async def test_sign_ins_are_limited_for_the_whole_server(activity):
     from web.server import Bucket
 
     d.bot.board.sign_ins = Bucket(lambda: 0.0, rate=1.0, burst=2)  # no time passes: two, then no more
+    d.bot.board.sign_in_wait = 0.0
     instance = fake.launch_activity("alice", "general")
     body = {"instance_id": instance.id, "channel_id": str(instance.channel_id)}
     async with aiohttp.ClientSession() as http:
@@ -235,3 +237,108 @@ async def test_when_discord_cannot_be_reached_the_sign_in_fails_plainly(activity
         status, _ = await open_session(http, base, {"code": fake.authorize("alice"), "instance_id": instance.id,
                                                     "channel_id": str(instance.channel_id)})
     assert status == 502
+
+
+def token_calls(fake: FakeDiscord) -> int:
+    return sum(1 for c in fake.calls if c.path.endswith("/oauth2/token"))
+
+
+async def test_an_outsiders_malformed_sign_ins_cost_nothing_and_delay_no_genuine_one(activity):
+    """Hundreds of sign-ins of the wrong shape at once (from any origin a script likes) are refused before the
+    shared budget is touched, and never reach Discord: a genuine sign-in right after goes straight through."""
+    import asyncio
+
+    d, fake, base = activity
+    instance = fake.launch_activity("alice", "general")
+    good = {"instance_id": instance.id, "channel_id": str(instance.channel_id)}
+    bad: list[Any] = [{}, {**good}, {**good, "code": ""}, {**good, "code": "a b"}, {**good, "code": "x" * 201},
+                      {**good, "code": "c", "instance_id": "forged"}, {**good, "code": "c", "channel_id": "12ab"},
+                      {**good, "code": "c", "channel_id": 1234567890123456789}, {**good, "code": "c", "more": 1},
+                      [good], "[" * 1999, "not json", {**good, "code": {"nested": ["deep"]}}]
+    async with aiohttp.ClientSession() as http:
+        async def outsider(body: Any) -> int:
+            data = body if isinstance(body, str) else json.dumps(body)
+            async with http.post(f"{base}/activity/session", data=data, headers={"Origin": base}) as r:
+                return r.status
+        statuses = await asyncio.gather(*(outsider(body) for body in bad * 25))
+        assert set(statuses) == {400}
+        assert token_calls(fake) == 0 and d.bot.board.sign_ins.ready()
+        started = asyncio.get_running_loop().time()
+        status, got = await open_session(http, base, {**good, "code": fake.authorize("alice")})
+        assert status == 200 and got["game"] == (await record_of(d)).id
+        assert asyncio.get_running_loop().time() - started < 1.0   # it waited for nobody
+
+
+async def test_many_genuine_users_behind_one_proxy_address_all_sign_in(activity):
+    """Thirty players open the Activity at once, all through one address (as inside Discord, whose proxy names
+    no client): more than the shared budget holds at once, so some wait their turn; every one signs in."""
+    import asyncio
+
+    _d, fake, base = activity
+    names = [f"player{i}" for i in range(30)]
+    instance = None
+    for name in names:
+        instance = fake.launch_activity(name, "general")
+    assert instance is not None
+    async with aiohttp.ClientSession() as http:
+        answers = await asyncio.gather(*(open_session(http, base, {
+            "code": fake.authorize(name), "instance_id": instance.id, "channel_id": str(instance.channel_id)})
+            for name in names))
+    assert [status for status, _ in answers] == [200] * 30
+    assert token_calls(fake) == 30
+
+
+async def test_a_failed_code_or_instance_is_refused_at_once_and_an_address_that_keeps_failing_waits(activity):
+    """A code is good once, and an instance Discord did not know stays unknown for a while: asked again, the bot
+    refuses without asking Discord. An address whose sign-ins Discord keeps refusing is slowed down, by the
+    address the configured proxy header names; another address signs in meanwhile."""
+    d, fake, base = activity
+    d.bot.board.config = WebConfig(**{**d.bot.board.config.__dict__, "client_address_header": "X-Client-Address"})
+    instance = fake.launch_activity("alice", "general")
+    good = {"instance_id": instance.id, "channel_id": str(instance.channel_id)}
+    async with aiohttp.ClientSession() as http:
+        async def sign_in(body: dict[str, Any], address: str) -> tuple[int, Any]:
+            async with http.post(f"{base}/activity/session", json=body,
+                                 headers={"Origin": base, "X-Client-Address": address}) as r:
+                return r.status, await r.json()
+        status, got = await sign_in({**good, "code": "never-issued"}, "203.0.113.9")
+        assert (status, got["refused"]) == (403, "code") and token_calls(fake) == 1
+        status, got = await sign_in({**good, "code": "never-issued"}, "203.0.113.9")
+        assert (status, got["refused"]) == (403, "code") and token_calls(fake) == 1   # not asked again
+        status, got = await sign_in({**good, "instance_id": "i-unknown", "code": fake.authorize("alice")},
+                                    "203.0.113.9")
+        assert (status, got["refused"]) == (403, "instance")
+        calls = len(fake.calls)
+        status, got = await sign_in({**good, "instance_id": "i-unknown", "code": fake.authorize("alice")},
+                                    "203.0.113.9")
+        assert (status, got["refused"]) == (403, "instance") and len(fake.calls) == calls
+        for i in range(20):
+            await sign_in({**good, "code": f"made-up-{i}"}, "203.0.113.9")
+        status, got = await sign_in({**good, "code": fake.authorize("alice")}, "203.0.113.9")
+        assert (status, got["refused"]) == (429, "slow")   # that address has failed too often
+        status, got = await sign_in({**good, "code": fake.authorize("alice")}, "198.51.100.7")
+        assert status == 200, got
+
+
+async def test_leave_works_inside_the_activity_with_its_session(activity):
+    """Inside Discord the page has no cookie and comes from Discord's proxy: Leave with its Bearer session, from
+    that origin, revokes the session and closes its board."""
+    d, fake, base = activity
+    record = await record_of(d)
+    instance = fake.launch_activity("alice", "general")
+    proxy = f"https://{fake.application_id}.discordsays.com"
+    async with aiohttp.ClientSession() as http:
+        status, got = await open_session(http, base, {"code": fake.authorize("alice"), "instance_id": instance.id,
+                                                      "channel_id": str(instance.channel_id)}, origin=proxy)
+        assert status == 200
+        bearer = {"Authorization": f"Bearer {got['session']}"}
+        ws = await http.ws_connect(f"{base.replace('http', 'ws')}/g/{record.id}/ws", origin=proxy,
+                                   protocols=("risk-board", f"session.{got['session']}"))
+        await ws.send_json({"type": "hello", "since": 0})
+        assert (await ws.receive_json(timeout=10))["type"] == "board"
+        async with http.post(f"{base}/g/{record.id}/leave", headers={**bearer, "Origin": proxy}) as r:
+            assert r.status == 200
+        closed = await ws.receive_json(timeout=10)
+        assert closed["type"] == "closed" and closed["reason"] == "session"
+        async with http.get(f"{base}/g/{record.id}/data", headers={**bearer, "Origin": proxy}) as r:
+            assert r.status == 403

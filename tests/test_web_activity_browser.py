@@ -143,6 +143,12 @@ async def test_a_player_authenticates_in_the_activity_and_plays_a_turn_on_the_bo
     after = await record_of(d)
     assert after.game().state.current != seat and after.last_seq > record.last_seq
     assert sum(after.game().state.armies.values()) > sum(record.game().state.armies.values())
+    # Leave works inside Discord too: with the session (no cookie, Discord's proxy's origin), for good.
+    await frame.locator("#leave-button").click()
+    await until(frame, "document.getElementById('prompt').textContent === 'You left this board.'")
+    assert await frame.locator("#controls button", has_text="Open the board again").count() == 1
+    assert await frame.evaluate("document.querySelectorAll('#board path').length") == 0  # nothing of the game
+    assert len(await d.bot.store.revoked_sessions(0.0)) == 1
     await page.context.close()
 
 

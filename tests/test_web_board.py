@@ -518,7 +518,9 @@ async def test_the_replay_shows_each_moment_as_its_viewer_knew_it_and_plays_noth
         ws, first = await open_board(http, d, who, base)
         where = first["board"]["legal"]["place"]["territories"][0]
         await ws.send_json({"type": "move", "id": "r1", "move": "place", "territory": where, "count": 2})
-        await drain(ws)
+        waiting = {"done", "board"}
+        while waiting:   # the move's answer and the board after it, in either order
+            waiting.discard((await ws.receive_json(timeout=10))["type"])
         await ws.send_json({"type": "replay", "seq": record.last_seq})  # just before the placement
         back = await ws.receive_json(timeout=10)
         assert back["type"] == "replay" and back["seq"] == record.last_seq and back["of"] == record.last_seq + 1
@@ -585,3 +587,239 @@ def test_a_maps_own_wild_cards_are_wild_on_the_board():
     shown = view(game, seat, "en", 5)
     assert [c["name"] for c in shown["hand"]][:2] == ["Wild", "Wild"]
     assert shown["legal"]["trade"] == [{"cards": ["wild_5", "wild_4", mine], "bonus": [mine]}]
+
+
+async def test_odd_numbers_and_deep_json_are_plain_refusals_never_a_500(boarded):
+    """``at`` must be ASCII digits naming an event of the log (``"²"`` passes ``isdigit`` and fails ``int``; five
+    thousand digits cost ``int`` dearly); a game's number is bounded in the address; a frame of nested brackets
+    is refused before ``json.loads`` (which recurses once per level); nothing is logged as an error."""
+    d, _server, base = boarded
+    record = await record_of(d)
+    async with aiohttp.ClientSession(cookie_jar=jar()) as http:
+        ws, _first = await open_board(http, d, "carol", base)
+        for at in ("²", "٣", "1" * 5000, "0", str(record.last_seq + 1), "-1", "1e3", " 1", ""):
+            async with http.get(f"{base}/g/{record.id}/map.png", params={"at": at}) as r:
+                assert r.status == 400, at
+        async with http.get(f"{base}/g/{record.id}/map.png", params={"at": str(record.last_seq)}) as r:
+            assert r.status == 200
+        async with http.get(f"{base}/g/{'9' * 30}") as r:
+            assert r.status == 404
+        deep = json.dumps({"type": "hello", "since": [[[[[1]]]]]})
+        for frame in ("[" * 1999, "{\"a\":" * 300 + "1" + "}" * 300, deep):
+            await ws.send_str(frame)
+            reply = await ws.receive_json(timeout=10)
+            assert reply["type"] == "refused", frame[:20]
+        await ws.send_json({"type": "hello", "since": 0})   # the board still answers
+        assert (await ws.receive_json(timeout=10))["type"] == "board"
+        await ws.close()
+
+
+async def collect(ws: Any, quiet: float = 0.5) -> tuple[list[Any], int | None]:
+    """What a board was sent until it is quiet, and the code the server closed it with (None: still open)."""
+    got = []
+    while True:
+        try:
+            message = await ws.receive(timeout=quiet)
+        except TimeoutError:
+            return got, None
+        if message.type != aiohttp.WSMsgType.TEXT:
+            return got, message.data if message.type == aiohttp.WSMsgType.CLOSE else -1
+        got.append(message.json())
+
+
+async def test_open_boards_are_capped_per_session_and_per_game_and_a_socket_gone_ends_quietly(boarded, caplog):
+    """One cookie opens a few boards, a game a bounded number: past either the page is told why and closed.
+    Sockets that vanish without a word (the page killed) while the game goes on end their boards with nothing
+    logged."""
+    import logging
+
+    d, server, base = boarded
+    server.socket_caps = (3, 5)
+    record = await record_of(d)
+    url = f"{base.replace('http', 'ws')}/g/{record.id}/ws"
+    carol, dave = aiohttp.ClientSession(cookie_jar=jar()), aiohttp.ClientSession(cookie_jar=jar())
+    try:
+        for http, name in ((carol, "carol"), (dave, "dave")):
+            async with http.get(await link_for(d, name)) as r:
+                assert r.status == 200
+        mine = [await carol.ws_connect(url, origin=base) for _ in range(4)]
+        got, code = await collect(mine[3])
+        assert code == 4008 and got[0]["reason"] == "sockets" and "too many windows" in got[0]["text"]
+        theirs = [await dave.ws_connect(url, origin=base) for _ in range(3)]
+        got, code = await collect(theirs[2])
+        assert code == 4009 and got[0]["reason"] == "game_sockets"
+        for ws in mine[:3] + theirs[:2]:
+            await ws.send_json({"type": "hello", "since": 0})
+            assert (await ws.receive_json(timeout=10))["type"] == "board"
+        caplog.set_level(logging.INFO)
+        for ws in mine[:3]:   # the page is gone: no close frame, the connection just drops
+            ws._response.connection.transport.abort()
+        seat = record.game().state.current
+        who = "alice" if record.player(seat).user_id == d.user("alice").id else "bob"
+        where = record.game().state.territories_of(seat)[0]
+        for _ in range(2):
+            step = await d.send_command(who, "general", "place", {"territory": record.game().board.name(where),
+                                                                  "count": 1})
+            assert not step.problems
+            await server_settled(d)
+        for ws in theirs[:2]:
+            assert [m["type"] for m in await drain(ws)] == ["board", "board"]
+        assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+        assert sum(len(boards) for boards in server.hub.boards.values()) == 2
+        third = await carol.ws_connect(url, origin=base)   # the session's boards that went are no longer counted
+        await third.send_json({"type": "hello", "since": 0})
+        assert (await third.receive_json(timeout=10))["type"] == "board"
+    finally:
+        await carol.close()
+        await dave.close()
+
+
+async def test_leaving_closes_the_sessions_open_boards_and_lasts_over_a_restart(tmp_path):
+    from discord_helpers import make_bot, start
+    from web_helpers import free_port
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+
+    def bot() -> Any:
+        made = make_bot(tmp_path / "g.db", seed="web")
+        made.config.web = WebConfig(listen=f"127.0.0.1:{port}", public_url=base, secret=SECRET)
+        return made
+
+    d = OfflineDiscord(bot(), strict=True)
+    await d.setup()
+    try:
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        record = await record_of(d)
+        async with aiohttp.ClientSession(cookie_jar=jar()) as http:
+            ws, _first = await open_board(http, d, "alice", base)
+            token = next(c.value for c in http.cookie_jar if c.key == f"board{record.id}")
+            async with http.post(f"{base}/g/{record.id}/leave", headers={"Origin": base}) as r:
+                assert r.status == 200
+            got, code = await collect(ws)
+            assert code == 4002 and [m["type"] for m in got] == ["closed"]
+        d = await d.restart(bot())
+        async with aiohttp.ClientSession(cookie_jar=jar(), cookies={f"board{record.id}": token}) as again:
+            async with again.get(f"{base}/g/{record.id}") as r:
+                assert r.status == 403   # revoked before the restart: still nothing
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await again.ws_connect(f"{base.replace('http', 'ws')}/g/{record.id}/ws", origin=base)
+    finally:
+        await d.close()
+
+
+async def test_a_replay_reads_one_turn_of_the_log_and_one_session_works_out_one_at_a_time(boarded):
+    """A replay's moment is the turn that holds it, replayed from the board noted at the turn's start
+    (``log_turns``), not the log from its start: the same board as the whole log gives. One spectator's four
+    sockets asking for sixty-four moments at once get each a frame or "Slow down", with one worked out at a time;
+    a moment asked for again comes from what was kept."""
+    from test_substitutes import play_turn, user_of
+
+    from web.board import window_state
+
+    d, _server, base = boarded
+    for _ in range(3):
+        record = await record_of(d)
+        await play_turn(d, user_of(d, record, record.game().state.current) or "")
+    record = await record_of(d)
+    store = d.bot.store
+    log = await store.events(record.id)
+    reads: list[tuple[int, int | None]] = []
+    chunks = store._event_chunks
+
+    async def counted(game_id: int, since_seq: int = 0, upto: int | None = None) -> Any:
+        reads.append((since_seq, upto))
+        return await chunks(game_id, since_seq, upto)
+
+    store._event_chunks = counted
+    for seq in range(1, record.last_seq + 1, 3):
+        replayed = (await store.with_window(record.id, seq, window_state)).to_dict()
+        assert {**replayed, "seed": ""} == Game.from_events(log[:seq]).state.to_dict()   # the log has no seed
+    late = reads[-1]
+    assert late[0] > 0 and late[1] - late[0] < record.last_seq // 2   # the last turn's events only
+    from store import logs
+
+    await store.export_log(record.id, None)   # the log's own worker, for the next check
+    board_worker, log_worker = logs._boards.workers.pids(), logs._log.workers.pids()
+    assert board_worker and log_worker and not set(board_worker) & set(log_worker)   # boards never queue there
+
+    in_flight = most = calls = 0
+    window = store.with_window
+
+    async def watched(*args: Any) -> Any:
+        nonlocal in_flight, most, calls
+        in_flight += 1
+        calls += 1
+        most = max(most, in_flight)
+        try:
+            return await window(*args)
+        finally:
+            in_flight -= 1
+
+    store.with_window = watched
+    async with aiohttp.ClientSession(cookie_jar=jar()) as http:
+        async with http.get(await link_for(d, "carol")) as r:
+            assert r.status == 200
+        url = f"{base.replace('http', 'ws')}/g/{record.id}/ws"
+        sockets = [await http.ws_connect(url, origin=base) for _ in range(4)]
+        for i, ws in enumerate(sockets):
+            for j in range(16):
+                await ws.send_json({"type": "replay", "seq": 1 + (i * 16 + j) % record.last_seq})
+        answers = [m for ws in sockets for m in await drain(ws)]
+        assert len(answers) == 64
+        assert {m["type"] for m in answers} <= {"replay", "refused"}
+        assert all("Slow down" in m["text"] for m in answers if m["type"] == "refused")
+        assert most == 1 and calls == sum(1 for m in answers if m["type"] == "replay")
+        frame = next(m for m in answers if m["type"] == "replay")
+        await sockets[0].send_json({"type": "replay", "seq": frame["seq"]})
+        assert (await sockets[0].receive_json(timeout=10)) == frame   # kept: nothing worked out again
+        assert calls == sum(1 for m in answers if m["type"] == "replay")
+        for ws in sockets:
+            await ws.close()
+
+
+async def test_a_first_hello_far_behind_is_told_the_last_lines_without_reading_the_whole_log(boarded, monkeypatch):
+    """A board that says hello far behind (the first on a long game) is told the last lines as ``/risk log``
+    reads them (the last turns, projected in the log's worker), and the event loop never reads the log from its
+    start; a board close behind is told every event it missed, as before."""
+    from test_substitutes import play_turn, user_of
+
+    import web.hub
+
+    d, _server, base = boarded
+    for _ in range(2):
+        record = await record_of(d)
+        await play_turn(d, user_of(d, record, record.game().state.current) or "")
+    record = await record_of(d)
+    async with aiohttp.ClientSession(cookie_jar=jar()) as http:
+        _ws, whole = await open_board(http, d, "carol", base)   # told one by one: the old way, for comparison
+        await _ws.close()
+        monkeypatch.setattr(web.hub, "CATCH_UP", 5)
+        reads: list[int] = []
+        events = d.bot.store.events
+
+        async def counted(game_id: int, since_seq: int = 0) -> Any:
+            reads.append(since_seq)
+            return await events(game_id, since_seq)
+
+        d.bot.store.events = counted
+        ws, far = await open_board(http, d, "carol", base)
+        assert far["seq"] == record.last_seq and far["since"] == 0 and far["board"] == whole["board"]
+        assert far["lines"] and far["lines"][-1] == whole["lines"][-1]
+        assert all(since >= record.last_seq - 5 for since in reads), reads
+        await ws.send_json({"type": "hello", "since": record.last_seq - 3})   # close behind: every event
+        near = await ws.receive_json(timeout=10)
+        assert near["since"] == record.last_seq - 3 and near["lines"] == \
+            (await _lines_since(d, record.id, record.last_seq - 3))
+        await ws.close()
+
+
+async def _lines_since(d: OfflineDiscord, game_id: int, since: int) -> list[str]:
+    from cogs.shared.text import describe
+    from engine.fog import events_for
+
+    log = await d.bot.store.events(game_id)
+    game = Game.from_events(log)
+    shown = [e for e in events_for(log[since:], None, before=Game.from_events(log[:since]).state)
+             if not e.get("hidden")]
+    return describe(shown, game.state, game.board, "en")

@@ -206,6 +206,32 @@ async def test_the_page_reads_in_norwegian_for_a_norwegian_player(boarded, brows
     await context.close()
 
 
+async def test_a_page_whose_seat_changed_hands_says_why_and_shows_nothing_of_it(boarded, browser, tmp_path):
+    """The AI takes bob's seat while his page is open: the page says why in his language (Norwegian here), shows
+    nothing of the seat any more (no map, no cards, no territories), does not retry in a loop, and offers to open
+    the board again, which his old cookie no longer does."""
+    d, server, _base = boarded
+    d.set_locale("bob", "no")
+    record = await record_of(d)
+    bob = record.seat_of(d.user("bob").id)
+    context = await browser.new_context(viewport=PHONE)
+    page = await context.new_page()
+    await page.goto(await link_for(d, "bob"))
+    await board_seq(page, record.last_seq)
+    await d.bot.store.replace_with_ai(record.id, bob)   # as a takeover does; the table then tells the hub
+    server.hub.changed(record.id)
+    await until(page, "document.getElementById('prompt').textContent.includes('Du har ikke lenger den plassen')")
+    assert await page.evaluate("document.querySelectorAll('#board path').length") == 0
+    assert await page.evaluate("document.getElementById('hand').children.length") == 0
+    assert await page.evaluate("!document.getElementById('map').getAttribute('src')")
+    await shot(page, tmp_path, "6-seat-lost-nb")
+    await page.locator("#controls button", has_text="Åpne brettet igjen").click()
+    await page.wait_for_load_state()
+    # The refusal page is in the browser's language (English here): the old cookie opens nothing, a new link does.
+    assert "You no longer hold that seat" in await page.locator("body").inner_text()
+    await context.close()
+
+
 async def test_two_players_and_a_spectator_see_each_move_live_from_their_own_view(boarded, browser, tmp_path):
     d, server, _base = boarded
     record = await record_of(d)

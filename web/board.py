@@ -10,6 +10,7 @@ is refused with the same words, and nothing reaches the table.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -36,7 +37,19 @@ from engine import (
 from engine.events import Event
 from engine.fog import Audience, events_for, public_phase, state_for
 from engine.odds import QUICK_LIMIT, odds
-from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, OVER, REINFORCE, SETUP, GameState
+from engine.state import (
+    ATTACK,
+    CAPITAL,
+    CLAIM,
+    FORTIFY,
+    NEUTRAL,
+    OCCUPY,
+    OVER,
+    REINFORCE,
+    SETUP,
+    GameState,
+    apply_event,
+)
 from render.seats import fill_colour, seat_colour, seat_shape
 
 MAX_MESSAGE = 2_000  # characters of one board message: anything longer is not a tap
@@ -197,13 +210,35 @@ def state_at(events: Sequence[Event], seq: int) -> GameState:
     return Game.from_events(events[:seq]).state
 
 
-def replay_frame(events: Sequence[Event], seq: int, audience: Audience, language: str) -> dict[str, Any]:
-    """The board after event ``seq`` as ``audience`` may know it at that moment (a spectator: the public
-    projection), with that event in the channel's words; no choices: a replay plays nothing."""
-    before = Game.from_events(events[: seq - 1]).state if seq > 1 else None
-    game = Game.from_events(events[:seq])
-    shown = [e for e in events_for(events[seq - 1: seq], audience, before=before) if not e.get("hidden")]
+def _window(events: Sequence[Event], before: str | None) -> tuple[Game, GameState | None]:
+    """The game after a window of the log (``Store.with_window``: the events from a turn's first to the moment
+    asked for, ``before`` the game just before them, None for a window from the log's start), and the board just
+    before the window's last event (None before the game started)."""
+    if before is None:
+        game, rest = Game.from_events(events[:1]), list(events[1:])
+    else:
+        game, rest = Game(GameState.from_dict(json.loads(before))), list(events)
+    for event in rest[:-1]:
+        apply_event(game.state, event)
+    previous = game.state.copy() if rest else None
+    if rest:
+        apply_event(game.state, rest[-1])
+    return game, previous
+
+
+def window_state(events: Sequence[Event], before: str | None) -> GameState:
+    """The whole board at the end of a window of the log (a replay's picture: ``map.png?at=``)."""
+    return _window(events, before)[0].state
+
+
+def replay_frame(events: Sequence[Event], before: str | None, seq: int, audience: Audience, language: str,
+                 last: int) -> dict[str, Any]:
+    """The board after event ``seq`` (the window's last, ``Store.with_window``) as ``audience`` may know it at
+    that moment (a spectator: the public projection), with that event in the channel's words; no choices: a
+    replay plays nothing. ``last`` is the log's last event now."""
+    game, previous = _window(events, before)
+    shown = [e for e in events_for(events[-1:], audience, before=previous) if not e.get("hidden")]
     board = view(game, audience, language, seq)
     board.pop("legal", None)
-    return {"type": "replay", "seq": seq, "of": len(events), "board": board,
+    return {"type": "replay", "seq": seq, "of": last, "board": board,
             "lines": describe(shown, game.state, game.board, language)}

@@ -24,7 +24,9 @@ class WebConfig:
 
     The Activity (the board inside Discord, docs/deploy.md): ``client_id`` (the application's id) and
     ``client_secret`` (its OAuth2 secret) turn it on; ``discord_api`` is Discord's API (a test's fake Discord);
-    ``frame_ancestors`` the pages that may frame it (Discord's clients)."""
+    ``frame_ancestors`` the pages that may frame it (Discord's clients); ``client_address_header`` the header in
+    which the proxy in front of the board names the client's address (e.g. ``CF-Connecting-IP``; empty: none is
+    trusted), for the per-address limit of sign-ins."""
 
     listen: str = DEFAULT_LISTEN
     public_url: str = ""
@@ -35,6 +37,7 @@ class WebConfig:
     client_secret: str = ""
     discord_api: str = DISCORD_API
     frame_ancestors: str = DISCORD_CLIENTS
+    client_address_header: str = ""
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> WebConfig:

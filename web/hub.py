@@ -6,6 +6,12 @@ to that viewer (in the words the channel reads, ``cogs.shared.text.describe``) a
 ``web.board.view`` builds it from ``engine.fog.state_for``. A board that reconnects says the last event it saw
 and is sent what came after. One refresh of a game at a time; changes that arrive meanwhile are taken in the
 next one.
+
+Every message is checked against the store as it goes: before a board is sent anything (an update, the answer to
+its ``hello``), its viewer's ``still`` is asked whether the game as just read still lets them see it (the seat still
+theirs, the session not revoked); if not, the board is closed with the reason (``close``) and sent nothing more,
+so a seat that changed hands (an AI's takeover, a substitute's claim) is never shown to its former player again.
+A board whose socket has closed is dropped quietly.
 """
 
 from __future__ import annotations
@@ -20,18 +26,36 @@ from cogs.shared.text import describe
 from engine import Event, Game, GameState
 from engine.fog import Audience, events_for
 from ops import metrics
-from store import StoreReader
+from store import GameRecord, StoreReader
 
-from .board import state_at, view
+from .board import view, window_state
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 60
+CATCH_UP = 500   # events a board may be behind and still be told them one by one on the event loop
+
+
+class Gone(Exception):
+    """A board that may not be sent anything more (``reason``: seat, session, missing), or whose socket closed."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _always(record: GameRecord) -> str | None:
+    return None
+
+
+async def _nothing(reason: str) -> None:
+    return None
 
 
 @dataclass(eq=False)
 class Viewer:
     """One open board: who looks (``audience``: their seat, None for a spectator), in which language, and the
-    last event it was sent."""
+    last event it was sent. ``still`` says why the viewer may no longer see the game as ``record`` holds it
+    (None: they may); ``close`` ends the board with that reason."""
 
     game_id: int
     audience: Audience
@@ -39,6 +63,9 @@ class Viewer:
     send: Callable[[dict[str, Any]], Awaitable[None]]
     seq: int = -1  # nothing sent yet
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    still: Callable[[GameRecord], str | None] = _always
+    close: Callable[[str], Awaitable[None]] = _nothing
+    closed: bool = False
 
 
 class Hub:
@@ -80,7 +107,9 @@ class Hub:
                 for board in boards:
                     try:
                         await self._send(board, moment)
-                    except Exception:  # one board's failure (a closed socket) never stops the others
+                    except Gone as gone:
+                        await self.drop(board, gone.reason)
+                    except Exception:  # one board's failure never stops the others
                         log.exception("board of game %s: the update failed", game_id)
                 self._remember(moment)
         finally:
@@ -93,7 +122,7 @@ class Hub:
             return cached[1]
         if seq <= 0:
             return None
-        return await self.store.with_log(game_id, state_at, seq)   # in the log's worker: the log grows
+        return await self.store.with_window(game_id, seq, window_state)   # in the log's worker: one turn of it
 
     async def _moment(self, game_id: int, since: int) -> _Moment:
         """The game as stored now, and its events after ``since`` (read once for every board of the game)."""
@@ -101,31 +130,46 @@ class Hub:
         since = max(0, min(since, record.last_seq))
         events = await self.store.events(game_id, since_seq=since) if since < record.last_seq else []
         game = record.game() if record.state_json is not None else None
-        return _Moment(game_id, record.last_seq, game, since, events)
+        return _Moment(game_id, record, record.last_seq, game, since, events)
+
+    async def drop(self, board: Viewer, reason: str) -> None:
+        """Close ``board`` for ``reason`` (``closed``: its socket is gone already) and forget it."""
+        self.leave(board)
+        if not board.closed:
+            board.closed = True
+            await board.close(reason)
 
     def _remember(self, moment: _Moment) -> None:
         if moment.game is not None and moment.game_id in self.boards:
             self._states[moment.game_id] = (moment.seq, moment.game.state)
 
-    async def _send(self, board: Viewer, moment: _Moment, since: int | None = None) -> None:
+    async def _send(self, board: Viewer, moment: _Moment, since: int | None = None,
+                    lines: list[str] | None = None) -> None:
         """Send ``board`` what happened after event ``since`` (default: the last it was sent) and the board now."""
         async with board.lock:
             game = moment.game
+            if board.closed:
+                raise Gone("closed")
+            refused = board.still(moment.record)
+            if refused is not None:
+                raise Gone(refused)
             if game is None:
                 return
             seen = max(moment.since, min(board.seq if since is None else since, moment.seq))
             if since is None and board.seq == moment.seq:
                 return  # nothing new for this board
             key = (board.audience, board.language, seen)
+            if lines is not None:
+                moment.told[key] = lines
             if key not in moment.told:
                 new = moment.events[seen - moment.since:]
-                lines: list[str] = []
+                told: list[str] = []
                 if new:
                     before = await self._state_at(board.game_id, seen)
                     shown = events_for(new, board.audience, before=before)
                     visible = [e for e in shown if not e.get("hidden")]
-                    lines = describe(visible, game.state, game.board, board.language)[-MAX_LOG_LINES:]
-                moment.told[key] = lines
+                    told = describe(visible, game.state, game.board, board.language)[-MAX_LOG_LINES:]
+                moment.told[key] = told
             viewed = (board.audience, board.language)
             if viewed not in moment.views:
                 moment.views[viewed] = view(game, board.audience, board.language, moment.seq)
@@ -137,8 +181,23 @@ class Hub:
         """Send ``board`` what happened after event ``since`` (default: the last it was sent) and the board now
         (a board that connects or reconnects; a refused move, so the board shows the game as it is)."""
         start = max(0, board.seq if since is None else since)
-        moment = await self._moment(board.game_id, start)
-        await self._send(board, moment, start)
+        record = await self.store.get_game(board.game_id)
+        lines = None
+        if record.last_seq - start > CATCH_UP and record.state_json is not None:
+            # Far behind (a first hello on a long game): the last lines only, as /risk log reads them (the last
+            # turns' events, projected in the boards' worker), not the whole log described on the event loop.
+            game = record.game()
+            if board.still(record) is None:
+                shown = await self.store.recent_events(board.game_id, board.audience, MAX_LOG_LINES,
+                                                       for_board=True)
+                lines = describe(shown, game.state, game.board, board.language)[-MAX_LOG_LINES:]
+            moment = _Moment(board.game_id, record, record.last_seq, game, start, [])
+        else:
+            moment = await self._moment(board.game_id, start)
+        try:
+            await self._send(board, moment, start, lines)
+        except Gone as gone:
+            await self.drop(board, gone.reason)
 
 
 @dataclass
@@ -147,6 +206,7 @@ class _Moment:
     from them for each audience and language (built once, sent to every board that shares it)."""
 
     game_id: int
+    record: GameRecord
     seq: int
     game: Game | None
     since: int
@@ -155,4 +215,4 @@ class _Moment:
     told: dict[tuple[Audience, str, int], list[str]] = field(default_factory=dict)
 
 
-__all__ = ["Hub", "Viewer"]
+__all__ = ["Gone", "Hub", "Viewer"]

@@ -117,8 +117,32 @@ class UsedLinks:
         self._used[ticket.nonce] = ticket.expires
         return True
 
+    def note(self, nonce: str, expires: float) -> None:
+        """Note a nonce used elsewhere (a revocation the store kept over a restart)."""
+        self._used[nonce] = expires
+
     def __contains__(self, ticket: Ticket) -> bool:
         return ticket.nonce in self._used
 
 
-__all__ = ["LINK", "SESSION", "BadTicket", "Signer", "Ticket", "UsedLinks"]
+class UsedNames:
+    """Strings remembered until a time each (a sign-in's code, an instance Discord did not know), a bounded few."""
+
+    def __init__(self, clock: Callable[[], float], most: int = 10_000) -> None:
+        self.clock, self.most = clock, most
+        self._until: dict[str, float] = {}
+
+    def note(self, name: str, until: float) -> None:
+        if len(self._until) >= self.most:
+            now = self.clock()
+            self._until = {n: u for n, u in self._until.items() if u > now}
+            while len(self._until) >= self.most:   # still full: the oldest go first
+                del self._until[next(iter(self._until))]
+        self._until[name] = until
+
+    def __contains__(self, name: object) -> bool:
+        until = self._until.get(name) if isinstance(name, str) else None
+        return until is not None and until > self.clock()
+
+
+__all__ = ["LINK", "SESSION", "BadTicket", "Signer", "Ticket", "UsedLinks", "UsedNames"]

@@ -42,6 +42,8 @@ def ui_strings(language: str) -> dict[str, str]:
         "spectator": _("You are watching this game.", lang),
         "connecting": _("Connecting…", lang),
         "reconnecting": _("Connection lost: reconnecting…", lang),
+        "reconnect": _("Open the board again", lang),
+        "left": _("You left this board.", lang),
         "waiting": _("Waiting for {player}.", lang),
         "pick_place": _("Tap one of your territories to place armies.", lang),
         "pick_claim": _("Tap a territory to claim it.", lang),

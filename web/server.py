@@ -17,12 +17,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import logging
+import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,10 +44,11 @@ from table.outcome import PLAYER
 
 from . import sdk
 from .activity import ActivityRefused, DiscordOAuth
-from .board import MAX_MESSAGE, Refused, action_of, replay_frame, state_at, territory_names
+from .board import MAX_MESSAGE, Refused, action_of, replay_frame, territory_names, window_state
 from .config import WebConfig
-from .hub import Hub, Viewer
-from .links import LINK, SESSION, BadTicket, Signer, Ticket, UsedLinks
+from .hub import Gone, Hub, Viewer
+from .inputs import BadInput, loads, number
+from .links import LINK, SESSION, BadTicket, Signer, Ticket, UsedLinks, UsedNames
 from .page import activity_html, page_html, ui_strings
 from .trace import territory_paths
 
@@ -56,8 +59,14 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 RATE = 8.0    # a board's messages per second, on average
 BURST = 16    # and at most this many at once
-SIGN_INS = (2.0, 20)  # Activity sign-ins a second and at once, for the whole server: each asks Discord three times
+SIGN_INS = (5.0, 20)  # Activity sign-ins that reach Discord, a second and at once, for the whole server (each asks
+SIGN_IN_WAIT = 10.0   # Discord three times); one waits this long at most for its turn
+FAILURES = (0.2, 10)  # sign-ins Discord refused, of one address: ten at once, then one more every five seconds
+FAILED_FOR = 600.0    # seconds a code already presented, or an instance Discord does not know, is refused at once
+MAX_SIGN_IN = 1_000  # bytes of an Activity's sign-in: a code, an instance id and a channel id
 MAX_MAPS = 64  # rendered maps kept (a few per game: one per viewer's language and projection)
+MAX_FRAMES = 256  # replay frames kept (a game's moment for one audience and language)
+REPLAYS_PER_GAME = 2  # replays (and their pictures) worked out at once for one game; one per session and kind
 OPEN = (RUNNING, PAUSED, FINISHED)
 HEADERS = {
     "Referrer-Policy": "no-referrer",
@@ -66,6 +75,11 @@ HEADERS = {
                                "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     "Cache-Control": "no-store",
 }
+SOCKETS = (4, 120)  # open boards of one session, of one game: beyond, a socket is told why and closed
+# Why the server closes a board (the reason, sent first in a "closed" message, and the WebSocket's close code). The
+# page reconnects by itself after a restart; after the others it says why and offers to open the board again.
+CLOSE_CODES = {"seat": 4001, "session": 4002, "missing": 4004, "sockets": 4008, "game_sockets": 4009,
+               "restart": 1012}
 WS_PROTOCOL = "risk-board"  # the board's WebSocket subprotocol; a page without its cookie offers session.TOKEN too
 BEARER = "Bearer "
 
@@ -78,14 +92,59 @@ class Bucket:
         self.tokens = float(burst)
         self.at = clock()
 
-    def take(self) -> bool:
+    def _refill(self) -> None:
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
+
+    def take(self) -> bool:
+        self._refill()
         if self.tokens < 1:
             return False
         self.tokens -= 1
         return True
+
+    def ready(self) -> bool:
+        """A token is there (none is taken)."""
+        self._refill()
+        return self.tokens >= 1
+
+    def full(self) -> bool:
+        self._refill()
+        return self.tokens >= self.burst
+
+    def reserve(self, most_wait: float) -> float | None:
+        """Take a token, waiting for it if need be: the seconds to wait first (0: none), or None if that would
+        be more than ``most_wait`` (nothing is taken)."""
+        self._refill()
+        if self.tokens - 1 < -self.rate * most_wait:
+            return None
+        self.tokens -= 1
+        return max(0.0, -self.tokens / self.rate)
+
+
+CODE = re.compile(r"[A-Za-z0-9._~-]{1,200}")        # an OAuth2 code: URL-safe characters
+INSTANCE = re.compile(r"i-[A-Za-z0-9-]{1,120}")      # Discord's activity instance ids: "i-" and the launch's ids
+SNOWFLAKE = re.compile(r"[0-9]{15,20}")
+
+
+def sign_in_body(body: object) -> tuple[str, str, int]:
+    """An Activity's sign-in (code, instance id, channel id) if it has the form Discord's are of, else
+    ``BadInput``: refused before anything is spent on it."""
+    if not isinstance(body, dict) or set(body) != {"code", "instance_id", "channel_id"}:
+        raise BadInput("body")
+    code, instance, channel = body["code"], body["instance_id"], body["channel_id"]
+    if not isinstance(code, str) or not CODE.fullmatch(code):
+        raise BadInput("code")
+    if not isinstance(instance, str) or not INSTANCE.fullmatch(instance):
+        raise BadInput("instance")
+    if not isinstance(channel, str) or not SNOWFLAKE.fullmatch(channel):
+        raise BadInput("channel")
+    return code, instance, int(channel)
+
+
+class Busy(Exception):
+    """A session's replay is still being worked out: the next is refused ("Slow down") until it is done."""
 
 
 def cookie_name(game_id: int) -> str:
@@ -101,6 +160,10 @@ class BoardServer:
         self.discord = DiscordOAuth(config, bot_token) if config.activity else None
         # One bucket for all: every page inside Discord comes through Discord's proxy, from the same addresses.
         self.sign_ins = Bucket(rate=SIGN_INS[0], burst=SIGN_INS[1])
+        self.sign_in_wait = SIGN_IN_WAIT
+        self._failures: dict[str, Bucket] = {}
+        self.sign_in_codes = UsedNames(clock)       # every code presented: Discord takes a code once
+        self.failed_instances = UsedNames(clock)    # instances Discord did not know
         self.store = store
         self.table = table
         self.announcer = announcer
@@ -108,7 +171,14 @@ class BoardServer:
         self.used = UsedLinks(clock)
         self.revoked = UsedLinks(clock)  # sessions ended by "leave": their cookie opens nothing any more
         self.hub = Hub(store)
+        self.socket_caps = SOCKETS
+        self._sockets: dict[str, set[Viewer]] = {}  # the open boards of each session (its nonce)
+        self._game_sockets: dict[int, int] = {}
         self._paths: dict[str, dict[str, str]] = {}
+        self._frames: dict[tuple[int, int, Audience, str], dict[str, Any]] = {}
+        # (session, kind) being worked out now: its lock, and how many hold it or wait for it
+        self._replaying: dict[tuple[str, str], tuple[asyncio.Lock, int]] = {}
+        self._game_replays: dict[int, asyncio.Semaphore] = {}
         self._maps: dict[tuple[int, int, Audience, str], bytes] = {}
         self._telling: dict[int, asyncio.Task[None]] = {}
         self._runner: web.AppRunner | None = None
@@ -134,11 +204,11 @@ class BoardServer:
     def app(self) -> web.Application:
         app = web.Application(middlewares=[self._headers], client_max_size=64 * 1024)
         app.router.add_get("/b/{token}", self.open_link)
-        app.router.add_get("/g/{game:[0-9]+}", self.page)
-        app.router.add_get("/g/{game:[0-9]+}/map.png", self.map_png)
-        app.router.add_get("/g/{game:[0-9]+}/ws", self.websocket)
-        app.router.add_post("/g/{game:[0-9]+}/leave", self.leave)
-        app.router.add_get("/g/{game:[0-9]+}/data", self.page_data)
+        app.router.add_get("/g/{game:[0-9]{1,18}}", self.page)
+        app.router.add_get("/g/{game:[0-9]{1,18}}/map.png", self.map_png)
+        app.router.add_get("/g/{game:[0-9]{1,18}}/ws", self.websocket)
+        app.router.add_post("/g/{game:[0-9]{1,18}}/leave", self.leave)
+        app.router.add_get("/g/{game:[0-9]{1,18}}/data", self.page_data)
         app.router.add_get("/static/{name}", self.static)
         if self.discord is not None:
             sdk.modules()  # the pinned SDK, checked at start
@@ -149,6 +219,8 @@ class BoardServer:
         return app
 
     async def start(self) -> None:
+        for nonce, expires in (await self.store.revoked_sessions(self.signer.clock())).items():
+            self.revoked.note(nonce, expires)  # a session ended by Leave stays ended after a restart
         host, port = self.config.address()
         self._runner = web.AppRunner(self.app(), access_log=None)
         await self._runner.setup()
@@ -160,6 +232,9 @@ class BoardServer:
         log.info("the live board listens on %s:%s for %s", host, self.port, self.config.base)
 
     async def stop(self) -> None:
+        for boards in list(self._sockets.values()):  # each page is told, and reconnects to the next server
+            for board in list(boards):
+                await self.hub.drop(board, "restart")
         if self.discord is not None:
             await self.discord.close()
         if self.hub.changed in self.table.watchers:
@@ -196,6 +271,9 @@ class BoardServer:
             "session": _plain("Open the board from the link the bot gives you with </board>.", language),
             "activity": _("Discord could not confirm who you are in this channel: open the board again from the "
                           "game's Board button.", language),
+            "sockets": _("This board is open in too many windows: close one of them first.", language),
+            "game_sockets": _("Too many boards of this game are open: try again in a while.", language),
+            "restart": _("Connection lost: reconnecting…", language),
         }
         return words.get(reason, words["forged"])
 
@@ -256,6 +334,17 @@ class BoardServer:
         if ticket in self.revoked:
             raise BadTicket("session")
         return ticket
+
+    def still(self, ticket: Ticket, record: Any) -> str | None:
+        """Why ``ticket`` no longer sees the game as ``record`` holds it (None: it does): its session was revoked,
+        the game closed, or the seat is no longer its user's (an AI took it, a substitute claimed it)."""
+        if ticket in self.revoked:
+            return "session"
+        if record.status not in OPEN or record.state_json is None:
+            return "missing"
+        if ticket.seat is not None and record.seat_of(ticket.user_id) != ticket.seat:
+            return "seat"
+        return None
 
     async def _viewer(self, request: web.Request) -> tuple[Ticket, Any] | web.Response:
         try:
@@ -330,24 +419,42 @@ class BoardServer:
 
     async def activity_session(self, request: web.Request) -> web.StreamResponse:
         """The SDK's code, instance and channel in; the session token of the channel's game out (with the
-        access token the page hands to the SDK's ``authenticate``), once Discord confirmed each of them."""
+        access token the page hands to the SDK's ``authenticate``), once Discord confirmed each of them.
+
+        Sign-ins cost Discord's calls, so the checks that cost nothing come first: the origin, the body's shape
+        (``sign_in_body``), a code or instance that failed lately, the asker's address's failures; only then is
+        the server's shared budget spent, on a request that will reach Discord."""
         assert self.discord is not None
         if request.headers.get("Origin") not in self.config.origins:
             raise web.HTTPForbidden(text="origin")
-        if not self.sign_ins.take():
-            language = language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
-            return web.json_response({"refused": "slow", "text": _("Slow down: too many taps at once.", language)},
-                                     status=429, headers={"Retry-After": "1"})
+        language = language_of(request.headers.get("Accept-Language", "en").split(",")[0].strip())
         try:
-            body = await request.json()
-        except ValueError:
-            body = None
-        if not isinstance(body, dict):
-            raise web.HTTPBadRequest(text="body")
+            code, instance_id, channel_id = sign_in_body(loads(await request.read(), MAX_SIGN_IN, 1))
+        except BadInput:
+            return web.json_response({"refused": "body", "text": self.words(request, "activity", language)},
+                                     status=400)
+        if code in self.sign_in_codes or instance_id in self.failed_instances:
+            return web.json_response({"refused": "code" if code in self.sign_in_codes else "instance",
+                                      "text": self.words(request, "activity", language)}, status=403)
+        addresses = self.addresses_of(request)
+        slow = web.json_response({"refused": "slow", "text": _("Slow down: too many taps at once.", language)},
+                                 status=429, headers={"Retry-After": "5"})
+        if not all(self.failures_of(address).ready() for address in addresses):
+            return slow
+        wait = self.sign_ins.reserve(self.sign_in_wait)
+        if wait is None:
+            return slow
+        self.sign_in_codes.note(code, self.signer.clock() + FAILED_FOR)  # a code is good once, at Discord too
+        if wait:
+            await asyncio.sleep(wait)   # the shared budget: a burst of genuine sign-ins waits its turn
         try:
-            who = await self.discord.identify(body.get("code"), body.get("instance_id"), body.get("channel_id"))
+            who = await self.discord.identify(code, instance_id, channel_id)
         except ActivityRefused as refused:
             log.info("the Activity refused a page: %s", refused.reason)
+            for address in addresses:
+                self.failures_of(address).take()
+            if refused.reason == "instance":
+                self.failed_instances.note(instance_id, self.signer.clock() + FAILED_FOR)
             return web.json_response({"refused": refused.reason, "text": self.words(request, "activity")},
                                      status=403)
         except (aiohttp.ClientError, TimeoutError):
@@ -365,6 +472,24 @@ class BoardServer:
         session = self.signer.make(SESSION, record.id, who.user_id, seat, self.config.session_seconds, language)
         return web.json_response({"session": session, "game": record.id, "access_token": who.access_token})
 
+    def addresses_of(self, request: web.Request) -> list[str]:
+        """Who asks, as far as the server can tell: the address the proxy in front of the board put in ``[web]
+        client_address_header`` (its last entry, the one that proxy added), else the direct peer (a proxy's own
+        address when there is one, shared by everyone behind it). Inside Discord every page comes through
+        Discord's proxy, which documents no such header (docs/deploy.md)."""
+        header = self.config.client_address_header
+        value = request.headers.get(header, "").split(",")[-1].strip()[:64] if header else ""
+        return [f"header:{value}"] if value else [f"peer:{request.remote or ''}"]
+
+    def failures_of(self, address: str) -> Bucket:
+        """The sign-ins Discord refused from one address: a few, then one more now and then."""
+        bucket = self._failures.get(address)
+        if bucket is None:
+            if len(self._failures) > 10_000:   # forget the addresses that are whole again
+                self._failures = {a: b for a, b in self._failures.items() if not b.full()}
+            bucket = self._failures[address] = Bucket(rate=FAILURES[0], burst=FAILURES[1])
+        return bucket
+
     async def sdk_module(self, request: web.Request) -> web.StreamResponse:
         body = sdk.modules().get(request.match_info["path"])
         if body is None:
@@ -377,12 +502,18 @@ class BoardServer:
         if isinstance(found, web.Response):
             return found
         ticket, record = found
-        at = request.query.get("at", "")
-        seq = int(at) if at.isdigit() and 0 < int(at) <= record.last_seq else record.last_seq  # a replay's moment
+        at = request.query.get("at")
+        try:  # a replay's moment: a number of an event of the log, else a plain refusal
+            seq = record.last_seq if at is None else number(at, 1, record.last_seq)
+        except BadInput:
+            raise web.HTTPBadRequest(text="at") from None
         key = (record.id, seq, ticket.seat, ticket.language)
         png = self._maps.get(key)
         if png is None:
-            state = record.game().state if seq == record.last_seq else await self.replay_state(record.id, seq)
+            try:
+                state = record.game().state if seq == record.last_seq else await self.replay_state(ticket, seq)
+            except Busy:
+                return web.Response(status=429, text="busy", headers={"Retry-After": "1"})
             png = await drawing.draw(drawing.prepare(state, ticket.seat, locale=ticket.language))
             while len(self._maps) >= MAX_MAPS:
                 del self._maps[next(iter(self._maps))]
@@ -401,27 +532,65 @@ class BoardServer:
         return web.Response(text="ok")
 
     async def leave(self, request: web.Request) -> web.StreamResponse:
-        """The viewer leaves: their cookie is cleared and opens nothing any more."""
-        if request.headers.get("Origin") != self.config.origin:
+        """The viewer leaves, from the page (its cookie) or the Activity (its Bearer session): the session opens
+        nothing any more, after a restart too, and its open boards are closed; the cookie is cleared."""
+        if request.headers.get("Origin") not in self.config.origins:
             raise web.HTTPForbidden()
         try:
             ticket = self.session(request)
-            self.revoked.use(ticket)
         except BadTicket:
-            pass
+            ticket = None
+        if ticket is not None:
+            self.revoked.use(ticket)
+            await self.table.board_left(ticket.nonce, ticket.expires)
+            for board in list(self._sockets.get(ticket.nonce, ())):
+                await self.hub.drop(board, "session")
         response = self.refusal(request, "session", 200)
         response.del_cookie(cookie_name(int(request.match_info["game"])), path=f"/g/{request.match_info['game']}")
         return response
 
     # -- the replay ---------------------------------------------------------------------------------------
-    async def replay_state(self, game_id: int, seq: int) -> GameState:
-        """The whole board after event ``seq`` (projected for its viewer by the caller), in the log's worker."""
-        return await self.store.with_log(game_id, state_at, seq)
+    @contextlib.asynccontextmanager
+    async def replaying(self, ticket: Ticket, kind: str, wait: bool = False) -> AsyncIterator[None]:
+        """Room for one piece of a board's work on the log (a replay's moment, its picture, a hello): one of each
+        kind at a time per session (whatever its connections), ``REPLAYS_PER_GAME`` per game. While the session's
+        last one is still being worked out the next waits (``wait``) or is refused with ``Busy``."""
+        key = (ticket.nonce, kind)
+        lock, users = self._replaying.get(key, (asyncio.Lock(), 0))
+        if users and not wait:
+            raise Busy
+        self._replaying[key] = (lock, users + 1)
+        try:
+            async with lock:
+                gate = self._game_replays.setdefault(ticket.game_id, asyncio.Semaphore(REPLAYS_PER_GAME))
+                async with gate:
+                    yield
+        finally:
+            lock, users = self._replaying[key]
+            if users > 1:
+                self._replaying[key] = (lock, users - 1)
+            else:
+                del self._replaying[key]
 
-    async def replay(self, ticket: Ticket, seq: int) -> dict[str, Any]:
-        """The board after event ``seq`` as the viewer may know it then (``board.replay_frame``, in the log's
-        worker: a replay of a long game reads a long log, never on the event loop)."""
-        return await self.store.with_log(ticket.game_id, replay_frame, seq, ticket.seat, ticket.language)
+    async def replay_state(self, ticket: Ticket, seq: int) -> GameState:
+        """The whole board after event ``seq`` (projected for its viewer by the caller): the turn that holds it
+        replayed from its start, in the log's worker (``Store.with_window``)."""
+        async with self.replaying(ticket, "map"):
+            return await self.store.with_window(ticket.game_id, seq, window_state)
+
+    async def replay(self, ticket: Ticket, seq: int, last: int) -> dict[str, Any]:
+        """The board after event ``seq`` as the viewer may know it then (``board.replay_frame`` on the turn that
+        holds it, in the log's worker), kept for the next viewer who asks for that moment."""
+        key = (ticket.game_id, seq, ticket.seat, ticket.language)
+        frame = self._frames.get(key)
+        if frame is None:
+            async with self.replaying(ticket, "frame"):
+                frame = await self.store.with_window(ticket.game_id, seq, replay_frame, seq, ticket.seat,
+                                                     ticket.language, last)
+            while len(self._frames) >= MAX_FRAMES:
+                del self._frames[next(iter(self._frames))]
+            self._frames[key] = frame
+        return {**frame, "of": last}
 
     # -- the WebSocket -------------------------------------------------------------------------------------
     async def websocket(self, request: web.Request) -> web.StreamResponse:
@@ -437,31 +606,84 @@ class BoardServer:
 
         async def send(message: dict[str, Any]) -> None:
             async with lock:
-                if not ws.closed:
+                if ws.closed:
+                    raise Gone("closed")
+                try:
                     await ws.send_str(json.dumps(message, separators=(",", ":")))
+                except ConnectionError:  # the page went away meanwhile: its board ends quietly
+                    raise Gone("closed") from None
 
-        board = Viewer(ticket.game_id, ticket.seat, ticket.language, send)
+        async def close(reason: str) -> None:
+            """Tell the page why its board ends, then close it (a socket already gone is left alone)."""
+            try:
+                async with lock:
+                    if ws.closed:
+                        return
+                    await ws.send_str(json.dumps({"type": "closed", "reason": reason,
+                                                  "text": self.words(request, reason, ticket.language)}))
+                    await ws.close(code=CLOSE_CODES.get(reason, 1000), message=reason.encode())
+            except ConnectionError:
+                pass
+
+        board = Viewer(ticket.game_id, ticket.seat, ticket.language, send,
+                       still=lambda record: self.still(ticket, record), close=close)
+        full = self._open_socket(ticket, board)
+        if full is not None:
+            board.closed = True
+            await close(full)
+            return ws
         self.hub.join(board)
         bucket = Bucket()
         try:
             async for message in ws:
                 if message.type != WSMsgType.TEXT:
                     break
-                if not bucket.take():
-                    await send({"type": "refused", "text": _("Slow down: too many taps at once.", ticket.language)})
-                    continue
-                await self.receive(board, ticket, message.data, send)
+                try:
+                    if not bucket.take():
+                        await send({"type": "refused",
+                                    "text": _("Slow down: too many taps at once.", ticket.language)})
+                        continue
+                    await self.receive(board, ticket, message.data, send)
+                except Gone as gone:
+                    await self.hub.drop(board, gone.reason)
+                    break
         finally:
             self.hub.leave(board)
+            self._close_socket(ticket, board)
         return ws
+
+    def _open_socket(self, ticket: Ticket, board: Viewer) -> str | None:
+        """Count a new board of ``ticket``'s session and game; the reason it may not open (too many), else None."""
+        per_session, per_game = self.socket_caps
+        mine = self._sockets.setdefault(ticket.nonce, set())
+        if len(mine) >= per_session:
+            return "sockets"
+        if self._game_sockets.get(ticket.game_id, 0) >= per_game:
+            return "game_sockets"
+        mine.add(board)
+        self._game_sockets[ticket.game_id] = self._game_sockets.get(ticket.game_id, 0) + 1
+        return None
+
+    def _close_socket(self, ticket: Ticket, board: Viewer) -> None:
+        mine = self._sockets.get(ticket.nonce)
+        if mine is None or board not in mine:
+            return
+        mine.discard(board)
+        if not mine:
+            del self._sockets[ticket.nonce]
+        left = self._game_sockets.get(ticket.game_id, 1) - 1
+        if left > 0:
+            self._game_sockets[ticket.game_id] = left
+        else:
+            self._game_sockets.pop(ticket.game_id, None)
 
     async def receive(self, board: Viewer, ticket: Ticket, text: str,
                       send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
         """One message from a board: ``hello`` (the last event it saw) or ``move``."""
         language = ticket.language
         try:
-            data = json.loads(text)
-        except ValueError:
+            data = loads(text, MAX_MESSAGE)
+        except BadInput:
             data = None
         if not isinstance(data, dict) or data.get("type") not in ("hello", "move", "replay"):
             await send({"type": "refused", "text": _("That choice is not available now; open the menu again.",
@@ -470,15 +692,22 @@ class BoardServer:
         if data["type"] == "replay":
             at = data.get("seq")
             record = await self.store.get_game(ticket.game_id)
+            refused = self.still(ticket, record)
+            if refused is not None:
+                raise Gone(refused)
             if not isinstance(at, int) or isinstance(at, bool) or not 0 < at <= record.last_seq:
                 await send({"type": "refused", "text": _("That choice is not available now; open the menu again.",
                                                          language)})
                 return
-            await send(await self.replay(ticket, at))
+            try:
+                await send(await self.replay(ticket, at, record.last_seq))
+            except Busy:
+                await send({"type": "refused", "text": _("Slow down: too many taps at once.", language)})
             return
         if data["type"] == "hello":
             since = data.get("since", 0)
-            await self.hub.bring_up_to_date(board, since if isinstance(since, int) and since >= 0 else 0)
+            async with self.replaying(ticket, "hello", wait=True):
+                await self.hub.bring_up_to_date(board, since if isinstance(since, int) and since >= 0 else 0)
             return
         tap = data.get("id")
         tap_id = tap if isinstance(tap, str) and 0 < len(tap) <= 40 else None

@@ -20,14 +20,20 @@ function refuse(text) {
 async function begin() {
   const sdk = new DiscordSDK(data.client_id, { disableConsoleLogOverride: true });
   await sdk.ready();
-  const { code } = await sdk.commands.authorize({
-    client_id: data.client_id, response_type: "code", state: "", prompt: "none", scope: ["identify"],
-  });
-  const answer = await fetch("/activity/session", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code: code, instance_id: sdk.instanceId, channel_id: sdk.channelId }),
-  });
+  let answer = null;
+  for (let tries = 0; tries < 5; tries++) {  // a server busy with sign-ins says when to come back (a new code)
+    const { code } = await sdk.commands.authorize({
+      client_id: data.client_id, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+    });
+    answer = await fetch("/activity/session", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code: code, instance_id: sdk.instanceId, channel_id: sdk.channelId }),
+    });
+    if (answer.status !== 429) break;
+    const pause = Number(answer.headers.get("Retry-After")) || 5;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, 30) * 1000));
+  }
   const got = await answer.json().catch(() => ({}));
   if (!answer.ok) { refuse(got.text || String(answer.status)); return; }
   await sdk.commands.authenticate({ access_token: got.access_token });

@@ -27,6 +27,7 @@ function startBoard(data, token) {
   let zoom = 1;
   let imageSeq = "";
   let replay = null;      // the moment the scrubber shows (null: live)
+  let ended = null;       // why the server closed the board, when it did ("closed" message)
   const shapes = {};
   const badges = {};
   const items = {};
@@ -54,7 +55,13 @@ function startBoard(data, token) {
   document.getElementById("hand-title").textContent = S.cards;
   document.getElementById("leave-button").textContent = S.leave;
   document.getElementById("leave").setAttribute("action", `/g/${data.game}/leave`);
-  if (token) document.getElementById("leave").hidden = true;  // inside Discord, closing the Activity leaves
+  if (token) {  // inside Discord the page has no cookie: Leave sends its session, as every request does
+    document.getElementById("leave").addEventListener("submit", (e) => {
+      e.preventDefault();
+      fetch(`/g/${data.game}/leave`, { method: "POST", headers: { Authorization: "Bearer " + token } })
+        .then(() => { token = null; end({ reason: "session", text: S.left }); });
+    });
+  }
 
   // -- the map: the rendered image, and over it an outline per territory to tap ------------------------------
   svg.setAttribute("viewBox", `0 0 ${map.width} ${fullHeight}`);
@@ -150,6 +157,8 @@ function startBoard(data, token) {
     });
     socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
     socket.addEventListener("close", () => {
+      if (ended && ended.reason !== "restart") { end(ended); return; }  // told why: no blind retry
+      ended = null;
       statusLine.textContent = S.reconnecting;
       document.body.classList.add("offline");
       setTimeout(connect, retry);
@@ -179,7 +188,24 @@ function startBoard(data, token) {
       if (scrubbing === message.seq) { replay = message; draw(); }
     } else if (message.type === "done") {
       document.body.classList.remove("busy");
+    } else if (message.type === "closed") {
+      ended = message;
     }
+  }
+  // The server ended this board (the seat is no longer the viewer's, the session left, too many boards open):
+  // say why, show nothing of the seat any more, and offer to open the board again (a new page asks anew who
+  // the viewer is: inside Discord, a spectator's board for a seat that changed hands).
+  function end(why) {
+    if (socket) socket.close();
+    socket = null;
+    board = null;
+    statusLine.textContent = why.text;
+    document.body.classList.add("offline");
+    for (const node of [svg, logList, document.getElementById("hand"), list]) if (node) node.replaceChildren();
+    img.removeAttribute("src");
+    for (const id of ["zoom", "viewport"]) document.getElementById(id).style.display = "none";
+    prompt.textContent = why.text;
+    controls.replaceChildren(button(S.reconnect, () => location.reload(), "go"));
   }
   function flash(text) {
     const note = el("p", { "class": "refusal", role: "alert" }, text);
