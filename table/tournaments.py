@@ -136,12 +136,19 @@ async def running_tournament_of(store: StoreReader, game_id: int) -> TournamentR
 async def control_refusal(store: StoreReader, record: GameRecord, user_id: int) -> TournamentRecord | None:
     """The tournament that refuses ``user_id`` a host's control of a game (cancel, kick, pause, resume, AIs,
     settings, seats, start): of a tournament not over, only the tournament's host runs its games, not the game's
-    own host (its first seat). None: not a tournament's game, or its tournament's host (the Discord layer lets a
-    server's managers act too, as for any game, and words the refusal)."""
+    own host (its first seat), and nobody runs a game they play in (``referees_own_game``), the tournament's host
+    neither. None: not a tournament's game, or its tournament's host not playing in it (the Discord layer lets a
+    server's managers who do not play in it act too, as for any game, and words the refusal)."""
     tournament = await running_tournament_of(store, record.id)
-    if tournament is None or tournament.host_id == user_id:
+    if tournament is None or (tournament.host_id == user_id and not referees_own_game(record, user_id)):
         return None
     return tournament
+
+
+def referees_own_game(record: GameRecord, user_id: int) -> bool:
+    """Whether ``user_id`` plays in the game (holds one of its seats): at a tournament's table such a player may
+    not use a host's or a manager's powers there, as its first seat may not."""
+    return record.seat_of(user_id) is not None
 
 
 def view_standings(view: TournamentView) -> list[Standing]:
@@ -414,4 +421,4 @@ class Tournaments:
 
 __all__ = ["CANCELLED", "CHECKED_IN", "CHECKIN_OPEN", "CREATED", "DUE_FINAL", "FINAL", "JOINED", "LEFT", "ROUND",
            "EntryRefused", "Rooms", "TournamentOutcome", "Tournaments",
-           "control_refusal", "entry_spec", "game_settings", "running_tournament_of", "team_format", "view_standings"]
+           "control_refusal", "entry_spec", "referees_own_game", "game_settings", "running_tournament_of", "team_format", "view_standings"]
