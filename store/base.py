@@ -281,8 +281,11 @@ class Store(StoreReader):
     # -- play ----------------------------------------------------------------------------------------
     @abc.abstractmethod
     async def apply_action(self, game_id: int, action: Action, interaction_id: str | None = None,
-                           expected_version: int | None = None) -> ActionResult:
+                           expected_version: int | None = None, removed_by: int | None = None) -> ActionResult:
         """Apply one action in one transaction and return what happened.
+
+        ``removed_by``: the user who removes the action's seat (a host's kick, a ``Surrender`` of another's seat),
+        stored with it (``seat_status.removed_by``) for the game's ratings.
 
         A repeated ``interaction_id`` returns the first result with ``duplicate=True`` and writes nothing.
         ``expected_version`` raises ``VersionConflict`` if the game changed since the caller read it.

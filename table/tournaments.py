@@ -421,4 +421,5 @@ class Tournaments:
 
 __all__ = ["CANCELLED", "CHECKED_IN", "CHECKIN_OPEN", "CREATED", "DUE_FINAL", "FINAL", "JOINED", "LEFT", "ROUND",
            "EntryRefused", "Rooms", "TournamentOutcome", "Tournaments",
-           "control_refusal", "entry_spec", "referees_own_game", "game_settings", "running_tournament_of", "team_format", "view_standings"]
+           "control_refusal", "entry_spec", "game_settings", "referees_own_game", "running_tournament_of",
+           "team_format", "view_standings"]

@@ -16,7 +16,8 @@ from tests.test_store_concurrency import assert_log_matches_state, next_action
 TABLES = ("games", "players", "events", "interactions", "deadlines", "user_prefs", "guild_settings", "seat_status",
           "turns", "results", "ratings", "rating_history",
           "announced", "maps", "live_panels", "log_turns", "seat_holders", "seasons", "ladder_ratings", "season_games",
-          "tournaments", "tournament_entrants", "tournament_pairings", "tournament_results", "tournament_teams")
+          "tournaments", "tournament_entrants", "tournament_pairings", "tournament_results", "tournament_teams",
+          "rated_opponents")
 
 
 async def fill(store) -> dict[str, int]:
