@@ -147,12 +147,12 @@ def repeats_before(rated: Iterable[tuple[float, frozenset[int]]], seats: Sequenc
 
 def trust(rating: Rating) -> float:
     """How much a human opponent's result counts (1: fully): an established player counts fully; any other by the
-    fewer of its rated games and of the established players it met, ``(games + 1) / (MIN_GAMES + 1)`` and
-    ``(trusted + 1) / (ESTABLISHED_OPPONENTS + 1)``, so an account that played only a ring of other new accounts
-    (however many games) counts a fifth."""
+    square of the fewer of its rated games and of the established players it met, ``(games + 1) / (MIN_GAMES + 1)``
+    and ``(trusted + 1) / (ESTABLISHED_OPPONENTS + 1)``: an account with no rated game counts 1/36, one that played
+    only a ring of other new accounts (however many games) 1/25."""
     if rating.established:
         return 1.0
-    return min(1.0, (rating.games + 1) / (MIN_GAMES + 1), (rating.trusted + 1) / (ESTABLISHED_OPPONENTS + 1))
+    return min(1.0, (rating.games + 1) / (MIN_GAMES + 1), (rating.trusted + 1) / (ESTABLISHED_OPPONENTS + 1)) ** 2
 
 
 def opponent_weight(ratings: Mapping[int, Rating], opponents: Sequence[SeatResult]) -> float:

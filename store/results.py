@@ -498,9 +498,10 @@ class FinishedGame:
     winners: tuple[str, ...]
 
 
+# A server lists its established players (docs/history.md): a ring of accounts that play each other never is.
 LEADERBOARD_SQL = ("SELECT user_id, name, score, games, wins FROM ratings WHERE guild_id = ? AND games >= ? "
-                   "ORDER BY score DESC, user_id LIMIT ? OFFSET ?")
-_LEADERBOARD_COUNT = "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND games >= ?"
+                   "AND established = 1 ORDER BY score DESC, user_id LIMIT ? OFFSET ?")
+_LEADERBOARD_COUNT = "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND games >= ? AND established = 1"
 # Outside a server a rating row is a user's in their direct messages with the bot: one channel, where only they
 # can play. It is shown in that channel only, so to the users who played there.
 _DM_RATED = "guild_id = 0 AND user_id IN (SELECT user_id FROM results WHERE guild_id = 0 AND channel_id = ?)"

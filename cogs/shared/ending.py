@@ -13,6 +13,18 @@ from cogs.shared.text import mission_line, safe_name, seat_name, winner_names
 from engine import Game, GameState
 from engine.fog import EVERYBODY
 from engine.state import NEUTRAL
+from ratings import REPEAT_LIMIT
+from ratings.model import (
+    AI_PLAYED,
+    EARLY_TURNS,
+    LEFT_EARLY,
+    NEW_OPPONENTS,
+    NO_TURN,
+    PAIR_LIMIT,
+    REMOVED,
+    REMOVER,
+    TOO_FEW,
+)
 from store import GameRecord, StoreReader
 
 
@@ -67,6 +79,47 @@ def how_won(state: GameState, locale: object, tournament: str | None = None) -> 
     return [_("{player} is the last player standing.", locale, player=winner)]
 
 
+def rating_note(note: str, player: str, locale: object) -> str:
+    """Why a finished game was not rated for a player, or counted less (``ratings.model.notes``), in words."""
+    if note == REMOVED:
+        return _("{player} was removed from the game by another player: it is not rated for them.", locale,
+                 player=player)
+    if note == REMOVER:
+        return _("{player} removed a player from the game: it is not rated for them.", locale, player=player)
+    if note == NO_TURN:
+        return _("{player} took no turn of their own: the game is not rated for them.", locale, player=player)
+    if note == PAIR_LIMIT:
+        return ngettext("{player}: not rated, two of its players already played {n} rated game together in the "
+                        "last seven days.",
+                        "{player}: not rated, two of its players already played {n} rated games together in the "
+                        "last seven days.", REPEAT_LIMIT, locale, player=player)
+    if note == LEFT_EARLY:
+        return ngettext("{player} went out within their first {n} turn: rated as placed, and nobody gains on them.",
+                        "{player} went out within their first {n} turns: rated as placed, and nobody gains on them.",
+                        EARLY_TURNS, locale, player=player)
+    if note == TOO_FEW:
+        return _("{player}: not rated, fewer than two sides played it out (a game of two ended by a kick or a "
+                 "surrender at once).", locale, player=player)
+    if note == NEW_OPPONENTS:
+        return _("{player}: counted less, their opponents are new here or have played few established players.",
+                 locale, player=player)
+    if note == AI_PLAYED:
+        return _("{player}: counted less, the AI played most of their turns.", locale, player=player)
+    return player
+
+
+async def rating_lines(store: StoreReader, record: GameRecord, locale: object) -> list[str]:
+    """For each player of a finished game whose result was not rated or counted less, why."""
+    seen: set[int] = set()
+    lines = []
+    for result in await store.results(record.id):
+        if result.user_id is None or result.rating_note is None or result.user_id in seen:
+            continue
+        seen.add(result.user_id)
+        lines.append(rating_note(result.rating_note, safe_name(result.name), locale))
+    return lines
+
+
 async def game_over_post(store: StoreReader, record: GameRecord, state: GameState) -> PostOptions:
     """How the game was won, the standings where they decided it, every mission, and the dice to check."""
     locale = game_locale(record)
@@ -83,6 +136,9 @@ async def game_over_post(store: StoreReader, record: GameRecord, state: GameStat
         for seat in sorted(s.missions):
             embed.add_field(name=_("Mission of {player}", locale, player=seat_name(s, seat, locale))[:256],
                             value=mission_line(game.mission(seat), game.board, s, locale)[:1024], inline=False)
+    ratings = await rating_lines(store, record, locale)
+    if ratings:
+        embed.add_field(name=_("Ratings", locale), value="\n".join(ratings)[:1024], inline=False)
     embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
     embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
                     inline=False)
@@ -90,4 +146,4 @@ async def game_over_post(store: StoreReader, record: GameRecord, state: GameStat
     return {"embed": embed, "map": prepare(s, EVERYBODY, locale=locale), "keep_map": True, "files": report}
 
 
-__all__ = ["game_over_post", "how_won", "winner_title"]
+__all__ = ["game_over_post", "how_won", "rating_lines", "rating_note", "winner_title"]
