@@ -154,3 +154,27 @@ def test_a_new_accounts_opponents_are_told_it_counted_less():
     changed = rate_game(ratings, seats)
     assert notes(ratings, seats, 0, changed) == {HOST: NEW_OPPONENTS}
     assert notes(SETTLED, [seat(HOST, 1), seat(BOB, 2, 0)], 0, {}) == {BOB: "no_turn", HOST: TOO_FEW}
+
+
+async def test_a_host_who_kicks_the_opponent_of_a_1v1_wins_no_rating_and_the_result_says_why(tmp_path):
+    from discord_helpers import OfflineDiscord, make_bot, play_rounds, start
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="kick-1v1")) as d:
+        await start(d, ("alice", "bob"), 0, deployment="auto")
+        await play_rounds(d, "general", 3)   # past the early turns: a kick was the opponent's loss before
+        store = d.bot.store
+        record = (await store.list_games(channel_id=d.channel("general").id, limit=1))[0]
+        assert record.status == "running"
+        step = await d.send_command("alice", "general", "risk kick", {"player": "@bob"})
+        step = await d.click("alice", "Yes, remove", step[0])
+        assert not step.problems, step.problems
+        record = await store.get_game(record.id)
+        assert record.status == "finished"
+        guild = d.server.guild_id
+        assert await store.ratings(guild) == {}   # neither the remover nor the removed player is rated
+        notes_of = {r.user_id: r.rating_note for r in await store.results(record.id)}
+        assert notes_of == {d.user("alice").id: REMOVER, d.user("bob").id: REMOVED}
+        public = "\n".join(m.text for m in d.messages if not m.ephemeral)
+        assert "removed bob" in public   # the kick is told in the channel
+        assert "bob was removed from the game by another player: it is not rated for them." in public
+        assert "alice removed a player from the game: it is not rated for them." in public
