@@ -441,7 +441,8 @@ async def test_a_seat_left_in_a_tournament_is_not_offered_to_a_substitute(tmp_pa
         takeover = next(m for m in d.messages if "the AI takes their seat" in m.text)
         assert "not offered to a substitute" in takeover.text and not takeover.button_labels
         assert not any("Offer the seat to a substitute" in m.button_labels for m in d.messages)
-        host = d.server.user_by_id(record.host_id)
+        host = d.user("dave")   # a manager who does not play at this table (its players run nothing there)
+        d.set_permissions(host, manage_guild=True)
         forged = d.server.create_message(d.server.channel(table.thread_id), {"content": "old", "components": [
             {"type": 1, "components": [{"type": 2, "style": 2, "label": "Offer the seat to a substitute",
                                         "custom_id": takeover_offer_id(record.id, bobs)}]}]}, [])
