@@ -2,15 +2,15 @@
 
 - **Round 1** is seeded by rating as an elimination's first round is (``scoring.snake``: 1 v 16, 2 v 15, ...;
   at tables of four, the best four are spread over four tables).
-- **Later rounds** pair in the order of points, then rating: at 1v1 the first with the next one it has not met,
-  searching back when the rest could not then be paired without a rematch (so a rematch happens only when
-  every pairing of the round has one; then the fewest repeats of any one pair; the search stops at
-  ``SEARCH_STEPS``, which a usual Swiss never reaches: 64 players meet no rematch before round 22).
-  At tables of 3 to 6 each table takes the best unseated entrant and fills with the entrants next in order
-  who have met those seated the fewest times; then entrants are swapped between tables wherever that lowers
-  the round's repeated meetings.
+- **Later rounds** pair in the order of points, then rating: at 1v1 (up to ``MATCHING_MOST`` entrants) as an
+  exact minimum-cost matching (``match_one_on_one``: no rematch while a round without one exists, the bye to the
+  entrant whose sitting out avoids rematches); beyond that, the first with the next one it has not met, searching
+  back (``SEARCH_STEPS``). At tables of 3 to 6 each table takes the best unseated entrant and fills with the
+  entrants next in order who have met those seated the fewest times; then a bounded search lowers the round's
+  repeated meetings (``settle``, ``search_tables``).
 - **Byes**: when the count does not divide (``scoring.table_sizes``), the lowest-ranked entrants with the fewest
-  byes so far sit out; a bye is worth a win (``BYE_POINTS``) and is counted in the standings.
+  byes so far sit out (at 1v1, the matching chooses among them); a bye is worth a win (``BYE_POINTS``) and is
+  counted in the standings.
 - **Rounds**: ``Spec.rounds``, or by default enough for one entrant to win every round: the rounds of an
   elimination (log₂ of the count, rounded up, at 1v1; logₙ at tables of n), plus one at tables of 3 to 6.
 """
