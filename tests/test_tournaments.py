@@ -546,3 +546,19 @@ async def test_a_tournament_refused_by_its_format_is_refused_in_the_players_lang
         step = await d.send_command("alice", "general", "tournament start", {}, locale="nb")
         assert step[0].ephemeral and "trenger minst 2 deltakere; den har 1" in step[0].text, step[0].text
         assert (await tournament_of(d)).record.status == "open"
+
+
+async def test_a_table_won_by_a_stand_in_and_a_shared_first_place_are_told_as_they_count(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="all-absent")) as d:
+        await open_tournament(d, 2, format="swiss", rounds=1, max_missed=1, max_rounds=0)
+        await d.send_command("alice", "general", "tournament start", {})
+        view = await play_out(d, absent=frozenset({"alice", "bob"}))   # the AI plays every seat
+        alice, bob = d.user("alice").id, d.user("bob").id
+        assert view.results[0].forfeits == frozenset({alice, bob})
+        assert {s.rank for s in view_standings(view)} == {1}
+        [table] = view.pairings
+        end = next(m for m in d.messages if m.channel_id == table.thread_id and "wins" in m.text)
+        assert "The AI standing in for" in end.text and "🏆" not in end.text
+        assert "this table counts as a forfeit for" in end.text
+        final = next(m for m in d.messages if "The tournament is over" in m.text)
+        assert "share first place!" in final.text and "wins it" not in final.text

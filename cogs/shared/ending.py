@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from cogs.maps.drawing import prepare
@@ -25,11 +27,17 @@ from ratings.model import (
     REMOVER,
     TOO_FEW,
 )
-from store import GameRecord, StoreReader
+from store import GameRecord, ResultRecord, StoreReader
 
 
-def winner_title(state: GameState, locale: object) -> str:
+def winner_title(state: GameState, locale: object, stand_ins: frozenset[int] = frozenset()) -> str:
+    """The end's headline. ``stand_ins``: the seats the AI played for an absent player (a tournament counts each as
+    a forfeit): a win of theirs is told as the AI's, standing in."""
     names = winner_names(state, locale) or [seat_name(state, NEUTRAL, locale)]
+    winners = set(state.winners or ([state.winner] if state.winner is not None else []))
+    if winners and winners <= stand_ins and state.result != "draw":
+        return _("🤖 The AI standing in for {players} wins the game", locale,
+                 players=_(" and ", locale).join(names))
     if state.result == "draw":
         return _("🤝 A draw: {players} share first place", locale, players=_(" and ", locale).join(names))
     if len(names) > 1:
@@ -108,11 +116,11 @@ def rating_note(note: str, player: str, locale: object) -> str:
     return player
 
 
-async def rating_lines(store: StoreReader, record: GameRecord, locale: object) -> list[str]:
+def rating_lines(results: Sequence[ResultRecord], locale: object) -> list[str]:
     """For each player of a finished game whose result was not rated or counted less, why."""
     seen: set[int] = set()
     lines = []
-    for result in await store.results(record.id):
+    for result in results:
         if result.user_id is None or result.rating_note is None or result.user_id in seen:
             continue
         seen.add(result.user_id)
@@ -124,10 +132,17 @@ async def game_over_post(store: StoreReader, record: GameRecord, state: GameStat
     """How the game was won, the standings where they decided it, every mission, and the dice to check."""
     locale = game_locale(record)
     s = state
-    embed = discord.Embed(title=winner_title(s, locale), colour=discord.Colour.gold())
+    results = await store.results(record.id)
     table = await store.tournament_of_game(record.id)
     tournament = (await store.get_tournament(table[0])).name if table is not None else None
-    embed.description = "\n".join([*how_won(s, locale, tournament), "", ngettext(
+    # A tournament counts the seats the AI took from their absent players as forfeits: told so, here too.
+    stand_ins = frozenset(r.seat for r in results if r.ai_took_over) if tournament is not None else frozenset()
+    embed = discord.Embed(title=winner_title(s, locale, stand_ins), colour=discord.Colour.gold())
+    forfeits = [] if not stand_ins else [_(
+        "In the tournament {name} this table counts as a forfeit for {players}: the AI played their seats after they "
+        "missed their turns, and they are placed last.", locale, name=safe_name(tournament or ""),
+        players=_(" and ", locale).join(seat_name(s, seat, locale) for seat in sorted(stand_ins)))]
+    embed.description = "\n".join([*how_won(s, locale, tournament), *forfeits, "", ngettext(
         "The game lasted {n} turn.", "The game lasted {n} turns.", s.turn, locale) + " " + _(
         "Check every die: /risk verify, then `python -m engine.verify game.jsonl` on the file from /risk export.",
         locale)])
@@ -136,7 +151,7 @@ async def game_over_post(store: StoreReader, record: GameRecord, state: GameStat
         for seat in sorted(s.missions):
             embed.add_field(name=_("Mission of {player}", locale, player=seat_name(s, seat, locale))[:256],
                             value=mission_line(game.mission(seat), game.board, s, locale)[:1024], inline=False)
-    ratings = await rating_lines(store, record, locale)
+    ratings = rating_lines(results, locale)
     if ratings:
         embed.add_field(name=_("Ratings", locale), value="\n".join(ratings)[:1024], inline=False)
     embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
