@@ -28,7 +28,7 @@ from .records import (
 )
 from .results import FinishedGame, LeaderboardRow, PlayerStats, Reliability, ResultRecord
 from .seasons import Season
-from .tournaments import EntrantRecord, TournamentRecord, TournamentView
+from .tournaments import EntrantRecord, TeamRecord, TournamentRecord, TournamentView
 
 T = TypeVar("T")
 
@@ -414,6 +414,10 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def leave_tournament(self, tournament_id: int, user_id: int) -> None:
         """An entrant leaves (before the start)."""
+
+    @abc.abstractmethod
+    async def invite_to_team(self, tournament_id: int, creator_id: int, user_id: int) -> TeamRecord:
+        """A team's creator invites a player to it (before the start): the player may then join it."""
 
     @abc.abstractmethod
     async def check_in(self, tournament_id: int, user_id: int) -> None:

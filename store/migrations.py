@@ -455,9 +455,21 @@ CREATE TABLE rated_opponents (
 ) WITHOUT ROWID;
 """
 
+# 15: teams by consent: a team's creator (``tournament_teams.creator``) invites its players
+# (``tournament_invites``); a player joins a team by its name only with an invitation.
+_V_TEAM_INVITES = """
+ALTER TABLE tournament_teams ADD COLUMN creator INTEGER;
+CREATE TABLE tournament_invites (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    team          INTEGER NOT NULL,
+    user_id       INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, team, user_id)
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
                                _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS,
-                               _V_OFFER_MESSAGES, _V_FAIR_RATINGS)
+                               _V_OFFER_MESSAGES, _V_FAIR_RATINGS, _V_TEAM_INVITES)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -389,9 +389,20 @@ CREATE TABLE rated_opponents (
 );
 """
 
+# 15: teams by consent: a team's creator and the invitations to it (see store/migrations.py).
+_V_TEAM_INVITES = """
+ALTER TABLE tournament_teams ADD COLUMN creator BIGINT;
+CREATE TABLE tournament_invites (
+    tournament_id BIGINT NOT NULL REFERENCES tournaments (id),
+    team          INTEGER NOT NULL,
+    user_id       BIGINT NOT NULL,
+    PRIMARY KEY (tournament_id, team, user_id)
+);
+"""
+
 POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
                                         _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS,
-                                        _V_OFFER_MESSAGES, _V_FAIR_RATINGS)
+                                        _V_OFFER_MESSAGES, _V_FAIR_RATINGS, _V_TEAM_INVITES)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]
