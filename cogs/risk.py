@@ -71,7 +71,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
         # Tournaments: each table's game in a thread of the tournament's channel; what their timers do is told
         # through the announcer (cogs/tournament/rooms.py).
         self.tournaments = Tournaments(self.table)
-        self.tournaments.rooms = ThreadRooms(bot)
+        self.tournaments.rooms = ThreadRooms(bot, services.store)
         self.tournament_news = TournamentNews(self.announcer, bot)
         self.tournaments.sink = self.tournament_news.tell
         self.scheduler.tournaments = self.tournaments

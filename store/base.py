@@ -216,6 +216,10 @@ class StoreReader(abc.ABC):
         """(tournament, round, table) of a game a tournament opened."""
 
     @abc.abstractmethod
+    async def tables_in_threads(self, thread_ids: Sequence[int]) -> set[int]:
+        """Of these threads, those a tournament's table is stored in."""
+
+    @abc.abstractmethod
     async def running_tournaments(self) -> list[int]:
         """The tournaments under way (their ids), oldest first."""
 

@@ -254,6 +254,20 @@ class TournamentsMixin(Backend):
         forced = frozenset((r, t) for r, t, _pl, _f, forced in rows if forced)
         return TournamentView(record, entrants, pairings, results, forced, teams)
 
+    async def tables_in_threads(self, thread_ids: Sequence[int]) -> set[int]:
+        """Of these threads, those a tournament's table is stored in (a thread made for a table and not stored is
+        not: the opening was cut short before it was)."""
+        ids = sorted(set(thread_ids))
+        if not ids:
+            return set()
+
+        async def work() -> set[int]:
+            async with self._reading() as db:
+                rows = await db.fetch(f"SELECT thread_id FROM tournament_pairings WHERE thread_id IN "
+                                      f"({', '.join('?' * len(ids))})", tuple(ids))
+            return {int(r[0]) for r in rows}
+        return await self._run(work())
+
     async def tournament_of_game(self, game_id: int) -> tuple[int, int, int] | None:
         """(tournament, round, table) of a game a tournament opened, if any."""
         async def work() -> tuple[int, int, int] | None:

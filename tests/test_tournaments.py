@@ -604,3 +604,27 @@ async def test_the_host_removes_an_entrant_and_after_the_start_the_removal_forfe
         result = next(r for r in view.results if r.table == other.pairing.table)
         assert result.forfeits == frozenset({removed})
         assert {s.key: s.forfeits for s in view_standings(view)}[removed] == 1
+
+
+async def test_a_thread_made_for_a_table_but_not_stored_before_a_restart_is_taken_not_made_again(tmp_path: Path):
+    from competition import Pairing
+
+    db = tmp_path / "t.db"
+    d = OfflineDiscord(make_bot(db, seed="orphan"))
+    await d.setup()
+    try:
+        await open_tournament(d, 2, format="swiss", rounds=1)
+        record = (await tournament_of(d)).record
+        # An opening cut short: Discord made the thread, the store never heard of it.
+        orphan = await cog_of(d).tournaments.rooms.open_room(record, Pairing(1, 1, ()), ["alice", "bob"])
+        d = await d.restart(make_bot(db, seed="orphan"))
+        d.server.bot_permissions = THREADS
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert not step.problems, step.problems
+        [table] = (await tournament_of(d)).pairings
+        assert table.thread_id == orphan
+        assert [t.id for t in d.server.threads("general")] == [orphan]   # no second thread of the same name
+        game = await d.bot.store.get_game(table.game_id)
+        assert game.channel_id == orphan and game.status == RUNNING
+    finally:
+        await d.close()
