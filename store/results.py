@@ -430,8 +430,9 @@ class Reliability:
 
 def reliability_of(rows: Iterable[tuple[int, ...]]) -> Reliability:
     """A player's reliability from their results, one ``(turns, ai_turns, missed, placement, ai_took_over,
-    most turns of any seat of that game, its round limit or 0)`` each, and whether they were a substitute (they
-    took the seat on after its first player, ``since_turn``; not given: they were not).
+    most turns of any seat of that game, its round limit or 0)`` each, then optionally whether they were a
+    substitute (they took the seat on after its first player, ``since_turn``), whether another player removed them
+    (a kick: not their act) and whether they were still in at the end (a game ended by the standings).
 
     A game is abandoned when the AI took the seat over (missed turns in a row, or the player left), or when the
     player lost having played fewer than ``EARLY_TURNS`` turns of their own (an early surrender, a kick: the
@@ -439,12 +440,13 @@ def reliability_of(rows: Iterable[tuple[int, ...]]) -> Reliability:
     game reached its round limit. The turns the AI played after taking the seat over are not due to them: the
     abandon counts them."""
     games = abandoned = turns = on_time = 0
-    for seat_turns, ai_turns, missed, placement, took_over, longest, round_limit, *substitute in rows:
+    for seat_turns, ai_turns, missed, placement, took_over, longest, round_limit, *more in rows:
         own = seat_turns - ai_turns
         games += 1
         standing_at_limit = 0 < round_limit <= longest and seat_turns >= longest - 1
-        # A substitute who lost after a few turns did not leave: they took the seat on late.
-        left = placement > 1 and own < EARLY_TURNS and not standing_at_limit and not any(substitute)
+        # A substitute who lost after a few turns did not leave: they took the seat on late; nor did a player
+        # another removed, or one still in when the game ended by the standings.
+        left = placement > 1 and own < EARLY_TURNS and not standing_at_limit and not any(more)
         abandoned += bool(took_over) or left
         turns += own + missed
         on_time += own
@@ -693,11 +695,13 @@ class ResultQueries(Backend):
                 for user in users:
                     rows = await db.fetch(
                         "SELECT r.turns, r.ai_turns, r.missed, r.placement, r.ai_took_over, "
-                        "(SELECT MAX(o.turns) FROM results o WHERE o.game_id = r.game_id), g.settings, r.since_turn "
+                        "(SELECT MAX(o.turns) FROM results o WHERE o.game_id = r.game_id), g.settings, r.since_turn, "
+                        "r.removed_by, r.went_out "
                         f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} AND r.user_id = ? "
                         "ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ?", (*place, user, RELIABILITY_GAMES))
                     out[user] = reliability_of((int(a), int(b), int(c), int(d), bool(e), int(f), _round_limit(g),
-                                                int(h) > 0) for a, b, c, d, e, f, g, h in rows)
+                                                int(h) > 0, i is not None, j is not None and not j)
+                                               for a, b, c, d, e, f, g, h, i, j in rows)
             return out
         return await self._run(work())
 

@@ -178,3 +178,13 @@ async def test_a_host_who_kicks_the_opponent_of_a_1v1_wins_no_rating_and_the_res
         assert "removed bob" in public   # the kick is told in the channel
         assert "bob was removed from the game by another player: it is not rated for them." in public
         assert "alice removed a player from the game: it is not rated for them." in public
+
+
+def test_a_removed_player_or_one_still_in_at_the_end_did_not_abandon_the_game():
+    from store.results import reliability_of
+
+    # (turns, ai_turns, missed, placement, ai_took_over, longest, round limit, substitute, removed, still in)
+    left = (2, 0, 0, 2, False, 3, 0)
+    assert reliability_of([left]).abandoned == 1   # an early surrender
+    assert reliability_of([(*left, False, True, False)]).abandoned == 0   # removed by the host
+    assert reliability_of([(*left, False, False, True)]).abandoned == 0   # still in when the game was cancelled
