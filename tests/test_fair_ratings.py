@@ -8,6 +8,7 @@ import itertools
 import random
 
 import pytest
+from test_results import store  # noqa: F401 (the fixture, on both databases)
 
 from ratings import REPEAT_LIMIT, Rating, SeatResult, rate_game, rebuild
 from ratings.model import (
@@ -188,3 +189,39 @@ def test_a_removed_player_or_one_still_in_at_the_end_did_not_abandon_the_game():
     assert reliability_of([left]).abandoned == 1   # an early surrender
     assert reliability_of([(*left, False, True, False)]).abandoned == 0   # removed by the host
     assert reliability_of([(*left, False, False, True)]).abandoned == 0   # still in when the game was cancelled
+
+
+async def test_kicks_and_standings_ends_are_rated_the_same_by_a_rebuild_on_either_database(store):  # noqa: F811
+    """Games with a kick after the start (a 1v1 and a game of four), a cancel by the standings and plain games, on
+    both databases: the ratings, the established players and whom they met are what a rebuild gives again."""
+    from test_results import ALICE, BOB, CAROL, DAVE, GUILD, db_rows, new_game, play
+
+    from table import Table
+
+    table = Table(store, lambda: 1_700_000_000.0, lambda: "fair-seed")
+    four = [(ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol"), (DAVE, "Dave")]
+    for n in range(6):
+        record = await new_game(store, four if n % 2 else four[:2], seed=f"fair-{n}")
+        record = await play(store, record, until=lambda s: s.round > 3)
+        if n in (1, 2):   # the host kicks someone after the start
+            active = record.game().state.active_seats()
+            victim = next(p for p in record.players if p.user_id != ALICE and p.seat in active)
+            record = (await table.kick(record.id, victim.seat, by=ALICE)).record
+        if n == 3:        # the host cancels: the game ends by the standings, the host resigning
+            record = (await table.cancel(record.id)).record
+        record = await play(store, record)
+        assert record.status == "finished"
+        notes_of = {r.user_id: r.rating_note for r in await store.results(record.id)}
+        if n == 2:
+            assert notes_of[ALICE] == REMOVER and notes_of[victim.user_id] == REMOVED
+    assert ALICE not in {u for u, _ in await db_rows(store, "SELECT user_id, game_id FROM rating_history "
+                                                           "WHERE game_id IN (SELECT game_id FROM results WHERE "
+                                                           "removed_by IS NOT NULL)")}
+    sql = ("SELECT guild_id, user_id, mu, sigma, games, wins, trusted, established FROM ratings ORDER BY 1, 2",
+           "SELECT guild_id, user_id, game_id, mu, sigma, games FROM rating_history ORDER BY 1, 2, 3",
+           "SELECT guild_id, user_id, opponent_id, trusted FROM rated_opponents ORDER BY 1, 2, 3")
+    before = [await db_rows(store, q) for q in sql]
+    assert before[0] and before[1]
+    await store.rebuild_ratings()
+    assert [await db_rows(store, q) for q in sql] == before
+    assert (await store.ratings(GUILD))   # somebody was rated
