@@ -317,13 +317,6 @@ class Announcer:
                 log.exception("catching up game %s failed", record.id)
                 await attempt([], self._plain_catch_up(record, told))
 
-    async def _untold_start(self, record: GameRecord, told: int) -> None:
-        """A game whose start the channel never heard of (the bot stopped right after starting it): its dice
-        commitment is told before anything else, so every die that follows can be checked against it."""
-        if told == 0 and record.state_json is not None:
-            await self.post(record, _("The game begins! Dice commitment: `{c}`", game_locale(record),
-                                      c=record.game().state.seed_commitment))
-
     async def _plain_catch_up(self, record: GameRecord, told: int) -> None:
         before, missed = await self.store.with_log(record.id, split_log, told)
         if not missed:
@@ -338,7 +331,6 @@ class Announcer:
 
     async def _catch_up(self, record: GameRecord, told: int, deadline: float | None) -> None:
         await self.table.told(record.id, record.last_seq)
-        await self._untold_start(record, told)
         upto = await self.live.follow(record, deadline)
         before, missed = await self.store.with_log(record.id, split_log, max(told, upto or 0))
         after = record.game().state
