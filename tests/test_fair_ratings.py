@@ -225,3 +225,20 @@ async def test_kicks_and_standings_ends_are_rated_the_same_by_a_rebuild_on_eithe
     await store.rebuild_ratings()
     assert [await db_rows(store, q) for q in sql] == before
     assert (await store.ratings(GUILD))   # somebody was rated
+
+
+async def test_the_pair_limit_counts_every_game_of_two_players_whoever_else_played(store):  # noqa: F811
+    """Through the store, on both databases: alice and bob in changing company (alone, with carol, with dave,
+    with both) count five rated games together a week; the sixth game with both of them is not rated, whatever set
+    of players it has, and its result says why."""
+    from test_results import ALICE, BOB, CAROL, DAVE, GUILD, new_game, play
+
+    names = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
+    sets = [(ALICE, BOB), (ALICE, BOB, CAROL), (ALICE, BOB, DAVE), (ALICE, BOB, CAROL, DAVE), (BOB, ALICE, CAROL),
+            (ALICE, BOB, DAVE, CAROL)]
+    for n, users in enumerate(sets):
+        record = await play(store, await new_game(store, [(u, names[u]) for u in users], seed=f"pairs-{n}"))
+        notes_of = {r.user_id: r.rating_note for r in await store.results(record.id)}
+        rated = {u for u in users if notes_of[u] != PAIR_LIMIT}
+        assert rated == (set(users) if n < REPEAT_LIMIT else set()), (n, notes_of)
+    assert (await store.ratings(GUILD))[ALICE].games <= REPEAT_LIMIT
