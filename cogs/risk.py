@@ -36,7 +36,7 @@ from cogs.shared.announcer import Announcer
 from cogs.shared.base import risk_group
 from cogs.shared.components import GameButton, GameSelect
 from cogs.shared.errors import UserError, handle_error
-from cogs.shared.guards import on_turn, require_control, require_permissions, running_game, seat_of
+from cogs.shared.guards import game_locale, on_turn, require_control, require_permissions, running_game, seat_of
 from cogs.shared.i18n import _
 from cogs.shared.services import Services, services_of
 from cogs.tournament.commands import TournamentCommands, tournament_group
@@ -71,7 +71,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
         # Tournaments: each table's game in a thread of the tournament's channel; what their timers do is told
         # through the announcer (cogs/tournament/rooms.py).
         self.tournaments = Tournaments(self.table)
-        self.tournaments.rooms = ThreadRooms(bot)
+        self.tournaments.rooms = ThreadRooms(bot, services.store)
         self.tournament_news = TournamentNews(self.announcer, bot)
         self.tournaments.sink = self.tournament_news.tell
         self.scheduler.tournaments = self.tournaments
@@ -144,6 +144,11 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
     async def resume_games(self) -> int:
         for record, told in await self.store.unannounced():  # stored, then stopped before telling the channel
             if self.shards is None or self.shards.owns(record.guild_id):
+                if told == 0 and record.state_json is not None:   # its start never told: the dice commitment first
+                    await self.announcer.post(record, _(
+                        "The game begins! Its dice are fixed in advance by a secret seed, sealed by its commitment "
+                        "`{c}`; after the game </risk verify> reveals the seed, and anyone can check every roll.",
+                        game_locale(record), c=record.game().state.seed_commitment))
                 await self.announcer.catch_up(record, told, await self.table.sync(record))
         # A tournament's game that ended while the bot was stopping is scored now (its next round then opens).
         await self.tournaments.catch_up(await self.store.running_tournaments())

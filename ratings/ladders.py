@@ -17,8 +17,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
-from .model import MU, SIGMA, Rating, SeatResult, counted, rate_game, repeats_before, table_of
+from .model import (
+    MU,
+    SIGMA,
+    Circles,
+    Rating,
+    SeatResult,
+    counted,
+    rate_and_meet,
+    rate_game,
+    recent,
+    repeats_before,
+    table_of,
+)
 
 ONE_V_ONE = "1v1"
 FREE_FOR_ALL = "ffa"
@@ -53,7 +66,7 @@ def rate_on_ladder(before: Mapping[int, Rating], seats: Sequence[SeatResult], us
     the all-time rating; how established an opponent is (the damping of new accounts) is read from their record
     over every game before this one (``record``), so a new season, where everyone's count starts at zero, does not
     damp everyone."""
-    mixed = {u: Rating(r.mu, r.sigma, record.get(u, Rating()).games) for u, r in before.items()}
+    mixed = {u: replace(record.get(u, Rating()), mu=r.mu, sigma=r.sigma) for u, r in before.items()}
     changed = rate_game(mixed, seats)
     out = {}
     for user in users:
@@ -70,11 +83,13 @@ def rebuild_ladders(games: Iterable[tuple[int, int, Sequence[SeatResult]]]) -> d
     """Every ladder rating from games in the order they ended (``(game id, season or ALL_TIME, seats)``), as
     ``finish`` gave them one by one: by (ladder, season, user)."""
     overall: dict[int, Rating] = {}
+    circles = Circles()
     rated: list[tuple[float, frozenset[int]]] = []
     out: dict[Key, Rating] = {}
     latest_season: dict[tuple[str, int], int] = {}   # (ladder, user) -> their latest season with a rating
     for _game_id, season, seats in games:
-        changed = rate_game(overall, seats, repeats_before(rated, seats))
+        rated = recent(rated, seats)
+        changed = rate_and_meet(overall, circles, seats, repeats_before(rated, seats))
         if not changed:
             continue
         rated.append((max((s.ended_at for s in seats), default=0.0), table_of(seats)))

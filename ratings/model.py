@@ -31,7 +31,7 @@ a rebuild gives exactly the ratings the games gave one by one.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from openskill.models import PlackettLuce
 
@@ -41,8 +41,9 @@ SIGMA = MODEL.sigma
 MIN_GAMES = 5
 MIN_WEIGHT = 0.1
 EARLY_TURNS = 3                 # a seat that goes out before playing this many turns of its own left early
-REPEAT_LIMIT = 5                # rated games of the same players together ...
+REPEAT_LIMIT = 5                # rated games of the same two players together ...
 REPEAT_WINDOW = 7 * 24 * 3600.0  # ... in any seven days
+ESTABLISHED_OPPONENTS = 4       # different established opponents in rated games that establish a player
 # AI seats as players of their level: (mu, sigma). A low sigma: the AI's strength is known and never changes.
 AI_RATINGS: dict[str | None, tuple[float, float]] = {
     "easy": (MU - 6.0, 2.0),
@@ -60,6 +61,8 @@ class Rating:
     sigma: float = SIGMA
     games: int = 0
     wins: int = 0
+    trusted: int = 0            # different opponents met in rated games while those were established
+    established: bool = False   # met ``ESTABLISHED_OPPONENTS`` of them (``Circles``): weighs fully, is listed
 
     @property
     def score(self) -> int:
@@ -84,6 +87,9 @@ class SeatResult:
     ended_at: float = 0.0       # when the game ended (the repeat limit's window)
     seat: int | None = None     # the seat (a seat that changed hands has a result per player who held it)
     substitute: bool = False    # the player took the seat on after its first player (a substitute)
+    removed_by: int | None = None  # the user who removed the seat's player after the start (a kick), if another
+    went_out: bool | None = None   # the seat went out before the end (eliminated, surrendered, removed); None: not
+                                   # known (a game from before it was recorded)
 
     @property
     def took_part(self) -> bool:
@@ -95,7 +101,9 @@ class SeatResult:
     def left_early(self) -> bool:
         """The seat lost having played fewer than ``EARLY_TURNS`` turns of its own (an early surrender, a kick)."""
         return (self.own_turns is not None and self.own_turns < EARLY_TURNS and self.placement > 1
-                and not self.substitute)  # a substitute who lost soon took a lost seat on late
+                and not self.substitute   # a substitute who lost soon took a lost seat on late
+                and self.went_out is not False   # still in when the game ended by the standings: not a leaver
+                and self.removed_by is None)     # removed by another: not their own act
 
 
 def _weight(seat: SeatResult) -> float:
@@ -103,35 +111,96 @@ def _weight(seat: SeatResult) -> float:
 
 
 def counted(seats: Sequence[SeatResult]) -> list[SeatResult]:
-    """The seats a game's rating counts: those that took part (at least one turn of their own)."""
-    return [s for s in seats if s.took_part]
+    """The seats a game's rating counts: those that took part (at least one turn of their own) and were not removed
+    by another (a kick: the game is rated without them)."""
+    return [s for s in seats if s.took_part and s.removed_by is None]
+
+
+def removers(seats: Sequence[SeatResult]) -> set[int]:
+    """The users who removed a player from the game after its start: the game is not rated for them."""
+    return {s.removed_by for s in seats if s.removed_by is not None}
 
 
 def table_of(seats: Sequence[SeatResult]) -> frozenset[int]:
-    """The players of a game for the repeat limit: the humans who took part."""
+    """The players of a game for the pair limit: the humans who took part."""
     return frozenset(s.user_id for s in counted(seats) if s.user_id is not None)
 
 
 def repeats_before(rated: Iterable[tuple[float, frozenset[int]]], seats: Sequence[SeatResult]) -> int:
-    """How many of the rated games before this one (``(ended at, table_of)``, on the same server) the same
-    players played together in the repeat window that ends with this game. One human and AIs: never limited."""
+    """The most rated games that any two of this game's players played together (any game with both of them) in
+    the repeat window that ends with this game, among the rated games before it (``(ended at, table_of)``, on the
+    same server). One human and AIs: never limited."""
     table = table_of(seats)
     if len(table) < 2:
         return 0
     end = max((s.ended_at for s in seats), default=0.0)
-    return sum(1 for at, other in rated if other == table and end - REPEAT_WINDOW < at <= end)
+    together: dict[frozenset[int], int] = {}
+    for at, other in rated:
+        if end - REPEAT_WINDOW < at <= end:
+            common = sorted(table & other)
+            for i, a in enumerate(common):
+                for b in common[i + 1:]:
+                    pair = frozenset((a, b))
+                    together[pair] = together.get(pair, 0) + 1
+    return max(together.values(), default=0)
+
+
+def trust(rating: Rating) -> float:
+    """How much a human opponent's result counts (1: fully): an established player counts fully; any other by the
+    square of the fewer of its rated games and of the established players it met, ``(games + 1) / (MIN_GAMES + 1)``
+    and ``(trusted + 1) / (ESTABLISHED_OPPONENTS + 1)``: an account with no rated game counts 1/36, one that played
+    only a ring of other new accounts (however many games) 1/25."""
+    if rating.established:
+        return 1.0
+    return min(1.0, (rating.games + 1) / (MIN_GAMES + 1), (rating.trusted + 1) / (ESTABLISHED_OPPONENTS + 1)) ** 2
 
 
 def opponent_weight(ratings: Mapping[int, Rating], opponents: Sequence[SeatResult]) -> float:
-    """How much a game moves a seat, by how established its opponents are: the mean over them of
-    ``(games + 1) / (MIN_GAMES + 1)`` (at most 1; an AI counts 1, its strength is known)."""
+    """How much a game moves a seat, by how established its opponents are: the mean of their ``trust`` (an AI
+    counts 1, its strength is known)."""
     if not opponents:
         return 1.0
-    def trust(seat: SeatResult) -> float:
-        if seat.user_id is None:
-            return 1.0
-        return min(1.0, (ratings.get(seat.user_id, Rating()).games + 1) / (MIN_GAMES + 1))
-    return sum(trust(s) for s in opponents) / len(opponents)
+    return sum(1.0 if s.user_id is None else trust(ratings.get(s.user_id, Rating())) for s in opponents) / len(
+        opponents)
+
+
+@dataclass
+class Circles:
+    """Whom the players of one server met in rated games: ``met[user][opponent]`` is whether that opponent was
+    established at one of their rated games together, and ``established`` how many players of the server are. A
+    player is established once they met ``ESTABLISHED_OPPONENTS`` different established opponents; while the
+    server has fewer established players than that, once they met that many different opponents of any kind (a new
+    server's first regulars). A ring of accounts that play only each other never meets enough established players;
+    one of four accounts or fewer never meets enough players at all. The store loads only the game's players."""
+
+    met: dict[int, dict[int, bool]] = field(default_factory=dict)
+    established: int = 0
+
+    def meet(self, before: Mapping[int, Rating], seats: Sequence[SeatResult], rated: Iterable[int]
+             ) -> dict[int, tuple[int, bool]]:
+        """After a rated game: each rated user's ``(trusted, established)`` now (from the statuses before it,
+        ``before``), each having met the other humans who took part and did not leave early (a team game: the
+        other teams'). ``met`` and ``established`` are updated."""
+        playing = [s for s in counted(seats) if s.user_id is not None and not s.left_early]
+        out: dict[int, tuple[int, bool]] = {}
+        newly = 0
+        for user in rated:
+            mine = next((s for s in seats if s.user_id == user), None)
+            circle = self.met.setdefault(user, {})
+            for other in playing:
+                if other.user_id == user or (mine is not None and mine.team is not None and other.team == mine.team):
+                    continue
+                assert other.user_id is not None
+                was = before.get(other.user_id, Rating()).established
+                circle[other.user_id] = circle.get(other.user_id, False) or was
+            trusted = sum(1 for t in circle.values() if t)
+            known = before.get(user, Rating()).established
+            now = known or trusted >= ESTABLISHED_OPPONENTS or (
+                self.established < ESTABLISHED_OPPONENTS and len(circle) >= ESTABLISHED_OPPONENTS)
+            newly += int(now and not known)
+            out[user] = (trusted, now)
+        self.established += newly
+        return out
 
 
 def rate_game(ratings: Mapping[int, Rating], seats: Sequence[SeatResult], repeats: int = 0) -> dict[int, Rating]:
@@ -153,7 +222,7 @@ def rate_game(ratings: Mapping[int, Rating], seats: Sequence[SeatResult], repeat
             held.setdefault(s.seat, []).append(s)
     shared = [group for group in held.values() if len(group) > 1]
     if not shared:
-        return _rate_table(ratings, seats)
+        return _without_removers(_rate_table(ratings, seats), seats)
     main = {id(max(group, key=lambda s: (s.human_share, -int(s.substitute)))): group for group in shared}
     dropped = {id(s) for group in shared for s in group if id(s) not in main}
     table = [s for s in seats if id(s) not in dropped]
@@ -165,6 +234,13 @@ def rate_game(ratings: Mapping[int, Rating], seats: Sequence[SeatResult], repeat
             mine = _rate_table(ratings, [other if s is first else s for s in table]).get(other.user_id)
             if mine is not None:
                 out[other.user_id] = mine
+    return _without_removers(out, seats)
+
+
+def _without_removers(out: dict[int, Rating], seats: Sequence[SeatResult]) -> dict[int, Rating]:
+    """A game is not rated for whoever removed a player from it: no removal can improve their record."""
+    for user in removers(seats):
+        out.pop(user, None)
     return out
 
 
@@ -218,23 +294,89 @@ def _rate(ratings: Mapping[int, Rating], seats: Sequence[SeatResult], keep: Sequ
             mine = {id(m) for m in members}
             opponents = [s for s in seats if id(s) not in mine]
             w = _weight(seat) * (opponent_weight(ratings, opponents) if damped else 1.0)
-            out[seat.user_id] = Rating(mu=before.mu + w * (new.mu - before.mu),
-                                       sigma=before.sigma + w * (new.sigma - before.sigma),
-                                       games=before.games + 1, wins=before.wins + (seat.placement == 1))
+            out[seat.user_id] = replace(before, mu=before.mu + w * (new.mu - before.mu),
+                                        sigma=before.sigma + w * (new.sigma - before.sigma),
+                                        games=before.games + 1, wins=before.wins + (seat.placement == 1))
     return out
+
+
+# Why a game did not move a player's rating, or moved it less (``notes``): the game's result tells each player.
+REMOVED = "removed"           # removed from the game by another after the start: not rated
+REMOVER = "remover"           # removed another player: not rated for them
+NO_TURN = "no_turn"           # took no turn of their own: not rated
+PAIR_LIMIT = "pair_limit"     # two of its players reached the pair limit: not rated
+LEFT_EARLY = "left_early"     # went out within their first turns: rated as placed, and nobody gains on them
+TOO_FEW = "too_few"           # fewer than two sides took part (a 1v1 ended by a kick): not rated
+NEW_OPPONENTS = "new_opponents"  # counted less: opponents not yet established
+AI_PLAYED = "ai_played"       # counted less: the AI played most of their turns
+
+
+def notes(ratings: Mapping[int, Rating], seats: Sequence[SeatResult], repeats: int,
+          changed: Mapping[int, Rating]) -> dict[int, str]:
+    """Why the game was not rated for each of its human players, or counted less (one of the words above; a player
+    rated in full has none), from the ratings before it, the repeats (``repeats_before``) and what ``rate_game``
+    gave (``changed``)."""
+    out: dict[int, str] = {}
+    playing = counted(seats)
+    for seat in seats:
+        user = seat.user_id
+        if user is None or user in out:
+            continue
+        if seat.removed_by is not None:
+            out[user] = REMOVED
+        elif user in removers(seats):
+            out[user] = REMOVER
+        elif not seat.took_part:
+            out[user] = NO_TURN
+        elif repeats >= REPEAT_LIMIT and len(table_of(seats)) >= 2:
+            out[user] = PAIR_LIMIT
+        elif seat.left_early and user in changed:
+            out[user] = LEFT_EARLY
+        elif user not in changed:
+            out[user] = TOO_FEW
+        elif _weight(seat) < 1.0:
+            out[user] = AI_PLAYED
+        else:
+            opponents = [s for s in playing if s is not seat and not s.left_early
+                         and (seat.team is None or s.team != seat.team)]
+            if opponent_weight(ratings, opponents) < 1.0:
+                out[user] = NEW_OPPONENTS
+    return out
+
+
+def rate_and_meet(ratings: Mapping[int, Rating], circles: Circles, seats: Sequence[SeatResult], repeats: int = 0
+                  ) -> dict[int, Rating]:
+    """``rate_game``, then whom its rated players met (``Circles.meet``): their new ratings with how established
+    they are now. The one step of a game end and of a rebuild alike."""
+    changed = rate_game(ratings, seats, repeats)
+    met = circles.meet(ratings, seats, changed)
+    return {user: replace(rating, trusted=met[user][0], established=met[user][1]) for user, rating in changed.items()}
 
 
 History = list[tuple[int, int, Rating]]
 
 
-def rebuild(games: Iterable[tuple[int, Sequence[SeatResult]]]) -> tuple[dict[int, Rating], History]:
-    """Every rating from games in the order they ended (``(game id, seats)``), as ``rate_game`` gave them one
-    by one: the final ratings by user id, and the history as ``(game id, user id, rating after it)``."""
+Rated = list[tuple[float, frozenset[int]]]   # (ended at, table_of) of rated games
+
+
+def recent(rated: Rated, seats: Sequence[SeatResult]) -> Rated:
+    """The rated games (in the order they ended) still inside the repeat window of a game that ends after them."""
+    end = max((s.ended_at for s in seats), default=0.0)
+    return [r for r in rated if r[0] > end - REPEAT_WINDOW]
+
+
+def rebuild(games: Iterable[tuple[int, Sequence[SeatResult]]], circles: Circles | None = None
+            ) -> tuple[dict[int, Rating], History]:
+    """Every rating from games in the order they ended (``(game id, seats)``), as ``rate_and_meet`` gave them one
+    by one: the final ratings by user id, and the history as ``(game id, user id, rating after it)``. ``circles``:
+    filled with whom the players met (new if not given)."""
     current: dict[int, Rating] = {}
+    circles = Circles() if circles is None else circles
     history: History = []
     rated: list[tuple[float, frozenset[int]]] = []
     for game_id, seats in games:
-        changed = rate_game(current, seats, repeats_before(rated, seats))
+        rated = recent(rated, seats)
+        changed = rate_and_meet(current, circles, seats, repeats_before(rated, seats))
         if changed:
             rated.append((max((s.ended_at for s in seats), default=0.0), table_of(seats)))
         current.update(changed)

@@ -28,7 +28,7 @@ from .records import (
 )
 from .results import FinishedGame, LeaderboardRow, PlayerStats, Reliability, ResultRecord
 from .seasons import Season
-from .tournaments import EntrantRecord, TournamentRecord, TournamentView
+from .tournaments import EntrantRecord, TeamRecord, TournamentRecord, TournamentView
 
 T = TypeVar("T")
 
@@ -225,6 +225,10 @@ class StoreReader(abc.ABC):
         """(tournament, round, table) of a game a tournament opened."""
 
     @abc.abstractmethod
+    async def tables_in_threads(self, thread_ids: Sequence[int]) -> set[int]:
+        """Of these threads, those a tournament's table is stored in."""
+
+    @abc.abstractmethod
     async def running_tournaments(self) -> list[int]:
         """The tournaments under way (their ids), oldest first."""
 
@@ -295,8 +299,11 @@ class Store(StoreReader):
     # -- play ----------------------------------------------------------------------------------------
     @abc.abstractmethod
     async def apply_action(self, game_id: int, action: Action, interaction_id: str | None = None,
-                           expected_version: int | None = None) -> ActionResult:
+                           expected_version: int | None = None, removed_by: int | None = None) -> ActionResult:
         """Apply one action in one transaction and return what happened.
+
+        ``removed_by``: the user who removes the action's seat (a host's kick, a ``Surrender`` of another's seat),
+        stored with it (``seat_status.removed_by``) for the game's ratings.
 
         A repeated ``interaction_id`` returns the first result with ``duplicate=True`` and writes nothing.
         ``expected_version`` raises ``VersionConflict`` if the game changed since the caller read it.
@@ -430,6 +437,10 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def leave_tournament(self, tournament_id: int, user_id: int) -> None:
         """An entrant leaves (before the start)."""
+
+    @abc.abstractmethod
+    async def invite_to_team(self, tournament_id: int, creator_id: int, user_id: int) -> TeamRecord:
+        """A team's creator invites a player to it (before the start): the player may then join it."""
 
     @abc.abstractmethod
     async def check_in(self, tournament_id: int, user_id: int) -> None:

@@ -440,9 +440,46 @@ CREATE TABLE board_revocations (
 );
 """
 
+# 15: fair ratings (docs/history.md, "What a rated game is"). Who removed a seat's player after the start
+# (``seat_status.removed_by``, copied to its result: a kick is not the kicked player's loss and not rated for the
+# remover), whether a seat went out before the end (``went_out``: a player still in at an end by the standings did
+# not leave early), why a result was not rated or counted less (``rating_note``), and whom each player met in rated
+# games (``rated_opponents``; ``ratings.trusted``, ``established``: an opponent weighs fully and a player is listed
+# once established). Players already shown (5 rated games) start established; ``ratings rebuild`` applies the rules
+# to every stored game.
+_V_FAIR_RATINGS = """
+ALTER TABLE seat_status ADD COLUMN removed_by INTEGER;
+ALTER TABLE results ADD COLUMN removed_by INTEGER;
+ALTER TABLE results ADD COLUMN went_out INTEGER;
+ALTER TABLE results ADD COLUMN rating_note TEXT;
+ALTER TABLE ratings ADD COLUMN trusted INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ratings ADD COLUMN established INTEGER NOT NULL DEFAULT 0;
+UPDATE ratings SET established = 1 WHERE games >= 5;
+CREATE TABLE rated_opponents (
+    guild_id    INTEGER NOT NULL,
+    user_id     INTEGER NOT NULL,
+    opponent_id INTEGER NOT NULL,
+    trusted     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (guild_id, user_id, opponent_id)
+) WITHOUT ROWID;
+"""
+
+# 16: teams by consent: a team's creator (``tournament_teams.creator``) invites its players
+# (``tournament_invites``); a player joins a team by its name only with an invitation.
+_V_TEAM_INVITES = """
+ALTER TABLE tournament_teams ADD COLUMN creator INTEGER;
+CREATE TABLE tournament_invites (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    team          INTEGER NOT NULL,
+    user_id       INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, team, user_id)
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
                                _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS,
-                               _V_OFFER_MESSAGES, _V_BOARD_REVOCATIONS)
+                               _V_OFFER_MESSAGES, _V_BOARD_REVOCATIONS,
+                               _V_FAIR_RATINGS, _V_TEAM_INVITES)
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -378,9 +378,40 @@ CREATE TABLE board_revocations (
 );
 """
 
+# 15: fair ratings: who removed a seat, who went out, why a result was not rated, whom players met (see
+# store/migrations.py).
+_V_FAIR_RATINGS = """
+ALTER TABLE seat_status ADD COLUMN removed_by BIGINT;
+ALTER TABLE results ADD COLUMN removed_by BIGINT;
+ALTER TABLE results ADD COLUMN went_out INTEGER;
+ALTER TABLE results ADD COLUMN rating_note TEXT;
+ALTER TABLE ratings ADD COLUMN trusted INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE ratings ADD COLUMN established INTEGER NOT NULL DEFAULT 0;
+UPDATE ratings SET established = 1 WHERE games >= 5;
+CREATE TABLE rated_opponents (
+    guild_id    BIGINT NOT NULL,
+    user_id     BIGINT NOT NULL,
+    opponent_id BIGINT NOT NULL,
+    trusted     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (guild_id, user_id, opponent_id)
+);
+"""
+
+# 16: teams by consent: a team's creator and the invitations to it (see store/migrations.py).
+_V_TEAM_INVITES = """
+ALTER TABLE tournament_teams ADD COLUMN creator BIGINT;
+CREATE TABLE tournament_invites (
+    tournament_id BIGINT NOT NULL REFERENCES tournaments (id),
+    team          INTEGER NOT NULL,
+    user_id       BIGINT NOT NULL,
+    PRIMARY KEY (tournament_id, team, user_id)
+);
+"""
+
 POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
                                         _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS,
-                                        _V_OFFER_MESSAGES, _V_BOARD_REVOCATIONS)
+                                        _V_OFFER_MESSAGES, _V_BOARD_REVOCATIONS,
+                                        _V_FAIR_RATINGS, _V_TEAM_INVITES)
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

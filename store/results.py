@@ -31,7 +31,8 @@ from typing import Any
 
 from engine import Event
 from engine.summary import favourite_continents, placements, teams, turns_played
-from ratings import EARLY_TURNS, REPEAT_WINDOW, Rating, SeatResult, rate_game, rebuild, repeats_before, table_of
+from ratings import EARLY_TURNS, REPEAT_WINDOW, Rating, SeatResult, rebuild, repeats_before, table_of
+from ratings.model import Circles, notes, rate_and_meet
 
 from .backend import Backend, Writing
 from .errors import StoreError
@@ -102,6 +103,9 @@ class ResultRecord:
     # The turn from which this player held the seat: 0 for its first player, a substitute's claim after it. A
     # seat that changed hands has a row per player; in each, ``ai_turns`` counts the seat's turns not their own.
     since_turn: int = 0
+    removed_by: int | None = None   # the user who removed the seat's player after the start (another's kick)
+    went_out: bool | None = None    # the seat went out before the end (None: not recorded, an older game)
+    rating_note: str | None = None  # why the game was not rated for this player, or counted less (``notes``)
 
     @property
     def human_share(self) -> float:
@@ -111,25 +115,28 @@ class ResultRecord:
         own = self.turns if self.user_id is None else self.turns - self.ai_turns
         return SeatResult(user_id=self.user_id, ai_level=self.ai_level, placement=self.placement, team=self.team,
                           human_share=self.human_share, own_turns=own, ended_at=self.ended_at, seat=self.seat,
-                          substitute=self.since_turn > 0)
+                          substitute=self.since_turn > 0, removed_by=self.removed_by, went_out=self.went_out)
 
 
 # The columns of migration 4 (its backfill writes them), then those of later steps.
 _V4_COLUMNS = ("game_id, seat, guild_id, channel_id, user_id, ai_level, name, placement, team, ai_took_over, "
                "ai_turns, turns, missed, median_move, continent, game_turns, ended_at")
-_RESULT_COLUMNS = f"{_V4_COLUMNS}, since_turn"
+_RESULT_COLUMNS = f"{_V4_COLUMNS}, since_turn, removed_by, went_out, rating_note"
 
 
 def _result_row(r: ResultRecord) -> tuple[Any, ...]:
     return (r.game_id, r.seat, r.guild_id, r.channel_id, r.user_id, r.ai_level, r.name, r.placement, r.team,
             int(r.ai_took_over), r.ai_turns, r.turns, r.missed, r.median_move, r.continent, r.game_turns, r.ended_at,
-            r.since_turn)
+            r.since_turn, r.removed_by, None if r.went_out is None else int(r.went_out), r.rating_note)
 
 
 def _result(row: Sequence[Any]) -> ResultRecord:
     return ResultRecord(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], bool(row[9]),
                         row[10], row[11], row[12], row[13], row[14], row[15], row[16],
-                        row[17] if len(row) > 17 and row[17] is not None else 0)
+                        row[17] if len(row) > 17 and row[17] is not None else 0,
+                        row[18] if len(row) > 18 else None,
+                        None if len(row) <= 19 or row[19] is None else bool(row[19]),
+                        row[20] if len(row) > 20 else None)
 
 
 @dataclass(frozen=True)
@@ -142,22 +149,26 @@ class LogFacts:
     favourite_continents: Mapping[int, str]
     turns_played: Mapping[int, int]
     game_turns: int
+    went_out: frozenset[int] = frozenset()   # the seats that went out before the end (eliminated, surrendered)
 
 
 def log_facts(events: Sequence[Event]) -> LogFacts:
-    """The placements, teams, favourite continents and turns of a finished game's log."""
+    """The placements, teams, favourite continents and turns of a finished game's log, and who went out."""
     return LogFacts(placements(events), teams(events), favourite_continents(events), turns_played(events),
-                    max((int(e["turn"]) for e in events if e["type"] == "turn_started"), default=0))
+                    max((int(e["turn"]) for e in events if e["type"] == "turn_started"), default=0),
+                    frozenset(int(e["seat"]) for e in events
+                              if e["type"] in ("player_eliminated", "player_surrendered")))
 
 
 def results_of(game_id: int, guild_id: int | None, channel_id: int, players: Sequence[SeatRecord],
                events: Sequence[Event] | LogFacts, turn_rows: Sequence[TurnRow], booted: Mapping[int, int],
-               ended_at: float, holders: Mapping[int, Sequence[tuple[int, int, str]]] | None = None
-               ) -> list[ResultRecord]:
+               ended_at: float, holders: Mapping[int, Sequence[tuple[int, int, str]]] | None = None,
+               removed: Mapping[int, int] | None = None) -> list[ResultRecord]:
     """The result of every seat of a finished game, from its log (or what ``log_facts`` took from it), its turns
     (none for a game that ended before turns were recorded: then the log counts them, and times are unknown)
     and the users the AI replaced. A seat that changed hands (``holders``: ``(since turn, user id, name)`` of each
-    of its players, from ``seat_holders``) has a row per player, each with the seat's turns they played."""
+    of its players, from ``seat_holders``) has a row per player, each with the seat's turns they played.
+    ``removed``: the user who removed each seat's player after the start (``seat_status.removed_by``)."""
     facts = events if isinstance(events, LogFacts) else log_facts(events)
     places, team_of, favourite = facts.placements, facts.teams, facts.favourite_continents
     logged_turns, game_turns = facts.turns_played, facts.game_turns
@@ -177,7 +188,8 @@ def results_of(game_id: int, guild_id: int | None, channel_id: int, players: Seq
             game_id=game_id, seat=p.seat, guild_id=guild_id or 0, channel_id=channel_id, user_id=user_id,
             ai_level=p.ai_level, name=p.name, placement=places.get(p.seat, len(players)), team=team_of.get(p.seat),
             ai_took_over=took_over, ai_turns=ai_turns, turns=turns, missed=missed, median_move=median,
-            continent=favourite.get(p.seat), game_turns=game_turns, ended_at=ended_at)
+            continent=favourite.get(p.seat), game_turns=game_turns, ended_at=ended_at,
+            removed_by=(removed or {}).get(p.seat), went_out=p.seat in facts.went_out)
         out.extend(_shares(row, mine, (holders or {}).get(p.seat, ()), p.seat in booted or p.is_ai))
     return out
 
@@ -204,10 +216,18 @@ def _shares(row: ResultRecord, mine: Sequence[TurnRow], holders: Sequence[tuple[
 
 # -- ratings ------------------------------------------------------------------------------------------------
 _RATING_UPSERT = (
+    "INSERT INTO ratings (guild_id, user_id, name, mu, sigma, score, games, wins, updated_at, trusted, established) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
+    "mu = excluded.mu, sigma = excluded.sigma, score = excluded.score, games = excluded.games, "
+    "wins = excluded.wins, updated_at = excluded.updated_at, trusted = excluded.trusted, "
+    "established = excluded.established")
+_RATING_UPSERT_V4 = (   # migration 4's columns (its backfill)
     "INSERT INTO ratings (guild_id, user_id, name, mu, sigma, score, games, wins, updated_at) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name, "
     "mu = excluded.mu, sigma = excluded.sigma, score = excluded.score, games = excluded.games, "
     "wins = excluded.wins, updated_at = excluded.updated_at")
+_MET_UPSERT = ("INSERT INTO rated_opponents (guild_id, user_id, opponent_id, trusted) VALUES (?, ?, ?, ?) "
+               "ON CONFLICT (guild_id, user_id, opponent_id) DO UPDATE SET trusted = excluded.trusted")
 _HISTORY_INSERT = ("INSERT INTO rating_history (guild_id, user_id, game_id, mu, sigma, score, games, at) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 
@@ -219,7 +239,8 @@ def _rating_steps(guild_id: int, game_id: int, names: Mapping[int, str], changed
     users = sorted(changed)
     return [
         Step(_RATING_UPSERT, [(guild_id, u, names[u], changed[u].mu, changed[u].sigma, changed[u].score,
-                               changed[u].games, changed[u].wins, at) for u in users], many=True),
+                               changed[u].games, changed[u].wins, at, changed[u].trusted,
+                               int(changed[u].established)) for u in users], many=True),
         Step(_HISTORY_INSERT, [(guild_id, u, game_id, changed[u].mu, changed[u].sigma, changed[u].score,
                                 changed[u].games, at) for u in users], many=True),
     ]
@@ -246,39 +267,54 @@ async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_
             "SELECT seat, since_turn, user_id, name FROM seat_holders WHERE game_id = ? ORDER BY seat, since_turn",
             (game_id,)):
         holders.setdefault(seat, []).append((since, user, name))
+    removed = {int(r[0]): int(r[1]) for r in await db.fetch(
+        "SELECT seat, removed_by FROM seat_status WHERE game_id = ? AND removed_by IS NOT NULL", (game_id,))}
     try:
         results = results_of(game_id, guild_id, channel_id, players, facts or events, turn_rows, booted, now,
-                             holders)
+                             holders, removed)
     except Exception:  # a game must be able to end, without its results (and loudly) if need be
         log.exception("game %s: its results could not be computed", game_id)
         return []
     users = sorted({r.user_id for r in results if r.user_id is not None})
     current: dict[int, Rating] = {}
+    circles = Circles()
     if users:
         marks = ", ".join("?" * len(users))
-        rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins FROM ratings WHERE guild_id = ? "
-                              f"AND user_id IN ({marks})", (guild_id or 0, *users))
-        current = {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in rows}
+        rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins, trusted, established FROM ratings "
+                              f"WHERE guild_id = ? AND user_id IN ({marks})", (guild_id or 0, *users))
+        current = {r[0]: Rating(r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
+        for user, opponent, trusted in await db.fetch(
+                f"SELECT user_id, opponent_id, trusted FROM rated_opponents WHERE guild_id = ? "
+                f"AND user_id IN ({marks})", (guild_id or 0, *users)):
+            circles.met.setdefault(int(user), {})[int(opponent)] = bool(trusted)
+        circles.established = int((await db.fetch("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND established = 1",
+                                                  (guild_id or 0,)))[0][0])
     seats = [r.seat_result() for r in results]
-    changed = rate_game(current, seats, await _repeats(db, guild_id or 0, seats, now))
-    return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 18)})",
+    repeats = await _repeats(db, guild_id or 0, seats, now)
+    changed = rate_and_meet(current, circles, seats, repeats)
+    why = notes(current, seats, repeats, changed)
+    results = [replace(r, rating_note=why.get(r.user_id)) if r.user_id is not None else r for r in results]
+    met = [(guild_id or 0, u, o, int(t)) for u in sorted(changed) for o, t in sorted(circles.met.get(u, {}).items())]
+    return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 21)})",
                  [_result_row(r) for r in results], many=True),
             *_rating_steps(guild_id or 0, game_id, _names(results), changed, now),
+            *([Step(_MET_UPSERT, met, many=True)] if met else []),
             *await ladder_steps(db, guild_id or 0, game_id, seats, changed, current, _names(results), now)]
 
 
 async def _repeats(db: Writing, guild_id: int, seats: Sequence[SeatResult], now: float) -> int:
-    """The rated games the same players played together on the server in the repeat window before this one:
-    among the games one of them finished there in the window (an index's range), those with a row of rating
-    history (a game that moved a rating is rated)."""
+    """The most rated games two of this game's players played together on the server in the repeat window before
+    this one (``repeats_before``): among the games any of them finished there in the window (an index's range),
+    those with a row of rating history (a game that moved a rating is rated)."""
     table = table_of(seats)
     if len(table) < 2:
         return 0
+    marks = ", ".join("?" * len(table))
     rows = await db.fetch(
         f"SELECT {', '.join('r.' + c for c in _RESULT_COLUMNS.split(', '))}, EXISTS (SELECT 1 FROM rating_history h "
         "WHERE h.guild_id = r.guild_id AND h.user_id = r.user_id AND h.game_id = r.game_id) FROM results r "
-        "WHERE r.game_id IN (SELECT game_id FROM results WHERE guild_id = ? AND user_id = ? AND ended_at > ?)",
-        (guild_id, min(table), now - REPEAT_WINDOW))
+        f"WHERE r.game_id IN (SELECT game_id FROM results WHERE guild_id = ? AND user_id IN ({marks}) "
+        "AND ended_at > ?)", (guild_id, *sorted(table), now - REPEAT_WINDOW))
     games: dict[int, list[SeatResult]] = {}
     rated: set[int] = set()
     for row in rows:
@@ -290,19 +326,29 @@ async def _repeats(db: Writing, guild_id: int, seats: Sequence[SeatResult], now:
                           seats)
 
 
-def _rebuilt_ratings(results: Sequence[ResultRecord]) -> list[Step]:
-    """Every rating and its history again, from results in the order their games ended."""
+def _rebuilt_ratings(results: Sequence[ResultRecord], *, met: bool = True) -> list[Step]:
+    """Every rating and its history again, from results in the order their games ended. ``met``: with whom the
+    players met (false for migration 4's backfill, before the tables of migration 15 exist)."""
     by_guild: dict[int, dict[int, list[ResultRecord]]] = {}
     for r in results:
         by_guild.setdefault(r.guild_id, {}).setdefault(r.game_id, []).append(r)
-    steps = [Step("DELETE FROM ratings"), Step("DELETE FROM rating_history")]
+    steps = [Step("DELETE FROM ratings"), Step("DELETE FROM rating_history"),
+             *([Step("DELETE FROM rated_opponents")] if met else [])]
     for guild_id, games in by_guild.items():
-        final, history = rebuild((game_id, [r.seat_result() for r in rows]) for game_id, rows in games.items())
+        circles = Circles()
+        final, history = rebuild(((game_id, [r.seat_result() for r in rows]) for game_id, rows in games.items()),
+                                 circles)
         ended = {game_id: rows[0].ended_at for game_id, rows in games.items()}
         names, last = players_last_seen(games.values())
         if final:
-            steps.append(Step(_RATING_UPSERT, [(guild_id, u, names[u], x.mu, x.sigma, x.score, x.games, x.wins,
-                                                last[u]) for u, x in sorted(final.items())], many=True))
+            rows = [(guild_id, u, names[u], x.mu, x.sigma, x.score, x.games, x.wins, last[u], x.trusted,
+                     int(x.established)) for u, x in sorted(final.items())]
+            steps.append(Step(_RATING_UPSERT, rows, many=True) if met else
+                         Step(_RATING_UPSERT_V4, [row[:9] for row in rows], many=True))
+        pairs = [(guild_id, u, o, int(t)) for u, circle in sorted(circles.met.items())
+                 for o, t in sorted(circle.items())]
+        if pairs and met:
+            steps.append(Step(_MET_UPSERT, pairs, many=True))
         if history:
             steps.append(Step(_HISTORY_INSERT, [(guild_id, u, g, x.mu, x.sigma, x.score, x.games, ended[g])
                                                 for g, u, x in history], many=True))
@@ -329,7 +375,7 @@ def backfill(conn: sqlite3.Connection) -> None:
         conn.executemany(f"INSERT INTO results ({_V4_COLUMNS}) VALUES ({', '.join('?' * 17)})",
                          [_result_row(r)[:17] for r in results])
     rows = conn.execute(f"SELECT {_V4_COLUMNS} FROM results ORDER BY ended_at, game_id, seat")
-    for step in _rebuilt_ratings([_result(r) for r in rows]):
+    for step in _rebuilt_ratings([_result(r) for r in rows], met=False):
         if step.many:
             conn.executemany(step.sql, step.params)
         else:
@@ -338,7 +384,8 @@ def backfill(conn: sqlite3.Connection) -> None:
 
 def backfill_ladders(conn: sqlite3.Connection) -> None:
     """The migration of seasons: the all-time ladders of the games that already ended, from their results."""
-    for step in rebuild_steps([_result(r) for r in conn.execute(_ALL_RESULTS)], {}):
+    rows = conn.execute(f"SELECT {_V4_COLUMNS}, since_turn FROM results ORDER BY ended_at, game_id, seat, since_turn")
+    for step in rebuild_steps([_result(r) for r in rows], {}):   # the columns of its time
         if step.many:
             conn.executemany(step.sql, step.params)
         else:
@@ -383,8 +430,9 @@ class Reliability:
 
 def reliability_of(rows: Iterable[tuple[int, ...]]) -> Reliability:
     """A player's reliability from their results, one ``(turns, ai_turns, missed, placement, ai_took_over,
-    most turns of any seat of that game, its round limit or 0)`` each, and whether they were a substitute (they
-    took the seat on after its first player, ``since_turn``; not given: they were not).
+    most turns of any seat of that game, its round limit or 0)`` each, then optionally whether they were a
+    substitute (they took the seat on after its first player, ``since_turn``), whether another player removed them
+    (a kick: not their act) and whether they were still in at the end (a game ended by the standings).
 
     A game is abandoned when the AI took the seat over (missed turns in a row, or the player left), or when the
     player lost having played fewer than ``EARLY_TURNS`` turns of their own (an early surrender, a kick: the
@@ -392,12 +440,13 @@ def reliability_of(rows: Iterable[tuple[int, ...]]) -> Reliability:
     game reached its round limit. The turns the AI played after taking the seat over are not due to them: the
     abandon counts them."""
     games = abandoned = turns = on_time = 0
-    for seat_turns, ai_turns, missed, placement, took_over, longest, round_limit, *substitute in rows:
+    for seat_turns, ai_turns, missed, placement, took_over, longest, round_limit, *more in rows:
         own = seat_turns - ai_turns
         games += 1
         standing_at_limit = 0 < round_limit <= longest and seat_turns >= longest - 1
-        # A substitute who lost after a few turns did not leave: they took the seat on late.
-        left = placement > 1 and own < EARLY_TURNS and not standing_at_limit and not any(substitute)
+        # A substitute who lost after a few turns did not leave: they took the seat on late; nor did a player
+        # another removed, or one still in when the game ended by the standings.
+        left = placement > 1 and own < EARLY_TURNS and not standing_at_limit and not any(more)
         abandoned += bool(took_over) or left
         turns += own + missed
         on_time += own
@@ -451,9 +500,10 @@ class FinishedGame:
     winners: tuple[str, ...]
 
 
+# A server lists its established players (docs/history.md): a ring of accounts that play each other never is.
 LEADERBOARD_SQL = ("SELECT user_id, name, score, games, wins FROM ratings WHERE guild_id = ? AND games >= ? "
-                   "ORDER BY score DESC, user_id LIMIT ? OFFSET ?")
-_LEADERBOARD_COUNT = "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND games >= ?"
+                   "AND established = 1 ORDER BY score DESC, user_id LIMIT ? OFFSET ?")
+_LEADERBOARD_COUNT = "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND games >= ? AND established = 1"
 # Outside a server a rating row is a user's in their direct messages with the bot: one channel, where only they
 # can play. It is shown in that channel only, so to the users who played there.
 _DM_RATED = "guild_id = 0 AND user_id IN (SELECT user_id FROM results WHERE guild_id = 0 AND channel_id = ?)"
@@ -645,11 +695,13 @@ class ResultQueries(Backend):
                 for user in users:
                     rows = await db.fetch(
                         "SELECT r.turns, r.ai_turns, r.missed, r.placement, r.ai_took_over, "
-                        "(SELECT MAX(o.turns) FROM results o WHERE o.game_id = r.game_id), g.settings, r.since_turn "
+                        "(SELECT MAX(o.turns) FROM results o WHERE o.game_id = r.game_id), g.settings, r.since_turn, "
+                        "r.removed_by, r.went_out "
                         f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} AND r.user_id = ? "
                         "ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ?", (*place, user, RELIABILITY_GAMES))
                     out[user] = reliability_of((int(a), int(b), int(c), int(d), bool(e), int(f), _round_limit(g),
-                                                int(h) > 0) for a, b, c, d, e, f, g, h in rows)
+                                                int(h) > 0, i is not None, j is not None and not j)
+                                               for a, b, c, d, e, f, g, h, i, j in rows)
             return out
         return await self._run(work())
 

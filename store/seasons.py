@@ -167,6 +167,10 @@ class LeaderboardRow:
     wins: int
 
 
+# A ladder lists the players established on the server (their record over every game: docs/history.md).
+_ESTABLISHED = "user_id IN (SELECT user_id FROM ratings WHERE guild_id = ? AND established = 1)"
+
+
 def _check_ladder(ladder: str) -> None:
     if ladder not in LADDERS:
         raise StoreError("Unknown ladder “{ladder}”; choose {ladders}.", ladder=ladder[:20], ladders=", ".join(LADDERS))
@@ -272,10 +276,11 @@ class SeasonQueries(Backend):
             async with self._reading() as db:
                 rows = await db.fetch(
                     "SELECT user_id, name, score, games, wins FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
-                    "AND season = ? AND games >= ? ORDER BY score DESC, user_id LIMIT ? OFFSET ?",
-                    (guild_id, ladder, period, minimum, int(limit), int(offset)))
+                    f"AND season = ? AND games >= ? AND {_ESTABLISHED} ORDER BY score DESC, user_id LIMIT ? OFFSET ?",
+                    (guild_id, ladder, period, minimum, guild_id, int(limit), int(offset)))
                 total = await db.fetch("SELECT COUNT(*) FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
-                                       "AND season = ? AND games >= ?", (guild_id, ladder, period, minimum))
+                                       f"AND season = ? AND games >= ? AND {_ESTABLISHED}",
+                                       (guild_id, ladder, period, minimum, guild_id))
             return ([LeaderboardRow(offset + i + 1, int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]))
                      for i, r in enumerate(rows)], int(total[0][0]))
         return await self._run(work())

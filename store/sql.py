@@ -550,19 +550,20 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
 
     # -- play ----------------------------------------------------------------------------------------
     async def apply_action(self, game_id: int, action: Action, interaction_id: str | None = None,
-                           expected_version: int | None = None) -> ActionResult:
+                           expected_version: int | None = None, removed_by: int | None = None) -> ActionResult:
         if not isinstance(action, Action):
             raise TypeError(f"apply_action needs an engine Action, not {type(action).__name__}")
-        return await self._run(self._apply_action(game_id, action, interaction_id, expected_version))
+        return await self._run(self._apply_action(game_id, action, interaction_id, expected_version, removed_by))
 
     async def _apply_action(self, game_id: int, action: Action, interaction_id: str | None,
-                            expected_version: int | None) -> ActionResult:
+                            expected_version: int | None, removed_by: int | None = None) -> ActionResult:
         async with self._serialised(game_id):
             ending: _Ending | None = None
             for attempt in range(_ENDING_ATTEMPTS):
                 try:
                     result = await self._apply_once(game_id, action, interaction_id, expected_version, ending,
-                                                    last_try=attempt == _ENDING_ATTEMPTS - 1)
+                                                    last_try=attempt == _ENDING_ATTEMPTS - 1,
+                                                    removed_by=removed_by)
                 except _GameEnds as end:  # rolled back: what the results take from the log, off the loop
                     ending = await self._ending(game_id, end)
                     metrics.transaction_retried()
@@ -579,7 +580,8 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         return _Ending(end.first_seq, end.events, await in_worker(_log_facts, game_id, chunks, end.events))
 
     async def _apply_once(self, game_id: int, action: Action, interaction_id: str | None,
-                          expected_version: int | None, ending: _Ending | None, *, last_try: bool) -> ActionResult:
+                          expected_version: int | None, ending: _Ending | None, *, last_try: bool,
+                          removed_by: int | None = None) -> ActionResult:
         # The cached game is checked out while the action runs: it goes back only when it is known to match
         # the database (an engine refusal leaves it unchanged; a failed write does not).
         cached = self._cache.pop(game_id, None)
@@ -631,6 +633,11 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                     *_clear_deadlines_if(new_status == FINISHED, game_id),
                 ]
                 writes.extend(turn_steps(game_id, events, now))
+                seat = getattr(action, "seat", None)
+                if removed_by is not None and seat is not None:  # a kick: who removed the seat, with it
+                    writes.append(Step("INSERT INTO seat_status (game_id, seat, removed_by) VALUES (?, ?, ?) "
+                                       "ON CONFLICT (game_id, seat) DO UPDATE SET removed_by = excluded.removed_by",
+                                       (game_id, seat, removed_by)))
                 if interaction_id is not None:
                     summary = {"action": action.to_dict(), "version": new_version, "first_seq": first_seq,
                                "last_seq": last_seq, "status": new_status}

@@ -38,6 +38,11 @@ DUE_CHECKIN, DUE_ROUND, DUE_OPEN = "checkin", "round", "open"
 MAX_TOURNAMENT_ENTRANTS = 128
 MAX_TEAM_NAME = 32
 
+
+def team_key(name: str) -> str:
+    """A team's name as names are compared: without case and without spaces ("  OWLS " is "Owls")."""
+    return "".join(name.split()).casefold()
+
 _COLUMNS = ("id, guild_id, channel_id, host_id, name, spec, settings, status, round, round_started_at, due_at, "
             "due_kind, created_at, updated_at")
 
@@ -96,6 +101,7 @@ class TeamRecord:
     number: int
     name: str
     members: tuple[EntrantRecord, ...] = ()
+    creator: int | None = None     # the player who made it: they invite its other players (``invite_to_team``)
 
     @property
     def rating(self) -> float:
@@ -237,15 +243,30 @@ class TournamentsMixin(Backend):
                               (tournament_id,))
         pairings = [PairingRecord(Pairing(r, t, tuple(json.loads(e)), bool(b), k), th, g)
                     for r, t, e, b, k, th, g in rows]
-        rows = await db.fetch("SELECT team, name FROM tournament_teams WHERE tournament_id = ? ORDER BY created_at, "
-                              "team", (tournament_id,))
-        teams = [TeamRecord(int(n), name, tuple(e for e in entrants if e.team == n)) for n, name in rows]
+        rows = await db.fetch("SELECT team, name, creator FROM tournament_teams WHERE tournament_id = ? "
+                              "ORDER BY created_at, team", (tournament_id,))
+        teams = [TeamRecord(int(n), name, tuple(e for e in entrants if e.team == n), None if c is None else int(c))
+                 for n, name, c in rows]
         rows = await db.fetch("SELECT round, table_no, places, forfeits, forced FROM tournament_results "
                               "WHERE tournament_id = ? ORDER BY round, table_no", (tournament_id,))
         results = [Result(r, t, tuple((int(k), int(p)) for k, p in json.loads(pl)), frozenset(json.loads(f)))
                    for r, t, pl, f, _forced in rows]
         forced = frozenset((r, t) for r, t, _pl, _f, forced in rows if forced)
         return TournamentView(record, entrants, pairings, results, forced, teams)
+
+    async def tables_in_threads(self, thread_ids: Sequence[int]) -> set[int]:
+        """Of these threads, those a tournament's table is stored in (a thread made for a table and not stored is
+        not: the opening was cut short before it was)."""
+        ids = sorted(set(thread_ids))
+        if not ids:
+            return set()
+
+        async def work() -> set[int]:
+            async with self._reading() as db:
+                rows = await db.fetch(f"SELECT thread_id FROM tournament_pairings WHERE thread_id IN "
+                                      f"({', '.join('?' * len(ids))})", tuple(ids))
+            return {int(r[0]) for r in rows}
+        return await self._run(work())
 
     async def tournament_of_game(self, game_id: int) -> tuple[int, int, int] | None:
         """(tournament, round, table) of a game a tournament opened, if any."""
@@ -316,7 +337,7 @@ class TournamentsMixin(Backend):
                 most = MAX_TOURNAMENT_ENTRANTS * max(1, view.team_size)
                 if len(view.entrants) >= most:
                     raise StoreError("This tournament is full ({n} entrants).", n=MAX_TOURNAMENT_ENTRANTS)
-                steps, number = await self._team_steps(db, view, team, now)
+                steps, number = await self._team_steps(db, view, team, now, user_id)
                 entrant = EntrantRecord(user_id, name[:64], rating, record.status == CHECKIN, now, number)
                 await db.commit(*steps, Step(
                     "INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, checked_in, joined_at, "
@@ -326,9 +347,10 @@ class TournamentsMixin(Backend):
         return await self._run(work())
 
     @staticmethod
-    async def _team_steps(db: Reading, view: TournamentView, team: str | None, now: float
+    async def _team_steps(db: Reading, view: TournamentView, team: str | None, now: float, user_id: int
                           ) -> tuple[list[Step], int | None]:
-        """The team a player joins (its number), and the steps that make it if it is new."""
+        """The team a player joins (its number), and the steps that make it if it is new (``user_id`` its creator)
+        or use up the invitation its creator gave them (a team takes no one by its name alone)."""
         size = view.team_size
         if size == 1:
             if team is not None:
@@ -340,20 +362,52 @@ class TournamentsMixin(Backend):
                                "(the same name as your teammates).", size=size)
         if len(name) > MAX_TEAM_NAME:
             raise InvalidValue("A team's name has at most {n} characters.", n=MAX_TEAM_NAME)
-        found = next((t for t in view.teams if t.name.casefold() == name.casefold()), None)
+        found = next((t for t in view.teams if team_key(t.name) == team_key(name)), None)
         if found is not None:
             if len(found.members) >= size:
                 raise StoreError("The team {team} is complete ({size} players).", team=found.name, size=size)
-            return [], found.number
+            invited = await db.fetch("SELECT 1 FROM tournament_invites WHERE tournament_id = ? AND team = ? "
+                                     "AND user_id = ?", (view.record.id, found.number, user_id))
+            if not invited:
+                raise StoreError("The team {team} takes only the players its creator invites: ask them for an "
+                                 "invitation (</tournament invite>).", team=found.name)
+            return [Step("DELETE FROM tournament_invites WHERE tournament_id = ? AND user_id = ?",
+                         (view.record.id, user_id))], found.number
         if len(view.teams) >= MAX_TOURNAMENT_ENTRANTS:
             raise StoreError("This tournament is full ({n} entrants).", n=MAX_TOURNAMENT_ENTRANTS)
         rows = await db.fetch("SELECT COALESCE(MAX(team), 0) FROM tournament_teams WHERE tournament_id = ?",
                               (view.record.id,))
         number = int(rows[0][0]) + 1
-        return [Step("INSERT INTO tournament_teams (tournament_id, team, name, name_key, created_at) "
-                     "VALUES (?, ?, ?, ?, ?)", (view.record.id, number, name, name.casefold(), now))], number
+        return [Step("INSERT INTO tournament_teams (tournament_id, team, name, name_key, created_at, creator) "
+                     "VALUES (?, ?, ?, ?, ?, ?)", (view.record.id, number, name, team_key(name), now, user_id)),
+                Step("DELETE FROM tournament_invites WHERE tournament_id = ? AND user_id = ?",
+                     (view.record.id, user_id))], number
+
+    async def invite_to_team(self, tournament_id: int, creator_id: int, user_id: int) -> TeamRecord:
+        """The creator of a team invites a player to it, before the start: the player may then join it (by its
+        name). Refused to whoever made no team here, for a complete team or a player already in the tournament."""
+        async def work() -> TeamRecord:
+            async with self._transaction() as db:
+                view = await self._view(db, tournament_id, lock=True)
+                if view.record.status not in (OPEN, CHECKIN):
+                    raise StoreError("This tournament has started: it takes no more entrants.")
+                team = next((t for t in view.teams if t.creator == creator_id), None)
+                if team is None:
+                    raise StoreError("Only a team's creator invites its players: make your team first with "
+                                     "</tournament join>.")
+                if any(e.user_id == user_id for e in view.entrants):
+                    raise StoreError("That player is already in this tournament.")
+                if len(team.members) >= view.team_size:
+                    raise StoreError("The team {team} is complete ({size} players).", team=team.name,
+                                     size=view.team_size)
+                await db.commit(Step("INSERT INTO tournament_invites (tournament_id, team, user_id) VALUES (?, ?, ?) "
+                                     "ON CONFLICT (tournament_id, team, user_id) DO NOTHING",
+                                     (tournament_id, team.number, user_id)))
+                return team
+        return await self._run(work())
 
     async def leave_tournament(self, tournament_id: int, user_id: int) -> None:
+        """A player leaves (or is removed) before the start; a team whose last player left is no more."""
         async def work() -> None:
             async with self._transaction() as db:
                 record = await self._tournament(db, tournament_id, lock=True)
@@ -364,8 +418,11 @@ class TournamentsMixin(Backend):
                 if not rows:
                     raise StoreError("You are not in this tournament.")
                 # A team whose last player left is no more (its name is free again).
-                await db.commit(Step("DELETE FROM tournament_teams WHERE tournament_id = ? AND team NOT IN (SELECT "
-                                     "team FROM tournament_entrants WHERE tournament_id = ? AND team IS NOT NULL)",
+                gone = ("team NOT IN (SELECT team FROM tournament_entrants WHERE tournament_id = ? AND team IS NOT "
+                        "NULL)")
+                await db.commit(Step(f"DELETE FROM tournament_invites WHERE tournament_id = ? AND {gone}",
+                                     (tournament_id, tournament_id)),
+                                Step(f"DELETE FROM tournament_teams WHERE tournament_id = ? AND {gone}",
                                      (tournament_id, tournament_id)))
         return await self._run(work())
 

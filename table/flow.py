@@ -226,14 +226,17 @@ class Table(SeatOffers):
             parts = [Part(seat=state.current, by=START, turn=state.turn, before=None, after=state, events=events)]
             return await self._finish(started, parts)
 
-    async def kick(self, game_id: int, seat: int) -> Outcome:
+    async def kick(self, game_id: int, seat: int, by: int | None = None) -> Outcome:
         """The host removes a seat: from a lobby it is unseated; in a game the player resigns and their
-        territories become neutral."""
+        territories become neutral. ``by``: who removed them (another than the seat's player: the game is then
+        rated without the removed player and not for ``by``, docs/history.md)."""
         async with self.lock(game_id):
             record = await self.store.get_game(game_id)
             if record.status == LOBBY:
                 return Outcome(await self.store.kick(game_id, seat))
-            result = await self.store.apply_action(game_id, Surrender(seat))
+            player = record.players[seat].user_id if 0 <= seat < len(record.players) else None
+            result = await self.store.apply_action(game_id, Surrender(seat),
+                                                   removed_by=by if by is not None and by != player else None)
             part = self._part(seat, HOST, await self._state_before(record, result.first_seq), result)
             return await self._finish(result.record, [part], [Note(KICKED, seat)])
 

@@ -48,9 +48,11 @@ from store import ACTIVE_STATUSES, FINISHED, LOBBY, ChannelBusy, GameRecord, Sha
 from store import CANCELLED as GAME_CANCELLED
 from store.results import below_minimum
 from store.tournaments import (
+    CHECKIN,
     DUE_CHECKIN,
     DUE_OPEN,
     DUE_ROUND,
+    OPEN,
     STARTED,
     T_ACTIVE,
     Seat,
@@ -136,12 +138,19 @@ async def running_tournament_of(store: StoreReader, game_id: int) -> TournamentR
 async def control_refusal(store: StoreReader, record: GameRecord, user_id: int) -> TournamentRecord | None:
     """The tournament that refuses ``user_id`` a host's control of a game (cancel, kick, pause, resume, AIs,
     settings, seats, start): of a tournament not over, only the tournament's host runs its games, not the game's
-    own host (its first seat). None: not a tournament's game, or its tournament's host (the Discord layer lets a
-    server's managers act too, as for any game, and words the refusal)."""
+    own host (its first seat), and nobody runs a game they play in (``referees_own_game``), the tournament's host
+    neither. None: not a tournament's game, or its tournament's host not playing in it (the Discord layer lets a
+    server's managers who do not play in it act too, as for any game, and words the refusal)."""
     tournament = await running_tournament_of(store, record.id)
-    if tournament is None or tournament.host_id == user_id:
+    if tournament is None or (tournament.host_id == user_id and not referees_own_game(record, user_id)):
         return None
     return tournament
+
+
+def referees_own_game(record: GameRecord, user_id: int) -> bool:
+    """Whether ``user_id`` plays in the game (holds one of its seats): at a tournament's table such a player may
+    not use a host's or a manager's powers there, as its first seat may not."""
+    return record.seat_of(user_id) is not None
 
 
 def view_standings(view: TournamentView) -> list[Standing]:
@@ -217,6 +226,43 @@ class Tournaments:
         """A player leaves before the start (their team too: a team whose last player left is no more)."""
         await self.store.leave_tournament(tournament_id, user_id)
         return TournamentOutcome(LEFT, await self.store.get_tournament(tournament_id), user_id=user_id)
+
+    async def invite(self, tournament_id: int, creator_id: int, user_id: int) -> TeamRecord:
+        """The creator of a team invites a player to it (before the start); the team as it is."""
+        return await self.store.invite_to_team(tournament_id, creator_id, user_id)
+
+    async def remove(self, tournament_id: int, by: int, user_id: int, *, manager: bool = False) -> Outcome | None:
+        """``by`` removes an entrant. Before the start the tournament's host (or a server manager) removes anyone,
+        and a team's creator a player of their team; the player is out (``leave``). After the start only the host
+        (or a manager) removes, and the removal forfeits the player's table: their seat in the round's game is
+        removed (a kick by ``by``, the outcome to tell; the table counts it as their entrant's forfeit). Nobody
+        removes a player from a game they play in themselves (``referees_own_game``)."""
+        record = await self.store.get_tournament(tournament_id)
+        view = await self.store.tournament_view(tournament_id)
+        runs = manager or record.host_id == by
+        entrant = next((e for e in view.entrants if e.user_id == user_id), None)
+        if entrant is None:
+            raise StoreError("That player is not in this tournament.")
+        if record.status in (OPEN, CHECKIN):
+            team = view.team_of(user_id)
+            if not runs and not (team is not None and team.creator == by and user_id != by):
+                raise StoreError("Only the tournament's host, or a team's creator for their team, removes an "
+                                 "entrant.")
+            await self.store.leave_tournament(tournament_id, user_id)
+            return None
+        if not runs:
+            raise StoreError("Only the tournament's host removes an entrant once it has started.")
+        game_id = next((p.game_id for p in view.pairings if p.pairing.round == record.round and p.game_id is not None
+                        and user_id in {s.user_id for s in view.seats(p.pairing)}), None)
+        game = await self.store.get_game(game_id) if game_id is not None else None
+        if game is None or game.status not in ACTIVE_STATUSES or game.seat_of(user_id) is None:
+            raise StoreError("That player has no game going in this round.")
+        if referees_own_game(game, by):
+            raise StoreError("You play at that table, so you cannot remove anyone from its game: nobody referees "
+                             "their own game.")
+        seat = game.seat_of(user_id)
+        assert seat is not None
+        return await self.table.kick(game.id, seat, by=by)
 
     async def check_in(self, tournament_id: int, user_id: int) -> TournamentOutcome:
         await self.store.check_in(tournament_id, user_id)
@@ -324,13 +370,18 @@ class Tournaments:
             results = {r.seat: r for r in await self.store.results(record.id)}
             place = {seat: results[seat].placement for seat in results}
             took_over = {seat for seat, r in results.items() if r.ai_took_over}
+            removed = {seat for seat, r in results.items() if r.removed_by is not None}
         else:  # no play yet: nobody is ahead
             place = dict.fromkeys(range(len(seats)), 1)
             took_over = {p.seat for p in record.players if p.is_ai}
+            removed = set()
         places = tuple((key, min(place.get(i, len(seats)) for i, s in enumerate(seats) if s.entrant == key))
                        for key in pairing.entrants)
+        # An entrant forfeits when the AI took all its seats from their absent players, or the host removed one
+        # of its players.
         forfeits = frozenset(key for key in pairing.entrants
-                             if all(i in took_over for i, s in enumerate(seats) if s.entrant == key))
+                             if all(i in took_over | removed for i, s in enumerate(seats) if s.entrant == key)
+                             or any(i in removed for i, s in enumerate(seats) if s.entrant == key))
         forced = record.id in self._forced
         self._forced.discard(record.id)
         await self.store.record_table_result(Result(round_, table_no, places, forfeits), tournament_id, forced)
@@ -414,4 +465,5 @@ class Tournaments:
 
 __all__ = ["CANCELLED", "CHECKED_IN", "CHECKIN_OPEN", "CREATED", "DUE_FINAL", "FINAL", "JOINED", "LEFT", "ROUND",
            "EntryRefused", "Rooms", "TournamentOutcome", "Tournaments",
-           "control_refusal", "entry_spec", "game_settings", "running_tournament_of", "team_format", "view_standings"]
+           "control_refusal", "entry_spec", "game_settings", "referees_own_game", "running_tournament_of",
+           "team_format", "view_standings"]

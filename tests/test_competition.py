@@ -312,3 +312,54 @@ def test_every_format_and_table_size_plays_from_the_fewest_entrants_to_64(format
         table = check_standings(spec, entrants, pairings, results)
         if format.endswith("elimination"):
             assert [s.eliminated_in for s in table].count(None) == 1
+
+
+def _swiss(count: int, size: int, rounds: int, seed: int) -> list[Pairing]:
+    rng = random.Random(seed)
+    spec, entrants = Spec("swiss", size, rounds), entrants_of(count, rng)
+    pairings: list[Pairing] = []
+    results: list[Result] = []
+    while (upcoming := next_round(spec, entrants, pairings, results)) is not None:
+        pairings += upcoming
+        results += [result_of(p, rng, 0.0) for p in upcoming if not p.bye]
+    return pairings
+
+
+def test_a_swiss_at_tables_of_four_seldom_repeats_a_meeting():
+    """12 entrants at tables of four for 3 rounds: no pair meets in all three rounds, and the pairs that meet twice
+    are as few as the search finds (each later round seats four at each table from the three tables of an earlier
+    round, so each has at least one pair that met: 6 in two rounds at the least)."""
+    twice = []
+    for seed in range(40):
+        met = Counter(pair for p in _swiss(12, 4, 3, seed) if not p.bye for pair in combinations(sorted(p.entrants), 2))
+        assert max(met.values()) <= 2, f"a pair met in all three rounds (seed {seed})"
+        twice.append(sum(1 for n in met.values() if n == 2))
+    assert sum(twice) / len(twice) <= 9 and min(twice) >= 6
+
+
+@pytest.mark.parametrize(("count", "rounds"), [(9, 8), (11, 9), (21, 16), (33, 20), (64, 24)])
+def test_a_1v1_swiss_has_no_rematch_while_a_round_without_one_exists(count: int, rounds: int):
+    """Every round of a long 1v1 Swiss (odd counts: the bye goes to the entrant whose sitting out avoids rematches)
+    has no rematch whenever a round without one exists among the entrants with the fewest byes: checked by a
+    maximum matching of the pairs that never met."""
+    import networkx as nx
+
+    for seed in range(3):
+        pairings = _swiss(count, 2, rounds, seed)
+        met: Counter[tuple[int, int]] = Counter()
+        byes: Counter[int] = Counter()
+        keys = sorted({k for p in pairings for k in p.entrants})
+        for number in range(1, rounds + 1):
+            this = [p for p in pairings if p.round == number]
+            allowed: nx.Graph[int] = nx.Graph()
+            allowed.add_nodes_from(keys)
+            allowed.add_edges_from(pair for pair in combinations(keys, 2) if not met[pair])
+            if count % 2:
+                fewest = min(byes[k] for k in keys)
+                allowed.add_edges_from((-1, k) for k in keys if byes[k] == fewest)
+            possible = len(nx.max_weight_matching(allowed, maxcardinality=True)) == (count + 1) // 2
+            meetings = [tuple(sorted(p.entrants)) for p in this if not p.bye]
+            if possible:
+                assert not any(met[pair] for pair in meetings), f"a rematch in round {number} (seed {seed})"
+            met.update(meetings)
+            byes.update(p.entrants[0] for p in this if p.bye)

@@ -77,3 +77,36 @@ async def test_a_tournament_of_two_is_played_in_a_thread_and_its_standings_poste
         assert "wins it!" in final.text
         assert not fake.problems and not fake.rejected(), (fake.problems[:5], fake.rejected()[:5])
         assert not bot.errors(), "\n".join(bot.errors()[:20])
+
+
+async def test_killed_between_making_a_tables_thread_and_storing_it_the_bot_makes_no_second_thread(
+        fake: FakeDiscord, bot: BotProcess):
+    """The real process is killed after Discord made the table's thread and before the bot heard of it (the answer
+    is held); after the restart the round's opening takes that thread: one thread, the game in it, its start and
+    dice commitment told there first."""
+    async with asyncio.timeout(240):
+        bot.start()
+        await bot.wait_ready()
+        general = fake.channel("general")
+        await (await fake.command("alice", "general", "tournament new", {
+            "name": "Cup", "format": "swiss", "rounds": 1, "turn_time": 300, "max_rounds": 2})).wait_settled(20)
+        for name in ("alice", "bob"):
+            await (await fake.command(name, "general", "tournament join")).wait_settled(20)
+        lost = fake.lose_answers("POST", "/channels/{channel_id}/threads", hold=30)
+        start = await fake.command("alice", "general", "tournament start")
+        await fake.wait_for(lambda: lost.served == 1, 30, "the thread made, its answer held")
+        assert len(fake.server.threads(general)) == 1
+        bot.kill()
+        [(round_, table_no, thread_id, game_id)] = pairings(bot.database)
+        assert (round_, table_no, thread_id, game_id) == (1, 1, None, None)   # nothing of the thread was stored
+        bot.start()
+        await bot.wait_ready()
+        del start
+        [made] = fake.server.threads(general)
+        await fake.wait_for(lambda: pairings(bot.database)[0][3] is not None, 60, "the table's game")
+        [(_, _, thread_id, game_id)] = pairings(bot.database)
+        assert thread_id == made.id and [t.id for t in fake.server.threads(general)] == [made.id]
+        first = await fake.wait_message(lambda m: "begins" in m.text.lower(), 30, channel=thread_id,
+                                        what="the game's start")
+        assert "Dice commitment" in first.text
+        assert not bot.errors(), "\n".join(bot.errors()[:20])

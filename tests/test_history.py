@@ -72,7 +72,7 @@ async def test_the_leaderboard_pages_with_buttons_and_shows_only_rated_players(t
         guild = d.server.guild_id
         with sqlite3.connect(tmp_path / "g.db") as conn:  # as after rated games
             conn.executemany("INSERT OR REPLACE INTO ratings (guild_id, user_id, name, mu, sigma, score, games, "
-                             "wins, updated_at) VALUES (?, ?, ?, ?, 5, ?, 6, 1, 0)",
+                             "wins, updated_at, established) VALUES (?, ?, ?, ?, 5, ?, 6, 1, 0, 1)",
                              [(guild, d.user("alice").id, "alice", 30, 1200),
                               (guild, d.user("bob").id, "bob", 20, 800)])
         step = await d.send_command("carol", "general", "risk leaderboard", {})
@@ -82,7 +82,7 @@ async def test_the_leaderboard_pages_with_buttons_and_shows_only_rated_players(t
         # Thirty more rated players on this server: three more pages.
         with sqlite3.connect(tmp_path / "g.db") as conn:
             conn.executemany("INSERT INTO ratings (guild_id, user_id, name, mu, sigma, score, games, wins, "
-                             "updated_at) VALUES (?, ?, ?, 20, 5, ?, 6, 1, 0)",
+                             "updated_at, established) VALUES (?, ?, ?, 20, 5, ?, 6, 1, 0, 1)",
                              [(guild, 5000 + i, f"p{i:02}", 300 + i) for i in range(30)])
         step = await d.send_command("carol", "general", "risk leaderboard", {})
         board = step[0]

@@ -289,3 +289,24 @@ async def test_when_two_taps_edit_one_message_at_once_the_newer_edit_answers_its
         assert not step.problems
         assert [e["content"] for e in newer.edits] == ["second tap"] and newer.extras.get(ANSWERED_BY_EDIT)
         assert not older.edits and not older.extras  # left for the announcer to answer another way
+
+
+async def test_a_game_whose_start_was_never_told_posts_its_dice_commitment_first_after_a_restart(tmp_path: Path):
+    db = tmp_path / "g.db"
+    d = OfflineDiscord(make_bot(db, seed="untold"), strict=True)
+    await d.setup()
+    try:
+        await d.send_command("alice", "general", "risk new", {"deployment": "auto"})
+        await d.send_command("bob", "general", "risk join", {})
+        cog = d.bot.get_cog("RiskCog")
+        lobby = await record_of(d)
+        await cog.table.start(lobby.id)   # started and stored; the bot stops before telling the channel
+        messages = len(d.messages)
+        d = await d.restart(make_bot(db, seed="untold"))
+        record = await d.bot.store.get_game(lobby.id)
+        told = [m for m in d.messages[messages:] if not m.ephemeral]
+        assert told and told[0].content.startswith("The game begins! Its dice are fixed in advance")
+        assert record.game().state.seed_commitment in told[0].content   # in full, before any move is told
+        assert await d.bot.store.unannounced() == []
+    finally:
+        await d.close()

@@ -17,7 +17,7 @@ TABLES = ("games", "players", "events", "interactions", "deadlines", "user_prefs
           "turns", "results", "ratings", "rating_history",
           "announced", "maps", "live_panels", "log_turns", "seat_holders", "seasons", "ladder_ratings", "season_games",
           "tournaments", "tournament_entrants", "tournament_pairings", "tournament_results", "tournament_teams",
-          "board_revocations")
+          "board_revocations", "rated_opponents", "tournament_invites")
 
 
 async def fill(store) -> dict[str, int]:

@@ -109,10 +109,10 @@ def test_the_same_players_count_only_so_many_rated_games_in_a_week():
 
 
 def test_a_new_account_moves_its_opponents_little():
-    settled = {ALICE: Rating(games=20), BOB: Rating(games=20)}
+    settled = {ALICE: Rating(games=20), BOB: Rating(games=20, established=True)}
     against_settled = rate_game(settled, _game(0, ALICE, BOB))[ALICE].mu - 25
     against_new = rate_game({ALICE: Rating(games=20)}, _game(0, ALICE, BOB))[ALICE].mu - 25
-    assert 0 < against_new == pytest.approx(against_settled / (MIN_GAMES + 1))
+    assert 0 < against_new == pytest.approx(against_settled / (MIN_GAMES + 1) ** 2)
     # The new account's own rating moves in full: its games are what make it known.
     assert rate_game(settled, _game(0, ALICE, BOB))[BOB].mu == pytest.approx(
         rate_game({ALICE: Rating(games=20)}, _game(0, ALICE, BOB))[BOB].mu)

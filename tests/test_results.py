@@ -196,12 +196,15 @@ async def test_rebuilding_the_ratings_gives_exactly_the_ratings_of_the_games_one
             for seat in (seats[1:] if n % 2 else seats[:-1]):
                 record = (await store.apply_action(record.id, Surrender(seat))).record
         await play(store, record)
-    ratings_sql = "SELECT guild_id, user_id, name, mu, sigma, score, games, wins FROM ratings ORDER BY 1, 2"
+    ratings_sql = ("SELECT guild_id, user_id, name, mu, sigma, score, games, wins, trusted, established FROM ratings "
+                   "ORDER BY 1, 2")
+    met_sql = "SELECT guild_id, user_id, opponent_id, trusted FROM rated_opponents ORDER BY 1, 2, 3"
     history_sql = "SELECT guild_id, user_id, game_id, mu, sigma, score, games FROM rating_history ORDER BY 1, 2, 3"
-    incremental = await db_rows(store, ratings_sql), await db_rows(store, history_sql)
-    assert len(incremental[1]) > len(incremental[0]) > 0
+    incremental = await db_rows(store, ratings_sql), await db_rows(store, history_sql), await db_rows(store, met_sql)
+    assert len(incremental[1]) > len(incremental[0]) > 0 and incremental[2]
     assert await store.rebuild_ratings() == 7
-    assert (await db_rows(store, ratings_sql), await db_rows(store, history_sql)) == incremental
+    assert (await db_rows(store, ratings_sql), await db_rows(store, history_sql),
+            await db_rows(store, met_sql)) == incremental
 
 
 async def test_the_leaderboard_shows_players_with_enough_games_best_first(store):
@@ -209,6 +212,8 @@ async def test_the_leaderboard_shows_players_with_enough_games_best_first(store)
         await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], channel=CHANNEL + n,
                                          seed=f"board-{n}"))
     await play(store, await new_game(store, [(CAROL, "Carol"), (ALICE, "Alice")], channel=CHANNEL + 9))
+    assert await store.leaderboard(GUILD) == ([], 0)   # three players never make anyone established
+    await db_exec(store, "UPDATE ratings SET established = 1")   # as after games against established players
     rows, total = await store.leaderboard(GUILD)
     assert total == 2 and [r.rank for r in rows] == [1, 2]  # Carol has one game: not yet on the board
     assert {r.user_id for r in rows} == {ALICE, BOB} and rows[0].score >= rows[1].score
@@ -237,9 +242,9 @@ async def test_the_migration_fills_the_results_of_games_that_ended_before_it(tmp
         for table in ("turns", "results", "ratings", "rating_history", "announced", "maps", "live_panels",
                       "log_turns", "seat_holders", "seasons", "ladder_ratings", "season_games", "tournament_teams",
                       "tournament_results", "tournament_pairings", "tournament_entrants", "tournaments",
-                      "board_revocations"):
+                      "board_revocations", "rated_opponents", "tournament_invites"):
             conn.execute(f"DROP TABLE {table}")
-        for column in ("offer", "offer_message", "takeover_message"):
+        for column in ("offer", "offer_message", "takeover_message", "removed_by"):
             conn.execute(f"ALTER TABLE seat_status DROP COLUMN {column}")
         conn.execute("PRAGMA user_version = 3")
     s = SQLiteStore(path, checkpoint_interval=None)
@@ -316,7 +321,7 @@ async def test_the_records_of_a_direct_message_are_that_channels_on_either_datab
     for user, name, channel in ((ALICE, "Alice", alice_dm), (BOB, "Bob", bob_dm)):
         await play(store, await new_game(store, [(user, name)], ("easy",), guild=None, channel=channel))
     await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")]))
-    await db_exec(store, "UPDATE ratings SET games = 9")   # all rated, as after enough games
+    await db_exec(store, "UPDATE ratings SET games = 9, established = 1")   # all rated, as after enough games
     games = await store.finished_games(None, bob_dm)
     assert [g.channel_id for g in games] == [bob_dm]
     assert await store.finished_games(None) == [] and await store.finished_games(0) == []

@@ -12,7 +12,7 @@ from discord_helpers import OfflineDiscord, make_bot, play_rounds, start
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_history import finished_games
-from test_results import ALICE, BOB, CAROL, DAVE, GUILD, db_rows, new_game, play, store  # noqa: F401 (fixture)
+from test_results import ALICE, BOB, CAROL, DAVE, GUILD, db_exec, db_rows, new_game, play, store  # noqa: F401 (fixture)
 
 from engine import Surrender
 from ratings import EARLY_TURNS, Rating, SeatResult, rate_game
@@ -99,6 +99,8 @@ async def test_ladders_per_season_with_a_soft_reset_and_a_rebuild_that_gives_the
     assert all_time[ALICE].games == 3 and (await store.ratings(GUILD, ladder=FREE_FOR_ALL))[CAROL].games == 1
     assert (await store.ratings(GUILD, ladder=FREE_FOR_ALL, season=second.id)) == {}
     assert (await store.ratings(GUILD))[ALICE].games == 4     # the record over every game, as before
+    assert await store.ladder(GUILD, ONE_V_ONE, first.id) == ([], 0)   # three players: nobody is established
+    await db_exec(store, "UPDATE ratings SET established = 1")   # as after games against established players
     rows, total = await store.ladder(GUILD, ONE_V_ONE, first.id)
     assert total == 2 and {r.user_id for r in rows} == {ALICE, BOB}
     before = await ladder_rows(store)
@@ -353,6 +355,9 @@ async def test_the_leaderboard_shows_a_seasons_ladder(tmp_path: Path):
                              [(guild, ONE_V_ONE, season, d.user("bob").id, "bob", 1300),
                               (guild, ONE_V_ONE, season, d.user("carol").id, "carol", 1100),
                               (guild, FREE_FOR_ALL, 0, d.user("dave").id, "dave", 1500)])
+            conn.executemany("INSERT INTO ratings (guild_id, user_id, name, mu, sigma, score, games, wins, updated_at, "
+                             "established) VALUES (?, ?, ?, 30, 5, 1300, 6, 2, 0, 1)",
+                             [(guild, d.user(name).id, name) for name in ("bob", "carol", "dave")])
         step = await d.send_command("carol", "general", "risk leaderboard", {"ladder": ONE_V_ONE, "period": "season"})
         text = step[0].text
         assert "Leaderboard · 1v1 · Season 1" in text and "**1.** bob: **1300**" in text and "**2.** carol" in text

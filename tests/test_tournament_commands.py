@@ -25,19 +25,20 @@ class Rooms:
         return self.channel_id
 
 
-async def tournament_game(d: OfflineDiscord) -> tuple[Tournaments, int, Any]:
-    """Carol hosts a one-round tournament in #general; Alice and Bob play its one table in #cup-1."""
+async def tournament_game(d: OfflineDiscord, players: Sequence[str] = ("alice", "bob")
+                          ) -> tuple[Tournaments, int, Any]:
+    """Carol hosts a one-round tournament in #general; ``players`` (Alice and Bob) play its one table in #cup-1."""
     room = d.channel("cup-1")
     desk = Tournaments(d.bot.services().taps.table)
     desk.rooms = Rooms(room.id)
     store = d.bot.store
     created = await desk.create(d.server.guild_id, d.channel("general").id, d.user("carol").id, "Winter Cup",
                                 Spec("swiss", rounds=1), {"game": GAME})
-    for name in ("alice", "bob"):
+    for name in players:
         await desk.join(created.record.id, d.user(name).id, name)
     await d.run(desk.start(created.record.id))
     game = await store.get_active_game(room.id)
-    assert game is not None and game.host_id == d.user("alice").id and game.status == "running"
+    assert game is not None and game.host_id == d.user(players[0]).id and game.status == "running"
     return desk, created.record.id, game
 
 
@@ -78,3 +79,25 @@ async def test_the_tournaments_host_runs_its_game_and_a_cancel_scores_the_table(
         told = "\n".join(m.text for m in step if not m.ephemeral)
         assert "wins the game" in told and "1. alice" in told  # the end and its standings, told in the game's room
         assert "as a game of the tournament Winter Cup does when its host calls it off" in told
+
+
+async def test_nobody_referees_their_own_tournament_game(tmp_path: Path):
+    """The tournament's host who plays at a table, and a server manager who plays there, are refused every host
+    control in that game (kick, cancel, pause): nothing changes; a manager who does not play there runs it."""
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        _desk, tid, game = await tournament_game(d, ("alice", "carol"))   # the host enters her own tournament
+        store = d.bot.store
+        d.set_permissions("alice", manage_guild=True)   # alice manages the server and plays too
+        for user, command, options in (("carol", "risk kick", {"player": "@alice"}), ("carol", "risk cancel", {}),
+                                       ("carol", "risk pause", {}), ("alice", "risk kick", {"player": "@carol"}),
+                                       ("alice", "risk cancel", {})):
+            step = await d.send_command(user, "cup-1", command, options)
+            assert step[0].ephemeral and "nobody referees their own game" in step[0].content, (command, step[0].content)
+        record = await store.get_game(game.id)
+        assert record.status == "running" and record.version == game.version   # nothing changed
+        assert not (await store.tournament_view(tid)).results
+        step = await d.send_command("carol", "cup-1", "risk pause", {}, locale="es-ES")   # in the player's words
+        assert step[0].ephemeral and "Winter Cup" in step[0].content and "nobody" not in step[0].content
+        d.set_permissions("dave", manage_guild=True)   # a manager who does not play here runs it
+        step = await d.send_command("dave", "cup-1", "risk pause", {})
+        assert not step.problems and (await store.get_game(game.id)).status == "paused"

@@ -1,6 +1,7 @@
-"""Tournaments of fixed teams: players join naming their team, a team is complete at the spec's team size, the
-start waits for every team; each table's game is a team game with the teams' players seated in turn, and the
-team's place is its players' place."""
+"""Tournaments of fixed teams: a player makes a team by naming it and invites its other players, who join it by
+its name (nobody joins by the name alone), a team is complete at the spec's team size, the start waits for every
+team; each table's game is a team game with the teams' players seated in turn, and the team's place is its
+players' place."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ async def team_desk(tmp_path):
 async def join_teams(desk, tid: int, teams: dict[str, list[int]]) -> None:
     for name, members in teams.items():
         for user in members:
+            if user != members[0]:   # the team's creator invites the others
+                await desk.invite(tid, members[0], user)
             await desk.join(tid, user, f"p{user}", team=name)
 
 
@@ -39,11 +42,27 @@ async def test_players_join_a_team_by_its_name_until_it_is_complete_and_leaving_
         await desk.join(tid, 101, "Ann")
     first = await desk.join(tid, 101, "Ann", team="  The  Owls ")
     assert first.team is not None and first.team.name == "The Owls" and len(first.team.members) == 1
-    second = await desk.join(tid, 102, "Bob", team="the owls")  # the same team, whatever the case
+    assert first.team.creator == 101
+    with pytest.raises(StoreError, match="takes only the players its creator invites"):
+        await desk.join(tid, 102, "Bob", team="  THEOWLS ")   # a name alone, however written, joins nothing
+    with pytest.raises(StoreError, match="Only a team's creator invites"):
+        await desk.invite(tid, 102, 104)
+    await desk.invite(tid, 101, 102)
+    second = await desk.join(tid, 102, "Bob", team="the owls")  # the same team, whatever the case and spaces
     assert second.team is not None and second.team.number == first.team.number and len(second.team.members) == 2
     with pytest.raises(StoreError, match="The Owls is complete"):
+        await desk.invite(tid, 101, 103)
+    with pytest.raises(StoreError, match="The Owls is complete"):
         await desk.join(tid, 103, "Cat", team="THE OWLS")
+    with pytest.raises(StoreError, match="Only the tournament's host, or a team's creator"):
+        await desk.remove(tid, 102, 101)   # a player is not their team's creator
+    await desk.remove(tid, 101, 102)   # the creator removes a player of their team
+    assert [len(t.members) for t in (await store.tournament_view(tid)).teams] == [1]
+    await desk.invite(tid, 101, 102)
+    await desk.join(tid, 102, "Bob", team="The Owls")
     await desk.join(tid, 103, "Cat", team="Foxes")
+    with pytest.raises(StoreError, match="Only the tournament's host, or a team's creator"):
+        await desk.remove(tid, 103, 102)   # another team's creator
     with pytest.raises(StoreError, match="Foxes has 1 of its 2 players"):
         await desk.start(tid)
     await desk.leave(tid, 103)  # the team's last player: the team is no more
@@ -121,11 +140,15 @@ async def test_the_teams_are_stored_on_both_backends(store):
                                             {"game": GAME})
     tid = created.id
     for user, team, rating in ((1, "Red", 1000.0), (2, "Blue", 1200.0), (3, "red", 1100.0), (4, "RED", 1200.0)):
+        if user in (3, 4):
+            await store.invite_to_team(tid, 1, user)
         await store.join_tournament(tid, user, f"p{user}", rating, team)
     with pytest.raises(StoreError, match="complete"):
         await store.join_tournament(tid, 5, "p5", 1000.0, "Red")
     await store.leave_tournament(tid, 2)
     for user in (5, 6, 7):
+        if user != 5:
+            await store.invite_to_team(tid, 5, user)
         await store.join_tournament(tid, user, f"p{user}", 1000.0, "Green")
     view = await store.tournament_view(tid)
     assert [(t.name, [m.user_id for m in t.members]) for t in view.teams] == [("Red", [1, 3, 4]),

@@ -441,7 +441,8 @@ async def test_a_seat_left_in_a_tournament_is_not_offered_to_a_substitute(tmp_pa
         takeover = next(m for m in d.messages if "the AI takes their seat" in m.text)
         assert "not offered to a substitute" in takeover.text and not takeover.button_labels
         assert not any("Offer the seat to a substitute" in m.button_labels for m in d.messages)
-        host = d.server.user_by_id(record.host_id)
+        host = d.user("dave")   # a manager who does not play at this table (its players run nothing there)
+        d.set_permissions(host, manage_guild=True)
         forged = d.server.create_message(d.server.channel(table.thread_id), {"content": "old", "components": [
             {"type": 1, "components": [{"type": 2, "style": 2, "label": "Offer the seat to a substitute",
                                         "custom_id": takeover_offer_id(record.id, bobs)}]}]}, [])
@@ -491,8 +492,20 @@ async def test_a_tournament_of_fixed_teams_is_joined_by_team_name_and_played_in_
         assert not step.problems and "teams of 2, 2 teams to a table" in step[0].text, step[0].text
         step = await d.send_command("bob", "general", "tournament join", {})
         assert step[0].ephemeral and "join it with the name of your team" in step[0].text
-        for name, team in (("alice", "Red *@everyone*"), ("bob", "red *@EVERYONE*"), ("carol", "Blue"),
-                           ("dave", "Blue")):
+        step = await d.send_command("alice", "general", "tournament join", {"team": "Red *@everyone*"})
+        assert not step.problems and "in the team" in step[0].text, step[0].text
+        step = await d.send_command("erin", "general", "tournament join", {"team": " RED *@everyone* "})
+        assert step[0].ephemeral and "takes only the players its creator invites" in step[0].text   # a stranger
+        step = await d.send_command("bob", "general", "tournament invite", {"player": "@carol"})
+        assert step[0].ephemeral and "Only a team's creator invites" in step[0].text
+        for creator, invited in (("alice", "bob"), ("carol", "dave")):
+            if creator == "carol":
+                step = await d.send_command("carol", "general", "tournament join", {"team": "Blue"})
+                assert not step.problems and "in the team" in step[0].text, step[0].text
+            step = await d.send_command(creator, "general", "tournament invite", {"player": f"@{invited}"})
+            assert not step.problems and "/tournament join" in step[0].text, step[0].text
+            assert step[0].pings == {f"user:{d.user(invited).id}"}, step[0].pings   # the invited player only
+        for name, team in (("bob", "red *@EVERYONE*"), ("dave", "Blue")):
             step = await d.send_command(name, "general", "tournament join", {"team": team})
             assert not step.problems and "in the team" in step[0].text, step[0].text
             assert not step[0].pings, step[0].pings   # a team's name pings nobody
@@ -545,3 +558,73 @@ async def test_a_tournament_refused_by_its_format_is_refused_in_the_players_lang
         step = await d.send_command("alice", "general", "tournament start", {}, locale="nb")
         assert step[0].ephemeral and "trenger minst 2 deltakere; den har 1" in step[0].text, step[0].text
         assert (await tournament_of(d)).record.status == "open"
+
+
+async def test_a_table_won_by_a_stand_in_and_a_shared_first_place_are_told_as_they_count(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="all-absent")) as d:
+        await open_tournament(d, 2, format="swiss", rounds=1, max_missed=1, max_rounds=0)
+        await d.send_command("alice", "general", "tournament start", {})
+        view = await play_out(d, absent=frozenset({"alice", "bob"}))   # the AI plays every seat
+        alice, bob = d.user("alice").id, d.user("bob").id
+        assert view.results[0].forfeits == frozenset({alice, bob})
+        assert {s.rank for s in view_standings(view)} == {1}
+        [table] = view.pairings
+        end = next(m for m in d.messages if m.channel_id == table.thread_id and "wins" in m.text)
+        assert "The AI standing in for" in end.text and "🏆" not in end.text
+        assert "this table counts as a forfeit for" in end.text
+        final = next(m for m in d.messages if "The tournament is over" in m.text)
+        assert "share first place!" in final.text and "wins it" not in final.text
+
+
+async def test_the_host_removes_an_entrant_and_after_the_start_the_removal_forfeits_the_table(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "t.db", seed="remove")) as d:
+        await open_tournament(d, 5, format="swiss", rounds=1)   # alice hosts and plays
+        step = await d.send_command("bob", "general", "tournament remove", {"player": "@carol"})
+        assert step[-1].ephemeral and "Only the tournament's host" in step[-1].text
+        step = await d.send_command("alice", "general", "tournament remove", {"player": "@erin"})
+        assert not step.problems and "removes erin" in step[-1].text
+        view = await tournament_of(d)
+        assert d.user("erin").id not in {e.user_id for e in view.entrants}
+        await d.send_command("alice", "general", "tournament start", {})
+        view = await tournament_of(d)
+        alice = d.user("alice").id
+        mine = next(p for p in view.pairings if alice in p.pairing.entrants)
+        other = next(p for p in view.pairings if alice not in p.pairing.entrants and not p.pairing.bye)
+        opponent = next(k for k in mine.pairing.entrants if k != alice)
+        name = next(n for n in PLAYERS if d.user(n).id == opponent)
+        step = await d.send_command("alice", "general", "tournament remove", {"player": f"@{name}"})
+        assert step[-1].ephemeral and "nobody referees their own game" in step[-1].text   # her own table
+        assert (await d.bot.store.get_game(mine.game_id)).status == RUNNING
+        removed = other.pairing.entrants[0]
+        name = next(n for n in PLAYERS if d.user(n).id == removed)
+        step = await d.send_command("alice", "general", "tournament remove", {"player": f"@{name}"})
+        assert not step.problems and "they forfeit their table" in step[0].text, step[0].text
+        assert any(m.channel_id == other.thread_id and f"removed {name}" in m.text for m in d.messages)
+        view = await tournament_of(d)
+        result = next(r for r in view.results if r.table == other.pairing.table)
+        assert result.forfeits == frozenset({removed})
+        assert {s.key: s.forfeits for s in view_standings(view)}[removed] == 1
+
+
+async def test_a_thread_made_for_a_table_but_not_stored_before_a_restart_is_taken_not_made_again(tmp_path: Path):
+    from competition import Pairing
+
+    db = tmp_path / "t.db"
+    d = OfflineDiscord(make_bot(db, seed="orphan"))
+    await d.setup()
+    try:
+        await open_tournament(d, 2, format="swiss", rounds=1)
+        record = (await tournament_of(d)).record
+        # An opening cut short: Discord made the thread, the store never heard of it.
+        orphan = await cog_of(d).tournaments.rooms.open_room(record, Pairing(1, 1, ()), ["alice", "bob"])
+        d = await d.restart(make_bot(db, seed="orphan"))
+        d.server.bot_permissions = THREADS
+        step = await d.send_command("alice", "general", "tournament start", {})
+        assert not step.problems, step.problems
+        [table] = (await tournament_of(d)).pairings
+        assert table.thread_id == orphan
+        assert [t.id for t in d.server.threads("general")] == [orphan]   # no second thread of the same name
+        game = await d.bot.store.get_game(table.game_id)
+        assert game.channel_id == orphan and game.status == RUNNING
+    finally:
+        await d.close()

@@ -54,8 +54,9 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, ...], str | None, str]
     keywords["_require"] = (2,)   # the engine's refusals of a map (engine/board.py)
     keywords["CompetitionError"] = (1,)   # a tournament's set-up refused (competition/model.py), told by the store
     keywords["Phrase"] = None
-    # store/export.py is a command-line tool: its messages are read in the console, in English.
-    method_map = [("export.py", "ignore"), ("cli.py", "ignore"), ("**.py", "python")]
+    # store/export.py, backup.py and upgrades.py are command-line tools: read in the console, in English.
+    method_map = [("export.py", "ignore"), ("cli.py", "ignore"), ("backup.py", "ignore"), ("upgrades.py", "ignore"),
+                  ("**.py", "python")]
     # competition/: only a tournament's set-up refusals (model.py) reach players; the rest are pairing checks.
     maps = {"competition": [("model.py", "python"), ("**.py", "ignore")]}
     for folder in ("cogs", "engine", "store", "mapfiles", "web", "table", "competition"):

@@ -58,7 +58,8 @@ class ControlCommands(CogBase):
         game.validate(Surrender(seat))
         private = fog_hides_board(game.state)
         await acknowledge(interaction, private)
-        await self.announcer.answer(interaction, await self.table.kick(record.id, seat), private=private)
+        await self.announcer.answer(interaction, await self.table.kick(record.id, seat, by=interaction.user.id),
+                                    private=private)
 
     @risk_group.command(name="cancel", description="Cancel this channel's game (host)")
     async def risk_cancel(self, interaction: discord.Interaction[Any]) -> None:

@@ -27,6 +27,7 @@ from cogs.shared.i18n import _, continent_name, decimal, language_of, ngettext, 
 from cogs.shared.text import safe_name
 from engine.fog import EVERYBODY
 from ratings import MIN_GAMES, Rating
+from ratings.model import ESTABLISHED_OPPONENTS
 from render import workers
 from render.rating_chart import RatingChart, draw_rating_chart
 from store import FinishedGame, LeaderboardRow, PlayerStats
@@ -133,9 +134,13 @@ class LeaderboardView(Pager):
         embed.description = "\n".join(
             f"**{r.rank}.** {safe_name(r.name)}: **{r.score}** · " + ngettext(
                 "{n} game", "{n} games", r.games, locale) + ", " + ngettext("{n} win", "{n} wins", r.wins, locale)
-            for r in rows) or ngettext("Nobody is rated yet: a rating shows after {n} rated game.",
-                                       "Nobody is rated yet: a rating shows after {n} rated games.",
-                                       MIN_GAMES, locale)
+            for r in rows) or (ngettext(
+                "Nobody is rated yet: a player is listed after {n} rated game, having played {k} different "
+                "established players.",
+                "Nobody is rated yet: a player is listed after {n} rated games, having played {k} different "
+                "established players.", MIN_GAMES, locale, k=ESTABLISHED_OPPONENTS) if guild_id else
+                ngettext("Nobody is rated yet: a rating shows after {n} rated game.",
+                         "Nobody is rated yet: a rating shows after {n} rated games.", MIN_GAMES, locale))
         embed.set_footer(text=_("Page {page} of {pages}", locale, page=self.page + 1, pages=pages))
         return embed
 

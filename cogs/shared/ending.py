@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from cogs.maps.drawing import prepare
@@ -13,11 +15,29 @@ from cogs.shared.text import mission_line, safe_name, seat_name, winner_names
 from engine import Game, GameState
 from engine.fog import EVERYBODY
 from engine.state import NEUTRAL
-from store import GameRecord, StoreReader
+from ratings import REPEAT_LIMIT
+from ratings.model import (
+    AI_PLAYED,
+    EARLY_TURNS,
+    LEFT_EARLY,
+    NEW_OPPONENTS,
+    NO_TURN,
+    PAIR_LIMIT,
+    REMOVED,
+    REMOVER,
+    TOO_FEW,
+)
+from store import GameRecord, ResultRecord, StoreReader
 
 
-def winner_title(state: GameState, locale: object) -> str:
+def winner_title(state: GameState, locale: object, stand_ins: frozenset[int] = frozenset()) -> str:
+    """The end's headline. ``stand_ins``: the seats the AI played for an absent player (a tournament counts each as
+    a forfeit): a win of theirs is told as the AI's, standing in."""
     names = winner_names(state, locale) or [seat_name(state, NEUTRAL, locale)]
+    winners = set(state.winners or ([state.winner] if state.winner is not None else []))
+    if winners and winners <= stand_ins and state.result != "draw":
+        return _("🤖 The AI standing in for {players} wins the game", locale,
+                 players=_(" and ", locale).join(names))
     if state.result == "draw":
         return _("🤝 A draw: {players} share first place", locale, players=_(" and ", locale).join(names))
     if len(names) > 1:
@@ -67,14 +87,62 @@ def how_won(state: GameState, locale: object, tournament: str | None = None) -> 
     return [_("{player} is the last player standing.", locale, player=winner)]
 
 
+def rating_note(note: str, player: str, locale: object) -> str:
+    """Why a finished game was not rated for a player, or counted less (``ratings.model.notes``), in words."""
+    if note == REMOVED:
+        return _("{player} was removed from the game by another player: it is not rated for them.", locale,
+                 player=player)
+    if note == REMOVER:
+        return _("{player} removed a player from the game: it is not rated for them.", locale, player=player)
+    if note == NO_TURN:
+        return _("{player} took no turn of their own: the game is not rated for them.", locale, player=player)
+    if note == PAIR_LIMIT:
+        return ngettext("{player}: not rated, two of its players already played {n} rated game together in the "
+                        "last seven days.",
+                        "{player}: not rated, two of its players already played {n} rated games together in the "
+                        "last seven days.", REPEAT_LIMIT, locale, player=player)
+    if note == LEFT_EARLY:
+        return ngettext("{player} went out within their first {n} turn: rated as placed, and nobody gains on them.",
+                        "{player} went out within their first {n} turns: rated as placed, and nobody gains on them.",
+                        EARLY_TURNS, locale, player=player)
+    if note == TOO_FEW:
+        return _("{player}: not rated, fewer than two sides played it out (a game of two ended by a kick or a "
+                 "surrender at once).", locale, player=player)
+    if note == NEW_OPPONENTS:
+        return _("{player}: counted less, their opponents are new here or have played few established players.",
+                 locale, player=player)
+    if note == AI_PLAYED:
+        return _("{player}: counted less, the AI played most of their turns.", locale, player=player)
+    return player
+
+
+def rating_lines(results: Sequence[ResultRecord], locale: object) -> list[str]:
+    """For each player of a finished game whose result was not rated or counted less, why."""
+    seen: set[int] = set()
+    lines = []
+    for result in results:
+        if result.user_id is None or result.rating_note is None or result.user_id in seen:
+            continue
+        seen.add(result.user_id)
+        lines.append(rating_note(result.rating_note, safe_name(result.name), locale))
+    return lines
+
+
 async def game_over_post(store: StoreReader, record: GameRecord, state: GameState) -> PostOptions:
     """How the game was won, the standings where they decided it, every mission, and the dice to check."""
     locale = game_locale(record)
     s = state
-    embed = discord.Embed(title=winner_title(s, locale), colour=discord.Colour.gold())
+    results = await store.results(record.id)
     table = await store.tournament_of_game(record.id)
     tournament = (await store.get_tournament(table[0])).name if table is not None else None
-    embed.description = "\n".join([*how_won(s, locale, tournament), "", ngettext(
+    # A tournament counts the seats the AI took from their absent players as forfeits: told so, here too.
+    stand_ins = frozenset(r.seat for r in results if r.ai_took_over) if tournament is not None else frozenset()
+    embed = discord.Embed(title=winner_title(s, locale, stand_ins), colour=discord.Colour.gold())
+    forfeits = [] if not stand_ins else [_(
+        "In the tournament {name} this table counts as a forfeit for {players}: the AI played their seats after they "
+        "missed their turns, and they are placed last.", locale, name=safe_name(tournament or ""),
+        players=_(" and ", locale).join(seat_name(s, seat, locale) for seat in sorted(stand_ins)))]
+    embed.description = "\n".join([*how_won(s, locale, tournament), *forfeits, "", ngettext(
         "The game lasted {n} turn.", "The game lasted {n} turns.", s.turn, locale) + " " + _(
         "Check every die: </risk verify>, then `python -m engine.verify game.jsonl` on the file from </risk export>.",
         locale)])
@@ -83,6 +151,9 @@ async def game_over_post(store: StoreReader, record: GameRecord, state: GameStat
         for seat in sorted(s.missions):
             embed.add_field(name=_("Mission of {player}", locale, player=seat_name(s, seat, locale))[:256],
                             value=mission_line(game.mission(seat), game.board, s, locale)[:1024], inline=False)
+    ratings = rating_lines(results, locale)
+    if ratings:
+        embed.add_field(name=_("Ratings", locale), value="\n".join(ratings)[:1024], inline=False)
     embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
     embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
                     inline=False)
@@ -90,4 +161,4 @@ async def game_over_post(store: StoreReader, record: GameRecord, state: GameStat
     return {"embed": embed, "map": prepare(s, EVERYBODY, locale=locale), "keep_map": True, "files": report}
 
 
-__all__ = ["game_over_post", "how_won", "winner_title"]
+__all__ = ["game_over_post", "how_won", "rating_lines", "rating_note", "winner_title"]

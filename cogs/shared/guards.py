@@ -12,7 +12,7 @@ from cogs.shared.i18n import _
 from cogs.shared.text import safe_name, seat_name
 from engine import Game
 from store import GameRecord, StoreReader
-from table.tournaments import running_tournament_of
+from table.tournaments import referees_own_game, running_tournament_of
 
 
 def game_locale(record: GameRecord, interaction: discord.Interaction[Any] | None = None) -> object:
@@ -107,7 +107,8 @@ def require_host(record: GameRecord, interaction: discord.Interaction[Any]) -> N
 async def require_control(store: StoreReader, record: GameRecord, interaction: discord.Interaction[Any]) -> None:
     """A host's control of a game (cancel, kick, pause, resume, AIs, settings, seats, start): the game's host
     or a member with Manage Server. A tournament's game (the tournament not over) is run by the tournament's
-    host instead of its own (its first seat), so a control cannot stop the tournament's round."""
+    host instead of its own (its first seat), so a control cannot stop the tournament's round; and nobody who plays
+    in it runs it, the tournament's host or a manager neither (they are players there: ``/vote`` is theirs)."""
     tournament = await running_tournament_of(store, record.id)
     if tournament is None:
         require_host(record, interaction)
@@ -116,6 +117,11 @@ async def require_control(store: StoreReader, record: GameRecord, interaction: d
     if tournament.host_id != interaction.user.id and not (perms and perms.manage_guild):
         raise UserError(_("This game belongs to the tournament {name}; its host runs its games, so only they can "
                           "do that. The players play it out (</vote> ends it by the standings).", interaction.locale,
+                          name=safe_name(tournament.name)))
+    if referees_own_game(record, interaction.user.id):
+        raise UserError(_("You play at this table of the tournament {name}, so you cannot run its game: nobody "
+                          "referees their own game. The players can end it with /vote; the tournament's host or a "
+                          "member with Manage Server who does not play here can run it.", interaction.locale,
                           name=safe_name(tournament.name)))
 
 

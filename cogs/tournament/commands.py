@@ -18,7 +18,7 @@ from cogs.game.lobby import deadline_name
 from cogs.maps.commands import map_choices, resolve_map
 from cogs.shared.base import CogBase
 from cogs.shared.errors import CHANGED, UserError, acknowledge
-from cogs.shared.i18n import _, language_of, ngettext
+from cogs.shared.i18n import _, language_of, ngettext, pgettext
 from cogs.shared.live import NOBODY
 from cogs.shared.text import safe_name
 from cogs.shared.wording import clip
@@ -127,7 +127,7 @@ class TournamentCommands(CogBase):
         return await map_choices(self.store, interaction, current)
 
     @tournament_group.command(name="join", description="Enter this channel's tournament")
-    @app_commands.describe(team="A team tournament: your team's name, the same as your teammates'")
+    @app_commands.describe(team="A team tournament: a new team's name (you make it), or the team that invited you")
     async def tournament_join(self, interaction: discord.Interaction[Any],
                               team: app_commands.Range[str, 1, 32] | None = None) -> None:
         record = await self.tournament_here(interaction)
@@ -152,6 +152,38 @@ class TournamentCommands(CogBase):
         await interaction.response.send_message(_("{name} leaves {tournament}.", interaction.locale,
                                                   name=safe_name(interaction.user.display_name),
                                                   tournament=safe_name(record.name)), allowed_mentions=NOBODY)
+
+    @tournament_group.command(name="invite", description="Invite a player to your team (its creator)")
+    @app_commands.describe(player="The player to invite: they join with /tournament join and your team's name")
+    async def tournament_invite(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        record = await self.tournament_here(interaction)
+        team = await self.tournaments.invite(record.id, interaction.user.id, player.id)
+        await interaction.response.send_message(_(
+            "{name} invites {player} to the team {team} of {tournament}: </tournament join> {option}:{team} accepts.",
+            interaction.locale, option=pgettext("option-name", "team", interaction.locale),
+            name=safe_name(interaction.user.display_name), player=player.mention,
+            team=safe_name(team.name), tournament=safe_name(record.name)),
+            allowed_mentions=discord.AllowedMentions(users=[player], everyone=False, roles=False))
+
+    @tournament_group.command(name="remove", description="Remove an entrant (host; a team's creator, from their "
+                              "team, before the start)")
+    @app_commands.describe(player="The entrant to remove: after the start, they forfeit their table")
+    async def tournament_remove(self, interaction: discord.Interaction[Any], player: discord.User) -> None:
+        record = await self.tournament_here(interaction)
+        perms = getattr(interaction, "permissions", None)
+        await acknowledge(interaction, private=False)
+        outcome = await self.tournaments.remove(record.id, interaction.user.id, player.id,
+                                                manager=bool(perms and perms.manage_guild))
+        interaction.extras[CHANGED] = True
+        text = _("{name} removes {player} from {tournament}.", interaction.locale,
+                 name=safe_name(interaction.user.display_name), player=safe_name(player.display_name),
+                 tournament=safe_name(record.name)) if outcome is None else _(
+            "{name} removes {player} from {tournament}: they forfeit their table.", interaction.locale,
+            name=safe_name(interaction.user.display_name), player=safe_name(player.display_name),
+            tournament=safe_name(record.name))
+        await interaction.followup.send(text, allowed_mentions=NOBODY)
+        if outcome is not None:   # told in the table's thread as any kick
+            await self.announcer.publish(outcome)
 
     @tournament_group.command(name="checkin", description="Check in to this channel's tournament while check-in "
                               "is open")

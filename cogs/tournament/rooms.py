@@ -26,7 +26,7 @@ from cogs.tournament import words
 from competition import Pairing, Standing
 from render import workers
 from render.standings import standings_image
-from store import FINISHED, RUNNING
+from store import FINISHED, RUNNING, StoreReader
 from store.tournaments import TournamentRecord, TournamentView
 from table.tournaments import CANCELLED, FINAL, ROUND, TournamentOutcome
 
@@ -64,10 +64,12 @@ async def standings_file(view: TournamentView, standings: Sequence[Standing], lo
 
 
 class ThreadRooms:
-    """A public thread under the tournament's channel for each table's game."""
+    """A public thread under the tournament's channel for each table's game. Its name says the tournament, round and
+    table; a thread of that name the bot made under the channel and no table holds is the one an opening cut short
+    made before it was stored (a restart between Discord's answer and the store): it is taken, not made again."""
 
-    def __init__(self, bot: discord.Client) -> None:
-        self.bot = bot
+    def __init__(self, bot: discord.Client, store: StoreReader) -> None:
+        self.bot, self.store = bot, store
 
     async def open_room(self, tournament: TournamentRecord, pairing: Pairing, names: Sequence[str]) -> int:
         channel = self.bot.get_channel(tournament.channel_id) or await self.bot.fetch_channel(tournament.channel_id)
@@ -77,6 +79,15 @@ class ThreadRooms:
         # Discord takes 100 characters: a long tournament name is shortened, its round and table kept.
         where = " · " + " · ".join((_("Round {n}", locale, n=pairing.round), _("Table {n}", locale, n=pairing.table)))
         name = " ".join(tournament.name.split())[:100 - len(where)] + where
+        me = self.bot.user.id if self.bot.user is not None else None
+        mine = [t for t in channel.threads if t.name == name and t.owner_id == me]
+        if mine:
+            stored = await self.store.tables_in_threads([t.id for t in mine])
+            left = [t for t in mine if t.id not in stored]
+            if left:
+                log.info("tournament %s: round %s table %s takes the thread %s it made before a restart",
+                         tournament.id, pairing.round, pairing.table, left[0].id)
+                return left[0].id
         thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
                                              auto_archive_duration=THREAD_ARCHIVE)
         return thread.id

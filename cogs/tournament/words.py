@@ -182,10 +182,13 @@ def standings_lines(view: TournamentView, standings: Sequence[Standing], locale:
 
 
 def final_text(view: TournamentView, standings: Sequence[Standing], locale: object) -> str:
-    winner = next((names_of(view).get(s.key, str(s.key)) for s in standings if s.rank == 1), None)
+    names = names_of(view)
+    first = [names.get(s.key, str(s.key)) for s in standings if s.rank == 1]
     head = f"{title(view.record)} · " + _("The tournament is over.", locale)
-    if winner is not None:
-        head += " " + _("{name} wins it!", locale, name=winner)
+    if len(first) == 1:
+        head += " " + _("{name} wins it!", locale, name=first[0])
+    elif first:   # equal on every tie-break: a shared first place, told as shared
+        head += " " + _("{names} share first place!", locale, names=_(" and ", locale).join(first))
     return clip([head, *standings_lines(view, standings, locale)])
 
 

@@ -254,6 +254,22 @@ class RateLimit:
         return self.times - self.served
 
 
+@dataclass
+class LostAnswer:
+    """Carry out the next ``times`` requests of a route, then hold their answers for ``hold`` seconds (the bot waits,
+    and a test kills it meanwhile): Discord did it, the bot never heard so."""
+
+    method: str
+    template: str
+    times: int
+    hold: float
+    served: int = 0
+
+    @property
+    def left(self) -> int:
+        return self.times - self.served
+
+
 @dataclass(eq=False)
 class Session:
     """A gateway session: its sequence number and the dispatches sent in it (replayed on RESUME)."""
@@ -425,6 +441,7 @@ class FakeDiscord:
         self.identifies = 0
         self.resumes = 0
         self.rate_limits: list[RateLimit] = []
+        self.lost_answers: list[LostAnswer] = []
         self.port = 0
         self._by_token: dict[str, Interaction] = {}
         self._routes: dict[str, list[tuple[str, Any]]] = {}
@@ -678,6 +695,16 @@ class FakeDiscord:
         self.rate_limits.append(rule)
         return rule
 
+    def lose_answers(self, method: str, template: str, *, times: int = 1, hold: float = 20.0) -> LostAnswer:
+        """Carry out the next ``times`` requests of the route ``method template`` and hold each answer ``hold``
+        seconds: a test kills the bot between Discord doing something and the bot hearing of it."""
+        known = {t for t, _ in self._routes.get(method, [])}
+        if template not in known:
+            raise KeyError(f"no route {method} {template}; routes: {sorted(known)}")
+        rule = LostAnswer(method, template, times, hold)
+        self.lost_answers.append(rule)
+        return rule
+
     def _limit(self, method: str, template: str | None) -> RateLimit | None:
         for rule in self.rate_limits:
             if rule.method == method and rule.template == template and rule.left > 0:
@@ -759,6 +786,11 @@ class FakeDiscord:
             response = _json_response(500, {"code": 0, "message": "500: Internal Server Error"})
         self.status_counts[(call.route, call.status)] += 1
         self._changed(self._channel_of(template, args))
+        lost = next((r for r in self.lost_answers if r.method == method and r.template == template and r.left > 0
+                     and call.status == 200), None)
+        if lost is not None:   # done; the answer waits (the bot is killed meanwhile)
+            lost.served += 1
+            await asyncio.sleep(lost.hold)
         return response
 
     def _answer(self, request: web.Request, call: Call, args: dict[str, str], body: Any,
@@ -1108,4 +1140,4 @@ def _json_response(status: int, payload: Any, headers: Mapping[str, str] | None 
 
 
 __all__ = ["API", "HOST", "ActivityInstance", "Answer", "Call", "CommandCatalog", "FakeDiscord", "GatewayFrame",
-           "Interaction", "RateLimit", "Upload"]
+           "Interaction", "LostAnswer", "RateLimit", "Upload"]

@@ -364,7 +364,8 @@ class OfflineServer:
             "member_count": len(self._members) + 1, "roles": self.roles(), "emojis": [], "stickers": [],
             "channels": [self.channel_payload(c) for c in self.text_channels()],
             "members": [self.member_payload(self.bot_user)] + [self.member_payload(u) for u in members],
-            "threads": [], "voice_states": [], "presences": [], "stage_instances": [],
+            "threads": [self.channel_payload(c) for c in self.channels.values() if c.parent_id is not None],
+            "voice_states": [], "presences": [], "stage_instances": [],
             "guild_scheduled_events": [],
         }
 
