@@ -169,12 +169,15 @@ class Circles:
     """Whom the players of one server met in rated games: ``met[user][opponent]`` is whether that opponent was
     established at one of their rated games together, and ``established`` how many players of the server are. A
     player is established once they met ``ESTABLISHED_OPPONENTS`` different established opponents; while the
-    server has fewer established players than that, once they met that many different opponents of any kind (a new
-    server's first regulars). A ring of accounts that play only each other never meets enough established players;
-    one of four accounts or fewer never meets enough players at all. The store loads only the game's players."""
+    server has fewer established players than that, once they met that many different opponents of any kind, or
+    every other player the server has rated if it has fewer (a new server's first regulars, and a small server's
+    whole group: three friends are established once each has met the other two). A ring of accounts that play only
+    each other on a server with regulars never meets enough established players. ``players`` are the humans the
+    server has rated before (the store counts its ratings); the store loads only the game's players into ``met``."""
 
     met: dict[int, dict[int, bool]] = field(default_factory=dict)
     established: int = 0
+    players: int = 0
 
     def meet(self, before: Mapping[int, Rating], seats: Sequence[SeatResult], rated: Iterable[int]
              ) -> dict[int, tuple[int, bool]]:
@@ -184,6 +187,9 @@ class Circles:
         playing = [s for s in counted(seats) if s.user_id is not None and not s.left_early]
         out: dict[int, tuple[int, bool]] = {}
         newly = 0
+        rated = list(rated)
+        self.players += sum(1 for user in rated if user not in before)   # their first rated game
+        enough = min(ESTABLISHED_OPPONENTS, max(1, self.players - 1))
         for user in rated:
             mine = next((s for s in seats if s.user_id == user), None)
             circle = self.met.setdefault(user, {})
@@ -196,7 +202,7 @@ class Circles:
             trusted = sum(1 for t in circle.values() if t)
             known = before.get(user, Rating()).established
             now = known or trusted >= ESTABLISHED_OPPONENTS or (
-                self.established < ESTABLISHED_OPPONENTS and len(circle) >= ESTABLISHED_OPPONENTS)
+                self.established < ESTABLISHED_OPPONENTS and len(circle) >= enough)
             newly += int(now and not known)
             out[user] = (trusted, now)
         self.established += newly

@@ -287,8 +287,9 @@ async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_
                 f"SELECT user_id, opponent_id, trusted FROM rated_opponents WHERE guild_id = ? "
                 f"AND user_id IN ({marks})", (guild_id or 0, *users)):
             circles.met.setdefault(int(user), {})[int(opponent)] = bool(trusted)
-        circles.established = int((await db.fetch("SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND established = 1",
-                                                  (guild_id or 0,)))[0][0])
+        counts = await db.fetch("SELECT COUNT(*), COALESCE(SUM(established), 0) FROM ratings WHERE guild_id = ?",
+                                (guild_id or 0,))
+        circles.players, circles.established = int(counts[0][0]), int(counts[0][1])
     seats = [r.seat_result() for r in results]
     repeats = await _repeats(db, guild_id or 0, seats, now)
     changed = rate_and_meet(current, circles, seats, repeats)
@@ -654,9 +655,9 @@ class ResultQueries(Backend):
 
         async def work() -> dict[int, Rating]:
             async with self._reading() as db:
-                rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins FROM ratings WHERE {where}",
-                                      (place,))
-            return {r[0]: Rating(r[1], r[2], r[3], r[4]) for r in rows}
+                rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins, trusted, established FROM ratings "
+                                      f"WHERE {where}", (place,))
+            return {r[0]: Rating(r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
         return await self._run(work())
 
     async def rating_history(self, guild_id: int | None, user_id: int, channel_id: int | None = None

@@ -149,6 +149,25 @@ def test_one_player_with_three_alternate_accounts_stays_off_the_top_and_moves_li
     assert {u: final[u] for u in range(1, 9)} == {u: without[u] for u in range(1, 9)}   # nobody else is touched
 
 
+@pytest.mark.parametrize("friends", [2, 3, 4])
+def test_a_small_servers_whole_group_becomes_established_and_its_ladder_moves(friends):
+    """A server of two to four friends has fewer players than it takes to meet four established opponents: once
+    each has met every other, they are established, listed, and their results count in full."""
+    chance = random.Random(friends)
+    games = []
+    for n in range(3 * 5):   # three games a week, five weeks: within the pair limit
+        at = (n // 3) * 7 * DAY + (n % 3) * DAY
+        order = chance.sample(range(1, friends + 1), friends)
+        order.sort(key=lambda u: u != 1 or chance.random() < 0.2)   # the first friend wins most games
+        games.append((n, [SeatResult(u, None, place, own_turns=12, ended_at=at, went_out=place > 1)
+                          for place, u in enumerate(order, 1)]))
+    final, history = rebuild(games)
+    assert set(shown(final)) == set(range(1, friends + 1))
+    assert all(final[u].established and final[u].trusted == friends - 1 for u in final)
+    assert final[1].score == max(r.score for r in final.values()) and final[1].score > 1100
+    assert len(history) == friends * len(games)   # every game moved every friend
+
+
 def test_a_new_accounts_opponents_are_told_it_counted_less():
     seats = [seat(HOST, 1), seat(BOB, 2)]
     ratings = {HOST: SETTLED[HOST]}

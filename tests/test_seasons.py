@@ -83,11 +83,14 @@ async def test_ladders_per_season_with_a_soft_reset_and_a_rebuild_that_gives_the
     record = await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="d"))
     results = await store.results(record.id)
     # The second season's first game starts each player from the soft reset of their first season's rating,
-    # damped by how established the opponent is over every game (3 games: not a new account).
+    # damped by how established the opponent is over every game (a new server of two regulars: established), not
+    # by the season's own count of games (none yet).
     seats = [r.seat_result() for r in results]
     starts = {u: soft_reset(in_first[u]) for u in (ALICE, BOB)}
     expected = rate_on_ladder(starts, seats, (ALICE, BOB), established)
-    undamped = rate_game({u: Rating(r.mu, r.sigma, established[u].games) for u, r in starts.items()}, seats)
+    assert established[ALICE].established and established[BOB].established
+    undamped = rate_game({u: Rating(r.mu, r.sigma, established[u].games, established=True) for u, r in starts.items()},
+                         seats)
     assert expected[ALICE].mu == pytest.approx(undamped[ALICE].mu)
     assert abs(expected[ALICE].mu - starts[ALICE].mu) > abs(rate_game(starts, seats)[ALICE].mu - starts[ALICE].mu)
     season = await store.ratings(GUILD, ladder=ONE_V_ONE, season=second.id)
@@ -99,9 +102,7 @@ async def test_ladders_per_season_with_a_soft_reset_and_a_rebuild_that_gives_the
     assert all_time[ALICE].games == 3 and (await store.ratings(GUILD, ladder=FREE_FOR_ALL))[CAROL].games == 1
     assert (await store.ratings(GUILD, ladder=FREE_FOR_ALL, season=second.id)) == {}
     assert (await store.ratings(GUILD))[ALICE].games == 4     # the record over every game, as before
-    assert await store.ladder(GUILD, ONE_V_ONE, first.id) == ([], 0)   # three players: nobody is established
-    await db_exec(store, "UPDATE ratings SET established = 1")   # as after games against established players
-    rows, total = await store.ladder(GUILD, ONE_V_ONE, first.id)
+    rows, total = await store.ladder(GUILD, ONE_V_ONE, first.id)   # Carol played only the three-player game
     assert total == 2 and {r.user_id for r in rows} == {ALICE, BOB}
     before = await ladder_rows(store)
     assert {(r[1], r[2]) for r in before} == {(ONE_V_ONE, ALL_TIME), (ONE_V_ONE, first.id), (ONE_V_ONE, second.id),
