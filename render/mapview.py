@@ -22,7 +22,7 @@ from .geometry import Geometry, geometry_for
 from .labels import ENGLISH, Labels
 from .layout import MARK_WEIGHTS, Box, place_mark
 from .panel import Battle, draw_panel
-from .seats import NEUTRAL, fill_colour, seat_colour, seat_shape
+from .seats import NEUTRAL, Colour, fill_colour, highlight_for, seat_colour, seat_shape
 
 if TYPE_CHECKING:
     from engine import Board, GameState
@@ -115,16 +115,16 @@ def _draw_arrow(img: Image.Image, layers: StaticLayers, a: tuple[int, int], b: t
     img.paste(patch, pos, patch)
 
 
-_outlines: dict[tuple[str, str], tuple[Image.Image, tuple[int, int]]] = {}
+_outlines: dict[tuple[str, str, Colour], tuple[Image.Image, tuple[int, int]]] = {}
 
 
-def _outline(layers: StaticLayers, territory: str) -> tuple[Image.Image, tuple[int, int]]:
-    """A conquered territory's outline, behind this language's words. Cached per language and territory
-    (building one twice in two threads gives the same image, so no lock is needed)."""
-    key = (layers.key, territory)
+def _outline(layers: StaticLayers, territory: str, colour: Colour) -> tuple[Image.Image, tuple[int, int]]:
+    """A conquered territory's outline in ``colour``, behind this language's words. Cached per language,
+    territory and colour (building one twice in two threads gives the same image, so no lock is needed)."""
+    key = (layers.key, territory, colour)
     hit = _outlines.get(key)
     if hit is None:
-        patch, pos = sprites.outline_sprite(territory, map_id=layers.geometry.map_id)
+        patch, pos = sprites.outline_sprite(territory, colour, map_id=layers.geometry.map_id)
         hit = (_behind_words(layers, patch, pos), pos)
         _outlines[key] = hit
     return hit
@@ -199,7 +199,9 @@ def draw_scene(state: GameState, board: Board, layers: StaticLayers, events: Seq
                  if e["type"] == "territory_conquered" or e["type"] == "territory_claimed"]
     conquered = [t for t in conquered if t not in hidden]
     for tid in dict.fromkeys(conquered):
-        patch, pos = _outline(layers, tid)
+        owner = state.owners.get(tid)
+        patch, pos = _outline(layers, tid, highlight_for(fill_colour(owner, state)) if owner is not None
+                              else style.HIGHLIGHT)
         img.paste(patch, pos, patch)
     battle = _last_battle(events, state)
     if battle is not None and battle.source in hidden and battle.target in hidden:
