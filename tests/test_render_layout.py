@@ -71,6 +71,8 @@ def assert_readable(board: Board, geo: Geometry, placed: MapLayout) -> None:
             values = {geo.territories[t].value for t in board.continents[b.owner].territories}
             mask = geo.label.point([255 if v in values else 0 for v in range(256)])
             assert mask.crop(b.box).getbbox() is not None, b
+        else:   # at sea, by its own coast: the land nearest it is its continent's
+            assert nearest_land_is_own(geo, board, b.owner, b.box), b
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -181,3 +183,68 @@ def test_the_legend_takes_the_middle_of_an_edge_when_the_picture_prints_in_both_
     assert legend_corner(regions, picture) == "lower middle"
     box, _ = layout.legend_rows(LEGEND, 900, "lower middle", 1600)
     assert box[0] > 400 and box[2] < 1200 and box[3] <= 900
+
+
+def nearest_land_is_own(geo: Geometry, board: Board, cid: str, box: layout.Box, reach: int = 30) -> bool:
+    """Whether the land nearest a continent name's box (grown a pixel at a time) is mostly its own continent's."""
+    own = {geo.territories[t].value for t in board.continents[cid].territories}
+    for d in range(reach + 1):
+        near = (box[0] - d, box[1] - d, box[2] + d, box[3] + d)
+        counts = geo.label.crop(near).histogram()
+        land = sum(counts[1:])
+        if land:
+            return 2 * sum(counts[v] for v in own) >= land
+    return False
+
+
+def axis_and_allies() -> crowdedmaps.Crowded:
+    """Two continents as on the Axis and Allies map: a southern one whose box reaches far north along a
+    narrow strip of land at the west edge, so that the sea above its box's middle lies beside the northern
+    continent's coast, not its own."""
+    rects = [(60, 200, 160, 558), (60, 560, 700, 860), (702, 560, 1300, 860),     # the south: a strip, a plain
+             (162, 200, 560, 250), (562, 120, 900, 250), (902, 120, 1240, 250)]  # the north, by the south's box top
+    return crowdedmaps.Crowded((1400, 900), rects, ["Strip", "Plainsa", "Plainsb", "Bridge", "Fjorda", "Fjordb"],
+                               [0, 0, 0, 1, 1, 1], continents=2, gap=2, title_corner="upper right")
+
+
+def test_a_continent_name_at_sea_lies_by_its_own_coast():
+    board, geo, placed = lay_out(*crowdedmaps.our_files(axis_and_allies()))
+    assert_readable(board, geo, placed)
+    south = next(c for c in board.continents if "t1" in board.continents[c].territories)
+    assert south in placed.continents
+    box = next(b.box for b in placed.of_kind("continent") if b.owner == south)
+    assert nearest_land_is_own(geo, board, south, box), box
+    # Where it used to be put (above the middle of its box) the nearest land is the other continent's.
+    preferred = geo.continent_labels[south]
+    text = layout.continent_text(board.continents[south].name, board.continents[south].bonus)
+    assert not nearest_land_is_own(geo, board, south, layout.continent_box(text, preferred), reach=120)
+
+
+def test_a_plate_covers_no_territory_name_where_its_continent_has_room():
+    """A continent whose land fills its corner of the picture: its plate goes where no name is, and every
+    name keeps its place (none becomes a number in the legend)."""
+    world = crowdedmaps.crowded(24, size=(1600, 700), seed=12, gap=1, continents=3)
+    board, geo, placed = lay_out(*crowdedmaps.our_files(world))
+    assert_readable(board, geo, placed)
+    assert placed.plates and not placed.keys
+    # Where each name goes first (just under its badge): no plate there, so no name had to move for one.
+    first = [layout.label_box(board.territories[t].short, tuple(geo.raw["territories"][t]["label"]))
+             for t in geo.territories]
+    for b in placed.of_kind("continent"):
+        assert not any(overlaps(b.box, n) for n in first), b
+
+
+def test_a_plates_words_read_in_every_tint():
+    """Dark tints (a map's own continent colours: "RHUN +2" in near black) are lightened on the plate until
+    the words reach 4.5:1; light ones keep their colour."""
+    from render.base import words_tint
+    from render.regions import TINTS
+    from render.seats import contrast
+    from render.style import PANEL_BG, SEA
+
+    dark = [(40, 20, 20), (0, 0, 0), (60, 0, 90), (20, 60, 20), (128, 0, 0), (0, 0, 128)]
+    for tint in [*TINTS, *dark]:
+        for ground in (PANEL_BG, SEA):
+            assert contrast(words_tint(tint, ground), ground) >= 4.5, (tint, ground)
+    assert all(contrast(t, PANEL_BG) < 4.5 for t in dark)     # as they were, they did not read
+    assert words_tint(TINTS[0], PANEL_BG) == TINTS[0]
