@@ -186,10 +186,28 @@ def net_change(events: Sequence[Event]) -> Counter[str]:
     return change
 
 
-def draw_scene(state: GameState, board: Board, layers: StaticLayers, events: Sequence[Event], hidden: set[str]
-               ) -> tuple[Image.Image, Battle | None]:
-    """The whole map with its owners' colours, the conquered territories outlined and the arrows of the last
-    battle and fortification, all behind the words; nothing yet on the badges' layer."""
+def scene_arrows(state: GameState, layers: StaticLayers, events: Sequence[Event], hidden: set[str]
+                 ) -> tuple[list[tuple[tuple[int, int], tuple[int, int], Colour]], Battle | None]:
+    """The arrows of the last action (its last battle, its fortifications) as map points and colours, and the
+    battle: those the viewer could have seen."""
+    geo = layers.geometry
+    out: list[tuple[tuple[int, int], tuple[int, int], Colour]] = []
+    battle = _last_battle(events, state)
+    if battle is not None and battle.source in hidden and battle.target in hidden:
+        battle = None   # nothing the viewer could have seen
+    if battle is not None:
+        out.append((geo.territories[battle.source].anchor, geo.territories[battle.target].anchor,
+                    style.ATTACK_ARROW))
+    for e in events:
+        if e["type"] == "fortified" and not (e["from"] in hidden and e["to"] in hidden):
+            out.append((geo.territories[e["from"]].anchor, geo.territories[e["to"]].anchor, style.FORTIFY_ARROW))
+    return out, battle
+
+
+def draw_scene(state: GameState, board: Board, layers: StaticLayers, events: Sequence[Event], hidden: set[str],
+               arrows: bool = True) -> tuple[Image.Image, Battle | None]:
+    """The whole map with its owners' colours, the conquered territories outlined and (with ``arrows``) the
+    arrows of the last battle and fortification, all behind the words; nothing yet on the badges' layer."""
     geo = layers.geometry
     index = layers.index.copy()
     index.putpalette(palette_for(layers, _fills(state, geo, hidden)))
@@ -203,16 +221,9 @@ def draw_scene(state: GameState, board: Board, layers: StaticLayers, events: Seq
         patch, pos = _outline(layers, tid, highlight_for(fill_colour(owner, state)) if owner is not None
                               else style.HIGHLIGHT)
         img.paste(patch, pos, patch)
-    battle = _last_battle(events, state)
-    if battle is not None and battle.source in hidden and battle.target in hidden:
-        battle = None   # nothing the viewer could have seen
-    if battle is not None:
-        _draw_arrow(img, layers, geo.territories[battle.source].anchor, geo.territories[battle.target].anchor,
-                    style.ATTACK_ARROW)
-    for e in events:
-        if e["type"] == "fortified" and not (e["from"] in hidden and e["to"] in hidden):
-            _draw_arrow(img, layers, geo.territories[e["from"]].anchor, geo.territories[e["to"]].anchor,
-                        style.FORTIFY_ARROW)
+    drawn, battle = scene_arrows(state, layers, events, hidden)
+    for a, b, colour in drawn if arrows else ():
+        _draw_arrow(img, layers, a, b, colour)
     return img, battle
 
 
