@@ -232,7 +232,10 @@ class Announcer:
         # Everything is queued at once and awaited at the end: under load, a map that a later one in the same
         # burst supersedes is skipped (cogs/shared/postbox.py).
         ending = await self._game_over(record, outcome.state) if outcome.ended else None  # read before queuing
-        calling = await self.live.ready(record, outcome.state, outcome.deadline) \
+        # The next panel shows no picture when the messages just above it show the board (the turn's summary,
+        # the AIs' turns): the same picture is not sent twice.
+        shown = any(p.by in (PLAYER, AI, TIMEOUT) for p in outcome.parts)
+        calling = await self.live.ready(record, outcome.state, outcome.deadline, picture=not shown) \
             if ending is None and self._turn_passed(outcome) and outcome.state is not None else None
         sent: list[Awaitable[object]] = []
         for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)
