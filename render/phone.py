@@ -52,6 +52,8 @@ ASPECT = 4 / 3          # width : height, under the desktop's 550 x 350 and a ph
 OUTPUT_WIDTH = 800      # image px: twice the phone's width, sharp on a screen of two pixels per CSS px
 MARK_SCALE = 1.3        # "+N" tags and stars, relative to their size on the whole map
 REACH = 44              # map px round a focus territory's badge that should be in the window (its name)
+MUST_SHOW = 16.0        # a focus weight this high must be in the window (a territory that changed hands): the
+                        # window widens for it, legible or not, rather than leave it out
 KEY_FONT = 26           # the colour key's names, image px (capitals about 9.5 CSS px at phone width)
 KEY_ROW = 40            # one row of the colour key, image px
 KEY_PAD = 6
@@ -238,13 +240,28 @@ def phone_layout(state: GameState, board: Board, layers: StaticLayers, focus: Ma
               if tid in geo.territories and tid not in hidden and weight > 0]
     held = {tid: counts[tid] for tid in focus if tid in counts} or counts
     width = min(geo.width, round(_window_width(held, geo.badge_size)))
+    must = [geo.territories[tid].anchor for tid, weight in focus.items()
+            if weight >= MUST_SHOW and tid in geo.territories and tid not in hidden]
+    spread: tuple[float, float, float, float] | None = None
+    if must:
+        spread = (min(p[0] for p in must) - REACH, min(p[1] for p in must) - REACH,
+                  max(p[0] for p in must) + REACH, max(p[1] for p in must) + REACH)
+        need = max(spread[2] - spread[0], (spread[3] - spread[1]) * ASPECT * 1.15)
+        if need > width:
+            width = min(geo.width, math.ceil(need))
+        else:
+            spread = None   # they fit in a legible window: it is chosen as usual
     out_w = OUTPUT_WIDTH
     for _ in range(30):
         scale = out_w / width
         height = min(round(width / ASPECT), geo.height)   # a map less tall than the window: as tall as the map
         kept = max(1.0, height - reserve / scale)
-        x, y = choose_window(points, width, kept, (geo.width, geo.height))
-        y = min(y, geo.height - height)
+        if spread is not None:   # centred on what must be shown, above the key
+            x = min(max(0.0, (spread[0] + spread[2] - width) / 2), geo.width - width)
+            y = min(max(0.0, (spread[1] + spread[3] - kept) / 2), max(0.0, geo.height - height))
+        else:
+            x, y = choose_window(points, width, kept, (geo.width, geo.height))
+            y = min(y, geo.height - height)
         crop = (round(x), round(y), round(x) + width, round(y) + height)
         badge = round(geo.badge_size * scale)
         reach = geo.badge_size // 2
@@ -253,8 +270,8 @@ def phone_layout(state: GameState, board: Board, layers: StaticLayers, focus: Ma
                  and crop[1] - reach < geo.territories[tid].anchor[1] < crop[3] + reach}
         numbers = _number_sizes(drawn, badge)
         heights = [sprites.digit_height(style.font(size, bold=True, condensed=True)) for size in numbers.values()]
-        if min(heights, default=out_w) * PHONE_WIDTH / out_w >= MIN_NUMBER_PX and \
-                name_cap_height() * scale * PHONE_WIDTH / out_w >= MIN_NAME_PX:
+        if spread is not None or (min(heights, default=out_w) * PHONE_WIDTH / out_w >= MIN_NUMBER_PX and
+                                  name_cap_height() * scale * PHONE_WIDTH / out_w >= MIN_NAME_PX):
             break
         width = round(width * 0.97)   # the enlarged fonts are whole sizes: narrow until every number reads
     out_h = min(round(OUTPUT_WIDTH / ASPECT), round(height * scale))

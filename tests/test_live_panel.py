@@ -318,3 +318,60 @@ async def test_when_two_taps_edit_one_message_at_once_the_newer_edit_answers_its
         assert not step.problems
         assert [e["content"] for e in newer.edits] == ["second tap"] and newer.extras.get(ANSWERED_BY_EDIT)
         assert not older.edits and not older.extras  # left for the announcer to answer another way
+
+
+async def test_losses_since_the_last_turn_are_the_territories_taken_and_not_taken_back():
+    from cogs.shared.live import losses_since_last_turn
+
+    events = [
+        {"type": "turn_started", "seat": 0},
+        {"type": "territory_conquered", "seat": 0, "from": "a", "to": "x", "defender": 1},   # before: not told
+        {"type": "turn_started", "seat": 1},
+        {"type": "territory_conquered", "seat": 1, "from": "b", "to": "brazil", "defender": 0},
+        {"type": "territory_conquered", "seat": 1, "from": "b", "to": "peru", "defender": 0},
+        {"type": "turn_started", "seat": 2},
+        {"type": "territory_conquered", "seat": 2, "from": "c", "to": "brazil", "defender": 1},  # changes taker
+        {"type": "territory_conquered", "seat": 2, "from": "c", "to": "iceland", "defender": 0},
+        {"type": "territory_conquered", "seat": 0, "from": "d", "to": "iceland", "defender": 2},  # taken back
+        {"type": "turn_started", "seat": 0},
+    ]
+    assert losses_since_last_turn(events, 0, whole=False) == [("brazil", 2), ("peru", 1)]   # Brazil: its holder
+    assert losses_since_last_turn(events[2:], 0, whole=False) == []           # the turn before is not in the tail
+    assert losses_since_last_turn(events[2:], 0, whole=True) == [("brazil", 2), ("peru", 1)]  # the whole log
+    assert losses_since_last_turn(events, 1, whole=False) == []
+
+
+async def test_a_player_is_told_on_their_panel_what_the_ais_took_from_them(tmp_path: Path):
+    """Alice plays against two AIs; at the start of each of her turns her panel names every territory an AI took
+    from her since her last turn (and says nothing when she lost none)."""
+    from discord_helpers import command_for
+
+    from cogs.shared.live import losses_since_last_turn
+    from engine.ai import make_ai
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="losses"), strict=True) as d:
+        await start(d, ("alice",), 2, deployment="auto")
+        told = 0
+        for _ in range(400):
+            record = await record_of(d)
+            if record is None or record.status != "running":
+                break
+            game = record.game()
+            seat = game.state.current
+            events = await d.bot.store.events(record.id)
+            panel = await panel_of(d)
+            if game.state.phase == REINFORCE and any(e["type"] == "turn_started" for e in events[-3:]):
+                lost = losses_since_last_turn(events, seat, whole=True)
+                if lost:
+                    told += 1
+                    assert "Since your last turn you lost" in panel.content, panel.content
+                    for territory, _taker in lost:
+                        assert game.board.name(territory) in panel.content, (territory, panel.content)
+                else:
+                    assert "Since your last turn" not in panel.content
+            name, options = command_for(make_ai("easy", salt="a").choose(game, seat), game)
+            step = await d.send_command("alice", "general", name, options)
+            assert not step.problems, (name, step.problems)
+            if told >= 2:
+                break
+        assert told >= 2, "the AIs took nothing from her"

@@ -216,3 +216,31 @@ def test_the_last_battles_arrow_is_drawn_over_names_and_never_a_stub():
 
 def game_board():
     return new_game(2).board
+
+
+def test_an_ai_turns_picture_holds_every_territory_that_changed_hands():
+    """An AI took three territories far apart: the phone view of its turn widens to hold all three (legible or
+    not: what changed hands is what its victims most need to see), and outlines each."""
+    from cogs.maps.drawing import PHONE, prepare
+    from engine.fog import EVERYBODY
+    from render.geometry import load_geometry
+
+    taken = ("brazil", "kamchatka", "western_australia")
+    game = position(new_game(3), dict.fromkeys(taken, 1), default_owner=0, seat=2)
+    ev = [{"type": "territory_conquered", "seat": 1, "from": t, "to": t, "defender": 0, "min_move": 1}
+          for t in taken]
+    job = prepare(game.state, EVERYBODY, ev, kind=PHONE)
+    img, layout = render_phone(job.view, focus=dict(job.focus), highlight_events=list(job.highlight))
+    plain, _ = render_phone(job.view, focus=dict(job.focus))
+    geo = load_geometry()
+    x0, y0, x1, y1 = layout.crop
+    for tid in taken:
+        x, y = geo.territories[tid].anchor
+        assert x0 < x < x1 and y0 < y < y1, (tid, layout.crop)
+        ix, iy = round((x - x0) * layout.scale), round((y - y0) * layout.scale)
+        box = (max(0, ix - 60), max(0, iy - 60), min(img.width, ix + 60), min(img.height, iy + 60))
+        assert img.crop(box).tobytes() != plain.crop(box).tobytes(), tid   # its outline
+    # One conquest alone keeps the legible window.
+    one = prepare(game.state, EVERYBODY, ev[:1], kind=PHONE)
+    _, small = render_phone(one.view, focus=dict(one.focus), highlight_events=list(one.highlight))
+    assert_legible(small)

@@ -26,9 +26,9 @@ from cogs.maps.drawing import PHONE, prepare
 from cogs.play.board import add_board_button
 from cogs.play.panel import controls, summary_title, turn_prompt
 from cogs.shared.guards import game_locale
-from cogs.shared.i18n import _
+from cogs.shared.i18n import _, ngettext
 from cogs.shared.postbox import Post, Postbox, PostOptions, Sent
-from cogs.shared.text import describe, seat_name
+from cogs.shared.text import describe, seat_name, territory_text
 from engine import Event, Game, GameState, apply_event
 from engine.events import View
 from engine.fog import EVERYBODY, events_for, fog_hides_board
@@ -59,6 +59,33 @@ def moment(state: GameState) -> str:
 def board_key(state: GameState) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
     """What a picture of the board shows (its owners and armies): a picture is not sent again unchanged."""
     return tuple(sorted(state.owners.items())), tuple(sorted(state.armies.items()))
+
+
+LOSS_TAIL = 3000   # events read back to find what a player lost since their last turn (several rounds of AIs)
+
+
+def losses_since_last_turn(events: Sequence[Event], seat: int, *, whole: bool) -> list[tuple[str, int]]:
+    """The territories ``seat`` lost since its previous turn began, in order, with who took each (a territory
+    taken back and forth counts once, by its last taker), from ``events``: the log's tail, ending with the turn
+    now beginning (``whole``: the tail is the whole log)."""
+    starts = [i for i, e in enumerate(events) if e["type"] in NEW_TURN and e.get("seat") == seat]
+    if not starts:
+        return []
+    if len(starts) > 1:
+        begin = starts[-2] + 1
+    elif whole:
+        begin = 0
+    else:
+        return []   # the turn before is further back than the tail: nothing is said rather than half
+    lost: dict[str, int] = {}
+    for e in events[begin:starts[-1]]:
+        if e["type"] != "territory_conquered":
+            continue
+        if e["seat"] == seat:
+            lost.pop(e["to"], None)         # taken back in between (by a turn played for it)
+        elif e.get("defender") == seat or e["to"] in lost:
+            lost[e["to"]] = e["seat"]       # lost, or lost and taken on by another
+    return list(lost.items())
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -94,6 +121,8 @@ class LivePanels:
         # game -> (the panel's message, the moment and the board its picture shows): the picture is sent again
         # only at the turn's next moment, and only if the board changed (after a restart: from its start)
         self.pictured: dict[int, tuple[int, str, object]] = {}
+        # game -> ((turn, seat), the line that tells the player on turn what they lost since their last turn)
+        self.losses: dict[int, tuple[tuple[int, int], str]] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """Held while a game's outcome is told (by the announcer): one after the other, in order."""
@@ -158,6 +187,9 @@ class LivePanels:
         mention = player.user_id is not None and (prefs is None or prefs.notify != "off")
         who = f"<@{player.user_id}>" if mention else seat_name(state, state.current, locale)
         text = turn_prompt(game, locale, who)
+        told = self.losses.get(record.id)
+        if told is not None and told[0] == (state.turn, state.current):
+            text += "\n" + told[1]
         if state.teams:
             mates = [seat_name(state, m, locale) for m in game.teammates(state.current)]
             text += " " + _("(team {n}, with {players})", locale, n=state.teams[state.current] + 1,
@@ -167,6 +199,29 @@ class LivePanels:
         options: PostOptions = {"allowed_mentions": only(player.user_id) if ping and mention and player.user_id
                                 else NOBODY}
         return text, options
+
+    async def _note_losses(self, record: GameRecord, state: GameState, locale: object) -> None:
+        """What the player now on turn lost since their last turn (to the AIs' turns above all, which nobody
+        plays in front of them), kept for their panel's first line while the turn goes on. Not under fog: the
+        panel is public, and there only they may know it."""
+        key = (state.turn, state.current)
+        if fog_hides_board(state) or (self.losses.get(record.id, ((), ""))[0] == key):
+            return
+        self.losses.pop(record.id, None)
+        since = max(0, record.last_seq - LOSS_TAIL)
+        lost = losses_since_last_turn(await self.store.events(record.id, since), state.current, whole=since == 0)
+        if not lost:
+            return
+        board = Game(state).board
+        takers: dict[int, list[str]] = {}
+        for territory, taker in lost:
+            takers.setdefault(taker, []).append(territory_text(board, territory, locale))
+        parts = [_("{territories} to {player}", locale, territories=", ".join(names),
+                   player=seat_name(state, taker, locale)) for taker, names in takers.items()]
+        line = ngettext("📉 Since your last turn you lost {n} territory: {losses}.",
+                        "📉 Since your last turn you lost {n} territories: {losses}.", len(lost), locale,
+                        losses="; ".join(parts))
+        self.losses[record.id] = (key, line)
 
     # -- the channel ------------------------------------------------------------------------------------
     def _queue(self, record: GameRecord, content: str | None, options: PostOptions, *,
@@ -208,6 +263,7 @@ class LivePanels:
         waits until the panel is posted and recorded. Without ``picture`` a turn's first panel has none: the
         messages just above it (the turn before, an AI's turn) show the board as it is."""
         locale = game_locale(record)
+        await self._note_losses(record, state, locale)
         head, options = await self._calling(record, state, due, ping=ping)
         if note:
             head += "\n" + note
