@@ -72,7 +72,10 @@ def read_json(blob: bytes, name: str) -> dict[str, Any]:
                            limit=MAX_JSON_BYTES // 1024)
     try:
         data = json.loads(blob.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:   # nested too deep: not a map
+    except json.JSONDecodeError as exc:   # where it breaks, so the map's maker can find it
+        raise MapFileError("Line {line}, column {column} of {name}: this is not valid JSON.", line=exc.lineno,
+                           column=exc.colno, name=name) from exc
+    except (UnicodeDecodeError, RecursionError) as exc:   # nested too deep: not a map
         raise MapFileError("The map file {name} is not valid JSON.", name=name) from exc
     if not isinstance(data, dict):
         raise MapFileError("The map file {name} must hold a JSON object.", name=name)
@@ -161,13 +164,14 @@ def _cleaned(value: Any) -> Any:
     return value
 
 
-def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, clean: bool = True) -> MapPackage:
+def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, clean: bool = True,
+                 file_name: str = MAP_FILE) -> MapPackage:
     """Check a map in our format and bring it to the drawn size. ``files`` are the pictures by file name;
     the map names its region image and picture under ``images`` (``regions``, ``background``). With ``clean``
     (a new map) its texts lose their control characters; a stored map is read as it was stored, so its id
-    stays the same."""
+    stays the same. ``file_name``: the map file's, for its refusals."""
     if isinstance(data, bytes):
-        data = read_json(data, MAP_FILE)
+        data = read_json(data, file_name[:60])
     data = _plain_copy(data)
     if clean:
         cleaned: dict[str, Any] = _cleaned(data)

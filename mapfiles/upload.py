@@ -51,7 +51,7 @@ def import_upload(files: Mapping[str, bytes], notes: ImportNotes | None = None) 
     others = {k: v for k, v in files.items() if k != name}
     ext = extension(name)
     if ext == ".json":
-        return load_package(files[name], others)
+        return load_package(files[name], others, file_name=name)
     if ext == ".map":
         return import_domination(files[name], others, name)
     images = [n for n in others if extension(n) in IMAGE_EXTENSIONS]
