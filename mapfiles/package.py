@@ -123,6 +123,9 @@ def values_by_colour(rgb: Image.Image, present: list[tuple[int, int, int]],
     return Image.frombytes("L", indexed.size, indexed.tobytes()).point(lut)
 
 
+MAX_PATH_POINTS = 20   # points of a route's path that a map file gives
+
+
 def _scaled_point(point: object, factor: float, size: tuple[int, int], what: str) -> list[int]:
     if not (isinstance(point, list) and len(point) == 2 and all(isinstance(v, (int, float)) for v in point)):
         raise MapFileError("The position of {what} must be two numbers [x, y].", what=what)
@@ -221,6 +224,16 @@ def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, cl
     for route in data.get("sea_routes", []):
         if not (isinstance(route, list) and 2 <= len(route) <= 3 and (len(route) == 2 or route[2] == "wrap")):
             raise MapFileError("A sea route must be [a, b] or [a, b, \"wrap\"].")
+    routes = {frozenset(r[:2]) for r in data.get("sea_routes", []) if isinstance(r, list)}
+    paths = data.get("route_paths", [])
+    for entry in paths if isinstance(paths, list) else [None]:
+        between = entry.get("between") if isinstance(entry, dict) else None
+        points = entry.get("path") if isinstance(entry, dict) else None
+        if not (isinstance(between, list) and frozenset(between) in routes and isinstance(points, list)
+                and 1 <= len(points) <= MAX_PATH_POINTS):
+            raise MapFileError("A route's path must be {{\"between\": [a, b], \"path\": [[x, y], ...]}} for one of "
+                               "the map's sea routes, with 1 to {most} points.", most=MAX_PATH_POINTS)
+        entry["path"] = [_scaled_point(p, factor, size, "a point of a route") for p in points]
     data["images"] = {"regions": REGIONS_FILE, **({"background": BACKGROUND_FILE} if background else {})}
     data["format"] = FORMAT_VERSION
     data["id"] = _content_id(data, regions)
