@@ -229,7 +229,8 @@ def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, cl
     for entry in paths if isinstance(paths, list) else [None]:
         between = entry.get("between") if isinstance(entry, dict) else None
         points = entry.get("path") if isinstance(entry, dict) else None
-        if not (isinstance(entry, dict) and isinstance(between, list) and frozenset(between) in routes
+        if not (isinstance(entry, dict) and isinstance(between, list) and all(isinstance(t, str) for t in between)
+                and frozenset(between) in routes
                 and isinstance(points, list) and 1 <= len(points) <= MAX_PATH_POINTS):
             raise MapFileError("A route's path must be {{\"between\": [a, b], \"path\": [[x, y], ...]}} for one of "
                                "the map's sea routes, with 1 to {most} points.", most=MAX_PATH_POINTS)

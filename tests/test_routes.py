@@ -82,6 +82,7 @@ def test_a_maps_own_path_for_a_route_is_drawn_as_given():
     [{"between": ["t1", "t3"], "path": [[10, 10]] * 21}],            # too many
     [{"between": ["t1", "t3"], "path": [[10, 99_999]]}],             # outside the map
     {"t1": [[10, 10]]},                                              # not a list
+    [{"between": [["t1"], "t3"], "path": [[10, 10]]}],               # not ids
 ])
 def test_a_bad_route_path_is_refused(paths):
     blob, files = islands([(80, 300, 300, 500), (600, 250, 800, 650), (1100, 300, 1320, 500)],
