@@ -63,6 +63,11 @@ COLOURS = {
 # Regions this close (in pixels, across or diagonally) share a land border: Domination's region images
 # leave a line of "no territory" 1-3 px wide between neighbours, or let them meet only at a corner.
 LAND_REACH = 4
+# Some maps leave 4 or 5 px between neighbours along a whole border (Eurasien's Tschad–Sudan): regions within
+# SEAM_REACH px of each other along at least LONG_SEAM pixels share a land border too. A strait is narrow and
+# short (two coasts face each other over a few pixels); a border runs along.
+SEAM_REACH = 6
+LONG_SEAM = 60
 # Our languages and the ``MAP_xx.properties`` files that give them (Java once called Bokmål "no").
 PROPERTIES_LANGUAGES = {"nb": ("nb", "no"), "es": ("es",)}
 
@@ -378,9 +383,11 @@ def to_our_format(parsed: Parsed, title: str, cards: CardsFile | None,
     return data
 
 
-def touching_pairs(regions: Image.Image, reach: int = LAND_REACH) -> set[tuple[int, int]]:
+def touching_pairs(regions: Image.Image, reach: int = LAND_REACH, *, seam: int = SEAM_REACH,
+                   along: int = LONG_SEAM) -> set[tuple[int, int]]:
     """Pairs of region values (smaller first) with pixels at most ``reach`` pixels apart across, down or
-    diagonally (the larger of the two distances).
+    diagonally (the larger of the two distances), or at most ``seam`` pixels apart along a border: ``along``
+    pixels or more of one within ``seam`` of the other.
 
     For each value, around the box that holds its region: its pixels as a mask, spread ``reach`` pixels
     every way by a box blur (any pixel the blur reaches is no longer 0; the blur repeats the edge pixels,
@@ -393,12 +400,16 @@ def touching_pairs(regions: Image.Image, reach: int = LAND_REACH) -> set[tuple[i
         return set()
     boxes = rough_boxes(regions, values[-1])
     pairs: set[tuple[int, int]] = set()
+    wide = max(reach, seam)
     for a in values:   # at most 255
         x0, y0, x1, y1 = boxes[a]
-        around = regions.crop((max(0, x0 - reach), max(0, y0 - reach), min(w, x1 + reach), min(h, y1 + reach)))
+        around = regions.crop((max(0, x0 - wide), max(0, y0 - wide), min(w, x1 + wide), min(h, y1 + wide)))
         mask = around.point([255 if v == a else 0 for v in range(256)])
         near = around.histogram(mask=mask.filter(ImageFilter.BoxBlur(reach)))
         pairs.update((min(a, b), max(a, b)) for b in range(1, 256) if near[b] and b != a)
+        if seam > reach:
+            by = around.histogram(mask=mask.filter(ImageFilter.BoxBlur(seam)))
+            pairs.update((min(a, b), max(a, b)) for b in range(1, 256) if by[b] >= along and b != a)
     return pairs
 
 

@@ -14,6 +14,7 @@ import mapdraw
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from PIL import Image, ImageDraw
 
 from engine import Board
 from mapfiles import install, load_package
@@ -248,3 +249,34 @@ def test_a_plates_words_read_in_every_tint():
             assert contrast(words_tint(tint, ground), ground) >= 4.5, (tint, ground)
     assert all(contrast(t, PANEL_BG) < 4.5 for t in dark)     # as they were, they did not read
     assert words_tint(TINTS[0], PANEL_BG) == TINTS[0]
+
+
+@pytest.mark.parametrize("gap", [1, 2, 3])
+def test_a_seam_of_a_few_pixels_between_neighbours_is_drawn_as_one_border(gap):
+    """A region image that leaves 1-3 px of no territory between neighbours (as most Domination maps do): the
+    seam is closed, so the two meet in one border line, with no coast and no sea between them; a wider strait
+    stays sea."""
+    from render.regions import close_seams
+
+    img = Image.new("L", (300, 200), 0)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((20, 20, 149, 179), fill=1)
+    draw.rectangle((150 + gap, 20, 280, 179), fill=2)
+    draw.rectangle((20, 185, 80, 199), fill=3)    # 5 px of sea above it: a strait, kept
+    closed = close_seams(img)
+    row = [closed.getpixel((x, 100)) for x in range(140, 165)]
+    assert 0 not in row and set(row) == {1, 2}
+    assert [closed.getpixel((50, y)) for y in range(180, 185)] == [0] * 5
+    assert closed.getpixel((10, 100)) == 0 and closed.getpixel((290, 100)) == 0   # the outer coasts stay
+
+
+def test_seams_closed_on_a_whole_map_leave_one_line_between_neighbours():
+    world = crowdedmaps.crowded(12, size=(1600, 700), seed=5, gap=3, continents=2)
+    pkg = load_package(*crowdedmaps.our_files(world))
+    geo = build_geometry(pkg.id, pkg.data, pkg.regions, pkg.background)
+    box = pkg.regions.point([0] + [255] * 255).getbbox()   # the land (the loader may add sea for the legend)
+    assert box is not None
+    inside = (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2)
+    before, after = pkg.regions.crop(inside).histogram()[0], geo.label.crop(inside).histogram()[0]
+    assert before > 1000             # the region image's seams
+    assert after < before / 100      # closed: a few pixels left where four regions meet or by the map's edge
