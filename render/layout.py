@@ -104,6 +104,8 @@ def legend_rows(words: Sequence[str], map_height: int, corner: str = "lower left
         x0 = map_width - MARGIN - 2 - width
     elif corner.endswith("middle"):
         x0 = max(MARGIN + 2, (map_width - width) // 2)
+    elif " at " in corner:   # a place along the edge ("lower at 600": its left end there)
+        x0 = max(MARGIN + 2, min(int(corner.rsplit(" ", 1)[1]), map_width - MARGIN - 2 - width))
     if corner.startswith("upper"):
         y1 = MARGIN + 2 + height
     y0 = y1 - height

@@ -266,14 +266,23 @@ def land_in_corners(regions: Image.Image, size: tuple[int, int] = LEGEND_ROOM) -
 
 
 BUSY_EDGE = 40        # a pixel of the picture whose edge filter reaches this is detail (a line, a letter)
+BUSY_TRACE = 0.02     # a share of detail below this is a trace (a coast, a wave): above it, text or a table
+
+
+SLIDE = 100          # px between the places along the lower and upper edges where the legend may also go
 
 
 def _legend_places(size: tuple[int, int], room: tuple[int, int] = LEGEND_ROOM) -> dict[str, tuple[int, int, int, int]]:
-    """Where the legend may go: the four corners, then the middle of the lower and the upper edge."""
+    """Where the legend may go: the four corners, the middle of the lower and the upper edge, then any place
+    along those edges (``"lower at X"``: its left end at X), ``SLIDE`` px apart."""
     w, h = size
     middle = (w - room[0]) // 2
-    return {**_corner_boxes(size, room), "lower middle": (middle, h - room[1], middle + room[0], h),
-            "upper middle": (middle, 0, middle + room[0], room[1])}
+    places = {**_corner_boxes(size, room), "lower middle": (middle, h - room[1], middle + room[0], h),
+              "upper middle": (middle, 0, middle + room[0], room[1])}
+    for x in range(SLIDE, w - room[0] - SLIDE // 2, SLIDE):
+        places[f"lower at {x}"] = (x, h - room[1], x + room[0], h)
+        places[f"upper at {x}"] = (x, 0, x + room[0], room[1])
+    return places
 
 
 def busy_in_corners(background: Image.Image, size: tuple[int, int] = LEGEND_ROOM) -> dict[str, float]:
@@ -296,8 +305,13 @@ def legend_corner(regions: Image.Image, background: Image.Image | None = None) -
     land = {k: sum(regions.crop(box).histogram()[1:]) for k, box in places.items()}
     area = LEGEND_ROOM[0] * LEGEND_ROOM[1]
     busy = busy_in_corners(background) if background is not None else dict.fromkeys(land, 0.0)
-    # Land counts four times as much as the picture's detail: a name or a badge under the legend is lost.
-    return min(land, key=lambda k: (round(4 * land[k] / area + busy[k], 2), k.endswith("middle"), k != "lower left"))
+    # Land counts four times as much as the picture's detail (a name or a badge under the legend is lost), and
+    # the picture's own text (a title, its table of bonuses) as much as land once it is more than a trace.
+    def cost(k: str) -> tuple[float, int, bool]:
+        text = busy[k] if busy[k] < BUSY_TRACE else 4 * busy[k]
+        kind = 0 if " at " not in k and not k.endswith("middle") else 1 if k.endswith("middle") else 2
+        return round(4 * land[k] / area + text, 2), kind, k != "lower left"
+    return min(land, key=cost)
 
 
 SEAM = 3   # px: a line of "no territory" up to this wide between two lands is closed (one border)

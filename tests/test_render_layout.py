@@ -280,3 +280,32 @@ def test_seams_closed_on_a_whole_map_leave_one_line_between_neighbours():
     before, after = pkg.regions.crop(inside).histogram()[0], geo.label.crop(inside).histogram()[0]
     assert before > 1000             # the region image's seams
     assert after < before / 100      # closed: a few pixels left where four regions meet or by the map's edge
+
+
+def test_the_legend_keeps_clear_of_the_pictures_bonus_table():
+    """As on Domination's classic picture: land in three corners and in the middle of both edges, and a table of
+    bonuses ("Asia 7", "Oceania 2") printed over the sea in the lower left. The legend goes where there is
+    neither land nor the picture's text (the open sea between South America and Australia), not over the
+    table."""
+    regions = Image.new("L", (1600, 900), 0)
+    draw = ImageDraw.Draw(regions)
+    draw.rectangle((0, 0, 420, 300), fill=1)          # Alaska, upper left
+    draw.rectangle((1150, 0, 1599, 320), fill=2)      # Siberia, upper right
+    draw.rectangle((1180, 600, 1599, 899), fill=3)    # Australia, lower right
+    draw.rectangle((500, 0, 1100, 560), fill=4)       # Europe, Africa and Asia, to the top edge
+    draw.rectangle((420, 600, 700, 899), fill=5)      # South America, to the lower edge
+    picture = Image.new("RGB", regions.size, (40, 80, 120))
+    art = ImageDraw.Draw(picture)
+    for value, colour in ((1, (190, 180, 140)), (2, (170, 190, 140)), (3, (200, 170, 130)), (4, (180, 180, 150)),
+                          (5, (185, 175, 145))):
+        picture.paste(colour, mask=regions.point([255 if v == value else 0 for v in range(256)]))
+    table = (12, 700, 330, 890)
+    art.rectangle(table, fill=(230, 225, 200), outline=(0, 0, 0), width=2)
+    for k in range(7):   # one line a continent: its name and its bonus
+        art.text((24, 708 + 25 * k), f"Continent {k}", fill=(0, 0, 0))
+        art.text((290, 708 + 25 * k), str(k + 2), fill=(0, 0, 0))
+    place = legend_corner(regions, picture)
+    box, _ = layout.legend_rows(LEGEND, 900, place, 1600)
+    assert not overlaps(box, table), (place, box)
+    assert regions.crop(box).getbbox() is None, (place, box)       # and over no land
+    assert legend_corner(regions) == "lower left"                  # without the picture, the table's corner
