@@ -439,7 +439,7 @@ def _has_land_block(coarse: Image.Image, box: Box) -> bool:
     return bool(coarse.crop(inner).getextrema()[0] == 0)
 
 
-TOUCH = (8, 16, 24)    # how far from a continent name at sea the land nearest it is looked for
+TOUCH = (4, 8, 12, 16, 20, 24)   # how far from a continent name at sea the land nearest it is looked for
 
 
 def _by_own_coast(label: Image.Image, box: Box, members: Image.Image, around: Box) -> bool:

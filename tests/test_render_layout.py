@@ -186,10 +186,11 @@ def test_the_legend_takes_the_middle_of_an_edge_when_the_picture_prints_in_both_
     assert box[0] > 400 and box[2] < 1200 and box[3] <= 900
 
 
-def nearest_land_is_own(geo: Geometry, board: Board, cid: str, box: layout.Box, reach: int = 30) -> bool:
-    """Whether the land nearest a continent name's box (grown a pixel at a time) is mostly its own continent's."""
+def nearest_land_is_own(geo: Geometry, board: Board, cid: str, box: layout.Box, reach: int = 24) -> bool:
+    """Whether the land nearest a continent name's box is mostly its own continent's: the first of the boxes
+    grown by 4, 8 ... ``reach`` px that holds land holds mostly its own."""
     own = {geo.territories[t].value for t in board.continents[cid].territories}
-    for d in range(reach + 1):
+    for d in range(4, reach + 1, 4):
         near = (box[0] - d, box[1] - d, box[2] + d, box[3] + d)
         counts = geo.label.crop(near).histogram()
         land = sum(counts[1:])
