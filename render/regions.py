@@ -326,18 +326,33 @@ def close_seams(regions: Image.Image, reach: int = SEAM) -> Image.Image:
     w, h = regions.size
     seam = Image.new("L", regions.size, 0)
     for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        for i in range(1, reach + 1):
-            for j in range(1, reach + 2 - i):   # land i px one way and j px the other: a gap of i + j - 1
-                both = ImageChops.multiply(ImageChops.offset(land, i * dx, i * dy),
-                                           ImageChops.offset(land, -j * dx, -j * dy))
-                seam = ImageChops.lighter(seam, both)
+        # Land within k px one way (ahead[k - 1]) and within reach + 1 - k px the other: a gap of reach at most.
+        ahead: list[Image.Image] = []
+        behind: list[Image.Image] = []
+        for k in range(1, reach + 1):
+            a = ImageChops.offset(land, k * dx, k * dy)
+            b = ImageChops.offset(land, -k * dx, -k * dy)
+            ahead.append(a if not ahead else ImageChops.lighter(ahead[-1], a))
+            behind.append(b if not behind else ImageChops.lighter(behind[-1], b))
+        for k in range(1, reach + 1):
+            seam = ImageChops.lighter(seam, ImageChops.multiply(ahead[k - 1], behind[reach - k]))
     # Not across the picture's edge (offset wraps round), and only where there is no land yet.
     edge = Image.new("L", regions.size, 0)
     edge.paste(255, (reach, reach, w - reach, h - reach))
     seam = ImageChops.multiply(ImageChops.multiply(seam, edge), ImageChops.invert(land))
-    if seam.getbbox() is None:
+    box = seam.getbbox()
+    if box is None:
         return regions
-    near = regions.filter(ImageFilter.MaxFilter(2 * reach + 1))
+    # The largest value within reach (a box's maximum, across then down: a few ms where MaxFilter takes 100):
+    # a seam between two regions goes to one of them, which then meets the other in one line.
+    across = regions
+    for k in range(1, reach + 1):
+        across = ImageChops.lighter(across, ImageChops.lighter(ImageChops.offset(regions, k, 0),
+                                                               ImageChops.offset(regions, -k, 0)))
+    near = across
+    for k in range(1, reach + 1):
+        near = ImageChops.lighter(near, ImageChops.lighter(ImageChops.offset(across, 0, k),
+                                                           ImageChops.offset(across, 0, -k)))
     return Image.composite(near, regions, seam)
 
 
