@@ -457,8 +457,8 @@ def _by_own_coast(label: Image.Image, box: Box, members: Image.Image, around: Bo
 
 
 def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _Taken, names: _Taken,
-                     members: Image.Image | None, around: Box | None, coarse: Image.Image | None = None
-                     ) -> tuple[Point, str, bool, int] | None:
+                     members: Image.Image | None, around: Box | None, coarse: Image.Image | None = None,
+                     given: bool = False) -> tuple[Point, str, bool, int] | None:
     """A continent name's centre, its words, whether it sits on a plate and how many spots were tried; None
     when it finds no room (the legend then names it).
 
@@ -467,7 +467,9 @@ def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _
     nearby spot of open sea by the continent that covers the fewest names. Where no open sea is near, the
     name goes on a plate over the continent's own land, clear of every badge, covering the fewest names; a
     name too long for any room there is shortened (``abbreviations``), its bonus kept.
-    ``members`` is a mask of the continent's land (255) over its box ``around``; ``coarse`` is ``open_sea``."""
+    ``members`` is a mask of the continent's land (255) over its box ``around``; ``coarse`` is ``open_sea``.
+    ``given``: the map file places this name; where it finds room at sea there it stays, near its coast or not
+    (the map's author has the last word)."""
     w, h = label.size
     at0 = continent_box(text, (0, 0))
     tries = 0
@@ -476,13 +478,16 @@ def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _
         box = _moved(at0, centre)
         if not _inside_map(box, w, h) or blocked.hits(box):
             return None
-        if around is not None and _gap(box, around) > TOUCH[-1]:
+        mine = given and centre == preferred
+        if around is not None and _gap(box, around) > TOUCH[-1] and not mine:
             return None
         near = _grown(box, 4)
         if coarse is not None and _has_land_block(coarse, near):
             return None
         if sum(label.crop(near).histogram()[1:]):   # land under the words or at their edge
             return None
+        if mine:
+            return 0.0
         if members is not None and around is not None and not _by_own_coast(label, box, members, around):
             return None
         return 6 * names.count(box) + 0.02 * math.hypot(centre[0] - preferred[0], 2 * (centre[1] - preferred[1]))
@@ -661,7 +666,7 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
                           max(b[3] for b in boxes_of))
                 mask = label.crop(around).point([255 if v in values else 0 for v in range(256)])
             found = _place_continent(label, continent_texts[cid], (int(centre[0]), int(centre[1])), blocked,
-                                     name_boxes, mask, around, coarse)
+                                     name_boxes, mask, around, coarse, cid in geometry.get("labels_given", ()))
             if found is None and legend_naming is None:
                 found = ((int(centre[0]), int(centre[1])), continent_texts[cid], True, 0)
             if found is None:

@@ -439,6 +439,7 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     raw: GeometryData = {
         "width": width, "height": height, "territories": raw_territories, "legend": legend_corner(regions, background),
         "continent_labels": {k: list(v) for k, v in continent_labels.items()},
+        "labels_given": [c["id"] for c in data["continents"] if c.get("label")],
         "sea_routes": [{"between": [a, b], "segments": [list(s) for s in segs]} for a, b, segs in routes]}
     return Geometry(width=width, height=height, label=regions, coast=_soft(coast), borders=_soft(borders),
                     continents=_soft(continents), territories=shapes, sea_routes=tuple(routes),

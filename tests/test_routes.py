@@ -89,3 +89,31 @@ def test_a_bad_route_path_is_refused(paths):
                           [["t1", "t3"], ["t3", "t2"]], route_paths=paths)
     with pytest.raises(MapFileError):
         load_package(blob, files)
+
+
+def test_the_import_preview_draws_a_maps_own_route_path_and_label():
+    """The preview a manager sees (`/risk map add`, `python -m mapfiles`) draws the map's own route path and
+    continent label where the file puts them: a map maker fixes them without code."""
+    import io
+
+    from PIL import Image
+
+    from mapfiles.cli import preview
+    from render.style import ROUTE
+
+    path = [[700, 60]]
+    blob, files = islands([(80, 300, 300, 500), (600, 250, 800, 650), (1100, 300, 1320, 500)],
+                          [["t1", "t3"], ["t1", "t2"]], route_paths=[{"between": ["t1", "t3"], "path": path}])
+    data = json.loads(blob)
+    data["continents"][0]["label"] = [700, 720]
+    pkg = load_package(json.dumps(data).encode(), files)
+    img = Image.open(io.BytesIO(preview(pkg))).convert("RGB")
+    scale = img.width / 1400
+    x, y = round(path[0][0] * scale), round(path[0][1] * scale)
+    near = [img.getpixel((i, j)) for i in range(x - 12, x + 13) for j in range(y - 4, y + 5)]
+    assert any(sum(abs(a - b) for a, b in zip(p, ROUTE, strict=True)) < 60 for p in near)   # the route's dashes
+    from render.base import static_layers
+
+    layers = static_layers(pkg.board)
+    assert layers.layout is not None      # the name where the file puts it, far from its coast as it is
+    assert layers.layout.continents["c1"] == (round(700 * scale), round(720 * scale))
