@@ -64,12 +64,16 @@ def _ident(name: str, taken: set[str]) -> str:
     return ident
 
 
-def parse_xml(blob: bytes) -> Element:
+def parse_xml(blob: bytes, file_name: str = "map.xml") -> Element:
     if len(blob) > MAX_XML_BYTES:
         raise MapFileError("The map file is larger than {limit} KB.", limit=MAX_XML_BYTES // 1024)
     try:
         root: Element = ElementTree.fromstring(blob, forbid_dtd=True)
-    except (ElementTree.ParseError, DefusedXmlException, ValueError) as exc:
+    except ElementTree.ParseError as exc:   # where the XML breaks, so the map's maker can find it
+        line, column = exc.position
+        raise MapFileError("Line {line}, column {column} of {name}: this is not XML this bot can read.",
+                           line=line, column=column + 1, name=file_name[:60]) from exc
+    except (DefusedXmlException, ValueError) as exc:
         raise MapFileError("The map file is not XML this bot can read.") from exc
     if root.find("territory") is None:
         raise MapFileError("The map file has no <territory>: is it a Conquer Club map?")
@@ -180,7 +184,7 @@ def colour_regions(region_image: Image.Image, seeds: list[tuple[int, int]], name
 def import_conquerclub(xml: bytes, picture_blob: bytes, regions_blob: bytes | None = None, *,
                        name: str = "map", notes: ImportNotes | None = None) -> MapPackage:
     """A Conquer Club map (its XML and large picture, optionally a region image) as a checked package."""
-    root = parse_xml(xml)
+    root = parse_xml(xml, f"{name}.xml")
     picture = open_image(picture_blob, "picture")
     taken: set[str] = set()
     territories: list[dict[str, Any]] = []

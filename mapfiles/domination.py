@@ -63,6 +63,11 @@ COLOURS = {
 # Regions this close (in pixels, across or diagonally) share a land border: Domination's region images
 # leave a line of "no territory" 1-3 px wide between neighbours, or let them meet only at a corner.
 LAND_REACH = 4
+# Some maps leave 4 or 5 px between neighbours along a whole border (Eurasien's Tschad–Sudan): regions within
+# SEAM_REACH px of each other along at least LONG_SEAM pixels share a land border too. A strait is narrow and
+# short (two coasts face each other over a few pixels); a border runs along.
+SEAM_REACH = 6
+LONG_SEAM = 60
 # Our languages and the ``MAP_xx.properties`` files that give them (Java once called Bokmål "no").
 PROPERTIES_LANGUAGES = {"nb": ("nb", "no"), "es": ("es",)}
 
@@ -305,13 +310,40 @@ def _mission(line: int, words: list[str], continents: int, countries: int) -> di
     return {"kind": "continents", "continents": [f"c{n}" for n in dict.fromkeys(numbers)], "plus_any": plus_any}
 
 
+WRAP_SHORTER = 0.7   # a sea line goes round the world only if that way is at most this share of the way across
+EDGE = 3             # px from the picture's west or east edge within which a region "touches" it
+
+
+def edge_values(regions: Image.Image, margin: int = EDGE) -> tuple[set[int], set[int]]:
+    """The region values that reach the picture's west edge and its east edge."""
+    w, h = regions.size
+
+    def held(box: tuple[int, int, int, int]) -> set[int]:
+        counts = regions.crop(box).histogram()
+        return {v for v in range(1, 256) if counts[v]}
+
+    return held((0, 0, min(w, margin), h)), held((max(0, w - margin), 0, w, h))
+
+
+def wraps_round(xa: int, xb: int, a: int, b: int, width: int, sides: tuple[set[int], set[int]]) -> bool:
+    """Whether the sea line between regions ``a`` (badge at ``xa``) and ``b`` goes round the world: only when
+    that way is clearly shorter than across the map and each end reaches the edge it would leave by (a route
+    between two coasts that merely lie far apart, Minhiriath–Umbar, is drawn across)."""
+    across = abs(xa - xb)
+    if width - across > WRAP_SHORTER * across:
+        return False
+    west, east = (a, b) if xa < xb else (b, a)
+    return west in sides[0] and east in sides[1]
+
+
 def to_our_format(parsed: Parsed, title: str, cards: CardsFile | None,
-                  touching: set[tuple[int, int]] | None, width: int | None = None) -> dict[str, Any]:
+                  touching: set[tuple[int, int]] | None, width: int | None = None,
+                  sides: tuple[set[int], set[int]] = (set(), set())) -> dict[str, Any]:
     """Our map JSON for a parsed ``.map``: ids ``t1, t2 ...`` and ``c1, c2 ...`` (names can repeat), a border
     listed on one side only made one-way, sea lines for borders whose regions do not touch, and the deck and
     missions of the cards file (without one: a card for every country, symbols in turn, and two wilds). On a
-    map ``width`` pixels wide, a sea line whose ends are more than half of it apart goes round the world
-    (``"wrap"``: off one edge and in at the other)."""
+    map ``width`` pixels wide, a sea line goes round the world (``"wrap"``: off one edge and in at the other)
+    when ``wraps_round`` says so (``sides``: the regions that reach the west and the east edge)."""
     ids = {c[0]: f"t{c[0]}" for c in parsed.countries}
     cycle = ("infantry", "cavalry", "artillery")
     borders = {a: [b for b in nbs if b != a] for a, nbs in parsed.borders.items()}
@@ -336,7 +368,7 @@ def to_our_format(parsed: Parsed, title: str, cards: CardsFile | None,
         for a, nbs in sorted(borders.items()):
             for b in nbs:   # each border once: a two-way one from its lower end, a one-way one its way
                 if (a < b or a not in borders.get(b, [])) and (min(a, b), max(a, b)) not in touching:
-                    wraps = width is not None and abs(anchors[a] - anchors[b]) > width / 2
+                    wraps = width is not None and wraps_round(anchors[a], anchors[b], a, b, width, sides)
                     sea.append([ids[a], ids[b], "wrap"] if wraps else [ids[a], ids[b]])
     data: dict[str, Any] = {"id": slug(title), "name": title, "continents": continents, "territories": territories,
                             "sea_routes": sea, "images": {"regions": "regions"}}
@@ -351,9 +383,11 @@ def to_our_format(parsed: Parsed, title: str, cards: CardsFile | None,
     return data
 
 
-def touching_pairs(regions: Image.Image, reach: int = LAND_REACH) -> set[tuple[int, int]]:
+def touching_pairs(regions: Image.Image, reach: int = LAND_REACH, *, seam: int = SEAM_REACH,
+                   along: int = LONG_SEAM) -> set[tuple[int, int]]:
     """Pairs of region values (smaller first) with pixels at most ``reach`` pixels apart across, down or
-    diagonally (the larger of the two distances).
+    diagonally (the larger of the two distances), or at most ``seam`` pixels apart along a border: ``along``
+    pixels or more of one within ``seam`` of the other.
 
     For each value, around the box that holds its region: its pixels as a mask, spread ``reach`` pixels
     every way by a box blur (any pixel the blur reaches is no longer 0; the blur repeats the edge pixels,
@@ -366,12 +400,16 @@ def touching_pairs(regions: Image.Image, reach: int = LAND_REACH) -> set[tuple[i
         return set()
     boxes = rough_boxes(regions, values[-1])
     pairs: set[tuple[int, int]] = set()
+    wide = max(reach, seam)
     for a in values:   # at most 255
         x0, y0, x1, y1 = boxes[a]
-        around = regions.crop((max(0, x0 - reach), max(0, y0 - reach), min(w, x1 + reach), min(h, y1 + reach)))
+        around = regions.crop((max(0, x0 - wide), max(0, y0 - wide), min(w, x1 + wide), min(h, y1 + wide)))
         mask = around.point([255 if v == a else 0 for v in range(256)])
         near = around.histogram(mask=mask.filter(ImageFilter.BoxBlur(reach)))
         pairs.update((min(a, b), max(a, b)) for b in range(1, 256) if near[b] and b != a)
+        if seam > reach:
+            by = around.histogram(mask=mask.filter(ImageFilter.BoxBlur(seam)))
+            pairs.update((min(a, b), max(a, b)) for b in range(1, 256) if by[b] >= along and b != a)
     return pairs
 
 
@@ -496,7 +534,7 @@ def import_domination(map_blob: bytes, files: Mapping[str, bytes], name: str = "
         cards = parse_cards(read_text(files[cards_name], cards_name), len(parsed.continents), len(parsed.countries))
         mission_translations(cards, files, cards_name)
     title = map_title(parsed, name)
-    data = to_our_format(parsed, title, cards, touching_pairs(regions), regions.width)
+    data = to_our_format(parsed, title, cards, touching_pairs(regions), regions.width, edge_values(regions))
     named = translations(parsed, files, name)
     if named:
         data["translations"] = named

@@ -72,7 +72,10 @@ def read_json(blob: bytes, name: str) -> dict[str, Any]:
                            limit=MAX_JSON_BYTES // 1024)
     try:
         data = json.loads(blob.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:   # nested too deep: not a map
+    except json.JSONDecodeError as exc:   # where it breaks, so the map's maker can find it
+        raise MapFileError("Line {line}, column {column} of {name}: this is not valid JSON.", line=exc.lineno,
+                           column=exc.colno, name=name) from exc
+    except (UnicodeDecodeError, RecursionError) as exc:   # nested too deep: not a map
         raise MapFileError("The map file {name} is not valid JSON.", name=name) from exc
     if not isinstance(data, dict):
         raise MapFileError("The map file {name} must hold a JSON object.", name=name)
@@ -120,6 +123,9 @@ def values_by_colour(rgb: Image.Image, present: list[tuple[int, int, int]],
     return Image.frombytes("L", indexed.size, indexed.tobytes()).point(lut)
 
 
+MAX_PATH_POINTS = 20   # points of a route's path that a map file gives
+
+
 def _scaled_point(point: object, factor: float, size: tuple[int, int], what: str) -> list[int]:
     if not (isinstance(point, list) and len(point) == 2 and all(isinstance(v, (int, float)) for v in point)):
         raise MapFileError("The position of {what} must be two numbers [x, y].", what=what)
@@ -161,13 +167,14 @@ def _cleaned(value: Any) -> Any:
     return value
 
 
-def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, clean: bool = True) -> MapPackage:
+def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, clean: bool = True,
+                 file_name: str = MAP_FILE) -> MapPackage:
     """Check a map in our format and bring it to the drawn size. ``files`` are the pictures by file name;
     the map names its region image and picture under ``images`` (``regions``, ``background``). With ``clean``
     (a new map) its texts lose their control characters; a stored map is read as it was stored, so its id
-    stays the same."""
+    stays the same. ``file_name``: the map file's, for its refusals."""
     if isinstance(data, bytes):
-        data = read_json(data, MAP_FILE)
+        data = read_json(data, file_name[:60])
     data = _plain_copy(data)
     if clean:
         cleaned: dict[str, Any] = _cleaned(data)
@@ -217,6 +224,17 @@ def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, cl
     for route in data.get("sea_routes", []):
         if not (isinstance(route, list) and 2 <= len(route) <= 3 and (len(route) == 2 or route[2] == "wrap")):
             raise MapFileError("A sea route must be [a, b] or [a, b, \"wrap\"].")
+    routes = {frozenset(r[:2]) for r in data.get("sea_routes", []) if isinstance(r, list)}
+    paths = data.get("route_paths", [])
+    for entry in paths if isinstance(paths, list) else [None]:
+        between = entry.get("between") if isinstance(entry, dict) else None
+        points = entry.get("path") if isinstance(entry, dict) else None
+        if not (isinstance(entry, dict) and isinstance(between, list) and all(isinstance(t, str) for t in between)
+                and frozenset(between) in routes
+                and isinstance(points, list) and 1 <= len(points) <= MAX_PATH_POINTS):
+            raise MapFileError("A route's path must be {{\"between\": [a, b], \"path\": [[x, y], ...]}} for one of "
+                               "the map's sea routes, with 1 to {most} points.", most=MAX_PATH_POINTS)
+        entry["path"] = [_scaled_point(p, factor, size, "a point of a route") for p in points]
     data["images"] = {"regions": REGIONS_FILE, **({"background": BACKGROUND_FILE} if background else {})}
     data["format"] = FORMAT_VERSION
     data["id"] = _content_id(data, regions)

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from engine import Board
 from render import style
 from render.geometry import Geometry
-from render.regions import TINTS, parse_colour
+from render.regions import TINTS, close_seams, parse_colour
 
 from .conquerclub import ImportNotes, import_conquerclub
 from .domination import import_domination
@@ -51,7 +51,7 @@ def import_upload(files: Mapping[str, bytes], notes: ImportNotes | None = None) 
     others = {k: v for k, v in files.items() if k != name}
     ext = extension(name)
     if ext == ".json":
-        return load_package(files[name], others)
+        return load_package(files[name], others, file_name=name)
     if ext == ".map":
         return import_domination(files[name], others, name)
     images = [n for n in others if extension(n) in IMAGE_EXTENSIONS]
@@ -80,7 +80,7 @@ def package_thumbnail(data: Mapping[str, Any], regions: Image.Image, width: int 
     for i, c in enumerate(data["continents"]):
         tint = parse_colour(c.get("colour")) or TINTS[i % len(TINTS)]
         colours.update((index[tid], tint) for tid in c["territories"] if tid in index)
-    return tinted(regions.convert("L"), colours, width)
+    return tinted(close_seams(regions.convert("L")), colours, width)
 
 
 def tinted(regions: Image.Image, colours: Mapping[int, tuple[int, int, int]], width: int) -> Image.Image:

@@ -27,6 +27,7 @@ from . import layout, sprites, style
 from .geometry import Geometry, geometry_for
 from .labels import ENGLISH, LEGEND_WORDS, Labels
 from .layout import Box, MapLayout
+from .seats import on_dark
 
 if TYPE_CHECKING:
     from engine import Board
@@ -179,12 +180,18 @@ def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry, capitals: bool
     for (text, tint), (cx, cy, text_x) in zip(continents, rows[len(words):len(words) + len(continents)],
                                               strict=True):
         draw.rounded_rectangle((cx - 9, cy - 9, cx + 9, cy + 9), radius=4, fill=tint, outline=style.INK)
-        draw.text((text_x, cy), text, font=font, anchor="lm", fill=tint)
+        draw.text((text_x, cy), text, font=font, anchor="lm", fill=words_tint(tint, style.PANEL_BG))
     for (key, name), (cx, cy, text_x) in zip(keyed, rows[len(words) + len(continents):], strict=True):
         draw.text((cx, cy), key, font=style.label_font(), anchor="mm", fill=style.TEXT, stroke_width=style.LABEL_STROKE,
                   stroke_fill=style.INK)
         draw.text((text_x, cy), name, font=font, anchor="lm", fill=style.TEXT)
     return box
+
+
+def words_tint(tint: tuple[int, int, int], background: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A continent's tint for its name on a dark ground (a plate, the sea, the legend): the tint itself, or
+    lightened until its letters reach 4.5:1 there, so that a dark tint ("MORDOR +2") still reads."""
+    return on_dark(tint, background, 4.5)
 
 
 def _legend(words: list[str], geo: Geometry, column: int = layout.LEGEND_COLUMN_ROWS
@@ -269,8 +276,9 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
         local = (centre[0] - x0, centre[1] - y0)
         chalo, cletters = _text_masks((x1 - x0, y1 - y0),
                                       [(placed.continent_texts[cid], local, cfont, style.CONTINENT_STROKE)])
-        part = _over(fixed.crop((x0, y0, x1, y1)), style.PANEL_BG if cid in placed.plates else style.SEA, chalo)
-        fixed.paste(_over(part, tints[cid], cletters), (x0, y0))
+        under = style.PANEL_BG if cid in placed.plates else style.SEA
+        part = _over(fixed.crop((x0, y0, x1, y1)), under, chalo)
+        fixed.paste(_over(part, words_tint(tints[cid], under), cletters), (x0, y0))
         words_mask.paste(ImageChops.lighter(words_mask.crop((x0, y0, x1, y1)), chalo), (x0, y0))
     legend_box = _draw_legend(fixed, labels, geo, capitals,
                               [(continent_texts[cid], tints[cid]) for cid in placed.in_legend],

@@ -45,6 +45,7 @@ class GeometryData(TypedDict):
     sea_routes: list[SeaRouteData]
     continent_labels: dict[str, list[int]]
     legend: NotRequired[str]         # the legend's corner ("lower left" when not given)
+    labels_given: NotRequired[list[str]]   # continents whose label the map file places: kept where it says
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,8 @@ def legend_rows(words: Sequence[str], map_height: int, corner: str = "lower left
         x0 = map_width - MARGIN - 2 - width
     elif corner.endswith("middle"):
         x0 = max(MARGIN + 2, (map_width - width) // 2)
+    elif " at " in corner:   # a place along the edge ("lower at 600": its left end there)
+        x0 = max(MARGIN + 2, min(int(corner.rsplit(" ", 1)[1]), map_width - MARGIN - 2 - width))
     if corner.startswith("upper"):
         y1 = MARGIN + 2 + height
     y0 = y1 - height
@@ -437,9 +439,26 @@ def _has_land_block(coarse: Image.Image, box: Box) -> bool:
     return bool(coarse.crop(inner).getextrema()[0] == 0)
 
 
+TOUCH = (4, 8, 12, 16, 20, 24)   # how far from a continent name at sea the land nearest it is looked for
+
+
+def _by_own_coast(label: Image.Image, box: Box, members: Image.Image, around: Box) -> bool:
+    """Whether a continent name at sea in ``box`` touches its own continent: the nearest land round it (within
+    ``TOUCH``) is mostly the continent's own (``members``, its mask over its box ``around``), not a neighbour's
+    across the water ("AFRICA +3" beside Great Britain)."""
+    for d in TOUCH:
+        near = _grown(box, d)
+        land = sum(label.crop(near).histogram()[1:])
+        if land:
+            own = members.crop((near[0] - around[0], near[1] - around[1], near[2] - around[0],
+                                near[3] - around[1])).histogram()[255]
+            return 2 * own >= land
+    return False
+
+
 def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _Taken, names: _Taken,
-                     members: Image.Image | None, around: Box | None, coarse: Image.Image | None = None
-                     ) -> tuple[Point, str, bool, int] | None:
+                     members: Image.Image | None, around: Box | None, coarse: Image.Image | None = None,
+                     given: bool = False) -> tuple[Point, str, bool, int] | None:
     """A continent name's centre, its words, whether it sits on a plate and how many spots were tried; None
     when it finds no room (the legend then names it).
 
@@ -448,7 +467,9 @@ def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _
     nearby spot of open sea by the continent that covers the fewest names. Where no open sea is near, the
     name goes on a plate over the continent's own land, clear of every badge, covering the fewest names; a
     name too long for any room there is shortened (``abbreviations``), its bonus kept.
-    ``members`` is a mask of the continent's land (255) over its box ``around``; ``coarse`` is ``open_sea``."""
+    ``members`` is a mask of the continent's land (255) over its box ``around``; ``coarse`` is ``open_sea``.
+    ``given``: the map file places this name; where it finds room at sea there it stays, near its coast or not
+    (the map's author has the last word)."""
     w, h = label.size
     at0 = continent_box(text, (0, 0))
     tries = 0
@@ -457,12 +478,17 @@ def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _
         box = _moved(at0, centre)
         if not _inside_map(box, w, h) or blocked.hits(box):
             return None
-        if around is not None and _gap(box, around) > 60:
+        mine = given and centre == preferred
+        if around is not None and _gap(box, around) > TOUCH[-1] and not mine:
             return None
         near = _grown(box, 4)
         if coarse is not None and _has_land_block(coarse, near):
             return None
         if sum(label.crop(near).histogram()[1:]):   # land under the words or at their edge
+            return None
+        if mine:
+            return 0.0
+        if members is not None and around is not None and not _by_own_coast(label, box, members, around):
             return None
         return 6 * names.count(box) + 0.02 * math.hypot(centre[0] - preferred[0], 2 * (centre[1] - preferred[1]))
 
@@ -509,8 +535,10 @@ def _place_continent(label: Image.Image, text: str, preferred: Point, blocked: _
                                     box[3] - around[1])).histogram()[255] / area
                 if own == 0:    # over none of its own land it would read as a neighbour's name
                     continue
-            cost = 20 * (1 - own) + 3 * names.count(box) + 0.01 * math.hypot(centre[0] - preferred[0],
-                                                                              centre[1] - preferred[1])
+            # A name under the plate would have to move, perhaps into the legend as a number: the plate
+            # takes the largest empty part of its continent rather than a territory's name.
+            cost = 20 * (1 - own) + 30 * names.count(box) + 0.01 * math.hypot(centre[0] - preferred[0],
+                                                                               centre[1] - preferred[1])
             if plate_best is None or cost < plate_best[0]:
                 plate_best = (cost, centre)
         if plate_best is not None:
@@ -616,7 +644,8 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
 
     # Continent names first: they are the largest, and a territory name can move more easily.
     given = [tid for tid in terr if terr[tid].get("label_given", True)]
-    name_boxes = _Taken([label_box(names[tid], stored[tid]) for tid in given])
+    # Where each name would go (placed by hand, or just under its badge): a continent name keeps clear of them.
+    name_boxes = _Taken([label_box(names[tid], stored[tid]) for tid in terr])
     continents: dict[str, Point] = {}
     continent_boxes: dict[str, Box] = {}
     continent_words: dict[str, str] = {}
@@ -637,7 +666,7 @@ def localise_layout(label: Image.Image, geometry: GeometryData, names: dict[str,
                           max(b[3] for b in boxes_of))
                 mask = label.crop(around).point([255 if v in values else 0 for v in range(256)])
             found = _place_continent(label, continent_texts[cid], (int(centre[0]), int(centre[1])), blocked,
-                                     name_boxes, mask, around, coarse)
+                                     name_boxes, mask, around, coarse, cid in geometry.get("labels_given", ()))
             if found is None and legend_naming is None:
                 found = ((int(centre[0]), int(centre[1])), continent_texts[cid], True, 0)
             if found is None:

@@ -22,7 +22,7 @@ from .geometry import Geometry, geometry_for
 from .labels import ENGLISH, Labels
 from .layout import MARK_WEIGHTS, Box, place_mark
 from .panel import Battle, draw_panel
-from .seats import NEUTRAL, fill_colour, seat_colour, seat_shape
+from .seats import NEUTRAL, Colour, fill_colour, highlight_for, seat_colour, seat_shape
 
 if TYPE_CHECKING:
     from engine import Board, GameState
@@ -115,16 +115,16 @@ def _draw_arrow(img: Image.Image, layers: StaticLayers, a: tuple[int, int], b: t
     img.paste(patch, pos, patch)
 
 
-_outlines: dict[tuple[str, str], tuple[Image.Image, tuple[int, int]]] = {}
+_outlines: dict[tuple[str, str, Colour], tuple[Image.Image, tuple[int, int]]] = {}
 
 
-def _outline(layers: StaticLayers, territory: str) -> tuple[Image.Image, tuple[int, int]]:
-    """A conquered territory's outline, behind this language's words. Cached per language and territory
-    (building one twice in two threads gives the same image, so no lock is needed)."""
-    key = (layers.key, territory)
+def _outline(layers: StaticLayers, territory: str, colour: Colour) -> tuple[Image.Image, tuple[int, int]]:
+    """A conquered territory's outline in ``colour``, behind this language's words. Cached per language,
+    territory and colour (building one twice in two threads gives the same image, so no lock is needed)."""
+    key = (layers.key, territory, colour)
     hit = _outlines.get(key)
     if hit is None:
-        patch, pos = sprites.outline_sprite(territory, map_id=layers.geometry.map_id)
+        patch, pos = sprites.outline_sprite(territory, colour, map_id=layers.geometry.map_id)
         hit = (_behind_words(layers, patch, pos), pos)
         _outlines[key] = hit
     return hit
@@ -186,10 +186,28 @@ def net_change(events: Sequence[Event]) -> Counter[str]:
     return change
 
 
-def draw_scene(state: GameState, board: Board, layers: StaticLayers, events: Sequence[Event], hidden: set[str]
-               ) -> tuple[Image.Image, Battle | None]:
-    """The whole map with its owners' colours, the conquered territories outlined and the arrows of the last
-    battle and fortification, all behind the words; nothing yet on the badges' layer."""
+def scene_arrows(state: GameState, layers: StaticLayers, events: Sequence[Event], hidden: set[str]
+                 ) -> tuple[list[tuple[tuple[int, int], tuple[int, int], Colour]], Battle | None]:
+    """The arrows of the last action (its last battle, its fortifications) as map points and colours, and the
+    battle: those the viewer could have seen."""
+    geo = layers.geometry
+    out: list[tuple[tuple[int, int], tuple[int, int], Colour]] = []
+    battle = _last_battle(events, state)
+    if battle is not None and battle.source in hidden and battle.target in hidden:
+        battle = None   # nothing the viewer could have seen
+    if battle is not None:
+        out.append((geo.territories[battle.source].anchor, geo.territories[battle.target].anchor,
+                    style.ATTACK_ARROW))
+    for e in events:
+        if e["type"] == "fortified" and not (e["from"] in hidden and e["to"] in hidden):
+            out.append((geo.territories[e["from"]].anchor, geo.territories[e["to"]].anchor, style.FORTIFY_ARROW))
+    return out, battle
+
+
+def draw_scene(state: GameState, board: Board, layers: StaticLayers, events: Sequence[Event], hidden: set[str],
+               arrows: bool = True) -> tuple[Image.Image, Battle | None]:
+    """The whole map with its owners' colours, the conquered territories outlined and (with ``arrows``) the
+    arrows of the last battle and fortification, all behind the words; nothing yet on the badges' layer."""
     geo = layers.geometry
     index = layers.index.copy()
     index.putpalette(palette_for(layers, _fills(state, geo, hidden)))
@@ -199,18 +217,13 @@ def draw_scene(state: GameState, board: Board, layers: StaticLayers, events: Seq
                  if e["type"] == "territory_conquered" or e["type"] == "territory_claimed"]
     conquered = [t for t in conquered if t not in hidden]
     for tid in dict.fromkeys(conquered):
-        patch, pos = _outline(layers, tid)
+        owner = state.owners.get(tid)
+        patch, pos = _outline(layers, tid, highlight_for(fill_colour(owner, state)) if owner is not None
+                              else style.HIGHLIGHT)
         img.paste(patch, pos, patch)
-    battle = _last_battle(events, state)
-    if battle is not None and battle.source in hidden and battle.target in hidden:
-        battle = None   # nothing the viewer could have seen
-    if battle is not None:
-        _draw_arrow(img, layers, geo.territories[battle.source].anchor, geo.territories[battle.target].anchor,
-                    style.ATTACK_ARROW)
-    for e in events:
-        if e["type"] == "fortified" and not (e["from"] in hidden and e["to"] in hidden):
-            _draw_arrow(img, layers, geo.territories[e["from"]].anchor, geo.territories[e["to"]].anchor,
-                        style.FORTIFY_ARROW)
+    drawn, battle = scene_arrows(state, layers, events, hidden)
+    for a, b, colour in drawn if arrows else ():
+        _draw_arrow(img, layers, a, b, colour)
     return img, battle
 
 

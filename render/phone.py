@@ -15,11 +15,12 @@ capital stars are drawn afresh at the enlarged size, so the numbers stay sharp.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from . import sprites, style
 from .labels import ENGLISH, Labels
@@ -33,9 +34,10 @@ from .mapview import (
     encode_png,
     hidden_from,
     layers_for,
+    scene_arrows,
     seen_events,
 )
-from .seats import seat_shape
+from .seats import NEUTRAL, Colour, seat_colour, seat_shape, turn_order
 
 if TYPE_CHECKING:
     from engine import Board, GameState
@@ -50,6 +52,14 @@ ASPECT = 4 / 3          # width : height, under the desktop's 550 x 350 and a ph
 OUTPUT_WIDTH = 800      # image px: twice the phone's width, sharp on a screen of two pixels per CSS px
 MARK_SCALE = 1.3        # "+N" tags and stars, relative to their size on the whole map
 REACH = 44              # map px round a focus territory's badge that should be in the window (its name)
+MUST_SHOW = 16.0        # a focus weight this high must be in the window (a territory that changed hands): the
+                        # window widens for it, legible or not, rather than leave it out
+KEY_FONT = 26           # the colour key's names, image px (capitals about 9.5 CSS px at phone width)
+KEY_ROW = 40            # one row of the colour key, image px
+KEY_PAD = 6
+KEY_PER_ROW = 4         # players in one row of the key; five to eight take two rows
+ARROW_WIDTH = 12        # the last action's arrow in the phone view, image px: drawn over the names
+ARROW_HEAD = 30
 
 
 @dataclass(frozen=True)
@@ -63,6 +73,8 @@ class PhoneLayout:
     numbers: Mapping[str, int]
     badge: int              # badge diameter, image px
     mark_font: int          # the "+N" tags' font size, image px
+    key: Box = (0, 0, 0, 0)                              # the colour key along the image's bottom edge
+    arrows: tuple[tuple[float, float, float, float], ...] = ()   # the last action's arrows drawn, image px
 
     def shown(self, px: float, width: int = PHONE_WIDTH) -> float:
         """How many CSS px ``px`` image pixels take when the image is shown ``width`` px wide."""
@@ -143,23 +155,113 @@ def choose_window(points: Sequence[tuple[tuple[int, int], float]], width: float,
     return best
 
 
+def key_entries(state: GameState, labels: Labels) -> list[tuple[int, str]]:
+    """The colour key's seats and names: the players still in the game in turn order, and the neutral where it
+    holds territories."""
+    out = {p.seat: p.name for p in state.players}
+    gone = set(state.eliminated) | set(state.surrendered)
+    entries = [(seat, out.get(seat, "")) for seat in turn_order(state) if seat not in gone]
+    if any(owner == NEUTRAL for owner in state.owners.values()):
+        entries.append((NEUTRAL, labels.word("Neutral")))
+    return entries
+
+
+def key_height(entries: int) -> int:
+    """The colour key's height in image px."""
+    return math.ceil(entries / KEY_PER_ROW) * KEY_ROW + KEY_PAD if entries else 0
+
+
+def _fit(text: str, width: float) -> str:
+    font = style.font(KEY_FONT, bold=True, condensed=True)
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def draw_key(img: Image.Image, state: GameState, entries: Sequence[tuple[int, str]]) -> Box:
+    """The colour key along the image's bottom edge: each player's badge shape in their colour and their name
+    (the whole map's panel is not in the phone view). Returns its box."""
+    if not entries:
+        return (0, 0, 0, 0)
+    w, h = img.size
+    top = h - key_height(len(entries))
+    shade = Image.new("RGB", (w, h - top), style.PANEL_BG)
+    img.paste(shade, (0, top))
+    draw = ImageDraw.Draw(img)
+    draw.line((0, top, w, top), fill=style.PANEL_LINE, width=2)
+    per_row = min(len(entries), KEY_PER_ROW)
+    cell = (w - 2 * KEY_PAD) / per_row
+    font = style.font(KEY_FONT, bold=True, condensed=True)
+    diameter = KEY_ROW - 10
+    for i, (seat, name) in enumerate(entries):
+        x = KEY_PAD + (i % per_row) * cell
+        y = top + KEY_PAD // 2 + (i // per_row) * KEY_ROW
+        swatch = sprites.badge(seat_shape(seat), seat_colour(seat, state), "", diameter=diameter)
+        img.paste(swatch, (round(x), round(y + (KEY_ROW - swatch.height) / 2)), swatch)
+        text_x = x + swatch.width + 6
+        draw.text((text_x, y + KEY_ROW / 2), _fit(name, x + cell - text_x - 8), font=font, anchor="lm",
+                  fill=style.TEXT)
+    return (0, top, w, h)
+
+
+def _phone_arrow(img: Image.Image, a: tuple[float, float], b: tuple[float, float], colour: Colour,
+                 badge: int) -> tuple[float, float, float, float]:
+    """The last action's arrow drawn afresh over the enlarged map, names included (a name never hides it),
+    from badge to badge; where the badges are so near each other that it would be a stub, it runs beside
+    them instead, from behind the source to beside the target, pointing the same way. Returns where it runs."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / d, dy / d
+    gap = badge / 2 + 4
+    x0, y0 = a[0] + ux * gap, a[1] + uy * gap
+    x1, y1 = b[0] - ux * gap, b[1] - uy * gap
+    if d - 2 * gap < 2 * ARROW_HEAD:
+        nx, ny = (uy, -ux) if uy < 0 or (uy == 0 and ux > 0) else (-uy, ux)   # the side above the line
+        off = badge / 2 + ARROW_WIDTH
+        x0, y0 = a[0] - ux * badge / 2 + nx * off, a[1] - uy * badge / 2 + ny * off
+        x1, y1 = b[0] + nx * off, b[1] + ny * off
+    patch, pos = sprites.arrow(x0, y0, x1, y1, colour=colour, width=ARROW_WIDTH, head=ARROW_HEAD, outline=3.5)
+    img.paste(patch, pos, patch)
+    return x0, y0, x1, y1
+
+
 def phone_layout(state: GameState, board: Board, layers: StaticLayers, focus: Mapping[str, float],
-                 hidden: set[str]) -> PhoneLayout:
+                 hidden: set[str], reserve: int = 0) -> PhoneLayout:
     """Where the phone view's window goes and at what scale, from the drawn state only (``hidden``: fogged).
 
     The window starts as wide as the numbers of the focus allow and narrows until every number drawn in it
-    reads at phone width (a stack of three digits elsewhere on the board does not narrow it)."""
+    reads at phone width (a stack of three digits elsewhere on the board does not narrow it). ``reserve``
+    image px along the bottom (the colour key) hold no focus."""
     geo = layers.geometry
     counts = _counts(state, layers, hidden)
     points = [(geo.territories[tid].anchor, weight) for tid, weight in focus.items()
               if tid in geo.territories and tid not in hidden and weight > 0]
     held = {tid: counts[tid] for tid in focus if tid in counts} or counts
     width = min(geo.width, round(_window_width(held, geo.badge_size)))
+    must = [geo.territories[tid].anchor for tid, weight in focus.items()
+            if weight >= MUST_SHOW and tid in geo.territories and tid not in hidden]
+    spread: tuple[float, float, float, float] | None = None
+    if must:
+        spread = (min(p[0] for p in must) - REACH, min(p[1] for p in must) - REACH,
+                  max(p[0] for p in must) + REACH, max(p[1] for p in must) + REACH)
+        need = max(spread[2] - spread[0], (spread[3] - spread[1]) * ASPECT * 1.15)
+        if need > width:
+            width = min(geo.width, math.ceil(need))
+        else:
+            spread = None   # they fit in a legible window: it is chosen as usual
     out_w = OUTPUT_WIDTH
     for _ in range(30):
         scale = out_w / width
         height = min(round(width / ASPECT), geo.height)   # a map less tall than the window: as tall as the map
-        x, y = choose_window(points, width, height, (geo.width, geo.height))
+        kept = max(1.0, height - reserve / scale)
+        if spread is not None:   # centred on what must be shown, above the key
+            x = min(max(0.0, (spread[0] + spread[2] - width) / 2), geo.width - width)
+            y = min(max(0.0, (spread[1] + spread[3] - kept) / 2), max(0.0, geo.height - height))
+        else:
+            x, y = choose_window(points, width, kept, (geo.width, geo.height))
+            y = min(y, geo.height - height)
         crop = (round(x), round(y), round(x) + width, round(y) + height)
         badge = round(geo.badge_size * scale)
         reach = geo.badge_size // 2
@@ -168,8 +270,8 @@ def phone_layout(state: GameState, board: Board, layers: StaticLayers, focus: Ma
                  and crop[1] - reach < geo.territories[tid].anchor[1] < crop[3] + reach}
         numbers = _number_sizes(drawn, badge)
         heights = [sprites.digit_height(style.font(size, bold=True, condensed=True)) for size in numbers.values()]
-        if min(heights, default=out_w) * PHONE_WIDTH / out_w >= MIN_NUMBER_PX and \
-                name_cap_height() * scale * PHONE_WIDTH / out_w >= MIN_NAME_PX:
+        if spread is not None or (min(heights, default=out_w) * PHONE_WIDTH / out_w >= MIN_NUMBER_PX and
+                                  name_cap_height() * scale * PHONE_WIDTH / out_w >= MIN_NAME_PX):
             break
         width = round(width * 0.97)   # the enlarged fonts are whole sizes: narrow until every number reads
     out_h = min(round(OUTPUT_WIDTH / ASPECT), round(height * scale))
@@ -187,13 +289,26 @@ def render_phone(state: GameState, board: Board | None = None, *, focus: Mapping
     layers = layers_for(state, board, labels)
     hidden = hidden_from(board, visible)
     events = seen_events(highlight_events)
-    lay = phone_layout(state, board, layers, focus or {}, hidden)
-    scene, _ = draw_scene(state, board, layers, events, hidden)
+    entries = key_entries(state, labels)
+    lay = phone_layout(state, board, layers, focus or {}, hidden, key_height(len(entries)))
+    scene, _ = draw_scene(state, board, layers, events, hidden, arrows=False)
     img = scene.crop(lay.crop).resize(lay.size, Image.Resampling.LANCZOS)
     frame = Frame(lay.crop[0], lay.crop[1], lay.scale)
+    drawn = []
+    width = layers.geometry.width
+    for a, b, colour in scene_arrows(state, layers, events, hidden)[0]:
+        if abs(b[0] - a[0]) > width / 2:   # across the east-west edge: the way round, as on the whole map
+            shift = width if b[0] < a[0] else -width
+            pairs = [(a, (b[0] + shift, b[1])), ((a[0] - shift, a[1]), b)]
+        else:
+            pairs = [(a, b)]
+        for p, q in pairs:
+            pa, pb = frame.point(p), frame.point(q)
+            drawn.append(_phone_arrow(img, pa, pb, colour, lay.badge))
     draw_badges(img, layers, state, hidden, frame, phone=True)
     draw_marks(img, layers, state, events, hidden, frame, MARK_SCALE)
-    return img, lay
+    key = draw_key(img, state, entries)
+    return img, replace(lay, key=key, arrows=tuple(drawn))
 
 
 def draw_phone_png(state: GameState, highlight_events: Sequence[View], labels: Labels,

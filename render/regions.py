@@ -135,6 +135,97 @@ def route_segments(a: Sequence[float], b: Sequence[float], width: int, wrap: boo
     return ((a[0] + dx / d * cut, a[1] + dy / d * cut, b[0] - dx / d * cut, b[1] - dy / d * cut),)
 
 
+Segment = tuple[float, float, float, float]
+OFF_COURSE = 0.02   # the share of a sea line that may lie over other territories' land (a coast's pixel or two)
+
+
+def polyline_segments(points: Sequence[Sequence[float]], badge: int = style.BADGE_SIZE) -> tuple[Segment, ...]:
+    """A route through ``points`` (its two badges at the ends and the points between), cut back from both
+    badges as a straight one is."""
+    gap = badge / 2 + 6
+    pts = [(float(p[0]), float(p[1])) for p in points]
+    for end, towards in ((0, 1), (len(pts) - 1, len(pts) - 2)):
+        (x, y), (tx, ty) = pts[end], pts[towards]
+        d = math.hypot(tx - x, ty - y) or 1.0
+        cut = min(gap, d / 3)
+        pts[end] = (x + (tx - x) / d * cut, y + (ty - y) / d * cut)
+    return tuple((p[0], p[1], q[0], q[1]) for p, q in pairwise(pts))
+
+
+def off_course(regions: Image.Image, segments: Sequence[Segment], own: set[int]) -> float:
+    """The share of a route's length that lies over the land of territories other than its own two (``own``:
+    their region values) or off the map."""
+    w, h = regions.size
+    over = total = 0
+    for x0, y0, x1, y1 in segments:
+        steps = max(1, round(math.hypot(x1 - x0, y1 - y0) / 2))
+        for i in range(steps + 1):
+            x, y = round(x0 + (x1 - x0) * i / steps), round(y0 + (y1 - y0) * i / steps)
+            total += 1
+            if not (0 <= x < w and 0 <= y < h):
+                over += 1
+            else:
+                v = regions.getpixel((x, y))
+                over += bool(v) and v not in own
+    return over / max(1, total)
+
+
+def _stub_marker(x: float, y: float, r: float = 5.0) -> tuple[Segment, ...]:
+    """A small ring at the end of a route's stub: the route goes on across the sea, the picture's own way."""
+    pts = [(x + r * math.cos(k * math.pi / 4), y + r * math.sin(k * math.pi / 4)) for k in range(9)]
+    return tuple((p[0], p[1], q[0], q[1]) for p, q in pairwise(pts))
+
+
+STUB = 30.0   # px of a route's stub from its badge
+
+
+def sea_route(regions: Image.Image, a: Sequence[float], b: Sequence[float], own: set[int], wrap: bool,
+              badge: int = style.BADGE_SIZE, path: Sequence[Sequence[float]] | None = None) -> tuple[Segment, ...]:
+    """How a sea route is drawn: through the map's own ``path`` if it gives one; else straight, or, where
+    that crosses other territories' land (a route whose picture curves round a coast), bent round it, off to
+    one side of the middle and then the other, further each time; where no bend stays at sea, a short stub
+    from each badge toward the other, ending in a small ring (the picture shows the way)."""
+    width = regions.width
+    if path:
+        return polyline_segments([a, *path, b], badge)
+    straight = route_segments(a, b, width, wrap, badge)
+    if wrap or off_course(regions, straight, own) <= OFF_COURSE:
+        return straight
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / d, dx / d
+    mx, my = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+    for k in (0.15, 0.25, 0.35, 0.5, 0.7):
+        for sign in (1, -1):
+            bend = (mx + nx * sign * k * d, my + ny * sign * k * d)
+            segments = polyline_segments([a, bend, b], badge)
+            if off_course(regions, segments, own) <= OFF_COURSE:
+                return segments
+    out: list[Segment] = []
+    gap = badge / 2 + 6
+    h = regions.height
+    for (x, y), (tx, ty) in ((a, b), (b, a)):
+        ux, uy = (tx - x) / d, (ty - y) / d
+        # Over its own land to its coast, then STUB px out to sea (short of any other land, and of the middle).
+        reach, at_sea = gap, 0.0
+        while reach < d / 2 - 8 and at_sea < STUB:
+            px, py = round(x + ux * (reach + 8)), round(y + uy * (reach + 8))
+            if not (0 <= px < width and 0 <= py < h):
+                break
+            v = regions.getpixel((px, py))
+            if v and v not in own:
+                break
+            at_sea += 0 if v else 2.0
+            reach += 2.0
+        if reach <= gap + 4:
+            continue
+        x0, y0 = x + ux * gap, y + uy * gap
+        x1, y1 = x + ux * reach, y + uy * reach
+        out.append((x0, y0, x1, y1))
+        out += _stub_marker(x1 + ux * 5, y1 + uy * 5)
+    return tuple(out) or straight
+
+
 def arrowhead(segments: Sequence[tuple[float, float, float, float]], target: Sequence[float], size: float = 13.0
               ) -> tuple[tuple[float, float, float, float], ...]:
     """The short strokes of an arrowhead where a route's line (its segments x0, y0, x1, y1) ends at the badge
@@ -175,14 +266,23 @@ def land_in_corners(regions: Image.Image, size: tuple[int, int] = LEGEND_ROOM) -
 
 
 BUSY_EDGE = 40        # a pixel of the picture whose edge filter reaches this is detail (a line, a letter)
+BUSY_TRACE = 0.02     # a share of detail below this is a trace (a coast, a wave): above it, text or a table
+
+
+SLIDE = 100          # px between the places along the lower and upper edges where the legend may also go
 
 
 def _legend_places(size: tuple[int, int], room: tuple[int, int] = LEGEND_ROOM) -> dict[str, tuple[int, int, int, int]]:
-    """Where the legend may go: the four corners, then the middle of the lower and the upper edge."""
+    """Where the legend may go: the four corners, the middle of the lower and the upper edge, then any place
+    along those edges (``"lower at X"``: its left end at X), ``SLIDE`` px apart."""
     w, h = size
     middle = (w - room[0]) // 2
-    return {**_corner_boxes(size, room), "lower middle": (middle, h - room[1], middle + room[0], h),
-            "upper middle": (middle, 0, middle + room[0], room[1])}
+    places = {**_corner_boxes(size, room), "lower middle": (middle, h - room[1], middle + room[0], h),
+              "upper middle": (middle, 0, middle + room[0], room[1])}
+    for x in range(SLIDE, w - room[0] - SLIDE // 2, SLIDE):
+        places[f"lower at {x}"] = (x, h - room[1], x + room[0], h)
+        places[f"upper at {x}"] = (x, 0, x + room[0], room[1])
+    return places
 
 
 def busy_in_corners(background: Image.Image, size: tuple[int, int] = LEGEND_ROOM) -> dict[str, float]:
@@ -205,13 +305,62 @@ def legend_corner(regions: Image.Image, background: Image.Image | None = None) -
     land = {k: sum(regions.crop(box).histogram()[1:]) for k, box in places.items()}
     area = LEGEND_ROOM[0] * LEGEND_ROOM[1]
     busy = busy_in_corners(background) if background is not None else dict.fromkeys(land, 0.0)
-    # Land counts four times as much as the picture's detail: a name or a badge under the legend is lost.
-    return min(land, key=lambda k: (round(4 * land[k] / area + busy[k], 2), k.endswith("middle"), k != "lower left"))
+    # Land counts four times as much as the picture's detail (a name or a badge under the legend is lost), and
+    # the picture's own text (a title, its table of bonuses) as much as land once it is more than a trace.
+    def cost(k: str) -> tuple[float, int, bool]:
+        text = busy[k] if busy[k] < BUSY_TRACE else 4 * busy[k]
+        kind = 0 if " at " not in k and not k.endswith("middle") else 1 if k.endswith("middle") else 2
+        return round(4 * land[k] / area + text, 2), kind, k != "lower left"
+    return min(land, key=cost)
+
+
+SEAM = 3   # px: a line of "no territory" up to this wide between two lands is closed (one border)
+
+
+def close_seams(regions: Image.Image, reach: int = SEAM) -> Image.Image:
+    """The region image with its seams closed: the lines of "no territory" 1 to 3 px wide that many community
+    maps leave between neighbours (and in narrow notches of one region) become land of the region beside them,
+    so that two neighbours meet in one drawn border, not two coasts with a pale channel between. A pixel is in
+    a seam when land lies on both sides of it, across, down or diagonally, at most ``reach`` px apart."""
+    land = regions.point([0] + [255] * 255)
+    w, h = regions.size
+    seam = Image.new("L", regions.size, 0)
+    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        # Land within k px one way (ahead[k - 1]) and within reach + 1 - k px the other: a gap of reach at most.
+        ahead: list[Image.Image] = []
+        behind: list[Image.Image] = []
+        for k in range(1, reach + 1):
+            a = ImageChops.offset(land, k * dx, k * dy)
+            b = ImageChops.offset(land, -k * dx, -k * dy)
+            ahead.append(a if not ahead else ImageChops.lighter(ahead[-1], a))
+            behind.append(b if not behind else ImageChops.lighter(behind[-1], b))
+        for k in range(1, reach + 1):
+            seam = ImageChops.lighter(seam, ImageChops.multiply(ahead[k - 1], behind[reach - k]))
+    # Not across the picture's edge (offset wraps round), and only where there is no land yet.
+    edge = Image.new("L", regions.size, 0)
+    edge.paste(255, (reach, reach, w - reach, h - reach))
+    seam = ImageChops.multiply(ImageChops.multiply(seam, edge), ImageChops.invert(land))
+    box = seam.getbbox()
+    if box is None:
+        return regions
+    # The largest value within reach (a box's maximum, across then down: a few ms where MaxFilter takes 100):
+    # a seam between two regions goes to one of them, which then meets the other in one line.
+    across = regions
+    for k in range(1, reach + 1):
+        across = ImageChops.lighter(across, ImageChops.lighter(ImageChops.offset(regions, k, 0),
+                                                               ImageChops.offset(regions, -k, 0)))
+    near = across
+    for k in range(1, reach + 1):
+        near = ImageChops.lighter(near, ImageChops.lighter(ImageChops.offset(across, 0, k),
+                                                           ImageChops.offset(across, 0, -k)))
+    return Image.composite(near, regions, seam)
 
 
 def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
                    background: Image.Image | None = None) -> Geometry:
-    """The geometry of a map from its data (our map format, see docs/maps.md) and its region image."""
+    """The geometry of a map from its data (our map format, see docs/maps.md) and its region image (its seams
+    closed first: ``close_seams``)."""
+    regions = close_seams(regions)
     width, height = regions.size
     territories: list[dict[str, Any]] = list(data["territories"])
     index = {t["id"]: i for i, t in enumerate(territories)}
@@ -267,10 +416,13 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     routes = []
     one_way = {(str(a), str(b)) for a, b in data.get("one_way", [])}
     drawn: set[tuple[str, str]] = set()
+    paths = {tuple(p["between"]): p["path"] for p in data.get("route_paths", [])}
     for route in data.get("sea_routes", []):
         a, b = route[0], route[1]
         wrap = len(route) > 2 and route[2] == "wrap"
-        segments = route_segments(shapes[a].anchor, shapes[b].anchor, width, wrap, badge)
+        path = paths.get((a, b)) or list(reversed(paths.get((b, a), [])))
+        segments = sea_route(regions, shapes[a].anchor, shapes[b].anchor, {shapes[a].value, shapes[b].value}, wrap,
+                             badge, path)
         if (b, a) in one_way:
             a, b = b, a
         if (a, b) in one_way:
@@ -287,6 +439,7 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     raw: GeometryData = {
         "width": width, "height": height, "territories": raw_territories, "legend": legend_corner(regions, background),
         "continent_labels": {k: list(v) for k, v in continent_labels.items()},
+        "labels_given": [c["id"] for c in data["continents"] if c.get("label")],
         "sea_routes": [{"between": [a, b], "segments": [list(s) for s in segs]} for a, b, segs in routes]}
     return Geometry(width=width, height=height, label=regions, coast=_soft(coast), borders=_soft(borders),
                     continents=_soft(continents), territories=shapes, sea_routes=tuple(routes),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import style
 
@@ -40,6 +40,31 @@ def fill_colour(seat: int, state: GameState | None = None) -> Colour:
     full colour) stand out from their territory."""
     r, g, b = (round(v * 0.92 + 255 * 0.08) for v in seat_colour(seat, state))
     return r, g, b
+
+
+def highlight_for(c: Colour) -> Colour:
+    """The highlight drawn on or round something of colour ``c``: the light or the dark one, whichever contrasts
+    more (every colour has 4.5:1 or more with one of them)."""
+    return max((style.HIGHLIGHT, style.HIGHLIGHT_DARK), key=lambda h: contrast(h, c))
+
+
+class Look(NamedTuple):
+    """How a seat looks, for anything that draws it (the renderer, the live board): one palette."""
+
+    colour: Colour      # badges, names on the panel
+    fill: Colour        # its territories
+    shape: str          # the badge's shape
+    highlight: Colour   # an outline on or round its territories
+
+
+def look(seat: int, state: GameState | None = None) -> Look:
+    fill = fill_colour(seat, state)
+    return Look(seat_colour(seat, state), fill, seat_shape(seat), highlight_for(fill))
+
+
+def unknown_look() -> Look:
+    """A territory in the fog (its owner unknown)."""
+    return Look(style.FOG_BADGE, style.FOG_COLOUR, "", highlight_for(style.FOG_COLOUR))
 
 
 def turn_order(state: GameState) -> list[int]:

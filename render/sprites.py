@@ -261,11 +261,15 @@ def outline_sprite(territory: str, colour: Colour = style.HIGHLIGHT, width: int 
     box = (max(0, bbox[0] - pad), max(0, bbox[1] - pad), min(label.width, bbox[2] + pad),
            min(label.height, bbox[3] + pad))
     mask = label.crop(box).point(lambda v: 255 if v == value else 0)
-    outer = mask
+    # The ring lies mostly on the territory's own fill, which its colour is chosen to contrast with
+    # (``render.seats.highlight_for``); the dark glow outside sets it off from the neighbours and the sea.
+    outer = mask.filter(ImageFilter.MaxFilter(3))
+    inner = mask
     for _ in range(width):
-        outer = outer.filter(ImageFilter.MaxFilter(3))
-    inner = mask.filter(ImageFilter.MinFilter(3))
+        inner = inner.filter(ImageFilter.MinFilter(3))
     ring = ImageChops.subtract(outer, inner).filter(ImageFilter.GaussianBlur(0.7))
+    for _ in range(width - 1):
+        outer = outer.filter(ImageFilter.MaxFilter(3))
     glow = outer.filter(ImageFilter.MaxFilter(5)).filter(ImageFilter.GaussianBlur(2.5))
     glow = ImageChops.subtract(glow, mask).point(lambda v: v * 3 // 5)
     img = Image.new("RGBA", mask.size, (*style.INK, 0))

@@ -56,7 +56,10 @@ TEAM_SHADES: tuple[tuple[Colour, ...], ...] = (
 )
 # Which shades a team of n players uses, in seat order: two teammates get the light and the dark one.
 TEAM_PICKS: dict[int, tuple[int, ...]] = {1: (1,), 2: (0, 2), 3: (1, 0, 2)}
-NEUTRAL_COLOUR: Colour = (150, 150, 150)
+# The neutral's grey is as light as the seat colours' middle: at 150 it was within 6.2 (CIEDE2000) of reddish
+# purple for a deuteranope; at 185 every pair of the eight seat colours and the neutral stays 10 or more apart
+# under protan, deutan and tritan simulation (tests/test_palette.py).
+NEUTRAL_COLOUR: Colour = (185, 185, 185)
 NEUTRAL_SHAPE = "octagon"
 FOG_COLOUR: Colour = (62, 72, 84)
 UNOWNED_COLOUR: Colour = (206, 199, 182)   # before territories are claimed
@@ -69,7 +72,11 @@ TEXT: Colour = (248, 248, 244)
 TEXT_DIM: Colour = (170, 180, 190)
 PANEL_BG: Colour = (16, 24, 34)
 PANEL_LINE: Colour = (52, 66, 82)
+# A highlight (the outline of a conquered territory, a territory lit on the board) is light or dark, whichever
+# contrasts more with the territory's colour (`render.seats.highlight_for`): white vanishes on the white seat,
+# yellow on the yellow one.
 HIGHLIGHT: Colour = (255, 255, 255)
+HIGHLIGHT_DARK: Colour = (20, 22, 26)
 BADGE_RING: Colour = (255, 255, 255)       # thin light ring inside a badge's dark outline
 BADGE_RING_WIDTH = 1.5
 ROUTE: Colour = (196, 214, 232)            # dashed sea routes

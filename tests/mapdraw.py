@@ -195,14 +195,16 @@ def domination_files(world: World, name: str = "drawn") -> tuple[bytes, dict[str
     return "\n".join(lines).encode(), files
 
 
-def domination_real_files(world: World, name: str = "real") -> tuple[bytes, dict[str, bytes], dict[str, Any]]:
+def domination_real_files(world: World, name: str = "real", *, reach_edges: bool = True
+                          ) -> tuple[bytes, dict[str, bytes], dict[str, Any]]:
     """The map as community Domination maps are drawn, with what an import should make of it.
 
     The header names the map; continent colours are written in each notation Domination reads (a word,
     ``0x``, ``#``, decimal); the first territory's name has a space (``_``), the second a hyphen; the region
     image is in colour, its blue channel the territory's index (255 no territory, red and green noise), with
     a line of no territory 1 to 3 px wide between neighbours; and a sea route joins the first island's
-    westmost territory to the last island's eastmost, more than half the map apart (a route round the world).
+    westmost territory to the last island's eastmost, more than half the map apart: a route round the world,
+    as a strip of each reaches the map's edge (``reach_edges``; without it, a long route across).
     The first territory borders the one diagonally below it, which it meets at a corner only. The third value:
     ``title``, ``names`` and ``words`` (ours and the file's, in order), ``values`` (the region image's blue),
     ``colours`` (by continent), ``sea`` (pairs of territory indexes, from 0, smaller first), ``wrap`` (the
@@ -240,6 +242,10 @@ def domination_real_files(world: World, name: str = "real") -> tuple[bytes, dict
     for i, poly in enumerate(world.polygons):      # the lines between territories: 1, 2 or 3 px of no territory
         draw.line([*poly, poly[0]], fill=255, width=1 + i % 3)
     w, h = world.size
+    if reach_edges:   # the route round the world joins two lands that reach the west and the east edge
+        for i, to_edge in ((west, 0), (east, w - 1)):
+            x, y = world.anchors[i]
+            draw.rectangle((min(x, to_edge), y - 6, max(x, to_edge), y + 6), fill=i + 1)
     red = Image.linear_gradient("L").resize((w, h))
     green = Image.radial_gradient("L").resize((w, h))
     regions = Image.merge("RGB", (red, green, values))

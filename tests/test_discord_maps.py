@@ -307,3 +307,30 @@ async def test_names_from_a_map_reach_messages_as_plain_text(tmp_path: Path):
             assert raw not in "\n" + text, raw
         assert "@everyone" not in text.replace("@\u200beveryone", "")
         assert lines[2] == "\\# heading"
+
+
+async def test_an_import_error_names_the_file_and_the_line_in_the_managers_language(tmp_path: Path, world):
+    """Our format, Domination's and Conquer Club's: the refusal says which file and which line (and column,
+    where the file's syntax breaks), in the language of the manager who sent it."""
+    _, files = mapdraw.our_files(world)
+    broken_json = b'{\n  "id": "isles",\n  "name": "Isles",,\n}'
+    broken_map = b"[files]\nmap isles_map.png\n[continents]\nNorth 3 red\n[countries]\n1 Ice 1 two 2\n[borders]\n1\n"
+    broken_xml = b"<map>\n<territory>\n<name>A</name>\n</map>"
+    pictures = {"file2": ("regions.png", files["regions.png"]), "file3": ("picture.png", files["picture.png"])}
+    async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
+        d.set_permissions("alice", manage_guild=True)
+        cases = [
+            ({"file": ("isles.json", broken_json), **pictures},
+             ("Line 3, column 19 of isles.json", "Linje 3, kolonne 19 i isles.json",
+              "Línea 3, columna 19 de isles.json")),
+            ({"file": ("isles.map", broken_map)},
+             ("Line 6 of isles.map", "Linje 6 i isles.map", "Línea 6 de isles.map")),
+            ({"file": ("isles.xml", broken_xml), "file2": ("isles.png", files["picture.png"])},
+             ("Line 4, column 3 of isles.xml", "Linje 4, kolonne 3 i isles.xml",
+              "Línea 4, columna 3 de isles.xml")),
+        ]
+        for options, words in cases:
+            for locale, expected in zip(("en-US", "no", "es-ES"), words, strict=True):
+                step = await d.send_command("alice", "general", "risk map add", options, locale=locale)
+                assert step[-1].ephemeral and expected in step[-1].content, (locale, step[-1].content)
+        assert await d.bot.store.list_maps(d.guild.id) == []

@@ -392,3 +392,38 @@ def test_a_mission_translation_in_a_map_file_is_checked(world):
         data["missions"][0]["descriptions"] = bad
         with pytest.raises(MapError, match="descriptions"):
             parse_map(data)
+
+
+def test_a_long_route_between_coasts_that_do_not_reach_the_edge_is_drawn_across(world):
+    """Minhiriath–Umbar: the two ends lie far apart, but neither land reaches the map's edge; going round is
+    not what the map means."""
+    text, files, expected = mapdraw.domination_real_files(world, reach_edges=False)
+    package = import_domination(text, files, "real.map")
+    a, b = expected["wrap"]
+    ids = package.board.territory_ids
+    assert [r for r in package.data["sea_routes"] if len(r) == 3] == []
+    assert [ids[a], ids[b]] in package.data["sea_routes"]
+
+
+def test_a_route_goes_round_only_where_that_is_clearly_shorter():
+    from mapfiles.domination import wraps_round
+
+    sides = ({1}, {2})
+    assert wraps_round(20, 980, 1, 2, 1000, sides)           # 40 px round, 960 across
+    assert not wraps_round(300, 700, 1, 2, 1000, sides)      # 600 round, 400 across
+    assert not wraps_round(420, 990, 1, 2, 1000, sides)      # 430 round, 570 across: not clearly shorter
+    assert not wraps_round(20, 980, 1, 3, 1000, sides)       # the east end does not reach the edge
+    assert wraps_round(980, 20, 2, 1, 1000, sides)           # either way round
+
+
+@pytest.mark.parametrize("gap", [4, 5])
+def test_regions_4_or_5_pixels_apart_along_a_whole_border_touch(gap):
+    """Eurasien's Tschad–Sudan: two regions 4 or 5 px apart along a border 100 px long share a land border;
+    the same gap between two coasts that face each other over 20 px (a strait) does not."""
+    img = Image.new("L", (200, 160), 0)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((10, 20, 79, 119), fill=1)
+    draw.rectangle((80 + gap, 20, 150, 119), fill=2)
+    assert touching_pairs(img) == {(1, 2)}
+    assert touching_pairs(square_regions(gap)) == set()
+    assert touching_pairs(square_regions(gap, diagonal=True)) == set()

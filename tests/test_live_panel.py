@@ -73,18 +73,47 @@ def created(d: OfflineDiscord, since: int) -> list[Any]:
     return [e for e in d.server.log[since:] if e.action == "create" and not d.message(e.message_id).ephemeral]
 
 
-async def test_a_human_turn_posts_at_most_two_messages_and_one_image(tmp_path: Path):
+def uploads(d: OfflineDiscord, since: int) -> list[Any]:
+    """The pictures uploaded to the channel since log entry ``since``, by new messages and by edits alike (an
+    edit that keeps a message's picture uploads nothing)."""
+    seen: set[int] = set()
+    for e in d.server.log[:since]:
+        if e.action in ("create", "edit") and getattr(e, "version", None) is not None:
+            seen.update(a.id for a in e.version.attachments)
+    out = []
+    for e in d.server.log[since:]:
+        if e.action in ("create", "edit") and not d.message(e.message_id).ephemeral:
+            fresh = [a for a in e.version.attachments if a.id not in seen]
+            seen.update(a.id for a in fresh)
+            out += fresh
+    return out
+
+
+async def test_a_human_turn_posts_one_message_and_a_picture_only_at_its_key_moments(tmp_path: Path):
+    """The turn's panel is its one new message, posted without a picture (the turn's summary above it shows the
+    board); as the turn goes its picture is sent again only after placing, at the end of the attack phase (if
+    the board changed) and at the end: three at most. An edit that changes only its words keeps its picture."""
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="count"), strict=True) as d:
         await start(d, ("alice", "bob"), 0, deployment="auto")
+        assert (await panel_of(d)).attachments    # the game's first panel: nothing above it shows the board
         measured = []
         for _ in range(4):
             mark, panel = len(d.server.log), await panel_of(d)
+            initial = [a.id for a in panel.attachments]
             who = await play_a_turn(d)
             posts = created(d, mark)
             images = sum(len(e.version.attachments) for e in posts)
             edits = [e for e in d.server.log[mark:] if e.action == "edit" and e.message_id == panel.id]
-            measured.append((len(posts), images, len(edits)))
-            assert len(posts) <= 2 and images <= 1, measured
+            measured.append((len(posts), images, len(edits), len(uploads(d, mark))))
+            assert len(posts) <= 2 and images <= 1 and len(uploads(d, mark)) <= 3, measured
+            # The edits that sent no picture kept the one the panel had.
+            shown, kept = initial, 0
+            for e in edits:
+                now = [a.id for a in e.version.attachments]
+                kept += bool(now) and now == shown
+                shown = now
+            assert kept >= len(edits) - len(uploads(d, mark)) - (0 if initial else 1), measured
+            assert kept, measured
             # The panel was edited in place as the turn went, and is now the turn's summary: no buttons, the
             # final map of the turn, what was done.
             assert edits, "the panel follows the turn"
@@ -96,7 +125,7 @@ async def test_a_human_turn_posts_at_most_two_messages_and_one_image(tmp_path: P
             fresh = await panel_of(d)
             assert fresh.id != panel.id and fresh.content.startswith(f"🎯 <@{d.user(nxt).id}>")
             assert fresh.allowed_mentions is not None and fresh.allowed_mentions.get("users") == [d.user(nxt).id]
-        assert all(posts == 1 and images == 1 for posts, images, _ in measured), measured
+        assert all(posts == 1 and images == 0 for posts, images, _, _ in measured), measured
 
 
 async def test_a_panel_too_old_to_edit_gives_way_to_a_fresh_one_that_tells_the_whole_turn(tmp_path: Path):
@@ -310,3 +339,60 @@ async def test_a_game_whose_start_was_never_told_posts_its_dice_commitment_first
         assert await d.bot.store.unannounced() == []
     finally:
         await d.close()
+
+
+async def test_losses_since_the_last_turn_are_the_territories_taken_and_not_taken_back():
+    from cogs.shared.live import losses_since_last_turn
+
+    events = [
+        {"type": "turn_started", "seat": 0},
+        {"type": "territory_conquered", "seat": 0, "from": "a", "to": "x", "defender": 1},   # before: not told
+        {"type": "turn_started", "seat": 1},
+        {"type": "territory_conquered", "seat": 1, "from": "b", "to": "brazil", "defender": 0},
+        {"type": "territory_conquered", "seat": 1, "from": "b", "to": "peru", "defender": 0},
+        {"type": "turn_started", "seat": 2},
+        {"type": "territory_conquered", "seat": 2, "from": "c", "to": "brazil", "defender": 1},  # changes taker
+        {"type": "territory_conquered", "seat": 2, "from": "c", "to": "iceland", "defender": 0},
+        {"type": "territory_conquered", "seat": 0, "from": "d", "to": "iceland", "defender": 2},  # taken back
+        {"type": "turn_started", "seat": 0},
+    ]
+    assert losses_since_last_turn(events, 0, whole=False) == [("brazil", 2), ("peru", 1)]   # Brazil: its holder
+    assert losses_since_last_turn(events[2:], 0, whole=False) == []           # the turn before is not in the tail
+    assert losses_since_last_turn(events[2:], 0, whole=True) == [("brazil", 2), ("peru", 1)]  # the whole log
+    assert losses_since_last_turn(events, 1, whole=False) == []
+
+
+async def test_a_player_is_told_on_their_panel_what_the_ais_took_from_them(tmp_path: Path):
+    """Alice plays against two AIs; at the start of each of her turns her panel names every territory an AI took
+    from her since her last turn (and says nothing when she lost none)."""
+    from discord_helpers import command_for
+
+    from cogs.shared.live import losses_since_last_turn
+    from engine.ai import make_ai
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="losses"), strict=True) as d:
+        await start(d, ("alice",), 2, deployment="auto")
+        told = 0
+        for _ in range(400):
+            record = await record_of(d)
+            if record is None or record.status != "running":
+                break
+            game = record.game()
+            seat = game.state.current
+            events = await d.bot.store.events(record.id)
+            panel = await panel_of(d)
+            if game.state.phase == REINFORCE and any(e["type"] == "turn_started" for e in events[-3:]):
+                lost = losses_since_last_turn(events, seat, whole=True)
+                if lost:
+                    told += 1
+                    assert "Since your last turn you lost" in panel.content, panel.content
+                    for territory, _taker in lost:
+                        assert game.board.name(territory) in panel.content, (territory, panel.content)
+                else:
+                    assert "Since your last turn" not in panel.content
+            name, options = command_for(make_ai("easy", salt="a").choose(game, seat), game)
+            step = await d.send_command("alice", "general", name, options)
+            assert not step.problems, (name, step.problems)
+            if told >= 2:
+                break
+        assert told >= 2, "the AIs took nothing from her"

@@ -4,6 +4,8 @@ whole. Legibility is checked from the renderer's own layout (font sizes and the 
 
 from __future__ import annotations
 
+import math
+
 import mapdraw
 import pytest
 from conftest import new_game, position
@@ -11,8 +13,10 @@ from conftest import new_game, position
 from engine import Game
 from mapfiles import install, load_package
 from render import render_phone
+from render.labels import ENGLISH
 from render.mapview import net_change
 from render.phone import MIN_NAME_PX, MIN_NUMBER_PX, OUTPUT_WIDTH, PHONE_WIDTH, PhoneLayout, choose_window
+from render.seats import turn_order
 from render.sprites import digit_height
 from render.style import font
 
@@ -155,3 +159,88 @@ def test_how_the_game_was_won_is_never_cut_off(language):
         size, lines = fit_lines(text, width)
         assert " ".join(lines) == text and len(lines) <= 2, lines      # every word, no "…"
         assert all(font(size, bold=True).getlength(line) <= width for line in lines)
+
+
+def test_the_phone_view_carries_a_colour_key_of_the_players():
+    """Each player still in the game, in turn order, with their badge shape in their colour and their name,
+    along the bottom edge; the focus stays above it. A player knocked out is left off."""
+    from render.geometry import load_geometry
+    from render.phone import key_entries
+    from render.seats import seat_colour
+
+    game = new_game(5)
+    game.state.eliminated.append(4)
+    focus = focus_of_seat(game, 0)
+    img, layout = render_phone(game.state, focus=focus)
+    x0, y0, x1, y1 = layout.key
+    assert (x0, x1, y1) == (0, img.width, img.height) and 40 <= y1 - y0 <= 100
+    entries = key_entries(game.state, ENGLISH)
+    assert [seat for seat, _ in entries] == [s for s in turn_order(game.state) if s != 4]
+    band = img.crop(layout.key)
+    colours = {c for _, c in band.getcolors(1 << 16)}
+    for seat, _ in entries:
+        assert seat_colour(seat, game.state) in colours, seat
+    assert seat_colour(4, game.state) not in colours
+    # The names' letters: light pixels in the key, right of each badge.
+    assert sum(n for n, c in band.getcolors(1 << 16) if min(c) > 230) > 400
+    geo = load_geometry()
+    frame_y = [(geo.territories[t].anchor[1] - layout.crop[1]) * layout.scale for t, w in focus.items()
+               if w >= 1 and layout.crop[0] < geo.territories[t].anchor[0] < layout.crop[2]
+               and layout.crop[1] < geo.territories[t].anchor[1] < layout.crop[3]]
+    assert frame_y and min(frame_y) < y0
+
+
+def test_the_last_battles_arrow_is_drawn_over_names_and_never_a_stub():
+    """Between the two nearest neighbours of the board the arrow is still long and thick enough to see, and it
+    runs over the names (the scene's arrow passes behind them, and is hidden there)."""
+    from render.geometry import load_geometry
+    from render.phone import ARROW_HEAD, ARROW_WIDTH
+    from render.style import ATTACK_ARROW
+
+    geo = load_geometry()
+    pairs = [(a, b) for a in game_board().territory_ids for b in game_board().neighbours(a)]
+    a, b = min(pairs, key=lambda p: math.dist(geo.territories[p[0]].anchor, geo.territories[p[1]].anchor))
+    game = position(new_game(2), {a: 0}, {a: 6, b: 2}, default_owner=1)
+    ev = [{"type": "battle", "seat": 0, "from": a, "to": b, "defender": 1, "attacker_dice": [6, 5, 1],
+           "defender_dice": [4, 2], "attacker_losses": 0, "defender_losses": 2}]
+    img, layout = render_phone(game.state, focus={a: 8.0, b: 8.0}, highlight_events=ev)
+    assert len(layout.arrows) == 1
+    x0, y0, x1, y1 = layout.arrows[0]
+    assert math.hypot(x1 - x0, y1 - y0) >= 2 * ARROW_HEAD
+    # Its body in its own colour at the middle of its run, ARROW_WIDTH wide there.
+    mx, my = round((x0 + x1) / 2), round((y0 + y1) / 2)
+    cream = [(x, y) for x in range(mx - 8, mx + 9) for y in range(my - 8, my + 9)
+             if sum(abs(u - v) for u, v in zip(img.getpixel((x, y)), ATTACK_ARROW, strict=True)) < 30]
+    assert len(cream) >= ARROW_WIDTH * 6
+
+
+def game_board():
+    return new_game(2).board
+
+
+def test_an_ai_turns_picture_holds_every_territory_that_changed_hands():
+    """An AI took three territories far apart: the phone view of its turn widens to hold all three (legible or
+    not: what changed hands is what its victims most need to see), and outlines each."""
+    from cogs.maps.drawing import PHONE, prepare
+    from engine.fog import EVERYBODY
+    from render.geometry import load_geometry
+
+    taken = ("brazil", "kamchatka", "western_australia")
+    game = position(new_game(3), dict.fromkeys(taken, 1), default_owner=0, seat=2)
+    ev = [{"type": "territory_conquered", "seat": 1, "from": t, "to": t, "defender": 0, "min_move": 1}
+          for t in taken]
+    job = prepare(game.state, EVERYBODY, ev, kind=PHONE)
+    img, layout = render_phone(job.view, focus=dict(job.focus), highlight_events=list(job.highlight))
+    plain, _ = render_phone(job.view, focus=dict(job.focus))
+    geo = load_geometry()
+    x0, y0, x1, y1 = layout.crop
+    for tid in taken:
+        x, y = geo.territories[tid].anchor
+        assert x0 < x < x1 and y0 < y < y1, (tid, layout.crop)
+        ix, iy = round((x - x0) * layout.scale), round((y - y0) * layout.scale)
+        box = (max(0, ix - 60), max(0, iy - 60), min(img.width, ix + 60), min(img.height, iy + 60))
+        assert img.crop(box).tobytes() != plain.crop(box).tobytes(), tid   # its outline
+    # One conquest alone keeps the legible window.
+    one = prepare(game.state, EVERYBODY, ev[:1], kind=PHONE)
+    _, small = render_phone(one.view, focus=dict(one.focus), highlight_events=list(one.highlight))
+    assert_legible(small)

@@ -14,6 +14,7 @@ import mapdraw
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from PIL import Image, ImageDraw
 
 from engine import Board
 from mapfiles import install, load_package
@@ -71,6 +72,8 @@ def assert_readable(board: Board, geo: Geometry, placed: MapLayout) -> None:
             values = {geo.territories[t].value for t in board.continents[b.owner].territories}
             mask = geo.label.point([255 if v in values else 0 for v in range(256)])
             assert mask.crop(b.box).getbbox() is not None, b
+        else:   # at sea, by its own coast: the land nearest it is its continent's
+            assert nearest_land_is_own(geo, board, b.owner, b.box), b
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -181,3 +184,129 @@ def test_the_legend_takes_the_middle_of_an_edge_when_the_picture_prints_in_both_
     assert legend_corner(regions, picture) == "lower middle"
     box, _ = layout.legend_rows(LEGEND, 900, "lower middle", 1600)
     assert box[0] > 400 and box[2] < 1200 and box[3] <= 900
+
+
+def nearest_land_is_own(geo: Geometry, board: Board, cid: str, box: layout.Box, reach: int = 24) -> bool:
+    """Whether the land nearest a continent name's box is mostly its own continent's: the first of the boxes
+    grown by 4, 8 ... ``reach`` px that holds land holds mostly its own."""
+    own = {geo.territories[t].value for t in board.continents[cid].territories}
+    for d in range(4, reach + 1, 4):
+        near = (box[0] - d, box[1] - d, box[2] + d, box[3] + d)
+        counts = geo.label.crop(near).histogram()
+        land = sum(counts[1:])
+        if land:
+            return 2 * sum(counts[v] for v in own) >= land
+    return False
+
+
+def axis_and_allies() -> crowdedmaps.Crowded:
+    """Two continents as on the Axis and Allies map: a southern one whose box reaches far north along a
+    narrow strip of land at the west edge, so that the sea above its box's middle lies beside the northern
+    continent's coast, not its own."""
+    rects = [(60, 200, 160, 558), (60, 560, 700, 860), (702, 560, 1300, 860),     # the south: a strip, a plain
+             (162, 200, 560, 250), (562, 120, 900, 250), (902, 120, 1240, 250)]  # the north, by the south's box top
+    return crowdedmaps.Crowded((1400, 900), rects, ["Strip", "Plainsa", "Plainsb", "Bridge", "Fjorda", "Fjordb"],
+                               [0, 0, 0, 1, 1, 1], continents=2, gap=2, title_corner="upper right")
+
+
+def test_a_continent_name_at_sea_lies_by_its_own_coast():
+    board, geo, placed = lay_out(*crowdedmaps.our_files(axis_and_allies()))
+    assert_readable(board, geo, placed)
+    south = next(c for c in board.continents if "t1" in board.continents[c].territories)
+    assert south in placed.continents
+    box = next(b.box for b in placed.of_kind("continent") if b.owner == south)
+    assert nearest_land_is_own(geo, board, south, box), box
+    # Where it used to be put (above the middle of its box) the nearest land is the other continent's.
+    preferred = geo.continent_labels[south]
+    text = layout.continent_text(board.continents[south].name, board.continents[south].bonus)
+    assert not nearest_land_is_own(geo, board, south, layout.continent_box(text, preferred), reach=120)
+
+
+def test_a_plate_covers_no_territory_name_where_its_continent_has_room():
+    """A continent whose land fills its corner of the picture: its plate goes where no name is, and every
+    name keeps its place (none becomes a number in the legend)."""
+    world = crowdedmaps.crowded(24, size=(1600, 700), seed=12, gap=1, continents=3)
+    board, geo, placed = lay_out(*crowdedmaps.our_files(world))
+    assert_readable(board, geo, placed)
+    assert placed.plates and not placed.keys
+    # Where each name goes first (just under its badge): no plate there, so no name had to move for one.
+    first = [layout.label_box(board.territories[t].short, tuple(geo.raw["territories"][t]["label"]))
+             for t in geo.territories]
+    for b in placed.of_kind("continent"):
+        assert not any(overlaps(b.box, n) for n in first), b
+
+
+def test_a_plates_words_read_in_every_tint():
+    """Dark tints (a map's own continent colours: "RHUN +2" in near black) are lightened on the plate until
+    the words reach 4.5:1; light ones keep their colour."""
+    from render.base import words_tint
+    from render.regions import TINTS
+    from render.seats import contrast
+    from render.style import PANEL_BG, SEA
+
+    dark = [(40, 20, 20), (0, 0, 0), (60, 0, 90), (20, 60, 20), (128, 0, 0), (0, 0, 128)]
+    for tint in [*TINTS, *dark]:
+        for ground in (PANEL_BG, SEA):
+            assert contrast(words_tint(tint, ground), ground) >= 4.5, (tint, ground)
+    assert all(contrast(t, PANEL_BG) < 4.5 for t in dark)     # as they were, they did not read
+    assert words_tint(TINTS[0], PANEL_BG) == TINTS[0]
+
+
+@pytest.mark.parametrize("gap", [1, 2, 3])
+def test_a_seam_of_a_few_pixels_between_neighbours_is_drawn_as_one_border(gap):
+    """A region image that leaves 1-3 px of no territory between neighbours (as most Domination maps do): the
+    seam is closed, so the two meet in one border line, with no coast and no sea between them; a wider strait
+    stays sea."""
+    from render.regions import close_seams
+
+    img = Image.new("L", (300, 200), 0)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((20, 20, 149, 179), fill=1)
+    draw.rectangle((150 + gap, 20, 280, 179), fill=2)
+    draw.rectangle((20, 185, 80, 199), fill=3)    # 5 px of sea above it: a strait, kept
+    closed = close_seams(img)
+    row = [closed.getpixel((x, 100)) for x in range(140, 165)]
+    assert 0 not in row and set(row) == {1, 2}
+    assert [closed.getpixel((50, y)) for y in range(180, 185)] == [0] * 5
+    assert closed.getpixel((10, 100)) == 0 and closed.getpixel((290, 100)) == 0   # the outer coasts stay
+
+
+def test_seams_closed_on_a_whole_map_leave_one_line_between_neighbours():
+    world = crowdedmaps.crowded(12, size=(1600, 700), seed=5, gap=3, continents=2)
+    pkg = load_package(*crowdedmaps.our_files(world))
+    geo = build_geometry(pkg.id, pkg.data, pkg.regions, pkg.background)
+    box = pkg.regions.point([0] + [255] * 255).getbbox()   # the land (the loader may add sea for the legend)
+    assert box is not None
+    inside = (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2)
+    before, after = pkg.regions.crop(inside).histogram()[0], geo.label.crop(inside).histogram()[0]
+    assert before > 1000             # the region image's seams
+    assert after < before / 100      # closed: a few pixels left where four regions meet or by the map's edge
+
+
+def test_the_legend_keeps_clear_of_the_pictures_bonus_table():
+    """As on Domination's classic picture: land in three corners and in the middle of both edges, and a table of
+    bonuses ("Asia 7", "Oceania 2") printed over the sea in the lower left. The legend goes where there is
+    neither land nor the picture's text (the open sea between South America and Australia), not over the
+    table."""
+    regions = Image.new("L", (1600, 900), 0)
+    draw = ImageDraw.Draw(regions)
+    draw.rectangle((0, 0, 420, 300), fill=1)          # Alaska, upper left
+    draw.rectangle((1150, 0, 1599, 320), fill=2)      # Siberia, upper right
+    draw.rectangle((1180, 600, 1599, 899), fill=3)    # Australia, lower right
+    draw.rectangle((500, 0, 1100, 560), fill=4)       # Europe, Africa and Asia, to the top edge
+    draw.rectangle((420, 600, 700, 899), fill=5)      # South America, to the lower edge
+    picture = Image.new("RGB", regions.size, (40, 80, 120))
+    art = ImageDraw.Draw(picture)
+    for value, colour in ((1, (190, 180, 140)), (2, (170, 190, 140)), (3, (200, 170, 130)), (4, (180, 180, 150)),
+                          (5, (185, 175, 145))):
+        picture.paste(colour, mask=regions.point([255 if v == value else 0 for v in range(256)]))
+    table = (12, 700, 330, 890)
+    art.rectangle(table, fill=(230, 225, 200), outline=(0, 0, 0), width=2)
+    for k in range(7):   # one line a continent: its name and its bonus
+        art.text((24, 708 + 25 * k), f"Continent {k}", fill=(0, 0, 0))
+        art.text((290, 708 + 25 * k), str(k + 2), fill=(0, 0, 0))
+    place = legend_corner(regions, picture)
+    box, _ = layout.legend_rows(LEGEND, 900, place, 1600)
+    assert not overlaps(box, table), (place, box)
+    assert regions.crop(box).getbbox() is None, (place, box)       # and over no land
+    assert legend_corner(regions) == "lower left"                  # without the picture, the table's corner

@@ -142,12 +142,35 @@ def channel_posts(d: OfflineDiscord, since: int) -> tuple[int, int]:
     return len(posts), sum(len(e.version.attachments) for e in posts)
 
 
-async def play_by_taps(tmp_path: Path, language: str) -> list[tuple[int, bool]]:
+def pictures(d: OfflineDiscord, since: int) -> list[int]:
+    """The sizes of the pictures a human turn uploaded to the channel since log entry ``since``: by new messages
+    and by edits of the turn panel alike (an edit that keeps its picture uploads none); not the AIs' turns."""
+    seen = {a.id for e in d.server.log[:since] if e.action in ("create", "edit") for a in e.version.attachments}
+    sizes = []
+    for e in d.server.log[since:]:
+        message = d.message(e.message_id)
+        if e.action not in ("create", "edit") or message.ephemeral or message.content.startswith("🤖"):
+            continue
+        for a in e.version.attachments:
+            if a.id not in seen:
+                seen.add(a.id)
+                sizes.append(a.size)
+    return sizes
+
+
+PICTURES = 3               # pictures a human turn may upload to the channel
+PICTURE_BYTES = 300_000    # and their bytes
+
+
+async def play_by_taps(tmp_path: Path, language: str, uploaded: list[list[int]] | None = None
+                       ) -> list[tuple[int, bool]]:
     """A game of Alice and two AIs, by taps only; each of Alice's turns: its taps, and whether it was ordinary.
     Each of her turns but the last (which ends the game) also keeps to the channel's budget: at most two new
-    messages and one image, the panel of the next player (here her own next panel, after the AIs' turns)."""
+    messages and one image, the panel of the next player (here her own next panel, after the AIs' turns), and
+    at most ``PICTURES`` pictures in all, edits of her panel included (``uploaded``: their sizes, per turn)."""
     turns: list[tuple[int, bool]] = []
     posted: list[tuple[int, int]] = []
+    uploaded = [] if uploaded is None else uploaded
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed=f"taps-{language}"), strict=True) as d:
         d.set_locale("alice", LANGUAGES[language])
         await d.send_command("alice", "general", "risk new", {"language": language, "deployment": "auto",
@@ -166,6 +189,7 @@ async def play_by_taps(tmp_path: Path, language: str) -> list[tuple[int, bool]]:
                 if turn is not None:
                     turns.append((alice.taps, alice.ordinary()))
                     posted.append(channel_posts(d, mark))
+                    uploaded.append(pictures(d, mark))
                 alice.taps, alice.turn, turn, mark = 0, {}, (s.turn, s.current), len(d.server.log)
             await alice.step()
         turns.append((alice.taps, alice.ordinary()))
@@ -176,6 +200,7 @@ async def play_by_taps(tmp_path: Path, language: str) -> list[tuple[int, bool]]:
         assert all(not m.content.startswith("⛔") for m in d.messages)
     print(f"new channel messages and images per turn ({language}):", posted)
     assert all(messages <= 2 and images <= 1 for messages, images in posted), posted
+    assert all(len(sizes) <= PICTURES for sizes in uploaded), uploaded
     return turns
 
 
@@ -186,6 +211,16 @@ async def test_a_whole_game_by_taps_keeps_every_ordinary_turn_within_the_budget(
     assert any(ordinary for _taps, ordinary in turns)
     over = [taps for taps, ordinary in turns if ordinary and taps > BUDGET]
     assert not over, (over, turns)
+
+
+@pytest.mark.real_render
+async def test_a_human_turn_uploads_at_most_three_pictures_and_300_kb(tmp_path: Path):
+    """With the real phone views: every human turn of a whole game by taps, edits included, within the budget."""
+    uploaded: list[list[int]] = []
+    await play_by_taps(tmp_path, "en", uploaded)
+    print("pictures per turn (bytes):", uploaded)
+    assert any(uploaded)
+    assert all(len(sizes) <= PICTURES and sum(sizes) <= PICTURE_BYTES for sizes in uploaded), uploaded
 
 
 # -- each flow, on a position built directly: what one tap does, and that forged values are refused --------------

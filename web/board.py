@@ -50,7 +50,7 @@ from engine.state import (
     GameState,
     apply_event,
 )
-from render.seats import fill_colour, seat_colour, seat_shape
+from render.seats import Look, look, unknown_look
 
 MAX_MESSAGE = 2_000  # characters of one board message: anything longer is not a tap
 MOVES = ("claim", "capital", "place", "neutral", "trade", "attack", "blitz", "occupy", "fortify", "end_attack",
@@ -63,6 +63,12 @@ class Refused(Exception):
 
 def _hex(colour: tuple[int, int, int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+def _look(seat: Look) -> dict[str, str]:
+    """A seat's colours as the renderer draws them (its palette is the board's)."""
+    return {"colour": _hex(seat.colour), "fill": _hex(seat.fill), "shape": seat.shape,
+            "highlight": _hex(seat.highlight)}
 
 
 def legal(game: Game, seat: int) -> dict[str, Any]:
@@ -114,13 +120,12 @@ def view(game: Game, audience: Audience, language: str, seq: int) -> dict[str, A
     seen = state_for(s, audience)
     board = game.board
     players = [{"seat": p.seat, "name": player_name(p.name, p.kind == "ai", language), "ai": p.kind == "ai",
-                "colour": _hex(seat_colour(p.seat, s)), "fill": _hex(fill_colour(p.seat, s)),
-                "shape": seat_shape(p.seat), "out": p.seat in s.eliminated or p.seat in s.surrendered,
+                **_look(look(p.seat, s)), "out": p.seat in s.eliminated or p.seat in s.surrendered,
                 "cards": len(s.hands.get(p.seat, []))} for p in s.players if p.seat != NEUTRAL]
     out: dict[str, Any] = {
         "seq": seq, "phase": public_phase(s, audience), "phase_text": phase_text(s, language, audience),
         "turn": s.turn, "current": s.current, "you": audience, "players": players,
-        "neutral": {"colour": _hex(seat_colour(NEUTRAL, s)), "fill": _hex(fill_colour(NEUTRAL, s))},
+        "neutral": _look(look(NEUTRAL, s)), "fog": _look(unknown_look()),
         "owners": seen.owners, "armies": seen.armies, "over": s.phase == OVER,
         "reinforcements": armies_to_place(seen) if audience == s.current else 0,
     }

@@ -32,6 +32,7 @@ from engine.events import View
 from engine.fog import Audience, state_for, visible_to
 from mapfiles.registry import use_database
 from render import Labels, draw_phone_png, draw_png, warm_up, workers
+from render.phone import MUST_SHOW
 
 _pending = 0
 MapKind = Literal["whole", "phone"]
@@ -39,6 +40,7 @@ WHOLE: MapKind = "whole"
 PHONE: MapKind = "phone"
 # How much each territory matters to the phone view's window.
 LAST_ACTION, FRONT, OWN, NEIGHBOUR = 8.0, 2.0, 1.0, 0.5
+CHANGED_HANDS = MUST_SHOW   # a territory conquered in what is shown: the window widens to hold them all
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,10 @@ def focus_of(view: GameState, audience: Audience, highlight: Sequence[View],
         for key in ("from", "to", "territory"):
             place = e.get(key)
             if isinstance(place, str) and place in board.territories:
-                weights[place] = LAST_ACTION
+                weights[place] = max(weights.get(place, 0.0), LAST_ACTION)
+        taken = e.get("to") if e["type"] == "territory_conquered" else None
+        if isinstance(taken, str) and taken in board.territories:
+            weights[taken] = CHANGED_HANDS   # the window holds every territory that changed hands
     return tuple((t, w) for t, w in weights.items() if visible is None or t in visible)
 
 

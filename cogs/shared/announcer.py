@@ -229,10 +229,10 @@ class Announcer:
             return  # the AIs play on by themselves: the channel was told once, and hears of the end
         parts = await self._on_panel(outcome, parts, via)
         told_seats = {p.seat for p in outcome.parts if p.by == TIMEOUT}
-        # Everything is queued at once and awaited at the end: under load, a map that a later one in the same
-        # burst supersedes is skipped (cogs/shared/postbox.py).
+        # All queued at once, awaited at the end: under load a map a later one supersedes is skipped (postbox.py).
         ending = await self._game_over(record, outcome.state) if outcome.ended else None  # read before queuing
-        calling = await self.live.ready(record, outcome.state, outcome.deadline) \
+        calling = await self.live.ready(record, outcome.state, outcome.deadline,   # no picture the messages above show
+                                        picture=not any(p.by in (PLAYER, AI, TIMEOUT) for p in outcome.parts)) \
             if ending is None and self._turn_passed(outcome) and outcome.state is not None else None
         sent: list[Awaitable[object]] = []
         for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)

@@ -26,14 +26,14 @@ from cogs.maps.drawing import PHONE, prepare
 from cogs.play.board import add_board_button
 from cogs.play.panel import controls, summary_title, turn_prompt
 from cogs.shared.guards import game_locale
-from cogs.shared.i18n import _
+from cogs.shared.i18n import _, ngettext
 from cogs.shared.postbox import Post, Postbox, PostOptions, Sent
-from cogs.shared.text import describe, seat_name
+from cogs.shared.text import describe, seat_name, territory_text
 from engine import Event, Game, GameState, apply_event
 from engine.events import View
 from engine.fog import EVERYBODY, events_for, fog_hides_board
 from engine.game import split_log
-from engine.state import OVER
+from engine.state import ATTACK, FORTIFY, OCCUPY, OVER
 from store import GameRecord, LivePanel, StoreReader
 from table import Table
 
@@ -44,6 +44,48 @@ MAX_CONTENT = 1900
 Tap = discord.Interaction[Any]
 NOBODY = discord.AllowedMentions.none()
 NEW_TURN = ("turn_started", "setup_turn")  # the events that begin a seat's turn
+
+
+def moment(state: GameState) -> str:
+    """The part of a turn the board is in: placing (and every set-up step), attacking, fortifying. The panel's
+    picture is new only when this changes (after placing, at the end of the attack phase) and at the end."""
+    if state.phase in (ATTACK, OCCUPY):
+        return "attack"
+    if state.phase == FORTIFY:
+        return "fortify"
+    return "place"
+
+
+def board_key(state: GameState) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+    """What a picture of the board shows (its owners and armies): a picture is not sent again unchanged."""
+    return tuple(sorted(state.owners.items())), tuple(sorted(state.armies.items()))
+
+
+LOSS_TAIL = 3000   # events read back to find what a player lost since their last turn (several rounds of AIs)
+
+
+def losses_since_last_turn(events: Sequence[Event], seat: int, *, whole: bool) -> list[tuple[str, int]]:
+    """The territories ``seat`` lost since its previous turn began, in order, with who took each (a territory
+    taken back and forth counts once, by its last taker), from ``events``: the log's tail, ending with the turn
+    now beginning (``whole``: the tail is the whole log)."""
+    starts = [i for i, e in enumerate(events) if e["type"] in NEW_TURN and e.get("seat") == seat]
+    if not starts:
+        return []
+    if len(starts) > 1:
+        begin = starts[-2] + 1
+    elif whole:
+        begin = 0
+    else:
+        return []   # the turn before is further back than the tail: nothing is said rather than half
+    lost: dict[str, int] = {}
+    for e in events[begin:starts[-1]]:
+        if e["type"] != "territory_conquered":
+            continue
+        if e["seat"] == seat:
+            lost.pop(e["to"], None)         # taken back in between (by a turn played for it)
+        elif e.get("defender") == seat or e["to"] in lost:
+            lost[e["to"]] = e["seat"]       # lost, or lost and taken on by another
+    return list(lost.items())
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -76,6 +118,11 @@ class LivePanels:
         self.starts: dict[int, tuple[int, GameState]] = {}  # game -> (since_seq, the board then), read once
         self.posting: dict[int, asyncio.Future[None]] = {}  # game -> its panel, queued and not yet recorded
         self.locks: dict[int, asyncio.Lock] = {}
+        # game -> (the panel's message, the moment and the board its picture shows): the picture is sent again
+        # only at the turn's next moment, and only if the board changed (after a restart: from its start)
+        self.pictured: dict[int, tuple[int, str, object]] = {}
+        # game -> ((turn, seat), the line that tells the player on turn what they lost since their last turn)
+        self.losses: dict[int, tuple[tuple[int, int], str]] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """Held while a game's outcome is told (by the announcer): one after the other, in order."""
@@ -140,6 +187,9 @@ class LivePanels:
         mention = player.user_id is not None and (prefs is None or prefs.notify != "off")
         who = f"<@{player.user_id}>" if mention else seat_name(state, state.current, locale)
         text = turn_prompt(game, locale, who)
+        told = self.losses.get(record.id)
+        if told is not None and told[0] == (state.turn, state.current):
+            text += "\n" + told[1]
         if state.teams:
             mates = [seat_name(state, m, locale) for m in game.teammates(state.current)]
             text += " " + _("(team {n}, with {players})", locale, n=state.teams[state.current] + 1,
@@ -150,14 +200,46 @@ class LivePanels:
                                 else NOBODY}
         return text, options
 
+    async def _note_losses(self, record: GameRecord, state: GameState, locale: object) -> None:
+        """What the player now on turn lost since their last turn (to the AIs' turns above all, which nobody
+        plays in front of them), kept for their panel's first line while the turn goes on. Not under fog: the
+        panel is public, and there only they may know it."""
+        key = (state.turn, state.current)
+        if fog_hides_board(state) or (self.losses.get(record.id, ((), ""))[0] == key):
+            return
+        self.losses.pop(record.id, None)
+        since = max(0, record.last_seq - LOSS_TAIL)
+        lost = losses_since_last_turn(await self.store.events(record.id, since), state.current, whole=since == 0)
+        if not lost:
+            return
+        board = Game(state).board
+        takers: dict[int, list[str]] = {}
+        for territory, taker in lost:
+            takers.setdefault(taker, []).append(territory_text(board, territory, locale))
+        parts = [_("{territories} to {player}", locale, territories=", ".join(names),
+                   player=seat_name(state, taker, locale)) for taker, names in takers.items()]
+        line = ngettext("📉 Since your last turn you lost {n} territory: {losses}.",
+                        "📉 Since your last turn you lost {n} territories: {losses}.", len(lost), locale,
+                        losses="; ".join(parts))
+        self.losses[record.id] = (key, line)
+
     # -- the channel ------------------------------------------------------------------------------------
     def _queue(self, record: GameRecord, content: str | None, options: PostOptions, *,
                edit: int | None = None, delete: bool = False, via: Tap | None = None) -> Sent:
         options = options.copy()
         job, keep = options.pop("map", None), options.pop("keep_map", False)
+        same = options.pop("same_map", False)
         options.setdefault("allowed_mentions", NOBODY)
         return self.box.enqueue(record.channel_id, Post(content, job, keep, options, edit=edit, delete=delete,
-                                                        via=via))
+                                                        via=via, same_map=same))
+
+    def _picture_due(self, panel: LivePanel, after: GameState, *, over: bool) -> bool:
+        """Whether the panel's edit carries a new picture: at the turn's key moments only (after placing, at the
+        end of the attack phase, at the end of the turn), and only if the board changed since its picture."""
+        last = self.pictured.get(panel.game_id)
+        if last is None or last[0] != panel.message_id:
+            last = (panel.message_id, "place", None)   # the turn's start: the message above shows that board
+        return (over or moment(after) != last[1]) and board_key(after) != last[2]
 
     def _board(self, state: GameState, options: PostOptions, locale: object, seen: Sequence[View] = ()) -> None:
         """The phone view of the board, round what the turn did so far (``seen``); the whole map is a tap away."""
@@ -174,15 +256,20 @@ class LivePanels:
 
     async def ready(self, record: GameRecord, state: GameState, due: float | None, *,
                     since_seq: int | None = None, lines: Sequence[str] = (), ping: bool = True,
-                    note: str | None = None, before: GameState | None = None) -> Callable[[], Awaitable[None]]:
+                    note: str | None = None, before: GameState | None = None,
+                    picture: bool = True) -> Callable[[], Awaitable[None]]:
         """``post`` in two steps: what the panel needs is read now; calling what this returns queues it at once
         (behind what is queued already, so under load an older map gives way to its map), and awaiting that
-        waits until the panel is posted and recorded."""
+        waits until the panel is posted and recorded. Without ``picture`` a turn's first panel has none: the
+        messages just above it (the turn before, an AI's turn) show the board as it is."""
         locale = game_locale(record)
+        await self._note_losses(record, state, locale)
         head, options = await self._calling(record, state, due, ping=ping)
         if note:
             head += "\n" + note
-        self._board(state, options, locale)
+        pictured = picture or bool(lines) or since_seq is not None   # a fresh panel in the middle of a turn
+        if pictured:
+            self._board(state, options, locale)
         view = controls(record.id, Game(state), locale, public=True)
         add_board_button(self.box.bot, view, record.id, locale)
         if view is not None:
@@ -201,6 +288,8 @@ class LivePanels:
                         return
                     if start is not None:
                         self.starts[record.id] = (seq, start)
+                    self.pictured[record.id] = (message.id, moment(state),
+                                                board_key(state) if pictured else None)
                     await self.table.panel_posted(LivePanel(record.id, record.channel_id, message.id,
                                                             state.current, state.turn, seq, self.table.clock()))
                 finally:
@@ -231,7 +320,10 @@ class LivePanels:
             options: PostOptions = {"keep_map": True}  # the board at the end of the turn, even when busy
             self._board(after, options, locale, seen)
             text = fit(summary_title(after, panel.seat, panel.turn, locale), lines)
-            if old or not await self._edited(record, panel, text, options, via):
+            fresh = self._picture_due(panel, after, over=True)
+            self.pictured.pop(record.id, None)
+            same: PostOptions = {"same_map": True}   # the picture it has shows the board at the end already
+            if old or not await self._edited(record, panel, text, options if fresh else same, via):
                 await self._replace(record, panel, text, options)
             return told
         state = record.game().state
@@ -241,7 +333,12 @@ class LivePanels:
             await self._shrink(record, panel, shrunk)
             return told
         head, options = await self._calling(record, state, due, ping=False)
-        self._board(state, options, locale, seen)
+        if self._picture_due(panel, after, over=False):
+            self._board(state, options, locale, seen)
+            if "map" in options:
+                self.pictured[record.id] = (panel.message_id, moment(after), board_key(after))
+        else:
+            options["same_map"] = True   # only its words and buttons change: the picture stays
         view = controls(record.id, Game(state), locale, events, public=True)
         add_board_button(self.box.bot, view, record.id, locale)
         if view is not None:

@@ -48,6 +48,7 @@ class PostOptions(Extras, total=False):
 
     map: maps.MapJob | None
     keep_map: bool
+    same_map: bool   # an edit without a map that leaves the message's picture as it is (only its words change)
 
 
 Sent = asyncio.Future[discord.Message | None]  # a queued message: done once it is posted
@@ -68,6 +69,7 @@ class Post:
     # With ``edit``: a tap on that message, answered by this edit (Discord's update of the tapped message).
     via: discord.Interaction[Any] | None = None
     buttons_only: bool = False  # with ``edit``: change only the message's buttons (its words and files stay)
+    same_map: bool = False      # with ``edit`` and no ``map``: the message keeps the picture it has
 
 
 def _pass_on(done: Sent, *, older: Sent | None) -> None:
@@ -97,6 +99,8 @@ class Postbox:
                           and p.buttons_only == post.buttons_only]:
                 queue.remove(older)
                 post.via = post.via or older.via  # the tap it answered is answered by the newer edit
+                if post.same_map and post.map is None and older.map is not None:   # its picture still goes
+                    post.map, post.keep_map, post.same_map = older.map, older.keep_map, older.same_map
                 post.sent.add_done_callback(functools.partial(_pass_on, older=older.sent))
         queue.append(post)
         if channel_id not in self.senders:
@@ -158,7 +162,7 @@ class Postbox:
         waiting (``spare``), a map that is not to be kept is not drawn again: the message keeps the map it
         shows until a later edit."""
         assert post.edit is not None
-        attachments: list[discord.File] | None = kwargs.get("files", [])
+        attachments: list[discord.File] | None = None if post.same_map else kwargs.get("files", [])
         if post.map is not None:
             fresh = post.keep_map or not (maps.busy() or spare)
             attachments = [maps.as_file(await maps.draw(post.map))] if fresh else None

@@ -226,6 +226,11 @@ function startBoard(data, token) {
     const p = playerOf(seat);
     return p ? p.colour : board.neutral.colour;
   }
+  function highlightOf(seat) {   // the renderer's highlight for this owner's fill (light or dark)
+    if (seat === undefined) return board.fog.highlight;
+    const p = playerOf(seat);
+    return p ? p.highlight : board.neutral.highlight;
+  }
   function draw() {
     const B = replay ? replay.board : board;
     const picture = replay ? `at=${replay.seq}` : `v=${board.seq}`;
@@ -261,6 +266,7 @@ function startBoard(data, token) {
       shapes[tid].setAttribute("aria-label", label);
       items[tid].textContent = known ? `${name} · ${ownerName(owner)} · ${armies}` : name;
       const on = lit.has(tid);
+      shapes[tid].style.setProperty("--hl", highlightOf(owner));
       shapes[tid].classList.toggle("lit", on);
       shapes[tid].classList.toggle("selected", tid === selected);
       shapes[tid].setAttribute("tabindex", on ? "0" : "-1");

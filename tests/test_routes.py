@@ -1,0 +1,119 @@
+"""Sea routes that follow the map: a route never runs straight over other territories' land (it bends round, or
+becomes a stub at each end with a ring where no bend stays at sea), a map's own path for a route is drawn as
+given, and the import preview shows it. Checked on drawn maps in the shapes real maps have (TEG's New
+York–Greenland over Canada, the Lord of the Rings map's routes round its coasts)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import crowdedmaps
+import pytest
+
+from mapfiles import MapFileError, load_package
+from render.regions import OFF_COURSE, build_geometry, off_course
+
+
+def islands(rects: list[tuple[int, int, int, int]], routes: list[list[str]], **extra: object
+            ) -> tuple[bytes, dict[str, bytes]]:
+    """Islands (one territory each) joined only by the given sea routes, in our format."""
+    world = crowdedmaps.Crowded((1400, 800), rects, [f"Isle{chr(65 + i)}" for i in range(len(rects))],
+                                [0] * len(rects), continents=1, gap=2, title_corner="upper right")
+    blob, files = crowdedmaps.our_files(world)
+    data = json.loads(blob)
+    for t in data["territories"]:
+        t["neighbours"] = sorted({b for a, b in routes if a == t["id"]} | {a for a, b in routes if b == t["id"]})
+    data["sea_routes"] = routes
+    data.update(extra)
+    return json.dumps(data).encode(), files
+
+
+def drawn(blob: bytes, files: dict[str, bytes], a: str, b: str):
+    pkg = load_package(blob, files)
+    geo = build_geometry(pkg.id, pkg.data, pkg.regions, pkg.background)
+    segments = next(s for x, y, s in geo.sea_routes if {x, y} == {a, b})
+    own = {geo.territories[a].value, geo.territories[b].value}
+    return geo, segments, off_course(geo.label, segments, own)
+
+
+def test_a_route_bends_round_land_it_would_cross():
+    """West and east islands joined by a route whose straight line runs over the middle island (which is
+    another territory): the route bends round it, and still starts and ends at its two badges."""
+    blob, files = islands([(80, 300, 300, 500), (600, 150, 800, 650), (1100, 300, 1320, 500)],
+                          [["t1", "t3"], ["t1", "t2"]])
+    geo, segments, share = drawn(blob, files, "t1", "t3")
+    a, b = geo.territories["t1"].anchor, geo.territories["t3"].anchor
+    straight = off_course(geo.label, [(a[0], a[1], b[0], b[1])], {geo.territories["t1"].value,
+                                                                    geo.territories["t3"].value})
+    assert straight > 0.1                              # the straight line would cross the middle island
+    assert share <= OFF_COURSE, segments
+    assert len(segments) == 2                          # a bend
+    assert math.dist(segments[0][:2], a) < geo.badge_size and math.dist(segments[-1][2:], b) < geo.badge_size
+
+
+def test_where_no_bend_stays_at_sea_a_route_is_two_stubs_with_rings():
+    """The middle island reaches from the top of the map to the bottom: no bend passes it. Each badge gets a
+    short stub toward the other, ending in a ring; nothing is drawn over the middle island."""
+    blob, files = islands([(80, 300, 300, 500), (600, 0, 800, 800), (1100, 300, 1320, 500)],
+                          [["t1", "t3"], ["t1", "t2"]])
+    geo, segments, share = drawn(blob, files, "t1", "t3")
+    assert share <= OFF_COURSE
+    a, b = geo.territories["t1"].anchor, geo.territories["t3"].anchor
+    d = math.dist(a, b)
+    assert all(min(math.dist(p, a), math.dist(p, b)) < d / 3 for s in segments for p in (s[:2], s[2:]))
+    assert all(geo.label.getpixel((round(s[2]), round(s[3]))) == 0 for s in segments[1:])   # the rings at sea
+
+
+def test_a_maps_own_path_for_a_route_is_drawn_as_given():
+    path = [[400, 120], [1000, 120]]
+    blob, files = islands([(80, 300, 300, 500), (600, 250, 800, 650), (1100, 300, 1320, 500)],
+                          [["t1", "t3"], ["t1", "t2"]], route_paths=[{"between": ["t3", "t1"], "path": path}])
+    geo, segments, _ = drawn(blob, files, "t1", "t3")
+    points = [s[:2] for s in segments] + [segments[-1][2:]]
+    scale = geo.width / 1400
+    for x, y in path:   # the path's points, scaled with the map, in order (from t3's end, the route reversed)
+        assert any(math.dist(p, (x * scale, y * scale)) < 2 for p in points), (x, y, points)
+
+
+@pytest.mark.parametrize("paths", [
+    [{"between": ["t1", "t2"], "path": [[10, 10]]}],                 # not a sea route of the map
+    [{"between": ["t1", "t3"], "path": []}],                         # no point
+    [{"between": ["t1", "t3"], "path": [[10, 10]] * 21}],            # too many
+    [{"between": ["t1", "t3"], "path": [[10, 99_999]]}],             # outside the map
+    {"t1": [[10, 10]]},                                              # not a list
+    [{"between": [["t1"], "t3"], "path": [[10, 10]]}],               # not ids
+])
+def test_a_bad_route_path_is_refused(paths):
+    blob, files = islands([(80, 300, 300, 500), (600, 250, 800, 650), (1100, 300, 1320, 500)],
+                          [["t1", "t3"], ["t3", "t2"]], route_paths=paths)
+    with pytest.raises(MapFileError):
+        load_package(blob, files)
+
+
+def test_the_import_preview_draws_a_maps_own_route_path_and_label():
+    """The preview a manager sees (`/risk map add`, `python -m mapfiles`) draws the map's own route path and
+    continent label where the file puts them: a map maker fixes them without code."""
+    import io
+
+    from PIL import Image
+
+    from mapfiles.cli import preview
+    from render.style import ROUTE
+
+    path = [[700, 60]]
+    blob, files = islands([(80, 300, 300, 500), (600, 250, 800, 650), (1100, 300, 1320, 500)],
+                          [["t1", "t3"], ["t1", "t2"]], route_paths=[{"between": ["t1", "t3"], "path": path}])
+    data = json.loads(blob)
+    data["continents"][0]["label"] = [700, 720]
+    pkg = load_package(json.dumps(data).encode(), files)
+    img = Image.open(io.BytesIO(preview(pkg))).convert("RGB")
+    scale = img.width / 1400
+    x, y = round(path[0][0] * scale), round(path[0][1] * scale)
+    near = [img.getpixel((i, j)) for i in range(x - 12, x + 13) for j in range(y - 4, y + 5)]
+    assert any(sum(abs(a - b) for a, b in zip(p, ROUTE, strict=True)) < 60 for p in near)   # the route's dashes
+    from render.base import static_layers
+
+    layers = static_layers(pkg.board)
+    assert layers.layout is not None      # the name where the file puts it, far from its coast as it is
+    assert layers.layout.continents["c1"] == (round(700 * scale), round(720 * scale))
