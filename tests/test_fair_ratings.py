@@ -246,6 +246,7 @@ async def test_kicks_and_standings_ends_are_rated_the_same_by_a_rebuild_on_eithe
     assert (await store.ratings(GUILD))   # somebody was rated
 
 
+@pytest.mark.slow   # six whole games on both databases: CI's slow suite (the rule itself is a fast test above)
 async def test_the_pair_limit_counts_every_game_of_two_players_whoever_else_played(store):  # noqa: F811
     """Through the store, on both databases: alice and bob in changing company (alone, with carol, with dave,
     with both) count five rated games together a week; the sixth game with both of them is not rated, whatever set

@@ -55,6 +55,7 @@ def audiences(record: GameRecord) -> list[int | None]:
     return [None, *(p.seat for p in record.players)]
 
 
+@pytest.mark.slow   # a game of thousands of events played on both databases: CI's slow suite
 async def test_a_long_games_export_and_log_are_those_of_the_whole_log_for_each_audience(store, monkeypatch):
     record = await play_easy(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], ("easy",),
                                                    seed="long", fog="on"), until_turn=TURNS)
@@ -114,6 +115,7 @@ async def test_the_log_of_a_game_from_before_the_turns_were_noted_is_read_whole(
         assert await store.recent_events(record.id, audience, 50) == without_hidden(events_for(events, audience))[-50:]
 
 
+@pytest.mark.slow   # a long game played to its end on both databases: CI's slow suite
 async def test_a_long_game_ends_with_the_same_results_and_report_none_decoded_in_the_bots_process(
         store, monkeypatch):
     record = await play_easy(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], ("easy",),
