@@ -146,9 +146,7 @@ class TurnStarted(TypedDict):
 
 
 class RoundStarted(TypedDict):
-    """Turn order ``freestyle``: a round opens. ``seats``: the players who may take a turn in it; ``income``: each
-    one's reinforcements for it, fixed now; ``held``: the player who ended the last round, who may start only
-    after another player has started a turn (or the table's ``hold_released``)."""
+    """Turn order ``freestyle``: a round opens for ``seats``, each one's ``income`` fixed, ``held`` waiting."""
 
     type: Literal["round_started"]
     round: int
@@ -158,14 +156,14 @@ class RoundStarted(TypedDict):
 
 
 class HoldReleased(TypedDict):
-    """Turn order ``freestyle``: the wait passed; the player held back may start this round's first turn too."""
+    """Turn order ``freestyle``: the wait passed; the held player may start the round's first turn too."""
 
     type: Literal["hold_released"]
     seat: int
 
 
 class RoundClosed(TypedDict):
-    """Turn order ``freestyle``: the round's deadline passed; ``missed``: the players who had not played, out of it."""
+    """Turn order ``freestyle``: the round's deadline passed; ``missed``: the players who had not played."""
 
     type: Literal["round_closed"]
     round: int
