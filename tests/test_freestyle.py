@@ -3,6 +3,7 @@ at a time; reinforcements fixed when the round opens; the player who ended a rou
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -200,7 +201,7 @@ def test_two_players_the_neutral_plays_no_turn_and_turns_alternate_while_both_co
     for _ in range(6):
         starters = game.starters()
         assert -1 not in game.state.to_play
-        assert last not in starters or len(game.state.to_play) == 1 and game.state.held is None
+        assert last not in starters or (len(game.state.to_play) == 1 and game.state.held is None)
         seat = starters[0]
         play_turn(game, seat, events)
         if game.state.phase == OVER:
@@ -208,7 +209,7 @@ def test_two_players_the_neutral_plays_no_turn_and_turns_alternate_while_both_co
         last = seat
     turns = [e["seat"] for e in events if e["type"] == "turn_started"]
     # The one who ended a round never begins the next: with both coming, turns alternate A, B, A, B...
-    assert all(a != b for a, b in zip(turns, turns[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(turns))
 
 
 def test_sequential_games_are_unchanged_and_refuse_start_turn():
@@ -226,7 +227,7 @@ def test_the_turn_limit_and_the_hold_scale_with_the_round():
 
 
 def test_under_fog_a_round_tells_each_player_only_their_own_income():
-    game, events = new_game(4, fog="on")
+    _game, events = new_game(4, fog="on")
     opened = next(e for e in events if e["type"] == "round_started")
     assert len(opened["income"]) == 4
     for seat in range(4):
