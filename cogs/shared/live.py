@@ -24,7 +24,7 @@ import discord
 
 from cogs.maps.drawing import PHONE, prepare
 from cogs.play.board import add_board_button
-from cogs.play.panel import controls, summary_title, turn_prompt
+from cogs.play.panel import controls, round_prompt, summary_title, turn_prompt
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _
 from cogs.shared.postbox import Post, Postbox, PostOptions, Sent
@@ -33,7 +33,7 @@ from engine import Event, Game, GameState, apply_event
 from engine.events import View
 from engine.fog import EVERYBODY, events_for, fog_hides_board
 from engine.game import split_log
-from engine.state import OVER
+from engine.state import OVER, WAITING
 from store import GameRecord, LivePanel, StoreReader
 from table import Table
 
@@ -135,6 +135,8 @@ class LivePanels:
         """The panel's first line (it mentions the player; ``ping``: and pings them) and its buttons."""
         game = Game(state)
         locale = game_locale(record)
+        if state.phase == WAITING:
+            return await self._round_call(record, state, due, ping=ping)
         player = record.player(state.current)
         prefs = await self.store.get_user_prefs(player.user_id) if player.user_id else None
         mention = player.user_id is not None and (prefs is None or prefs.notify != "off")
@@ -149,6 +151,29 @@ class LivePanels:
         options: PostOptions = {"allowed_mentions": only(player.user_id) if ping and mention and player.user_id
                                 else NOBODY}
         return text, options
+
+    async def _round_call(self, record: GameRecord, state: GameState, due: float | None, *,
+                          ping: bool) -> tuple[str, PostOptions]:
+        """A freestyle round's message: the humans who have not played are named (mentioned unless they turned
+        notifications off; pinged once, when the round's message is posted), and the round's deadline."""
+        locale = game_locale(record)
+        names: list[str] = []
+        pinged: list[discord.Object] = []
+        for seat in state.to_play:
+            player = record.player(seat)
+            if player.is_ai or player.user_id is None:
+                continue
+            prefs = await self.store.get_user_prefs(player.user_id)
+            if prefs.notify == "off":
+                names.append(seat_name(state, seat, locale))
+            else:
+                names.append(f"<@{player.user_id}>")
+                pinged.append(discord.Object(player.user_id))
+        text = round_prompt(Game(state), locale, ", ".join(names) or _("everyone", locale))
+        if due is not None:
+            text += " " + _("The round ends <t:{t}:R>.", locale, t=int(due))
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=pinged) if ping and pinged else NOBODY
+        return text, {"allowed_mentions": mentions}
 
     # -- the channel ------------------------------------------------------------------------------------
     def _queue(self, record: GameRecord, content: str | None, options: PostOptions, *,

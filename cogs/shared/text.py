@@ -259,7 +259,13 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
         case "seat_claimed":
             return _("🪑 {substitute} takes over {player}'s seat.", locale, substitute=safe_name(e["name"]),
                      player=safe_name(e["former"]))
-        case "game_started" | "missions_dealt" | "setup_turn" | "wilds_returned" | "mission_changed":
+        case "round_started":
+            return _("🔄 Round {round}: each player still in may take one turn, in any order, one at a time.",
+                     locale, round=e["round"])
+        case "round_closed":
+            return _("⌛ Round {round} is over: its time ran out.", locale, round=e["round"])
+        case "game_started" | "missions_dealt" | "setup_turn" | "wilds_returned" | "mission_changed" \
+                | "hold_released":
             return None   # told elsewhere (the lobby, the setup panel, a private mission) or not at all
         case _:
             assert_never(e["type"])
