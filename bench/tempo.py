@@ -34,13 +34,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.actions import StartTurn  # noqa: E402
-from engine.ai import make_ai  # noqa: E402
-from engine.state import CAPITAL, CLAIM, OVER, SETUP, WAITING  # noqa: E402
-from store import open_store  # noqa: E402
-from table import Table  # noqa: E402
-from table.outcome import TIME_RAN_OUT  # noqa: E402
-from table.scheduler import Scheduler  # noqa: E402
+from engine.actions import StartTurn
+from engine.ai import make_ai
+from engine.state import CAPITAL, CLAIM, OVER, SETUP, WAITING
+from store import open_store
+from table import Table
+from table.outcome import TIME_RAN_OUT
+from table.scheduler import Scheduler
 
 DAY = 86400.0
 LIMIT_DAYS = 400
