@@ -333,7 +333,9 @@ class Table(SeatOffers):
             state = record.game().state
             status = await self.store.take_vacation(game_id, seat, days, state.settings.vacation_days, self.clock())
             deadline = None
-            if state.current == seat:
+            # A freestyle round waits for nobody: its deadline stays (a turn not taken is played as on_timeout
+            # says, and not counted against a player on vacation: ``round_up``).
+            if state.current == seat and not state.freestyle:
                 await self._clear_turn_timers(game_id, await self.store.game_deadlines(game_id))
                 deadline = await self.sync(record, state)
             return Outcome(record, deadline=deadline, seat_status=status)

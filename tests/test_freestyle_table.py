@@ -154,3 +154,24 @@ async def test_a_restart_during_a_running_turn_and_at_the_round_deadline_does_no
     assert (await sqlite_store.get_game(game_id)).game().state.round == 2
     assert [(await sqlite_store.seat_status(game_id, s)).missed for s in range(3)] == [1, 1, 1]
     assert Timer.parse("round|r2") in {Timer.of(d) for d in await sqlite_store.game_deadlines(game_id)}
+
+
+async def test_a_vacation_does_not_move_the_round_and_its_missed_turn_is_not_counted(sqlite_store):
+    table, scheduler, _told, now, game_id = await freestyle(sqlite_store, vacation_days=3)
+    ends = (await timers(sqlite_store, game_id))[(0, "round|r1")]
+    away = await table.take_vacation(game_id, 2, 2)
+    assert away.seat_status is not None and away.seat_status.vacation_days == 2
+    assert (await timers(sqlite_store, game_id))[(0, "round|r1")] == ends
+    now.t = ends + 1
+    await scheduler.run_due()
+    assert (await sqlite_store.get_game(game_id)).game().state.round == 2
+    assert [(await sqlite_store.seat_status(game_id, s)).missed for s in range(3)] == [1, 1, 0]
+
+
+async def test_a_pause_stops_the_round_and_resume_gives_it_a_fresh_deadline(sqlite_store):
+    table, _scheduler, _told, now, game_id = await freestyle(sqlite_store)
+    await table.pause(game_id)
+    assert await timers(sqlite_store, game_id) == {}
+    now.t += 5 * DAY
+    await table.resume(game_id)
+    assert (await timers(sqlite_store, game_id))[(0, "round|r1")] == now() + DAY
