@@ -39,12 +39,12 @@ from engine.ai import make_ai
 from engine.state import CAPITAL, CLAIM, OVER, SETUP, WAITING
 from store import open_store
 from table import Table
-from table.outcome import TIME_RAN_OUT
 from table.scheduler import Scheduler
 
 DAY = 86400.0
 LIMIT_DAYS = 400
-DEFAULTS = {"deployment": "deal", "setup_batch": 5, "turn_deadline": int(DAY)}  # the plain /risk new
+# The plain /risk new, but a player is never replaced: in this model every player keeps logging in.
+DEFAULTS = {"deployment": "deal", "setup_batch": 5, "turn_deadline": int(DAY), "max_missed": 0}
 
 
 class Clock:
@@ -56,13 +56,10 @@ class Clock:
 
 
 class Quiet:
-    """The scheduler's sink: counts the turns played for absent players."""
-
-    def __init__(self) -> None:
-        self.timed_out = 0
+    """The scheduler's sink: nobody reads the channel."""
 
     async def outcome(self, outcome: Any) -> None:
-        self.timed_out += sum(1 for note in outcome.notes if note.kind == TIME_RAN_OUT)
+        return None
 
     async def reminder(self, reminder: Any) -> None:
         return None
@@ -81,7 +78,7 @@ class Result:
     days: float
     rounds: int
     turns: int
-    absent: int   # turns played for a player who was not there (a timeout, or the AI after a boot)
+    absent: int   # turns (set-up turns aside) played for a player who was not there
 
 
 async def play(setting: Setting, seed: int) -> Result:
@@ -91,8 +88,7 @@ async def play(setting: Setting, seed: int) -> Result:
         store = await open_store(Path(folder) / "tempo.sqlite3")
         try:
             table = Table(store, clock, lambda: f"tempo-seed-{seed}")
-            sink = Quiet()
-            scheduler = Scheduler(table, store, clock, sink)
+            scheduler = Scheduler(table, store, clock, Quiet())
             settings = {**DEFAULTS, "turn_order": setting.order, "on_timeout": setting.timeout}
             lobby = await table.open_lobby(1, 10, 100, "P0", settings)
             for seat in range(1, setting.players):
@@ -102,6 +98,7 @@ async def play(setting: Setting, seed: int) -> Result:
             rate = setting.logins / DAY
             logins = {seat: start + rng.expovariate(rate) for seat in range(setting.players)}
             ai = make_ai("normal")
+            played = 0
             while True:
                 record = await store.get_game(game_id)
                 state = record.game().state
@@ -115,31 +112,40 @@ async def play(setting: Setting, seed: int) -> Result:
                     continue
                 clock.t = login
                 logins[seat] = login + rng.expovariate(rate)
-                await take_turn(table, store, game_id, seat, ai)
+                played += await take_turn(table, store, game_id, seat, ai)
             record = await store.get_game(game_id)
             state = record.game().state
             events = await store.events(game_id)
             turns = sum(1 for e in events if e["type"] == "turn_started")
-            by_ai = sum(1 for e in events if e["type"] == "turn_started" and record.player(e["seat"]).is_ai)
-            return Result((clock() - start) / DAY, state.round, turns, sink.timed_out + by_ai)
+            return Result((clock() - start) / DAY, state.round, turns, turns - played)
         finally:
             await store.close()
 
 
-async def take_turn(table: Table, store: Any, game_id: int, seat: int, ai: Any) -> None:
-    """At ``seat``'s login: their whole turn (or set-up turn), if it is theirs to play now."""
+async def take_turn(table: Table, store: Any, game_id: int, seat: int, ai: Any) -> int:
+    """At ``seat``'s login: their whole turn (or set-up turn), if it is theirs to play now. Returns 1 for a turn
+    of play taken, else 0."""
     record = await store.get_game(game_id)
     if record.player(seat).is_ai:
-        return
+        return 0
     game = record.game()
     state = game.state
     if state.phase == WAITING:
         if not game.may_start(seat):
-            return
+            return 0
         record = (await table.apply(record, StartTurn(seat))).record
     elif state.current != seat or state.phase == OVER:
-        return
+        return 0
     setup = state.phase in (CLAIM, SETUP, CAPITAL)
+    if not setup:
+        await play_out(table, record, seat, ai)
+        return 1
+    await play_out(table, record, seat, ai, setup=True)
+    return 0
+
+
+async def play_out(table: Table, record: Any, seat: int, ai: Any, *, setup: bool = False) -> None:
+    """The moves of ``seat``'s turn (or set-up turn) until it ends."""
     turn = record.game().state.turn
     for _ in range(5000):
         state = record.game().state
