@@ -71,3 +71,16 @@ async def test_a_started_turn_that_runs_out_is_played_for_the_player_and_the_rou
         assert (await d.bot.store.seat_status(record.id, 1)).missed == 1
         message = round_message(d)
         assert f"<@{d.user('alice').id}>" in message.content and f"<@{d.user('bob').id}>" not in message.content
+
+
+async def test_under_fog_the_round_message_tells_no_figure_of_the_board(tmp_path: Path):
+    import re
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="fog-round")) as d:
+        await open_lobby(d, deployment="auto", turn_order="freestyle", turn_deadline=24 * HOUR, fog="on")
+        await d.send_command("bob", "general", "risk join", {})
+        await d.send_command("alice", "general", "risk addbot", {})
+        await d.send_command("alice", "general", "risk start", {})
+        message = round_message(d)
+        text = re.sub(r"<[@t][^>]*>", "", message.content)   # mentions and the deadline's timestamp
+        assert re.findall(r"\d+", text) == ["1"]              # the round's number, nothing of the board
+        assert not message.attachments
