@@ -782,6 +782,9 @@ class Table(SeatOffers):
             turn = str(Timer.now(TimerKind.TURN, state))
             due = kept.get((state.current, turn), min(now + turn_limit(settings), ends))
             wanted[(state.current, turn)] = due
+        elif state.phase != WAITING:  # the AI stopped at its bound: it goes on shortly, from the scheduler
+            goes_on = str(Timer.now(TimerKind.AI, state))
+            wanted[(state.current, goes_on)] = kept.get((state.current, goes_on), now + AI_PAUSE)
         changed = False
         for t in timers:
             timer = Timer.of(t)
