@@ -79,6 +79,7 @@ class Result:
     rounds: int
     turns: int
     absent: int   # turns (set-up turns aside) played for a player who was not there
+    setup_days: float  # until the first turn of play began
 
 
 async def play(setting: Setting, seed: int) -> Result:
@@ -99,9 +100,12 @@ async def play(setting: Setting, seed: int) -> Result:
             logins = {seat: start + rng.expovariate(rate) for seat in range(setting.players)}
             ai = make_ai("normal")
             played = 0
+            setup_end: float | None = None
             while True:
                 record = await store.get_game(game_id)
                 state = record.game().state
+                if setup_end is None and state.phase not in (CLAIM, SETUP, CAPITAL):
+                    setup_end = clock()
                 if state.phase == OVER or clock() - start > LIMIT_DAYS * DAY:
                     break
                 due = await store.next_due()
@@ -117,7 +121,8 @@ async def play(setting: Setting, seed: int) -> Result:
             state = record.game().state
             events = await store.events(game_id)
             turns = sum(1 for e in events if e["type"] == "turn_started")
-            return Result((clock() - start) / DAY, state.round, turns, turns - played)
+            return Result((clock() - start) / DAY, state.round, turns, turns - played,
+                          ((setup_end or clock()) - start) / DAY)
         finally:
             await store.close()
 
@@ -181,8 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = [Setting(int(p), float(lg), o, t) for p, lg, o, t in itertools.product(
         args.players.split(","), args.logins.split(","), args.order.split(","), args.timeout.split(","))]
     print("| turn order | on_timeout | players | logins a day | days, median (90th percentile) | rounds, median | "
-          "turns played for an absent player | games |")
-    print("|---|---|---|---|---|---|---|---|")
+          "turns played for an absent player | set-up, days, median | games |")
+    print("|---|---|---|---|---|---|---|---|---|")
     with ProcessPoolExecutor(args.jobs) as pool:
         for setting in settings:
             jobs = [(setting, args.seed * 1000 + i) for i in range(args.games)]
@@ -191,7 +196,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             absent = sum(r.absent for r in results) / max(1, sum(r.turns for r in results))
             print(f"| {setting.order} | {setting.timeout} | {setting.players} | {setting.logins:g} | "
                   f"{statistics.median(days):.1f} ({percentile(days, 0.9):.1f}) | "
-                  f"{statistics.median(r.rounds for r in results):.0f} | {absent:.0%} | {len(results)} |", flush=True)
+                  f"{statistics.median(r.rounds for r in results):.0f} | {absent:.0%} | "
+                  f"{statistics.median(r.setup_days for r in results):.1f} | {len(results)} |", flush=True)
     return 0
 
 
