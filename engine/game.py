@@ -273,7 +273,7 @@ class Game:
         if not 0 <= seat < len(s.players):
             raise NotYourTurn("You are not playing in this game.")
         if seat != s.current:
-            if s.freestyle and s.phase != OVER:
+            if s.freestyle and s.phase in (WAITING, REINFORCE, ATTACK, OCCUPY, FORTIFY):
                 refusal = self.start_refusal(seat)
                 if refusal is not None:
                     raise refusal
@@ -288,7 +288,7 @@ class Game:
         phase = self.state.phase
         wanted = allowed_in(type(action)) + refused_later
         if phase == WAITING and phase not in wanted:
-            raise WrongPhase("Start your turn first: no turn is running.")
+            raise self.start_refusal(action.seat) or WrongPhase("Start your turn first: no turn is running.")
         if phase not in wanted:
             raise WrongPhase("You can do that only while {wanted}; now you are {now}.",
                              wanted=Phrase(*(PHASE_WORDS[p] for p in wanted)), now=Phrase(PHASE_WORDS[phase]))
