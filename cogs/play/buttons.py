@@ -192,10 +192,6 @@ async def undo(tap: Tap) -> None:
     await tap.act(Undo(tap.seat))
 
 
-async def start(tap: Tap) -> None:
-    await tap.act(StartTurn(tap.seat))
-
-
 async def my_controls(tap: Tap) -> None:
     """The buttons of the move, privately: the public panel under fog shows no figures."""
     locale = tap.locale
@@ -242,7 +238,7 @@ BUTTONS: dict[str, Handler] = {
     verb.STOP: stop, verb.MOVE: move, verb.FORTIFY: fortify, verb.FORT: fort, verb.END: end,
     verb.END_CONFIRMED: end_confirmed, verb.CONTROLS: my_controls, verb.UNDO: undo,
     verb.END_ATTACKS: end_attacks, verb.END_ATTACKS_CONFIRMED: end_attacks_confirmed, verb.NEUTRAL_PUT: neutral_put,
-    verb.START: start,
+    verb.START: lambda tap: tap.act(StartTurn(tap.seat)),  # a freestyle round: start your turn
 }
 # The buttons whose handler only checks its arguments and plays (no menu or question of its own): like a typed
 # move, they are acknowledged on receipt, before the game is read (``RiskCog.on_button``).

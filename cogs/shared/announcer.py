@@ -36,16 +36,12 @@ from cogs.shared.wording import attempt, clip, note_line, part_lines, queue_part
 from engine import Game, GameState
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.game import split_log
-from engine.state import OVER, WAITING
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table
-from table.outcome import AI, KICKED, PLAYER, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
+from table.outcome import AI, KICKED, PLAYER, START, TIMEOUT
 
 MAX_DONE = 1500  # what a move did, in the apology for an answer that failed (the apology's words come first)
 log = logging.getLogger("risk.announcer")
-# In a freestyle game, the events after which the channel is called anew: a turn started (its panel), or the
-# round waits for the next player (its message).
-FREESTYLE_CALLS = frozenset({"turn_started", "turn_ended", "round_started", "hold_released", "round_closed"})
 
 
 class Announcer:
@@ -347,26 +343,14 @@ class Announcer:
             await self.post(record, clip(lines), map=job)
         if over:
             await self.game_over(record, after)
-        elif record.status == "running" and (after.phase == WAITING or not record.player(after.current).is_ai) \
+        elif record.status == "running" and ((seat := Game(after).playing()) is None or not record.player(seat).is_ai) \
                 and await self.store.live_panel(record.id) is None:
             await self.live.post(record, after, deadline)
 
     @staticmethod
     def _turn_passed(outcome: Outcome) -> bool:
-        """Whether someone new must be called: the turn went to another player, or was played for someone."""
-        state = outcome.state
-        if state is not None and state.freestyle and state.phase != OVER:
-            # A freestyle round: its message when it waits again, the panel of a turn once it starts.
-            return any(e["type"] in FREESTYLE_CALLS for e in outcome.events) and (
-                state.phase != WAITING or any(not outcome.record.player(s).is_ai for s in state.to_play))
-        waiting = outcome.waiting_on()
-        if waiting is None or outcome.record.player(waiting).is_ai:
-            return False
-        if any(p.by in (AI, TIMEOUT, START) for p in outcome.parts) or any(n.kind == TIME_RAN_OUT
-                                                                           for n in outcome.notes):
-            return True
-        actor = outcome.parts[0].seat if outcome.parts and outcome.parts[0].by == PLAYER else None
-        return any(e["type"] in TURN_EVENTS for e in outcome.events) and waiting != actor
+        """Whether someone new must be called (``Outcome.calls_anew``)."""
+        return outcome.calls_anew()
 
     async def panel(self, record: GameRecord, due: float | None = None) -> None:
         """The turn panel again, at the foot of the channel (after a pause): it tells the turn so far."""
