@@ -149,9 +149,34 @@ class ClaimSeat(Action):
     name: str
 
 
+@dataclass(frozen=True)
+class StartTurn(Action):
+    """Turn order ``freestyle``: start your turn of this round, which claims the board until it ends (any move
+    of a turn starts it too)."""
+
+    kind: ClassVar[str] = "start_turn"
+
+
+@dataclass(frozen=True)
+class ReleaseHold(Action):
+    """Turn order ``freestyle``: the player who ended the last round may now take this round's first turn too.
+    The table's action once the wait passed (table/flow.py); ``seat`` is the player held back."""
+
+    kind: ClassVar[str] = "release_hold"
+
+
+@dataclass(frozen=True)
+class EndRound(Action):
+    """Turn order ``freestyle``: the round's deadline passed with no turn running, and the players who have not
+    played are out of this round (the table has played or skipped their turns as its ``on_timeout`` says): the
+    next round opens. The table's action; ``seat`` is any player still in."""
+
+    kind: ClassVar[str] = "end_round"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls for cls in (Claim, Place, Trade, Attack, Blitz, Occupy, EndAttack, Fortify, EndTurn, ChooseCapital,
-                               Surrender, Undo, RoundLimit, VoteEnd, ClaimSeat)
+                               Surrender, Undo, RoundLimit, VoteEnd, ClaimSeat, StartTurn, ReleaseHold, EndRound)
 }
 
 

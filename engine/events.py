@@ -145,6 +145,31 @@ class TurnStarted(TypedDict):
     total: int
 
 
+class RoundStarted(TypedDict):
+    """Turn order ``freestyle``: a round opens for ``seats``, each one's ``income`` fixed, ``held`` waiting."""
+
+    type: Literal["round_started"]
+    round: int
+    seats: list[int]
+    income: dict[str, Reinforcements]
+    held: int | None
+
+
+class HoldReleased(TypedDict):
+    """Turn order ``freestyle``: the wait passed; the held player may start the round's first turn too."""
+
+    type: Literal["hold_released"]
+    seat: int
+
+
+class RoundClosed(TypedDict):
+    """Turn order ``freestyle``: the round's deadline passed; ``missed``: the players who had not played."""
+
+    type: Literal["round_closed"]
+    round: int
+    missed: list[int]
+
+
 class PlacementsUndone(TypedDict):
     """The action ``undo``: the turn's reinforcement placements go back to the armies to place."""
 
@@ -288,14 +313,16 @@ class SeatClaimed(TypedDict):
 Event = (GameStarted | FirstPlayer | MissionsDealt | TerritoriesDealt | SetupTurn | CapitalChosen
          | TerritoryClaimed | ArmiesPlaced | DeckShuffled | WildsReturned | TurnStarted | PlacementsUndone
          | CardsTraded | Battle | TerritoryConquered | Occupied | PlayerEliminated | MissionChanged | AttackEnded
-         | Fortified | CardDrawn | TurnEnded | PlayerSurrendered | GameOver | SeatClaimed)
+         | Fortified | CardDrawn | TurnEnded | PlayerSurrendered | GameOver | SeatClaimed | RoundStarted
+         | HoldReleased | RoundClosed)
 """Any event of the log."""
 
 EventType = Literal["game_started", "first_player", "missions_dealt", "territories_dealt", "setup_turn",
                     "capital_chosen", "territory_claimed", "armies_placed", "deck_shuffled", "wilds_returned",
                     "turn_started", "placements_undone", "cards_traded", "battle", "territory_conquered",
                     "occupied", "player_eliminated", "mission_changed", "attack_ended", "fortified", "card_drawn",
-                    "turn_ended", "player_surrendered", "game_over", "seat_claimed"]
+                    "turn_ended", "player_surrendered", "game_over", "seat_claimed", "round_started",
+                    "hold_released", "round_closed"]
 """The ``type`` of an event."""
 
 
@@ -325,8 +352,8 @@ def type_of(cls: type[Any]) -> str:
 __all__ = [
     "EVENT_CLASSES", "EVENT_TYPES", "ArmiesPlaced", "AttackEnded", "Battle", "CapitalChosen", "CardDrawn",
     "CardsTraded", "DeckShuffled", "Event", "EventType", "FirstPlayer", "Fortified", "GameOver", "GameStarted",
-    "HiddenEvent", "Mission", "MissionChanged", "MissionsDealt", "Occupied", "PlacementSource", "PlacementsUndone",
-    "PlayerEliminated", "PlayerSurrendered", "Reinforcements", "Roster", "SeatClaimed", "SetupTurn", "TerritoriesDealt",
-    "TerritoryClaimed", "TerritoryConquered", "TradedCard", "TurnEnded", "TurnStarted", "View", "WildsReturned",
-    "type_of",
+    "HiddenEvent", "HoldReleased", "Mission", "MissionChanged", "MissionsDealt", "Occupied", "PlacementSource",
+    "PlacementsUndone", "PlayerEliminated", "PlayerSurrendered", "Reinforcements", "Roster", "RoundClosed",
+    "RoundStarted", "SeatClaimed", "SetupTurn", "TerritoriesDealt", "TerritoryClaimed", "TerritoryConquered",
+    "TradedCard", "TurnEnded", "TurnStarted", "View", "WildsReturned", "type_of",
 ]

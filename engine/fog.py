@@ -41,7 +41,7 @@ _BOARD_EVENTS: frozenset[EventType] = frozenset({
 PUBLIC_UNDER_FOG: frozenset[EventType] = frozenset({
     "game_started", "first_player", "missions_dealt", "territories_dealt", "setup_turn", "deck_shuffled",
     "wilds_returned", "turn_started", "turn_ended", "cards_traded", "player_eliminated", "player_surrendered",
-    "mission_changed", "game_over", "seat_claimed"})
+    "mission_changed", "game_over", "seat_claimed", "round_started", "hold_released", "round_closed"})
 
 
 def fog_hides_board(state: GameState) -> bool:
@@ -191,6 +191,10 @@ def public_events_for(events: Sequence[Event], seat: Audience, *, before: GameSt
 def _fogged(view: Event, event: Event, seen: set[str], friends: set[int]) -> View:
     kind = event["type"]
     mine = _fields(event).get("seat") in friends
+    if event["type"] == "round_started" and view["type"] == "round_started":
+        # Every player's income of the round tells how much of the board they hold: only their own side's is told.
+        view["income"] = {k: v for k, v in event["income"].items() if int(k) in friends}
+        return view
     if kind in PUBLIC_UNDER_FOG:
         return view if mine else _fog_public(view, seen)
     if event["type"] == "placements_undone":  # like the placements it takes back: only the territories in sight

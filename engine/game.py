@@ -21,11 +21,14 @@ from .actions import (
     Claim,
     ClaimSeat,
     EndAttack,
+    EndRound,
     EndTurn,
     Fortify,
     Occupy,
     Place,
+    ReleaseHold,
     RoundLimit,
+    StartTurn,
     Surrender,
     Trade,
     Undo,
@@ -55,7 +58,7 @@ from .errors import (
     WrongPhase,
     clip,
 )
-from .events import ArmiesPlaced, DeckShuffled, GameStarted, Roster, WildsReturned
+from .events import ArmiesPlaced, DeckShuffled, GameStarted, Reinforcements, Roster, RoundStarted, WildsReturned
 from .events import GameOver as GameEnded
 from .missions import Mission, mission_deck, mission_text
 from .modes import MODES, Mode, Victory
@@ -71,6 +74,7 @@ from .state import (
     OVER,
     REINFORCE,
     SETUP,
+    WAITING,
     Event,
     GameState,
     Player,
@@ -86,6 +90,10 @@ FORTIFY_RULES: dict[str, tuple[bool, bool]] = {
     "connected": (True, True),
     "unlimited": (True, False),
 }
+# Turn order "freestyle": the moves of a turn, any of which starts the mover's turn when no turn runs (and the
+# move is then checked as the first of that turn: a refused one starts nothing).
+TURN_MOVES: frozenset[type[Action]] = frozenset({Place, Trade, Attack, Blitz, Occupy, EndAttack, Fortify, EndTurn,
+                                                 Undo})
 
 
 class Game:
@@ -166,14 +174,23 @@ class Game:
         if isinstance(action.seat, bool) or not isinstance(action.seat, int):
             raise NotYourTurn("You are not playing in this game.")
         saved = self.state.copy()
+        s = self.state
+        moves: Iterable[Event] = handler(action)
+        if s.freestyle and s.phase == WAITING and type(action) in TURN_MOVES:
+            moves = self._started(action, moves)
         try:
-            events = self._emit_all(handler(action))
+            events = self._emit_all(moves)
             events += self._emit_all(self._checkpoint())
             return events
         except BaseException:
             # Put every field back in place, so references to the state stay valid.
             self.state.__dict__.update(saved.__dict__)
             raise
+
+    def _started(self, action: Action, moves: Iterable[Event]) -> Iterable[Event]:
+        """A move while no turn runs (freestyle): the mover's turn starts first, then the move is played in it."""
+        yield from self._start_turn(StartTurn(action.seat))
+        yield from moves
 
     def validate(self, action: Action) -> None:
         """Raise the RuleError ``apply`` would raise, without changing the game."""
@@ -186,6 +203,7 @@ class Game:
             Blitz: self._blitz, Occupy: self._occupy, EndAttack: self._end_attack, Fortify: self._fortify,
             EndTurn: self._end_turn, ChooseCapital: self._choose_capital, Surrender: self._surrender,
             Undo: self._undo, RoundLimit: self._round_limit, VoteEnd: self._vote_end, ClaimSeat: self._claim_seat,
+            StartTurn: self._start_turn, ReleaseHold: self._release_hold, EndRound: self._end_round,
         }
 
     def _emit_all(self, generated: Iterable[Event]) -> list[Event]:
@@ -255,6 +273,12 @@ class Game:
         if not 0 <= seat < len(s.players):
             raise NotYourTurn("You are not playing in this game.")
         if seat != s.current:
+            if s.freestyle and s.phase in (WAITING, REINFORCE, ATTACK, OCCUPY, FORTIFY):
+                refusal = self.start_refusal(seat)
+                if refusal is not None:
+                    raise refusal
+                if s.phase == WAITING:
+                    return
             raise NotYourTurn("It is {player}'s turn, not yours.", player=s.seat_name(s.current))
 
     def _check_turn(self, action: Action, *refused_later: str) -> None:
@@ -263,6 +287,8 @@ class Game:
         self._check_mover(action.seat)
         phase = self.state.phase
         wanted = allowed_in(type(action)) + refused_later
+        if phase == WAITING and phase not in wanted:
+            raise self.start_refusal(action.seat) or WrongPhase("Start your turn first: no turn is running.")
         if phase not in wanted:
             raise WrongPhase("You can do that only while {wanted}; now you are {now}.",
                              wanted=Phrase(*(PHASE_WORDS[p] for p in wanted)), now=Phrase(PHASE_WORDS[phase]))
@@ -405,7 +431,7 @@ class Game:
         if waiting:
             yield {"type": "setup_turn", "seat": s.next_seat(a.seat, waiting), "phase": CAPITAL}
         else:
-            yield self.turn_started_event(s.first_seat, turn=1)
+            yield from self.begin_turns(s.first_seat)
 
     def _place(self, a: Place) -> Iterable[Event]:
         s = self.state
@@ -487,15 +513,135 @@ class Game:
                 "total": base + sum(continents.values())}
 
     def turn_started_event(self, seat: int, turn: int) -> Event:
-        """The event that starts ``seat``'s turn number ``turn``, with its reinforcements."""
+        """The event that starts ``seat``'s turn number ``turn``, with its reinforcements (in a freestyle round,
+        the ones fixed when the round opened)."""
+        s = self.state
+        if s.freestyle and seat in s.income:
+            fixed = s.income[seat]
+            return {"type": "turn_started", "seat": seat, "turn": turn, "round": s.round,
+                    "reinforcements": {"territories": fixed["territories"], "continents": dict(fixed["continents"])},
+                    "total": fixed["territories"] + sum(fixed["continents"].values())}
         r = self.reinforcement_breakdown(seat)
         return {"type": "turn_started", "seat": seat, "turn": turn, "round": self._round_of(seat, turn),
                 "reinforcements": {"territories": r["territories"], "continents": r["continents"]},
                 "total": r["total"]}
 
-    def _round_of(self, seat: int, turn: int) -> int:
-        """The round a turn belongs to: a new round begins when play comes round past the first seat again."""
+    def begin_turns(self, first: int) -> Iterable[Event]:
+        """The play after deployment (and capitals): ``first``'s turn, or in freestyle the first round."""
+        if self.state.freestyle:
+            yield self._round_event(1, held=None)
+        else:
+            yield self.turn_started_event(first, turn=1)
+
+    # -- freestyle rounds ------------------------------------------------------------------------------
+    def _round_event(self, number: int, held: int | None) -> RoundStarted:
+        """A freestyle round opens for every player still in, each one's reinforcements fixed now."""
+        income: dict[str, Reinforcements] = {}
+        for seat in self.state.active_seats():
+            r = self.reinforcement_breakdown(seat)
+            income[str(seat)] = {"territories": r["territories"], "continents": r["continents"]}
+        return {"type": "round_started", "round": number, "seats": self.state.active_seats(), "income": income,
+                "held": held}
+
+    def start_refusal(self, seat: int) -> RuleError | None:
+        """Why ``seat`` may not start a turn now in a freestyle game, or None if they may (``StartTurn``, or any
+        move of a turn, which starts it)."""
         s = self.state
+        if s.phase == OVER:
+            return GameOver("The game is over.")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(s.players) \
+                or seat not in s.active_seats():
+            return NotYourTurn("You are not playing in this game.")
+        if not s.freestyle:
+            if seat == s.current:
+                return None
+            return NotYourTurn("It is {player}'s turn, not yours.", player=s.seat_name(s.current))
+        if s.phase in (REINFORCE, ATTACK, OCCUPY, FORTIFY):
+            if seat == s.current:
+                return WrongPhase("Your turn is already running.")
+            return NotYourTurn("{player} is playing their turn now: wait until it ends.",
+                               player=s.seat_name(s.current))
+        if s.phase != WAITING:
+            return WrongPhase("You can do that only while {wanted}; now you are {now}.",
+                              wanted=Phrase(PHASE_WORDS[WAITING]), now=Phrase(PHASE_WORDS[s.phase]))
+        if seat not in s.to_play:
+            return NotYourTurn("You have played your turn this round: the next round opens when everyone has played.")
+        if seat == s.held:
+            return NotYourTurn("You ended the last round: another player may start this one first, for a while.")
+        return None
+
+    def may_start(self, seat: int) -> bool:
+        """Whether ``seat`` may start a freestyle turn now."""
+        return self.state.freestyle and self.start_refusal(seat) is None
+
+    def starters(self) -> list[int]:
+        """The players who may start a freestyle turn now, in seat order (none while a turn runs)."""
+        return [seat for seat in self.state.to_play if self.may_start(seat)]
+
+    def playing(self) -> int | None:
+        """The player whose turn is running (None in a freestyle round while nobody plays, or the game is over)."""
+        s = self.state
+        if s.phase in (OVER, WAITING):
+            return None
+        return s.current
+
+    def _start_turn(self, a: StartTurn) -> Iterable[Event]:
+        s = self.state
+        if not s.freestyle:
+            if s.phase == OVER:
+                raise GameOver("The game is over.")
+            raise WrongPhase("In this game turns are taken in seat order: your turn starts when the one before "
+                             "it ends.")
+        refusal = self.start_refusal(a.seat)
+        if refusal is not None:
+            raise refusal
+        yield self.turn_started_event(a.seat, s.turn + 1)
+
+    def _release_hold(self, a: ReleaseHold) -> Iterable[Event]:
+        s = self.state
+        if not s.freestyle or s.phase != WAITING or s.held is None or s.held != a.seat:
+            raise WrongPhase("Nobody is waiting to start this round.")
+        yield {"type": "hold_released", "seat": a.seat}
+
+    def _end_round(self, a: EndRound) -> Iterable[Event]:
+        s = self.state
+        if s.phase == OVER:
+            raise GameOver("The game is over.")
+        if not s.freestyle or s.phase != WAITING:
+            raise WrongPhase("A round can close only while no turn runs.")
+        missed = [seat for seat in s.to_play if seat in s.active_seats()]
+        yield {"type": "round_closed", "round": s.round, "missed": missed}
+        yield from self._next_round(None)
+
+    def _after_turn(self, seat: int) -> Iterable[Event]:
+        """What follows ``seat``'s turn_ended: the next seat's turn, or in freestyle the next round once everyone
+        has played (either way the round limit may end the game here)."""
+        s = self.state
+        if s.freestyle:
+            if not any(x in s.active_seats() for x in s.to_play):
+                yield from self._next_round(seat)
+            return
+        nxt = s.next_seat(seat)
+        if self._round_limit_reached(nxt):
+            yield self._game_over(self.leader(), "round_limit")
+            return
+        yield self.turn_started_event(nxt, s.turn + 1)
+
+    def _next_round(self, ended_by: int | None) -> Iterable[Event]:
+        """A freestyle round is over: the round limit, or the next round (its first turn not ``ended_by``'s)."""
+        s = self.state
+        if s.settings.max_rounds and s.round >= s.settings.max_rounds:
+            yield self._game_over(self.leader(), "round_limit")
+            return
+        held = ended_by if ended_by in s.active_seats() and len(s.active_seats()) > 1 else None
+        yield self._round_event(s.round + 1, held)
+
+    def _round_of(self, seat: int, turn: int) -> int:
+        """The round a turn belongs to: a new round begins when play comes round past the first seat again (in
+        freestyle, the round open)."""
+        s = self.state
+        if s.freestyle:
+            return s.round
         if turn == 1:
             return 1
         n = len(s.players)
@@ -708,7 +854,7 @@ class Game:
     def _checkpoint(self) -> Iterable[Event]:
         """After each action (and before a turn passes): has the player whose turn it is won by the mode's goal?"""
         s = self.state
-        if s.phase in (OVER, CLAIM, SETUP, CAPITAL, OCCUPY):
+        if s.phase in (OVER, CLAIM, SETUP, CAPITAL, OCCUPY, WAITING):
             return
         victory = self.mode.victory(self, s.current)
         if victory is not None:
@@ -830,11 +976,7 @@ class Game:
             if s.deck:
                 yield {"type": "card_drawn", "seat": seat, "card": s.deck[0]}
         yield {"type": "turn_ended", "seat": seat}
-        nxt = s.next_seat(seat)
-        if self._round_limit_reached(nxt):
-            yield self._game_over(self.leader(), "round_limit")
-            return
-        yield self.turn_started_event(nxt, s.turn + 1)
+        yield from self._after_turn(seat)
 
     def _surrender(self, a: Surrender) -> Iterable[Event]:
         s = self.state
@@ -844,7 +986,8 @@ class Game:
             raise NotYourTurn("You are not playing in this game.")
         if not self.allows(Surrender):
             raise WrongPhase("You can surrender once deployment is over.")
-        was_current = s.current == a.seat
+        was_current = s.current == a.seat and s.phase != WAITING
+        last = s.current
         yield {"type": "player_surrendered", "seat": a.seat}
         yield from self.mode.player_out(self, a.seat, None)
         winner = self._winner()
@@ -853,11 +996,9 @@ class Game:
         elif was_current:
             # The turn passes as at any end of turn (without a card): the round limit may end the game here.
             yield {"type": "turn_ended", "seat": a.seat}
-            nxt = s.next_seat(a.seat)
-            if self._round_limit_reached(nxt):
-                yield self._game_over(self.leader(), "round_limit")
-                return
-            yield self.turn_started_event(nxt, s.turn + 1)
+            yield from self._after_turn(a.seat)
+        elif s.freestyle and s.phase == WAITING and not any(x in s.active_seats() for x in s.to_play):
+            yield from self._next_round(last)  # the last player the round waited for gave up
 
     # -- legal-action queries -----------------------------------------------------------------------
     def allowed_dice(self, source: str) -> list[int]:

@@ -34,6 +34,8 @@ class Game(Protocol):
 
     def turn_started_event(self, seat: int, turn: int) -> Event: ...
 
+    def begin_turns(self, first: int) -> Iterable[Event]: ...
+
     def friendly(self, seat: int, owner: int | None) -> bool: ...
 
 
@@ -54,7 +56,7 @@ class Mode:
         return ()
 
     def begin_play(self, game: Game, first: int) -> Iterable[Event]:
-        yield game.turn_started_event(first, turn=1)
+        yield from game.begin_turns(first)
 
     def player_out(self, game: Game, seat: int, by: int | None) -> Iterable[Event]:
         return ()

@@ -18,11 +18,14 @@ from .actions import (
     Claim,
     ClaimSeat,
     EndAttack,
+    EndRound,
     EndTurn,
     Fortify,
     Occupy,
     Place,
+    ReleaseHold,
     RoundLimit,
+    StartTurn,
     Surrender,
     Trade,
     Undo,
@@ -37,6 +40,7 @@ REINFORCE = "reinforce"  # trade cards and place reinforcements
 ATTACK = "attack"
 OCCUPY = "occupy"        # a territory was conquered: decide how many armies move in
 FORTIFY = "fortify"
+WAITING = "waiting"      # turn order "freestyle": a round is open and no turn runs; who has not played may start
 OVER = "over"
 
 
@@ -71,6 +75,10 @@ PHASES: dict[str, Phase] = {phase.name: phase for phase in (
           next=ATTACK),
     # After fortifying: the next player's turn.
     Phase(FORTIFY, "fortifying", (Fortify, EndTurn, Surrender, RoundLimit, VoteEnd, ClaimSeat), next=REINFORCE),
+    # Freestyle rounds: between turns. StartTurn (or any move of a turn, which starts it first) by a player who
+    # has not played this round; ReleaseHold and EndRound: the table's, when the round's wait or deadline passes.
+    Phase(WAITING, "waiting for a player to start a turn",
+          (StartTurn, ReleaseHold, EndRound, Surrender, RoundLimit, VoteEnd, ClaimSeat)),
     Phase(OVER, "over", ()),
 )}
 
@@ -88,5 +96,5 @@ def next_phase(phase: str) -> str:
     return following
 
 
-__all__ = ["ATTACK", "CAPITAL", "CLAIM", "FORTIFY", "OCCUPY", "OVER", "PHASES", "REINFORCE", "SETUP", "Phase",
-           "allowed_in", "next_phase"]
+__all__ = ["ATTACK", "CAPITAL", "CLAIM", "FORTIFY", "OCCUPY", "OVER", "PHASES", "REINFORCE", "SETUP", "WAITING",
+           "Phase", "allowed_in", "next_phase"]

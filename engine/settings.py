@@ -65,6 +65,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("teams", "Teams", "Play in teams", ("none", "2v2", "3v3", "2v2v2"), words=(("none", "no teams"),)),
     Option("fog", "Fog of war", "Fog of war: see only your territories and their neighbours", ("off", "on"),
            words=(("off", "off"), ("on", "on: you see your territories and their neighbours"))),
+    Option("turn_order", "Turn order", "Turns in seat order, or freestyle: anyone who has not played this round",
+           ("sequential", "freestyle"),
+           words=(("sequential", "in seat order"),
+                  ("freestyle", "freestyle: each round, anyone who has not played may go, one at a time"))),
     Option("turn_deadline", "Time per turn", "Time for each turn", low=60, high=30 * 86400),
     Option("reminders", "Reminders", "", ("auto", "none"),
            words=(("auto", "at half time and an hour before the end"), ("none", "none"))),
@@ -92,7 +96,7 @@ CHOICES: dict[str, tuple[str, ...]] = {o.name: o.values for o in OPTIONS if o.va
 LOBBY_ONLY = frozenset({"min_reliability"})
 # Settings added after games were first recorded, left out of a game's record at their default: a game that keeps
 # it reads (and digests) as one from before the setting existed, and an older record reads as that default.
-RECORDED_UNLESS_DEFAULT = frozenset({"stand_in"})
+RECORDED_UNLESS_DEFAULT = frozenset({"stand_in", "turn_order"})
 # A language code (the bot has catalogs for en, nb and es; others fall back to English), or "" for the server's.
 LANGUAGE_CODE = re.compile(r"(?:[a-z]{2,3})?")
 # Turn deadlines a host can choose, in seconds: from live games to a week.
@@ -117,6 +121,9 @@ class Settings:
     mode: str = "classic"               # classic | missions (secret missions) | capitals
     teams: str = "none"                 # none | 2v2 | 3v3 | 2v2v2: teammates share a victory
     fog: str = "off"                    # on: each player sees only their territories and their neighbours
+    # sequential: turns in seat order; freestyle: each round every player still in takes one turn, in any order,
+    # one at a time (docs/rules.md, "Freestyle rounds")
+    turn_order: str = "sequential"
     # Asynchronous play: not rules of the board, but frozen with them when the game starts.
     turn_deadline: int = 86400          # seconds a player has for a turn
     reminders: str = "auto"             # auto: at half time and one hour before (none for live games)
@@ -256,3 +263,20 @@ def assign_teams(settings: Settings, count: int, team_of: Sequence[int] | None =
             raise SettingsError(f"teams {settings.teams} needs {size} players in each team; "
                                 f"team {team + 1} has {chosen.count(team)}")
     return dict(enumerate(chosen))
+
+
+# Freestyle rounds (``turn_order: freestyle``): a started turn must end within a 24th of the round (an hour of a
+# one-day round, at least a minute), and the player who ended a round may take the next round's first turn once
+# another player has started one or a quarter of the round has passed (docs/rules.md, "Freestyle rounds").
+TURN_LIMIT_SHARE = 24
+HOLD_SHARE = 4
+
+
+def turn_limit(settings: Settings) -> int:
+    """Seconds a started turn of a freestyle round may run (never beyond the round's deadline: the table's)."""
+    return max(60, settings.turn_deadline // TURN_LIMIT_SHARE)
+
+
+def hold_time(settings: Settings) -> int:
+    """Seconds after a freestyle round opens until the player who ended the last one may start it."""
+    return max(60, settings.turn_deadline // HOLD_SHARE)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import random
 import statistics
 import sys
 import time
@@ -27,13 +28,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .actions import Action, ReleaseHold, StartTurn
 from .ai import ALL_LEVELS, Recollection, make_ai
 from .errors import MapError
 from .game import Game
 from .log import write_log
 from .mapoption import board_for
 from .settings import Settings
-from .state import OVER, Event, Player
+from .state import OVER, WAITING, Event, Player
 
 MAX_ACTIONS = 200_000
 
@@ -68,13 +70,28 @@ def play_game(levels: Sequence[str], seed: str, settings: Settings | dict[str, A
     while game.state.phase != OVER:
         if actions >= max_actions:
             raise RuntimeError(f"game with seed {seed} did not finish in {max_actions} actions")
-        seat = game.state.current
-        new = game.apply(ais[seat].choose(game, seat, seen.memory(seat) if seen is not None else None))
+        if game.state.phase == WAITING:  # a freestyle round between turns: who logs in first starts
+            new = game.apply(next_starter(game, seed))
+        else:
+            seat = game.state.current
+            new = game.apply(ais[seat].choose(game, seat, seen.memory(seat) if seen is not None else None))
         if seen is not None:
             seen.follow(new)
         events += new
         actions += 1
     return GameResult(game, events, actions, time.perf_counter() - started)
+
+
+def next_starter(game: Game, seed: str) -> Action:
+    """In a freestyle round while no turn runs: a player who may start, chosen at random (the seed and the
+    position give the same one), or the release of the held player when nobody else is left to start."""
+    starters = game.starters()
+    if not starters:
+        held = game.state.held
+        assert held is not None, "a freestyle round with nobody to start"
+        return ReleaseHold(held)
+    rng = random.Random(f"starter:{seed}:{game.state.event_count}")
+    return StartTurn(rng.choice(starters))
 
 
 def parse_settings(pairs: Sequence[str]) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any, cast
 from . import events as ev
 from .board import Board, load_map
 from .events import Event as Event  # noqa: PLC0414  (re-exported; the events are typed in engine.events)
-from .phases import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP, next_phase
+from .phases import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP, WAITING, next_phase
 from .settings import Settings
 
 SCHEMA_VERSION = 1
@@ -58,6 +58,11 @@ class GameState:
     sets_traded: int = 0
     bonus_this_turn: int = 0
     conquered_this_turn: bool = False
+    # Turn order "freestyle": the players who may still take a turn this round (seat order), each one's
+    # reinforcements for it (fixed when it opened), and the player held back from its first turn, if any.
+    to_play: list[int] = field(default_factory=list)
+    income: dict[int, ev.Reinforcements] = field(default_factory=dict)
+    held: int | None = None
     trade_down: bool = False
     # Reinforcement armies placed this turn that ``Undo`` would take back ({territory: armies}); None once the turn
     # can no longer be undone (a battle, the end of the attacks, a fortify move) and outside turns.
@@ -88,6 +93,11 @@ class GameState:
         """Seats still in the game, in seat order."""
         out = set(self.eliminated) | set(self.surrendered)
         return [p.seat for p in self.players if p.seat not in out]
+
+    @property
+    def freestyle(self) -> bool:
+        """Whether turns are taken in freestyle rounds (``turn_order: freestyle``)."""
+        return self.settings.turn_order == "freestyle"
 
     def player(self, seat: int) -> Player:
         return self.players[seat]
@@ -129,10 +139,20 @@ class GameState:
         new.teams = dict(self.teams)
         new.missions = dict(self.missions)  # the reducer replaces a mission whole, never edits one in place
         new.capitals = dict(self.capitals)
+        new.to_play = list(self.to_play)
+        new.income = dict(self.income)
         return new
 
     # -- serialisation ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        data = self._fields_dict()
+        if self.freestyle:  # only a freestyle game has a round's state: others read as before it existed
+            data.update({"to_play": list(self.to_play),
+                     "income": {str(k): copy.deepcopy(v) for k, v in self.income.items()},
+                         "held": self.held})
+        return data
+
+    def _fields_dict(self) -> dict[str, Any]:
         return {
             "schema": SCHEMA_VERSION,
             "settings": self.settings.game_dict(),
@@ -187,6 +207,11 @@ class GameState:
             # Added with undo: a state stored before it has nothing to undo.
             undoable_placements=_undoable(data.get("undoable_placements", {})),
             dice_index=data["dice_index"], draw_index=data["draw_index"], event_count=data["event_count"],
+            # Added with freestyle rounds: a state stored before them has no round open.
+            to_play=[int(x) for x in data.get("to_play") or []],
+            income={int(k): {"territories": v["territories"], "continents": dict(v["continents"])}
+                    for k, v in (data.get("income") or {}).items()},
+            held=data.get("held"),
         )
 
 
@@ -289,6 +314,36 @@ def _turn_started(state: GameState, e: ev.TurnStarted) -> None:
     state.trade_down = False
     state.pending = None
     state.undoable_placements = {}
+    if state.freestyle:  # the board is claimed: the player has taken their turn of the round, and nobody is held
+        state.to_play = [s for s in state.to_play if s != e["seat"]]
+        state.held = None
+
+
+def _round_started(state: GameState, e: ev.RoundStarted) -> None:
+    state.phase = WAITING
+    state.round = e["round"]
+    state.to_play = list(e["seats"])
+    state.income = {int(k): {"territories": v["territories"], "continents": dict(v["continents"])}
+                    for k, v in e["income"].items()}
+    state.held = e["held"]
+    state.reinforcements = 0
+    state.pending = None
+
+
+def _hold_released(state: GameState, e: ev.HoldReleased) -> None:
+    state.held = None
+
+
+def _round_closed(state: GameState, e: ev.RoundClosed) -> None:
+    state.to_play = []
+    state.held = None
+
+
+def _out_of_round(state: GameState, seat: int) -> None:
+    """A player out of the game is out of the round too."""
+    state.to_play = [s for s in state.to_play if s != seat]
+    if state.held == seat:
+        state.held = None
 
 
 def _placements_undone(state: GameState, e: ev.PlacementsUndone) -> None:
@@ -350,6 +405,7 @@ def _occupied(state: GameState, e: ev.Occupied) -> None:
 def _eliminated(state: GameState, e: ev.PlayerEliminated) -> None:
     seat, by = e["seat"], e["by"]
     state.eliminated.append(seat)
+    _out_of_round(state, seat)
     state.hands[by].extend(state.hands[seat])
     state.hands[seat] = []
 
@@ -378,6 +434,7 @@ def _wilds_returned(state: GameState, e: ev.WildsReturned) -> None:
 def _surrendered(state: GameState, e: ev.PlayerSurrendered) -> None:
     seat = e["seat"]
     state.surrendered.append(seat)
+    _out_of_round(state, seat)
     for t, owner in state.owners.items():
         if owner == seat:
             state.owners[t] = NEUTRAL
@@ -399,6 +456,10 @@ def _capital_chosen(state: GameState, e: ev.CapitalChosen) -> None:
 
 def _turn_ended(state: GameState, e: ev.TurnEnded) -> None:
     _close_undo(state)
+    if state.freestyle:  # nobody's turn runs until another player starts one
+        state.phase = WAITING
+        state.reinforcements = 0
+        state.pending = None
 
 
 def _game_over(state: GameState, e: ev.GameOver) -> None:
@@ -442,8 +503,11 @@ _REDUCERS: dict[str, Callable[[GameState, Any], None]] = {
     "capital_chosen": _capital_chosen,
     "game_over": _game_over,
     "seat_claimed": _seat_claimed,
+    "round_started": _round_started,
+    "hold_released": _hold_released,
+    "round_closed": _round_closed,
 }
 EVENT_TYPES = frozenset(_REDUCERS) | {"game_started"}
 
 __all__ = ["ATTACK", "CAPITAL", "CLAIM", "EVENT_TYPES", "FORTIFY", "NEUTRAL", "OCCUPY", "OVER", "REINFORCE",
-           "SCHEMA_VERSION", "SETUP", "Event", "GameState", "Player", "apply_event", "initial_state"]
+           "SCHEMA_VERSION", "SETUP", "WAITING", "Event", "GameState", "Player", "apply_event", "initial_state"]

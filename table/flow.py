@@ -25,11 +25,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine import Action, Event, Game, GameState, RuleError, Surrender
-from engine.actions import RoundLimit, VoteEnd
+from engine.actions import EndRound, ReleaseHold, RoundLimit, StartTurn, VoteEnd
 from engine.ai import Memory, Recollection, recollect
 from engine.fog import fog_hides_board
 from engine.game import split_log
-from engine.state import OVER
+from engine.settings import hold_time, turn_limit
+from engine.state import ATTACK, FORTIFY, OCCUPY, OVER, REINFORCE, WAITING
 from ops import logs
 from store import (
     ACTIVE_STATUSES,
@@ -73,7 +74,7 @@ from .outcome import (
 )
 from .seats import SeatOffers
 from .thinking import Thinking
-from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, turn_key
+from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, round_key, turn_key
 
 log = logging.getLogger(__name__)
 
@@ -337,7 +338,9 @@ class Table(SeatOffers):
             state = record.game().state
             status = await self.store.take_vacation(game_id, seat, days, state.settings.vacation_days, self.clock())
             deadline = None
-            if state.current == seat:
+            # A freestyle round waits for nobody: its deadline stays (a turn not taken is played as on_timeout
+            # says, and not counted against a player on vacation: ``round_up``).
+            if state.current == seat and not state.freestyle:
                 await self._clear_turn_timers(game_id, await self.store.game_deadlines(game_id))
                 deadline = await self.sync(record, state)
             return Outcome(record, deadline=deadline, seat_status=status)
@@ -470,17 +473,88 @@ class Table(SeatOffers):
             status = await self.store.record_missed_turn(record.id, seat, timer.key)
             notes = [Note(TIME_RAN_OUT, seat, status.missed, cautious=settings.on_timeout != "ai")]
             record = await self._stand_ins(record, parts, stand_in)
-            if settings.max_missed and status.missed >= settings.max_missed:
-                if settings.on_boot == "ai":
-                    record = await self.store.replace_with_ai(record.id, seat, settings.stand_in)
-                    notes.append(Note(SEAT_TO_AI, seat, status.missed,
-                                      offerable=not await self._result_needed(record)))
-                elif record.status == RUNNING and seat in (before := record.game().state).active_seats():
-                    result = await self.store.apply_action(record.id, Surrender(seat))
-                    parts.append(self._part(seat, TIMEOUT, before, result))
-                    record = result.record
-                    notes.append(Note(SEAT_REMOVED, seat, status.missed))
+            record = await self._boot(record, seat, status.missed, parts, notes)
             return await self._finish(record, parts, notes)
+
+    async def round_up(self, game_id: int, timer: Timer) -> Outcome:
+        """A freestyle round's deadline passed: a turn still running is played out as a missed deadline, then
+        each player who has not played (seat order) has their turn played for them as ``on_timeout`` says, a missed
+        turn as any other (boots, reliability; not for a player on vacation), and the next round opens.
+
+        Nothing happens if that round is over (everyone played in time)."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            if not self._round_open(record, timer):
+                return Outcome(record)
+            settings = record.game().state.settings
+            level = settings.stand_in if settings.on_timeout == "ai" else TIMEOUT_PLAYERS[settings.on_timeout]
+            parts: list[Part] = []
+            notes: list[Note] = []
+            for _ in range(len(record.players) + 1):
+                state = record.game().state
+                if not self._round_open(record, timer):
+                    break
+                if state.phase == WAITING:
+                    missed = [x for x in state.to_play if x in state.active_seats()]
+                    if not missed:
+                        break
+                    seat = missed[0]
+                    if state.held == seat:
+                        result = await self.store.apply_action(record.id, ReleaseHold(seat))
+                        record = result.record
+                    result = await self.store.apply_action(record.id, StartTurn(seat))
+                    parts.append(self._part(seat, TIMEOUT, state, result))
+                    record = result.record
+                    state = record.game().state
+                seat = state.current
+                status = await self.store.seat_status(record.id, seat)
+                if status.vacation_until is not None and status.vacation_until > self.clock():
+                    missed_count = status.missed  # on vacation: played for them, not counted
+                else:
+                    missed_count = (await self.store.record_missed_turn(record.id, seat, turn_key(state))).missed
+                notes.append(Note(TIME_RAN_OUT, seat, missed_count, cautious=settings.on_timeout != "ai"))
+                record = await self._stand_ins(record, parts, StandIn(seat, turn_key(state), level))
+                record = await self._boot(record, seat, missed_count, parts, notes)
+            if self._round_open(record, timer) and record.game().state.phase == WAITING:
+                state = record.game().state
+                result = await self.store.apply_action(record.id, EndRound(state.active_seats()[0]))
+                parts.append(self._part(state.current, TIMEOUT, state, result))
+                record = result.record
+            return await self._finish(record, parts, notes)
+
+    @staticmethod
+    def _round_open(record: GameRecord, timer: Timer) -> bool:
+        """Whether the freestyle round ``timer`` belongs to is still open in a running game."""
+        if record.status != RUNNING or record.state_json is None:
+            return False
+        state = record.game().state
+        return state.phase != OVER and state.freestyle and round_key(state) == timer.key
+
+    async def release(self, game_id: int, seat: int, timer: Timer) -> Outcome:
+        """The wait passed: the player who ended the last round may start this one too."""
+        async with self.lock(game_id):
+            record = await self.store.get_game(game_id)
+            if not self._round_open(record, timer) or record.game().state.held != seat:
+                return Outcome(record)
+            before = record.game().state
+            result = await self.store.apply_action(record.id, ReleaseHold(seat))
+            return await self._finish(result.record, [self._part(seat, TIMEOUT, before, result)])
+
+    async def _boot(self, record: GameRecord, seat: int, missed: int, parts: list[Part], notes: list[Note]
+                    ) -> GameRecord:
+        """After too many missed turns in a row the seat goes to the AI, or is resigned (``on_boot``)."""
+        settings = record.game().state.settings
+        if not settings.max_missed or missed < settings.max_missed or record.player(seat).is_ai:
+            return record
+        if settings.on_boot == "ai":
+            record = await self.store.replace_with_ai(record.id, seat, settings.stand_in)
+            notes.append(Note(SEAT_TO_AI, seat, missed, offerable=not await self._result_needed(record)))
+        elif record.status == RUNNING and seat in (before := record.game().state).active_seats():
+            result = await self.store.apply_action(record.id, Surrender(seat))
+            parts.append(self._part(seat, TIMEOUT, before, result))
+            record = result.record
+            notes.append(Note(SEAT_REMOVED, seat, missed))
+        return record
 
     async def told(self, game_id: int, seq: int) -> None:
         """The channel has been told the game's events up to ``seq`` (so a restart does not tell them again)."""
@@ -524,7 +598,7 @@ class Table(SeatOffers):
         """Let the AIs play if it is their turn, then set the timers; ``record`` is the game as stored now. The
         caller holds the game's lock."""
         known = parts[-1].after if parts and parts[-1].by != START else None
-        if known is None or known.phase == OVER or record.player(known.current).is_ai:
+        if known is None or known.phase in (OVER, WAITING) or record.player(known.current).is_ai:
             record = await self._stand_ins(await self.store.get_game(record.id), parts)
             known = None
         try:
@@ -550,7 +624,13 @@ class Table(SeatOffers):
             if s.phase == OVER:
                 break
             seat = s.current
-            if stand_in is not None and seat == stand_in.seat and turn_key(s) == stand_in.key:
+            turn = s.turn
+            if s.phase == WAITING:  # a freestyle round between turns: an AI seat that may start does
+                ready = [x for x in game.starters() if record.player(x).is_ai]
+                if not ready:
+                    break
+                seat, turn, level, by = ready[0], s.turn + 1, record.player(ready[0]).ai_level or "normal", AI
+            elif stand_in is not None and seat == stand_in.seat and turn_key(s) == stand_in.key:
                 level, by = stand_in.level, TIMEOUT
             elif record.player(seat).is_ai:
                 level, by = record.player(seat).ai_level or "normal", AI
@@ -561,9 +641,13 @@ class Table(SeatOffers):
                     log.info("game %s: the AI goes on after %s decisions", record.id, thoughts)
                     break
                 thoughts += 1
-            action: Action = (RoundLimit(seat) if by == AI and await self._played_out(record, game)
-                              else await self.thinking.choose(game, seat, level,
-                                                              await self._memory(record, game, seat)))
+            action: Action
+            if by == AI and await self._played_out(record, game):
+                action = RoundLimit(seat)
+            elif s.phase == WAITING:
+                action = StartTurn(seat)
+            else:
+                action = await self.thinking.choose(game, seat, level, await self._memory(record, game, seat))
             try:  # chosen on this version of the game: if anything came between, look again
                 result = await self.store.apply_action(record.id, action, expected_version=record.version)
             except VersionConflict:
@@ -577,10 +661,10 @@ class Table(SeatOffers):
             if known is not None and known.event_count == s.event_count:
                 known.follow(result.events)
             last = parts[-1] if parts else None
-            if last is None or (last.seat, last.by, last.turn) != (seat, by, s.turn) or last.ended:
+            if last is None or (last.seat, last.by, last.turn) != (seat, by, turn) or last.ended:
                 if last is not None and last.by in (AI, TIMEOUT):
                     last.after = s.copy()
-                parts.append(Part(seat=seat, by=by, turn=s.turn, before=s.copy(), after=s))
+                parts.append(Part(seat=seat, by=by, turn=turn, before=s.copy(), after=s))
             parts[-1].events.extend(result.events)
             record = result.record
         else:
@@ -654,6 +738,8 @@ class Table(SeatOffers):
         timers = await self.store.game_deadlines(record.id)
         if record.status == RUNNING and record.state_json is not None:
             state = state or record.game().state
+            if state.freestyle and state.phase in (WAITING, REINFORCE, ATTACK, OCCUPY, FORTIFY):
+                return await self._sync_round(record, state, timers)
             seat = state.current
             if state.phase != OVER and not record.player(seat).is_ai:
                 turn = Timer.now(TimerKind.TURN, state)
@@ -674,6 +760,54 @@ class Table(SeatOffers):
             await self.store.clear_deadlines(record.id)
             self.timers_changed()
         return None
+
+    async def _sync_round(self, record: GameRecord, state: GameState, timers: list[Deadline]) -> float | None:
+        """A freestyle round's timers: its deadline (kept from when it opened), the hold of the player who ended
+        the last round, reminders to the humans who have not played, and the running turn's own limit (never
+        beyond the round's deadline). Returns the running turn's deadline, or the round's while none runs."""
+        settings = state.settings
+        now = self.clock()
+        key = round_key(state)
+        wanted: dict[tuple[int, str], float] = {}
+        kept = {(t.seat, t.kind): t.due_at for t in timers}
+        first = min((p.seat for p in record.players), default=0)
+        round_timer = str(Timer(TimerKind.ROUND, key))
+        fresh = (first, round_timer) not in kept   # the round opens now: its timers are set once
+        ends = kept.get((first, round_timer), now + settings.turn_deadline)
+        wanted[(first, round_timer)] = ends
+        hold = str(Timer(TimerKind.HOLD, key))
+        if state.held is not None and state.phase == WAITING and not record.player(state.held).is_ai \
+                and (fresh or (state.held, hold) in kept):
+            wanted[(state.held, hold)] = kept.get((state.held, hold), now + hold_time(settings))
+        length = settings.turn_deadline
+        for seat in state.to_play:  # reminders to the humans who have not played (one sent is not sent again)
+            for kind, at in ((TimerKind.HALF, ends - length / 2), (TimerKind.HOUR, ends - LIVE)):
+                name = str(Timer(kind, key))
+                if (seat, name) in kept or (fresh and settings.reminders == "auto" and length >= LIVE
+                                            and (kind is TimerKind.HALF or length >= 3 * LIVE)
+                                            and not record.player(seat).is_ai):
+                    wanted[(seat, name)] = kept.get((seat, name), at)
+        due = ends
+        if state.phase != WAITING and not record.player(state.current).is_ai:
+            turn = str(Timer.now(TimerKind.TURN, state))
+            due = kept.get((state.current, turn), min(now + turn_limit(settings), ends))
+            wanted[(state.current, turn)] = due
+        elif state.phase != WAITING:  # the AI stopped at its bound: it goes on shortly, from the scheduler
+            goes_on = str(Timer.now(TimerKind.AI, state))
+            wanted[(state.current, goes_on)] = kept.get((state.current, goes_on), now + AI_PAUSE)
+        changed = False
+        for t in timers:
+            timer = Timer.of(t)
+            if (timer is None or timer.kind not in VOTING) and (t.seat, t.kind) not in wanted:
+                await self.store.clear_deadlines(record.id, t.seat, t.kind)
+                changed = True
+        for (seat, name), at in wanted.items():
+            if kept.get((seat, name)) != at:
+                await self.store.set_deadline(record.id, seat, name, at)
+                changed = True
+        if changed:
+            self.timers_changed()
+        return due
 
     async def _clear_turn_timers(self, game_id: int, timers: list[Deadline]) -> None:
         """The turn's timers go as the turn passes; a vote's stay until it closes."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from engine import Event, GameState
 from engine.events import EventType
-from engine.state import OVER
+from engine.state import OVER, WAITING
 from store import GameRecord, SeatStatus
 
 from .timers import Vote
@@ -44,6 +44,10 @@ class Part:
 
 # Events that start or end a turn: after one of them, someone new may be called to move.
 TURN_EVENTS: frozenset[EventType] = frozenset({"turn_started", "setup_turn", "turn_ended"})
+# In a freestyle game, the events after which the channel is called anew: a turn started (its panel), or the round
+# waits for the next player (its message).
+ROUND_CALLS: frozenset[EventType] = frozenset({"turn_started", "turn_ended", "round_started", "hold_released",
+                                               "round_closed"})
 
 # Things to announce that are not events.
 TIME_RAN_OUT = "time_ran_out"   # a player's turn was played for them (count: missed turns in a row)
@@ -119,6 +123,21 @@ class Outcome:
         """The seat whose move it is now, if the game goes on."""
         state = self.state
         return None if state is None or state.phase == OVER else state.current
+
+    def calls_anew(self) -> bool:
+        """Whether someone new must be called: the turn went to another player, or was played for someone; in a
+        freestyle round, a turn started (its panel), or the round waits again for a human (its message)."""
+        state = self.state
+        if state is not None and state.freestyle and state.phase != OVER:
+            return any(e["type"] in ROUND_CALLS for e in self.events) and (
+                state.phase != WAITING or any(not self.record.player(s).is_ai for s in state.to_play))
+        waiting = self.waiting_on()
+        if waiting is None or self.record.player(waiting).is_ai:
+            return False
+        if any(p.by in (AI, TIMEOUT, START) for p in self.parts) or any(n.kind == TIME_RAN_OUT for n in self.notes):
+            return True
+        actor = self.parts[0].seat if self.parts and self.parts[0].by == PLAYER else None
+        return any(e["type"] in TURN_EVENTS for e in self.events) and waiting != actor
 
 
 __all__ = [

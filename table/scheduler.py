@@ -25,7 +25,7 @@ from .clock import in_quiet_hours
 from .flow import Table
 from .outcome import Outcome
 from .seasons import SeasonOutcome, Seasons
-from .timers import Timer, TimerKind, turn_deadline
+from .timers import Timer, TimerKind, round_deadline, turn_deadline
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +171,15 @@ class Scheduler:
             if outcome.notes:
                 await self.sink.outcome(outcome)
             return
+        if timer is not None and timer.kind in (TimerKind.ROUND, TimerKind.HOLD):  # a freestyle round's
+            if timer.kind is TimerKind.ROUND:
+                outcome = await self.table.round_up(deadline.game_id, timer)
+            else:
+                outcome = await self.table.release(deadline.game_id, deadline.seat, timer)
+            await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
+            if outcome.parts or outcome.notes:
+                await self.sink.outcome(outcome)
+            return
         record = await self.store.get_game(deadline.game_id)
         if timer is None or not timer.due_on(record, deadline.seat):  # that turn is over (or a timer of no kind)
             await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
@@ -188,7 +197,11 @@ class Scheduler:
         assert player.user_id is not None
         prefs = await self.store.get_user_prefs(player.user_id)
         quiet_until = in_quiet_hours(prefs, self.clock())
-        turn = turn_deadline(await self.store.game_deadlines(record.id))
+        timers = await self.store.game_deadlines(record.id)
+        reminded = Timer.of(deadline)
+        # A freestyle round's reminder tells the round's deadline; a turn's, the turn's.
+        turn = (round_deadline(timers) if reminded is not None and reminded.key.startswith("r")
+                else turn_deadline(timers))
         due = turn.due_at if turn is not None else None
         if quiet_until is not None and (due is None or quiet_until < due):
             await self.store.set_deadline(record.id, deadline.seat, deadline.kind, quiet_until)  # wait until then

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine import GameState
-from engine.state import CLAIM, OVER, SETUP
+from engine.state import CLAIM, OVER, SETUP, WAITING
 from store import RUNNING, Deadline, GameRecord
 
 
@@ -30,9 +30,12 @@ class TimerKind(enum.Enum):
     AI = "ai"         # the AI stopped at its bound (``MAX_AI_ACTIONS``) and goes on
     VOTE = "vote"     # a vote to end the game closes (``Table.close_vote``); key: the vote's key and its ending
     BALLOT = "ballot"  # one player's ballot in a vote (never acted on: it goes when the vote closes)
+    ROUND = "round"   # turn order freestyle: the round's deadline (``Table.round_up``); key: ``round_key``
+    HOLD = "hold"     # turn order freestyle: the player who ended the last round may start (``Table.release``)
 
 
 REMINDERS = frozenset({TimerKind.HALF, TimerKind.HOUR})
+ROUNDS = frozenset({TimerKind.ROUND, TimerKind.HOLD})
 VOTING = frozenset({TimerKind.VOTE, TimerKind.BALLOT})
 # How the endings of a vote are written in its timer.
 STANDINGS, DRAW = "standings", "draw"
@@ -45,7 +48,14 @@ def turn_key(state: GameState) -> str:
         return f"c{len(state.owners)}"
     if state.phase == SETUP:
         return f"s{state.current}.{state.setup_remaining.get(state.current, 0)}"
+    if state.phase == WAITING:  # a freestyle round between turns: no turn is waited on
+        return f"w{state.round}.{state.turn}"
     return f"t{state.turn}"
+
+
+def round_key(state: GameState) -> str:
+    """Names one freestyle round: its deadline, its hold and the reminders of the players who have not played."""
+    return f"r{state.round}"
 
 
 @dataclass(frozen=True)
@@ -84,11 +94,14 @@ class Timer:
         """The turn this timer was set for is still being waited on: the game runs, and it is still that turn
         of ``seat`` (a human's: an AI seat is never waited on; the AI's own timer, ``TimerKind.AI``, is not about
         a turn being waited on)."""
-        if self.kind in VOTING:  # not a turn's: a vote is closed by its own check (``Vote.open_in``)
+        if self.kind in VOTING or self.kind in ROUNDS:  # not a turn's: each is checked where it is handled
             return False
         if record.status != RUNNING or record.state_json is None:
             return False
         state = record.game().state
+        if state.freestyle and self.key.startswith("r"):  # a reminder of a round: to a player who has not played
+            return (state.phase != OVER and self.key == round_key(state) and seat in state.to_play
+                    and not record.player(seat).is_ai)
         if state.phase == OVER or state.current != seat or turn_key(state) != self.key:
             return False
         return not record.player(seat).is_ai
@@ -143,10 +156,15 @@ class Vote:
         return cls(key, ending if ending in ENDINGS else STANDINGS, deadline.seat, deadline.due_at, ballots)
 
 
+def round_deadline(deadlines: list[Deadline]) -> Deadline | None:
+    """A freestyle round's deadline among a game's timers."""
+    return next((d for d in deadlines if (t := Timer.of(d)) is not None and t.kind is TimerKind.ROUND), None)
+
+
 def turn_deadline(deadlines: list[Deadline]) -> Deadline | None:
     """The current turn's deadline among a game's timers."""
     return next((d for d in deadlines if (t := Timer.of(d)) is not None and t.kind is TimerKind.TURN), None)
 
 
-__all__ = ["DRAW", "ENDINGS", "REMINDERS", "STANDINGS", "VOTING", "Timer", "TimerKind", "Vote", "turn_deadline",
-           "turn_key"]
+__all__ = ["DRAW", "ENDINGS", "REMINDERS", "ROUNDS", "STANDINGS", "VOTING", "Timer", "TimerKind", "Vote",
+           "round_deadline", "round_key", "turn_deadline", "turn_key"]

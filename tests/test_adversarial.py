@@ -48,14 +48,26 @@ from engine import (
     events_for,
 )
 from engine import errors as E
-from engine.actions import action_from_dict
+from engine.actions import EndRound, ReleaseHold, StartTurn, action_from_dict
 from engine.ai import ALL_LEVELS, LEVELS, PLAYER_LEVELS, make_ai
 from engine.ai.random_play import RandomAI, amount
 from engine.cards import WILD_CARDS, full_deck, set_kind
 from engine.settings import CHOICES, DEADLINES, LOBBY_ONLY, Settings
 from engine.simulate import main as simulate_main
 from engine.simulate import play_game
-from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, OVER, REINFORCE, SETUP, initial_state
+from engine.state import (
+    ATTACK,
+    CAPITAL,
+    CLAIM,
+    FORTIFY,
+    NEUTRAL,
+    OCCUPY,
+    OVER,
+    REINFORCE,
+    SETUP,
+    WAITING,
+    initial_state,
+)
 from engine.state import apply_event as reduce
 from engine.verify import verify_events
 
@@ -261,13 +273,17 @@ def illegal_actions(game: Game, rng: random.Random) -> Iterator[tuple[str, Actio
             yield "after game over", Surrender(other)
         return
     # Out of turn: anyone else, for every kind of action (surrender excepted: it needs no turn).
-    for other in (x for x in range(n) if x != seat):
+    for other in (x for x in range(n) if x != seat and not game.may_start(x)):  # freestyle: who may start, may
         yield "out of turn", any_action(rng.choice(ALL_KINDS), other, game, rng)
     yield "not a seat", any_action(rng.choice(ALL_KINDS), rng.choice(BAD_SEATS), game, rng)
     yield "not a seat", Surrender(rng.choice(BAD_SEATS))
     yield "not an action", Action(seat)
     for out in (*s.surrendered, *s.eliminated):
         yield "after surrender", rng.choice([Surrender(out), any_action(rng.choice(ALL_KINDS), out, game, rng)])
+    if phase == WAITING:  # freestyle, between turns: a move starts the mover's turn if they may start one
+        if not game.may_start(seat):
+            yield "out of turn", any_action(rng.choice(ALL_KINDS), seat, game, rng)
+        return
     # Wrong phase.
     for kind in ALL_KINDS:
         if phase not in PHASES_OF[kind]:
@@ -533,6 +549,11 @@ def next_action(game: Game, ais: list[RandomAI], rng: random.Random, surrender_r
         return Surrender(rng.choice(s.active_seats()))
     if game.can_undo(s.current) and rng.random() < undo_rate:
         return Undo(s.current)
+    if s.phase == WAITING:  # a freestyle round between turns: a player starts, a hold ends or time runs out
+        if rng.random() < 0.05:
+            return EndRound(s.active_seats()[0])
+        starters = game.starters()
+        return StartTurn(rng.choice(starters)) if starters else ReleaseHold(s.held if s.held is not None else -1)
     return ais[s.current].choose(game, s.current)
 
 

@@ -112,6 +112,14 @@ RULE_TOPICS: dict[str, tuple[Part, ...]] = {
             "them: owner and armies. The rest is grey. Your moves are answered only to you, with your own map; the "
             "channel learns only that turns start and end, trades, eliminations, surrenders and the end. When the "
             "game ends the fog lifts and everything is shown.",),
+    "freestyle": ("**Freestyle rounds** (turn order freestyle). Each round every player still in takes one turn, in "
+                  "any order: tap Start, or make any move of a turn. One turn at a time: while it runs nobody else "
+                  "may start, and it must end within a 24th of the round (an hour of a one-day round), or the rest "
+                  "is played as for a missed turn. Your reinforcements for the round are fixed when it opens, from "
+                  "your territories and continents then; traded cards add as usual. The round ends when everyone "
+                  "has played, or at its deadline, when the turns not taken are played as missed turns. Whoever "
+                  "ended a round may start the next one only after another player has started a turn, or a quarter "
+                  "of the round has passed.",),
     "undo": ("**Undo.** Until your first attack you may take back the armies you placed this turn (the Undo button, "
              "or </undo>): they go back to be placed again. Armies from a card bonus stay.",),
 }
@@ -128,7 +136,7 @@ VARIANTS: dict[str, str] = {
 VARIANTS_NOTE = "Asked in a game's channel, </risk rules> tells that game's rules."
 # The setting a topic is about, named after it when it is asked in a game's channel.
 ABOUT: dict[str, str] = {"cards": "cards", "fortify": "fortify", "elimination": "cards", "missions": "mode",
-                         "capitals": "mode", "teams": "teams", "fog": "fog"}
+                         "capitals": "mode", "teams": "teams", "fog": "fog", "freestyle": "turn_order"}
 IN_THIS_GAME = "In this game: {setting}: **{value}**."
 
 

@@ -33,6 +33,7 @@ from engine import (
     Trade,
     Undo,
 )
+from engine.actions import StartTurn
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import ATTACK, SETUP
 
@@ -237,11 +238,12 @@ BUTTONS: dict[str, Handler] = {
     verb.STOP: stop, verb.MOVE: move, verb.FORTIFY: fortify, verb.FORT: fort, verb.END: end,
     verb.END_CONFIRMED: end_confirmed, verb.CONTROLS: my_controls, verb.UNDO: undo,
     verb.END_ATTACKS: end_attacks, verb.END_ATTACKS_CONFIRMED: end_attacks_confirmed, verb.NEUTRAL_PUT: neutral_put,
+    verb.START: lambda tap: tap.act(StartTurn(tap.seat)),  # a freestyle round: start your turn
 }
 # The buttons whose handler only checks its arguments and plays (no menu or question of its own): like a typed
 # move, they are acknowledged on receipt, before the game is read (``RiskCog.on_button``).
 AT_ONCE = frozenset({verb.PUT, verb.ROLL, verb.BLITZ, verb.MOVE, verb.FORT, verb.END_CONFIRMED, verb.UNDO,
-                     verb.END_ATTACKS_CONFIRMED, verb.NEUTRAL_PUT})
+                     verb.END_ATTACKS_CONFIRMED, verb.NEUTRAL_PUT, verb.START})
 # Buttons for a player whose turn it need not be, and for the host.
 SEATED: dict[str, Handler] = {verb.MISSION: show_mission, verb.SURRENDER: give_up, verb.BALLOT: ballot}
 HOSTED: dict[str, Handler] = {verb.KICK: remove, verb.OFFER: offer}

@@ -38,8 +38,9 @@ from engine import (
     Trade,
     Undo,
 )
+from engine.actions import StartTurn
 from engine.fog import fog_hides_board
-from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OVER, REINFORCE, SETUP, Event
+from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OVER, REINFORCE, SETUP, WAITING, Event
 
 Blue, Grey, Green, Red = (discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
                           discord.ButtonStyle.danger)
@@ -64,6 +65,8 @@ def turn_prompt(game: Game, locale: object, who: str, *, private: bool = False) 
                             "armies.", s.batch_left, locale, who=who)
         return ngettext("🎯 {who}, place the neutral armies ({n} neutral left).",
                         "🎯 {who}, place the neutral armies ({n} neutral left).", s.neutral_left, locale, who=who)
+    if s.phase == WAITING:
+        return round_prompt(game, locale, who)
     if s.phase == REINFORCE:
         extra = ngettext(" You hold {n} card: trade a set first.", " You hold {n} cards: trade a set first.",
                          len(s.hands[s.current]), locale) if game.must_trade(s.current) else ""
@@ -72,6 +75,20 @@ def turn_prompt(game: Game, locale: object, who: str, *, private: bool = False) 
         return ngettext("🎯 {who}, turn {turn}: place {n} army.", "🎯 {who}, turn {turn}: place {n} armies.",
                         s.reinforcements, locale, who=who, turn=s.turn) + extra
     return _("🎯 {who}, it is your turn ({phase}).", locale, who=who, phase=phase_text(s, locale))
+
+
+def round_prompt(game: Game, locale: object, who: str) -> str:
+    """A freestyle round between turns: who has played, who has not (``who``: their names or mentions)."""
+    s = game.state
+    played = [seat_name(s, x, locale) for x in s.active_seats() if x not in s.to_play]
+    text = _("🔄 Round {round}: {who}, take your turn when you like (one at a time): tap Start, or make a move.",
+             locale, round=s.round, who=who)
+    if played:
+        text += " " + _("Played: {players}.", locale, players=", ".join(played))
+    if s.held is not None:
+        text += " " + _("{player} ended the last round and may go once another player has started, or after a "
+                        "while.", locale, player=seat_name(s, s.held, locale))
+    return text
 
 
 def summary_title(state: GameState, seat: int, turn: int, locale: object, *, going_on: bool = False) -> str:
@@ -265,6 +282,10 @@ def _undo(p: _Panel) -> list[discord.ui.Item[Any]]:
     return [GameButton(p.game_id, verb.UNDO, label=_("Undo placements", p.locale), style=Grey, emoji="↩️")]
 
 
+def _start(p: _Panel) -> list[discord.ui.Item[Any]]:
+    return [GameButton(p.game_id, verb.START, label=_("Start my turn", p.locale), style=Blue, emoji="▶️")]
+
+
 def _map(p: _Panel) -> list[discord.ui.Item[Any]]:
     return [GameButton(p.game_id, verb.MAP, label=_("Map", p.locale), style=Grey, emoji="🗺️")]
 
@@ -279,7 +300,7 @@ def _mission(p: _Panel) -> list[discord.ui.Item[Any]]:
 # allows (``engine.phases.PHASES``), each only when it can be used now; None: in every phase of a game going on.
 # Menus go below the buttons, in the same order.
 PANEL: tuple[tuple[type[Action] | None, Buttons], ...] = (
-    (Claim, _claim), (ChooseCapital, _capital), (Trade, _cards), (Place, _place), (Occupy, _move),
+    (StartTurn, _start), (Claim, _claim), (ChooseCapital, _capital), (Trade, _cards), (Place, _place), (Occupy, _move),
     (Attack, _attack_again), (Blitz, _blitz_again), (EndAttack, _stop), (Attack, _attack), (EndAttack, _end_attacks),
     (Fortify, _fortify), (EndTurn, _end_turn), (None, _continue), (Undo, _undo), (None, _map), (None, _mission),
 )

@@ -38,7 +38,7 @@ from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.game import split_log
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table
-from table.outcome import AI, KICKED, PLAYER, START, TIME_RAN_OUT, TIMEOUT, TURN_EVENTS
+from table.outcome import AI, KICKED, PLAYER, START, TIMEOUT
 
 MAX_DONE = 1500  # what a move did, in the apology for an answer that failed (the apology's words come first)
 log = logging.getLogger("risk.announcer")
@@ -343,21 +343,14 @@ class Announcer:
             await self.post(record, clip(lines), map=job)
         if over:
             await self.game_over(record, after)
-        elif record.status == "running" and not record.player(after.current).is_ai \
+        elif record.status == "running" and ((seat := Game(after).playing()) is None or not record.player(seat).is_ai) \
                 and await self.store.live_panel(record.id) is None:
             await self.live.post(record, after, deadline)
 
     @staticmethod
     def _turn_passed(outcome: Outcome) -> bool:
-        """Whether someone new must be called: the turn went to another player, or was played for someone."""
-        waiting = outcome.waiting_on()
-        if waiting is None or outcome.record.player(waiting).is_ai:
-            return False
-        if any(p.by in (AI, TIMEOUT, START) for p in outcome.parts) or any(n.kind == TIME_RAN_OUT
-                                                                           for n in outcome.notes):
-            return True
-        actor = outcome.parts[0].seat if outcome.parts and outcome.parts[0].by == PLAYER else None
-        return any(e["type"] in TURN_EVENTS for e in outcome.events) and waiting != actor
+        """Whether someone new must be called (``Outcome.calls_anew``)."""
+        return outcome.calls_anew()
 
     async def panel(self, record: GameRecord, due: float | None = None) -> None:
         """The turn panel again, at the foot of the channel (after a pause): it tells the turn so far."""

@@ -74,6 +74,7 @@ MISSION = "mission"    # button: your secret mission, privately (any time, no tu
 SURRENDER = "giveup"   # button: resign, confirmed (any time, no turn needed)
 KICK = "kickok"        # button (seat): the host removes that player, confirmed
 UNDO = "undo"          # button: take back this turn's placements
+START = "start"        # button: start your turn of a freestyle round (any move starts it too)
 CONTROLS = "turn"      # button: the buttons of your move, privately (a public panel under fog shows no figures)
 BALLOT = "ballot"      # button (vote key, yes|no): a ballot in the vote to end the game (players still in it)
 OFFER = "offer"        # button (seat): the host offers a seat the AI took over to a substitute

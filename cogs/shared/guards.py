@@ -11,6 +11,7 @@ from cogs.shared.errors import UserError
 from cogs.shared.i18n import _
 from cogs.shared.text import safe_name, seat_name
 from engine import Game
+from engine.state import WAITING
 from store import GameRecord, StoreReader
 from table.tournaments import referees_own_game, running_tournament_of
 
@@ -88,6 +89,12 @@ def on_turn(record: GameRecord, interaction: discord.Interaction[Any]) -> tuple[
     """The game and the user's seat, if it is their move."""
     seat = seat_of(record, interaction)
     game = record.game()
+    s = game.state
+    if s.freestyle and (s.phase == WAITING or s.current != seat):  # who may start a turn of the round
+        refusal = game.start_refusal(seat)
+        if refusal is not None:
+            raise refusal
+        return game, seat
     if game.state.current != seat:
         raise UserError(_("It is {player}'s turn, not yours.", interaction.locale,
                           player=seat_name(game.state, game.state.current, interaction.locale)))

@@ -24,16 +24,17 @@ import discord
 
 from cogs.maps.drawing import PHONE, prepare
 from cogs.play.board import add_board_button
-from cogs.play.panel import controls, summary_title, turn_prompt
+from cogs.play.panel import controls, round_prompt, summary_title, turn_prompt
 from cogs.shared.guards import game_locale
-from cogs.shared.i18n import _, ngettext
+from cogs.shared.i18n import _
+from cogs.shared.losses import LOSS_TAIL, NEW_TURN, loss_line, losses_since_last_turn
 from cogs.shared.postbox import Post, Postbox, PostOptions, Sent
-from cogs.shared.text import describe, seat_name, territory_text
+from cogs.shared.text import describe, seat_name
 from engine import Event, Game, GameState, apply_event
 from engine.events import View
 from engine.fog import EVERYBODY, events_for, fog_hides_board
 from engine.game import split_log
-from engine.state import ATTACK, FORTIFY, OCCUPY, OVER
+from engine.state import ATTACK, FORTIFY, OCCUPY, OVER, WAITING
 from store import GameRecord, LivePanel, StoreReader
 from table import Table
 
@@ -43,7 +44,6 @@ MAX_LINES = 12         # what the panel tells of the turn: the newest lines, the
 MAX_CONTENT = 1900
 Tap = discord.Interaction[Any]
 NOBODY = discord.AllowedMentions.none()
-NEW_TURN = ("turn_started", "setup_turn")  # the events that begin a seat's turn
 
 
 def moment(state: GameState) -> str:
@@ -59,33 +59,6 @@ def moment(state: GameState) -> str:
 def board_key(state: GameState) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
     """What a picture of the board shows (its owners and armies): a picture is not sent again unchanged."""
     return tuple(sorted(state.owners.items())), tuple(sorted(state.armies.items()))
-
-
-LOSS_TAIL = 3000   # events read back to find what a player lost since their last turn (several rounds of AIs)
-
-
-def losses_since_last_turn(events: Sequence[Event], seat: int, *, whole: bool) -> list[tuple[str, int]]:
-    """The territories ``seat`` lost since its previous turn began, in order, with who took each (a territory
-    taken back and forth counts once, by its last taker), from ``events``: the log's tail, ending with the turn
-    now beginning (``whole``: the tail is the whole log)."""
-    starts = [i for i, e in enumerate(events) if e["type"] in NEW_TURN and e.get("seat") == seat]
-    if not starts:
-        return []
-    if len(starts) > 1:
-        begin = starts[-2] + 1
-    elif whole:
-        begin = 0
-    else:
-        return []   # the turn before is further back than the tail: nothing is said rather than half
-    lost: dict[str, int] = {}
-    for e in events[begin:starts[-1]]:
-        if e["type"] != "territory_conquered":
-            continue
-        if e["seat"] == seat:
-            lost.pop(e["to"], None)         # taken back in between (by a turn played for it)
-        elif e.get("defender") == seat or e["to"] in lost:
-            lost[e["to"]] = e["seat"]       # lost, or lost and taken on by another
-    return list(lost.items())
 
 
 def only(user_id: int) -> discord.AllowedMentions:
@@ -182,6 +155,8 @@ class LivePanels:
         """The panel's first line (it mentions the player; ``ping``: and pings them) and its buttons."""
         game = Game(state)
         locale = game_locale(record)
+        if state.phase == WAITING:
+            return await self._round_call(record, state, due, ping=ping)
         player = record.player(state.current)
         prefs = await self.store.get_user_prefs(player.user_id) if player.user_id else None
         mention = player.user_id is not None and (prefs is None or prefs.notify != "off")
@@ -212,16 +187,31 @@ class LivePanels:
         lost = losses_since_last_turn(await self.store.events(record.id, since), state.current, whole=since == 0)
         if not lost:
             return
-        board = Game(state).board
-        takers: dict[int, list[str]] = {}
-        for territory, taker in lost:
-            takers.setdefault(taker, []).append(territory_text(board, territory, locale))
-        parts = [_("{territories} to {player}", locale, territories=", ".join(names),
-                   player=seat_name(state, taker, locale)) for taker, names in takers.items()]
-        line = ngettext("📉 Since your last turn you lost {n} territory: {losses}.",
-                        "📉 Since your last turn you lost {n} territories: {losses}.", len(lost), locale,
-                        losses="; ".join(parts))
+        line = loss_line(state, lost, locale)
         self.losses[record.id] = (key, line)
+
+    async def _round_call(self, record: GameRecord, state: GameState, due: float | None, *,
+                          ping: bool) -> tuple[str, PostOptions]:
+        """A freestyle round's message: the humans who have not played are named (mentioned unless they turned
+        notifications off; pinged once, when the round's message is posted), and the round's deadline."""
+        locale = game_locale(record)
+        names: list[str] = []
+        pinged: list[discord.Object] = []
+        for seat in state.to_play:
+            player = record.player(seat)
+            if player.is_ai or player.user_id is None:
+                continue
+            prefs = await self.store.get_user_prefs(player.user_id)
+            if prefs.notify == "off":
+                names.append(seat_name(state, seat, locale))
+            else:
+                names.append(f"<@{player.user_id}>")
+                pinged.append(discord.Object(player.user_id))
+        text = round_prompt(Game(state), locale, ", ".join(names) or _("everyone", locale))
+        if due is not None:
+            text += " " + _("The round ends <t:{t}:R>.", locale, t=int(due))
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=pinged) if ping and pinged else NOBODY
+        return text, {"allowed_mentions": mentions}
 
     # -- the channel ------------------------------------------------------------------------------------
     def _queue(self, record: GameRecord, content: str | None, options: PostOptions, *,

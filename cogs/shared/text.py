@@ -10,6 +10,7 @@ from typing import Any, assert_never, cast
 import discord
 
 from cogs.shared.i18n import _, ngettext, pgettext, territory_name
+from cogs.shared.rounds import round_line
 from engine import Board, GameState
 from engine.board import MAX_DESCRIPTION, plain_text
 from engine.events import ArmiesPlaced, Battle, Event, Mission, TurnStarted, View
@@ -259,6 +260,8 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
         case "seat_claimed":
             return _("🪑 {substitute} takes over {player}'s seat.", locale, substitute=safe_name(e["name"]),
                      player=safe_name(e["former"]))
+        case "round_started" | "round_closed" | "hold_released":
+            return round_line(e, locale)
         case "game_started" | "missions_dealt" | "setup_turn" | "wilds_returned" | "mission_changed":
             return None   # told elsewhere (the lobby, the setup panel, a private mission) or not at all
         case _:
@@ -338,8 +341,7 @@ def winner_line(state: GameState, locale: object | None = None) -> str:
 
 
 def phase_text(state: GameState, locale: object | None = None, audience: int | None = None) -> str:
-    """What the player to move is doing, from the engine's one table of phase words, as ``audience`` (a seat;
-    None: everybody) may know it."""
+    """What the game waits on (the engine's phase words), as ``audience`` (a seat; None: everybody) may know it."""
     if state.phase == OVER:
         return _("game over", locale)
     return _(PHASE_WORDS[public_phase(state, audience)], locale)

@@ -1,0 +1,86 @@
+"""Freestyle rounds through the Discord layer: the round's message, a race to start, a turn that runs out."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from discord_helpers import OfflineDiscord, make_bot, open_lobby
+
+from engine.state import REINFORCE, WAITING
+
+pytestmark = pytest.mark.asyncio
+HOUR = 3600
+
+
+async def record_of(d: OfflineDiscord):
+    return await d.bot.get_cog("RiskCog").store.get_active_game(d.channel("general").id)
+
+
+async def freestyle_game(d: OfflineDiscord) -> None:
+    await open_lobby(d, deployment="auto", turn_order="freestyle", turn_deadline=24 * HOUR)
+    await d.send_command("bob", "general", "risk join", {})
+    await d.send_command("alice", "general", "risk addbot", {})
+    await d.send_command("alice", "general", "risk start", {})
+
+
+def round_message(d: OfflineDiscord):
+    return [m for m in d.messages if m.content.startswith("🔄 Round") and m.raw_components][-1]
+
+
+async def test_the_round_message_calls_each_human_once_and_the_ai_plays_by_itself(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="round-message")) as d:
+        await freestyle_game(d)
+        message = round_message(d)
+        alice, bob = d.user("alice").id, d.user("bob").id
+        assert f"<@{alice}>" in message.content and f"<@{bob}>" in message.content
+        assert sorted(message.allowed_mentions["users"]) == sorted([alice, bob])
+        assert "Played: Normal AI" in message.content and "The round ends <t:" in message.content
+        state = (await record_of(d)).game().state
+        assert state.phase == WAITING and state.to_play == [0, 1]
+
+
+async def test_two_players_race_to_start_one_wins_and_the_other_is_told_who_plays(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="race")) as d:
+        await freestyle_game(d)
+        message = round_message(d)
+        await asyncio.gather(d.click("alice", "Start my turn", message), d.click("bob", "Start my turn", message))
+        record = await record_of(d)
+        state = record.game().state
+        assert state.phase == REINFORCE
+        events = await d.bot.store.events(record.id)
+        started = [e for e in events if e["type"] == "turn_started" and e["seat"] in (0, 1)]
+        assert len(started) == 1 and started[0]["seat"] == state.current
+        winner, loser = ("alice", "bob") if state.current == 0 else ("bob", "alice")
+        told = [m for m in d.messages if m.visible_to == loser and "is playing their turn now" in m.content]
+        assert len(told) == 1 and winner in told[0].content
+
+
+async def test_a_started_turn_that_runs_out_is_played_for_the_player_and_the_round_goes_on(tmp_path: Path):
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="runs-out")) as d:
+        await freestyle_game(d)
+        await d.click("bob", "Start my turn", round_message(d))
+        record = await record_of(d)
+        assert record.game().state.current == 1 and record.game().state.phase == REINFORCE
+        step = await d.run(d.bot.advance_time(HOUR + 1))   # a started turn has an hour of a one-day round
+        assert [m for m in step if "⌛" in m.content]
+        record = await record_of(d)
+        state = record.game().state
+        assert state.phase == WAITING and state.to_play == [0] and state.round == 1
+        assert (await d.bot.store.seat_status(record.id, 1)).missed == 1
+        message = round_message(d)
+        assert f"<@{d.user('alice').id}>" in message.content and f"<@{d.user('bob').id}>" not in message.content
+
+
+async def test_under_fog_the_round_message_tells_no_figure_of_the_board(tmp_path: Path):
+    import re
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="fog-round")) as d:
+        await open_lobby(d, deployment="auto", turn_order="freestyle", turn_deadline=24 * HOUR, fog="on")
+        await d.send_command("bob", "general", "risk join", {})
+        await d.send_command("alice", "general", "risk addbot", {})
+        await d.send_command("alice", "general", "risk start", {})
+        message = round_message(d)
+        text = re.sub(r"<[@t][^>]*>", "", message.content)   # mentions and the deadline's timestamp
+        assert re.findall(r"\d+", text) == ["1"]              # the round's number, nothing of the board
+        assert not message.attachments
