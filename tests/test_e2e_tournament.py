@@ -108,5 +108,5 @@ async def test_killed_between_making_a_tables_thread_and_storing_it_the_bot_make
         assert thread_id == made.id and [t.id for t in fake.server.threads(general)] == [made.id]
         first = await fake.wait_message(lambda m: "begins" in m.text.lower(), 30, channel=thread_id,
                                         what="the game's start")
-        assert "Dice commitment" in first.text
+        assert "Its dice are fixed in advance" in first.text   # the dice commitment, before any move
         assert not bot.errors(), "\n".join(bot.errors()[:20])
