@@ -209,6 +209,11 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
     def _unique_violation(self, exc: BaseException) -> bool:
         """Whether a write failed on a unique index (a second active game in a channel)."""
 
+    async def _lock_ratings(self, db: Writing, guild_id: int) -> None:
+        """Lock a server's ratings until the commit, so that two games of it ending at once are rated one after
+        the other (the second from what the first gave). SQLite needs nothing: ``BEGIN IMMEDIATE`` serialises
+        every writer of the file."""
+
     async def _wait_inflight(self) -> None:
         if self._inflight:
             await asyncio.gather(*self._inflight, return_exceptions=True)
@@ -603,11 +608,19 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                     keep = None
                     raise
                 keep = None  # the game is ahead of the database until the commit succeeds
-                now = self._clock()
                 new_status = FINISHED if game.over else RUNNING
+                first_seq = last_seq + 1
+                known = False
+                if new_status == FINISHED:  # the results and ratings, in the transaction that ends the game
+                    known = ending is not None and ending.first_seq == first_seq and ending.events == events
+                    if not known and not last_try:
+                        raise _GameEnds(first_seq, events)
+                    # The server's ratings are this transaction's from here until the commit; the time taken
+                    # next orders the games as they are rated (a rebuild rates them in that order).
+                    await self._lock_ratings(db, record.guild_id or 0)
+                now = self._clock()
                 state = _dumps(game.state.to_dict())
                 new_version = version + 1
-                first_seq = last_seq + 1
                 last_seq += len(events)
                 writes = [
                     Step("UPDATE games SET state = ?, state_schema = ?, status = ?, version = ?, last_seq = ?, "
@@ -632,10 +645,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                 if starts and record.state_json is not None:  # where the turn begins, for /risk log
                     writes.append(Step("INSERT INTO log_turns (game_id, turn, seq, state) VALUES (?, ?, ?, ?) "
                                        "ON CONFLICT (game_id, turn) DO NOTHING", starts, many=True))
-                if new_status == FINISHED:  # the results and ratings, in the transaction that ends the game
-                    known = ending is not None and ending.first_seq == first_seq and ending.events == events
-                    if not known and not last_try:
-                        raise _GameEnds(first_seq, events)
+                if new_status == FINISHED:
                     await db.run(*writes)
                     writes = await finish_steps(db, game_id, record.guild_id, record.channel_id,
                                                 record.players, now, ending.facts if ending and known else None)
