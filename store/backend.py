@@ -33,6 +33,7 @@ from .transaction import Row, Step
 T = TypeVar("T")
 P = ParamSpec("P")
 B = TypeVar("B", bound="Backend")
+C = TypeVar("C")
 Work = Coroutine[Any, Any, T]
 
 
@@ -86,14 +87,18 @@ def shielded(method: Callable[Concatenate[B, P], Work[T]]) -> Callable[Concatena
     return run
 
 
+async def _inside(opened: AbstractAsyncContextManager[C], method: Callable[Concatenate[B, C, P], Work[T]], self: B,
+                  /, *args: P.args, **kwargs: P.kwargs) -> T:
+    """``method`` given the connection ``opened`` opens (entered in the task that runs it)."""
+    async with opened as db:
+        return await method(self, db, *args, **kwargs)
+
+
 def reads(method: Callable[Concatenate[B, Reading, P], Work[T]]) -> Callable[Concatenate[B, P], Work[T]]:
     """The method reads through a connection it is given (after ``self``), in a task of its own."""
     @functools.wraps(method)
     async def run(self: B, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        async def work() -> T:
-            async with self._reading() as db:
-                return await method(self, db, *args, **kwargs)
-        return await self._run(work())
+        return await self._run(_inside(self._reading(), method, self, *args, **kwargs))
     return run
 
 
@@ -101,10 +106,7 @@ def writes(method: Callable[Concatenate[B, Writing, P], Work[T]]) -> Callable[Co
     """The method is one transaction it is given (after ``self``), in a task of its own."""
     @functools.wraps(method)
     async def run(self: B, /, *args: P.args, **kwargs: P.kwargs) -> T:
-        async def work() -> T:
-            async with self._transaction() as db:
-                return await method(self, db, *args, **kwargs)
-        return await self._run(work())
+        return await self._run(_inside(self._transaction(), method, self, *args, **kwargs))
     return run
 
 
