@@ -17,7 +17,7 @@ from typing import Any
 
 from engine import MapError, parse_map, register_map, registered_map
 
-from .backend import Backend
+from .backend import Backend, Reading, Writing, reads, writes
 from .errors import InvalidValue
 from .records import MapRecord
 from .transaction import Step
@@ -49,7 +49,8 @@ class MapsMixin(Backend):
         for map_id, data in rows:
             _register(map_id, data)
 
-    async def add_map(self, guild_id: int, map_id: str, name: str, added_by: int,
+    @writes
+    async def add_map(self, db: Writing, guild_id: int, map_id: str, name: str, added_by: int,
                       files: Mapping[str, bytes]) -> MapRecord:
         """Store a checked map for a server (``files``: ``map.json``, ``regions.png``, ``background.png`` if
         any) and register its board. Adding a map the server removed brings it back."""
@@ -57,58 +58,48 @@ class MapsMixin(Backend):
             raise InvalidValue("A map needs its map.json and regions.png.")
         now = self._clock()
         record = MapRecord(guild_id, map_id, name[:100], added_by, now)
+        rows = await db.fetch("SELECT map_id, removed FROM maps WHERE guild_id = ?", (guild_id,))
+        shown = {m for m, removed in rows if not removed}
+        if map_id in shown:
+            raise InvalidValue("This server already has the map {name}.", name=name[:100])
+        if len(shown) >= MAPS_PER_SERVER:
+            raise InvalidValue("This server has {n} maps, the most it can keep: remove one first.",
+                               n=MAPS_PER_SERVER)
+        await db.commit(Step(
+            "INSERT INTO maps (guild_id, map_id, name, added_by, data, regions, background, removed, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, map_id) DO UPDATE SET "
+            "removed = 0, name = excluded.name, added_by = excluded.added_by, "
+            "created_at = excluded.created_at",
+            (guild_id, map_id, record.name, added_by, files["map.json"], files["regions.png"],
+             files.get("background.png"), now)))
+        _register(map_id, files["map.json"])
+        return record
 
-        async def work() -> MapRecord:
-            async with self._transaction() as db:
-                rows = await db.fetch("SELECT map_id, removed FROM maps WHERE guild_id = ?", (guild_id,))
-                shown = {m for m, removed in rows if not removed}
-                if map_id in shown:
-                    raise InvalidValue("This server already has the map {name}.", name=name[:100])
-                if len(shown) >= MAPS_PER_SERVER:
-                    raise InvalidValue("This server has {n} maps, the most it can keep: remove one first.",
-                                       n=MAPS_PER_SERVER)
-                await db.commit(Step(
-                    "INSERT INTO maps (guild_id, map_id, name, added_by, data, regions, background, removed, "
-                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, map_id) DO UPDATE SET "
-                    "removed = 0, name = excluded.name, added_by = excluded.added_by, "
-                    "created_at = excluded.created_at",
-                    (guild_id, map_id, record.name, added_by, files["map.json"], files["regions.png"],
-                     files.get("background.png"), now)))
-            _register(map_id, files["map.json"])
-            return record
-        return await self._run(work())
-
-    async def remove_map(self, guild_id: int, map_id: str) -> MapRecord:
+    @writes
+    async def remove_map(self, db: Writing, guild_id: int, map_id: str) -> MapRecord:
         """Hide a map from a server's list (its files stay for the games played on it)."""
-        async def work() -> MapRecord:
-            async with self._transaction() as db:
-                rows = await db.fetch("SELECT name, added_by, created_at FROM maps WHERE guild_id = ? AND "
-                                      "map_id = ? AND removed = 0", (guild_id, map_id))
-                if not rows:
-                    raise InvalidValue("This server has no map {name}.", name=map_id[:100])
-                await db.commit(Step("UPDATE maps SET removed = 1 WHERE guild_id = ? AND map_id = ?",
-                                     (guild_id, map_id)))
-            name, added_by, created_at = rows[0]
-            return MapRecord(guild_id, map_id, name, added_by, created_at)
-        return await self._run(work())
+        rows = await db.fetch("SELECT name, added_by, created_at FROM maps WHERE guild_id = ? AND "
+                              "map_id = ? AND removed = 0", (guild_id, map_id))
+        if not rows:
+            raise InvalidValue("This server has no map {name}.", name=map_id[:100])
+        await db.commit(Step("UPDATE maps SET removed = 1 WHERE guild_id = ? AND map_id = ?",
+                             (guild_id, map_id)))
+        name, added_by, created_at = rows[0]
+        return MapRecord(guild_id, map_id, name, added_by, created_at)
 
-    async def list_maps(self, guild_id: int) -> list[MapRecord]:
+    @reads
+    async def list_maps(self, db: Reading, guild_id: int) -> list[MapRecord]:
         """A server's maps, oldest first."""
-        async def work() -> list[MapRecord]:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT map_id, name, added_by, created_at FROM maps WHERE guild_id = ? "
-                                      "AND removed = 0 ORDER BY created_at, map_id", (guild_id,))
-            return [MapRecord(guild_id, m, n, a, c) for m, n, a, c in rows]
-        return await self._run(work())
+        rows = await db.fetch("SELECT map_id, name, added_by, created_at FROM maps WHERE guild_id = ? "
+                              "AND removed = 0 ORDER BY created_at, map_id", (guild_id,))
+        return [MapRecord(guild_id, m, n, a, c) for m, n, a, c in rows]
 
-    async def map_files(self, map_id: str) -> dict[str, bytes] | None:
+    @reads
+    async def map_files(self, db: Reading, map_id: str) -> dict[str, bytes] | None:
         """The files of a stored map (of any server, removed or not), or None."""
-        async def work() -> dict[str, bytes] | None:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT data, regions, background FROM maps WHERE map_id = ? LIMIT 1",
-                                      (map_id,))
-            return _files(rows[0]) if rows else None
-        return await self._run(work())
+        rows = await db.fetch("SELECT data, regions, background FROM maps WHERE map_id = ? LIMIT 1",
+                              (map_id,))
+        return _files(rows[0]) if rows else None
 
 
 def _files(row: tuple[Any, ...]) -> dict[str, bytes]:

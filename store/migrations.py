@@ -1,13 +1,17 @@
 """The database schema as numbered migration steps.
 
 ``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``; the version is SQLite's
-``PRAGMA user_version``. Steps are only ever appended: a released step is never edited.
+``PRAGMA user_version``. Steps are only ever appended: a released step is never edited. Steps 1-16 are written
+here and again for PostgreSQL (store/postgres_migrations.py); from 17 on a step is written once, for both, in
+store/schema.py.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator
+
+from .schema import STEPS
 
 # 1: games, seats, the event log and processed interactions.
 _V1 = """
@@ -479,7 +483,9 @@ CREATE TABLE tournament_invites (
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
                                _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS,
                                _V_OFFER_MESSAGES, _V_BOARD_REVOCATIONS,
-                               _V_FAIR_RATINGS, _V_TEAM_INVITES)
+                               _V_FAIR_RATINGS, _V_TEAM_INVITES,
+                               # From 17 on, each step is written once for both databases (store/schema.py).
+                               *(step.sqlite for step in STEPS))
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -36,7 +36,7 @@ from ops import metrics
 
 from .errors import DatabaseError, StoreError
 from .postgres_migrations import POSTGRES_LATEST_VERSION, POSTGRES_MIGRATIONS
-from .sql import SQLStore
+from .sql import SQLStore, Writing
 from .transaction import Row, Step
 
 if TYPE_CHECKING:
@@ -49,6 +49,9 @@ URL_SCHEMES = ("postgresql://", "postgres://")
 # Any constant works: it only keeps two processes that start at once from migrating together.
 _MIGRATION_LOCK = 0x5249534B  # "RISK"
 # The game's id is an int, written into the SQL: the lock travels with BEGIN in one simple query.
+# A server's ratings, locked by the transaction that rates a game of it (the first key of a two-key advisory
+# lock; the second is the guild's id, cut to 31 bits: two servers that share it only wait for each other).
+_RATINGS_LOCK = 0x52415445  # "RATE"
 _BEGIN_AND_LOCK_GAME = "BEGIN; SELECT id FROM games WHERE id = {game_id:d} FOR UPDATE"
 _DATABASE_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 
@@ -305,6 +308,12 @@ class PostgresStore(SQLStore):
 
     def _unique_violation(self, exc: BaseException) -> bool:
         return isinstance(exc, asyncpg.UniqueViolationError)
+
+    async def _lock_ratings(self, db: Writing, guild_id: int) -> None:
+        """Two games of one server ending at once: each transaction would read the ratings the other is about
+        to change, and under READ COMMITTED not see that change (a lost update). This lock, held until the
+        commit, makes the second wait for the first's commit; its next statements then read what it wrote."""
+        await db.fetch("SELECT pg_advisory_xact_lock(?, ?)", (_RATINGS_LOCK, guild_id % 2**31))
 
 
 async def stored_version(conn: Connection) -> int:

@@ -4,10 +4,13 @@
 indexes in PostgreSQL's types (Discord ids are ``BIGINT``, times ``DOUBLE PRECISION``, JSON stays ``TEXT`` so
 both backends hold the same text). A test checks that the two tuples have the same length and give the same
 tables and columns. The version is the highest number in the table ``store_schema``. Steps are only ever
-appended: a released step is never edited.
+appended: a released step is never edited. From step 17 on a step is written once for both databases
+(store/schema.py) and this tuple takes its PostgreSQL text.
 """
 
 from __future__ import annotations
+
+from .schema import STEPS
 
 # 1: games, seats, the event log and processed interactions.
 _V1 = """
@@ -411,7 +414,9 @@ CREATE TABLE tournament_invites (
 POSTGRES_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PANELS, _V_LOG_TURNS,
                                         _V_SUBSTITUTES, _V_SEASONS, _V_TOURNAMENTS, _V_TOURNAMENT_TEAMS,
                                         _V_OFFER_MESSAGES, _V_BOARD_REVOCATIONS,
-                                        _V_FAIR_RATINGS, _V_TEAM_INVITES)
+                                        _V_FAIR_RATINGS, _V_TEAM_INVITES,
+                                        # From 17 on, written once for both databases (store/schema.py).
+                                        *(step.postgres for step in STEPS))
 POSTGRES_LATEST_VERSION = len(POSTGRES_MIGRATIONS)
 
 __all__ = ["POSTGRES_LATEST_VERSION", "POSTGRES_MIGRATIONS"]

@@ -34,7 +34,7 @@ from engine.summary import favourite_continents, placements, teams, turns_played
 from ratings import EARLY_TURNS, REPEAT_WINDOW, Rating, SeatResult, rebuild, repeats_before, table_of
 from ratings.model import Circles, notes, rate_and_meet
 
-from .backend import Backend, Writing
+from .backend import Backend, Reading, Writing, reads, writes
 from .errors import StoreError
 from .records import SeatRecord
 from .seasons import LeaderboardRow, ladder_steps, players_last_seen, rebuild_steps
@@ -531,7 +531,8 @@ class ResultQueries(Backend):
     async def ladder_ratings(self, guild_id: int, ladder: str, season: int | None = None) -> dict[int, Rating]:
         """A ladder's ratings (store/seasons.py, ``SeasonQueries``)."""
 
-    async def player_stats(self, guild_id: int | None, user_id: int, channel_id: int | None = None
+    @reads
+    async def player_stats(self, db: Reading, guild_id: int | None, user_id: int, channel_id: int | None = None
                            ) -> PlayerStats | None:
         """A player's record on a server (None if they finished no game there); outside a server, in the direct
         message ``channel_id``."""
@@ -543,46 +544,43 @@ class ResultQueries(Backend):
             return None
         (where, values), joined = scope, scope_r[0]
         place = tuple(values)
+        head = await db.fetch(
+            # Reliability counts only games whose turns were timed (not those filled in from old logs).
+            "SELECT COUNT(*), "
+            "SUM(CASE WHEN median_move IS NOT NULL OR missed > 0 THEN turns - ai_turns ELSE 0 END), "
+            f"SUM(missed) FROM results WHERE {where} AND user_id = ?",
+            (*place, user_id))
+        if not head or not head[0][0]:
+            return None
+        # Games, wins and placement count the rated games: those that moved the player's rating.
+        rated = await db.fetch(
+            "SELECT COUNT(*), SUM(CASE WHEN placement = 1 THEN 1 ELSE 0 END), AVG(placement) FROM results "
+            f"WHERE {where} AND user_id = ? AND game_id IN "
+            "(SELECT game_id FROM rating_history WHERE user_id = ?)", (*place, user_id, user_id))
+        name = await db.fetch(f"SELECT name FROM results WHERE {where} AND user_id = ? "
+                              "ORDER BY ended_at DESC LIMIT 1", (*place, user_id))
+        continent = await db.fetch(
+            f"SELECT continent FROM results WHERE {where} AND user_id = ? AND continent IS NOT NULL "
+            "GROUP BY continent ORDER BY COUNT(*) DESC, continent LIMIT 1", (*place, user_id))
+        times = await db.fetch(
+            "SELECT t.ended_at - t.started_at FROM results r JOIN turns t ON t.game_id = r.game_id "
+            f"AND t.seat = r.seat WHERE {joined} AND r.user_id = ? "
+            "AND t.by_ai = 0 AND t.ended_at IS NOT NULL", (*place, user_id))
+        rating = await db.fetch("SELECT mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND user_id = ?",
+                                (guild, user_id))
+        finished, own, missed = head[0]
+        games, wins, average = rated[0] if rated else (0, 0, None)
+        own_turns = (own or 0) + (missed or 0)
+        return PlayerStats(
+            user_id=user_id, name=name[0][0], games=games, wins=wins or 0,
+            average_placement=float(average) if average is not None else None, unrated=finished - games,
+            favourite_continent=continent[0][0] if continent else None,
+            reliability=(own or 0) / own_turns if own_turns else None,
+            median_move=statistics.median(r[0] for r in times) if times else None,
+            rating=Rating(*rating[0]) if rating and rating[0][2] >= MIN_GAMES else None)
 
-        async def work() -> PlayerStats | None:
-            async with self._reading() as db:
-                head = await db.fetch(
-                    # Reliability counts only games whose turns were timed (not those filled in from old logs).
-                    "SELECT COUNT(*), "
-                    "SUM(CASE WHEN median_move IS NOT NULL OR missed > 0 THEN turns - ai_turns ELSE 0 END), "
-                    f"SUM(missed) FROM results WHERE {where} AND user_id = ?",
-                    (*place, user_id))
-                if not head or not head[0][0]:
-                    return None
-                # Games, wins and placement count the rated games: those that moved the player's rating.
-                rated = await db.fetch(
-                    "SELECT COUNT(*), SUM(CASE WHEN placement = 1 THEN 1 ELSE 0 END), AVG(placement) FROM results "
-                    f"WHERE {where} AND user_id = ? AND game_id IN "
-                    "(SELECT game_id FROM rating_history WHERE user_id = ?)", (*place, user_id, user_id))
-                name = await db.fetch(f"SELECT name FROM results WHERE {where} AND user_id = ? "
-                                      "ORDER BY ended_at DESC LIMIT 1", (*place, user_id))
-                continent = await db.fetch(
-                    f"SELECT continent FROM results WHERE {where} AND user_id = ? AND continent IS NOT NULL "
-                    "GROUP BY continent ORDER BY COUNT(*) DESC, continent LIMIT 1", (*place, user_id))
-                times = await db.fetch(
-                    "SELECT t.ended_at - t.started_at FROM results r JOIN turns t ON t.game_id = r.game_id "
-                    f"AND t.seat = r.seat WHERE {joined} AND r.user_id = ? "
-                    "AND t.by_ai = 0 AND t.ended_at IS NOT NULL", (*place, user_id))
-                rating = await db.fetch("SELECT mu, sigma, games, wins FROM ratings WHERE guild_id = ? AND user_id = ?",
-                                        (guild, user_id))
-            finished, own, missed = head[0]
-            games, wins, average = rated[0] if rated else (0, 0, None)
-            own_turns = (own or 0) + (missed or 0)
-            return PlayerStats(
-                user_id=user_id, name=name[0][0], games=games, wins=wins or 0,
-                average_placement=float(average) if average is not None else None, unrated=finished - games,
-                favourite_continent=continent[0][0] if continent else None,
-                reliability=(own or 0) / own_turns if own_turns else None,
-                median_move=statistics.median(r[0] for r in times) if times else None,
-                rating=Rating(*rating[0]) if rating and rating[0][2] >= MIN_GAMES else None)
-        return await self._run(work())
-
-    async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10,
+    @reads
+    async def leaderboard(self, db: Reading, guild_id: int | None, offset: int = 0, limit: int = 10,
                           channel_id: int | None = None) -> tuple[list[LeaderboardRow], int]:
         """A page of the server's rated players (those with enough games), best first, and how many there are;
         outside a server, of the direct message ``channel_id``."""
@@ -594,15 +592,12 @@ class ResultQueries(Backend):
             page, count, place = _DM_LEADERBOARD_SQL, _DM_LEADERBOARD_COUNT, [channel_id]
         else:
             return [], 0
+        rows = await db.fetch(page, (*place, MIN_GAMES, int(limit), int(offset)))
+        total = await db.fetch(count, (*place, MIN_GAMES))
+        return [LeaderboardRow(offset + i + 1, *row) for i, row in enumerate(rows)], int(total[0][0])
 
-        async def work() -> tuple[list[LeaderboardRow], int]:
-            async with self._reading() as db:
-                rows = await db.fetch(page, (*place, MIN_GAMES, int(limit), int(offset)))
-                total = await db.fetch(count, (*place, MIN_GAMES))
-            return [LeaderboardRow(offset + i + 1, *row) for i, row in enumerate(rows)], int(total[0][0])
-        return await self._run(work())
-
-    async def finished_games(self, guild_id: int | None, channel_id: int | None = None, offset: int = 0,
+    @reads
+    async def finished_games(self, db: Reading, guild_id: int | None, channel_id: int | None = None, offset: int = 0,
                              limit: int = 10) -> list[FinishedGame]:
         """The server's (or a channel's) finished games, the latest first, with their winners; outside a server
         only the direct message ``channel_id``'s."""
@@ -612,32 +607,26 @@ class ResultQueries(Backend):
             where, params = "guild_id = ?", [guild_id]
         else:
             return []
+        rows = await db.fetch(
+            "SELECT g.game_id, g.channel_id, g.ended_at, g.game_turns, w.name FROM "
+            f"(SELECT game_id, channel_id, ended_at, game_turns FROM results WHERE {where} AND seat = 0 "
+            "AND since_turn = 0 "
+            "ORDER BY ended_at DESC, game_id DESC LIMIT ? OFFSET ?) g "
+            "JOIN results w ON w.game_id = g.game_id AND w.placement = 1 "
+            "ORDER BY g.ended_at DESC, g.game_id DESC, w.seat", (*params, int(limit), int(offset)))
+        games: dict[int, FinishedGame] = {}
+        for game_id, channel, ended_at, turns, name in rows:
+            known = games.get(game_id)
+            winners = (*known.winners, name) if known else (name,)
+            games[game_id] = FinishedGame(game_id, channel, ended_at, turns, winners)
+        return list(games.values())
 
-        async def work() -> list[FinishedGame]:
-            async with self._reading() as db:
-                rows = await db.fetch(
-                    "SELECT g.game_id, g.channel_id, g.ended_at, g.game_turns, w.name FROM "
-                    f"(SELECT game_id, channel_id, ended_at, game_turns FROM results WHERE {where} AND seat = 0 "
-                    "AND since_turn = 0 "
-                    "ORDER BY ended_at DESC, game_id DESC LIMIT ? OFFSET ?) g "
-                    "JOIN results w ON w.game_id = g.game_id AND w.placement = 1 "
-                    "ORDER BY g.ended_at DESC, g.game_id DESC, w.seat", (*params, int(limit), int(offset)))
-            games: dict[int, FinishedGame] = {}
-            for game_id, channel, ended_at, turns, name in rows:
-                known = games.get(game_id)
-                winners = (*known.winners, name) if known else (name,)
-                games[game_id] = FinishedGame(game_id, channel, ended_at, turns, winners)
-            return list(games.values())
-        return await self._run(work())
-
-    async def results(self, game_id: int) -> list[ResultRecord]:
+    @reads
+    async def results(self, db: Reading, game_id: int) -> list[ResultRecord]:
         """A finished game's results, by seat (empty for a game not finished)."""
-        async def work() -> list[ResultRecord]:
-            async with self._reading() as db:
-                rows = await db.fetch(f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat",
-                                      (game_id,))
-            return [_result(r) for r in rows]
-        return await self._run(work())
+        rows = await db.fetch(f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat",
+                              (game_id,))
+        return [_result(r) for r in rows]
 
     async def ratings(self, guild_id: int | None, channel_id: int | None = None, *, ladder: str | None = None,
                       season: int | None = None) -> dict[int, Rating]:
@@ -646,21 +635,22 @@ class ResultQueries(Backend):
         ``season`` (store/seasons.py)."""
         if ladder is not None:
             return await self.ladder_ratings(guild_id or 0, ladder, season) if guild_id else {}
+        return await self._ratings(guild_id, channel_id)
+
+    @reads
+    async def _ratings(self, db: Reading, guild_id: int | None, channel_id: int | None) -> dict[int, Rating]:
         if guild_id:
             where, place = "guild_id = ?", guild_id
         elif channel_id is not None:
             where, place = _DM_RATED, channel_id
         else:
             return {}
+        rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins, trusted, established FROM ratings "
+                              f"WHERE {where}", (place,))
+        return {r[0]: Rating(r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
 
-        async def work() -> dict[int, Rating]:
-            async with self._reading() as db:
-                rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins, trusted, established FROM ratings "
-                                      f"WHERE {where}", (place,))
-            return {r[0]: Rating(r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
-        return await self._run(work())
-
-    async def rating_history(self, guild_id: int | None, user_id: int, channel_id: int | None = None
+    @reads
+    async def rating_history(self, db: Reading, guild_id: int | None, user_id: int, channel_id: int | None = None
                              ) -> list[tuple[int, Rating]]:
         """A player's rating after each of their games on a server, oldest first: ``(game id, rating)``;
         outside a server, in the direct message ``channel_id``."""
@@ -671,16 +661,13 @@ class ResultQueries(Backend):
                             "channel_id = ?)"), channel_id
         else:
             return []
+        rows = await db.fetch(f"SELECT game_id, mu, sigma, games FROM rating_history WHERE {where} "
+                              "AND user_id = ? ORDER BY games", (place, user_id))
+        return [(r[0], Rating(r[1], r[2], r[3])) for r in rows]
 
-        async def work() -> list[tuple[int, Rating]]:
-            async with self._reading() as db:
-                rows = await db.fetch(f"SELECT game_id, mu, sigma, games FROM rating_history WHERE {where} "
-                                      "AND user_id = ? ORDER BY games", (place, user_id))
-            return [(r[0], Rating(r[1], r[2], r[3])) for r in rows]
-        return await self._run(work())
-
-    async def reliability(self, guild_id: int | None, user_ids: Iterable[int], channel_id: int | None = None
-                          ) -> dict[int, Reliability]:
+    @reads
+    async def reliability(self, db: Reading, guild_id: int | None, user_ids: Iterable[int],
+                          channel_id: int | None = None) -> dict[int, Reliability]:
         """The reliability of each of ``user_ids`` over their last ``RELIABILITY_GAMES`` finished games on a
         server (an empty ``Reliability`` for one with none); outside a server, in the direct message
         ``channel_id``."""
@@ -689,34 +676,28 @@ class ResultQueries(Backend):
         if scope is None:
             return {u: Reliability() for u in users}
         where, place = scope
+        out = {}
+        for user in users:
+            rows = await db.fetch(
+                "SELECT r.turns, r.ai_turns, r.missed, r.placement, r.ai_took_over, "
+                "(SELECT MAX(o.turns) FROM results o WHERE o.game_id = r.game_id), g.settings, r.since_turn, "
+                "r.removed_by, r.went_out "
+                f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} AND r.user_id = ? "
+                "ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ?", (*place, user, RELIABILITY_GAMES))
+            out[user] = reliability_of((int(a), int(b), int(c), int(d), bool(e), int(f), _round_limit(g),
+                                        int(h) > 0, i is not None, j is not None and not j)
+                                       for a, b, c, d, e, f, g, h, i, j in rows)
+        return out
 
-        async def work() -> dict[int, Reliability]:
-            out = {}
-            async with self._reading() as db:
-                for user in users:
-                    rows = await db.fetch(
-                        "SELECT r.turns, r.ai_turns, r.missed, r.placement, r.ai_took_over, "
-                        "(SELECT MAX(o.turns) FROM results o WHERE o.game_id = r.game_id), g.settings, r.since_turn, "
-                        "r.removed_by, r.went_out "
-                        f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} AND r.user_id = ? "
-                        "ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ?", (*place, user, RELIABILITY_GAMES))
-                    out[user] = reliability_of((int(a), int(b), int(c), int(d), bool(e), int(f), _round_limit(g),
-                                                int(h) > 0, i is not None, j is not None and not j)
-                                               for a, b, c, d, e, f, g, h, i, j in rows)
-            return out
-        return await self._run(work())
-
-    async def rebuild_ratings(self) -> int:
+    @writes
+    async def rebuild_ratings(self, db: Writing) -> int:
         """Recompute every rating and its history from the stored results, in the order the games ended.
         Returns the number of games rated."""
-        async def work() -> int:
-            async with self._transaction() as db:
-                rows = await db.fetch(_ALL_RESULTS)
-                results = [_result(r) for r in rows]
-                season_of = {int(r[0]): int(r[1]) for r in await db.fetch("SELECT game_id, season FROM season_games")}
-                await db.commit(*_rebuilt_ratings(results), *rebuild_steps(results, season_of))
-            return len({r.game_id for r in results})
-        return await self._run(work())
+        rows = await db.fetch(_ALL_RESULTS)
+        results = [_result(r) for r in rows]
+        season_of = {int(r[0]): int(r[1]) for r in await db.fetch("SELECT game_id, season FROM season_games")}
+        await db.commit(*_rebuilt_ratings(results), *rebuild_steps(results, season_of))
+        return len({r.game_id for r in results})
 
 
 __all__ = [

@@ -23,7 +23,7 @@ from typing import Any
 from ratings import Rating, SeatResult
 from ratings.ladders import ALL_TIME, LADDERS, ladder_of, rate_on_ladder, rebuild_ladders, season_start
 
-from .backend import Backend, Writing
+from .backend import Backend, Reading, Writing, reads, writes
 from .errors import StoreError
 from .transaction import Step
 
@@ -183,41 +183,40 @@ class SeasonQueries(Backend):
     def _unique_violation(self, exc: BaseException) -> bool:
         """The error is a unique index refusing a row (the backend knows its errors)."""
 
-    async def current_season(self, guild_id: int) -> Season | None:
+    @reads
+    async def current_season(self, db: Reading, guild_id: int) -> Season | None:
         """The server's running season, or its last one if none runs (None: it never ran one)."""
-        async def work() -> Season | None:
-            async with self._reading() as db:
-                rows = await db.fetch(f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? "
-                                      "ORDER BY number DESC LIMIT 1", (guild_id,))
-            return _season(rows[0]) if rows else None
-        return await self._run(work())
+        rows = await db.fetch(f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? "
+                              "ORDER BY number DESC LIMIT 1", (guild_id,))
+        return _season(rows[0]) if rows else None
 
     async def start_season(self, guild_id: int, channel_id: int, days: int, by: int, now: float) -> Season:
         """Start a season of ``days`` days; a ``StoreError`` if one runs already."""
         if not 1 <= days <= MAX_SEASON_DAYS:
             raise StoreError("A season lasts 1 to {most} days.", most=MAX_SEASON_DAYS)
-
-        async def work() -> Season:
-            async with self._transaction() as db:
-                running = await db.fetch("SELECT number, ends_at FROM seasons WHERE guild_id = ? "
-                                         "AND ended_at IS NULL", (guild_id,))
-                if running:
-                    raise StoreError("Season {number} is running until <t:{ends}:f>; end it first.",
-                                     number=int(running[0][0]), ends=int(running[0][1]))
-                number = await db.fetch("SELECT COALESCE(MAX(number), 0) + 1 FROM seasons WHERE guild_id = ?",
-                                        (guild_id,))
-                rows = await db.run(Step(
-                    "INSERT INTO seasons (guild_id, channel_id, number, started_at, ends_at, started_by) "
-                    f"VALUES (?, ?, ?, ?, ?, ?) RETURNING {_SEASON_COLUMNS}",
-                    (guild_id, channel_id, int(number[0][0]), now, now + days * 86400.0, by)))
-                await db.commit()
-            return _season(rows[0])
         try:
-            return await self._run(work())
+            return await self._start_season(guild_id, channel_id, days, by, now)
         except Exception as exc:
             if self._unique_violation(exc):  # another process started one at the same moment
                 raise StoreError("A season is already running here.") from exc
             raise
+
+    @writes
+    async def _start_season(self, db: Writing, guild_id: int, channel_id: int, days: int, by: int,
+                            now: float) -> Season:
+        running = await db.fetch("SELECT number, ends_at FROM seasons WHERE guild_id = ? "
+                                 "AND ended_at IS NULL", (guild_id,))
+        if running:
+            raise StoreError("Season {number} is running until <t:{ends}:f>; end it first.",
+                             number=int(running[0][0]), ends=int(running[0][1]))
+        number = await db.fetch("SELECT COALESCE(MAX(number), 0) + 1 FROM seasons WHERE guild_id = ?",
+                                (guild_id,))
+        rows = await db.run(Step(
+            "INSERT INTO seasons (guild_id, channel_id, number, started_at, ends_at, started_by) "
+            f"VALUES (?, ?, ?, ?, ?, ?) RETURNING {_SEASON_COLUMNS}",
+            (guild_id, channel_id, int(number[0][0]), now, now + days * 86400.0, by)))
+        await db.commit()
+        return _season(rows[0])
 
     async def end_season(self, guild_id: int, by: int | None, now: float) -> Season | None:
         """End the server's running season now (None: none runs, or another process ended it first). A season
@@ -227,89 +226,78 @@ class SeasonQueries(Backend):
     async def end_due_seasons(self, now: float, guild_ids: Sequence[int] | None = None) -> list[Season]:
         """End every season whose end time has passed (of ``guild_ids`` only, if given): each exactly once, as
         ended by itself at its end time."""
-        async def work() -> list[int]:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT id, guild_id FROM seasons WHERE ended_at IS NULL AND ends_at <= ? "
-                                      "ORDER BY ends_at", (now,))
-            return [int(r[0]) for r in rows if guild_ids is None or int(r[1]) in guild_ids]
         out = []
-        for season_id in await self._run(work()):
+        for season_id in await self._due_seasons(now, guild_ids):
             ended = await self._end("id = ?", (season_id,), None, now)
             if ended is not None:
                 out.append(ended)
         return out
 
-    async def _end(self, where: str, params: tuple[Any, ...], by: int | None, now: float) -> Season | None:
+    @reads
+    async def _due_seasons(self, db: Reading, now: float, guild_ids: Sequence[int] | None) -> list[int]:
+        rows = await db.fetch("SELECT id, guild_id FROM seasons WHERE ended_at IS NULL AND ends_at <= ? "
+                              "ORDER BY ends_at", (now,))
+        return [int(r[0]) for r in rows if guild_ids is None or int(r[1]) in guild_ids]
+
+    @writes
+    async def _end(self, db: Writing, where: str, params: tuple[Any, ...], by: int | None, now: float) -> Season | None:
         """End the running season ``where`` holds: at its end time and by itself if that has passed (however late
         the bot closes it, and whoever asks), else now by ``by``. Each update ends only a running season, so of
         several processes one ends it."""
-        async def work() -> Season | None:
-            async with self._transaction() as db:
-                rows = await db.run(Step(
-                    f"UPDATE seasons SET ended_at = ends_at, ended_by = NULL WHERE {where} AND ended_at IS NULL "
-                    f"AND ends_at <= ? RETURNING {_SEASON_COLUMNS}", (*params, now)))
-                if not rows:
-                    rows = await db.run(Step(
-                        f"UPDATE seasons SET ended_at = ?, ended_by = ? WHERE {where} AND ended_at IS NULL "
-                        f"RETURNING {_SEASON_COLUMNS}", (now, by, *params)))
-                await db.commit()
-            return _season(rows[0]) if rows else None
-        return await self._run(work())
+        rows = await db.run(Step(
+            f"UPDATE seasons SET ended_at = ends_at, ended_by = NULL WHERE {where} AND ended_at IS NULL "
+            f"AND ends_at <= ? RETURNING {_SEASON_COLUMNS}", (*params, now)))
+        if not rows:
+            rows = await db.run(Step(
+                f"UPDATE seasons SET ended_at = ?, ended_by = ? WHERE {where} AND ended_at IS NULL "
+                f"RETURNING {_SEASON_COLUMNS}", (now, by, *params)))
+        await db.commit()
+        return _season(rows[0]) if rows else None
 
-    async def running_seasons(self) -> list[Season]:
+    @reads
+    async def running_seasons(self, db: Reading) -> list[Season]:
         """Every running season (the scheduler sleeps until the first ends)."""
-        async def work() -> list[Season]:
-            async with self._reading() as db:
-                rows = await db.fetch(f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE ended_at IS NULL "
-                                      "ORDER BY ends_at")
-            return [_season(r) for r in rows]
-        return await self._run(work())
+        rows = await db.fetch(f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE ended_at IS NULL "
+                              "ORDER BY ends_at")
+        return [_season(r) for r in rows]
 
-    async def ladder(self, guild_id: int, ladder: str, season: int | None = None, offset: int = 0,
+    @reads
+    async def ladder(self, db: Reading, guild_id: int, ladder: str, season: int | None = None, offset: int = 0,
                      limit: int = 10, minimum: int = 0) -> tuple[list[LeaderboardRow], int]:
         """A page of a ladder (all-time, or of the season ``season``), best first, of players with at least
         ``minimum`` games on it, and how many there are."""
         _check_ladder(ladder)
         period = ALL_TIME if season is None else season
+        rows = await db.fetch(
+            "SELECT user_id, name, score, games, wins FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
+            f"AND season = ? AND games >= ? AND {_ESTABLISHED} ORDER BY score DESC, user_id LIMIT ? OFFSET ?",
+            (guild_id, ladder, period, minimum, guild_id, int(limit), int(offset)))
+        total = await db.fetch("SELECT COUNT(*) FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
+                               f"AND season = ? AND games >= ? AND {_ESTABLISHED}",
+                               (guild_id, ladder, period, minimum, guild_id))
+        return ([LeaderboardRow(offset + i + 1, int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]))
+                 for i, r in enumerate(rows)], int(total[0][0]))
 
-        async def work() -> tuple[list[LeaderboardRow], int]:
-            async with self._reading() as db:
-                rows = await db.fetch(
-                    "SELECT user_id, name, score, games, wins FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
-                    f"AND season = ? AND games >= ? AND {_ESTABLISHED} ORDER BY score DESC, user_id LIMIT ? OFFSET ?",
-                    (guild_id, ladder, period, minimum, guild_id, int(limit), int(offset)))
-                total = await db.fetch("SELECT COUNT(*) FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
-                                       f"AND season = ? AND games >= ? AND {_ESTABLISHED}",
-                                       (guild_id, ladder, period, minimum, guild_id))
-            return ([LeaderboardRow(offset + i + 1, int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]))
-                     for i, r in enumerate(rows)], int(total[0][0]))
-        return await self._run(work())
-
-    async def ladder_ratings(self, guild_id: int, ladder: str, season: int | None = None) -> dict[int, Rating]:
+    @reads
+    async def ladder_ratings(self, db: Reading, guild_id: int, ladder: str,
+                             season: int | None = None) -> dict[int, Rating]:
         """Every rating on a ladder of a server (all-time, or of the season ``season``), by user id."""
         _check_ladder(ladder)
         period = ALL_TIME if season is None else season
+        rows = await db.fetch("SELECT user_id, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? "
+                              "AND ladder = ? AND season = ?", (guild_id, ladder, period))
+        return {int(r[0]): _rating(r[1:]) for r in rows}
 
-        async def work() -> dict[int, Rating]:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT user_id, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? "
-                                      "AND ladder = ? AND season = ?", (guild_id, ladder, period))
-            return {int(r[0]): _rating(r[1:]) for r in rows}
-        return await self._run(work())
-
-    async def player_ladders(self, guild_id: int, user_id: int, season: int | None = None
+    @reads
+    async def player_ladders(self, db: Reading, guild_id: int, user_id: int, season: int | None = None
                              ) -> dict[tuple[str, int], Rating]:
         """A player's ratings on both ladders, all-time and in the season ``season``: by (ladder, season or
         ``ALL_TIME``)."""
         periods = (ALL_TIME,) if season is None else (ALL_TIME, season)
-
-        async def work() -> dict[tuple[str, int], Rating]:
-            async with self._reading() as db:
-                rows = await db.fetch(
-                    "SELECT ladder, season, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? "
-                    f"AND user_id = ? AND season IN ({', '.join('?' * len(periods))})", (guild_id, user_id, *periods))
-            return {(str(r[0]), int(r[1])): _rating(r[2:]) for r in rows}
-        return await self._run(work())
+        rows = await db.fetch(
+            "SELECT ladder, season, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? "
+            f"AND user_id = ? AND season IN ({', '.join('?' * len(periods))})", (guild_id, user_id, *periods))
+        return {(str(r[0]), int(r[1])): _rating(r[2:]) for r in rows}
 
 
 __all__ = ["MAX_SEASON_DAYS", "LeaderboardRow", "Season", "SeasonQueries", "ladder_steps", "rebuild_steps"]

@@ -38,7 +38,7 @@ from engine.events import View
 from engine.fog import Audience
 from ops import metrics
 
-from .backend import Reading, Writing, shard_filter
+from .backend import Reading, Writing, reads, shard_filter, shielded, writes, writes_game
 from .base import Store
 from .errors import (
     AlreadySeated,
@@ -209,6 +209,11 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
     def _unique_violation(self, exc: BaseException) -> bool:
         """Whether a write failed on a unique index (a second active game in a channel)."""
 
+    async def _lock_ratings(self, db: Writing, guild_id: int) -> None:
+        """Lock a server's ratings until the commit, so that two games of it ending at once are rated one after
+        the other (the second from what the first gave). SQLite needs nothing: ``BEGIN IMMEDIATE`` serialises
+        every writer of the file."""
+
     async def _wait_inflight(self) -> None:
         if self._inflight:
             await asyncio.gather(*self._inflight, return_exceptions=True)
@@ -261,21 +266,17 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             raise UnknownGame("There is no game #{id}.", id=game_id)
         return records[0]
 
-    async def get_game(self, game_id: int) -> GameRecord:
-        async def work() -> GameRecord:
-            async with self._reading() as db:
-                return await self._load(db, game_id)
-        return await self._run(work())
+    @reads
+    async def get_game(self, db: Reading, game_id: int) -> GameRecord:
+        return await self._load(db, game_id)
 
-    async def get_active_game(self, channel_id: int) -> GameRecord | None:
-        async def work() -> GameRecord | None:
-            async with self._reading() as db:
-                rows = await db.fetch(
-                    f"{_GAME_WITH_SEATS} WHERE g.channel_id = ? AND g.status IN {_ACTIVE_SQL} ORDER BY p.seat",
-                    (channel_id,))
-                records = _records(rows)
-                return records[0] if records else None
-        return await self._run(work())
+    @reads
+    async def get_active_game(self, db: Reading, channel_id: int) -> GameRecord | None:
+        rows = await db.fetch(
+            f"{_GAME_WITH_SEATS} WHERE g.channel_id = ? AND g.status IN {_ACTIVE_SQL} ORDER BY p.seat",
+            (channel_id,))
+        records = _records(rows)
+        return records[0] if records else None
 
     async def list_games(self, status: str | None = None, *, guild_id: int | None = None,
                          channel_id: int | None = None, limit: int | None = None) -> list[GameRecord]:
@@ -292,23 +293,23 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         if limit is not None:
             chosen += " LIMIT ?"
             params.append(int(limit))
-        return await self._run(self._select_games(chosen, params, newest_first=True))
+        return await self._select_games(chosen, params, newest_first=True)
 
     async def running_games(self) -> list[GameRecord]:
-        return await self._run(self._select_games(RUNNING_GAMES_SQL, [], newest_first=False))
+        return await self._select_games(RUNNING_GAMES_SQL, [], newest_first=False)
 
-    async def _select_games(self, chosen: str, params: Sequence[Any], newest_first: bool) -> list[GameRecord]:
+    @reads
+    async def _select_games(self, db: Reading, chosen: str, params: Sequence[Any],
+                            newest_first: bool) -> list[GameRecord]:
         """Records of the games whose ids the query ``chosen`` selects, read in one statement."""
         order = "DESC" if newest_first else "ASC"
         sql = f"{_GAME_WITH_SEATS} WHERE g.id IN ({chosen}) ORDER BY g.id {order}, p.seat"
-        async with self._reading() as db:
-            return _records(await db.fetch(sql, params))
+        return _records(await db.fetch(sql, params))
 
+    @shielded
     async def events(self, game_id: int, since_seq: int = 0) -> list[Event]:
-        async def work() -> list[Event]:
-            rows = [row for part in await self._event_rows(game_id, since_seq) for row in part]
-            return _decode_rows(rows) if len(rows) < INLINE else await in_thread(_decode_rows, rows)
-        return await self._run(work())
+        rows = [row for part in await self._event_rows(game_id, since_seq) for row in part]
+        return _decode_rows(rows) if len(rows) < INLINE else await in_thread(_decode_rows, rows)
 
     async def _event_rows(self, game_id: int, since_seq: int = 0, upto: int | None = None) -> list[list[str]]:
         """The stored events after ``since_seq`` (up to ``upto``, by default the last) as their JSON text, read
@@ -337,119 +338,109 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         collections would walk them all)."""
         return [chunk(part) async for part in self._event_parts(game_id, since_seq, upto)]
 
+    @shielded
     async def log_text(self, game_id: int) -> bytes:
-        async def work() -> bytes:
-            return b"".join(await self._event_chunks(game_id))
-        return await self._run(work())
+        return b"".join(await self._event_chunks(game_id))
 
+    @shielded
     async def export_log(self, game_id: int, audience: Audience) -> bytes:
-        async def work() -> bytes:
-            return await in_worker(export_text, await self._event_chunks(game_id), audience)
-        return await self._run(work())
+        return await in_worker(export_text, await self._event_chunks(game_id), audience)
 
+    @shielded
     async def recent_events(self, game_id: int, audience: Audience, count: int, *,
                             for_board: bool = False) -> list[View]:
         run = in_board_worker if for_board else in_worker
-
-        async def work() -> list[View]:
+        async with self._reading() as db:
+            head = await db.fetch("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))
+        if not head:
+            raise UnknownGame("There is no game #{id}.", id=game_id)
+        status, last = head[0][0], int(head[0][1])
+        if status == FINISHED:  # after the end every event is shown as it is: the last ones are enough
+            shown = await run(tail_view, await self._event_chunks(game_id, max(0, last - count)), None,
+                              audience, count, False)
+            if shown is not None:
+                return shown
+        turns = 2
+        while True:  # the last turns, further back while they show this audience too few events
             async with self._reading() as db:
-                head = await db.fetch("SELECT status, last_seq FROM games WHERE id = ?", (game_id,))
-            if not head:
-                raise UnknownGame("There is no game #{id}.", id=game_id)
-            status, last = head[0][0], int(head[0][1])
-            if status == FINISHED:  # after the end every event is shown as it is: the last ones are enough
-                shown = await run(tail_view, await self._event_chunks(game_id, max(0, last - count)), None,
-                                        audience, count, False)
-                if shown is not None:
-                    return shown
-            turns = 2
-            while True:  # the last turns, further back while they show this audience too few events
-                async with self._reading() as db:
-                    starts = await db.fetch("SELECT seq, state FROM log_turns WHERE game_id = ? AND seq <= ? "
-                                            "ORDER BY turn DESC LIMIT ?", (game_id, last, turns))
-                whole = len(starts) < turns  # the turns noted do not go back far enough: the whole log
-                since, before = (0, None) if whole else (int(starts[-1][0]) - 1, str(starts[-1][1]))
-                shown = await run(tail_view, await self._event_chunks(game_id, since, last), before,
-                                        audience, count, whole)
-                if shown is not None:
-                    return shown
-                turns *= 4
-        return await self._run(work())
+                starts = await db.fetch("SELECT seq, state FROM log_turns WHERE game_id = ? AND seq <= ? "
+                                        "ORDER BY turn DESC LIMIT ?", (game_id, last, turns))
+            whole = len(starts) < turns  # the turns noted do not go back far enough: the whole log
+            since, before = (0, None) if whole else (int(starts[-1][0]) - 1, str(starts[-1][1]))
+            shown = await run(tail_view, await self._event_chunks(game_id, since, last), before,
+                              audience, count, whole)
+            if shown is not None:
+                return shown
+            turns *= 4
 
+    @shielded
     async def with_window(self, game_id: int, seq: int, work: Callable[..., T], *args: Any) -> T:
-        async def read() -> T:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT seq, state FROM log_turns WHERE game_id = ? AND seq <= ? "
-                                      "ORDER BY turn DESC LIMIT 1", (game_id, seq))
-            start, before = (int(rows[0][0]), str(rows[0][1])) if rows else (1, None)
-            chunks = await self._event_chunks(game_id, start - 1, seq)
-            return await in_board_worker(with_events, chunks, work, before, *args)
-        return await self._run(read())
+        async with self._reading() as db:
+            rows = await db.fetch("SELECT seq, state FROM log_turns WHERE game_id = ? AND seq <= ? "
+                                  "ORDER BY turn DESC LIMIT 1", (game_id, seq))
+        start, before = (int(rows[0][0]), str(rows[0][1])) if rows else (1, None)
+        chunks = await self._event_chunks(game_id, start - 1, seq)
+        return await in_board_worker(with_events, chunks, work, before, *args)
 
+    @shielded
     async def with_log(self, game_id: int, work: Callable[..., T], *args: Any) -> T:
-        async def read() -> T:
-            return await in_worker(with_events, await self._event_chunks(game_id), work, *args)
-        return await self._run(read())
+        return await in_worker(with_events, await self._event_chunks(game_id), work, *args)
 
     # -- lobby -------------------------------------------------------------------------------------
-    async def create_lobby(self, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
+    @writes
+    async def create_lobby(self, db: Writing, guild_id: int | None, channel_id: int, host_id: int, host_name: str,
                            settings: Mapping[str, Any] | None = None) -> GameRecord:
-        async def work() -> GameRecord:
-            async with self._transaction() as db:
-                busy = await db.fetch(
-                    f"SELECT id, status FROM games WHERE channel_id = ? AND status IN {_ACTIVE_SQL}", (channel_id,))
-                if busy:
-                    raise ChannelBusy("This channel already has a game (#{id}, {status}). Finish or cancel it "
-                                      "before starting another.", id=busy[0][0], status=status_word(busy[0][1]))
-                chosen: dict[str, Any] = {}
-                if guild_id is not None:  # the guild's defaults, then what was chosen for this game
-                    rows = await db.fetch("SELECT default_settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
-                    chosen = dict(json.loads(rows[0][0])) if rows else {}
-                chosen.update(settings or {})
-                normalised = Settings.from_dict(chosen).to_dict()
-                name = _seat_name(host_name)
-                now = self._clock()
-                try:
-                    rows = await db.fetch(
-                        "INSERT INTO games (guild_id, channel_id, status, settings, host_id, created_at, updated_at) "
-                        "VALUES (?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
-                        (guild_id, channel_id, _dumps(normalised), host_id, now, now))
-                except Exception as exc:
-                    if not self._unique_violation(exc):
-                        raise
-                    raise ChannelBusy("This channel already has a game. Finish or cancel it before starting "
-                                      "another.") from exc
-                game_id = int(rows[0][0])
-                await db.commit(Step("INSERT INTO players (game_id, seat, user_id, ai_level, name, colour) "
-                                     "VALUES (?, 0, ?, NULL, ?, 0)", (game_id, host_id, name)))
-                host = SeatRecord(seat=0, user_id=host_id, ai_level=None, name=name, colour=0)
-                return GameRecord(id=game_id, guild_id=guild_id, channel_id=channel_id, status=LOBBY,
-                                  settings=normalised, host_id=host_id, players=(host,), state_json=None,
-                                  state_schema=None, version=0, last_seq=0, created_at=now, updated_at=now)
-        return await self._run(work())
+        busy = await db.fetch(
+            f"SELECT id, status FROM games WHERE channel_id = ? AND status IN {_ACTIVE_SQL}", (channel_id,))
+        if busy:
+            raise ChannelBusy("This channel already has a game (#{id}, {status}). Finish or cancel it "
+                              "before starting another.", id=busy[0][0], status=status_word(busy[0][1]))
+        chosen: dict[str, Any] = {}
+        if guild_id is not None:  # the guild's defaults, then what was chosen for this game
+            rows = await db.fetch("SELECT default_settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            chosen = dict(json.loads(rows[0][0])) if rows else {}
+        chosen.update(settings or {})
+        normalised = Settings.from_dict(chosen).to_dict()
+        name = _seat_name(host_name)
+        now = self._clock()
+        try:
+            rows = await db.fetch(
+                "INSERT INTO games (guild_id, channel_id, status, settings, host_id, created_at, updated_at) "
+                "VALUES (?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
+                (guild_id, channel_id, _dumps(normalised), host_id, now, now))
+        except Exception as exc:
+            if not self._unique_violation(exc):
+                raise
+            raise ChannelBusy("This channel already has a game. Finish or cancel it before starting "
+                              "another.") from exc
+        game_id = int(rows[0][0])
+        await db.commit(Step("INSERT INTO players (game_id, seat, user_id, ai_level, name, colour) "
+                             "VALUES (?, 0, ?, NULL, ?, 0)", (game_id, host_id, name)))
+        host = SeatRecord(seat=0, user_id=host_id, ai_level=None, name=name, colour=0)
+        return GameRecord(id=game_id, guild_id=guild_id, channel_id=channel_id, status=LOBBY,
+                          settings=normalised, host_id=host_id, players=(host,), state_json=None,
+                          state_schema=None, version=0, last_seq=0, created_at=now, updated_at=now)
 
-    async def _change_lobby(self, game_id: int, change: Callable[[GameRecord], GameRecord]) -> GameRecord:
+    @writes_game
+    async def _change_lobby(self, db: Writing, game_id: int, change: Callable[[GameRecord], GameRecord]) -> GameRecord:
         """Read a lobby, let ``change`` return its new seats/settings/host/status, write them as one version."""
-        async def work() -> GameRecord:
-            async with self._serialised(game_id), self._transaction(game_id) as db:
-                record = await self._load(db, game_id)
-                if record.status != LOBBY:
-                    raise NotInLobby("Game #{id} is {status}: seats and settings change only in the lobby.",
-                                     id=game_id, status=status_word(record.status))
-                changed = change(record)
-                seats = [replace(p, seat=i) for i, p in enumerate(changed.players)]
-                now = self._clock()
-                await db.commit(
-                    Step("DELETE FROM players WHERE game_id = ?", (game_id,)),
-                    Step("INSERT INTO players (game_id, seat, user_id, ai_level, name, colour) "
-                         "VALUES (?, ?, ?, ?, ?, ?)",
-                         [(game_id, p.seat, p.user_id, p.ai_level, p.name, p.colour) for p in seats], many=True),
-                    Step("UPDATE games SET settings = ?, host_id = ?, status = ?, version = version + 1, "
-                         "updated_at = ? WHERE id = ?",
-                         (_dumps(changed.settings), changed.host_id, changed.status, now, game_id)),
-                    *_clear_deadlines_if(changed.status == CANCELLED, game_id))
-                return replace(changed, players=tuple(seats), version=record.version + 1, updated_at=now)
-        return await self._run(work())
+        record = await self._load(db, game_id)
+        if record.status != LOBBY:
+            raise NotInLobby("Game #{id} is {status}: seats and settings change only in the lobby.",
+                             id=game_id, status=status_word(record.status))
+        changed = change(record)
+        seats = [replace(p, seat=i) for i, p in enumerate(changed.players)]
+        now = self._clock()
+        await db.commit(
+            Step("DELETE FROM players WHERE game_id = ?", (game_id,)),
+            Step("INSERT INTO players (game_id, seat, user_id, ai_level, name, colour) "
+                 "VALUES (?, ?, ?, ?, ?, ?)",
+                 [(game_id, p.seat, p.user_id, p.ai_level, p.name, p.colour) for p in seats], many=True),
+            Step("UPDATE games SET settings = ?, host_id = ?, status = ?, version = version + 1, "
+                 "updated_at = ? WHERE id = ?",
+                 (_dumps(changed.settings), changed.host_id, changed.status, now, game_id)),
+            *_clear_deadlines_if(changed.status == CANCELLED, game_id))
+        return replace(changed, players=tuple(seats), version=record.version + 1, updated_at=now)
 
     async def join(self, game_id: int, user_id: int, name: str) -> GameRecord:
         def change(record: GameRecord) -> GameRecord:
@@ -520,41 +511,39 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             return replace(record, settings=settings)
         return await self._change_lobby(game_id, change)
 
-    async def start_game(self, game_id: int, seed: str | None = None) -> tuple[GameRecord, list[Event]]:
-        async def work() -> tuple[GameRecord, list[Event]]:
-            self._cache.pop(game_id, None)
-            async with self._serialised(game_id):
-                async with self._transaction(game_id) as db:
-                    record = await self._load(db, game_id)
-                    if record.status != LOBBY:
-                        raise NotInLobby("Game #{id} is {status}; only a game in its lobby can start.", id=game_id,
-                                         status=status_word(record.status))
-                    if len(record.players) < 2:
-                        raise NotEnoughPlayers("A game needs at least 2 players; the lobby has {n}.",
-                                               n=len(record.players))
-                    game, events = Game.new([p.engine_player() for p in record.players], seed or secrets.token_hex(32),
-                                            record.settings)
-                    status = FINISHED if game.over else RUNNING
-                    state_json = _dumps(game.state.to_dict())
-                    now = self._clock()
-                    await db.commit(
-                        Step("UPDATE games SET status = ?, state = ?, state_schema = ?, version = version + 1, "
-                             "last_seq = ?, updated_at = ? WHERE id = ?",
-                             (status, state_json, SCHEMA_VERSION, len(events), now, game_id)),
-                        _append_events(game_id, 1, events), *turn_steps(game_id, events, now))
-                started = replace(record, status=status, state_json=state_json, state_schema=SCHEMA_VERSION,
-                                  version=record.version + 1, last_seq=len(events), updated_at=now)
-                self._remember(started, game)
-                return started, events
-        return await self._run(work())
+    @writes_game
+    async def start_game(self, db: Writing, game_id: int, seed: str | None = None) -> tuple[GameRecord, list[Event]]:
+        self._cache.pop(game_id, None)
+        record = await self._load(db, game_id)
+        if record.status != LOBBY:
+            raise NotInLobby("Game #{id} is {status}; only a game in its lobby can start.", id=game_id,
+                             status=status_word(record.status))
+        if len(record.players) < 2:
+            raise NotEnoughPlayers("A game needs at least 2 players; the lobby has {n}.",
+                                   n=len(record.players))
+        game, events = Game.new([p.engine_player() for p in record.players], seed or secrets.token_hex(32),
+                                record.settings)
+        status = FINISHED if game.over else RUNNING
+        state_json = _dumps(game.state.to_dict())
+        now = self._clock()
+        await db.commit(
+            Step("UPDATE games SET status = ?, state = ?, state_schema = ?, version = version + 1, "
+                 "last_seq = ?, updated_at = ? WHERE id = ?",
+                 (status, state_json, SCHEMA_VERSION, len(events), now, game_id)),
+            _append_events(game_id, 1, events), *turn_steps(game_id, events, now))
+        started = replace(record, status=status, state_json=state_json, state_schema=SCHEMA_VERSION,
+                          version=record.version + 1, last_seq=len(events), updated_at=now)
+        self._remember(started, game)  # committed: the cache may hold it
+        return started, events
 
     # -- play ----------------------------------------------------------------------------------------
     async def apply_action(self, game_id: int, action: Action, interaction_id: str | None = None,
                            expected_version: int | None = None, removed_by: int | None = None) -> ActionResult:
         if not isinstance(action, Action):
             raise TypeError(f"apply_action needs an engine Action, not {type(action).__name__}")
-        return await self._run(self._apply_action(game_id, action, interaction_id, expected_version, removed_by))
+        return await self._apply_action(game_id, action, interaction_id, expected_version, removed_by)
 
+    @shielded
     async def _apply_action(self, game_id: int, action: Action, interaction_id: str | None,
                             expected_version: int | None, removed_by: int | None = None) -> ActionResult:
         async with self._serialised(game_id):
@@ -619,11 +608,19 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                     keep = None
                     raise
                 keep = None  # the game is ahead of the database until the commit succeeds
-                now = self._clock()
                 new_status = FINISHED if game.over else RUNNING
+                first_seq = last_seq + 1
+                known = False
+                if new_status == FINISHED:  # the results and ratings, in the transaction that ends the game
+                    known = ending is not None and ending.first_seq == first_seq and ending.events == events
+                    if not known and not last_try:
+                        raise _GameEnds(first_seq, events)
+                    # The server's ratings are this transaction's from here until the commit; the time taken
+                    # next orders the games as they are rated (a rebuild rates them in that order).
+                    await self._lock_ratings(db, record.guild_id or 0)
+                now = self._clock()
                 state = _dumps(game.state.to_dict())
                 new_version = version + 1
-                first_seq = last_seq + 1
                 last_seq += len(events)
                 writes = [
                     Step("UPDATE games SET state = ?, state_schema = ?, status = ?, version = ?, last_seq = ?, "
@@ -648,10 +645,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                 if starts and record.state_json is not None:  # where the turn begins, for /risk log
                     writes.append(Step("INSERT INTO log_turns (game_id, turn, seq, state) VALUES (?, ?, ?, ?) "
                                        "ON CONFLICT (game_id, turn) DO NOTHING", starts, many=True))
-                if new_status == FINISHED:  # the results and ratings, in the transaction that ends the game
-                    known = ending is not None and ending.first_seq == first_seq and ending.events == events
-                    if not known and not last_try:
-                        raise _GameEnds(first_seq, events)
+                if new_status == FINISHED:
                     await db.run(*writes)
                     writes = await finish_steps(db, game_id, record.guild_id, record.channel_id,
                                                 record.players, now, ending.facts if ending and known else None)
@@ -673,21 +667,19 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         record = cached[0] if cached is not None else await self._load(db, game_id)
         return ActionResult(record, [json.loads(r[0]) for r in rows], duplicate=True, first_seq=summary["first_seq"])
 
-    async def _set_status(self, game_id: int, allowed: Sequence[str], status: str,
+    @writes_game
+    async def _set_status(self, db: Writing, game_id: int, allowed: Sequence[str], status: str,
                           refusal: Callable[[StatusWord], StoreError]) -> GameRecord:
         """Move a game whose status is one of ``allowed`` to ``status``; otherwise raise ``refusal(its status)``."""
-        async def work() -> GameRecord:
-            self._cache.pop(game_id, None)
-            async with self._serialised(game_id), self._transaction(game_id) as db:
-                record = await self._load(db, game_id)
-                if record.status not in allowed:
-                    raise refusal(status_word(record.status))
-                now = self._clock()
-                await db.commit(Step("UPDATE games SET status = ?, version = version + 1, updated_at = ? WHERE id = ?",
-                                     (status, now, game_id)),
-                                *_clear_deadlines_if(status == CANCELLED, game_id))
-                return replace(record, status=status, version=record.version + 1, updated_at=now)
-        return await self._run(work())
+        self._cache.pop(game_id, None)
+        record = await self._load(db, game_id)
+        if record.status not in allowed:
+            raise refusal(status_word(record.status))
+        now = self._clock()
+        await db.commit(Step("UPDATE games SET status = ?, version = version + 1, updated_at = ? WHERE id = ?",
+                             (status, now, game_id)),
+                        *_clear_deadlines_if(status == CANCELLED, game_id))
+        return replace(record, status=status, version=record.version + 1, updated_at=now)
 
     async def pause(self, game_id: int) -> GameRecord:
         return await self._set_status(game_id, (RUNNING,), PAUSED, lambda now: GameNotRunning(
@@ -702,233 +694,194 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             "Game #{id} is already {status}.", id=game_id, status=now))
 
     # -- preferences and settings ------------------------------------------------------------------
-    async def get_user_prefs(self, user_id: int) -> UserPrefs:
-        async def work() -> UserPrefs:
-            async with self._reading() as db:
-                rows = await db.fetch(
-                    "SELECT language, notify, quiet_start, quiet_end, timezone FROM user_prefs WHERE user_id = ?",
-                    (user_id,))
-            if not rows:
-                return UserPrefs(user_id)
-            language, notify, quiet_start, quiet_end, timezone = rows[0]
-            return UserPrefs(user_id, language, notify, quiet_start, quiet_end, timezone)
-        return await self._run(work())
+    @reads
+    async def get_user_prefs(self, db: Reading, user_id: int) -> UserPrefs:
+        rows = await db.fetch(
+            "SELECT language, notify, quiet_start, quiet_end, timezone FROM user_prefs WHERE user_id = ?",
+            (user_id,))
+        if not rows:
+            return UserPrefs(user_id)
+        language, notify, quiet_start, quiet_end, timezone = rows[0]
+        return UserPrefs(user_id, language, notify, quiet_start, quiet_end, timezone)
 
-    async def set_user_prefs(self, prefs: UserPrefs) -> UserPrefs:
+    @writes
+    async def set_user_prefs(self, db: Writing, prefs: UserPrefs) -> UserPrefs:
         _check_prefs(prefs)
+        await db.commit(Step(
+            "INSERT INTO user_prefs (user_id, language, notify, quiet_start, quiet_end, timezone, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, "
+            "notify = excluded.notify, quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
+            "timezone = excluded.timezone, updated_at = excluded.updated_at",
+            (prefs.user_id, prefs.language, prefs.notify, prefs.quiet_start, prefs.quiet_end, prefs.timezone,
+             self._clock())))
+        return prefs
 
-        async def work() -> UserPrefs:
-            async with self._transaction() as db:
-                await db.commit(Step(
-                    "INSERT INTO user_prefs (user_id, language, notify, quiet_start, quiet_end, timezone, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET language = excluded.language, "
-                    "notify = excluded.notify, quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
-                    "timezone = excluded.timezone, updated_at = excluded.updated_at",
-                    (prefs.user_id, prefs.language, prefs.notify, prefs.quiet_start, prefs.quiet_end, prefs.timezone,
-                     self._clock())))
-            return prefs
-        return await self._run(work())
+    @reads
+    async def get_guild_settings(self, db: Reading, guild_id: int) -> GuildSettings:
+        rows = await db.fetch(
+            "SELECT default_settings, allowed_channels FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        if not rows:
+            return GuildSettings(guild_id)
+        return GuildSettings(guild_id, json.loads(rows[0][0]), tuple(json.loads(rows[0][1])))
 
-    async def get_guild_settings(self, guild_id: int) -> GuildSettings:
-        async def work() -> GuildSettings:
-            async with self._reading() as db:
-                rows = await db.fetch(
-                    "SELECT default_settings, allowed_channels FROM guild_settings WHERE guild_id = ?", (guild_id,))
-            if not rows:
-                return GuildSettings(guild_id)
-            return GuildSettings(guild_id, json.loads(rows[0][0]), tuple(json.loads(rows[0][1])))
-        return await self._run(work())
-
-    async def set_guild_settings(self, settings: GuildSettings) -> GuildSettings:
+    @writes
+    async def set_guild_settings(self, db: Writing, settings: GuildSettings) -> GuildSettings:
         Settings.from_dict(dict(settings.default_settings))  # SettingsError if the engine would refuse them
         channels = tuple(int(c) for c in settings.allowed_channels)
         saved = replace(settings, default_settings=dict(settings.default_settings), allowed_channels=channels)
-
-        async def work() -> GuildSettings:
-            async with self._transaction() as db:
-                await db.commit(Step(
-                    "INSERT INTO guild_settings (guild_id, default_settings, allowed_channels, updated_at) "
-                    "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-                    "default_settings = excluded.default_settings, allowed_channels = excluded.allowed_channels, "
-                    "updated_at = excluded.updated_at",
-                    (saved.guild_id, _dumps(saved.default_settings), _dumps(list(channels)), self._clock())))
-            return saved
-        return await self._run(work())
+        await db.commit(Step(
+            "INSERT INTO guild_settings (guild_id, default_settings, allowed_channels, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+            "default_settings = excluded.default_settings, allowed_channels = excluded.allowed_channels, "
+            "updated_at = excluded.updated_at",
+            (saved.guild_id, _dumps(saved.default_settings), _dumps(list(channels)), self._clock())))
+        return saved
 
     # -- deadlines and reminders ---------------------------------------------------------------------
-    async def set_deadline(self, game_id: int, seat: int, kind: str, due_at: float) -> Deadline:
+    @writes_game
+    async def set_deadline(self, db: Writing, game_id: int, seat: int, kind: str, due_at: float) -> Deadline:
         if not kind:
             raise InvalidValue("A timer needs a kind (for example “turn” or “reminder”).")
+        rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise UnknownGame("There is no game #{id}.", id=game_id)
+        if rows[0][0] not in ACTIVE_STATUSES:
+            raise GameNotRunning("Game #{id} is {status}; it needs no timers.", id=game_id,
+                                 status=status_word(rows[0][0]))
+        await db.commit(Step(
+            "INSERT INTO deadlines (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at",
+            (game_id, seat, kind, float(due_at))))
+        return Deadline(game_id, seat, kind, float(due_at))
 
-        async def work() -> Deadline:
-            async with self._transaction(game_id) as db:
-                rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
-                if not rows:
-                    raise UnknownGame("There is no game #{id}.", id=game_id)
-                if rows[0][0] not in ACTIVE_STATUSES:
-                    raise GameNotRunning("Game #{id} is {status}; it needs no timers.", id=game_id,
-                                         status=status_word(rows[0][0]))
-                await db.commit(Step(
-                    "INSERT INTO deadlines (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at",
-                    (game_id, seat, kind, float(due_at))))
-            return Deadline(game_id, seat, kind, float(due_at))
-        return await self._run(work())
-
-    async def mark_announced(self, game_id: int, seq: int) -> None:
-        async def work() -> None:
-            async with self._transaction() as db:
-                await db.run(Step(
-                    "INSERT INTO announced (game_id, seq) VALUES (?, ?) ON CONFLICT (game_id) DO UPDATE SET "
-                    "seq = CASE WHEN excluded.seq > announced.seq THEN excluded.seq ELSE announced.seq END",
-                    (game_id, seq)))
-        await self._run(work())
+    @writes
+    async def mark_announced(self, db: Writing, game_id: int, seq: int) -> None:
+        await db.run(Step(
+            "INSERT INTO announced (game_id, seq) VALUES (?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+            "seq = CASE WHEN excluded.seq > announced.seq THEN excluded.seq ELSE announced.seq END",
+            (game_id, seq)))
 
     async def unannounced(self) -> list[tuple[GameRecord, int]]:
-        async def work() -> list[tuple[int, int]]:
-            async with self._reading() as db:
-                rows = await db.fetch(
-                    "SELECT g.id, COALESCE(a.seq, 0) FROM games g LEFT JOIN announced a ON a.game_id = g.id "
-                    "WHERE g.status IN ('running', 'paused') AND g.last_seq > COALESCE(a.seq, 0) ORDER BY g.id")
-            return [(int(r[0]), int(r[1])) for r in rows]
-        return [(await self.get_game(game_id), seq) for game_id, seq in await self._run(work())]
+        return [(await self.get_game(game_id), seq) for game_id, seq in await self._unannounced()]
 
-    async def live_panel(self, game_id: int) -> LivePanel | None:
-        async def work() -> LivePanel | None:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT game_id, channel_id, message_id, seat, turn, since_seq, posted_at "
-                                      "FROM live_panels WHERE game_id = ?", (game_id,))
-            if not rows:
-                return None
-            r = rows[0]
-            return LivePanel(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), float(r[6]))
-        return await self._run(work())
+    @reads
+    async def _unannounced(self, db: Reading) -> list[tuple[int, int]]:
+        rows = await db.fetch(
+            "SELECT g.id, COALESCE(a.seq, 0) FROM games g LEFT JOIN announced a ON a.game_id = g.id "
+            "WHERE g.status IN ('running', 'paused') AND g.last_seq > COALESCE(a.seq, 0) ORDER BY g.id")
+        return [(int(r[0]), int(r[1])) for r in rows]
 
-    async def set_live_panel(self, panel: LivePanel) -> None:
-        async def work() -> None:
-            async with self._transaction() as db:
-                await db.run(Step(
-                    "INSERT INTO live_panels (game_id, channel_id, message_id, seat, turn, since_seq, posted_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
-                    "channel_id = excluded.channel_id, message_id = excluded.message_id, seat = excluded.seat, "
-                    "turn = excluded.turn, "
-                    "since_seq = excluded.since_seq, posted_at = excluded.posted_at",
-                    (panel.game_id, panel.channel_id, panel.message_id, panel.seat, panel.turn, panel.since_seq,
-                     float(panel.posted_at))))
-        await self._run(work())
+    @reads
+    async def live_panel(self, db: Reading, game_id: int) -> LivePanel | None:
+        rows = await db.fetch("SELECT game_id, channel_id, message_id, seat, turn, since_seq, posted_at "
+                              "FROM live_panels WHERE game_id = ?", (game_id,))
+        if not rows:
+            return None
+        r = rows[0]
+        return LivePanel(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), float(r[6]))
 
-    async def revoke_session(self, nonce: str, expires_at: float, now: float) -> None:
-        async def work() -> None:
-            async with self._transaction() as db:
-                await db.commit(Step("DELETE FROM board_revocations WHERE expires_at <= ?", (float(now),)),
-                                Step("INSERT INTO board_revocations (nonce, expires_at) VALUES (?, ?) "
-                                     "ON CONFLICT (nonce) DO NOTHING", (nonce, float(expires_at))))
-        await self._run(work())
+    @writes
+    async def set_live_panel(self, db: Writing, panel: LivePanel) -> None:
+        await db.run(Step(
+            "INSERT INTO live_panels (game_id, channel_id, message_id, seat, turn, since_seq, posted_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id, seat = excluded.seat, "
+            "turn = excluded.turn, "
+            "since_seq = excluded.since_seq, posted_at = excluded.posted_at",
+            (panel.game_id, panel.channel_id, panel.message_id, panel.seat, panel.turn, panel.since_seq,
+             float(panel.posted_at))))
 
-    async def revoked_sessions(self, now: float) -> dict[str, float]:
-        async def work() -> dict[str, float]:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT nonce, expires_at FROM board_revocations WHERE expires_at > ?",
-                                      (float(now),))
-            return {str(nonce): float(expires) for nonce, expires in rows}
-        return await self._run(work())
+    @writes
+    async def revoke_session(self, db: Writing, nonce: str, expires_at: float, now: float) -> None:
+        await db.commit(Step("DELETE FROM board_revocations WHERE expires_at <= ?", (float(now),)),
+                        Step("INSERT INTO board_revocations (nonce, expires_at) VALUES (?, ?) "
+                             "ON CONFLICT (nonce) DO NOTHING", (nonce, float(expires_at))))
 
-    async def clear_live_panel(self, game_id: int) -> None:
-        async def work() -> None:
-            async with self._transaction() as db:
-                await db.run(Step("DELETE FROM live_panels WHERE game_id = ?", (game_id,)))
-        await self._run(work())
+    @reads
+    async def revoked_sessions(self, db: Reading, now: float) -> dict[str, float]:
+        rows = await db.fetch("SELECT nonce, expires_at FROM board_revocations WHERE expires_at > ?",
+                              (float(now),))
+        return {str(nonce): float(expires) for nonce, expires in rows}
 
-    async def clear_deadlines(self, game_id: int, seat: int | None = None, kind: str | None = None) -> int:
-        async def work() -> int:
-            async with self._transaction() as db:
-                rows = await db.run(Step(
-                    "DELETE FROM deadlines WHERE game_id = ? AND (CAST(? AS INTEGER) IS NULL OR seat = ?) "
-                    "AND (CAST(? AS TEXT) IS NULL OR kind = ?) "
-                    "RETURNING 1", (game_id, seat, seat, kind, kind)))
-                return len(rows)
-        return await self._run(work())
+    @writes
+    async def clear_live_panel(self, db: Writing, game_id: int) -> None:
+        await db.run(Step("DELETE FROM live_panels WHERE game_id = ?", (game_id,)))
 
-    async def next_due(self, shards: Shards | None = None) -> Deadline | None:
+    @writes
+    async def clear_deadlines(self, db: Writing, game_id: int, seat: int | None = None, kind: str | None = None) -> int:
+        rows = await db.run(Step(
+            "DELETE FROM deadlines WHERE game_id = ? AND (CAST(? AS INTEGER) IS NULL OR seat = ?) "
+            "AND (CAST(? AS TEXT) IS NULL OR kind = ?) "
+            "RETURNING 1", (game_id, seat, seat, kind, kind)))
+        return len(rows)
+
+    @reads
+    async def next_due(self, db: Reading, shards: Shards | None = None) -> Deadline | None:
         where, params = _shard_filter(shards)
-        async def work() -> Deadline | None:
-            async with self._reading() as db:
-                rows = await db.fetch(f"{_DEADLINES} WHERE {where} ORDER BY d.due_at LIMIT 1", params)
-            return Deadline(*rows[0]) if rows else None
-        return await self._run(work())
+        rows = await db.fetch(f"{_DEADLINES} WHERE {where} ORDER BY d.due_at LIMIT 1", params)
+        return Deadline(*rows[0]) if rows else None
 
-    async def due_deadlines(self, now: float, shards: Shards | None = None) -> list[Deadline]:
+    @reads
+    async def due_deadlines(self, db: Reading, now: float, shards: Shards | None = None) -> list[Deadline]:
         where, params = _shard_filter(shards)
-        async def work() -> list[Deadline]:
-            async with self._reading() as db:
-                rows = await db.fetch(f"{_DEADLINES} WHERE d.due_at <= ? AND {where} ORDER BY d.due_at",
-                                      (float(now), *params))
-            return [Deadline(*row) for row in rows]
-        return await self._run(work())
+        rows = await db.fetch(f"{_DEADLINES} WHERE d.due_at <= ? AND {where} ORDER BY d.due_at",
+                              (float(now), *params))
+        return [Deadline(*row) for row in rows]
 
-    async def ping(self) -> None:
+    @writes
+    async def ping(self, db: Writing) -> None:
         """Whether the database answers: a write transaction that changes nothing (with SQLite it needs the write
         lock, which the bot's every change needs too). Raises ``DatabaseError`` if it cannot."""
-        async def work() -> None:
-            async with self._transaction() as db:
-                await db.fetch("SELECT 1")
-        await self._run(work())
+        await db.fetch("SELECT 1")
 
-    async def health_counts(self, now: float, late: float, shards: Shards | None = None) -> HealthCounts:
+    @reads
+    async def health_counts(self, db: Reading, now: float, late: float, shards: Shards | None = None) -> HealthCounts:
         """How many games there are by status, and timers due by ``now`` and due by ``now - late`` (overdue), of
         the games in ``shards``' guilds (for the operator's metrics)."""
         where, params = _shard_filter(shards)
-        async def work() -> HealthCounts:
-            async with self._reading() as db:
-                games = await db.fetch(f"SELECT g.status, COUNT(*) FROM games g WHERE {where} GROUP BY g.status",
-                                       params)
-                timers = await db.fetch(
-                    "SELECT COALESCE(SUM(CASE WHEN d.due_at <= ? THEN 1 ELSE 0 END), 0), "
-                    "COALESCE(SUM(CASE WHEN d.due_at <= ? THEN 1 ELSE 0 END), 0) "
-                    f"FROM deadlines d JOIN games g ON g.id = d.game_id WHERE {where}",
-                    (float(now), float(now - late), *params))
-            return HealthCounts({str(status): int(count) for status, count in games}, int(timers[0][0]),
-                                int(timers[0][1]))
-        return await self._run(work())
+        games = await db.fetch(f"SELECT g.status, COUNT(*) FROM games g WHERE {where} GROUP BY g.status",
+                               params)
+        timers = await db.fetch(
+            "SELECT COALESCE(SUM(CASE WHEN d.due_at <= ? THEN 1 ELSE 0 END), 0), "
+            "COALESCE(SUM(CASE WHEN d.due_at <= ? THEN 1 ELSE 0 END), 0) "
+            f"FROM deadlines d JOIN games g ON g.id = d.game_id WHERE {where}",
+            (float(now), float(now - late), *params))
+        return HealthCounts({str(status): int(count) for status, count in games}, int(timers[0][0]),
+                            int(timers[0][1]))
 
-    async def processed(self, game_id: int, interaction_id: str) -> bool:
-        async def work() -> bool:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT 1 FROM interactions WHERE game_id = ? AND interaction_id = ?",
-                                      (game_id, interaction_id))
-            return bool(rows)
-        return await self._run(work())
+    @reads
+    async def processed(self, db: Reading, game_id: int, interaction_id: str) -> bool:
+        rows = await db.fetch("SELECT 1 FROM interactions WHERE game_id = ? AND interaction_id = ?",
+                              (game_id, interaction_id))
+        return bool(rows)
 
-    async def game_deadlines(self, game_id: int) -> list[Deadline]:
-        async def work() -> list[Deadline]:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT game_id, seat, kind, due_at FROM deadlines WHERE game_id = ? "
-                                      "ORDER BY due_at", (game_id,))
-            return [Deadline(*row) for row in rows]
-        return await self._run(work())
+    @reads
+    async def game_deadlines(self, db: Reading, game_id: int) -> list[Deadline]:
+        rows = await db.fetch("SELECT game_id, seat, kind, due_at FROM deadlines WHERE game_id = ? "
+                              "ORDER BY due_at", (game_id,))
+        return [Deadline(*row) for row in rows]
 
     # -- absent players ------------------------------------------------------------------------------
     _SEAT_STATUS = ("SELECT game_id, seat, missed, last_missed_turn, vacation_until, vacation_days, booted_user_id, "
                     "booted_name, offer, offer_message, takeover_message FROM seat_status "
                     "WHERE game_id = ? AND seat = ?")
 
-    async def seat_status(self, game_id: int, seat: int) -> SeatStatus:
-        async def work() -> SeatStatus:
-            async with self._reading() as db:
-                rows = await db.fetch(self._SEAT_STATUS, (game_id, seat))
-            return SeatStatus(*rows[0]) if rows else SeatStatus(game_id, seat)
-        return await self._run(work())
+    @reads
+    async def seat_status(self, db: Reading, game_id: int, seat: int) -> SeatStatus:
+        rows = await db.fetch(self._SEAT_STATUS, (game_id, seat))
+        return SeatStatus(*rows[0]) if rows else SeatStatus(game_id, seat)
 
     async def _seat_change(self, game_id: int, seat: int, *steps: Step) -> SeatStatus:
-        async def work() -> SeatStatus:
-            async with self._transaction(game_id) as db:
-                rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
-                if not rows:
-                    raise UnknownGame("There is no game #{id}.", id=game_id)
-                await db.commit(Step("INSERT INTO seat_status (game_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                                     (game_id, seat)), *steps)
-            return await self.seat_status(game_id, seat)
-        return await self._run(work())
+        await self._change_seat(game_id, seat, *steps)
+        return await self.seat_status(game_id, seat)
+
+    @writes_game
+    async def _change_seat(self, db: Writing, game_id: int, seat: int, *steps: Step) -> None:
+        rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise UnknownGame("There is no game #{id}.", id=game_id)
+        await db.commit(Step("INSERT INTO seat_status (game_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                             (game_id, seat)), *steps)
 
     async def record_missed_turn(self, game_id: int, seat: int, turn_key: str) -> SeatStatus:
         return await self._seat_change(game_id, seat, Step(
@@ -936,12 +889,10 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             "AND last_missed_turn IS DISTINCT FROM ?", (turn_key, game_id, seat, turn_key)),
             Step(MISSED_TURN, (game_id, seat)))
 
-    async def reset_missed(self, game_id: int, seat: int) -> None:
-        async def work() -> None:
-            async with self._transaction() as db:
-                await db.commit(Step("UPDATE seat_status SET missed = 0 WHERE game_id = ? AND seat = ? AND missed > 0",
-                                     (game_id, seat)))
-        await self._run(work())
+    @writes
+    async def reset_missed(self, db: Writing, game_id: int, seat: int) -> None:
+        await db.commit(Step("UPDATE seat_status SET missed = 0 WHERE game_id = ? AND seat = ? AND missed > 0",
+                             (game_id, seat)))
 
     async def take_vacation(self, game_id: int, seat: int, days: int, limit: int, now: float) -> SeatStatus:
         status = await self.seat_status(game_id, seat)
@@ -958,71 +909,69 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             (start + days * 86400, days, game_id, seat)))
 
     async def replace_with_ai(self, game_id: int, seat: int, level: str = "normal") -> GameRecord:
-        async def work() -> GameRecord:
-            self._cache.pop(game_id, None)
-            async with self._serialised(game_id), self._transaction(game_id) as db:
-                record = await self._load(db, game_id)
-                player = record.player(seat)
-                if player.is_ai:
-                    raise InvalidValue("Seat {seat} is already played by the AI.", seat=seat + 1)
-                await db.commit(
-                    Step("INSERT INTO seat_status (game_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                         (game_id, seat)),
-                    Step("UPDATE seat_status SET booted_user_id = ?, booted_name = ?, missed = 0 "
-                         "WHERE game_id = ? AND seat = ?", (player.user_id, player.name, game_id, seat)),
-                    Step("UPDATE players SET user_id = NULL, ai_level = ? WHERE game_id = ? AND seat = ?",
-                         (level, game_id, seat)),
-                    Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
-                         (self._clock(), game_id)))
-            async with self._reading() as reader:
-                return await self._load(reader, game_id)
-        return await self._run(work())
+        await self._replace_with_ai(game_id, seat, level)
+        return await self.get_game(game_id)
+
+    @writes_game
+    async def _replace_with_ai(self, db: Writing, game_id: int, seat: int, level: str) -> None:
+        self._cache.pop(game_id, None)
+        record = await self._load(db, game_id)
+        player = record.player(seat)
+        if player.is_ai:
+            raise InvalidValue("Seat {seat} is already played by the AI.", seat=seat + 1)
+        await db.commit(
+            Step("INSERT INTO seat_status (game_id, seat) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                 (game_id, seat)),
+            Step("UPDATE seat_status SET booted_user_id = ?, booted_name = ?, missed = 0 "
+                 "WHERE game_id = ? AND seat = ?", (player.user_id, player.name, game_id, seat)),
+            Step("UPDATE players SET user_id = NULL, ai_level = ? WHERE game_id = ? AND seat = ?",
+                 (level, game_id, seat)),
+            Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
+                 (self._clock(), game_id)))
 
     async def reinstate(self, game_id: int, user_id: int) -> GameRecord:
-        async def work() -> GameRecord:
-            self._cache.pop(game_id, None)
-            async with self._serialised(game_id), self._transaction(game_id) as db:
-                rows = await db.fetch("SELECT seat FROM seat_status WHERE game_id = ? AND booted_user_id = ?",
-                                      (game_id, user_id))
-                if not rows:
-                    raise NotSeated("That player was not replaced in this game.")
-                seat = rows[0][0]
-                await db.commit(
-                    Step("UPDATE players SET user_id = ?, ai_level = NULL WHERE game_id = ? AND seat = ?",
-                         (user_id, game_id, seat)),
-                    Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0, "
-                         "offer = NULL, offer_message = NULL, takeover_message = NULL WHERE game_id = ? AND seat = ?",
-                         (game_id, seat)),
-                    Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
-                         (self._clock(), game_id)))
-            async with self._reading() as reader:
-                return await self._load(reader, game_id)
-        return await self._run(work())
+        await self._reinstate(game_id, user_id)
+        return await self.get_game(game_id)
+
+    @writes_game
+    async def _reinstate(self, db: Writing, game_id: int, user_id: int) -> None:
+        self._cache.pop(game_id, None)
+        rows = await db.fetch("SELECT seat FROM seat_status WHERE game_id = ? AND booted_user_id = ?",
+                              (game_id, user_id))
+        if not rows:
+            raise NotSeated("That player was not replaced in this game.")
+        seat = rows[0][0]
+        await db.commit(
+            Step("UPDATE players SET user_id = ?, ai_level = NULL WHERE game_id = ? AND seat = ?",
+                 (user_id, game_id, seat)),
+            Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0, "
+                 "offer = NULL, offer_message = NULL, takeover_message = NULL WHERE game_id = ? AND seat = ?",
+                 (game_id, seat)),
+            Step("UPDATE games SET version = version + 1, updated_at = ? WHERE id = ?",
+                 (self._clock(), game_id)))
 
     # -- substitutes: a seat the AI took, offered to another player ------------------------------------------
-    async def set_offer(self, game_id: int, seat: int, offer: str | None) -> SeatStatus:
+    @writes_game
+    async def set_offer(self, db: Writing, game_id: int, seat: int, offer: str | None) -> SeatStatus:
         """Offer a seat the AI took from its player (``offer``: the offer's key; an open offer keeps its key), or
         withdraw the offer (None). ``NotSeated`` if the seat is not one the AI took over."""
-        async def work() -> SeatStatus:
-            async with self._serialised(game_id), self._transaction(game_id) as db:
-                record = await self._load(db, game_id)
-                status = await self._status(db, game_id, seat)
-                if not 0 <= seat < len(record.players) or not record.player(seat).is_ai \
-                        or status.booted_user_id is None:
-                    raise NotSeated("The AI did not take that seat over from its player.")
-                if offer is not None and status.offer is not None:
-                    return status
-                # An offer takes the takeover's button away; a withdrawal closes the offer's message.
-                if offer is not None:
-                    after = replace(status, offer=offer, takeover_message=None)
-                    change = "offer = ?, takeover_message = NULL"
-                else:
-                    after = replace(status, offer=None, offer_message=None)
-                    change = "offer = ?, offer_message = NULL"
-                await db.commit(Step(f"UPDATE seat_status SET {change} WHERE game_id = ? AND seat = ?",
-                                     (offer, game_id, seat)))
-            return after
-        return await self._run(work())
+        record = await self._load(db, game_id)
+        status = await self._status(db, game_id, seat)
+        if not 0 <= seat < len(record.players) or not record.player(seat).is_ai \
+                or status.booted_user_id is None:
+            raise NotSeated("The AI did not take that seat over from its player.")
+        if offer is not None and status.offer is not None:
+            return status
+        # An offer takes the takeover's button away; a withdrawal closes the offer's message.
+        if offer is not None:
+            after = replace(status, offer=offer, takeover_message=None)
+            change = "offer = ?, takeover_message = NULL"
+        else:
+            after = replace(status, offer=None, offer_message=None)
+            change = "offer = ?, offer_message = NULL"
+        await db.commit(Step(f"UPDATE seat_status SET {change} WHERE game_id = ? AND seat = ?",
+                             (offer, game_id, seat)))
+        return after
 
     async def _status(self, db: Reading, game_id: int, seat: int) -> SeatStatus:
         rows = await db.fetch(self._SEAT_STATUS, (game_id, seat))
@@ -1034,64 +983,62 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         open with this key (None if not: claimed, withdrawn, or never made), and the user must never have held a
         seat of the game (``AlreadySeated``). The seat's players are remembered (``seat_holders``), and the log
         tells the claim (the engine's ``ClaimSeat``: the seat's name is theirs from here on, for every reader)."""
-        async def work() -> GameRecord | None:
-            self._cache.pop(game_id, None)
-            async with self._serialised(game_id), self._transaction(game_id) as db:
-                record = await self._load(db, game_id)
-                status = await self._status(db, game_id, seat)
-                if status.offer is None or status.offer != offer or status.booted_user_id is None \
-                        or record.status not in (RUNNING, PAUSED):
-                    return None
-                held = await db.fetch(
-                    "SELECT 1 FROM players WHERE game_id = ? AND user_id = ? UNION ALL SELECT 1 FROM seat_holders "
-                    "WHERE game_id = ? AND user_id = ? UNION ALL SELECT 1 FROM seat_status WHERE game_id = ? AND "
-                    "booted_user_id = ?", (game_id, user_id, game_id, user_id, game_id, user_id))
-                if held:
-                    raise AlreadySeated("You play in this game already (or did): a seat is offered to another "
-                                        "player.")
-                first = await db.fetch("SELECT 1 FROM seat_holders WHERE game_id = ? AND seat = ?", (game_id, seat))
-                game = record.game()
-                events = game.apply(ClaimSeat(seat, _seat_name(name)))
-                steps = [] if first else [Step(
-                    "INSERT INTO seat_holders (game_id, seat, since_turn, user_id, name) VALUES (?, ?, 0, ?, ?)",
-                    (game_id, seat, status.booted_user_id, status.booted_name or record.player(seat).name))]
-                await db.commit(
-                    *steps,
-                    Step("INSERT INTO seat_holders (game_id, seat, since_turn, user_id, name) VALUES (?, ?, ?, ?, ?)",
-                         (game_id, seat, since_turn, user_id, _seat_name(name))),
-                    Step("UPDATE players SET user_id = ?, ai_level = NULL, name = ? WHERE game_id = ? AND seat = ?",
-                         (user_id, _seat_name(name), game_id, seat)),
-                    Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0, offer = NULL, "
-                         "offer_message = NULL, takeover_message = NULL, vacation_until = NULL, vacation_days = 0 "
-                         "WHERE game_id = ? AND seat = ?", (game_id, seat)),
-                    Step("UPDATE games SET state = ?, state_schema = ?, version = version + 1, last_seq = ?, "
-                         "updated_at = ? WHERE id = ?", (_dumps(game.state.to_dict()), SCHEMA_VERSION,
-                                                         record.last_seq + len(events), self._clock(), game_id)),
-                    _append_events(game_id, record.last_seq + 1, events))
-            async with self._reading() as reader:
-                return await self._load(reader, game_id)
-        return await self._run(work())
+        claimed = await self._claim_seat(game_id, seat, offer, user_id, name, since_turn)
+        return await self.get_game(game_id) if claimed else None
 
-    async def note_seat_message(self, game_id: int, seat: int, *, offer_message: int | None = None,
+    @writes_game
+    async def _claim_seat(self, db: Writing, game_id: int, seat: int, offer: str, user_id: int, name: str,
+                          since_turn: int) -> bool:
+        self._cache.pop(game_id, None)
+        record = await self._load(db, game_id)
+        status = await self._status(db, game_id, seat)
+        if status.offer is None or status.offer != offer or status.booted_user_id is None \
+                or record.status not in (RUNNING, PAUSED):
+            return False
+        held = await db.fetch(
+            "SELECT 1 FROM players WHERE game_id = ? AND user_id = ? UNION ALL SELECT 1 FROM seat_holders "
+            "WHERE game_id = ? AND user_id = ? UNION ALL SELECT 1 FROM seat_status WHERE game_id = ? AND "
+            "booted_user_id = ?", (game_id, user_id, game_id, user_id, game_id, user_id))
+        if held:
+            raise AlreadySeated("You play in this game already (or did): a seat is offered to another "
+                                "player.")
+        first = await db.fetch("SELECT 1 FROM seat_holders WHERE game_id = ? AND seat = ?", (game_id, seat))
+        game = record.game()
+        events = game.apply(ClaimSeat(seat, _seat_name(name)))
+        steps = [] if first else [Step(
+            "INSERT INTO seat_holders (game_id, seat, since_turn, user_id, name) VALUES (?, ?, 0, ?, ?)",
+            (game_id, seat, status.booted_user_id, status.booted_name or record.player(seat).name))]
+        await db.commit(
+            *steps,
+            Step("INSERT INTO seat_holders (game_id, seat, since_turn, user_id, name) VALUES (?, ?, ?, ?, ?)",
+                 (game_id, seat, since_turn, user_id, _seat_name(name))),
+            Step("UPDATE players SET user_id = ?, ai_level = NULL, name = ? WHERE game_id = ? AND seat = ?",
+                 (user_id, _seat_name(name), game_id, seat)),
+            Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0, offer = NULL, "
+                 "offer_message = NULL, takeover_message = NULL, vacation_until = NULL, vacation_days = 0 "
+                 "WHERE game_id = ? AND seat = ?", (game_id, seat)),
+            Step("UPDATE games SET state = ?, state_schema = ?, version = version + 1, last_seq = ?, "
+                 "updated_at = ? WHERE id = ?", (_dumps(game.state.to_dict()), SCHEMA_VERSION,
+                                                 record.last_seq + len(events), self._clock(), game_id)),
+            _append_events(game_id, record.last_seq + 1, events))
+        return True
+
+    @writes_game
+    async def note_seat_message(self, db: Writing, game_id: int, seat: int, *, offer_message: int | None = None,
                                 takeover_message: int | None = None) -> None:
-        async def work() -> None:
-            async with self._serialised(game_id), self._transaction(game_id) as db:
-                await db.commit(Step(
-                    "UPDATE seat_status SET offer_message = COALESCE(?, offer_message), "
-                    "takeover_message = COALESCE(?, takeover_message) WHERE game_id = ? AND seat = ?",
-                    (offer_message, takeover_message, game_id, seat)))
-        await self._run(work())
+        await db.commit(Step(
+            "UPDATE seat_status SET offer_message = COALESCE(?, offer_message), "
+            "takeover_message = COALESCE(?, takeover_message) WHERE game_id = ? AND seat = ?",
+            (offer_message, takeover_message, game_id, seat)))
 
-    async def seat_holders(self, game_id: int) -> dict[int, list[tuple[int, int, str]]]:
-        async def work() -> dict[int, list[tuple[int, int, str]]]:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT seat, since_turn, user_id, name FROM seat_holders WHERE game_id = ? "
-                                      "ORDER BY seat, since_turn", (game_id,))
-            out: dict[int, list[tuple[int, int, str]]] = {}
-            for seat, since, user, name in rows:
-                out.setdefault(int(seat), []).append((int(since), int(user), str(name)))
-            return out
-        return await self._run(work())
+    @reads
+    async def seat_holders(self, db: Reading, game_id: int) -> dict[int, list[tuple[int, int, str]]]:
+        rows = await db.fetch("SELECT seat, since_turn, user_id, name FROM seat_holders WHERE game_id = ? "
+                              "ORDER BY seat, since_turn", (game_id,))
+        out: dict[int, list[tuple[int, int, str]]] = {}
+        for seat, since, user, name in rows:
+            out.setdefault(int(seat), []).append((int(since), int(user), str(name)))
+        return out
 
 
 _DEADLINES = "SELECT d.game_id, d.seat, d.kind, d.due_at FROM deadlines d JOIN games g ON g.id = d.game_id"

@@ -25,7 +25,7 @@ from typing import Any
 
 from competition import CompetitionError, Entrant, Pairing, Result, Spec, next_round
 
-from .backend import Backend, Reading, Writing, shard_filter
+from .backend import Backend, Reading, Writing, reads, shard_filter, writes
 from .errors import InvalidValue, StoreError
 from .records import Shards
 from .transaction import Step
@@ -204,11 +204,9 @@ class TournamentsMixin(Backend):
     _row_lock = ""  # PostgreSQL: " FOR UPDATE" (SQLite's BEGIN IMMEDIATE locks the whole file)
 
     # -- reading ---------------------------------------------------------------------------------------
-    async def get_tournament(self, tournament_id: int) -> TournamentRecord:
-        async def work() -> TournamentRecord:
-            async with self._reading() as db:
-                return await self._tournament(db, tournament_id)
-        return await self._run(work())
+    @reads
+    async def get_tournament(self, db: Reading, tournament_id: int) -> TournamentRecord:
+        return await self._tournament(db, tournament_id)
 
     async def _tournament(self, db: Reading, tournament_id: int, lock: bool = False) -> TournamentRecord:
         rows = await db.fetch(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?{self._row_lock if lock else ''}",
@@ -217,21 +215,17 @@ class TournamentsMixin(Backend):
             raise InvalidValue("There is no tournament #{id}.", id=tournament_id)
         return _record(rows[0])
 
-    async def channel_tournament(self, channel_id: int) -> TournamentRecord | None:
+    @reads
+    async def channel_tournament(self, db: Reading, channel_id: int) -> TournamentRecord | None:
         """The newest tournament of a channel that is not over (else the newest at all), if any."""
-        async def work() -> TournamentRecord | None:
-            async with self._reading() as db:
-                rows = await db.fetch(f"SELECT {_COLUMNS} FROM tournaments WHERE channel_id = ? "
-                                      "ORDER BY status IN ('open', 'checkin', 'running') DESC, id DESC LIMIT 1",
-                                      (channel_id,))
-            return _record(rows[0]) if rows else None
-        return await self._run(work())
+        rows = await db.fetch(f"SELECT {_COLUMNS} FROM tournaments WHERE channel_id = ? "
+                              "ORDER BY status IN ('open', 'checkin', 'running') DESC, id DESC LIMIT 1",
+                              (channel_id,))
+        return _record(rows[0]) if rows else None
 
-    async def tournament_view(self, tournament_id: int) -> TournamentView:
-        async def work() -> TournamentView:
-            async with self._reading() as db:
-                return await self._view(db, tournament_id)
-        return await self._run(work())
+    @reads
+    async def tournament_view(self, db: Reading, tournament_id: int) -> TournamentView:
+        return await self._view(db, tournament_id)
 
     async def _view(self, db: Reading, tournament_id: int, lock: bool = False) -> TournamentView:
         record = await self._tournament(db, tournament_id, lock)
@@ -254,97 +248,82 @@ class TournamentsMixin(Backend):
         forced = frozenset((r, t) for r, t, _pl, _f, forced in rows if forced)
         return TournamentView(record, entrants, pairings, results, forced, teams)
 
-    async def tables_in_threads(self, thread_ids: Sequence[int]) -> set[int]:
+    @reads
+    async def tables_in_threads(self, db: Reading, thread_ids: Sequence[int]) -> set[int]:
         """Of these threads, those a tournament's table is stored in (a thread made for a table and not stored is
         not: the opening was cut short before it was)."""
         ids = sorted(set(thread_ids))
         if not ids:
             return set()
+        rows = await db.fetch(f"SELECT thread_id FROM tournament_pairings WHERE thread_id IN "
+                              f"({', '.join('?' * len(ids))})", tuple(ids))
+        return {int(r[0]) for r in rows}
 
-        async def work() -> set[int]:
-            async with self._reading() as db:
-                rows = await db.fetch(f"SELECT thread_id FROM tournament_pairings WHERE thread_id IN "
-                                      f"({', '.join('?' * len(ids))})", tuple(ids))
-            return {int(r[0]) for r in rows}
-        return await self._run(work())
-
-    async def tournament_of_game(self, game_id: int) -> tuple[int, int, int] | None:
+    @reads
+    async def tournament_of_game(self, db: Reading, game_id: int) -> tuple[int, int, int] | None:
         """(tournament, round, table) of a game a tournament opened, if any."""
-        async def work() -> tuple[int, int, int] | None:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT tournament_id, round, table_no FROM tournament_pairings "
-                                      "WHERE game_id = ?", (game_id,))
-            return (int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else None
-        return await self._run(work())
+        rows = await db.fetch("SELECT tournament_id, round, table_no FROM tournament_pairings "
+                              "WHERE game_id = ?", (game_id,))
+        return (int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else None
 
-    async def running_tournaments(self) -> list[int]:
-        async def work() -> list[int]:
-            async with self._reading() as db:
-                rows = await db.fetch("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")
-            return [int(r[0]) for r in rows]
-        return await self._run(work())
+    @reads
+    async def running_tournaments(self, db: Reading) -> list[int]:
+        rows = await db.fetch("SELECT id FROM tournaments WHERE status = 'running' ORDER BY id")
+        return [int(r[0]) for r in rows]
 
-    async def due_tournaments(self, now: float, shards: Shards | None = None) -> list[TournamentRecord]:
+    @reads
+    async def due_tournaments(self, db: Reading, now: float, shards: Shards | None = None) -> list[TournamentRecord]:
         where, params = shard_filter(shards, "guild_id")
-        async def work() -> list[TournamentRecord]:
-            async with self._reading() as db:
-                rows = await db.fetch(f"SELECT {_COLUMNS} FROM tournaments WHERE due_at IS NOT NULL AND due_at <= ? "
-                                      f"AND {where} ORDER BY due_at, id", (now, *params))
-            return [_record(r) for r in rows]
-        return await self._run(work())
+        rows = await db.fetch(f"SELECT {_COLUMNS} FROM tournaments WHERE due_at IS NOT NULL AND due_at <= ? "
+                              f"AND {where} ORDER BY due_at, id", (now, *params))
+        return [_record(r) for r in rows]
 
-    async def next_tournament_due(self, shards: Shards | None = None) -> float | None:
+    @reads
+    async def next_tournament_due(self, db: Reading, shards: Shards | None = None) -> float | None:
         where, params = shard_filter(shards, "guild_id")
-        async def work() -> float | None:
-            async with self._reading() as db:
-                rows = await db.fetch(f"SELECT MIN(due_at) FROM tournaments WHERE due_at IS NOT NULL AND {where}",
-                                      params)
-            return float(rows[0][0]) if rows and rows[0][0] is not None else None
-        return await self._run(work())
+        rows = await db.fetch(f"SELECT MIN(due_at) FROM tournaments WHERE due_at IS NOT NULL AND {where}",
+                              params)
+        return float(rows[0][0]) if rows and rows[0][0] is not None else None
 
     # -- writing ---------------------------------------------------------------------------------------
-    async def create_tournament(self, guild_id: int | None, channel_id: int, host_id: int, name: str, spec: Spec,
-                                settings: Mapping[str, Any]) -> TournamentRecord:
-        async def work() -> TournamentRecord:
-            now = self._clock()
-            async with self._transaction() as db:
-                busy = await db.fetch("SELECT id FROM tournaments WHERE channel_id = ? AND status IN "
-                                      "('open', 'checkin', 'running')", (channel_id,))
-                if busy:
-                    raise InvalidValue("This channel already has a tournament (#{id}): finish or cancel it first.",
-                                       id=busy[0][0])
-                rows = await db.fetch(
-                    "INSERT INTO tournaments (guild_id, channel_id, host_id, name, spec, settings, status, round, "
-                    "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'open', 0, ?, ?) RETURNING id",
-                    (guild_id, channel_id, host_id, name[:100], spec_json(spec), json.dumps(dict(settings)), now,
-                     now))
-                return await self._tournament(db, int(rows[0][0]))
-        return await self._run(work())
+    @writes
+    async def create_tournament(self, db: Writing, guild_id: int | None, channel_id: int, host_id: int, name: str,
+                                spec: Spec, settings: Mapping[str, Any]) -> TournamentRecord:
+        now = self._clock()
+        busy = await db.fetch("SELECT id FROM tournaments WHERE channel_id = ? AND status IN "
+                              "('open', 'checkin', 'running')", (channel_id,))
+        if busy:
+            raise InvalidValue("This channel already has a tournament (#{id}): finish or cancel it first.",
+                               id=busy[0][0])
+        rows = await db.fetch(
+            "INSERT INTO tournaments (guild_id, channel_id, host_id, name, spec, settings, status, round, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'open', 0, ?, ?) RETURNING id",
+            (guild_id, channel_id, host_id, name[:100], spec_json(spec), json.dumps(dict(settings)), now,
+             now))
+        return await self._tournament(db, int(rows[0][0]))
 
-    async def join_tournament(self, tournament_id: int, user_id: int, name: str, rating: float,
+    @writes
+    async def join_tournament(self, db: Writing, tournament_id: int, user_id: int, name: str, rating: float,
                               team: str | None = None) -> EntrantRecord:
         """A player enters; in a tournament of fixed teams, into the team of that name (made if there is none;
         refused when it is complete)."""
-        async def work() -> EntrantRecord:
-            now = self._clock()
-            async with self._transaction() as db:
-                view = await self._view(db, tournament_id, lock=True)
-                record = view.record
-                if record.status not in (OPEN, CHECKIN):
-                    raise StoreError("This tournament has started: it takes no more entrants.")
-                if any(e.user_id == user_id for e in view.entrants):
-                    raise StoreError("You are already in this tournament.")
-                most = MAX_TOURNAMENT_ENTRANTS * max(1, view.team_size)
-                if len(view.entrants) >= most:
-                    raise StoreError("This tournament is full ({n} entrants).", n=MAX_TOURNAMENT_ENTRANTS)
-                steps, number = await self._team_steps(db, view, team, now, user_id)
-                entrant = EntrantRecord(user_id, name[:64], rating, record.status == CHECKIN, now, number)
-                await db.commit(*steps, Step(
-                    "INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, checked_in, joined_at, "
-                    "team) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (tournament_id, user_id, entrant.name, rating, int(entrant.checked_in), now, number)))
-                return entrant
-        return await self._run(work())
+        now = self._clock()
+        view = await self._view(db, tournament_id, lock=True)
+        record = view.record
+        if record.status not in (OPEN, CHECKIN):
+            raise StoreError("This tournament has started: it takes no more entrants.")
+        if any(e.user_id == user_id for e in view.entrants):
+            raise StoreError("You are already in this tournament.")
+        most = MAX_TOURNAMENT_ENTRANTS * max(1, view.team_size)
+        if len(view.entrants) >= most:
+            raise StoreError("This tournament is full ({n} entrants).", n=MAX_TOURNAMENT_ENTRANTS)
+        steps, number = await self._team_steps(db, view, team, now, user_id)
+        entrant = EntrantRecord(user_id, name[:64], rating, record.status == CHECKIN, now, number)
+        await db.commit(*steps, Step(
+            "INSERT INTO tournament_entrants (tournament_id, user_id, name, rating, checked_in, joined_at, "
+            "team) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (tournament_id, user_id, entrant.name, rating, int(entrant.checked_in), now, number)))
+        return entrant
 
     @staticmethod
     async def _team_steps(db: Reading, view: TournamentView, team: str | None, now: float, user_id: int
@@ -383,60 +362,54 @@ class TournamentsMixin(Backend):
                 Step("DELETE FROM tournament_invites WHERE tournament_id = ? AND user_id = ?",
                      (view.record.id, user_id))], number
 
-    async def invite_to_team(self, tournament_id: int, creator_id: int, user_id: int) -> TeamRecord:
+    @writes
+    async def invite_to_team(self, db: Writing, tournament_id: int, creator_id: int, user_id: int) -> TeamRecord:
         """The creator of a team invites a player to it, before the start: the player may then join it (by its
         name). Refused to whoever made no team here, for a complete team or a player already in the tournament."""
-        async def work() -> TeamRecord:
-            async with self._transaction() as db:
-                view = await self._view(db, tournament_id, lock=True)
-                if view.record.status not in (OPEN, CHECKIN):
-                    raise StoreError("This tournament has started: it takes no more entrants.")
-                team = next((t for t in view.teams if t.creator == creator_id), None)
-                if team is None:
-                    raise StoreError("Only a team's creator invites its players: make your team first with "
-                                     "</tournament join>.")
-                if any(e.user_id == user_id for e in view.entrants):
-                    raise StoreError("That player is already in this tournament.")
-                if len(team.members) >= view.team_size:
-                    raise StoreError("The team {team} is complete ({size} players).", team=team.name,
-                                     size=view.team_size)
-                await db.commit(Step("INSERT INTO tournament_invites (tournament_id, team, user_id) VALUES (?, ?, ?) "
-                                     "ON CONFLICT (tournament_id, team, user_id) DO NOTHING",
-                                     (tournament_id, team.number, user_id)))
-                return team
-        return await self._run(work())
+        view = await self._view(db, tournament_id, lock=True)
+        if view.record.status not in (OPEN, CHECKIN):
+            raise StoreError("This tournament has started: it takes no more entrants.")
+        team = next((t for t in view.teams if t.creator == creator_id), None)
+        if team is None:
+            raise StoreError("Only a team's creator invites its players: make your team first with "
+                             "</tournament join>.")
+        if any(e.user_id == user_id for e in view.entrants):
+            raise StoreError("That player is already in this tournament.")
+        if len(team.members) >= view.team_size:
+            raise StoreError("The team {team} is complete ({size} players).", team=team.name,
+                             size=view.team_size)
+        await db.commit(Step("INSERT INTO tournament_invites (tournament_id, team, user_id) VALUES (?, ?, ?) "
+                             "ON CONFLICT (tournament_id, team, user_id) DO NOTHING",
+                             (tournament_id, team.number, user_id)))
+        return team
 
-    async def leave_tournament(self, tournament_id: int, user_id: int) -> None:
+    @writes
+    async def leave_tournament(self, db: Writing, tournament_id: int, user_id: int) -> None:
         """A player leaves (or is removed) before the start; a team whose last player left is no more."""
-        async def work() -> None:
-            async with self._transaction() as db:
-                record = await self._tournament(db, tournament_id, lock=True)
-                if record.status not in (OPEN, CHECKIN):
-                    raise StoreError("This tournament has started: its entrants play it out.")
-                rows = await db.run(Step("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ? "
-                                         "RETURNING user_id", (tournament_id, user_id)))
-                if not rows:
-                    raise StoreError("You are not in this tournament.")
-                # A team whose last player left is no more (its name is free again).
-                gone = ("team NOT IN (SELECT team FROM tournament_entrants WHERE tournament_id = ? AND team IS NOT "
-                        "NULL)")
-                await db.commit(Step(f"DELETE FROM tournament_invites WHERE tournament_id = ? AND {gone}",
-                                     (tournament_id, tournament_id)),
-                                Step(f"DELETE FROM tournament_teams WHERE tournament_id = ? AND {gone}",
-                                     (tournament_id, tournament_id)))
-        return await self._run(work())
+        record = await self._tournament(db, tournament_id, lock=True)
+        if record.status not in (OPEN, CHECKIN):
+            raise StoreError("This tournament has started: its entrants play it out.")
+        rows = await db.run(Step("DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ? "
+                                 "RETURNING user_id", (tournament_id, user_id)))
+        if not rows:
+            raise StoreError("You are not in this tournament.")
+        # A team whose last player left is no more (its name is free again).
+        gone = ("team NOT IN (SELECT team FROM tournament_entrants WHERE tournament_id = ? AND team IS NOT "
+                "NULL)")
+        await db.commit(Step(f"DELETE FROM tournament_invites WHERE tournament_id = ? AND {gone}",
+                             (tournament_id, tournament_id)),
+                        Step(f"DELETE FROM tournament_teams WHERE tournament_id = ? AND {gone}",
+                             (tournament_id, tournament_id)))
 
-    async def check_in(self, tournament_id: int, user_id: int) -> None:
-        async def work() -> None:
-            async with self._transaction() as db:
-                record = await self._tournament(db, tournament_id, lock=True)
-                if record.status != CHECKIN:
-                    raise StoreError("This tournament's check-in is not open.")
-                rows = await db.run(Step("UPDATE tournament_entrants SET checked_in = 1 WHERE tournament_id = ? "
-                                         "AND user_id = ? RETURNING user_id", (tournament_id, user_id)))
-                if not rows:
-                    raise StoreError("You are not in this tournament.")
-        return await self._run(work())
+    @writes
+    async def check_in(self, db: Writing, tournament_id: int, user_id: int) -> None:
+        record = await self._tournament(db, tournament_id, lock=True)
+        if record.status != CHECKIN:
+            raise StoreError("This tournament's check-in is not open.")
+        rows = await db.run(Step("UPDATE tournament_entrants SET checked_in = 1 WHERE tournament_id = ? "
+                                 "AND user_id = ? RETURNING user_id", (tournament_id, user_id)))
+        if not rows:
+            raise StoreError("You are not in this tournament.")
 
     async def open_checkin(self, tournament_id: int, until: float) -> TournamentRecord:
         return await self._set_tournament_status(tournament_id, (OPEN,), CHECKIN, until, DUE_CHECKIN)
@@ -444,102 +417,90 @@ class TournamentsMixin(Backend):
     async def cancel_tournament(self, tournament_id: int) -> TournamentRecord:
         return await self._set_tournament_status(tournament_id, T_ACTIVE, CALLED_OFF, None, None)
 
-    async def _set_tournament_status(self, tournament_id: int, allowed: Sequence[str], status: str,
+    @writes
+    async def _set_tournament_status(self, db: Writing, tournament_id: int, allowed: Sequence[str], status: str,
                                      due_at: float | None, due_kind: str | None) -> TournamentRecord:
-        async def work() -> TournamentRecord:
-            async with self._transaction() as db:
-                record = await self._tournament(db, tournament_id, lock=True)
-                if record.status not in allowed:
-                    raise StoreError("This tournament is {status} already.", status=record.status)
-                await db.run(Step("UPDATE tournaments SET status = ?, due_at = ?, due_kind = ?, updated_at = ? "
-                                  "WHERE id = ?", (status, due_at, due_kind, self._clock(), tournament_id)))
-                return await self._tournament(db, tournament_id)
-        return await self._run(work())
+        record = await self._tournament(db, tournament_id, lock=True)
+        if record.status not in allowed:
+            raise StoreError("This tournament is {status} already.", status=record.status)
+        await db.run(Step("UPDATE tournaments SET status = ?, due_at = ?, due_kind = ?, updated_at = ? "
+                          "WHERE id = ?", (status, due_at, due_kind, self._clock(), tournament_id)))
+        return await self._tournament(db, tournament_id)
 
-    async def start_tournament(self, tournament_id: int) -> TournamentView:
+    @writes
+    async def start_tournament(self, db: Writing, tournament_id: int) -> TournamentView:
         """Pair the first round (of the entrants who play) and set the timer that opens its games. A tournament
         that has started already is refused: a double tap starts it once."""
-        async def work() -> TournamentView:
-            async with self._transaction() as db:
-                view = await self._view(db, tournament_id, lock=True)
-                if view.record.status not in (OPEN, CHECKIN):
-                    raise StoreError("This tournament has started already.")
-                waiting = view.incomplete_teams()
-                if waiting and not view.record.settings.get("checkin"):  # a check-in leaves them out instead
-                    team = waiting[0]
-                    raise StoreError("The team {team} has {n} of its {size} players: it needs more before the "
-                                     "tournament starts (or its players leave it).", team=team.name,
-                                     n=len(team.members), size=view.team_size)
-                players = view.players()
-                try:
-                    view.record.spec.check(len(players))
-                    first = next_round(view.record.spec, players, [], [])
-                except CompetitionError as exc:
-                    raise competition_refusal(exc) from exc
-                if not first:
-                    raise StoreError("This tournament has nothing to play.")
-                now = self._clock()
-                await db.run(*_pairing_steps(tournament_id, first), Step(
-                    "UPDATE tournaments SET status = 'running', round = 1, round_started_at = ?, due_at = ?, "
-                    "due_kind = 'open', updated_at = ? WHERE id = ?", (now, now, now, tournament_id)))
-                return await self._view(db, tournament_id)
-        return await self._run(work())
+        view = await self._view(db, tournament_id, lock=True)
+        if view.record.status not in (OPEN, CHECKIN):
+            raise StoreError("This tournament has started already.")
+        waiting = view.incomplete_teams()
+        if waiting and not view.record.settings.get("checkin"):  # a check-in leaves them out instead
+            team = waiting[0]
+            raise StoreError("The team {team} has {n} of its {size} players: it needs more before the "
+                             "tournament starts (or its players leave it).", team=team.name,
+                             n=len(team.members), size=view.team_size)
+        players = view.players()
+        try:
+            view.record.spec.check(len(players))
+            first = next_round(view.record.spec, players, [], [])
+        except CompetitionError as exc:
+            raise competition_refusal(exc) from exc
+        if not first:
+            raise StoreError("This tournament has nothing to play.")
+        now = self._clock()
+        await db.run(*_pairing_steps(tournament_id, first), Step(
+            "UPDATE tournaments SET status = 'running', round = 1, round_started_at = ?, due_at = ?, "
+            "due_kind = 'open', updated_at = ? WHERE id = ?", (now, now, now, tournament_id)))
+        return await self._view(db, tournament_id)
 
-    async def set_tournament_due(self, tournament_id: int, due_at: float | None, kind: str | None) -> None:
-        async def work() -> None:
-            async with self._transaction() as db:
-                await db.commit(Step("UPDATE tournaments SET due_at = ?, due_kind = ? WHERE id = ?",
-                                     (due_at, kind, tournament_id)))
-        return await self._run(work())
+    @writes
+    async def set_tournament_due(self, db: Writing, tournament_id: int, due_at: float | None, kind: str | None) -> None:
+        await db.commit(Step("UPDATE tournaments SET due_at = ?, due_kind = ? WHERE id = ?",
+                             (due_at, kind, tournament_id)))
 
-    async def set_pairing_room(self, tournament_id: int, round_: int, table: int, thread_id: int) -> int:
+    @writes
+    async def set_pairing_room(self, db: Writing, tournament_id: int, round_: int, table: int, thread_id: int) -> int:
         """The thread of a table (the first one set stays); returns the table's thread."""
-        async def work() -> int:
-            async with self._transaction() as db:
-                rows = await db.run(
-                    Step("UPDATE tournament_pairings SET thread_id = ? WHERE tournament_id = ? AND round = ? "
-                         "AND table_no = ? AND thread_id IS NULL", (thread_id, tournament_id, round_, table)),
-                    Step("SELECT thread_id FROM tournament_pairings WHERE tournament_id = ? AND round = ? "
-                         "AND table_no = ?", (tournament_id, round_, table)))
-                return int(rows[0][0])
-        return await self._run(work())
+        rows = await db.run(
+            Step("UPDATE tournament_pairings SET thread_id = ? WHERE tournament_id = ? AND round = ? "
+                 "AND table_no = ? AND thread_id IS NULL", (thread_id, tournament_id, round_, table)),
+            Step("SELECT thread_id FROM tournament_pairings WHERE tournament_id = ? AND round = ? "
+                 "AND table_no = ?", (tournament_id, round_, table)))
+        return int(rows[0][0])
 
-    async def set_pairing_game(self, tournament_id: int, round_: int, table: int, game_id: int) -> None:
-        async def work() -> None:
-            async with self._transaction() as db:
-                rows = await db.run(Step(
-                    "UPDATE tournament_pairings SET game_id = ? WHERE tournament_id = ? AND round = ? AND "
-                    "table_no = ? AND game_id IS NULL RETURNING game_id", (game_id, tournament_id, round_, table)))
-                if not rows:
-                    raise StoreError("This table has its game already.")
-        return await self._run(work())
+    @writes
+    async def set_pairing_game(self, db: Writing, tournament_id: int, round_: int, table: int, game_id: int) -> None:
+        rows = await db.run(Step(
+            "UPDATE tournament_pairings SET game_id = ? WHERE tournament_id = ? AND round = ? AND "
+            "table_no = ? AND game_id IS NULL RETURNING game_id", (game_id, tournament_id, round_, table)))
+        if not rows:
+            raise StoreError("This table has its game already.")
 
-    async def record_table_result(self, result: Result, tournament_id: int, forced: bool = False
+    @writes
+    async def record_table_result(self, db: Writing, result: Result, tournament_id: int, forced: bool = False
                                   ) -> tuple[TournamentView, list[Pairing] | None]:
         """Store a table's result (once: a second result of the same table is ignored) and, if it was the last of
         its round, pair the next round in the same transaction, or finish the tournament. Returns the tournament
         as stored afterwards, and the new round's pairings (None if this result paired nothing)."""
-        async def work() -> tuple[TournamentView, list[Pairing] | None]:
-            async with self._transaction() as db:
-                view = await self._view(db, tournament_id, lock=True)
-                if view.record.status != STARTED or any(
-                        (r.round, r.table) == (result.round, result.table) for r in view.results):
-                    return view, None
-                now = self._clock()
-                await db.run(Step(
-                    "INSERT INTO tournament_results (tournament_id, round, table_no, places, forfeits, forced, at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (tournament_id, result.round, result.table, json.dumps([list(p) for p in result.places]),
-                     json.dumps(sorted(result.forfeits)), int(forced), now)))
-                results = [*view.results, result]
-                done = {(r.round, r.table) for r in results}
-                waiting = [p for p in view.pairings if p.pairing.round == view.record.round and not p.pairing.bye
-                           and (p.pairing.round, p.pairing.table) not in done]
-                if waiting:
-                    return await self._view(db, tournament_id), None
-                new = await self._pair(db, view, results)
-                return await self._view(db, tournament_id), new
-        return await self._run(work())
+        view = await self._view(db, tournament_id, lock=True)
+        if view.record.status != STARTED or any(
+                (r.round, r.table) == (result.round, result.table) for r in view.results):
+            return view, None
+        now = self._clock()
+        await db.run(Step(
+            "INSERT INTO tournament_results (tournament_id, round, table_no, places, forfeits, forced, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (tournament_id, result.round, result.table, json.dumps([list(p) for p in result.places]),
+             json.dumps(sorted(result.forfeits)), int(forced), now)))
+        results = [*view.results, result]
+        done = {(r.round, r.table) for r in results}
+        waiting = [p for p in view.pairings if p.pairing.round == view.record.round and not p.pairing.bye
+                   and (p.pairing.round, p.pairing.table) not in done]
+        if waiting:
+            return await self._view(db, tournament_id), None
+        new = await self._pair(db, view, results)
+        return await self._view(db, tournament_id), new
 
     async def _pair(self, db: Writing, view: TournamentView, results: list[Result]) -> list[Pairing]:
         """The next round (in the caller's transaction): its pairings stored and the timer to open its games

@@ -338,3 +338,47 @@ async def test_the_records_of_a_direct_message_are_that_channels_on_either_datab
     # The server's records are the server's alone.
     assert {r.user_id for r in (await store.leaderboard(GUILD))[0]} == {ALICE, BOB}
     assert (await store.player_stats(GUILD, BOB)).games == 1
+
+
+async def test_two_games_ending_at_once_on_one_server_are_rated_one_after_the_other(store, monkeypatch):
+    """Two games of the same players end at once: both are rated, the second from the ratings the first gave (no
+    lost update). On PostgreSQL both ending transactions are held open together, each past its game's lock and
+    about to take the server's ratings, before either goes on; SQLite's ``BEGIN IMMEDIATE`` never lets them
+    overlap."""
+    from store.postgres import PostgresStore
+
+    players = [(ALICE, "Alice"), (BOB, "Bob")]
+    games = [await new_game(store, players, channel=CHANNEL + n, seed=f"at-once-{n}") for n in range(2)]
+    games = [await play(store, g, until=lambda s: s.turn >= 3 * EARLY_TURNS + 2) for g in games]
+    arrived: list[int] = []
+    both_open = asyncio.Event()
+    if isinstance(store, PostgresStore):
+        lock = store._lock_ratings
+
+        async def when_both_are_open(db: Any, guild_id: int) -> None:
+            arrived.append(guild_id)
+            if len(arrived) == 2:
+                both_open.set()
+            async with asyncio.timeout(30):  # the other game's ending must reach this point while this one waits
+                await both_open.wait()
+            await lock(db, guild_id)
+
+        monkeypatch.setattr(store, "_lock_ratings", when_both_are_open)
+    ended = await asyncio.gather(store.apply_action(games[0].id, Surrender(0)),
+                                 store.apply_action(games[1].id, Surrender(1)))
+    assert [r.record.status for r in ended] == ["finished", "finished"]
+    if isinstance(store, PostgresStore):
+        assert arrived == [GUILD, GUILD]  # both ending transactions were open at once
+    ratings = await store.ratings(GUILD)
+    assert ratings[ALICE].games == ratings[BOB].games == 2
+    for user in (ALICE, BOB):
+        history = await store.rating_history(GUILD, user)
+        assert sorted(g for g, _ in history) == sorted(g.id for g in games)
+        assert [r.games for _, r in history] == [1, 2]  # the second rating counted the first game
+        assert history[-1][1].mu == ratings[user].mu
+    # The games rated one by one, in the order they ended, give exactly the ratings they gave at once.
+    ratings_sql = "SELECT user_id, mu, sigma, games, wins FROM ratings ORDER BY user_id"
+    at_once = await db_rows(store, ratings_sql)
+    assert len(at_once) == 2
+    assert await store.rebuild_ratings() == 2
+    assert await db_rows(store, ratings_sql) == at_once

@@ -446,12 +446,13 @@ async def test_under_fog_every_board_message_holds_only_what_its_viewer_may_see(
             assert not step.problems
             await boards[who].send_json({"type": "move", "id": "f", "move": "place", "territory": mine[1],
                                          "count": 1})
+            early = {who: await until_answered(boards[who], "f")}
             await server_settled(d)
             state = (await record_of(d)).game().state
             seats = {"alice": record.seat_of(d.user("alice").id), "bob": record.seat_of(d.user("bob").id),
                      "carol": None}
             for name, ws in boards.items():
-                got = await drain(ws)
+                got = early.get(name, []) + await drain(ws)
                 assert got, name
                 for message in got:
                     if message["type"] != "board":
@@ -473,9 +474,21 @@ async def test_under_fog_every_board_message_holds_only_what_its_viewer_may_see(
 
 
 async def server_settled(d: OfflineDiscord) -> None:
+    """The channel told of every board move, and every refresh of the open boards sent (the hub's refreshes are
+    tasks of their own, one a game, and a refresh may start another game's)."""
     await d.bot.board.settled()
-    for _ in range(5):  # the hub's refreshes are tasks of their own
-        await asyncio.sleep(0.05)
+    hub = d.bot.board.hub
+    while hub._running:
+        await asyncio.gather(*hub._running.values(), return_exceptions=True)
+
+
+async def until_answered(ws: Any, tap: str) -> list[Any]:
+    """The messages a board receives up to the answer to its move ``tap`` (which must be done), that one included."""
+    out = []
+    while not out or out[-1].get("id") != tap:
+        out.append(await ws.receive_json(timeout=10))
+    assert out[-1]["type"] == "done", out[-1]
+    return out
 
 
 async def drain(ws: Any) -> list[Any]:

@@ -5,7 +5,6 @@ real bot in this process, its board server on loopback, and the offline Discord.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ import aiohttp
 from discord_helpers import OfflineDiscord, make_bot, start
 from test_substitutes import play_turn, user_of
 from test_web_board import collect
+from test_web_board import server_settled as settled
 from web_helpers import SECRET, free_port, jar, link_for, record_of
 
 from engine import Game
@@ -24,10 +24,6 @@ HOUR = 3600
 NAMES = ("alice", "bob", "carol", "dave", "erin")
 
 
-async def settled(d: OfflineDiscord) -> None:
-    await d.bot.board.settled()
-    for _ in range(5):
-        await asyncio.sleep(0.05)
 
 
 class Boards:
