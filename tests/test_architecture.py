@@ -82,7 +82,7 @@ def floor_of(module: str) -> str:
     instruments, which stand on their own."""
     if module.endswith(".__main__") or module in INSTRUMENTS:
         return module
-    return module.split(".")[0]
+    return module.partition(".")[0]
 
 
 def packages_of(graph: dict[str, set[str]]) -> dict[str, set[str]]:
