@@ -374,7 +374,8 @@ async def test_buttons_posted_under_a_verb_s_older_id_still_do_what_they_did():
 
     assert (verb.ROLL, verb.KICK) == ("roll", "kick")
     for custom_id, current in (("risk:12:atk:0:31:3", "risk:12:roll:0:31:3"), ("risk:7:kickok:2", "risk:7:kick:2"),
-                               ("risk:12:roll:0:31:0", "risk:12:roll:0:31:0"), ("risk:3:blitz:4:5", "risk:3:blitz:4:5")):
+                               ("risk:12:roll:0:31:0", "risk:12:roll:0:31:0"),
+                               ("risk:3:blitz:4:5", "risk:3:blitz:4:5")):
         match = re.fullmatch(BUTTON_ID, custom_id)
         assert match is not None, custom_id
         item = await GameButton.from_custom_id(None, ui.Button(label="Attack again", custom_id=custom_id), match)
