@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any, assert_never, cast
 
 import discord
@@ -28,6 +29,12 @@ def _noop(message: str) -> str:
 SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "wild": "🃏"}
 
 
+# The medium names are written for: a Discord message (markdown and mentions escaped), or, while ``describe`` words
+# lines for the live board, a web page, which puts each line in as text (the browser escapes it for HTML): a name
+# there reads exactly as typed, only its control characters taken out.
+_for_page: ContextVar[bool] = ContextVar("for_page", default=False)
+
+
 def safe_name(name: str) -> str:
     """A name (a player's, a map's, a territory's) as plain text in a message: no mention, no markdown, no
     masked link, no heading, no control character (a right-to-left override would turn the rest around)."""
@@ -37,6 +44,8 @@ def safe_name(name: str) -> str:
 def safe_text(text: str, limit: int) -> str:
     """A map's own words (a name, a mission's description) as plain text in a message, at most ``limit``
     characters of them: see ``safe_name``."""
+    if _for_page.get():
+        return plain_text(text)[:limit] or "?"
     escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(plain_text(text), as_needed=False))
     return escaped.replace("<", "<\u200b").replace("](", "]\u200b(")[:limit] or "?"
 
@@ -106,13 +115,24 @@ def dice_text(values: Sequence[int]) -> str:
 
 
 def describe(events: Sequence[View], state: GameState, board: Board, locale: object | None = None,
-             *, include_setup: bool = False, sum_placements: bool = False) -> list[str]:
+             *, include_setup: bool = False, sum_placements: bool = False, page: bool = False) -> list[str]:
     """One line per thing that happened, in the order it happened; runs of battles on the same front are summed up
     (blitz), and with ``sum_placements`` (an AI's turn) so is each run of placements: "placed 9 armies", after the
     trade that paid for them.
 
     The events are an audience's projection (``engine.fog.events_for``): hidden ones are skipped, and a
-    turn started without its figures is told without them. ``state`` is the game just after the last of them."""
+    turn started without its figures is told without them. ``state`` is the game just after the last of them.
+    With ``page``, the lines are for a web page that shows them as text (the live board's log): names as typed,
+    not escaped for Discord's markdown."""
+    medium = _for_page.set(page)
+    try:
+        return _describe(events, state, board, locale, include_setup, sum_placements)
+    finally:
+        _for_page.reset(medium)
+
+
+def _describe(events: Sequence[View], state: GameState, board: Board, locale: object | None, include_setup: bool,
+              sum_placements: bool) -> list[str]:
     lines: list[str] = []
     holders = _fortify_holders(events, state) if state.teams else {}
     named = _named(events, state)
