@@ -36,6 +36,10 @@ def fit(label: str, emoji: str | None = None) -> str:
     most = MAX_LABEL_WITH_EMOJI if emoji else MAX_LABEL
     return label if len(label) <= most else label[:most - 1].rstrip() + "…"
 
+# The buttons' colours, each with one meaning.
+Blue, Grey, Green, Red = (discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
+                          discord.ButtonStyle.danger)
+
 # The verbs of buttons (``risk:``) and selects (``risks:``), named once. Each tap handler is in cogs/play/buttons.py.
 MAP = "map"            # button: the map, privately
 CLAIM = "claim"        # button: choose a territory to claim / select: claim it

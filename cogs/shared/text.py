@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import re
 from collections.abc import Sequence
-from contextvars import ContextVar
 from typing import Any, assert_never, cast
 
-import discord
-
 from cogs.shared.i18n import _, ngettext, pgettext, territory_name
+from cogs.shared.names import for_page, safe_text
+from cogs.shared.names import safe_name as safe_name  # noqa: PLC0414  (re-exported: most of cogs/ reads it here)
 from cogs.shared.rounds import round_line
 from engine import Board, GameState
-from engine.board import MAX_DESCRIPTION, plain_text
+from engine.board import MAX_DESCRIPTION
 from engine.events import ArmiesPlaced, Battle, Event, Mission, TurnStarted, View
 from engine.fog import public_phase
 from engine.game import PHASE_WORDS
@@ -27,27 +27,6 @@ def _noop(message: str) -> str:
 
 
 SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "wild": "🃏"}
-
-
-# The medium names are written for: a Discord message (markdown and mentions escaped), or, while ``describe`` words
-# lines for the live board, a web page, which puts each line in as text (the browser escapes it for HTML): a name
-# there reads exactly as typed, only its control characters taken out.
-_for_page: ContextVar[bool] = ContextVar("for_page", default=False)
-
-
-def safe_name(name: str) -> str:
-    """A name (a player's, a map's, a territory's) as plain text in a message: no mention, no markdown, no
-    masked link, no heading, no control character (a right-to-left override would turn the rest around)."""
-    return safe_text(name, 64)
-
-
-def safe_text(text: str, limit: int) -> str:
-    """A map's own words (a name, a mission's description) as plain text in a message, at most ``limit``
-    characters of them: see ``safe_name``."""
-    if _for_page.get():
-        return plain_text(text)[:limit] or "?"
-    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(plain_text(text), as_needed=False))
-    return escaped.replace("<", "<\u200b").replace("](", "]\u200b(")[:limit] or "?"
 
 
 AI_NAME = re.compile(r"^(Easy|Normal|Hard) AI( [0-9]+)?$")
@@ -124,11 +103,8 @@ def describe(events: Sequence[View], state: GameState, board: Board, locale: obj
     turn started without its figures is told without them. ``state`` is the game just after the last of them.
     With ``page``, the lines are for a web page that shows them as text (the live board's log): names as typed,
     not escaped for Discord's markdown."""
-    medium = _for_page.set(page)
-    try:
+    with for_page() if page else contextlib.nullcontext():
         return _describe(events, state, board, locale, include_setup, sum_placements)
-    finally:
-        _for_page.reset(medium)
 
 
 def _describe(events: Sequence[View], state: GameState, board: Board, locale: object | None, include_setup: bool,
