@@ -121,7 +121,7 @@ async def _run(work: Path, games: int, seconds: float, humans: int, ais: int, ti
 
 
 def _kind(name: str) -> str:
-    """A command's name, or a button's verb (``risk:12:atk:…`` -> ``atk``)."""
+    """A command's name, or a button's verb (``risk:12:roll:…`` -> ``roll``)."""
     parts = name.split(":")
     return parts[2] if len(parts) > 2 and parts[0] in ("risk", "lobby") else parts[0]
 

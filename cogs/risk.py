@@ -79,6 +79,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
 
     async def cog_load(self) -> None:
         self.services.taps = self  # the buttons and selects find their handler here
+        self.services.desk = self  # and the live board its table and announcer
         self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton, LobbySelect)
         self.use_stored_maps()
         self.scheduler.start()

@@ -2,7 +2,7 @@
 
 An upload is untrusted work of unknown cost: importing it, checking it, drawing its preview and its thumbnail.
 It runs in a fresh process (``spawn``: it inherits none of the bot's threads or connections), not in the pool
-that draws every turn's map (``render.workers``), so a map that takes long delays no game. When the process
+that draws every turn's map (``workers``), so a map that takes long delays no game. When the process
 has not answered within ``UPLOAD_SECONDS`` it is killed and the map refused (``MapFileError``): whatever the
 file does, the bot gets its answer, and no thread or process goes on working for it. The bot stores the map
 only after the whole check has answered.

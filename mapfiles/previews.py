@@ -1,6 +1,6 @@
 """Pictures of maps for the people who choose them: a new map's preview and the sheet of a server's maps.
 
-Both are whole renders, so the bot has them drawn in a worker process (``render.workers``): they take map ids,
+Both are whole renders, so the bot has them drawn in a worker process (``workers``): they take map ids,
 and a worker that has not met a server's map finds it in the database (``registry.use_database``).
 
 A map's thumbnail is drawn once: at upload (``mapfiles.checking``) or the first time a sheet shows it, and the

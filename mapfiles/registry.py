@@ -67,7 +67,7 @@ def database() -> str | None:
 
 def use_database(path: str | Path) -> None:
     """Draw the maps stored in the database at ``path`` (a SQLite file or a ``postgresql://`` URL) when a render
-    first meets one, in whichever thread or process renders (each render worker, through ``render.workers.set_up``,
+    first meets one, in whichever thread or process renders (each render worker, through ``workers.set_up``,
     before its first task)."""
     global _database
     _database = str(path)

@@ -18,8 +18,8 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import workers
 from ops import metrics
-from render import workers
 from store import logs
 from store.records import HealthCounts, Shards
 

@@ -2,8 +2,9 @@
 
 A render copies the static palette image, gives it this state's colours, lays the static overlay on top and
 then draws what changes: highlights of the last action, army badges, placement tags and the panel. It reads
-the state and the shared static layers and writes only to its own new image, so renders may run in parallel
-threads (``asyncio.to_thread``).
+the state and the process's static layers (built once in each process that draws, and kept) and writes only to
+its own new image. The bot never draws in its own process: it hands the render to a worker process
+(``workers``), where it runs whole, below the bot's priority.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ _outlines: dict[tuple[str, str, Colour], tuple[Image.Image, tuple[int, int]]] = 
 
 def _outline(layers: StaticLayers, territory: str, colour: Colour) -> tuple[Image.Image, tuple[int, int]]:
     """A conquered territory's outline in ``colour``, behind this language's words. Cached per language,
-    territory and colour (building one twice in two threads gives the same image, so no lock is needed)."""
+    territory and colour."""
     key = (layers.key, territory, colour)
     hit = _outlines.get(key)
     if hit is None:

@@ -5,7 +5,7 @@ text; everything that grows with the log's length runs in a worker process of th
 process: decoding the events, the audience's projection (``engine.fog``, exactly as for a short game), writing
 the export, the end-of-game figures. Not a thread: a thread holds the GIL for its work, and 100,000 decoded
 events in the bot's process make each of its full garbage collections last a third of a second. The render
-workers stay free for maps: the log's process is a pool of its own on their machinery (``render.workers.Workers``,
+workers stay free for maps: the log's process is a pool of its own on their machinery (``workers.Workers``,
 as the AIs' decisions are: table/thinking.py), started with ``spawn`` when first needed, below the bot's priority,
 ended when the bot's process is gone, and replaced if it dies (the work is tried once more, its server maps given
 again); only text goes in, and only the result (an export's bytes, a few events, a summary) comes back.
@@ -32,7 +32,7 @@ from engine import Board, Event, GameState, register_map, registered_map, regist
 from engine.events import View
 from engine.fog import Audience, events_for, without_hidden
 from engine.log import dumps
-from render.workers import Workers
+from workers import Workers
 
 T = TypeVar("T")
 Chunks = Sequence[bytes]   # stored events as JSON Lines, a chunk of the log each
@@ -43,7 +43,7 @@ _threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="risk-log")
 
 
 class LogWorker:
-    """One worker process for logs (render/workers.py: spawned, below the bot's priority, gone with it), and the
+    """One worker process for logs (workers/: spawned, below the bot's priority, gone with it), and the
     server maps it was given (it knows the built-in ones by itself; a new pool has been given none)."""
 
     def __init__(self, name: str) -> None:

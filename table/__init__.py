@@ -6,11 +6,11 @@ announcer in ``cogs/`` decides, through ``engine.fog``, what each audience is to
 """
 
 from .clock import Clock, in_quiet_hours
-from .flow import MAX_AI_ACTIONS, Table, VoteRefused
-from .limits import LimitReached, Limits
+from .flow import MAX_AI_ACTIONS, Table
+from .limits import Limits
 from .outcome import Note, Outcome, Part
+from .refusals import LimitReached, SeatRefused, VoteRefused
 from .scheduler import Reminder, Scheduler, Sink
-from .seats import SeatRefused
 from .timers import Timer, TimerKind, Vote, turn_deadline, turn_key
 
 __all__ = ["MAX_AI_ACTIONS", "Clock", "LimitReached", "Limits", "Note", "Outcome", "Part", "Reminder", "Scheduler",

@@ -22,7 +22,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from engine import Action, Event, Game, GameState, RuleError, Surrender
 from engine.actions import EndRound, ReleaseHold, RoundLimit, StartTurn, VoteEnd
@@ -50,7 +50,7 @@ from store import (
 )
 from store.results import below_minimum
 
-from .limits import LimitReached, Limits
+from .limits import Limits
 from .outcome import (
     AI,
     HOST,
@@ -72,6 +72,7 @@ from .outcome import (
     Outcome,
     Part,
 )
+from .refusals import LimitReached, VoteRefused
 from .seats import SeatOffers
 from .thinking import Thinking
 from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, round_key, turn_key
@@ -93,20 +94,6 @@ LIVE = 3600  # deadlines shorter than this are live games: no reminders
 # A vote to end a game runs as long as a turn, within these bounds (seconds).
 VOTE_SHORTEST, VOTE_LONGEST = 60, 86400
 BALLOT_KEPT = 86400  # a ballot's row falls due this long after its vote closes (it goes with the vote before)
-
-
-class VoteRefused(Exception):
-    """A vote or a ballot the table refuses (the Discord layer words it by ``kind``). Nothing was written."""
-
-    NOT_A_VOTER: ClassVar[str] = "not_a_voter"   # only the players still in the game vote
-    TOO_FEW: ClassVar[str] = "too_few"           # fewer than two players are still in the game
-    GOING_ON: ClassVar[str] = "going_on"         # a vote is going on already (``vote``: that one)
-    OVER: ClassVar[str] = "over"                 # the ballot's vote is over (or never was)
-
-    def __init__(self, kind: str, vote: Vote | None = None) -> None:
-        super().__init__(kind)
-        self.kind = kind
-        self.vote = vote
 
 
 @dataclass(frozen=True)
@@ -851,5 +838,5 @@ def _round_humans_left(events: list[Event], humans: set[int], replaced_at: dict[
     return left
 
 
-__all__ = ["LIVE", "MAX_AI_ACTIONS", "MAX_THOUGHTS", "TIMEOUT_PLAYERS", "StandIn", "Table", "VoteRefused",
+__all__ = ["LIVE", "MAX_AI_ACTIONS", "MAX_THOUGHTS", "TIMEOUT_PLAYERS", "StandIn", "Table",
            "cancel_ends_by_standings", "in_play"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -16,18 +15,4 @@ class Limits:
     rounds_without_humans: int = 200
 
 
-class LimitReached(Exception):
-    """A change the limits refuse: ``kind`` names the limit, ``count`` how many there are (the Discord layer
-    words it, with the plural the count needs). Nothing was written."""
-
-    GAMES: ClassVar[str] = "games_per_server"
-    LOBBIES: ClassVar[str] = "lobbies_per_user"
-    AI_SEATS: ClassVar[str] = "ai_seats_per_game"
-
-    def __init__(self, kind: str, count: int) -> None:
-        super().__init__(f"{kind}: {count}")
-        self.kind = kind
-        self.count = count
-
-
-__all__ = ["LimitReached", "Limits"]
+__all__ = ["Limits"]

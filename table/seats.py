@@ -15,32 +15,16 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from store import PAUSED, RUNNING, GameRecord, SeatStatus, Store, StoreError
 from store.errors import AlreadySeated, NotSeated
-from store.results import Reliability
 
 from .outcome import OFFER_WITHDRAWN, SEAT_CLAIMED, SEAT_OFFERED, Note, Outcome, Part
+from .refusals import SeatRefused
 
 if TYPE_CHECKING:
     from engine import GameState
-
-
-class SeatRefused(Exception):
-    """An offer or a claim the table refuses (the Discord layer words it by ``kind``). Nothing was written."""
-
-    NOT_TAKEN: ClassVar[str] = "not_taken"      # the AI did not take the seat over from its player
-    NOT_OFFERED: ClassVar[str] = "not_offered"  # the seat is not offered (withdrawn, claimed, or never)
-    SEATED: ClassVar[str] = "seated"            # the claimer plays in the game, or did
-    BELOW: ClassVar[str] = "below"              # the claimer's reliability is below the game's minimum
-    OVER: ClassVar[str] = "over"                # the game has ended (or was cancelled)
-
-    def __init__(self, kind: str, reliability: Reliability | None = None, minimum: int = 0) -> None:
-        super().__init__(kind)
-        self.kind = kind
-        self.reliability = reliability
-        self.minimum = minimum
 
 
 class SeatOffers:
@@ -134,4 +118,4 @@ class SeatOffers:
         return None
 
 
-__all__ = ["SeatOffers", "SeatRefused"]
+__all__ = ["SeatOffers"]

@@ -3,7 +3,7 @@ worker processes of its own, so the bot's event loop stays free for every other 
 
 A decision is sent as what it is made from: the game's state, the seat, the level and, under fog, the seat's
 memory of the board (``engine.ai.Memory``). A server's own map travels with it (a worker that has not met the
-board cannot load it by its id); a built-in one the worker loads itself. The pool is bounded (``render.workers``
+board cannot load it by its id); a built-in one the worker loads itself. The pool is bounded (``workers``
 machinery: spawned, below the bot's priority, gone with the bot), and so is each decision: one that takes longer
 than ``timeout``, or a worker that dies twice, ends in the ``normal`` AI's choice made here, logged as a warning,
 and the game goes on. A decision whose worker died is made again in a fresh pool, which has the time a fresh
@@ -25,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from engine import Action, Board, Game, GameState, register_map, registered_map, registered_maps
 from engine.ai import Memory, make_ai
 from ops import metrics
-from render.workers import Workers
+from workers import Workers
 
 log = logging.getLogger(__name__)
 

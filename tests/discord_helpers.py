@@ -110,7 +110,7 @@ async def play_rounds(d: OfflineDiscord, channel: Any, rounds: int) -> None:
 
 def record_worker_tasks(monkeypatch: Any) -> list[str]:
     """The names of the functions the bot hands to its worker processes from now on (they still run there)."""
-    from render import workers
+    import workers
 
     names: list[str] = []
     run = workers.run

@@ -47,17 +47,17 @@ async def test_a_game_seats_at_most_its_ai_players(tmp_path: Path):
 
 
 async def test_large_odds_are_computed_in_a_worker_process(tmp_path: Path):
+    import workers
     from cogs.shared.i18n import percent
     from engine.odds import battle_odds
-    from render import workers
 
     async with OfflineDiscord(limited_bot(tmp_path / "g.db")) as d:
         step = await d.send_command("alice", "general", "odds", {"attackers": 900, "defenders": 700})
         assert not step.problems, step.problems
         answer = step[-1]
         assert answer.ephemeral and percent(battle_odds(900, 700).win, None, 1) in answer.content
-        assert workers._pool is not None  # the work went to the pool, not the event loop
-        pids = {p.pid for p in workers._pool._processes.values()}
+        assert workers.shared.started  # the work went to the pool, not the event loop
+        pids = set(workers.shared.pids())
         assert pids and os.getpid() not in pids
 
 

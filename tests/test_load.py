@@ -176,7 +176,7 @@ async def test_under_load_a_burst_of_ai_turns_carries_only_its_newest_map(tmp_pa
 
 
 def test_a_worker_does_the_set_up_it_is_given_once_and_again_after_a_change(monkeypatch):
-    from render import workers
+    import workers
 
     monkeypatch.setattr(workers, "_done", None)  # as in a new worker
     opened: list[str] = []
@@ -197,7 +197,7 @@ def test_the_workers_of_a_killed_bot_end_with_it(tmp_path: Path):
 
     script = (
         "import asyncio, os, sys\n"
-        "from render import workers\n"
+        "import workers\n"
         "async def main():\n"
         "    await asyncio.gather(*(workers.run(os.getpid) for _ in range(4)))\n"
         "    print(' '.join(str(p.pid) for p in workers.pool()._processes.values()), flush=True)\n"

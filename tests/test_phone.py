@@ -95,7 +95,7 @@ def test_each_phase_shows_the_buttons_of_what_it_allows_in_order():
     game = position(new_game(3), own, armies, phase=ATTACK, seat=0)
     battle = [{"type": "battle", "from": "alaska", "to": "kamchatka"}]
     view = controls(1, game, "en", battle)
-    assert panel(view) == [("Attack again", "atk"), ("Blitz", "blitz"), ("Stop", "stop"), ("Attack", "attack"),
+    assert panel(view) == [("Attack again", "roll"), ("Blitz", "blitz"), ("Stop", "stop"), ("Attack", "attack"),
                            ("End attacks", "endatk"), ("Fortify", "fortify"), ("End turn", "end"), ("Map", "map"),
                            ("Attack…", "atkpair"), ("Fortify…", "fortpair")]  # the menus below the buttons
     assert view.children[3].item.style == discord.ButtonStyle.secondary

@@ -171,3 +171,31 @@ def test_every_refusal_is_one_kind_of_template_error_and_the_extractor_finds_eac
     assert ("{territory} is held by your teammate {player}: teammates cannot attack each other.",
             "engine/game.py") in found
     assert ("there is no map called “{map}”", "engine/board.py") in found
+
+
+def test_the_tables_refusals_are_template_errors_taken_into_the_catalogs_and_translated():
+    from engine.errors import TemplateError
+    from store.results import Reliability
+    from table import LimitReached, SeatRefused, VoteRefused
+    from table.timers import Vote
+
+    vote = Vote(key="k", ending="standings", caller=0, closes_at=1234.0, ballots={})
+    refusals = [*(VoteRefused(kind) for kind in VoteRefused.WORDS), VoteRefused(VoteRefused.GOING_ON, vote),
+                *(SeatRefused(kind) for kind in SeatRefused.WORDS),
+                SeatRefused(SeatRefused.BELOW, Reliability(games=12, turns=10, on_time=4), 50),
+                *(LimitReached(kind, n) for kind in LimitReached.WORDS for n in (1, 3))]
+    found = {message for message, _context, where in _source_messages() if where == "table/refusals.py"}
+    for exc in refusals:
+        assert isinstance(exc, TemplateError) and "{" not in exc.message, exc.template
+        assert exc.template in found or (exc.template, exc.plural) in found, exc.template
+        english = explain(exc, "en-US")
+        assert english == exc.message, (english, exc.message)
+        for language in ("no", "es-ES"):
+            text = explain(exc, language)
+            assert text and text != english and "{" not in text, (language, text)
+    assert explain(VoteRefused(VoteRefused.GOING_ON, vote), "no").count("<t:1234:R>") == 1
+    assert "40" in explain(SeatRefused(SeatRefused.BELOW, Reliability(games=12, turns=10, on_time=4), 50), "es-ES")
+    assert explain(LimitReached(LimitReached.LOBBIES, 1), "en-US") == \
+        "You already host 1 open lobby: start or cancel it first."
+    assert explain(LimitReached(LimitReached.LOBBIES, 3), "en-US") == \
+        "You already host 3 open lobbies: start or cancel one first."

@@ -363,6 +363,26 @@ async def test_stop_ends_the_battle_and_ending_all_attacks_asks_first():
     assert tap.cog.actions == [EndAttack(0)]
 
 
+async def test_buttons_posted_under_a_verb_s_older_id_still_do_what_they_did():
+    """The roll's and the removal's ids are their names now (``roll``, ``kick``); the buttons of messages posted
+    under the older ids (``atk``, ``kickok``) read as the same verbs."""
+    import re
+
+    from discord import ui
+
+    from cogs.shared.components import BUTTON_ID
+
+    assert (verb.ROLL, verb.KICK) == ("roll", "kick")
+    for custom_id, current in (("risk:12:atk:0:31:3", "risk:12:roll:0:31:3"), ("risk:7:kickok:2", "risk:7:kick:2"),
+                               ("risk:12:roll:0:31:0", "risk:12:roll:0:31:0"),
+                               ("risk:3:blitz:4:5", "risk:3:blitz:4:5")):
+        match = re.fullmatch(BUTTON_ID, custom_id)
+        assert match is not None, custom_id
+        item = await GameButton.from_custom_id(None, ui.Button(label="Attack again", custom_id=custom_id), match)
+        assert item.item.custom_id == current and item.verb in (verb.ROLL, verb.KICK, verb.BLITZ)
+        assert item.args == current.split(":")[3:]
+
+
 async def test_neutral_armies_go_by_count_with_the_neutral_armies_left():
     game, _events = Game.new(["A", "B"], "neutral", {"deployment": "deal"})
     s = game.state

@@ -302,7 +302,7 @@ async def test_refusals_are_in_the_players_words_and_change_nothing(tmp_path: Pa
         assert step[0].ephemeral and "its host runs its games" in step[0].text, step[0].text
         seat = record.seat_of(other.id)   # nor by a button made up with the removal's id
         forged = d.server.create_message(thread, {"content": "old", "components": [{"type": 1, "components": [
-            {"type": 2, "style": 4, "label": "Yes, remove", "custom_id": f"risk:{record.id}:kickok:{seat}"}]}]}, [])
+            {"type": 2, "style": 4, "label": "Yes, remove", "custom_id": f"risk:{record.id}:kick:{seat}"}]}]}, [])
         step = await d.click(host, "Yes, remove", forged)
         assert step[-1].ephemeral and "its host runs its games" in step[-1].text, step[-1].text
         assert (await d.bot.store.get_game(record.id)).status == "running"

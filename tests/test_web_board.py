@@ -9,8 +9,8 @@ from typing import Any
 
 import aiohttp
 import pytest
-from discord_helpers import OfflineDiscord
-from web_helpers import SECRET, boarded, jar, link_for, record_of
+from discord_helpers import OfflineDiscord, make_bot, start
+from web_helpers import SECRET, boarded, free_port, jar, link_for, record_of
 
 from engine import Game
 from engine.state import ATTACK, REINFORCE
@@ -827,6 +827,38 @@ async def test_a_first_hello_far_behind_is_told_the_last_lines_without_reading_t
         await ws.close()
 
 
+@pytest.mark.parametrize("names", [("snake_case", "*bold*"), ("*bold*", "snake_case")])
+async def test_the_boards_log_names_a_player_as_typed_and_the_channel_escapes_the_markdown(tmp_path, names):
+    """The board's page puts each line of its log in as text (the browser escapes it for HTML): a name reads there
+    exactly as typed. The channel's messages are markdown: there the same name has its markdown escaped."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    bot = make_bot(tmp_path / "g.db", seed="web names")
+    bot.config.web = WebConfig(listen=f"127.0.0.1:{port}", public_url=base, secret=SECRET)
+    async with OfflineDiscord(bot, strict=True) as d:
+        await start(d, names, 0, deployment="auto")
+        record = await record_of(d)
+        game = record.game()
+        seat = game.state.current
+        who = next(n for n in names if record.player(seat).user_id == d.user(n).id)
+        assert record.player(seat).name == who
+        async with aiohttp.ClientSession(cookie_jar=jar()) as http:
+            ws, first = await open_board(http, d, who, base)
+            target = first["board"]["legal"]["place"]["territories"][0]
+            await ws.send_json({"type": "move", "id": "tap-1", "move": "place", "territory": target, "count": 1})
+            replies = [await ws.receive_json(timeout=10) for _ in range(2)]
+            update = next(r for r in replies if r["type"] == "board")
+            told = [line for line in update["lines"] if "placed" in line]
+            assert told and all(line.startswith(f"{who} placed 1") for line in told), told
+            assert not any("\\" in line for line in update["lines"] + first["lines"]), update["lines"]
+            await bot.board.settled()
+            await ws.close()
+        panel = d.message((await d.bot.store.live_panel(record.id)).message_id)
+        escaped = who.replace("_", "\\_").replace("*", "\\*")
+        assert f"{escaped} placed 1" in panel.content, panel.content
+        assert f" {who} placed" not in panel.content and not panel.content.startswith(f"{who} placed")
+
+
 async def _lines_since(d: OfflineDiscord, game_id: int, since: int) -> list[str]:
     from cogs.shared.text import describe
     from engine.fog import events_for
@@ -835,4 +867,4 @@ async def _lines_since(d: OfflineDiscord, game_id: int, since: int) -> list[str]
     game = Game.from_events(log)
     shown = [e for e in events_for(log[since:], None, before=Game.from_events(log[:since]).state)
              if not e.get("hidden")]
-    return describe(shown, game.state, game.board, "en")
+    return describe(shown, game.state, game.board, "en", page=True)

@@ -44,7 +44,8 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, ...], str | None, str]
     from store import errors as store_errors
     from table import tournaments as table_refusals
 
-    keywords: Keywords = {"_": (1,), "_plain": (1,), "_noop": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+    keywords: Keywords = {"_": (1,), "_plain": (1,), "_noop": (1,), "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+                          "_plural": (1, 2)}   # the table's refusals (table/refusals.py)
     # The refusals of the engine, the store and the map files: the first argument of every TemplateError (RuleError,
     # MapError, StoreError, MapFileError and theirs), and the phrases put into them.
     refusals = {name for module in (errors, store_errors, map_errors, table_refusals)

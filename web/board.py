@@ -246,4 +246,4 @@ def replay_frame(events: Sequence[Event], before: str | None, seq: int, audience
     board = view(game, audience, language, seq)
     board.pop("legal", None)
     return {"type": "replay", "seq": seq, "of": last, "board": board,
-            "lines": describe(shown, game.state, game.board, language)}
+            "lines": describe(shown, game.state, game.board, language, page=True)}

@@ -168,7 +168,7 @@ class Hub:
                     before = await self._state_at(board.game_id, seen)
                     shown = events_for(new, board.audience, before=before)
                     visible = [e for e in shown if not e.get("hidden")]
-                    told = describe(visible, game.state, game.board, board.language)[-MAX_LOG_LINES:]
+                    told = describe(visible, game.state, game.board, board.language, page=True)[-MAX_LOG_LINES:]
                 moment.told[key] = told
             viewed = (board.audience, board.language)
             if viewed not in moment.views:
@@ -190,7 +190,7 @@ class Hub:
             if board.still(record) is None:
                 shown = await self.store.recent_events(board.game_id, board.audience, MAX_LOG_LINES,
                                                        for_board=True)
-                lines = describe(shown, game.state, game.board, board.language)[-MAX_LOG_LINES:]
+                lines = describe(shown, game.state, game.board, board.language, page=True)[-MAX_LOG_LINES:]
             moment = _Moment(board.game_id, record, record.last_seq, game, start, [])
         else:
             moment = await self._moment(board.game_id, start)

@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 from aiohttp import WSMsgType, web
 
+import workers
 from cogs.maps import drawing
 from cogs.shared.errors import translate_rule, translate_template
 from cogs.shared.i18n import _, _plain, language_of
 from engine import GameState, RuleError
 from engine.fog import Audience
-from render import workers
 from render.geometry import geometry_for
 from store import FINISHED, PAUSED, RUNNING, StoreError, StoreReader
 from table import Outcome, Table

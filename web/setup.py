@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cogs.play.board import BoardButton, BoardCommands
+from cogs.shared.services import services_of
 
 from .config import WebConfig
 from .server import BoardServer
@@ -16,13 +17,15 @@ if TYPE_CHECKING:
 async def start_board(bot: commands.Bot, config: WebConfig, *, listen: bool = True) -> BoardServer:
     """The board's server for the games of the bot's Risk cog (loaded before this), listening unless ``listen`` is
     false (``bot.py sync`` registers ``/board`` while the running bot holds the port)."""
-    # By name, not by class: discord.py runs an extension's module anew at each load.
-    cog: Any = bot.get_cog("RiskCog")
-    if cog is None or not hasattr(cog, "table") or not hasattr(cog, "announcer"):
-        raise RuntimeError("the live board needs the Risk cog")
+    # Through the bot's services, where the cog puts itself when it loads (a reloaded extension's cog is of a new
+    # class, so not by its class).
+    services = services_of(bot)
+    if services.desk is None:
+        raise RuntimeError("the live board needs the Risk cog, loaded before it")
     # The Activity asks Discord about its instances with the bot's own token.
     token = getattr(bot.http, "token", None) or getattr(getattr(bot, "config", None), "token", "") or ""
-    server = BoardServer(config, cog.store, cog.table, cog.announcer, cog.clock, bot_token=token)
+    desk = services.desk
+    server = BoardServer(config, services.store, desk.table, desk.announcer, services.clock, bot_token=token)
     if listen:
         await server.start()
     bot.add_dynamic_items(BoardButton)

@@ -4,7 +4,7 @@ A region image holds, per pixel, a territory's index + 1 (0: the sea). Each terr
 grid a few pixels wide (so a map of any size gives paths of about the same weight), the edges between its cells
 and the others are chained into closed loops (holes included: the paths are drawn with ``fill-rule: evenodd``),
 straight runs are merged and the loops simplified (Douglas–Peucker, within one cell). This runs once per map, in
-a worker process (``render.workers``), and the result is cached by the server.
+a worker process (``workers``), and the result is cached by the server.
 """
 
 from __future__ import annotations

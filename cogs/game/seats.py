@@ -11,28 +11,13 @@ import discord
 from discord import app_commands
 
 from cogs.shared.base import CogBase
-from cogs.shared.errors import CHANGED, UserError
+from cogs.shared.errors import CHANGED
 from cogs.shared.guards import game_here, require_control
 from cogs.shared.i18n import _
 from cogs.shared.seats import announce_seat
 from cogs.shared.text import safe_name
 from store import GameRecord
 from table import SeatRefused
-
-
-def refusal(exc: SeatRefused, locale: object) -> str:
-    """A refused offer or claim in the reader's words."""
-    if exc.kind == SeatRefused.NOT_TAKEN:
-        return _("The AI did not take that player's seat over: only such a seat can be offered.", locale)
-    if exc.kind == SeatRefused.SEATED:
-        return _("You play in this game already (or did): the seat is for a player not in it.", locale)
-    if exc.kind == SeatRefused.BELOW and exc.reliability is not None:
-        return _("Your reliability here is {figure}% (games counted: {games}); this game asks for at least "
-                 "{minimum}%.", locale, figure=exc.reliability.percent, games=exc.reliability.games,
-                 minimum=exc.minimum)
-    if exc.kind == SeatRefused.OVER:
-        return _("This game is over: its seats are not offered any more.", locale)
-    return _("This seat is not offered (the offer was taken or withdrawn).", locale)
 
 
 class SeatCommands(CogBase):
@@ -46,18 +31,15 @@ class SeatCommands(CogBase):
         await require_control(self.store, record, interaction)
         seat = await self._taken_seat(record, player.id)
         if seat is None:
-            raise UserError(refusal(SeatRefused(SeatRefused.NOT_TAKEN), interaction.locale))
+            raise SeatRefused(SeatRefused.NOT_TAKEN)
         await self.offer(interaction, record, seat, withdraw=withdraw, name=player.display_name)
 
     async def offer(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int, *,
                     withdraw: bool = False, name: str | None = None) -> None:
         """The host offers the seat (or withdraws the offer); the channel hears it, with the claim button."""
         locale = interaction.locale
-        try:
-            outcome = await (self.table.withdraw_offer(record.id, seat) if withdraw
-                             else self.table.offer_seat(record.id, seat))
-        except SeatRefused as exc:
-            raise UserError(refusal(exc, locale)) from None
+        outcome = await (self.table.withdraw_offer(record.id, seat) if withdraw
+                         else self.table.offer_seat(record.id, seat))
         if not withdraw and outcome.takeover_message is None and interaction.message is not None:
             outcome.takeover_message = interaction.message.id   # its own button (posted before the store noted it)
         shown = safe_name(name) if name else str(seat + 1)
@@ -77,15 +59,12 @@ class SeatCommands(CogBase):
         """The claim button of an offer: its seat and key, both checked by the table against the offer open now."""
         locale = interaction.locale
         if len(args) != 2 or not args[0].isdigit() or len(args[0]) > 2:
-            raise UserError(refusal(SeatRefused(SeatRefused.NOT_OFFERED), locale))
+            raise SeatRefused(SeatRefused.NOT_OFFERED)
         record = await self.store.get_game(game_id)
         if record.channel_id != interaction.channel_id:
-            raise UserError(refusal(SeatRefused(SeatRefused.NOT_OFFERED), locale))
+            raise SeatRefused(SeatRefused.NOT_OFFERED)
         name = interaction.user.display_name
-        try:
-            outcome = await self.table.claim_seat(game_id, int(args[0]), args[1], interaction.user.id, name)
-        except SeatRefused as exc:
-            raise UserError(refusal(exc, locale)) from None
+        outcome = await self.table.claim_seat(game_id, int(args[0]), args[1], interaction.user.id, name)
         interaction.extras[CHANGED] = True
         await interaction.response.send_message(
             _("🪑 The seat is yours: you play it from now on. </cards> and </mission> show its secrets, now yours.",
@@ -93,4 +72,4 @@ class SeatCommands(CogBase):
         await announce_seat(self.announcer, outcome)
 
 
-__all__ = ["SeatCommands", "refusal"]
+__all__ = ["SeatCommands"]

@@ -15,24 +15,12 @@ from discord import app_commands
 
 from cogs.shared.ballots import NO, YES
 from cogs.shared.base import CogBase
-from cogs.shared.errors import CHANGED, UserError
+from cogs.shared.errors import CHANGED
 from cogs.shared.guards import game_here, seat_of
 from cogs.shared.i18n import _
 from store import GameRecord
 from table import VoteRefused
 from table.timers import DRAW, STANDINGS
-
-
-def refusal(exc: VoteRefused, locale: object) -> str:
-    """A refused vote or ballot in the reader's words."""
-    if exc.kind == VoteRefused.NOT_A_VOTER:
-        return _("Only the players still in this game vote on ending it.", locale)
-    if exc.kind == VoteRefused.TOO_FEW:
-        return _("A vote to end the game needs at least two players still in it.", locale)
-    if exc.kind == VoteRefused.GOING_ON and exc.vote is not None:
-        return _("A vote to end this game is going on already; it closes <t:{t}:R>.", locale,
-                 t=int(exc.vote.closes_at))
-    return _("This vote is over.", locale)
 
 
 class VoteCommands(CogBase):
@@ -43,10 +31,7 @@ class VoteCommands(CogBase):
     async def vote(self, interaction: discord.Interaction[Any], ending: str = STANDINGS) -> None:
         record = await game_here(self.store, interaction)
         seat = seat_of(record, interaction)
-        try:
-            outcome = await self.table.call_vote(record.id, seat, ending == DRAW)
-        except VoteRefused as exc:
-            raise UserError(refusal(exc, interaction.locale)) from None
+        outcome = await self.table.call_vote(record.id, seat, ending == DRAW)
         await interaction.response.send_message(
             _("🗳️ Your vote is called, and your ballot is for it.", interaction.locale), ephemeral=True)
         await self.announcer.vote(outcome)
@@ -56,11 +41,8 @@ class VoteCommands(CogBase):
         """A ballot button: its vote's key and the choice, both checked by the table against the vote going on."""
         locale = interaction.locale
         if len(args) != 2 or args[1] not in (YES, NO):
-            raise UserError(refusal(VoteRefused(VoteRefused.OVER), locale))
-        try:
-            outcome = await self.table.cast_ballot(record.id, seat, args[0], args[1] == YES)
-        except VoteRefused as exc:
-            raise UserError(refusal(exc, locale)) from None
+            raise VoteRefused(VoteRefused.OVER)
+        outcome = await self.table.cast_ballot(record.id, seat, args[0], args[1] == YES)
         if outcome.duplicate:
             text = _("🗳️ Your ballot was counted already; it cannot be changed.", locale)
         elif outcome.notes:
@@ -75,4 +57,4 @@ class VoteCommands(CogBase):
             await self.announcer.vote(outcome)
 
 
-__all__ = ["VoteCommands", "refusal"]
+__all__ = ["VoteCommands"]

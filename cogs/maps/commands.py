@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import workers
 from cogs.maps import drawing as maps
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
@@ -31,7 +32,6 @@ from mapfiles.images import MAX_IMAGE_BYTES
 from mapfiles.previews import sheet_png
 from mapfiles.registry import install_files, use_database
 from mapfiles.upload import MAX_FILES
-from render import workers
 from store import StoreReader
 
 map_group = app_commands.Group(name="map", description="The maps games here are played on (adding one: managers)",

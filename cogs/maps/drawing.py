@@ -3,7 +3,7 @@
 The state is first reduced to what the audience may know (``engine.fog.state_for``), so a map can never show
 more than its reader may see, whatever the renderer does.
 
-Drawing happens in a pool of worker processes (``render.workers``), never on the event loop and never in a
+Drawing happens in a pool of worker processes (``workers``), never on the event loop and never in a
 thread of the bot's process: a render holds the GIL for tens of milliseconds, and the event loop must stay
 free to give Discord its first response within three seconds. ``pending()`` counts the maps asked for and not
 yet drawn; the announcer uses it to draw fewer maps when the bot is busy (``busy()``).
@@ -25,13 +25,14 @@ from typing import Literal
 
 import discord
 
+import workers
 from cogs.shared.i18n import language_of, map_labels
 from cogs.shared.text import player_name
 from engine import GameState, load_map
 from engine.events import View
 from engine.fog import Audience, state_for, visible_to
 from mapfiles.registry import use_database
-from render import Labels, draw_phone_png, draw_png, warm_up, workers
+from render import Labels, draw_phone_png, draw_png, warm_up
 from render.phone import MUST_SHOW
 
 _pending = 0

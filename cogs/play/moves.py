@@ -7,6 +7,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import workers
 from cogs.play.menus import trade_ref
 from cogs.play.options import AttackFrom, AttackTo, FortifyFrom, FortifyTo, PlaceTerritory
 from cogs.play.panel import Green, Grey
@@ -37,7 +38,6 @@ from engine.errors import Territory
 from engine.fog import fog_hides_board, visible_territories, visible_to
 from engine.odds import APPROXIMATION_ERROR, EXACT_LIMIT, QUICK_LIMIT, approximate_odds, battle_odds
 from engine.state import ATTACK, CAPITAL, CLAIM, NEUTRAL, REINFORCE
-from render import workers
 from store import GameRecord
 
 MAX_TRADE_BUTTONS = 4

@@ -19,7 +19,7 @@ from cogs.play.menus import (
     refs,
 )
 from cogs.shared import components as verb
-from cogs.shared.components import GameButton, GameSelect, ref, view_of
+from cogs.shared.components import Blue, GameButton, GameSelect, Green, Grey, Red, ref, view_of
 from cogs.shared.i18n import _, ngettext, territory_name
 from cogs.shared.text import phase_text, seat_name
 from engine import (
@@ -41,9 +41,6 @@ from engine import (
 from engine.actions import StartTurn
 from engine.fog import fog_hides_board
 from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OVER, REINFORCE, SETUP, WAITING, Event
-
-Blue, Grey, Green, Red = (discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
-                          discord.ButtonStyle.danger)
 
 
 def armies_to_place(state: GameState) -> int:

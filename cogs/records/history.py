@@ -17,6 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import workers
 from cogs.records.files import send_log
 from cogs.records.report import past_game_files, stored_log, timelapse_file
 from cogs.records.season import LADDER_CHOICES, PERIOD_CHOICES, add_ladders, leaderboard_choice, leaderboard_title
@@ -28,7 +29,6 @@ from cogs.shared.text import safe_name
 from engine.fog import EVERYBODY
 from ratings import MIN_GAMES, Rating
 from ratings.model import ESTABLISHED_OPPONENTS
-from render import workers
 from render.rating_chart import RatingChart, draw_rating_chart
 from store import FinishedGame, LeaderboardRow, PlayerStats
 from store.seasons import Season

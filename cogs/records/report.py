@@ -1,5 +1,5 @@
 """The end-of-game report and the timelapse, as attachments: written in the reader's language here, drawn by
-``render/report.py`` in a worker process (``render.workers``).
+``render/report.py`` in a worker process (``workers``).
 
 Only a finished game has a report: it shows every player's dice and the whole board over time, which the game
 keeps secret (fog of war, the seed) until it ends, and after the end everything is public.
@@ -12,12 +12,12 @@ import io
 
 import discord
 
+import workers
 from cogs.shared.i18n import _, _plain, decimal, ngettext
 from cogs.shared.text import continent_text, neutral_in_sentence, player_name, territory_text
 from engine import Event, GameState, load_map
 from engine.state import NEUTRAL, OVER
 from engine.summary import dice_luck, key_moments, timeline
-from render import workers
 from render.report import DiceRow, Report, Series, draw_report, game_timelapse
 from render.seats import seat_colour
 from store import GameRecord, StoreReader

@@ -11,9 +11,8 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.play.panel import Green, Red
 from cogs.shared import components as verb
-from cogs.shared.components import GameButton, view_of
+from cogs.shared.components import GameButton, Green, Red, view_of
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _
 from cogs.shared.text import seat_name

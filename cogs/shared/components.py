@@ -1,7 +1,7 @@
 """Buttons and selects that keep working after a restart, and the verbs they carry.
 
 Every component is a ``DynamicItem``: its custom id carries the game, the verb and its arguments
-(``risk:12:atk:0:31:3``), so a tap on a message from last week still reaches the right game. The
+(``risk:12:roll:0:31:3``), so a tap on a message from last week still reaches the right game. The
 callbacks only parse the id and hand over to the ``TapHandler`` (the cog), which checks who may act and checks
 every argument and value against the legal choices of the game as it is now (``cogs/play/buttons.py``).
 
@@ -36,6 +36,10 @@ def fit(label: str, emoji: str | None = None) -> str:
     most = MAX_LABEL_WITH_EMOJI if emoji else MAX_LABEL
     return label if len(label) <= most else label[:most - 1].rstrip() + "…"
 
+# The buttons' colours, each with one meaning.
+Blue, Grey, Green, Red = (discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.success,
+                          discord.ButtonStyle.danger)
+
 # The verbs of buttons (``risk:``) and selects (``risks:``), named once. Each tap handler is in cogs/play/buttons.py.
 MAP = "map"            # button: the map, privately
 CLAIM = "claim"        # button: choose a territory to claim / select: claim it
@@ -49,7 +53,7 @@ TRADE = "trade"        # button (card ids, bonus territory): trade that set (no 
 ATTACK = "attack"      # button: choose a territory to attack from
 ATTACK_FROM = "atksrc"  # select: the attacking territory, then the target
 ATTACK_TO = "atkdst"   # select (source): the target, then the dice
-ROLL = "atk"           # button (source, target, dice): one battle (dice 0: the most allowed)
+ROLL = "roll"          # button (source, target, dice): one battle (dice 0: the most allowed)
 BLITZ = "blitz"        # button (source, target): attack until it falls or you cannot go on
 ATTACK_PAIR = "atkpair"  # select: an attack (source and target, ``pair_value``), then the dice
 STOP = "stop"          # button: end this battle (the buttons without it; the attack phase goes on)
@@ -72,13 +76,15 @@ MOVE_COUNT = "movecount"  # select: any number of armies into the conquered terr
 FORT_COUNT = "fortcount"  # select (source, target): any number of armies for the fortify move
 MISSION = "mission"    # button: your secret mission, privately (any time, no turn needed)
 SURRENDER = "giveup"   # button: resign, confirmed (any time, no turn needed)
-KICK = "kickok"        # button (seat): the host removes that player, confirmed
+KICK = "kick"          # button (seat): the host removes that player, confirmed
 UNDO = "undo"          # button: take back this turn's placements
 START = "start"        # button: start your turn of a freestyle round (any move starts it too)
 CONTROLS = "turn"      # button: the buttons of your move, privately (a public panel under fog shows no figures)
 BALLOT = "ballot"      # button (vote key, yes|no): a ballot in the vote to end the game (players still in it)
 OFFER = "offer"        # button (seat): the host offers a seat the AI took over to a substitute
 TAKE_SEAT = "takeseat"  # button (seat, offer key): a player not in the game claims the offered seat
+# The verbs that buttons already posted carry under an older id: a tap on one is the verb's now.
+FORMER = {"atk": ROLL, "kickok": KICK}
 
 
 def ref(board: Board, item: str) -> str:
@@ -157,7 +163,8 @@ class GameButton(ui.DynamicItem[ui.Button[Any]], template=BUTTON_ID):
                              match: re.Match[str], /) -> GameButton:
         if not isinstance(item, ui.Button):  # discord.py hands over the tapped component: a button here
             raise TypeError(f"a game button's custom id on a {type(item).__name__}")
-        return cls(int(match["gid"]), match["verb"], *_args(match), label=item.label or "", style=item.style)
+        verb = FORMER.get(match["verb"], match["verb"])
+        return cls(int(match["gid"]), verb, *_args(match), label=item.label or "", style=item.style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _handler(interaction).on_button(interaction, self.game_id, self.verb, self.args)

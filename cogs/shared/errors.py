@@ -27,7 +27,7 @@ from mapfiles import MapFileError
 from ops import metrics
 from store import DatabaseError, StoreError
 from store.errors import StatusWord
-from table import LimitReached
+from table import LimitReached, SeatRefused, VoteRefused
 
 log = logging.getLogger("risk.errors")
 ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
@@ -122,33 +122,20 @@ def explain(exc: BaseException, locale: object | None = None) -> str | None:
     elif isinstance(exc, MapFileError) and exc.inner is not None:   # the engine's words about the board
         reason = translate_template(exc.inner.template, exc.inner.params, locale)
         text = _(exc.template, locale, reason=reason)
-    elif isinstance(exc, (StoreError, MapFileError)):
+    elif isinstance(exc, LimitReached):  # the template in the plural its count needs
+        text = ngettext(exc.template, exc.plural, exc.count, locale)
+    elif isinstance(exc, (StoreError, MapFileError, VoteRefused, SeatRefused)):
         text = translate_template(exc.template, exc.params, locale)
     elif isinstance(exc, app_commands.MissingPermissions):
         text = _("Only members who can manage the server can do that.", locale)
     elif isinstance(exc, app_commands.BotMissingPermissions):
         names = ", ".join(PERMISSION_NAMES.get(p, p) for p in exc.missing_permissions)
         text = _("I need these permissions in this channel: {missing}.", locale, missing=names)
-    elif isinstance(exc, LimitReached):
-        text = limit_text(exc, locale)
     elif isinstance(exc, (UserError, SettingsError)) or (isinstance(exc, app_commands.CheckFailure) and str(exc)):
         text = str(exc)
     else:
         return None
     return clip(text, MESSAGE_LIMIT - len(REFUSED))
-
-
-def limit_text(exc: LimitReached, locale: object | None) -> str:
-    """A limit of the server owner's, in the reader's words."""
-    n = exc.count
-    if exc.kind == LimitReached.GAMES:
-        return ngettext("This server already has {n} game going, the most it allows.",
-                        "This server already has {n} games going, the most it allows.", n, locale)
-    if exc.kind == LimitReached.LOBBIES:
-        return ngettext("You already host {n} open lobby: start or cancel it first.",
-                        "You already host {n} open lobbies: start or cancel one first.", n, locale)
-    return ngettext("A game seats at most {n} AI player here.", "A game seats at most {n} AI players here.", n,
-                    locale)
 
 
 async def handle_error(interaction: discord.Interaction[Any], exc: BaseException,

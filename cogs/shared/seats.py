@@ -13,9 +13,8 @@ from typing import Any, Protocol, Unpack
 
 import discord
 
-from cogs.play.panel import Green, Grey
 from cogs.shared import components as verb
-from cogs.shared.components import GameButton, view_of
+from cogs.shared.components import GameButton, Green, Grey, view_of
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _
 from cogs.shared.postbox import Post, Postbox, PostOptions, Sent

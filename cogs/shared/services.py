@@ -1,6 +1,6 @@
 """What the bot hands the Discord layer, passed explicitly: the database, the clock, the dice seeds of new
 games, the server owner's limits, the shards this process runs, and (once the cog is loaded) the handler of
-every button and select."""
+every button and select, and what the live board takes from it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from store import Shards, Store
-from table import Clock, Limits
+from table import Clock, Limits, Table
 
 
 class TapHandler(Protocol):
@@ -32,6 +32,14 @@ class TapHandler(Protocol):
     async def run_due(self) -> int: ...
 
 
+class Desk(Protocol):
+    """The loaded Risk cog as the live board (web/) meets it: the table every change goes through and the
+    announcer that tells the channels about it."""
+
+    table: Table
+    announcer: Any  # cogs/shared/announcer.py's Announcer (which imports this module)
+
+
 @dataclass
 class Services:
     store: Store
@@ -40,6 +48,7 @@ class Services:
     limits: Limits = field(default_factory=Limits)
     shards: Shards | None = None  # None: this process runs every shard
     taps: TapHandler | None = None
+    desk: Desk | None = None  # the Risk cog, once loaded
 
 
 @runtime_checkable
@@ -63,4 +72,4 @@ def taps_of(client: object) -> TapHandler:
     return taps
 
 
-__all__ = ["ServedBot", "Services", "TapHandler", "services_of", "taps_of"]
+__all__ = ["Desk", "ServedBot", "Services", "TapHandler", "services_of", "taps_of"]

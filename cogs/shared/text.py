@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import re
 from collections.abc import Sequence
 from typing import Any, assert_never, cast
 
-import discord
-
 from cogs.shared.i18n import _, ngettext, pgettext, territory_name
+from cogs.shared.names import for_page, safe_text
+from cogs.shared.names import safe_name as safe_name  # noqa: PLC0414  (re-exported: most of cogs/ reads it here)
 from cogs.shared.rounds import round_line
 from engine import Board, GameState
-from engine.board import MAX_DESCRIPTION, plain_text
+from engine.board import MAX_DESCRIPTION
 from engine.events import ArmiesPlaced, Battle, Event, Mission, TurnStarted, View
 from engine.fog import public_phase
 from engine.game import PHASE_WORDS
@@ -26,19 +27,6 @@ def _noop(message: str) -> str:
 
 
 SYMBOLS = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣", "wild": "🃏"}
-
-
-def safe_name(name: str) -> str:
-    """A name (a player's, a map's, a territory's) as plain text in a message: no mention, no markdown, no
-    masked link, no heading, no control character (a right-to-left override would turn the rest around)."""
-    return safe_text(name, 64)
-
-
-def safe_text(text: str, limit: int) -> str:
-    """A map's own words (a name, a mission's description) as plain text in a message, at most ``limit``
-    characters of them: see ``safe_name``."""
-    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(plain_text(text), as_needed=False))
-    return escaped.replace("<", "<\u200b").replace("](", "]\u200b(")[:limit] or "?"
 
 
 AI_NAME = re.compile(r"^(Easy|Normal|Hard) AI( [0-9]+)?$")
@@ -106,13 +94,21 @@ def dice_text(values: Sequence[int]) -> str:
 
 
 def describe(events: Sequence[View], state: GameState, board: Board, locale: object | None = None,
-             *, include_setup: bool = False, sum_placements: bool = False) -> list[str]:
+             *, include_setup: bool = False, sum_placements: bool = False, page: bool = False) -> list[str]:
     """One line per thing that happened, in the order it happened; runs of battles on the same front are summed up
     (blitz), and with ``sum_placements`` (an AI's turn) so is each run of placements: "placed 9 armies", after the
     trade that paid for them.
 
     The events are an audience's projection (``engine.fog.events_for``): hidden ones are skipped, and a
-    turn started without its figures is told without them. ``state`` is the game just after the last of them."""
+    turn started without its figures is told without them. ``state`` is the game just after the last of them.
+    With ``page``, the lines are for a web page that shows them as text (the live board's log): names as typed,
+    not escaped for Discord's markdown."""
+    with for_page() if page else contextlib.nullcontext():
+        return _describe(events, state, board, locale, include_setup, sum_placements)
+
+
+def _describe(events: Sequence[View], state: GameState, board: Board, locale: object | None, include_setup: bool,
+              sum_placements: bool) -> list[str]:
     lines: list[str] = []
     holders = _fortify_holders(events, state) if state.teams else {}
     named = _named(events, state)

@@ -18,13 +18,13 @@ from typing import Literal
 
 import discord
 
+import workers
 from cogs.shared.announcer import Announcer
 from cogs.shared.i18n import _
 from cogs.shared.live import NOBODY
 from cogs.shared.postbox import Extras, Post
 from cogs.tournament import words
 from competition import Pairing, Standing
-from render import workers
 from render.standings import standings_image
 from store import FINISHED, RUNNING, StoreReader
 from store.tournaments import TournamentRecord, TournamentView

@@ -1,4 +1,4 @@
-"""CPU work off the event loop: a pool of worker processes, sized to the cores, started when first needed.
+"""CPU work off the event loop: pools of worker processes, sized to the cores, started when first needed.
 
 Threads would not do: the work (drawing maps, reports and timelapses, large odds) holds the GIL, and the event
 loop must stay free to answer Discord within its three seconds. The workers import only what their work needs
@@ -6,8 +6,9 @@ loop must stay free to answer Discord within its three seconds. The workers impo
 threads or connections, run below the bot's priority and end by themselves when the bot's process is gone. The
 pool lives as long as the process (a bot that restarts its cogs keeps its warm workers); ``shutdown`` stops it.
 
-Nothing here knows Discord: the bot, the table or a web board hand it module-level functions (picklable) and
-their arguments. ``set_up`` names what each worker does before its next task, such as finding a server's stored
+On the ground floor: nothing here knows Discord, the game or the store (it imports only the metrics); the
+renderer, the store, the table, the cogs and the web board hand it module-level functions (picklable) and their
+arguments. ``set_up`` names what each worker does before its next task, such as finding a server's stored
 maps in the database (``mapfiles.registry.use_database``).
 """
 
@@ -29,29 +30,8 @@ from ops import metrics
 
 T = TypeVar("T")
 Setup = tuple[Callable[..., object], tuple[Any, ...]]
-_pool: ProcessPoolExecutor | None = None
-_size = max(1, os.cpu_count() or 1)
-_setup: Setup | None = None   # in the bot: what each worker does before a task
 _done: Setup | None = None    # in a worker: the set-up it has done
 NICENESS = 10  # the workers' priority below the bot's
-
-
-def configure(processes: int | None) -> None:
-    """How many worker processes (``None`` or 0: one per core). Takes effect when the pool next starts."""
-    global _size
-    _size = max(1, processes or os.cpu_count() or 1)
-
-
-def size() -> int:
-    return _size
-
-
-def pool() -> ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=_size, mp_context=multiprocessing.get_context("spawn"),
-                                    initializer=_follow_parent, initargs=(os.getpid(),))
-    return _pool
 
 
 def _follow_parent(parent: int) -> None:
@@ -69,13 +49,6 @@ def _follow_parent(parent: int) -> None:
     threading.Thread(target=watch, name="follow-parent", daemon=True).start()
 
 
-def set_up(setup: Callable[..., object] | None, *args: Any) -> None:
-    """Have each worker call ``setup(*args)`` before its next task: once, and again after a change (``None``:
-    nothing more). ``setup`` and ``args`` must be picklable, like the work."""
-    global _setup
-    _setup = None if setup is None else (setup, args)
-
-
 def _perform(setup: Setup | None, work: Callable[..., T], args: tuple[Any, ...]) -> T:
     """In a worker: the set-up the bot asked for, if this worker has not done it yet, then the work."""
     global _done
@@ -85,38 +58,17 @@ def _perform(setup: Setup | None, work: Callable[..., T], args: tuple[Any, ...])
     return work(*args)
 
 
-async def run(work: Callable[..., T], *args: Any) -> T:
-    """``work(*args)`` in a worker process (``work`` must be a module-level function, and ``args`` picklable)."""
-    loop = asyncio.get_running_loop()
-    with metrics.worker_task("render"):
-        try:
-            return await loop.run_in_executor(pool(), _perform, _setup, work, args)
-        except BrokenProcessPool:  # a worker died (killed, out of memory): start a new pool and try once more
-            shutdown()
-            metrics.worker_restarted("render")
-            return await loop.run_in_executor(pool(), _perform, _setup, work, args)
-
-
-def broken() -> bool:
-    """Whether the pool is started and broken (a worker died; the next task replaces it)."""
-    return bool(getattr(_pool, "_broken", False))
-
-
-def shutdown() -> None:
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
-
-
 class Workers:
-    """A pool of its own, started as the one above (spawned, below the bot's priority, gone with the bot) for work
-    that must not wait behind the maps, such as the AIs' decisions (``table/thinking.py``). A task that overruns
-    cannot be cancelled in a process: ``kill`` ends the pool's processes, and the next task starts a new pool."""
+    """A pool of worker processes, started when first needed: spawned, below the bot's priority, gone with the
+    bot. ``shared`` below draws the maps, reports and timelapses; work that must not wait behind them has a pool of
+    its own, such as the AIs' decisions (``table/thinking.py``) and the logs (``store/logs.py``). A task that
+    overruns cannot be cancelled in a process: ``kill`` ends the pool's processes, and the next task starts a new
+    pool. ``name`` labels the pool in the metrics (``ops/metrics.py``)."""
 
     def __init__(self, processes: int | None = None, name: str = "other") -> None:
-        self.name = name  # in the metrics (ops/metrics.py): "log", "ai"
+        self.name = name  # in the metrics (ops/metrics.py): "render", "log", "ai"
         self._pool: ProcessPoolExecutor | None = None
+        self._setup: Setup | None = None
         self.size = 1
         self.pools = 0   # how many pools were started: a new one's processes have been given nothing yet
         self.configure(processes)
@@ -124,6 +76,11 @@ class Workers:
     def configure(self, processes: int | None) -> None:
         """How many processes (``None`` or 0: one per core); takes effect when the pool next starts."""
         self.size = max(1, processes or os.cpu_count() or 1)
+
+    def set_up(self, setup: Callable[..., object] | None, *args: Any) -> None:
+        """Have each process call ``setup(*args)`` before its next task: once, and again after a change (``None``:
+        nothing more). ``setup`` and ``args`` must be picklable, like the work."""
+        self._setup = None if setup is None else (setup, args)
 
     @property
     def started(self) -> bool:
@@ -154,12 +111,12 @@ class Workers:
         with metrics.worker_task(self.name):
             try:
                 pool = self.pool()
-                return await loop.run_in_executor(pool, _perform, None, *task())
+                return await loop.run_in_executor(pool, _perform, self._setup, *task())
             except BrokenProcessPool:
                 self.shutdown()
                 metrics.worker_restarted(self.name)
                 pool = self.pool()
-                return await loop.run_in_executor(pool, _perform, None, *task())
+                return await loop.run_in_executor(pool, _perform, self._setup, *task())
 
     @property
     def broken(self) -> bool:
@@ -182,4 +139,40 @@ class Workers:
             self._pool = None
 
 
-__all__ = ["Workers", "broken", "configure", "pool", "run", "set_up", "shutdown", "size"]
+shared = Workers(name="render")  # the bot's pool: maps, reports, timelapses, large odds
+
+
+async def run(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` in a process of the shared pool (``work`` must be a module-level function, and ``args``
+    picklable)."""
+    return await shared.run(work, *args)
+
+
+def configure(processes: int | None) -> None:
+    """How many processes the shared pool has (``None`` or 0: one per core); takes effect when it next starts."""
+    shared.configure(processes)
+
+
+def size() -> int:
+    return shared.size
+
+
+def set_up(setup: Callable[..., object] | None, *args: Any) -> None:
+    """What each process of the shared pool does before its next task (``Workers.set_up``)."""
+    shared.set_up(setup, *args)
+
+
+def pool() -> ProcessPoolExecutor:
+    return shared.pool()
+
+
+def broken() -> bool:
+    """Whether the shared pool is started and broken (a worker died; the next task replaces it)."""
+    return shared.broken
+
+
+def shutdown() -> None:
+    shared.shutdown()
+
+
+__all__ = ["Workers", "broken", "configure", "pool", "run", "set_up", "shared", "shutdown", "size"]
