@@ -260,8 +260,8 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
         case "seat_claimed":
             return _("🪑 {substitute} takes over {player}'s seat.", locale, substitute=safe_name(e["name"]),
                      player=safe_name(e["former"]))
-        case "round_started" | "round_closed" | "hold_released":
-            return round_line(e, locale)
+        case "round_started" | "round_closed" | "hold_released" | "setup_round" | "placements_revealed":
+            return round_line(e, locale, ", ".join(who(x) for x in cast("dict[str, Any]", e).get("stand_in", ())))
         case "game_started" | "missions_dealt" | "setup_turn" | "wilds_returned" | "mission_changed":
             return None   # told elsewhere (the lobby, the setup panel, a private mission) or not at all
         case _:

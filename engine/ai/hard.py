@@ -91,7 +91,7 @@ class HardAI(NormalAI):
             return ChooseCapital(seat, self.capital_choice(game, seat))
         if s.phase == CLAIM:
             return Claim(seat, self._claim(game, seat))
-        if s.batch_left == 0:
+        if game.setup_left(seat) == 0:
             return NormalAI._setup_place(self, game, seat)
         pos = Position.of(game, seat)
         options = set(game.placeable(seat))

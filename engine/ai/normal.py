@@ -126,7 +126,7 @@ class NormalAI:
 
     def _setup_place(self, game: Game, seat: int) -> Action:
         s = game.state
-        if s.batch_left == 0:
+        if game.setup_left(seat) == 0:
             # Two-player setup: put the neutral army where it blocks the opponent most. Every territory offered
             # now is neutral (under fog the seat's view may not show them as such: the menu does).
             neutral = game.placeable(seat)
