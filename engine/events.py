@@ -171,16 +171,14 @@ class RoundClosed(TypedDict):
 
 
 class SetupRound(TypedDict):
-    """Set-up in one round (``setup: round``): every player in ``seats`` places all their starting armies
-    privately (``armies_placed`` with source ``sealed``, told only to its player) until all are revealed."""
+    """Setting ``setup: round``: the players in ``seats`` place their starting armies in secret (source sealed)."""
 
     type: Literal["setup_round"]
     seats: list[int]
 
 
 class PlacementsRevealed(TypedDict):
-    """The end of a set-up round: every player's sealed starting armies, {seat: {territory: armies}}, placed on
-    the board together. ``stand_in``: the players whose remaining armies were placed at random at the deadline."""
+    """The set-up round's end: every sealed army on the board at once (``stand_in``: placed late, at random)."""
 
     type: Literal["placements_revealed"]
     placements: dict[str, dict[str, int]]
