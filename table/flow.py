@@ -30,7 +30,7 @@ from engine.ai import Memory, Recollection, recollect
 from engine.fog import fog_hides_board
 from engine.game import split_log
 from engine.settings import hold_time, turn_limit
-from engine.state import ATTACK, FORTIFY, OCCUPY, OVER, REINFORCE, WAITING
+from engine.state import OVER, SETUP, WAITING
 from ops import logs
 from store import (
     ACTIVE_STATUSES,
@@ -74,7 +74,7 @@ from .outcome import (
 )
 from .seats import SeatOffers
 from .thinking import Thinking
-from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, round_key, turn_key
+from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, in_round, round_key, turn_key, waited_on
 
 log = logging.getLogger(__name__)
 
@@ -486,6 +486,8 @@ class Table(SeatOffers):
             record = await self.store.get_game(game_id)
             if not self._round_open(record, timer):
                 return Outcome(record)
+            if record.game().state.sealed is not None:
+                return await self._close_setup_round(record)
             settings = record.game().state.settings
             level = settings.stand_in if settings.on_timeout == "ai" else TIMEOUT_PLAYERS[settings.on_timeout]
             parts: list[Part] = []
@@ -522,13 +524,27 @@ class Table(SeatOffers):
                 record = result.record
             return await self._finish(record, parts, notes)
 
+    async def _close_setup_round(self, record: GameRecord) -> Outcome:
+        """A set-up round's deadline passed: each human who had starting armies left missed a turn (counted once,
+        by the round's key), the engine places the rest at random and reveals every placement, and play begins.
+        The caller holds the game's lock; a restart fires the deadline again only while the round is open."""
+        state = record.game().state
+        late = waited_on(state)
+        for seat in late:
+            if not record.player(seat).is_ai:
+                await self.store.record_missed_turn(record.id, seat, round_key(state))
+        result = await self.store.apply_action(record.id, EndRound(state.active_seats()[0]))
+        return await self._finish(result.record, [self._part(late[0] if late else state.current, TIMEOUT, state,
+                                                             result)])
+
     @staticmethod
     def _round_open(record: GameRecord, timer: Timer) -> bool:
-        """Whether the freestyle round ``timer`` belongs to is still open in a running game."""
+        """Whether the freestyle (or set-up) round ``timer`` belongs to is still open in a running game."""
         if record.status != RUNNING or record.state_json is None:
             return False
         state = record.game().state
-        return state.phase != OVER and state.freestyle and round_key(state) == timer.key
+        return (state.phase != OVER and (state.freestyle or state.sealed is not None)
+                and round_key(state) == timer.key)
 
     async def release(self, game_id: int, seat: int, timer: Timer) -> Outcome:
         """The wait passed: the player who ended the last round may start this one too."""
@@ -625,7 +641,12 @@ class Table(SeatOffers):
                 break
             seat = s.current
             turn = s.turn
-            if s.phase == WAITING:  # a freestyle round between turns: an AI seat that may start does
+            if s.sealed is not None:  # a set-up round: each AI seat places all its starting armies, one after another
+                ready = [x for x in waited_on(s) if record.player(x).is_ai]
+                if not ready:
+                    break
+                seat, level, by = ready[0], record.player(ready[0]).ai_level or "normal", AI
+            elif s.phase == WAITING:  # a freestyle round between turns: an AI seat that may start does
                 ready = [x for x in game.starters() if record.player(x).is_ai]
                 if not ready:
                     break
@@ -738,7 +759,7 @@ class Table(SeatOffers):
         timers = await self.store.game_deadlines(record.id)
         if record.status == RUNNING and record.state_json is not None:
             state = state or record.game().state
-            if state.freestyle and state.phase in (WAITING, REINFORCE, ATTACK, OCCUPY, FORTIFY):
+            if in_round(state):
                 return await self._sync_round(record, state, timers)
             seat = state.current
             if state.phase != OVER and not record.player(seat).is_ai:
@@ -764,7 +785,8 @@ class Table(SeatOffers):
     async def _sync_round(self, record: GameRecord, state: GameState, timers: list[Deadline]) -> float | None:
         """A freestyle round's timers: its deadline (kept from when it opened), the hold of the player who ended
         the last round, reminders to the humans who have not played, and the running turn's own limit (never
-        beyond the round's deadline). Returns the running turn's deadline, or the round's while none runs."""
+        beyond the round's deadline). Returns the running turn's deadline, or the round's while none runs.
+        A set-up round's: its deadline, and reminders to the humans who have armies left to place."""
         settings = state.settings
         now = self.clock()
         key = round_key(state)
@@ -780,7 +802,7 @@ class Table(SeatOffers):
                 and (fresh or (state.held, hold) in kept):
             wanted[(state.held, hold)] = kept.get((state.held, hold), now + hold_time(settings))
         length = settings.turn_deadline
-        for seat in state.to_play:  # reminders to the humans who have not played (one sent is not sent again)
+        for seat in waited_on(state):  # reminders to the humans who have not played (one sent is not sent again)
             for kind, at in ((TimerKind.HALF, ends - length / 2), (TimerKind.HOUR, ends - LIVE)):
                 name = str(Timer(kind, key))
                 if (seat, name) in kept or (fresh and settings.reminders == "auto" and length >= LIVE
@@ -788,11 +810,13 @@ class Table(SeatOffers):
                                             and not record.player(seat).is_ai):
                     wanted[(seat, name)] = kept.get((seat, name), at)
         due = ends
-        if state.phase != WAITING and not record.player(state.current).is_ai:
+        if state.phase in (WAITING, SETUP):  # no turn runs: the round's deadline is the one waited for
+            pass
+        elif not record.player(state.current).is_ai:
             turn = str(Timer.now(TimerKind.TURN, state))
             due = kept.get((state.current, turn), min(now + turn_limit(settings), ends))
             wanted[(state.current, turn)] = due
-        elif state.phase != WAITING:  # the AI stopped at its bound: it goes on shortly, from the scheduler
+        else:  # the AI stopped at its bound: it goes on shortly, from the scheduler
             goes_on = str(Timer.now(TimerKind.AI, state))
             wanted[(state.current, goes_on)] = kept.get((state.current, goes_on), now + AI_PAUSE)
         changed = False
