@@ -10,10 +10,11 @@ from typing import Any, assert_never, cast
 import discord
 
 from cogs.shared.i18n import _, ngettext, pgettext, territory_name
+from cogs.shared.placements import placed_line
 from cogs.shared.rounds import round_line
 from engine import Board, GameState
 from engine.board import MAX_DESCRIPTION, plain_text
-from engine.events import ArmiesPlaced, Battle, Event, Mission, TurnStarted, View
+from engine.events import Battle, Event, Mission, TurnStarted, View
 from engine.fog import public_phase
 from engine.game import PHASE_WORDS
 from engine.missions import fallback_count, with_player
@@ -208,7 +209,7 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
             return ngettext("{n} army holds {territory}.", "{n} armies hold {territory}.", e["count"], locale,
                             territory=name(e["to"]))
         case "armies_placed":
-            return _placed_line(e, state, board, locale, include_setup=include_setup)
+            return placed_line(e, who(e["seat"]), name(e["territory"]), locale, include_setup=include_setup)
         case "placements_undone":
             return ngettext("↩️ {player} took back {n} army.", "↩️ {player} took back {n} armies.", e["armies"],
                             locale, player=who(e["seat"]))
@@ -266,23 +267,6 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
             return None   # told elsewhere (the lobby, the setup panel, a private mission) or not at all
         case _:
             assert_never(e["type"])
-
-
-def _placed_line(e: ArmiesPlaced, state: GameState, board: Board, locale: object | None, *,
-                 include_setup: bool) -> str | None:
-    player, territory = seat_name(state, e["seat"], locale), fog_name(board, e["territory"], locale)
-    match e.get("source"):
-        case "random" if not include_setup:
-            return None
-        case "card_bonus":
-            return _("+{count} card bonus on {territory}.", locale, count=e["count"], territory=territory)
-        case "neutral":
-            return ngettext("{player} placed {n} neutral army on {territory}.",
-                            "{player} placed {n} neutral armies on {territory}.", e["count"], locale,
-                            player=player, territory=territory)
-        case _:
-            return _("{player} placed {count} on {territory}.", locale, player=player, count=e["count"],
-                     territory=territory)
 
 
 def _turn_line(e: TurnStarted, state: GameState, locale: object | None) -> str:
