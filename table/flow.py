@@ -614,7 +614,8 @@ class Table(SeatOffers):
         """Let the AIs play if it is their turn, then set the timers; ``record`` is the game as stored now. The
         caller holds the game's lock."""
         known = parts[-1].after if parts and parts[-1].by != START else None
-        if known is None or known.phase in (OVER, WAITING) or record.player(known.current).is_ai:
+        if known is None or known.phase in (OVER, WAITING) or known.sealed is not None \
+                or record.player(known.current).is_ai:
             record = await self._stand_ins(await self.store.get_game(record.id), parts)
             known = None
         try:
@@ -810,7 +811,12 @@ class Table(SeatOffers):
                                             and not record.player(seat).is_ai):
                     wanted[(seat, name)] = kept.get((seat, name), at)
         due = ends
-        if state.phase in (WAITING, SETUP):  # no turn runs: the round's deadline is the one waited for
+        if state.phase == SETUP:  # a set-up round: an AI seat stopped at its bound goes on shortly, from the scheduler
+            late = [x for x in waited_on(state) if record.player(x).is_ai]
+            goes_on = str(Timer.now(TimerKind.AI, state))
+            if late:
+                wanted[(late[0], goes_on)] = kept.get((late[0], goes_on), now + AI_PAUSE)
+        elif state.phase == WAITING:  # no turn runs: the round's deadline is the one waited for
             pass
         elif not record.player(state.current).is_ai:
             turn = str(Timer.now(TimerKind.TURN, state))

@@ -94,3 +94,21 @@ async def test_the_deadline_places_the_rest_counts_the_late_and_a_restart_does_n
     assert [(await sqlite_store.seat_status(game_id, s)).missed for s in range(3)] == [0, 1, 1]
     assert log == await sqlite_store.events(game_id)
     assert (0, "round|r1") in await timers(sqlite_store, game_id)
+
+
+async def test_an_ai_stopped_at_its_bound_goes_on_placing_from_the_scheduler(sqlite_store, monkeypatch):
+    import table.flow
+    monkeypatch.setattr(table.flow, "MAX_AI_ACTIONS", 4)
+    _table, scheduler, _told, now, game_id = await setup_round(sqlite_store, ai=True)
+    state = (await sqlite_store.get_game(game_id)).game().state
+    assert state.setup_remaining[3] > 0 and state.sealed is not None   # stopped after four armies
+    due = await timers(sqlite_store, game_id)
+    assert any(seat == 3 and kind.startswith("ai|") for seat, kind in due)
+    for _ in range(20):
+        now.t += 60
+        await scheduler.run_due()
+        if (await sqlite_store.get_game(game_id)).game().state.setup_remaining[3] == 0:
+            break
+    state = (await sqlite_store.get_game(game_id)).game().state
+    assert state.setup_remaining[3] == 0 and state.sealed is not None and state.phase == SETUP
+    assert (0, "round|r0") in await timers(sqlite_store, game_id)
