@@ -31,7 +31,7 @@ def panel(d: OfflineDiscord):
 
 def seen_by_others(d: OfflineDiscord, since: int, user: str) -> str:
     """Everything posted since message ``since`` that someone other than ``user`` may read."""
-    return "\n".join(m.content for m in d.messages[since:] if m.visible_to != user)
+    return "\n".join(m.text for m in d.messages[since:] if m.visible_to != user)
 
 
 async def test_placements_are_private_until_everyone_has_placed_then_revealed_together(tmp_path: Path):
@@ -56,6 +56,10 @@ async def test_placements_are_private_until_everyone_has_placed_then_revealed_to
         step = await d.click("alice", all_left, step[-1])
         assert not step.problems, step.problems
         assert (await record_of(d)).game().state.setup_remaining[0] == 0
+        await d.send_command("bob", "general", "risk log", {"count": 200})     # bob and the channel read the log
+        await d.send_command("carol", "general", "risk log", {"count": 200})
+        step = await d.send_command("alice", "general", "risk log", {"count": 200})   # her own log shows hers
+        assert f"placed 3 on {name}, in secret" in step[-1].text and step[-1].visible_to == "alice"
         assert name not in seen_by_others(d, since, "alice")         # nobody else reads where she placed
         assert "Placed: alice, Normal AI" in panel(d).content or "Placed: Normal AI, alice" in panel(d).content
         # bob is refused a territory that is not his, privately, and nothing changes.
