@@ -9,26 +9,15 @@ from engine import Place, RuleError
 from engine.state import REINFORCE, SETUP, WAITING
 from table import Table
 from table.scheduler import Scheduler
-from tests.test_freestyle_table import DAY, Now, Told, timers
+from tests.test_freestyle_table import DAY, Told, freestyle, timers
 
 pytestmark = pytest.mark.asyncio
-GUILD, CHANNEL = 1, 10
-USERS = (100, 200, 300)
 
 
 async def setup_round(store, ai: bool = False, **settings):
-    now = Now()
-    table = Table(store, now, lambda: "setup-round-table-seed")
-    told = Told()
-    scheduler = Scheduler(table, store, now, told)
-    lobby = await table.open_lobby(GUILD, CHANNEL, USERS[0], "Ann", {
-        "deployment": "deal", "setup": "round", "turn_deadline": int(DAY), **settings})
-    await table.join(lobby.record.id, USERS[1], "Bo")
-    await table.join(lobby.record.id, USERS[2], "Cy")
-    if ai:
-        await table.add_ai(lobby.record.id)
-    started = await table.start(lobby.record.id)
-    return table, scheduler, told, now, started.record.id
+    """Ann, Bo and Cy (and an AI), territories dealt, the starting armies placed in one round."""
+    return await freestyle(store, ai, **{"deployment": "deal", "setup": "round", "turn_order": "sequential",
+                                         **settings})
 
 
 async def place_all(table: Table, store, game_id: int, seat: int, sittings: int = 1) -> None:
