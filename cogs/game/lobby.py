@@ -34,10 +34,9 @@ MENU_SETTINGS = ("mode", "fog", "teams", "cards", "fortify", "turn_order", "setu
                  "min_reliability", "stand_in")
 # The minimum reliabilities a host can choose from the lobby's menu (/risk new takes any from 0 to 100).
 RELIABILITY_STEPS = (0, 50, 70, 80, 90, 95)
-# A game without a preset: territories dealt at random and the starting armies placed by everyone at once in one
-# set-up round, so a game over days reaches its first real turn after one deadline at most instead of some
-# seventy set-up turns (with ``setup: turns`` they go five at a time; see docs/rules.md).
-ASYNC_DEFAULTS: dict[str, Any] = {"deployment": "deal", "setup": "round", "setup_batch": 5}
+# A game without a preset: territories dealt at random and starting armies placed five at a time, so a game
+# over days reaches its first real turn after a few setup turns instead of some seventy (see docs/rules.md).
+ASYNC_DEFAULTS: dict[str, Any] = {"deployment": "deal", "setup_batch": 5}
 
 
 def deadline_name(seconds: int, locale: object | None = None) -> str:
