@@ -45,8 +45,13 @@ async def play_one(d: OfflineDiscord) -> bool:
     game = record.game()
     seat = game.state.current
     if game.state.sealed is not None:  # a set-up round: a human with starting armies left places
-        seat = next(x for x in game.setup_waiting() if not record.player(x).is_ai)
-    user = next(name for name in HUMANS if record.seat_of(d.user(name).id) == seat)
+        waiting = [x for x in game.setup_waiting() if any(record.seat_of(d.user(n).id) == x for n in HUMANS)]
+        if not waiting:   # only AIs (or a seat no player here holds) left to place
+            return True
+        seat = waiting[0]
+    user = next((name for name in HUMANS if record.seat_of(d.user(name).id) == seat), None)
+    if user is None:   # an AI's move (it goes on from the scheduler) or a seat no player here holds
+        return True
     name, options = command_for(make_ai("normal", salt="h").choose(game, seat), game)
     step = await d.send_command(user, "general", name, options)
     assert not step.problems, (name, options, step.problems)
