@@ -1,7 +1,8 @@
 """Benchmark: how long an asynchronous game lasts, in days, when players log in at random times.
 
     .venv/bin/python bench/tempo.py [--games 50] [--players 4,6] [--logins 1,2,4] [--order sequential,freestyle]
-                                    [--timeout cautious] [--seed 1] [--jobs 1]
+                                    [--timeout cautious] [--setup turns,round] [--seed 1]
+                                    [--jobs 1]
 
 The model: each player logs in as a Poisson process of ``L`` logins a day, independent of the game; a player acts
 only at a login, and a turn takes no time: at a login, a player whose move it is (in seat order; in a freestyle
@@ -71,6 +72,7 @@ class Setting:
     logins: float
     order: str
     timeout: str
+    setup: str = "turns"
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,8 @@ async def play(setting: Setting, seed: int) -> Result:
         try:
             table = Table(store, clock, lambda: f"tempo-seed-{seed}")
             scheduler = Scheduler(table, store, clock, Quiet())
-            settings = {**DEFAULTS, "turn_order": setting.order, "on_timeout": setting.timeout}
+            settings = {**DEFAULTS, "turn_order": setting.order, "on_timeout": setting.timeout,
+                        "setup": setting.setup}
             lobby = await table.open_lobby(1, 10, 100, "P0", settings)
             for seat in range(1, setting.players):
                 await table.join(lobby.record.id, 100 + seat, f"P{seat}")
@@ -135,6 +138,11 @@ async def take_turn(table: Table, store: Any, game_id: int, seat: int, ai: Any) 
         return 0
     game = record.game()
     state = game.state
+    if state.sealed is not None:  # a set-up round: all of this player's starting armies at once
+        while game.setup_left(seat):
+            record = (await table.apply(record, ai.choose(game, seat))).record
+            game = record.game()
+        return 0
     if state.phase == WAITING:
         if not game.may_start(seat):
             return 0
@@ -180,21 +188,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--logins", default="1,2,4")
     parser.add_argument("--order", default="sequential,freestyle")
     parser.add_argument("--timeout", default="cautious")
+    parser.add_argument("--setup", default="turns", help="turns, round, or both: turns,round")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    settings = [Setting(int(p), float(lg), o, t) for p, lg, o, t in itertools.product(
-        args.players.split(","), args.logins.split(","), args.order.split(","), args.timeout.split(","))]
-    print("| turn order | on_timeout | players | logins a day | days, median (90th percentile) | rounds, median | "
-          "turns played for an absent player | set-up, days, median | games |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    settings = [Setting(int(p), float(lg), o, t, u) for p, lg, o, t, u in itertools.product(
+        args.players.split(","), args.logins.split(","), args.order.split(","), args.timeout.split(","),
+        args.setup.split(","))]
+    print("| turn order | set-up | on_timeout | players | logins a day | days, median (90th percentile) | "
+          "rounds, median | turns played for an absent player | set-up, days, median | games |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     with ProcessPoolExecutor(args.jobs) as pool:
         for setting in settings:
             jobs = [(setting, args.seed * 1000 + i) for i in range(args.games)]
             results = list(pool.map(run_one, jobs)) if args.jobs > 1 else [run_one(j) for j in jobs]
             days = [r.days for r in results]
             absent = sum(r.absent for r in results) / max(1, sum(r.turns for r in results))
-            print(f"| {setting.order} | {setting.timeout} | {setting.players} | {setting.logins:g} | "
+            print(f"| {setting.order} | {setting.setup} | {setting.timeout} | {setting.players} | {setting.logins:g} | "
                   f"{statistics.median(days):.1f} ({percentile(days, 0.9):.1f}) | "
                   f"{statistics.median(r.rounds for r in results):.0f} | {absent:.0%} | "
                   f"{statistics.median(r.setup_days for r in results):.1f} | {len(results)} |", flush=True)

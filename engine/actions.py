@@ -169,7 +169,9 @@ class ReleaseHold(Action):
 class EndRound(Action):
     """Turn order ``freestyle``: the round's deadline passed with no turn running, and the players who have not
     played are out of this round (the table has played or skipped their turns as its ``on_timeout`` says): the
-    next round opens. The table's action; ``seat`` is any player still in."""
+    next round opens. In a set-up round (``setup: round``) its deadline: the starting armies not yet placed go at
+    random to their players' territories, and all are revealed. The table's action; ``seat`` is any player
+    still in."""
 
     kind: ClassVar[str] = "end_round"
 

@@ -96,7 +96,7 @@ class TerritoryClaimed(TypedDict):
     territory: str
 
 
-PlacementSource = Literal["setup", "neutral", "random", "reinforcement", "card_bonus"]
+PlacementSource = Literal["setup", "neutral", "random", "reinforcement", "card_bonus", "sealed"]
 
 
 class ArmiesPlaced(TypedDict):
@@ -168,6 +168,21 @@ class RoundClosed(TypedDict):
     type: Literal["round_closed"]
     round: int
     missed: list[int]
+
+
+class SetupRound(TypedDict):
+    """Setting ``setup: round``: the players in ``seats`` place their starting armies in secret (source sealed)."""
+
+    type: Literal["setup_round"]
+    seats: list[int]
+
+
+class PlacementsRevealed(TypedDict):
+    """The set-up round's end: every sealed army on the board at once (``stand_in``: placed late, at random)."""
+
+    type: Literal["placements_revealed"]
+    placements: dict[str, dict[str, int]]
+    stand_in: list[int]
 
 
 class PlacementsUndone(TypedDict):
@@ -314,7 +329,7 @@ Event = (GameStarted | FirstPlayer | MissionsDealt | TerritoriesDealt | SetupTur
          | TerritoryClaimed | ArmiesPlaced | DeckShuffled | WildsReturned | TurnStarted | PlacementsUndone
          | CardsTraded | Battle | TerritoryConquered | Occupied | PlayerEliminated | MissionChanged | AttackEnded
          | Fortified | CardDrawn | TurnEnded | PlayerSurrendered | GameOver | SeatClaimed | RoundStarted
-         | HoldReleased | RoundClosed)
+         | HoldReleased | RoundClosed | SetupRound | PlacementsRevealed)
 """Any event of the log."""
 
 EventType = Literal["game_started", "first_player", "missions_dealt", "territories_dealt", "setup_turn",
@@ -322,7 +337,7 @@ EventType = Literal["game_started", "first_player", "missions_dealt", "territori
                     "turn_started", "placements_undone", "cards_traded", "battle", "territory_conquered",
                     "occupied", "player_eliminated", "mission_changed", "attack_ended", "fortified", "card_drawn",
                     "turn_ended", "player_surrendered", "game_over", "seat_claimed", "round_started",
-                    "hold_released", "round_closed"]
+                    "hold_released", "round_closed", "setup_round", "placements_revealed"]
 """The ``type`` of an event."""
 
 

@@ -13,6 +13,8 @@ one audience:
   figures (they would tell how many territories and which continents that player holds), and traded cards name
   no territory. Everybody (``None``) learns only that a turn started or ended, trades (without territories),
   eliminations, surrenders, a substitute's claim of a seat and the game's end.
+- In a set-up round (``setup: round``) a player's starting armies placed so far are theirs alone to see, until
+  the round's ``placements_revealed`` puts them all on the board at once.
 - After the game everything is public, the dice seed included.
 
 A hidden event keeps only ``type``, ``seat`` and ``"hidden": true``, so every audience sees the same number of
@@ -27,7 +29,7 @@ from typing import Any, cast
 from .board import load_map
 from .events import Event, EventType, HiddenEvent, View
 from .game import Game
-from .log import public_event
+from .log import public_event, sealed
 from .state import ATTACK, OCCUPY, OVER, GameState, apply_event, initial_state
 
 Audience = int | None  # a seat, or None: everybody (the channel, a spectator)
@@ -41,7 +43,8 @@ _BOARD_EVENTS: frozenset[EventType] = frozenset({
 PUBLIC_UNDER_FOG: frozenset[EventType] = frozenset({
     "game_started", "first_player", "missions_dealt", "territories_dealt", "setup_turn", "deck_shuffled",
     "wilds_returned", "turn_started", "turn_ended", "cards_traded", "player_eliminated", "player_surrendered",
-    "mission_changed", "game_over", "seat_claimed", "round_started", "hold_released", "round_closed"})
+    "mission_changed", "game_over", "seat_claimed", "round_started", "hold_released", "round_closed",
+    "setup_round", "placements_revealed"})
 
 
 def fog_hides_board(state: GameState) -> bool:
@@ -106,6 +109,8 @@ def state_for(state: GameState, audience: Audience) -> GameState:
     friends = friends_of(state, audience)
     view.hands = {s: (list(h) if s == audience else [""] * len(h)) for s, h in state.hands.items()}
     view.missions = {s: m for s, m in state.missions.items() if s == audience}
+    if state.sealed is not None:  # a set-up round: only the audience's own starting armies placed so far
+        view.sealed = {s: (dict(p) if s == audience else {}) for s, p in state.sealed.items()}
     seen = visible_to(state, audience)
     if seen is not None:
         view.owners = {t: o for t, o in state.owners.items() if t in seen}
@@ -134,7 +139,7 @@ def _fields(event: Event) -> dict[str, Any]:
 def _own_secrets(event: Event, seat: Audience) -> Event:
     """The event with hidden information removed, except what belongs to ``seat``."""
     if seat is not None:
-        if event["type"] in ("card_drawn", "mission_changed") and _fields(event).get("seat") == seat:
+        if (event["type"] in ("card_drawn", "mission_changed") or sealed(event)) and _fields(event).get("seat") == seat:
             return event.copy()
         if event["type"] == "player_eliminated" and seat in (event["seat"], event["by"]):
             return event.copy()
@@ -171,6 +176,9 @@ def events_for(events: Sequence[Event], audience: Audience, *, before: GameState
         seen_before = visible_territories(state, audience) if fog else set()
         friends = friends_of(state, audience)
         apply_event(state, event)
+        if sealed(event) and _fields(event).get("seat") != audience:
+            out.append(_hidden(event))  # another player's starting armies, before the set-up round's reveal
+            continue
         view = _own_secrets(event, audience)
         if fog:
             seen = seen_before | visible_territories(state, audience)
@@ -228,6 +236,9 @@ def _fog_public(view: Event, seen: set[str]) -> Event:
             if view.get("bonus_territory") not in seen:  # nor that the trader held one of the cards' territories
                 view["bonus_territory"] = None
                 view["bonus_armies"] = 0
+        case "placements_revealed":
+            view["placements"] = {k: {t: n for t, n in placed.items() if t in seen}
+                                  for k, placed in view["placements"].items()}
         case "setup_turn":
             return {"type": view["type"], "seat": view["seat"], "phase": view["phase"]}
         case _:

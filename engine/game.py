@@ -334,6 +334,8 @@ class Game:
             yield from self._random_placements()
             yield from self._shuffle_deck()
             yield from self.mode.begin_play(self, first)
+        elif self.setup_round:
+            yield from self._open_setup_round()
         else:
             yield self._setup_turn_event(first, SETUP)
 
@@ -349,12 +351,16 @@ class Game:
         owners = {t: rotation[i % len(rotation)] for i, t in enumerate(order)}
         yield {"type": "territories_dealt", "owners": owners, "draws": used}
 
-    def _random_placements(self) -> Iterable[Event]:
-        """Deployment ``auto``: every remaining starting army to a random territory of its owner."""
+    def _random_placements(self, seats: Sequence[int] | None = None, source: str = "random") -> Iterable[Event]:
+        """Deployment ``auto``: every remaining starting army to a random territory of its owner (of ``seats``
+        only, if given: in a set-up round, the neutral armies at its start and the stand-in's at its deadline,
+        then with ``source`` ``sealed``)."""
         s = self.state
         added: dict[str, int] = {}
         draws = 0
         for seat, left in sorted(s.setup_remaining.items()):
+            if seats is not None and seat not in seats:
+                continue
             mine = sorted(t for t, o in s.owners.items() if o == seat)
             for _ in range(left):
                 t = mine[dice.draw(s.seed, dice.SHUFFLE, s.draw_index + draws, len(mine))]
@@ -363,8 +369,8 @@ class Game:
         first = True
         for t in self.board.territory_ids:
             if t in added:
-                event: ArmiesPlaced = {"type": "armies_placed", "seat": s.owners[t], "territory": t, "count": added[t],
-                                "source": "random"}
+                event = cast(ArmiesPlaced, {"type": "armies_placed", "seat": s.owners[t], "territory": t,
+                                            "count": added[t], "source": source})
                 if first:
                     event["draws"] = draws
                     first = False
@@ -405,10 +411,17 @@ class Game:
 
     def _next_setup_turn(self, seat: int) -> Iterable[Event]:
         s = self.state
+        if self.setup_round and s.phase == CLAIM:  # every territory claimed: the armies are placed in one round
+            yield from self._open_setup_round()
+            return
         waiting = [p.seat for p in s.players if s.setup_remaining[p.seat] > 0]
         if waiting:
             yield self._setup_turn_event(s.next_seat(seat, waiting), SETUP)
             return
+        yield from self._end_setup()
+
+    def _end_setup(self) -> Iterable[Event]:
+        s = self.state
         # Two players dealt the territory cards without wilds: the wilds go back in before play.
         yield from self._shuffle_deck("wilds_returned" if s.two_player else "deck_shuffled")
         yield from self.mode.begin_play(self, s.first_seat)
@@ -435,6 +448,9 @@ class Game:
 
     def _place(self, a: Place) -> Iterable[Event]:
         s = self.state
+        if s.sealed is not None and s.phase == SETUP:
+            yield from self._place_sealed(a)
+            return
         self._check_turn(a)
         t = self._territory(a.territory)
         count = self._positive(a.count, "The number of armies")
@@ -470,6 +486,76 @@ class Game:
             yield {"type": "armies_placed", "seat": seat, "territory": t, "count": count, "source": "setup"}
         if s.batch_left == 0 and s.neutral_left == 0:
             yield from self._next_setup_turn(seat)
+
+    # -- set-up in one round -------------------------------------------------------------------------
+    @property
+    def setup_round(self) -> bool:
+        """Whether the starting armies are placed all at once, in one round (``setup: round``; deployment
+        ``auto`` places them at random instead)."""
+        settings = self.state.settings
+        return settings.setup == "round" and settings.deployment != "auto"
+
+    def setup_left(self, seat: int) -> int:
+        """Starting armies ``seat`` may place on their own territories now: the set-up turn's, or in a set-up
+        round all they have left (none once they have placed them all, or outside set-up)."""
+        s = self.state
+        if s.phase != SETUP:
+            return 0
+        if s.sealed is not None:
+            return s.setup_remaining.get(seat, 0) if seat in s.sealed else 0
+        return s.batch_left if seat == s.current else 0
+
+    def setup_waiting(self) -> list[int]:
+        """In a set-up round, the players who have starting armies left to place (seat order)."""
+        s = self.state
+        if s.sealed is None:
+            return []
+        return [seat for seat in sorted(s.sealed) if s.setup_remaining.get(seat, 0) > 0]
+
+    def _open_setup_round(self) -> Iterable[Event]:
+        """Every player places their starting armies at once; in a two-player game the neutral armies first, at
+        random (nobody places them)."""
+        s = self.state
+        if s.two_player:
+            yield from self._random_placements([NEUTRAL])
+        yield {"type": "setup_round", "seats": [p.seat for p in s.players]}
+        if not self.setup_waiting():
+            yield from self._reveal([])
+
+    def _place_sealed(self, a: Place) -> Iterable[Event]:
+        s = self.state
+        if s.phase == OVER:
+            raise GameOver("The game is over.")
+        if isinstance(a.seat, bool) or not isinstance(a.seat, int) or s.sealed is None or a.seat not in s.sealed:
+            raise NotYourTurn("You are not playing in this game.")
+        t = self._territory(a.territory)
+        count = self._positive(a.count, "The number of armies")
+        self._own(a.seat, t)
+        left = s.setup_remaining.get(a.seat, 0)
+        if left == 0:
+            raise InvalidCount("You have placed all your starting armies: they are revealed when everyone has "
+                               "placed theirs.")
+        if count > left:
+            raise InvalidCount("You have only {left} left to place, not {count}.", left=left, count=count)
+        yield {"type": "armies_placed", "seat": a.seat, "territory": t, "count": count, "source": "sealed"}
+        if not self.setup_waiting():
+            yield from self._reveal([])
+
+    def _reveal(self, stand_in: list[int]) -> Iterable[Event]:
+        """Every player's sealed starting armies go on the board together, and play begins."""
+        s = self.state
+        assert s.sealed is not None
+        placements = {str(seat): {t: placed[t] for t in self.board.territory_ids if placed.get(t)}
+                      for seat, placed in sorted(s.sealed.items())}
+        yield {"type": "placements_revealed", "placements": placements, "stand_in": stand_in}
+        yield from self._end_setup()
+
+    def _close_setup_round(self) -> Iterable[Event]:
+        """The set-up round's deadline: the armies not placed yet go at random to their players' territories
+        (sealed like the rest), and all are revealed."""
+        late = self.setup_waiting()
+        yield from self._random_placements(late, source="sealed")
+        yield from self._reveal(late)
 
     # -- undo ---------------------------------------------------------------------------------------
     def undoable(self, seat: int) -> dict[str, int]:
@@ -607,6 +693,9 @@ class Game:
         s = self.state
         if s.phase == OVER:
             raise GameOver("The game is over.")
+        if s.sealed is not None and s.phase == SETUP:
+            yield from self._close_setup_round()
+            return
         if not s.freestyle or s.phase != WAITING:
             raise WrongPhase("A round can close only while no turn runs.")
         missed = [seat for seat in s.to_play if seat in s.active_seats()]
@@ -1088,6 +1177,8 @@ class Game:
         """Territories ``seat`` may place on now (in a two-player setup, neutral ones too)."""
         s = self.state
         mine = [t for t in self.board.territory_ids if s.owners.get(t) == seat]
+        if s.phase == SETUP and s.sealed is not None:
+            return mine if self.setup_left(seat) else []
         if s.phase == SETUP and s.two_player:
             neutral = [t for t in self.board.territory_ids if s.owners.get(t) == NEUTRAL]
             return (mine if s.batch_left else []) + (neutral if s.neutral_left else [])

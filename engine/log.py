@@ -21,10 +21,18 @@ _HIDDEN: dict[str, tuple[str, ...]] = {
 }
 
 
+def sealed(event: Event) -> bool:
+    """Whether ``event`` is a starting army placed in secret in a set-up round (told only to its player until the
+    round's ``placements_revealed``)."""
+    return event["type"] == "armies_placed" and event.get("source") == "sealed"
+
+
 def public_event(event: Event, game_over: bool = False) -> Event:
     """The event as every player may see it: its hidden fields ``null`` (a list counted in a ``*_count`` field).
     After the game everything is public."""
     hidden = None if game_over else _HIDDEN.get(event["type"])
+    if not game_over and sealed(event):  # a starting army placed in secret: who placed, not where nor how many
+        hidden = ("territory", "count")
     if not hidden:
         return event.copy()
     out: dict[str, Any] = dict(event)

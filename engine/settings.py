@@ -50,6 +50,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("deployment", "Deployment", "How territories are taken at the start", ("claim", "deal", "auto"),
            words=(("claim", "territories claimed one by one"), ("deal", "territories dealt at random"),
                   ("auto", "territories and armies placed at random"))),
+    Option("setup", "Starting armies", "Starting armies placed in set-up turns, or all at once in one round",
+           ("turns", "round"),
+           words=(("turns", "placed in turns, a few at a time"),
+                  ("round", "all at once: placed in secret, revealed together"))),
     Option("setup_batch", "Starting armies per set-up turn", "Armies per setup turn", low=1, high=50),
     Option("cards", "Card sets", "Card set values", ("escalating", "fixed", "none"),
            words=(("escalating", "escalating: 4, 6, 8, 10, 12, 15, then 5 more each"),
@@ -96,7 +100,7 @@ CHOICES: dict[str, tuple[str, ...]] = {o.name: o.values for o in OPTIONS if o.va
 LOBBY_ONLY = frozenset({"min_reliability"})
 # Settings added after games were first recorded, left out of a game's record at their default: a game that keeps
 # it reads (and digests) as one from before the setting existed, and an older record reads as that default.
-RECORDED_UNLESS_DEFAULT = frozenset({"stand_in", "turn_order"})
+RECORDED_UNLESS_DEFAULT = frozenset({"stand_in", "turn_order", "setup"})
 # A language code (the bot has catalogs for en, nb and es; others fall back to English), or "" for the server's.
 LANGUAGE_CODE = re.compile(r"(?:[a-z]{2,3})?")
 # Turn deadlines a host can choose, in seconds: from live games to a week.
@@ -114,6 +118,9 @@ class Settings:
     """The rules a game is played with. Defaults are the seeds' classic rules."""
 
     deployment: str = "claim"
+    # turns: the starting armies are placed in set-up turns, ``setup_batch`` at a time; round: each player places
+    # all of theirs privately, and they are revealed together (docs/rules.md, "Set-up in one round")
+    setup: str = "turns"
     setup_batch: int = 1
     cards: str = "escalating"
     fortify: str = "adjacent"

@@ -73,7 +73,7 @@ def play_game(levels: Sequence[str], seed: str, settings: Settings | dict[str, A
         if game.state.phase == WAITING:  # a freestyle round between turns: who logs in first starts
             new = game.apply(next_starter(game, seed))
         else:
-            seat = game.state.current
+            seat = setup_mover(game, seed) if game.state.sealed is not None else game.state.current
             new = game.apply(ais[seat].choose(game, seat, seen.memory(seat) if seen is not None else None))
         if seen is not None:
             seen.follow(new)
@@ -92,6 +92,13 @@ def next_starter(game: Game, seed: str) -> Action:
         return ReleaseHold(held)
     rng = random.Random(f"starter:{seed}:{game.state.event_count}")
     return StartTurn(rng.choice(starters))
+
+
+def setup_mover(game: Game, seed: str) -> int:
+    """In a set-up round: a player with starting armies left, chosen at random (the seed and the position give
+    the same one), so the players' sittings interleave as they would in a real game."""
+    rng = random.Random(f"setup:{seed}:{game.state.event_count}")
+    return rng.choice(game.setup_waiting())
 
 
 def parse_settings(pairs: Sequence[str]) -> dict[str, Any]:

@@ -64,6 +64,9 @@ class GameState:
     income: dict[int, ev.Reinforcements] = field(default_factory=dict)
     held: int | None = None
     trade_down: bool = False
+    # Set-up in one round (``setup: round``): each player's starting armies placed but not yet revealed,
+    # {seat: {territory: armies}} (hidden information: only its player sees their own); None outside the round.
+    sealed: dict[int, dict[str, int]] | None = None
     # Reinforcement armies placed this turn that ``Undo`` would take back ({territory: armies}); None once the turn
     # can no longer be undone (a battle, the end of the attacks, a fortify move) and outside turns.
     undoable_placements: dict[str, int] | None = None
@@ -141,6 +144,7 @@ class GameState:
         new.capitals = dict(self.capitals)
         new.to_play = list(self.to_play)
         new.income = dict(self.income)
+        new.sealed = None if self.sealed is None else {k: dict(v) for k, v in self.sealed.items()}
         return new
 
     # -- serialisation ----------------------------------------------------------------------------
@@ -150,6 +154,8 @@ class GameState:
             data.update({"to_play": list(self.to_play),
                      "income": {str(k): copy.deepcopy(v) for k, v in self.income.items()},
                          "held": self.held})
+        if self.sealed is not None:  # only a set-up round has sealed placements: others read as before it existed
+            data["sealed"] = {str(k): dict(v) for k, v in self.sealed.items()}
         return data
 
     def _fields_dict(self) -> dict[str, Any]:
@@ -212,6 +218,9 @@ class GameState:
             income={int(k): {"territories": v["territories"], "continents": dict(v["continents"])}
                     for k, v in (data.get("income") or {}).items()},
             held=data.get("held"),
+            # Added with set-up in one round.
+            sealed=None if data.get("sealed") is None else {int(k): {str(t): int(n) for t, n in v.items()}
+                                                             for k, v in data["sealed"].items()},
         )
 
 
@@ -283,13 +292,19 @@ def _dealt(state: GameState, e: ev.TerritoriesDealt) -> None:
 
 def _placed(state: GameState, e: ev.ArmiesPlaced) -> None:
     t, count, source = e["territory"], e["count"], e.get("source", "reinforcement")
-    state.armies[t] += count
+    if source != "sealed":
+        state.armies[t] += count
     if source == "setup":
         state.setup_remaining[e["seat"]] -= count
         state.batch_left -= count
     elif source == "neutral":
         state.setup_remaining[NEUTRAL] -= count
         state.neutral_left -= count
+    elif source == "sealed":  # set-up in one round: counted off, on the board only when revealed
+        state.setup_remaining[e["seat"]] -= count
+        assert state.sealed is not None
+        mine = state.sealed.setdefault(e["seat"], {})
+        mine[t] = mine.get(t, 0) + count
     elif source == "random":
         state.setup_remaining[state.owners[t]] -= count
     elif source == "reinforcement":
@@ -328,6 +343,20 @@ def _round_started(state: GameState, e: ev.RoundStarted) -> None:
     state.held = e["held"]
     state.reinforcements = 0
     state.pending = None
+
+
+def _setup_round(state: GameState, e: ev.SetupRound) -> None:
+    state.phase = SETUP
+    state.batch_left = 0
+    state.neutral_left = 0
+    state.sealed = {seat: {} for seat in e["seats"]}
+
+
+def _placements_revealed(state: GameState, e: ev.PlacementsRevealed) -> None:
+    for placed in e["placements"].values():
+        for t, count in placed.items():
+            state.armies[t] += count
+    state.sealed = None
 
 
 def _hold_released(state: GameState, e: ev.HoldReleased) -> None:
@@ -506,6 +535,8 @@ _REDUCERS: dict[str, Callable[[GameState, Any], None]] = {
     "round_started": _round_started,
     "hold_released": _hold_released,
     "round_closed": _round_closed,
+    "setup_round": _setup_round,
+    "placements_revealed": _placements_revealed,
 }
 EVENT_TYPES = frozenset(_REDUCERS) | {"game_started"}
 

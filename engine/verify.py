@@ -82,8 +82,11 @@ def verify_events(events: Sequence[Event]) -> None:
             case "missions_dealt":
                 if MissionsMode.deal(game) != event:
                     raise Mismatch(f"{where}: the missions are not the ones the seed gives")
-            case "armies_placed" if event.get("source") == "random" and "draws" in event:
-                expected_random = list(game._random_placements())
+            case "armies_placed" if event.get("source") in ("random", "sealed") and "draws" in event:
+                seats = None
+                if event.get("source") == "sealed" or game.setup_round:
+                    seats = game.setup_waiting() if event.get("source") == "sealed" else [NEUTRAL]
+                expected_random = list(game._random_placements(seats, event.get("source", "random")))
                 got = events[line - 1: line - 1 + len(expected_random)]
                 if expected_random != got:
                     raise Mismatch(f"{where}: the random placements are not the ones the seed gives")

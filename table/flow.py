@@ -30,7 +30,7 @@ from engine.ai import Memory, Recollection, recollect
 from engine.fog import fog_hides_board
 from engine.game import split_log
 from engine.settings import hold_time, turn_limit
-from engine.state import ATTACK, FORTIFY, OCCUPY, OVER, REINFORCE, WAITING
+from engine.state import OVER, SETUP, WAITING
 from ops import logs
 from store import (
     ACTIVE_STATUSES,
@@ -75,7 +75,7 @@ from .outcome import (
 from .refusals import LimitReached, VoteRefused
 from .seats import SeatOffers
 from .thinking import Thinking
-from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, round_key, turn_key
+from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, in_round, round_key, turn_key, waited_on
 
 log = logging.getLogger(__name__)
 
@@ -473,6 +473,8 @@ class Table(SeatOffers):
             record = await self.store.get_game(game_id)
             if not self._round_open(record, timer):
                 return Outcome(record)
+            if record.game().state.sealed is not None:
+                return await self._close_setup_round(record)
             settings = record.game().state.settings
             level = settings.stand_in if settings.on_timeout == "ai" else TIMEOUT_PLAYERS[settings.on_timeout]
             parts: list[Part] = []
@@ -509,13 +511,27 @@ class Table(SeatOffers):
                 record = result.record
             return await self._finish(record, parts, notes)
 
+    async def _close_setup_round(self, record: GameRecord) -> Outcome:
+        """A set-up round's deadline passed: each human who had starting armies left missed a turn (counted once,
+        by the round's key), the engine places the rest at random and reveals every placement, and play begins.
+        The caller holds the game's lock; a restart fires the deadline again only while the round is open."""
+        state = record.game().state
+        late = waited_on(state)
+        for seat in late:
+            if not record.player(seat).is_ai:
+                await self.store.record_missed_turn(record.id, seat, round_key(state))
+        result = await self.store.apply_action(record.id, EndRound(state.active_seats()[0]))
+        return await self._finish(result.record, [self._part(late[0] if late else state.current, TIMEOUT, state,
+                                                             result)])
+
     @staticmethod
     def _round_open(record: GameRecord, timer: Timer) -> bool:
-        """Whether the freestyle round ``timer`` belongs to is still open in a running game."""
+        """Whether the freestyle (or set-up) round ``timer`` belongs to is still open in a running game."""
         if record.status != RUNNING or record.state_json is None:
             return False
         state = record.game().state
-        return state.phase != OVER and state.freestyle and round_key(state) == timer.key
+        return (state.phase != OVER and (state.freestyle or state.sealed is not None)
+                and round_key(state) == timer.key)
 
     async def release(self, game_id: int, seat: int, timer: Timer) -> Outcome:
         """The wait passed: the player who ended the last round may start this one too."""
@@ -585,7 +601,8 @@ class Table(SeatOffers):
         """Let the AIs play if it is their turn, then set the timers; ``record`` is the game as stored now. The
         caller holds the game's lock."""
         known = parts[-1].after if parts and parts[-1].by != START else None
-        if known is None or known.phase in (OVER, WAITING) or record.player(known.current).is_ai:
+        if known is None or known.phase in (OVER, WAITING) or known.sealed is not None \
+                or record.player(known.current).is_ai:
             record = await self._stand_ins(await self.store.get_game(record.id), parts)
             known = None
         try:
@@ -612,7 +629,12 @@ class Table(SeatOffers):
                 break
             seat = s.current
             turn = s.turn
-            if s.phase == WAITING:  # a freestyle round between turns: an AI seat that may start does
+            if s.sealed is not None:  # a set-up round: each AI seat places all its starting armies, one after another
+                ready = [x for x in waited_on(s) if record.player(x).is_ai]
+                if not ready:
+                    break
+                seat, level, by = ready[0], record.player(ready[0]).ai_level or "normal", AI
+            elif s.phase == WAITING:  # a freestyle round between turns: an AI seat that may start does
                 ready = [x for x in game.starters() if record.player(x).is_ai]
                 if not ready:
                     break
@@ -725,7 +747,7 @@ class Table(SeatOffers):
         timers = await self.store.game_deadlines(record.id)
         if record.status == RUNNING and record.state_json is not None:
             state = state or record.game().state
-            if state.freestyle and state.phase in (WAITING, REINFORCE, ATTACK, OCCUPY, FORTIFY):
+            if in_round(state):
                 return await self._sync_round(record, state, timers)
             seat = state.current
             if state.phase != OVER and not record.player(seat).is_ai:
@@ -751,7 +773,8 @@ class Table(SeatOffers):
     async def _sync_round(self, record: GameRecord, state: GameState, timers: list[Deadline]) -> float | None:
         """A freestyle round's timers: its deadline (kept from when it opened), the hold of the player who ended
         the last round, reminders to the humans who have not played, and the running turn's own limit (never
-        beyond the round's deadline). Returns the running turn's deadline, or the round's while none runs."""
+        beyond the round's deadline). Returns the running turn's deadline, or the round's while none runs.
+        A set-up round's: its deadline, and reminders to the humans who have armies left to place."""
         settings = state.settings
         now = self.clock()
         key = round_key(state)
@@ -767,7 +790,7 @@ class Table(SeatOffers):
                 and (fresh or (state.held, hold) in kept):
             wanted[(state.held, hold)] = kept.get((state.held, hold), now + hold_time(settings))
         length = settings.turn_deadline
-        for seat in state.to_play:  # reminders to the humans who have not played (one sent is not sent again)
+        for seat in waited_on(state):  # reminders to the humans who have not played (one sent is not sent again)
             for kind, at in ((TimerKind.HALF, ends - length / 2), (TimerKind.HOUR, ends - LIVE)):
                 name = str(Timer(kind, key))
                 if (seat, name) in kept or (fresh and settings.reminders == "auto" and length >= LIVE
@@ -775,11 +798,18 @@ class Table(SeatOffers):
                                             and not record.player(seat).is_ai):
                     wanted[(seat, name)] = kept.get((seat, name), at)
         due = ends
-        if state.phase != WAITING and not record.player(state.current).is_ai:
+        if state.phase == SETUP:  # a set-up round: an AI seat stopped at its bound goes on shortly, from the scheduler
+            late = [x for x in waited_on(state) if record.player(x).is_ai]
+            goes_on = str(Timer.now(TimerKind.AI, state))
+            if late:
+                wanted[(late[0], goes_on)] = kept.get((late[0], goes_on), now + AI_PAUSE)
+        elif state.phase == WAITING:  # no turn runs: the round's deadline is the one waited for
+            pass
+        elif not record.player(state.current).is_ai:
             turn = str(Timer.now(TimerKind.TURN, state))
             due = kept.get((state.current, turn), min(now + turn_limit(settings), ends))
             wanted[(state.current, turn)] = due
-        elif state.phase != WAITING:  # the AI stopped at its bound: it goes on shortly, from the scheduler
+        else:  # the AI stopped at its bound: it goes on shortly, from the scheduler
             goes_on = str(Timer.now(TimerKind.AI, state))
             wanted[(state.current, goes_on)] = kept.get((state.current, goes_on), now + AI_PAUSE)
         changed = False

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine import GameState
-from engine.state import CLAIM, OVER, SETUP, WAITING
+from engine.state import ATTACK, CLAIM, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP, WAITING
 from store import RUNNING, Deadline, GameRecord
 
 
@@ -54,8 +54,23 @@ def turn_key(state: GameState) -> str:
 
 
 def round_key(state: GameState) -> str:
-    """Names one freestyle round: its deadline, its hold and the reminders of the players who have not played."""
+    """Names one freestyle round: its deadline, its hold and the reminders of the players who have not played.
+    A set-up round (``setup: round``) comes before the first round: ``r0``."""
     return f"r{state.round}"
+
+
+def waited_on(state: GameState) -> list[int]:
+    """The players a round still waits on: in a set-up round those with starting armies left to place, in a
+    freestyle round those who have not played."""
+    if state.sealed is not None:
+        return [seat for seat in sorted(state.sealed) if state.setup_remaining.get(seat, 0) > 0]
+    return list(state.to_play)
+
+
+def in_round(state: GameState) -> bool:
+    """Whether a round's timers run now: a freestyle round (between turns or during one), or a set-up round."""
+    return state.sealed is not None or (state.freestyle and state.phase in (WAITING, REINFORCE, ATTACK, OCCUPY,
+                                                                             FORTIFY))
 
 
 @dataclass(frozen=True)
@@ -99,8 +114,9 @@ class Timer:
         if record.status != RUNNING or record.state_json is None:
             return False
         state = record.game().state
-        if state.freestyle and self.key.startswith("r"):  # a reminder of a round: to a player who has not played
-            return (state.phase != OVER and self.key == round_key(state) and seat in state.to_play
+        if (state.freestyle or state.sealed is not None) and self.key.startswith("r"):
+            # a reminder of a round: to a player who has not played (or not placed all their starting armies)
+            return (state.phase != OVER and self.key == round_key(state) and seat in waited_on(state)
                     and not record.player(seat).is_ai)
         if state.phase == OVER or state.current != seat or turn_key(state) != self.key:
             return False

@@ -238,7 +238,9 @@ class Referee:
 # (names only), the end (and the set-up).
 PUBLIC_KINDS = {"game_started", "first_player", "missions_dealt", "territories_dealt", "setup_turn", "deck_shuffled",
                 "wilds_returned", "turn_started", "turn_ended", "cards_traded", "player_eliminated",
-                "player_surrendered", "mission_changed", "game_over", "seat_claimed"}
+                "player_surrendered", "mission_changed", "game_over", "seat_claimed",
+                # a set-up round opens, and its placements are revealed (what is out of sight checked above)
+                "setup_round", "placements_revealed"}
 
 
 __all__ = ["Referee", "RenderTrace", "own_view"]

@@ -84,6 +84,9 @@ PLAYERS_FOR_TEAMS = {"none": (2, 3, 4, 5, 6), "2v2": (4,), "3v3": (6,), "2v2v2":
 VALUES: dict[str, tuple[Any, ...]] = {
     **CHOICES,
     "setup_batch": (1, 2, 5, 50),
+    # Set-up turns: everyone places at once in a set-up round, a race this harness's one-mover-at-a-time model does
+    # not follow; its random games, refusals and replays are tests/test_setup_round.py's.
+    "setup": ("turns",),
     "turn_deadline": (60, *DEADLINES, 30 * 86400),
     "max_missed": (0, 3, 100),
     "vacation_days": (0, 7, 60),

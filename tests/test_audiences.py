@@ -44,7 +44,14 @@ async def play_one(d: OfflineDiscord) -> bool:
         return False
     game = record.game()
     seat = game.state.current
-    user = next(name for name in HUMANS if record.seat_of(d.user(name).id) == seat)
+    if game.state.sealed is not None:  # a set-up round: a human with starting armies left places
+        waiting = [x for x in game.setup_waiting() if any(record.seat_of(d.user(n).id) == x for n in HUMANS)]
+        if not waiting:   # only AIs (or a seat no player here holds) left to place
+            return True
+        seat = waiting[0]
+    user = next((name for name in HUMANS if record.seat_of(d.user(name).id) == seat), None)
+    if user is None:   # an AI's move (it goes on from the scheduler) or a seat no player here holds
+        return True
     name, options = command_for(make_ai("normal", salt="h").choose(game, seat), game)
     step = await d.send_command(user, "general", name, options)
     assert not step.problems, (name, options, step.problems)
@@ -71,6 +78,20 @@ def mission_secrets(record: Any) -> dict[int, list[str]]:
     game = record.game()
     return {seat: [mission_line(game.mission(seat), game.board, game.state)]
             for seat in range(len(record.players)) if game.mission(seat) is not None}
+
+
+async def sealed_secrets(d: OfflineDiscord, record: Any, secrets: dict[int, list[str]]) -> dict[int, list[str]]:
+    """``secrets`` and, for each seat, the lines of its starting armies placed in secret in a set-up round."""
+    from cogs.shared.placements import placed_line
+
+    game = record.game()
+    out = {seat: list(texts) for seat, texts in secrets.items()}
+    for e in await d.bot.store.events(record.id):
+        if e["type"] == "armies_placed" and e.get("source") == "sealed":
+            line = placed_line(e, game.state.seat_name(e["seat"]), game.name(e["territory"]), None,
+                               include_setup=True)
+            out.setdefault(e["seat"], []).append(line or "")
+    return out
 
 
 # -- regressions ---------------------------------------------------------------------------------------------------
@@ -377,25 +398,27 @@ STEPS = ("move", "move", "move", "move", "timeout", "log", "export", "map", "sta
                                                                  HealthCheck.too_slow])
 @given(fog=st.sampled_from(["on", "on", "off"]), mode=st.sampled_from(["classic", "missions", "capitals"]),
        cards=st.sampled_from(["escalating", "fixed"]), ais=st.integers(1, 2), second_human=st.booleans(),
-       teams=st.booleans(), seed=st.integers(0, 10_000),
+       teams=st.booleans(), setup_round=st.booleans(), seed=st.integers(0, 10_000),
        steps=st.lists(st.tuples(st.sampled_from(STEPS), st.sampled_from(["alice", "bob", "carol"])),
                       min_size=6, max_size=22))
-def test_no_audience_learns_what_it_may_not_know(monkeypatch, fog, mode, cards, ais, second_human, teams, seed,
-                                                 steps):
+def test_no_audience_learns_what_it_may_not_know(monkeypatch, fog, mode, cards, ais, second_human, teams,
+                                                 setup_round, seed, steps):
     trace = RenderTrace(monkeypatch)
     humans = ("alice", "bob") if second_human else ("alice",)
     options: dict[str, Any] = {"deployment": "auto", "fog": fog, "mode": mode, "cards": cards,
                                "turn_deadline": 3600, "max_missed": 2}
     if teams and len(humans) + ais == 4:
         options["teams"] = "2v2"
+    if setup_round:  # the starting armies placed in secret, all revealed together
+        options.update(deployment="deal", setup="round")
 
     async def scenario(folder: Path) -> None:
         async with OfflineDiscord(make_bot(folder / "g.db", seed=f"prop-{seed}"), strict=True) as d:
             await start(d, humans, ais, **options)
             record = await record_of(d)
             referee = Referee(trace, seats_of(d, record))
-            secrets = mission_secrets(record)
-            await check(d, referee, secrets)
+            missions = mission_secrets(record)
+            await check(d, referee, await sealed_secrets(d, record, missions))
             for kind, user in steps:
                 record = await record_of(d)
                 if record.status != "running":
@@ -427,7 +450,7 @@ def test_no_audience_learns_what_it_may_not_know(monkeypatch, fog, mode, cards, 
                         referee.seats = seats_of(d, await record_of(d))
                 elif record.seat_of(d.user(user).id) is not None:
                     await d.send_command(user, "general", kind, {})
-                await check(d, referee, secrets)
+                await check(d, referee, await sealed_secrets(d, await record_of(d), missions))
             assert referee.counts["messages"] > 5
 
     with tempfile.TemporaryDirectory() as folder:

@@ -483,8 +483,8 @@ async def test_the_host_sets_up_a_lobby_by_taps_and_forged_values_change_nothing
             step = await d.select("alice", [value], d.message(lobby.id), custom_id=values["custom_id"])
             assert not step.problems, step.problems
             assert str((await record_of(d)).settings[name]) == value
-        assert set(MENU_SETTINGS) == {"mode", "fog", "teams", "cards", "fortify", "turn_order", "turn_deadline",
-                                      "min_reliability", "stand_in"}
+        assert set(MENU_SETTINGS) == {"mode", "fog", "teams", "cards", "fortify", "turn_order", "setup",
+                                      "turn_deadline", "min_reliability", "stand_in"}
         before = await record_of(d)
         gid = before.id
         for custom_id, value in ((f"lobbys:{gid}:val:fog", "maybe"), (f"lobbys:{gid}:val:max_missed", "0"),
@@ -502,7 +502,11 @@ async def test_the_host_sets_up_a_lobby_by_taps_and_forged_values_change_nothing
         assert after.settings == before.settings and len(after.players) == len(before.players)  # nothing changed
         # A setting that does not apply is not listed: no set-up turns when deployment is automatic.
         assert "Starting armies per set-up turn" not in settings_text(after.settings, "en")
-        assert "Starting armies per set-up turn" in settings_text({**after.settings, "deployment": "deal"}, "en")
+        assert "Starting armies per set-up turn" in settings_text({**after.settings, "deployment": "deal",
+                                                                   "setup": "turns"}, "en")
+        # Nor when they are all placed in one round.
+        assert "Starting armies per set-up turn" not in settings_text({**after.settings, "deployment": "deal",
+                                                                       "setup": "round"}, "en")
 
 
 async def test_the_trade_button_tells_the_channel_nothing_about_the_hand():

@@ -30,8 +30,8 @@ JOIN, ADD_AI, START = "join", "bot", "start"  # the lobby buttons' verbs
 SETTING, VALUE, AI_LEVEL = "set", "val", "ai"  # the lobby menus' verbs: a setting, then its value (arg: the
 #                                                setting); an AI of a level
 # The settings a host chooses from the lobby's menus, in the order offered (declared in engine.settings.OPTIONS).
-MENU_SETTINGS = ("mode", "fog", "teams", "cards", "fortify", "turn_order", "turn_deadline", "min_reliability",
-                 "stand_in")
+MENU_SETTINGS = ("mode", "fog", "teams", "cards", "fortify", "turn_order", "setup", "turn_deadline",
+                 "min_reliability", "stand_in")
 # The minimum reliabilities a host can choose from the lobby's menu (/risk new takes any from 0 to 100).
 RELIABILITY_STEPS = (0, 50, 70, 80, 90, 95)
 # A game without a preset: territories dealt at random and starting armies placed five at a time, so a game
@@ -79,7 +79,8 @@ def settings_text(settings: dict[str, Any], locale: object | None = None) -> str
 def applies(settings: Settings, key: str) -> bool:
     """Whether a setting changes anything in a game with these settings (no set-up turns with deployment auto, no
     stand-in's level when no AI plays for an absent player)."""
-    return not ((key == "setup_batch" and settings.deployment == "auto")
+    return not ((key == "setup_batch" and (settings.deployment == "auto" or settings.setup == "round"))
+                or (key == "setup" and settings.deployment == "auto")
                 or (key == "stand_in" and settings.on_timeout != "ai" and settings.on_boot != "ai"))
 
 
@@ -195,7 +196,7 @@ class LobbyCommands(CogBase):
                        setup_batch: app_commands.Range[int, 1, 50] | None = None, cards: str | None = None,
                        fortify: str | None = None, turn_deadline: int | None = None, on_timeout: str | None = None,
                        max_missed: app_commands.Range[int, 0, 20] | None = None, on_boot: str | None = None,
-                       stand_in: str | None = None, turn_order: str | None = None,
+                       stand_in: str | None = None, turn_order: str | None = None, setup: str | None = None,
                        max_rounds: app_commands.Range[int, 0, 1000] | None = None,
                        min_reliability: app_commands.Range[int, 0, 100] | None = None,
                        language: str | None = None, mode: str | None = None, teams: str | None = None,

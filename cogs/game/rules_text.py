@@ -120,6 +120,12 @@ RULE_TOPICS: dict[str, tuple[Part, ...]] = {
                   "has played, or at its deadline, when the turns not taken are played as missed turns. Whoever "
                   "ended a round may start the next one only after another player has started a turn, or a quarter "
                   "of the round has passed.",),
+    "setup": ("**Set-up in one round** (setup round). After the territories are dealt (or claimed), everyone "
+              "places all their starting armies at once, in secret, in as many goes as they like (</place>, or the "
+              "Place button): nobody sees anyone else's until everyone has placed, then all are revealed together "
+              "and the first turn begins. At the set-up's deadline the armies not yet placed go at random to their "
+              "player's territories, and the round is revealed as it is. With two players the neutral armies are "
+              "placed at random.",),
     "undo": ("**Undo.** Until your first attack you may take back the armies you placed this turn (the Undo button, "
              "or </undo>): they go back to be placed again. Armies from a card bonus stay.",),
 }
@@ -136,7 +142,8 @@ VARIANTS: dict[str, str] = {
 VARIANTS_NOTE = "Asked in a game's channel, </risk rules> tells that game's rules."
 # The setting a topic is about, named after it when it is asked in a game's channel.
 ABOUT: dict[str, str] = {"cards": "cards", "fortify": "fortify", "elimination": "cards", "missions": "mode",
-                         "capitals": "mode", "teams": "teams", "fog": "fog", "freestyle": "turn_order"}
+                         "capitals": "mode", "teams": "teams", "fog": "fog", "freestyle": "turn_order",
+                         "setup": "setup"}
 IN_THIS_GAME = "In this game: {setting}: **{value}**."
 
 

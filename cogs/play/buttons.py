@@ -55,7 +55,7 @@ async def capital(tap: Tap) -> None:
 
 async def place(tap: Tap) -> None:
     in_phase(tap, Place)
-    if not armies_to_place(tap.game.state):
+    if not armies_to_place(tap.game.state, tap.seat):
         raise UserError(_("You have no armies left to place.", tap.locale))
     await _menu(tap, verb.PLACE, _("Place on which territory?", tap.locale))
 
@@ -67,7 +67,7 @@ async def neutral(tap: Tap) -> None:
 
 async def put(tap: Tap) -> None:
     territory = tap.territory(0, verb.PLACE)
-    await tap.act(Place(tap.seat, territory, tap.number(1, 1, max(1, armies_to_place(tap.game.state)))))
+    await tap.act(Place(tap.seat, territory, tap.number(1, 1, max(1, armies_to_place(tap.game.state, tap.seat)))))
 
 
 async def cards(tap: Tap) -> None:
@@ -278,7 +278,7 @@ async def chose_neutral(tap: Tap, value: str) -> None:
 
 
 async def chose_place(tap: Tap, value: str) -> None:
-    left = armies_to_place(tap.game.state)
+    left = armies_to_place(tap.game.state, tap.seat)
     if not left:
         raise UserError(_("You have no armies left to place.", tap.locale))
     if left == 1:  # the last army: nothing to count
@@ -297,7 +297,7 @@ async def chose_place(tap: Tap, value: str) -> None:
 
 
 async def chose_place_all(tap: Tap, value: str) -> None:
-    left = armies_to_place(tap.game.state)  # a menu of an earlier moment (another number was left) is refused
+    left = armies_to_place(tap.game.state, tap.seat)  # a menu of an earlier moment (another number was left) is refused
     await tap.act(Place(tap.seat, value, tap.number(0, max(1, left), left)))
 
 

@@ -43,8 +43,10 @@ from engine.fog import fog_hides_board
 from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OVER, REINFORCE, SETUP, WAITING, Event
 
 
-def armies_to_place(state: GameState) -> int:
-    """The armies the player to move still has to place (none outside placing)."""
+def armies_to_place(state: GameState, seat: int | None = None) -> int:
+    """The armies the player to move still has to place (none outside placing); in a set-up round, ``seat``'s."""
+    if state.sealed is not None:
+        return state.setup_remaining.get(seat, 0) if seat in state.sealed else 0
     return state.reinforcements if state.phase == REINFORCE else state.batch_left if state.phase == SETUP else 0
 
 
@@ -56,6 +58,8 @@ def turn_prompt(game: Game, locale: object, who: str, *, private: bool = False) 
         return _("🎯 {who}, claim a territory ({left} left).", locale, who=who, left=len(game.claimable()))
     if s.phase == CAPITAL:
         return _("🎯 {who}, choose your capital.", locale, who=who)
+    if s.sealed is not None:
+        return round_prompt(game, locale, who)
     if s.phase == SETUP:
         if s.batch_left:
             return ngettext("🎯 {who}, place {n} of your starting armies.", "🎯 {who}, place {n} of your starting "
@@ -75,8 +79,14 @@ def turn_prompt(game: Game, locale: object, who: str, *, private: bool = False) 
 
 
 def round_prompt(game: Game, locale: object, who: str) -> str:
-    """A freestyle round between turns: who has played, who has not (``who``: their names or mentions)."""
+    """A freestyle round between turns: who has played, who has not (``who``: their names or mentions). A set-up
+    round: who has placed all their starting armies (never where nor how many), who has not."""
     s = game.state
+    if s.sealed is not None:
+        done = [seat_name(s, x, locale) for x in sorted(s.sealed) if x not in game.setup_waiting()]
+        text = _("🤫 Set-up: {who}, place all your starting armies, in as many goes as you like: nobody sees them "
+                 "until everyone has placed, then all are revealed together.", locale, who=who)
+        return text + (" " + _("Placed: {players}.", locale, players=", ".join(done)) if done else "")
     played = [seat_name(s, x, locale) for x in s.active_seats() if x not in s.to_play]
     text = _("🔄 Round {round}: {who}, take your turn when you like (one at a time): tap Start, or make a move.",
              locale, round=s.round, who=who)
@@ -129,7 +139,9 @@ def _capital(p: _Panel) -> list[discord.ui.Item[Any]]:
 def _place(p: _Panel) -> list[discord.ui.Item[Any]]:
     s, locale = p.game.state, p.locale
     items: list[discord.ui.Item[Any]] = []
-    if s.phase == SETUP:
+    if s.sealed is not None:  # a set-up round: each player's own menu, privately
+        items.append(GameButton(p.game_id, verb.PLACE, label=_("Place", locale), style=Blue, emoji="➕"))
+    elif s.phase == SETUP:
         if s.batch_left:
             items += _place_all(p)
         if s.neutral_left:

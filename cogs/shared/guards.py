@@ -90,6 +90,8 @@ def on_turn(record: GameRecord, interaction: discord.Interaction[Any]) -> tuple[
     seat = seat_of(record, interaction)
     game = record.game()
     s = game.state
+    if s.sealed is not None:  # a set-up round: everyone places at once (the rules refuse what is not allowed)
+        return game, seat
     if s.freestyle and (s.phase == WAITING or s.current != seat):  # who may start a turn of the round
         refusal = game.start_refusal(seat)
         if refusal is not None:

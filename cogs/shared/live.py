@@ -37,6 +37,7 @@ from engine.game import split_log
 from engine.state import ATTACK, FORTIFY, OCCUPY, OVER, WAITING
 from store import GameRecord, LivePanel, StoreReader
 from table import Table
+from table.timers import waited_on
 
 log = logging.getLogger(__name__)
 EDIT_WINDOW = 55 * 60  # seconds a panel is edited after it was posted (Discord: an hour, with a margin)
@@ -155,7 +156,7 @@ class LivePanels:
         """The panel's first line (it mentions the player; ``ping``: and pings them) and its buttons."""
         game = Game(state)
         locale = game_locale(record)
-        if state.phase == WAITING:
+        if state.phase == WAITING or state.sealed is not None:
             return await self._round_call(record, state, due, ping=ping)
         player = record.player(state.current)
         prefs = await self.store.get_user_prefs(player.user_id) if player.user_id else None
@@ -197,7 +198,7 @@ class LivePanels:
         locale = game_locale(record)
         names: list[str] = []
         pinged: list[discord.Object] = []
-        for seat in state.to_play:
+        for seat in waited_on(state):
             player = record.player(seat)
             if player.is_ai or player.user_id is None:
                 continue

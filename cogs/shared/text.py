@@ -11,10 +11,11 @@ from typing import Any, assert_never, cast
 from cogs.shared.i18n import _, ngettext, pgettext, territory_name
 from cogs.shared.names import for_page, safe_text
 from cogs.shared.names import safe_name as safe_name  # noqa: PLC0414  (re-exported: most of cogs/ reads it here)
+from cogs.shared.placements import placed_line
 from cogs.shared.rounds import round_line
 from engine import Board, GameState
 from engine.board import MAX_DESCRIPTION
-from engine.events import ArmiesPlaced, Battle, Event, Mission, TurnStarted, View
+from engine.events import Battle, Event, Mission, TurnStarted, View
 from engine.fog import public_phase
 from engine.game import PHASE_WORDS
 from engine.missions import fallback_count, with_player
@@ -204,7 +205,7 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
             return ngettext("{n} army holds {territory}.", "{n} armies hold {territory}.", e["count"], locale,
                             territory=name(e["to"]))
         case "armies_placed":
-            return _placed_line(e, state, board, locale, include_setup=include_setup)
+            return placed_line(e, who(e["seat"]), name(e["territory"]), locale, include_setup=include_setup)
         case "placements_undone":
             return ngettext("↩️ {player} took back {n} army.", "↩️ {player} took back {n} armies.", e["armies"],
                             locale, player=who(e["seat"]))
@@ -256,29 +257,12 @@ def _event_line(e: Event, state: GameState, board: Board, locale: object | None 
         case "seat_claimed":
             return _("🪑 {substitute} takes over {player}'s seat.", locale, substitute=safe_name(e["name"]),
                      player=safe_name(e["former"]))
-        case "round_started" | "round_closed" | "hold_released":
-            return round_line(e, locale)
+        case "round_started" | "round_closed" | "hold_released" | "setup_round" | "placements_revealed":
+            return round_line(e, locale, ", ".join(who(x) for x in cast("dict[str, Any]", e).get("stand_in", ())))
         case "game_started" | "missions_dealt" | "setup_turn" | "wilds_returned" | "mission_changed":
             return None   # told elsewhere (the lobby, the setup panel, a private mission) or not at all
         case _:
             assert_never(e["type"])
-
-
-def _placed_line(e: ArmiesPlaced, state: GameState, board: Board, locale: object | None, *,
-                 include_setup: bool) -> str | None:
-    player, territory = seat_name(state, e["seat"], locale), fog_name(board, e["territory"], locale)
-    match e.get("source"):
-        case "random" if not include_setup:
-            return None
-        case "card_bonus":
-            return _("+{count} card bonus on {territory}.", locale, count=e["count"], territory=territory)
-        case "neutral":
-            return ngettext("{player} placed {n} neutral army on {territory}.",
-                            "{player} placed {n} neutral armies on {territory}.", e["count"], locale,
-                            player=player, territory=territory)
-        case _:
-            return _("{player} placed {count} on {territory}.", locale, player=player, count=e["count"],
-                     territory=territory)
 
 
 def _turn_line(e: TurnStarted, state: GameState, locale: object | None) -> str:

@@ -91,11 +91,12 @@ class HardAI(NormalAI):
             return ChooseCapital(seat, self.capital_choice(game, seat))
         if s.phase == CLAIM:
             return Claim(seat, self._claim(game, seat))
-        if s.batch_left == 0:
+        if game.setup_left(seat) == 0:
             return NormalAI._setup_place(self, game, seat)
         pos = Position.of(game, seat)
         options = set(game.placeable(seat))
-        return Place(seat, self._stack_for(pos, [t for t in pos.mine if t in options] or sorted(options), 0), 1)
+        count = -(-game.setup_left(seat) // 4) if s.sealed is not None else 1  # a set-up round: a quarter at a time
+        return Place(seat, self._stack_for(pos, [t for t in pos.mine if t in options] or sorted(options), 0), count)
 
     def _claim(self, game: Game, seat: int) -> str:
         s, board = game.state, game.board

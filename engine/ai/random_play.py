@@ -82,7 +82,7 @@ class RandomAI:
         if s.phase == SETUP:
             territory = pick(rng, game.placeable(seat))
             # Under fog a neutral territory out of sight is not in the view: any placeable one not its own is neutral.
-            left = s.batch_left if s.owners.get(territory) == seat else s.neutral_left
+            left = game.setup_left(seat) if s.owners.get(territory) == seat else s.neutral_left
             return Place(seat, territory, amount(rng, 1, left))
         if s.phase == CAPITAL:
             return ChooseCapital(seat, pick(rng, game.capital_choices(seat)))
