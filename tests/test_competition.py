@@ -301,6 +301,7 @@ def test_teams_play_as_entrants():
     check_standings(spec, entrants, pairings, results)
 
 
+@pytest.mark.slow   # every format and table size, up to 64 entrants each: CI's slow suite
 @pytest.mark.parametrize("format", FORMATS)
 @pytest.mark.parametrize("size", [2, 3, 4, 5, 6])
 def test_every_format_and_table_size_plays_from_the_fewest_entrants_to_64(format: str, size: int) -> None:
@@ -337,7 +338,8 @@ def test_a_swiss_at_tables_of_four_seldom_repeats_a_meeting():
     assert sum(twice) / len(twice) <= 9 and min(twice) >= 6
 
 
-@pytest.mark.parametrize(("count", "rounds"), [(9, 8), (11, 9), (21, 16), (33, 20), (64, 24)])
+@pytest.mark.parametrize(("count", "rounds"), [(9, 8), (11, 9), (21, 16), (33, 20),
+                                               pytest.param(64, 24, marks=pytest.mark.slow)])
 def test_a_1v1_swiss_has_no_rematch_while_a_round_without_one_exists(count: int, rounds: int):
     """Every round of a long 1v1 Swiss (odd counts: the bye goes to the entrant whose sitting out avoids rematches)
     has no rematch whenever a round without one exists among the entrants with the fewest byes: checked by a

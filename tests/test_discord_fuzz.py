@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from discord_helpers import OfflineDiscord, make_bot
 from discord_offline import OfflineError
 from hypothesis import HealthCheck, given, settings
@@ -101,6 +102,7 @@ async def session(db: Path, data: st.DataObject, steps: int) -> int:
     return interactions
 
 
+@pytest.mark.slow   # 25 random sequences of interactions through the real pipeline: CI's slow suite
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(data=st.data())

@@ -7,6 +7,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
 from discord_helpers import OfflineDiscord, make_bot, play_rounds, record_worker_tasks, start
 from PIL import Image
 
@@ -160,6 +161,7 @@ async def test_past_game_files_draw_nothing_for_a_game_that_is_not_over(tmp_path
         assert await past_game_files(d.bot.store, record, "en") == []
 
 
+@pytest.mark.slow   # real games and a chart drawn in a worker process: CI's slow suite
 async def test_stats_come_with_a_rating_chart_drawn_in_a_worker_once_the_rating_shows(tmp_path: Path, monkeypatch):
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="chart")) as d:
         await finished_games(d, MIN_GAMES - 1, rounds=EARLY_TURNS)

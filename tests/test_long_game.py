@@ -208,6 +208,7 @@ def knows_map(map_id: str) -> tuple[bool, int]:
     return registered_map(map_id) is not None, os.getpid()
 
 
+@pytest.mark.slow   # worker processes started and killed: CI's slow suite
 async def test_a_log_worker_that_dies_is_replaced_and_given_the_server_maps_again():
     from engine import board as boards
     from tests.test_one_way import one_way_map

@@ -33,6 +33,7 @@ def wait_for_lock(db: Path, process: subprocess.Popen[str]) -> str:
     raise AssertionError("the first bot never took the database")
 
 
+@pytest.mark.slow   # two real bot processes: CI's slow suite
 def test_a_second_bot_process_on_one_sqlite_file_refuses_to_start(tmp_path: Path):
     db = tmp_path / "risk.sqlite3"
     first = subprocess.Popen(bot_py(tmp_path, "console", "--db", str(db), "--out", str(tmp_path / "out")), cwd=ROOT,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
 from test_substitutes import play_turn, user_of
 from test_web_board import collect
@@ -78,6 +79,7 @@ class Boards:
             await http.close()
 
 
+@pytest.mark.slow   # three players and two spectators' boards through five changes of seat: CI's slow suite
 async def test_seats_changing_hands_with_boards_open(tmp_path: Path):
     """Under fog, with the boards of three players and two spectators open: the AI takes Bob's seat (his board is
     closed with the reason, his cookie opens nothing), Dave claims it (his spectator's board stays a spectator's; a
