@@ -88,3 +88,25 @@ async def record_of(d: OfflineDiscord) -> Any:
     return await d.bot.store.get_active_game(d.channel("general").id)
 
 
+
+
+def patched(before: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
+    """The board a page shows after a board message: a whole board, or ``before`` with the message's changes
+    (``web.board.diff``), applied as ``board.js`` applies them."""
+    if "board" in message:
+        whole: dict[str, Any] = message["board"]
+        return whole
+    assert before is not None, "a change came before any whole board"
+    change = message["diff"]
+    after = {**before, **change.get("set", {})}
+    for key in change.get("drop", []):
+        after.pop(key, None)
+    for key in ("owners", "armies"):
+        territories = dict(after.get(key, {}))
+        for territory, value in change.get(key, {}).items():
+            if value is None:
+                territories.pop(territory, None)
+            else:
+                territories[territory] = value
+        after[key] = territories
+    return after

@@ -1,7 +1,7 @@
 """The map's background as the board's page lays it over its own colours: sea, borders, sea routes, names and
 the continents' legend, with every territory's fill left transparent, so the owner colours the page paints under
-it show as the renderer's fills and its ink and words stay on top. One picture per map and language, drawn once in a worker
-process and sent with a long cache: it holds nothing of a game (no owner, no army), so every viewer may have it.
+it show as the renderer's fills and its ink and words stay on top. One picture per map and language, drawn once
+in a worker process and sent with a long cache: it holds nothing of a game (no owner, no army).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def background_png(map_id: str, labels: Labels) -> bytes:
     layers = static_layers(load_map(map_id), labels)
     image = layers.index.crop((0, 0, geo.width, geo.height))
     values = [shape.value for shape in geo.territories.values()]
-    image.putpalette(palette_for(layers, {v: style.INK for v in values}))
+    image.putpalette(palette_for(layers, dict.fromkeys(values, style.INK)))
     alpha = bytearray([255] * 256)
     n_values, levels = layers.slots.territories, layers.slots.ink_levels
     for v in values:
