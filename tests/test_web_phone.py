@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from web_helpers import boarded, chromium, link_for, record_of
+
+from engine.state import ATTACK, REINFORCE
 
 pytestmark = [pytest.mark.slow]
 __all__ = ["boarded"]  # the fixture, used by name
@@ -52,6 +55,8 @@ async def until(page: Any, expression: str, seconds: float = 15) -> None:
 SHOWN = "(t) => { const r = document.getElementById('t-' + t).getBoundingClientRect();" \
         " const v = document.getElementById('viewport').getBoundingClientRect();" \
         " return r.right > v.left && r.left < v.right && r.bottom > v.top && r.top < v.bottom; }"
+ON_SCREEN = "(q) => { const r = document.querySelector(q).getBoundingClientRect();" \
+            " return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0; }"
 NUMBER_PX = "(t) => { const g = document.querySelector(`.badge[data-territory='${t}'] text`);" \
             " return g.getBoundingClientRect().height; }"
 
@@ -78,4 +83,128 @@ async def test_the_board_opens_on_the_players_front_with_numbers_readable_at_any
     for t in shown:  # the whole map in 360 px: the numbers keep their size
         assert await page.evaluate(f"({NUMBER_PX})({t!r})") >= 12
     await shot(page, tmp_path, "2-fit")
+    await context.close()
+
+
+def reference_ready(game: Any) -> dict[str, str] | None:
+    """A start of a turn where the reference turn can be played whatever the dice: a set to trade, a territory
+    with an enemy to blitz, enemies strong enough that two single rolls take none of them, and a territory of
+    its own next door to fortify. The territories to tap, or None."""
+    s = game.state
+    seat = s.current
+    if s.phase != REINFORCE or not game.can_trade(seat) or not game.ranked_sets(seat):
+        return None
+    for x in sorted(s.territories_of(seat), key=lambda t: -s.armies[t]):
+        near = sorted(game.board.neighbours(x))
+        enemies = sorted((t for t in near if s.owners[t] != seat), key=lambda t: s.armies[t])
+        friends = [t for t in near if s.owners[t] == seat]
+        if len(enemies) < 2 or not friends:
+            continue
+        blitz, rest = enemies[0], enemies[1:]
+        strong = [t for t in rest if s.armies[t] >= 3]
+        if len(strong) >= 2:
+            return {"x": x, "blitz": blitz, "t1": strong[0], "t2": strong[1], "f": friends[0]}
+        if any(s.armies[t] >= 5 for t in rest):
+            t = next(t for t in rest if s.armies[t] >= 5)
+            return {"x": x, "blitz": blitz, "t1": t, "t2": t, "f": friends[0]}
+    return None
+
+
+async def play_until(d: Any, server: Any, ready: Any) -> tuple[Any, Any]:
+    """The game played on by the normal AI for both players, through the table, until ``ready(game)`` says so."""
+    from engine.ai import make_ai
+
+    ai = make_ai("normal", salt="phone")
+    for _ in range(3000):
+        record = await record_of(d)
+        game = record.game()
+        found = ready(game)
+        if found is not None:
+            return record, found
+        await server.table.apply(record, ai.choose(game, game.state.current), None)
+    raise AssertionError("no turn of the reference kind came up")
+
+
+class Taps:
+    """Every tap of the turn, counted; each waits for the board the move led to (the page's ``data-seq``)."""
+
+    def __init__(self, d: Any, page: Any) -> None:
+        self.d, self.page, self.count, self.waits = d, page, 0, []
+
+    async def tap(self, locator: Any, moves: bool = True) -> None:
+        before = (await record_of(self.d)).last_seq
+        self.count += 1
+        started = time.perf_counter()
+        await locator.tap()
+        if moves:
+            for _ in range(300):
+                last = (await record_of(self.d)).last_seq
+                if last > before and await self.page.evaluate(f"document.body.dataset.seq === '{last}'"):
+                    break
+                await asyncio.sleep(0.02)
+            else:
+                raise AssertionError(f"tap {self.count} changed nothing")
+            self.waits.append(time.perf_counter() - started)
+
+    def territory(self, t: str) -> Any:
+        return self.page.locator(f".badge[data-territory='{t}']")
+
+
+async def test_the_reference_turn_takes_at_most_ten_taps(boarded, browser, tmp_path):
+    """Trade the best set; all armies on one territory; three attacks (one a blitz, one moving in a number that is
+    not the default); one fortify of a chosen count, which ends the turn: ten taps at 360×740 with touch. Each
+    battle's dice are on the board after it; each move costs a few kilobytes."""
+    d, server, _base = boarded
+    record, where = await play_until(d, server, reference_ready)
+    game = record.game()
+    seat = game.state.current
+    who = "alice" if record.player(seat).user_id == d.user("alice").id else "bob"
+    context, page = await phone(browser)
+    frames = {"bytes": 0}
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.__setitem__(
+        "bytes", frames["bytes"] + len(payload if isinstance(payload, bytes) else payload.encode()))))
+    await page.goto(await link_for(d, who))
+    await until(page, f"document.body.dataset.seq === '{record.last_seq}'")
+    start_seq, start_bytes = record.last_seq, frames["bytes"]
+    taps = Taps(d, page)
+
+    await taps.tap(page.locator("#trade"))                                  # 1: the best set
+    await taps.tap(taps.territory(where["x"]), moves=False)                 # 2: where the armies go
+    await taps.tap(page.locator("#all-here"))                               # 3: all of them
+    assert (await record_of(d)).game().state.phase == ATTACK
+    await taps.tap(page.locator("#blitz-next"), moves=False)                # 4: the next attack is a blitz
+    await taps.tap(taps.territory(where["blitz"]))                          # 5: blitzed
+    occupy = (await record_of(d)).game().state.pending
+    assert occupy is not None and occupy["min"] < occupy["max"], occupy
+    assert await page.locator("#battle .die").count() >= 2                  # its last roll's dice, at the battle
+    assert "conquered" in await page.locator("#battle").inner_text()
+    assert await page.evaluate(f"({ON_SCREEN})('#battle')")  # the card and its move-in, with no scrolling
+    await shot(page, tmp_path, "3-battle-blitz")
+    await taps.tap(page.get_by_role("button", name=f"Move {occupy['min']}", exact=True))  # 6: not the default
+    await taps.tap(taps.territory(where["t1"]))                             # 7: one roll
+    assert await page.locator("#battle .die").count() >= 2
+    await shot(page, tmp_path, "4-battle-roll")
+    await taps.tap(taps.territory(where["t2"]))                             # 8: one roll
+    game = (await record_of(d)).game()
+    assert game.state.phase == ATTACK and game.state.owners[where["t2"]] != seat
+    await taps.tap(taps.territory(where["f"]), moves=False)                 # 9: fortify from there to here
+    most = game.state.armies[where["x"]] - 1
+    count = 1 if most == 1 else max(1, -(-(1 + most) // 2))
+    await taps.tap(page.get_by_role("button", name=f"Move {count}", exact=True))  # 10: that many; the turn ends
+    assert taps.count <= 10
+
+    events = await d.bot.store.events(record.id)
+    turn = [e for e in events[start_seq:] if e.get("seat") == seat]
+    kinds = [e["type"] for e in turn]
+    assert kinds.count("cards_traded") == 1 and kinds.count("turn_ended") == 1
+    placed = [e for e in turn if e["type"] == "armies_placed" and e.get("source") == "reinforcement"]
+    assert [e["territory"] for e in placed] == [where["x"]]  # all in one tap
+    assert any(e["type"] == "occupied" and e["count"] == occupy["min"] for e in turn)
+    assert [e["count"] for e in turn if e["type"] == "fortified"] == [count]
+    assert len({e.get("blitz") for e in turn if e["type"] == "battle" and e.get("blitz") is not None}) == 1
+    moves = len([e for e in turn if e["type"] in ("cards_traded", "armies_placed", "battle", "occupied",
+                                                  "fortified")])
+    per_move = (frames["bytes"] - start_bytes) / 7   # seven moves were sent: trade, place, blitz, occupy, 2 rolls, fortify
+    assert per_move <= 20_000, per_move
+    assert moves >= 7
     await context.close()

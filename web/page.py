@@ -114,10 +114,10 @@ def page_html(data: dict[str, Any], language: str, *, activity: bool = False) ->
 <ul id="players" aria-label="players"></ul></header>
 <main>
 <p id="hint" hidden><span id="hint-text"></span><button type="button" id="hint-close"></button></p>
-<div id="viewport"><div id="stage"><svg id="board" role="group"></svg></div></div>
-<div id="zoom"><button type="button" id="zoom-out"></button><button type="button" id="zoom-fit"></button>
-<button type="button" id="zoom-in"></button></div>
-<section id="battle" aria-live="polite" hidden></section>
+<div id="mapbox"><div id="viewport"><div id="stage"><svg id="board" role="group"></svg></div></div>
+<div id="zoom"><button type="button" id="zoom-in"></button><button type="button" id="zoom-out"></button>
+<button type="button" id="zoom-fit"></button></div>
+<section id="battle" aria-live="polite" hidden></section></div>
 <section id="actions" aria-live="polite"><p id="prompt"></p><div id="controls"></div></section>
 <details id="since-box" hidden open><summary id="since-title"></summary><ol id="since"></ol></details>
 <details id="hand-box"><summary id="hand-title"></summary><div id="hand"></div></details>

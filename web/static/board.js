@@ -34,7 +34,8 @@ function startBoard(data, token) {
   let focused = false;    // the first board was framed on the viewer's front
   let replay = null;      // the moment the scrubber shows (null: live)
   let ended = null;       // why the server closed the board, when it did ("closed" message)
-  let fight = null;       // the last battle shown: {from, to, seat, defender, rolls, conquered, mine}
+  let fight = null;       // the last battle shown: {from, to, seat, defender, rolls, conquered, old}
+  let blitzing = false;   // the next lit target tapped is blitzed, not attacked once
   const shapes = {};
   const fills = {};
   const badges = {};
@@ -65,7 +66,7 @@ function startBoard(data, token) {
   };
   label("zoom-in", "+", S.zoom_in);
   label("zoom-out", "−", S.zoom_out);
-  label("zoom-fit", S.fit);
+  label("zoom-fit", "⤢", S.fit);
   label("list-title", S.territories);
   label("log-title", S.log);
   label("hand-title", S.cards);
@@ -299,6 +300,7 @@ function startBoard(data, token) {
       const first = board === null;
       board = message.board ? message.board : patch(board, message.diff);
       seq = message.seq;
+      document.body.dataset.seq = String(seq);
       remember(seenKey, String(seq));
       for (const line of message.lines) logList.prepend(el("li", {}, line));
       while (logList.children.length > 200) logList.lastChild.remove();
@@ -332,7 +334,7 @@ function startBoard(data, token) {
     for (const node of [svg, logList, document.getElementById("hand"), list, battleBox,
       document.getElementById("glance"), document.getElementById("since")]) node.replaceChildren();
     battleBox.hidden = true;
-    for (const id of ["zoom", "viewport"]) document.getElementById(id).style.display = "none";
+    document.getElementById("mapbox").style.display = "none";
     prompt.textContent = why.text;
     controls.replaceChildren(button(S.reconnect, () => location.reload(), "go"));
   }
@@ -366,8 +368,9 @@ function startBoard(data, token) {
     fight = { from: last.from, to: last.to, seat: last.seat, defender: last.defender,
               rolls: rolls.slice(start, i + 1), conquered: conquered, old: false };
   }
-  function die(value, colour) {
-    const d = el("span", { "class": "die", role: "img", "aria-label": String(value) }, String(value));
+  function die(value, colour, lost) {   // a die that lost its pair is crossed out
+    const d = el("span", { "class": "die" + (lost ? " lost" : ""), role: "img",
+                           "aria-label": lost ? `${value} ✗` : String(value) }, String(value));
     d.style.background = colour;
     d.style.color = inkOn(colour);
     return d;
@@ -391,12 +394,14 @@ function startBoard(data, token) {
     const roll = fight.rolls[fight.rolls.length - 1];
     if (roll) {
       const rows = el("div", { "class": "dice", "aria-label": S.dice });
-      const row = (who, dice, colour) => {
+      const pairs = Math.min(roll.attack.length, roll.defend.length);
+      const row = (who, dice, colour, loses) => {
         const line = el("p", { "class": "dice-row" }, "");
-        line.append(el("span", { "class": "who" }, who), ...dice.map((v) => die(v, colour)));
+        line.append(el("span", { "class": "who" }, who), ...dice.map((v, i) => die(v, colour, i < pairs && loses(i))));
         return line;
       };
-      rows.append(row(attacker, roll.attack, colourOf(fight.seat)), row(defender, roll.defend, colourOf(fight.defender)));
+      rows.append(row(attacker, roll.attack, colourOf(fight.seat), (i) => roll.attack[i] <= roll.defend[i]),
+        row(defender, roll.defend, colourOf(fight.defender), (i) => roll.attack[i] > roll.defend[i]));
       battleBox.append(rows);
     }
     const lost = fight.rolls.reduce((n, r) => n + r.lost, 0), killed = fight.rolls.reduce((n, r) => n + r.killed, 0);
@@ -587,12 +592,14 @@ function startBoard(data, token) {
     if (selected && mode === "attack" && tid !== selected && L.attack && L.attack[selected] &&
         L.attack[selected].some((t) => t.to === tid)) {   // a lit target: the attack itself, one tap
       fight = null;
-      send({ move: "attack", from: selected, to: tid });
+      send(blitzing ? { move: "blitz", from: selected, to: tid, stop_at: 1 } : { move: "attack", from: selected, to: tid });
+      blitzing = false;
       return;
     }
     if (selected && tid !== selected && L.fortify && L.fortify[selected] && L.fortify[selected].to.includes(tid)) {
       mode = "fortify"; target = tid; draw(); return;
     }
+    blitzing = false;
     if (tid === selected) { selected = null; mode = null; target = null; draw(); return; }
     if (L.attack && L.attack[tid]) { selected = tid; mode = "attack"; target = null; draw(); return; }
     if (L.fortify && L.fortify[tid]) { selected = tid; mode = "fortify"; target = null; draw(); }
@@ -678,6 +685,10 @@ function startBoard(data, token) {
         draw(); }));
     } else if (selected && mode === "attack") {
       prompt.textContent = fill(S.pick_target, { territory: names[selected] });
+      const arm = button(S.blitz, () => { blitzing = !blitzing; draw(); }, blitzing ? "attack" : "");
+      arm.id = "blitz-next";
+      arm.setAttribute("aria-pressed", blitzing ? "true" : "false");
+      controls.append(arm);
       if (L.fortify && L.fortify[selected]) {
         controls.append(button(S.fortify_from, () => { mode = "fortify"; draw(); }));
       }
