@@ -115,6 +115,7 @@ function startBoard(data, token) {
   const arrowLayer = layer("arrows", true);
   const marks = layer("marks", true);
   svg.append(fillLayer, picture, tapLayer, lightLayer, arrowLayer, marks);
+  picture.addEventListener("load", () => picture.setAttribute("data-loaded", "1"));
   if (token) {  // an <image> cannot send the token: the picture comes as a blob
     fetch(map.background, { headers: { Authorization: "Bearer " + token } })
       .then((r) => (r.ok ? r.blob() : null))
