@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import boarded, chromium, link_for, record_of
+from web_helpers import boarded, chromium, link_for, play_until, record_of, reference_ready
 
 from engine.state import ATTACK, REINFORCE
 
@@ -84,45 +84,6 @@ async def test_the_board_opens_on_the_players_front_with_numbers_readable_at_any
         assert await page.evaluate(f"({NUMBER_PX})({t!r})") >= 12
     await shot(page, tmp_path, "2-fit")
     await context.close()
-
-
-def reference_ready(game: Any) -> dict[str, str] | None:
-    """A start of a turn where the reference turn can be played whatever the dice: a set to trade, a territory
-    with an enemy to blitz, enemies strong enough that two single rolls take none of them, and a territory of
-    its own next door to fortify. The territories to tap, or None."""
-    s = game.state
-    seat = s.current
-    if s.phase != REINFORCE or not game.can_trade(seat) or not game.ranked_sets(seat):
-        return None
-    for x in sorted(s.territories_of(seat), key=lambda t: -s.armies[t]):
-        near = sorted(game.board.neighbours(x))
-        enemies = sorted((t for t in near if s.owners[t] != seat), key=lambda t: s.armies[t])
-        friends = [t for t in near if s.owners[t] == seat]
-        if len(enemies) < 2 or not friends:
-            continue
-        blitz, rest = enemies[0], enemies[1:]
-        strong = [t for t in rest if s.armies[t] >= 3]
-        if len(strong) >= 2:
-            return {"x": x, "blitz": blitz, "t1": strong[0], "t2": strong[1], "f": friends[0]}
-        if any(s.armies[t] >= 5 for t in rest):
-            t = next(t for t in rest if s.armies[t] >= 5)
-            return {"x": x, "blitz": blitz, "t1": t, "t2": t, "f": friends[0]}
-    return None
-
-
-async def play_until(d: Any, server: Any, ready: Any) -> tuple[Any, Any]:
-    """The game played on by the normal AI for both players, through the table, until ``ready(game)`` says so."""
-    from engine.ai import make_ai
-
-    ai = make_ai("normal", salt="phone")
-    for _ in range(3000):
-        record = await record_of(d)
-        game = record.game()
-        found = ready(game)
-        if found is not None:
-            return record, found
-        await server.table.apply(record, ai.choose(game, game.state.current), None)
-    raise AssertionError("no turn of the reference kind came up")
 
 
 class Taps:
@@ -202,9 +163,111 @@ async def test_the_reference_turn_takes_at_most_ten_taps(boarded, browser, tmp_p
     assert any(e["type"] == "occupied" and e["count"] == occupy["min"] for e in turn)
     assert [e["count"] for e in turn if e["type"] == "fortified"] == [count]
     assert len({e.get("blitz") for e in turn if e["type"] == "battle" and e.get("blitz") is not None}) == 1
-    moves = len([e for e in turn if e["type"] in ("cards_traded", "armies_placed", "battle", "occupied",
-                                                  "fortified")])
-    per_move = (frames["bytes"] - start_bytes) / 7   # seven moves were sent: trade, place, blitz, occupy, 2 rolls, fortify
+    per_move = (frames["bytes"] - start_bytes) / 7   # the moves sent: trade, place, blitz, move-in, 2 rolls, fortify
     assert per_move <= 20_000, per_move
-    assert moves >= 7
+    await context.close()
+
+
+@pytest.fixture
+async def fogged(tmp_path: Path) -> AsyncIterator[tuple[Any, Any]]:
+    """A game of alice and bob under fog of war, with its board server."""
+    from discord_helpers import OfflineDiscord, make_bot, start
+    from web_helpers import SECRET, free_port
+
+    from web.config import WebConfig
+
+    port = free_port()
+    bot = make_bot(tmp_path / "fog.db", seed="fog")
+    bot.config.web = WebConfig(listen=f"127.0.0.1:{port}", public_url=f"http://127.0.0.1:{port}", secret=SECRET)
+    async with OfflineDiscord(bot, strict=True) as d:
+        await start(d, ("alice", "bob"), 0, deployment="auto", fog="on")
+        yield d, bot.board
+
+
+DRAWN = "[...document.querySelectorAll('.badge')].filter((g) => g.style.display !== 'none')" \
+        ".map((g) => g.dataset.territory).sort()"
+
+
+async def test_under_fog_each_page_draws_only_what_its_viewer_sees_and_tells_what_changed_since(fogged, browser,
+                                                                                                tmp_path):
+    d, server = fogged
+    from engine.ai import make_ai
+    from engine.fog import visible_territories
+
+    record = await record_of(d)
+    game = record.game()
+    mover = game.state.current
+    name = {record.seat_of(d.user(n).id): n for n in ("alice", "bob")}
+    other = next(seat for seat in name if seat != mover)
+    context, page = await phone(browser)
+    await page.goto(await link_for(d, name[other]))
+    await until(page, f"document.body.dataset.seq === '{record.last_seq}'")
+    assert await page.evaluate(DRAWN) == sorted(visible_territories(game.state, other))
+    assert await page.locator("#hand-box").is_visible()
+    await shot(page, tmp_path, "5-fog-player")
+    watcher_context, watcher = await phone(browser)
+    await watcher.goto(await link_for(d, "carol"))
+    await until(watcher, f"document.body.dataset.seq === '{record.last_seq}'")
+    assert await watcher.evaluate(DRAWN) == []  # a spectator under fog sees no territory
+    assert await watcher.locator("#hand-box").is_hidden()
+    assert "watching" in await watcher.locator("#prompt").inner_text()
+    await shot(watcher, tmp_path, "6-fog-spectator")
+    await watcher_context.close()
+    await page.close()
+
+    # The other player's turn is played while this player's board is closed; opened again (a new link, the same
+    # browser), the page says what changed since they last looked, as fog lets them know it.
+    ai = make_ai("normal", salt="phone")
+    start = (await record_of(d)).game().state
+    for _ in range(400):
+        record = await record_of(d)
+        game = record.game()
+        if game.state.current != mover:
+            break
+        await server.table.apply(record, ai.choose(game, mover), None)
+    await server.settled()
+    record = await record_of(d)
+    page = await context.new_page()
+    await page.goto(await link_for(d, name[other]))
+    await until(page, f"document.body.dataset.seq === '{record.last_seq}'")
+    assert await page.locator("#since-box").is_visible()
+    lines = await page.locator("#since li").all_text_contents()
+    assert lines
+    seen = visible_territories(record.game().state, other) | visible_territories(start, other)
+    hidden = [record.game().board.name(t) for t in record.game().board.territory_ids if t not in seen]
+    assert not [line for line in lines if any(h in line for h in hidden)]
+    assert await page.evaluate(DRAWN) == sorted(visible_territories(record.game().state, other))
+    await shot(page, tmp_path, "7-fog-since")
+    await context.close()
+
+
+async def test_a_spectator_watches_the_last_action_and_sees_no_hand(boarded, browser, tmp_path):
+    d, server, _base = boarded
+    record = await record_of(d)
+    game = record.game()
+    from engine.ai import make_ai
+
+    ai = make_ai("normal", salt="phone")
+    for _ in range(400):   # a turn with a battle
+        record = await record_of(d)
+        game = record.game()
+        if any(e["type"] == "battle" for e in await d.bot.store.events(record.id)) and \
+                game.state.phase == REINFORCE:
+            break
+        await server.table.apply(record, ai.choose(game, game.state.current), None)
+    await server.settled()
+    record = await record_of(d)
+    events = await d.bot.store.events(record.id)
+    last = next(e for e in reversed(events) if e["type"] == "battle")
+    context, page = await phone(browser)
+    await page.goto(await link_for(d, "carol"))
+    await until(page, f"document.body.dataset.seq === '{record.last_seq}'")
+    assert await page.evaluate(f"({SHOWN})({last['to']!r})")  # framed on the last battle
+    assert await page.evaluate(f"({NUMBER_PX})({last['to']!r})") >= 12
+    assert await page.locator("#hand-box").is_hidden()
+    assert await page.locator("#controls button").count() == 0
+    await page.locator("#glance-title").tap()
+    rows = await page.locator("table.players tbody tr").count()
+    assert rows == len([p for p in game.state.players if p.seat >= 0])
+    await shot(page, tmp_path, "8-spectator")
     await context.close()

@@ -219,6 +219,9 @@ class Hub:
             await self._send(board, moment, start, lines)
         except Gone as gone:
             await self.drop(board, gone.reason)
+            return
+        if self._states.get(board.game_id, (-1,))[0] < moment.seq:
+            self._remember(moment)  # the next change's events are projected from this board, not the log's worker
 
 
 @dataclass
