@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from web_helpers import boarded, chromium, link_for, play_until, record_of, reference_ready
 
+from engine import Place
 from engine.state import ATTACK, REINFORCE
 
 pytestmark = [pytest.mark.slow]
@@ -83,6 +84,50 @@ async def test_the_board_opens_on_the_players_front_with_numbers_readable_at_any
     for t in shown:  # the whole map in 360 px: the numbers keep their size
         assert await page.evaluate(f"({NUMBER_PX})({t!r})") >= 12
     await shot(page, tmp_path, "2-fit")
+    # Nothing overlaps in the header at 360 px: the name chips and the Leave button.
+    boxes = await page.evaluate("[...document.querySelectorAll('#players li, #leave-button')].map((n) => {"
+                                " const r = n.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Turned to landscape: nothing wider than the screen, the map still there, the numbers still 12 px.
+    await page.set_viewport_size({"width": 740, "height": 360})
+    await page.locator("#zoom-in").tap()
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 740
+    assert await page.evaluate("document.getElementById('viewport').getBoundingClientRect().height") >= 150
+    for t in shown:
+        assert await page.evaluate(f"({NUMBER_PX})({t!r})") >= 12
+    await shot(page, tmp_path, "2-landscape")
+    await context.close()
+
+
+async def test_the_board_catches_up_by_itself_after_the_connection_drops_or_the_phone_wakes(boarded, browser):
+    d, server, _base = boarded
+    record = await record_of(d)
+    context, page = await phone(browser)
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload))))
+    await page.goto(await link_for(d, "carol"))
+    await until(page, f"document.body.dataset.seq === '{record.last_seq}'")
+    # The connection drops (the server goes away), a move is made meanwhile: the page reconnects and shows it.
+    for boards in list(server._sockets.values()):
+        for board in list(boards):
+            await server.hub.drop(board, "restart")
+    game = record.game()
+    seat = game.state.current
+    await server.table.apply(record, Place(seat, game.state.territories_of(seat)[0], 1), None)
+    record = await record_of(d)
+    await until(page, f"document.body.dataset.seq === '{record.last_seq}'")
+    assert "reconnecting" not in (await page.locator("#status").inner_text()).lower()
+    # The phone wakes up (the page shows again): it asks for the whole board anew.
+    hellos = len([m for m in sent if '"hello"' in m])
+    await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    for _ in range(100):
+        if len([m for m in sent if '"hello"' in m]) > hellos:
+            break
+        await asyncio.sleep(0.05)
+    assert len([m for m in sent if '"hello"' in m]) == hellos + 1
     await context.close()
 
 

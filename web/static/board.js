@@ -281,6 +281,8 @@ function startBoard(data, token) {
     const id = Math.random().toString(36).slice(2) + Date.now().toString(36);
     socket.send(JSON.stringify(Object.assign({ type: "move", id: id }, move)));
     document.body.classList.add("busy");
+    performance.clearMarks();
+    performance.mark("risk-move");   // a tap's move sent: bench/board_phone.py times it to the board drawn
   }
   function patch(before, change) {
     const after = Object.assign({}, before, change.set || {});
@@ -311,6 +313,7 @@ function startBoard(data, token) {
       keepSelection();
       draw();
       if (!focused) { focused = true; frame(front()); }
+      performance.mark("risk-drawn");
     } else if (message.type === "refused") {
       document.body.classList.remove("busy");
       flash(message.text);
