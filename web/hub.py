@@ -34,7 +34,7 @@ from .board import battles, diff, view, window_state
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 60
-MAX_BATTLES = 120  # rolls and conquests sent at once (a long blitz's, or what a page missed)
+MAX_BATTLES = 60  # rolls and conquests sent at once (a long blitz's, or what a page missed)
 CATCH_UP = 500   # events a board may be behind and still be told them one by one on the event loop
 
 
