@@ -282,6 +282,9 @@ async def test_under_fog_each_page_draws_only_what_its_viewer_sees_and_tells_wha
     hidden = [record.game().board.name(t) for t in record.game().board.territory_ids if t not in seen]
     assert not [line for line in lines if any(h in line for h in hidden)]
     assert await page.evaluate(DRAWN) == sorted(visible_territories(record.game().state, other))
+    told = [line for line in lines if "conquered" in line]
+    assert told  # this seed's turn took territories in sight
+    assert await page.locator("#board path.conquered").count() >= 1  # and the map marks them
     await shot(page, tmp_path, "7-fog-since")
     await context.close()
 

@@ -36,6 +36,7 @@ function startBoard(data, token) {
   let ended = null;       // why the server closed the board, when it did ("closed" message)
   let fight = null;       // the last battle shown: {from, to, seat, defender, rolls, conquered, old}
   let blitzing = false;   // the next lit target tapped is blitzed, not attacked once
+  let taken = new Set();  // territories conquered since the viewer last looked, marked until their first tap
   const shapes = {};
   const fills = {};
   const badges = {};
@@ -309,7 +310,10 @@ function startBoard(data, token) {
       while (logList.children.length > 200) logList.lastChild.remove();
       document.body.classList.remove("busy");
       takeBattles(message.battles || [], first);
-      if (first && message.since > 0 && message.lines.length) showSince(message.lines);
+      if (first && message.since > 0 && message.lines.length) {
+        showSince(message.lines);
+        taken = new Set((message.battles || []).filter((r) => r.kind === "conquest" && r.to).map((r) => r.to));
+      }
       keepSelection();
       draw();
       if (!focused) { focused = true; frame(front()); }
@@ -535,8 +539,10 @@ function startBoard(data, token) {
       items[tid].setAttribute("aria-pressed", tid === selected ? "true" : "false");
       b.odds.textContent = "";
     }
-    if (!replay && fight && fight.conquered && !fight.old && fight.to && map.paths[fight.to]) {
-      lightLayer.append(sv("path", { d: map.paths[fight.to], "class": "conquered" }));
+    if (!replay) {   // the last conquest, and those since the viewer last looked
+      const marked = new Set(taken);
+      if (fight && fight.conquered && !fight.old && fight.to) marked.add(fight.to);
+      for (const t of marked) if (map.paths[t]) lightLayer.append(sv("path", { d: map.paths[t], "class": "conquered" }));
     }
     const L = legal();
     if (!replay && selected && mode === "attack" && L.attack && L.attack[selected]) {
@@ -587,6 +593,7 @@ function startBoard(data, token) {
   }
   function tap(tid) {
     if (replay || !board) return;
+    taken = new Set();   // what changed is seen: the marks go
     const L = legal();
     if (L.occupy) return;   // the armies move in first (the battle's buttons)
     if (L.claim && L.claim.includes(tid)) { send({ move: "claim", territory: tid }); return; }
