@@ -182,7 +182,8 @@ function startBoard(data, token) {
     const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
     const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
     const base = viewport.clientWidth / map.width;   // CSS px per map unit at zoom 1
-    const z = 0.9 * Math.min(viewport.clientWidth / ((x1 - x0) * base), viewport.clientHeight / ((y1 - y0) * base));
+    const tall = Math.max(viewport.clientHeight, parseFloat(getComputedStyle(viewport).maxHeight) || 0);
+    const z = 0.9 * Math.min(viewport.clientWidth / ((x1 - x0) * base), tall / ((y1 - y0) * base));
     setZoom(z);
     const s = scale();
     viewport.scrollLeft = ((x0 + x1) / 2) * s - viewport.clientWidth / 2;
