@@ -125,11 +125,11 @@ async def test_a_player_authenticates_in_the_activity_and_plays_a_turn_on_the_bo
     await until(frame, "document.querySelectorAll('#board path.t.lit').length > 0")
     assert asked == ["authorize identify", "authenticate"]
     assert await frame.evaluate("document.cookie") == ""  # no cookie: the session is held in memory
-    # The map's picture is fetched with the token (an <img> could not send it) and shown from a blob.
-    await until(frame, "document.getElementById('map').src.startsWith('blob:') && "
-                       "document.getElementById('map').naturalWidth > 0")
+    # The map's background is fetched with the token (an <image> could not send it) and shown from a blob.
+    await until(frame, "document.querySelector('#board image.background').getAttribute('href').startsWith('blob:')"
+                       " && document.querySelector('#board image.background').getAttribute('data-loaded') === '1'")
     await frame.locator("#board path.t.lit").first.dispatch_event("click")
-    await frame.locator("#controls button.go").click()  # Place: every army on that territory
+    await frame.locator("#all-here").click()  # Place: every army on that territory
     await until(frame, "[...document.querySelectorAll('#controls button')].some(b => b.textContent === 'End attacks')")
     await frame.locator("#controls button", has_text="End attacks").click()
     await until(frame, "[...document.querySelectorAll('#controls button')].some(b => b.textContent === 'End turn')")

@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
-from web_helpers import SECRET, boarded, free_port, jar, link_for, record_of
+from web_helpers import SECRET, boarded, free_port, jar, link_for, patched, record_of
 
 from engine import Game
 from engine.state import ATTACK, REINFORCE
@@ -276,7 +276,8 @@ async def test_a_move_from_the_board_is_stored_once_and_told_on_the_panel(boarde
         replies = [await ws.receive_json(timeout=10) for _ in range(2)]
         assert {r["type"] for r in replies} == {"done", "board"}
         update = next(r for r in replies if r["type"] == "board")
-        assert update["board"]["armies"][target] == game.state.armies[target] + 1
+        assert update["diff"]["armies"] == {target: game.state.armies[target] + 1}  # only what changed
+        assert patched(board, update)["armies"][target] == game.state.armies[target] + 1
         assert any("placed" in line for line in update["lines"])
         await ws.send_json(move)  # the same tap again (a double tap, a resend after a reconnect)
         assert (await ws.receive_json(timeout=10))["type"] == "done"
@@ -435,9 +436,9 @@ async def test_under_fog_every_board_message_holds_only_what_its_viewer_may_see(
         record = await record_of(d)
         sessions = [aiohttp.ClientSession(cookie_jar=jar()) for _ in range(3)]
         try:
-            boards = {}
+            boards, firsts = {}, {}
             for name, http in zip(("alice", "bob", "carol"), sessions, strict=True):
-                boards[name] = (await open_board(http, d, name, base))[0]
+                boards[name], firsts[name] = await open_board(http, d, name, base)
             seat = record.game().state.current
             who = "alice" if record.player(seat).user_id == d.user("alice").id else "bob"
             mine = record.game().state.territories_of(seat)
@@ -454,17 +455,19 @@ async def test_under_fog_every_board_message_holds_only_what_its_viewer_may_see(
             for name, ws in boards.items():
                 got = early.get(name, []) + await drain(ws)
                 assert got, name
+                shown = firsts[name]["board"]
                 for message in got:
                     if message["type"] != "board":
                         continue
+                    shown = patched(shown, message)
                     seen = visible_territories(state, seats[name])
-                    assert set(message["board"]["owners"]) <= seen, name
-                    assert set(message["board"]["armies"]) <= seen, name
+                    assert set(shown["owners"]) <= seen, name
+                    assert set(shown["armies"]) <= seen, name
                     if seats[name] is not None:  # a player's own hand, and no one else's
-                        assert [c["card"] for c in message["board"].get("hand", [])] == state.hands.get(seats[name], [])
-                    assert message["board"]["you"] == seats[name]
+                        assert [c["card"] for c in shown.get("hand", [])] == state.hands.get(seats[name], [])
+                    assert shown["you"] == seats[name]
                     if seats[name] is None:
-                        assert message["board"]["owners"] == {} and "hand" not in message["board"]
+                        assert shown["owners"] == {} and "hand" not in shown
                         names = [record.game().board.name(t) for t in state.owners]
                         assert not [line for line in message["lines"] if any(n in line for n in names)]
                 await ws.close()
@@ -508,16 +511,16 @@ async def test_every_open_board_sees_a_move_made_in_discord(boarded):
     other = "bob" if who == "alice" else "alice"
     async with aiohttp.ClientSession(cookie_jar=jar()) as one, aiohttp.ClientSession(cookie_jar=jar()) as two, \
             aiohttp.ClientSession(cookie_jar=jar()) as three:
-        boards = [(await open_board(http, d, name, base))[0] for http, name in ((one, who), (two, other),
-                                                                                (three, "carol"))]
+        boards = [await open_board(http, d, name, base) for http, name in ((one, who), (two, other),
+                                                                           (three, "carol"))]
         where = record.game().state.territories_of(seat)[0]
         step = await d.send_command(who, "general", "place", {"territory": record.game().board.name(where),
                                                               "count": 2})
         assert not step.problems
-        for ws in boards:
+        for ws, first in boards:
             update = await ws.receive_json(timeout=10)
             assert update["seq"] == record.last_seq + 1
-            assert update["board"]["armies"][where] == record.game().state.armies[where] + 2
+            assert patched(first["board"], update)["armies"][where] == record.game().state.armies[where] + 2
             await ws.close()
 
 

@@ -50,28 +50,20 @@ async def until(page: Any, expression: str, seconds: float = 15) -> None:
 
 
 async def board_seq(page: Any, seq: int) -> None:
-    """Wait until the page shows the board after event ``seq`` (the map's picture is asked for that moment)."""
-    await until(page, f"document.getElementById('map').src.endsWith('v={seq}')")
+    """Wait until the page shows the board after event ``seq``."""
+    await until(page, f"document.body.dataset.seq === '{seq}'")
 
 
 async def tap(page: Any, territory: str) -> None:
-    """A tap on the map, on the territory's badge (where a finger goes), as the viewport shows it now."""
-    anchor = await page.evaluate(f"JSON.parse(document.getElementById('data').textContent).map.anchors[{territory!r}]")
-    size = await page.evaluate("(() => { const d = JSON.parse(document.getElementById('data').textContent).map;"
-                               " return [d.width, d.height + d.panel]; })()")
-    svg = page.locator("#board")
-    await svg.scroll_into_view_if_needed()
-    box = await svg.bounding_box()
-    x = anchor[0] * box["width"] / size[0]
-    y = anchor[1] * box["height"] / size[1]
-    await page.mouse.click(box["x"] + x, box["y"] + y)
+    """A tap on the map, on the territory's army number (where a finger goes; the map scrolls to it first)."""
+    await page.locator(f".badge[data-territory='{territory}']").click()
 
 
 async def settle(d: OfflineDiscord, server: Any, page: Any = None, seq: int | None = None) -> Any:
     """The game once the page's move was applied (the page shows a board after event ``seq``) and the channel was
     told of it (the announcer waits until its messages are posted)."""
     if page is not None:
-        await until(page, f"!document.getElementById('map').src.endsWith('v={seq}')")
+        await until(page, f"document.body.dataset.seq !== '{seq}'")
     await server.settled()
     return await record_of(d)
 
@@ -114,21 +106,20 @@ async def test_a_whole_turn_by_tapping_the_map_is_stored_once_and_told_in_the_ch
     where = mine[0]
     left = game.state.reinforcements
     await tap(page, where)
-    await page.locator("#controls button.go").click()
+    await page.locator("#all-here").click()
     record = await settle(d, server, page, record.last_seq)
     await board_seq(page, record.last_seq)
     game = record.game()
     assert game.state.phase == ATTACK and game.state.armies[where] >= left + 1
 
-    # Attack: tap a territory of ours, then one of the lit targets (their odds are shown), then Blitz.
-    source, target = next((a, b) for a, b in attack_pairs(game, seat))
-    await tap(page, source)
-    await until(page, "document.querySelectorAll('#board path.lit').length > 1")
+    # Attack: the territory just reinforced stays chosen, its targets lit with their odds; Blitz, then a target.
+    source, target = next((a, b) for a, b in attack_pairs(game, seat) if a == where)
+    await until(page, "document.querySelectorAll('#board path.lit').length > 0")
     odds = [t for t in await page.locator(".badge text.odds").all_text_contents() if t]
     assert odds and all(t.endswith("%") for t in odds)
     await shot(page, tmp_path, "2-targets")
+    await page.locator("#blitz-next").click()
     await tap(page, target)
-    await page.get_by_role("button", name="Blitz").click()
     record = await settle(d, server, page, record.last_seq)
     await board_seq(page, record.last_seq)
     game = record.game()
@@ -152,7 +143,7 @@ async def test_a_whole_turn_by_tapping_the_map_is_stored_once_and_told_in_the_ch
         to = game.fortify_targets(seat, source)[0]
         await tap(page, source)
         await tap(page, to)
-        await page.get_by_role("button", name="Fortify").last.click()
+        await page.locator("#controls button.go").first.click()  # Move: the most it may, in one tap
     else:
         await page.get_by_role("button", name="End turn").click()
     record = await settle(d, server, page, record.last_seq)
@@ -223,7 +214,7 @@ async def test_a_page_whose_seat_changed_hands_says_why_and_shows_nothing_of_it(
     await until(page, "document.getElementById('prompt').textContent.includes('Du har ikke lenger den plassen')")
     assert await page.evaluate("document.querySelectorAll('#board path').length") == 0
     assert await page.evaluate("document.getElementById('hand').children.length") == 0
-    assert await page.evaluate("!document.getElementById('map').getAttribute('src')")
+    assert await page.evaluate("document.getElementById('mapbox').style.display === 'none'")
     await shot(page, tmp_path, "6-seat-lost-nb")
     await page.locator("#controls button", has_text="Åpne brettet igjen").click()
     await page.wait_for_load_state()
@@ -264,8 +255,8 @@ async def test_two_players_and_a_spectator_see_each_move_live_from_their_own_vie
     watcher = pages["carol"]
     await watcher.locator("#replay-title").click()
     await watcher.locator("#scrub").fill("1")
-    await until(watcher, "document.getElementById('map').src.endsWith('at=1')")
-    assert "Event 1 of" in await watcher.locator("#prompt").inner_text()
+    await until(watcher, "document.getElementById('prompt').textContent.includes('event 1 of')")
+    assert "Turn " in await watcher.locator("#scrub-at").inner_text()  # which turn and event the scrubber shows
     await shot(watcher, tmp_path, "7-replay")
     await watcher.get_by_role("button", name="Back to now").click()
     await board_seq(watcher, record.last_seq)
@@ -279,6 +270,7 @@ async def test_two_fingers_pinch_the_map_and_the_point_between_them_stays_put(bo
     page = await context.new_page()
     await page.goto(await link_for(d, "alice"))
     await page.wait_for_selector("#players li")
+    await page.click("#zoom-fit")  # it opened on the player's front: the whole map first
     box = await page.locator("#viewport").bounding_box()
     width = box["width"]
     assert await page.evaluate("document.getElementById('stage').getBoundingClientRect().width") == width

@@ -14,7 +14,7 @@ from discord_helpers import OfflineDiscord, make_bot, start
 from test_substitutes import play_turn, user_of
 from test_web_board import collect
 from test_web_board import server_settled as settled
-from web_helpers import SECRET, free_port, jar, link_for, record_of
+from web_helpers import SECRET, free_port, jar, link_for, patched, record_of
 
 from engine import Game
 from engine.fog import visible_territories
@@ -34,6 +34,7 @@ class Boards:
     def __init__(self, d: OfflineDiscord, base: str) -> None:
         self.d, self.base = d, base
         self.open: dict[str, tuple[aiohttp.ClientSession, Any, int | None]] = {}
+        self.shown: dict[str, dict[str, Any]] = {}  # each board as its page shows it (changes applied)
         self.checked = 0
         self.game_id = 0
 
@@ -57,7 +58,7 @@ class Boards:
             if message["type"] != "board":
                 continue
             state = Game.from_events(log[: message["seq"]]).state
-            board = message["board"]
+            board = self.shown[name] = patched(self.shown.get(name), message)
             assert board["you"] == seat, name
             seen = set(state.owners) if state.phase == OVER else visible_territories(state, seat)  # the end: all
             assert set(board["owners"]) <= seen and set(board["armies"]) <= seen, (name, message["seq"])
@@ -132,6 +133,7 @@ async def test_seats_changing_hands_with_boards_open(tmp_path: Path):
             assert not step.problems, step.problems
             await boards.check_all()
             boards.open["dave-seat"] = boards.open.pop("dave")
+            boards.shown["dave-seat"] = boards.shown.pop("dave")
             await boards.add("dave")
             dave_spectator, dave_seat = boards.open["dave-seat"], boards.open["dave"]
             assert dave_spectator[2] is None and dave_seat[2] == bob

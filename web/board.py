@@ -17,7 +17,7 @@ from typing import Any
 from cogs.play.menus import choices
 from cogs.play.panel import armies_to_place
 from cogs.shared import components as verb
-from cogs.shared.i18n import _, territory_name
+from cogs.shared.i18n import _, continent_name, territory_name
 from cogs.shared.text import describe, mission_line, phase_text, player_name
 from engine import (
     Action,
@@ -35,7 +35,7 @@ from engine import (
     Undo,
 )
 from engine.events import Event
-from engine.fog import Audience, events_for, public_phase, state_for
+from engine.fog import Audience, events_for, fog_hides_board, friends_of, public_phase, state_for
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import (
     ATTACK,
@@ -50,7 +50,7 @@ from engine.state import (
     GameState,
     apply_event,
 )
-from render.seats import Look, look, unknown_look
+from render.seats import Look, look, turn_order, unknown_look
 
 MAX_MESSAGE = 2_000  # characters of one board message: anything longer is not a tap
 MOVES = ("claim", "capital", "place", "neutral", "trade", "attack", "blitz", "occupy", "fortify", "end_attack",
@@ -114,19 +114,52 @@ def legal(game: Game, seat: int) -> dict[str, Any]:
     return out
 
 
-def view(game: Game, audience: Audience, language: str, seq: int) -> dict[str, Any]:
-    """The board as ``audience`` may know it now, with the viewer's own choices, cards and mission."""
+def _continents(game: Game, seen: GameState, language: str) -> list[dict[str, Any]]:
+    """Each continent with its bonus and who holds it whole, as far as the viewer sees (None: nobody, or not
+    seen whole)."""
+    out = []
+    for cid, continent in game.board.continents.items():
+        owners = {seen.owners.get(t) for t in continent.territories}
+        holder = owners.pop() if len(owners) == 1 else None
+        out.append({"id": cid, "name": continent_name(game.board, cid, language), "bonus": continent.bonus,
+                    "holder": holder if holder != NEUTRAL else None})
+    return out
+
+
+def _tally(game: Game, seen: GameState, audience: Audience) -> dict[int, dict[str, int | None]]:
+    """Each player's territories and armies as the viewer sees them, and their next income when the viewer may
+    know it (under fog: their own side's only, since it tells how much a player holds)."""
+    s = game.state
+    fog = fog_hides_board(s)
+    friends = friends_of(s, audience)
+    out: dict[int, dict[str, int | None]] = {}
+    for p in s.players:
+        held = [t for t, o in seen.owners.items() if o == p.seat]
+        income = game.reinforcement_breakdown(p.seat)["total"] if not fog or p.seat in friends else None
+        out[p.seat] = {"territories": len(held), "armies": sum(seen.armies.get(t, 0) for t in held),
+                       "income": income}
+    return out
+
+
+def view(game: Game, audience: Audience, language: str, seq: int, deadline: float | None = None) -> dict[str, Any]:
+    """The board as ``audience`` may know it now, with the viewer's own choices, cards and mission (``deadline``:
+    the seconds left in the current turn, when it has one)."""
     s = game.state
     seen = state_for(s, audience)
     board = game.board
+    tally = _tally(game, seen, audience)
     players = [{"seat": p.seat, "name": player_name(p.name, p.kind == "ai", language), "ai": p.kind == "ai",
                 **_look(look(p.seat, s)), "out": p.seat in s.eliminated or p.seat in s.surrendered,
-                "cards": len(s.hands.get(p.seat, []))} for p in s.players if p.seat != NEUTRAL]
+                "cards": len(s.hands.get(p.seat, [])), **tally[p.seat]} for p in s.players if p.seat != NEUTRAL]
     out: dict[str, Any] = {
         "seq": seq, "phase": public_phase(s, audience), "phase_text": phase_text(s, language, audience),
         "turn": s.turn, "current": s.current, "you": audience, "players": players,
-        "neutral": _look(look(NEUTRAL, s)), "fog": _look(unknown_look()),
+        "order": [seat for seat in turn_order(s) if seat != NEUTRAL],
+        "neutral": _look(look(NEUTRAL, s)), "fog": _look(unknown_look()), "fogged": fog_hides_board(s),
         "owners": seen.owners, "armies": seen.armies, "over": s.phase == OVER,
+        "capitals": {str(seat): t for seat, t in seen.capitals.items() if t in seen.owners},
+        "continents": _continents(game, seen, language),
+        "deadline": None if deadline is None or s.phase == OVER else round(deadline),
         "reinforcements": armies_to_place(seen) if audience == s.current else 0,
     }
     if audience is not None and audience >= 0:
@@ -137,6 +170,47 @@ def view(game: Game, audience: Audience, language: str, seq: int) -> dict[str, A
         if mission is not None:
             out["mission"] = mission_line(mission, board, s, language)
         out["legal"] = legal(game, audience)
+    return out
+
+
+COUNTED = ("owners", "armies")  # a board's maps of territories: a change sends only the territories that changed
+
+
+def diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    """What a page that shows ``before`` needs to show ``after``: the top-level entries that changed (``set``),
+    the ones gone (``drop``), and for owners and armies only the territories that changed (``None``: no longer
+    seen)."""
+    out: dict[str, Any] = {}
+    changed = {k: v for k, v in after.items() if k not in COUNTED and before.get(k) != v}
+    if changed:
+        out["set"] = changed
+    gone = [k for k in before if k not in after and k not in COUNTED]
+    if gone:
+        out["drop"] = gone
+    for key in COUNTED:
+        old, new = before.get(key, {}), after.get(key, {})
+        delta = {t: v for t, v in new.items() if old.get(t) != v}
+        delta.update({t: None for t in old if t not in new})
+        if delta:
+            out[key] = delta
+    return out
+
+
+def battles(events: Sequence[Any]) -> list[dict[str, Any]]:
+    """The battles among events a viewer may see (already projected for them): each roll's dice and losses, and
+    the conquests, for the page to show at the battle. A blitz's rolls carry the same ``blitz`` number."""
+    out: list[dict[str, Any]] = []
+    for e in events:
+        if e.get("hidden"):
+            continue
+        if e["type"] == "battle":
+            out.append({"kind": "roll", "from": e.get("from"), "to": e.get("to"), "seat": e.get("seat"),
+                        "defender": e.get("defender"), "attack": e.get("attacker_dice", []),
+                        "defend": e.get("defender_dice", []), "lost": e.get("attacker_losses", 0),
+                        "killed": e.get("defender_losses", 0), "blitz": e.get("blitz")})
+        elif e["type"] == "territory_conquered":
+            out.append({"kind": "conquest", "from": e.get("from"), "to": e.get("to"), "seat": e.get("seat"),
+                        "defender": e.get("defender")})
     return out
 
 
@@ -206,7 +280,7 @@ def territory_names(game: Game, language: str) -> dict[str, str]:
     return {t: territory_name(board, t, language) for t in board.territory_ids}
 
 
-__all__ = ["MAX_MESSAGE", "Refused", "action_of", "legal", "territory_names", "view"]
+__all__ = ["MAX_MESSAGE", "Refused", "action_of", "battles", "diff", "legal", "territory_names", "view"]
 
 
 # -- the replay: run in the log's worker process (``Store.with_log``), since it reads the log from its start ----

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,11 +28,13 @@ from engine import Event, Game, GameState
 from engine.fog import Audience, events_for
 from ops import metrics
 from store import GameRecord, StoreReader
+from table import turn_deadline
 
-from .board import view, window_state
+from .board import battles, diff, view, window_state
 
 log = logging.getLogger(__name__)
 MAX_LOG_LINES = 60
+MAX_BATTLES = 60  # rolls and conquests sent at once (a long blitz's, or what a page missed)
 CATCH_UP = 500   # events a board may be behind and still be told them one by one on the event loop
 
 
@@ -66,11 +69,13 @@ class Viewer:
     still: Callable[[GameRecord], str | None] = _always
     close: Callable[[str], Awaitable[None]] = _nothing
     closed: bool = False
+    shown: dict[str, Any] | None = None  # the board last sent (None: the next is sent whole, not as a change)
 
 
 class Hub:
-    def __init__(self, store: StoreReader) -> None:
+    def __init__(self, store: StoreReader, clock: Callable[[], float] = time.time) -> None:
         self.store = store
+        self.clock = clock
         self.boards: dict[int, set[Viewer]] = {}
         metrics.boards_open(lambda: sum(len(boards) for boards in self.boards.values()))
         self._dirty: set[int] = set()
@@ -130,7 +135,12 @@ class Hub:
         since = max(0, min(since, record.last_seq))
         events = await self.store.events(game_id, since_seq=since) if since < record.last_seq else []
         game = record.game() if record.state_json is not None else None
-        return _Moment(game_id, record, record.last_seq, game, since, events)
+        return _Moment(game_id, record, record.last_seq, game, since, events, await self._deadline(game_id))
+
+    async def _deadline(self, game_id: int) -> float | None:
+        """The seconds left in the current turn (None: no deadline runs)."""
+        due = turn_deadline(await self.store.game_deadlines(game_id))
+        return None if due is None else max(0.0, due.due_at - self.clock())
 
     async def drop(self, board: Viewer, reason: str) -> None:
         """Close ``board`` for ``reason`` (``closed``: its socket is gone already) and forget it."""
@@ -164,18 +174,28 @@ class Hub:
             if key not in moment.told:
                 new = moment.events[seen - moment.since:]
                 told: list[str] = []
+                fights: list[dict[str, Any]] = []
                 if new:
                     before = await self._state_at(board.game_id, seen)
                     shown = events_for(new, board.audience, before=before)
                     visible = [e for e in shown if not e.get("hidden")]
                     told = describe(visible, game.state, game.board, board.language, page=True)[-MAX_LOG_LINES:]
+                    fights = battles(visible)[-MAX_BATTLES:]
                 moment.told[key] = told
+                moment.fights[key] = fights
             viewed = (board.audience, board.language)
             if viewed not in moment.views:
-                moment.views[viewed] = view(game, board.audience, board.language, moment.seq)
-            await board.send({"type": "board", "seq": moment.seq, "since": seen, "lines": moment.told[key],
-                              "board": moment.views[viewed]})
+                moment.views[viewed] = view(game, board.audience, board.language, moment.seq, moment.deadline)
+            now = moment.views[viewed]
+            message: dict[str, Any] = {"type": "board", "seq": moment.seq, "since": seen, "lines": moment.told[key],
+                                       "battles": moment.fights.get(key, [])}
+            if board.shown is None:
+                message["board"] = now
+            else:
+                message["diff"] = diff(board.shown, now)
+            await board.send(message)
             board.seq = moment.seq
+            board.shown = now
 
     async def bring_up_to_date(self, board: Viewer, since: int | None = None) -> None:
         """Send ``board`` what happened after event ``since`` (default: the last it was sent) and the board now
@@ -191,13 +211,17 @@ class Hub:
                 shown = await self.store.recent_events(board.game_id, board.audience, MAX_LOG_LINES,
                                                        for_board=True)
                 lines = describe(shown, game.state, game.board, board.language, page=True)[-MAX_LOG_LINES:]
-            moment = _Moment(board.game_id, record, record.last_seq, game, start, [])
+            moment = _Moment(board.game_id, record, record.last_seq, game, start, [],
+                             await self._deadline(board.game_id))
         else:
             moment = await self._moment(board.game_id, start)
         try:
             await self._send(board, moment, start, lines)
         except Gone as gone:
             await self.drop(board, gone.reason)
+            return
+        if self._states.get(board.game_id, (-1,))[0] < moment.seq:
+            self._remember(moment)  # the next change's events are projected from this board, not the log's worker
 
 
 @dataclass
@@ -211,8 +235,10 @@ class _Moment:
     game: Game | None
     since: int
     events: list[Event]
+    deadline: float | None = None
     views: dict[tuple[Audience, str], dict[str, Any]] = field(default_factory=dict)
     told: dict[tuple[Audience, str, int], list[str]] = field(default_factory=dict)
+    fights: dict[tuple[Audience, str, int], list[dict[str, Any]]] = field(default_factory=dict)
 
 
 __all__ = ["Gone", "Hub", "Viewer"]

@@ -61,8 +61,30 @@ def ui_strings(language: str) -> dict[str, str]:
         "stop_at": _("Blitz until this many are left:", lang),
         "replay": _("Replay", lang),
         "replay_at": _("Event {n} of {total}", lang),
+        "replay_turn": _("Turn {turn} · event {n} of {total}", lang),
         "live": _("Back to now", lang),
         "fortify_from": _("Fortify from here", lang),
+        "fit": _("Whole map", lang),
+        "all_here": _("All {n} here", lang),
+        "place_n": _("Place {n}", lang),
+        "attack_again": _("Attack again", lang),
+        "attack_from": _("Attack from here", lang),
+        "lost": _("{player} lost {n}", lang),
+        "conquered": _("{territory} conquered", lang),
+        "blitz_rolls": _("Blitz: {n} rolls", lang),
+        "since": _("Since you last looked", lang),
+        "players": _("Players", lang),
+        "continents": _("Continents", lang),
+        "income": _("Income", lang),
+        "armies_word": _("Armies", lang),
+        "held_by": _("held by {player}", lang),
+        "not_held": _("not held", lang),
+        "time_left": _("{time} left", lang),
+        "turn_of": _("Turn {n}: {player}", lang),
+        "hint": _("Tap a lit territory to play; pinch or use + and − to zoom.", lang),
+        "close": _("Close", lang),
+        "you_mark": _("(you)", lang),
+        "dice": _("Dice", lang),
     }
 
 
@@ -87,19 +109,24 @@ def page_html(data: dict[str, Any], language: str, *, activity: bool = False) ->
 <link rel="stylesheet" href="/static/board.css">
 </head>
 <body>
-<header id="top"><h1 id="status" aria-live="polite">{html.escape(_("Connecting…", language))}</h1>
-<ul id="players" aria-label="players"></ul>
-<form id="leave" method="post" action="leave"><button type="submit" id="leave-button"></button></form></header>
+<header id="top"><div id="topline"><h1 id="status" aria-live="polite">{html.escape(_("Connecting…", language))}</h1>
+<form id="leave" method="post" action="leave"><button type="submit" id="leave-button"></button></form></div>
+<ul id="players" aria-label="players"></ul></header>
 <main>
-<div id="zoom"><button type="button" id="zoom-out"></button><button type="button" id="zoom-in"></button></div>
-<div id="viewport"><div id="stage"><img id="map" alt=""><svg id="board" role="group"></svg></div></div>
+<p id="hint" hidden><span id="hint-text"></span><button type="button" id="hint-close"></button></p>
+<div id="mapbox"><div id="viewport"><div id="stage"><svg id="board" role="group"></svg></div></div>
+<div id="zoom"><button type="button" id="zoom-in"></button><button type="button" id="zoom-out"></button>
+<button type="button" id="zoom-fit"></button></div>
+<section id="battle" aria-live="polite" hidden></section></div>
 <section id="actions" aria-live="polite"><p id="prompt"></p><div id="controls"></div></section>
+<details id="since-box" hidden open><summary id="since-title"></summary><ol id="since"></ol></details>
 <details id="hand-box"><summary id="hand-title"></summary><div id="hand"></div></details>
+<details id="glance-box"><summary id="glance-title"></summary><div id="glance"></div></details>
 <details id="list-box"><summary id="list-title"></summary><div id="list" role="group"></div></details>
 <details id="replay-box"><summary id="replay-title"></summary>
 <label class="count"><input type="range" id="scrub" min="1" max="1" value="1" aria-labelledby="replay-title">
 <output id="scrub-at"></output></label></details>
-<details id="log-box" open><summary id="log-title"></summary><ol id="log"></ol></details>
+<details id="log-box"><summary id="log-title"></summary><ol id="log"></ol></details>
 </main>
 <script type="application/json" id="data">{payload}</script>
 <script src="/static/board.js"></script>{module}

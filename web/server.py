@@ -34,7 +34,7 @@ from aiohttp import WSMsgType, web
 import workers
 from cogs.maps import drawing
 from cogs.shared.errors import translate_rule, translate_template
-from cogs.shared.i18n import _, _plain, language_of
+from cogs.shared.i18n import _, _plain, language_of, map_labels
 from engine import GameState, RuleError
 from engine.fog import Audience
 from render.geometry import geometry_for
@@ -44,6 +44,7 @@ from table.outcome import PLAYER
 
 from . import sdk
 from .activity import ActivityRefused, DiscordOAuth
+from .background import background_png, digest
 from .board import MAX_MESSAGE, Refused, action_of, replay_frame, territory_names, window_state
 from .config import WebConfig
 from .hub import Gone, Hub, Viewer
@@ -170,11 +171,12 @@ class BoardServer:
         self.signer = Signer(config.secret or secrets.token_hex(32), clock)
         self.used = UsedLinks(clock)
         self.revoked = UsedLinks(clock)  # sessions ended by "leave": their cookie opens nothing any more
-        self.hub = Hub(store)
+        self.hub = Hub(store, clock)
         self.socket_caps = SOCKETS
         self._sockets: dict[str, set[Viewer]] = {}  # the open boards of each session (its nonce)
         self._game_sockets: dict[int, int] = {}
         self._paths: dict[str, dict[str, str]] = {}
+        self._backgrounds: dict[tuple[str, str], tuple[str, bytes]] = {}  # (map, language): (digest, PNG)
         self._frames: dict[tuple[int, int, Audience, str], dict[str, Any]] = {}
         # (session, kind) being worked out now: its lock, and how many hold it or wait for it
         self._replaying: dict[tuple[str, str], tuple[asyncio.Lock, int]] = {}
@@ -206,6 +208,7 @@ class BoardServer:
         app.router.add_get("/b/{token}", self.open_link)
         app.router.add_get("/g/{game:[0-9]{1,18}}", self.page)
         app.router.add_get("/g/{game:[0-9]{1,18}}/map.png", self.map_png)
+        app.router.add_get("/g/{game:[0-9]{1,18}}/bg/{digest:[0-9a-f]{16}}.png", self.background)
         app.router.add_get("/g/{game:[0-9]{1,18}}/ws", self.websocket)
         app.router.add_post("/g/{game:[0-9]{1,18}}/leave", self.leave)
         app.router.add_get("/g/{game:[0-9]{1,18}}/data", self.page_data)
@@ -371,6 +374,30 @@ class BoardServer:
             paths = self._paths[map_id] = await workers.run(territory_paths, map_id)
         return paths
 
+    async def background_of(self, map_id: str, language: str) -> tuple[str, bytes]:
+        """The map's background in a language (``web.background``), drawn once in a worker, with its digest."""
+        key = (map_id, language)
+        found = self._backgrounds.get(key)
+        if found is None:
+            png = await workers.run(background_png, map_id, map_labels(language, map_id))
+            while len(self._backgrounds) >= MAX_MAPS:
+                del self._backgrounds[next(iter(self._backgrounds))]
+            found = self._backgrounds[key] = (digest(png), png)
+        return found
+
+    async def background(self, request: web.Request) -> web.StreamResponse:
+        """The viewer's map without owners: the same for every game on that map and language, so its address
+        (named by its digest) is kept by the browser for good."""
+        found = await self._viewer(request)
+        if isinstance(found, web.Response):
+            return found
+        ticket, record = found
+        name, png = await self.background_of(record.game().board.id, ticket.language)
+        if name != request.match_info["digest"]:
+            raise web.HTTPNotFound()
+        return web.Response(body=png, content_type="image/png",
+                            headers={"Cache-Control": "private, max-age=31536000, immutable"})
+
     async def page(self, request: web.Request) -> web.StreamResponse:
         found = await self._viewer(request)
         if isinstance(found, web.Response):
@@ -392,13 +419,17 @@ class BoardServer:
     async def data_of(self, ticket: Ticket, record: Any) -> dict[str, Any]:
         """What the page starts from: the game, the viewer's seat and language, the map's outlines, the words."""
         game = record.game()
-        geo = geometry_for(game.board.id)
+        board = game.board
+        geo = geometry_for(board.id)
         language = ticket.language
+        name, _png = await self.background_of(board.id, language)
         return {
             "game": record.id, "you": ticket.seat, "language": language,
-            "map": {"width": geo.width, "height": geo.height, "panel": 206, "badge": geo.badge_size,
-                    "paths": await self.paths(game.board.id),
+            "map": {"width": geo.width, "height": geo.height, "badge": geo.badge_size,
+                    "background": f"/g/{record.id}/bg/{name}.png",
+                    "paths": await self.paths(board.id),
                     "anchors": {t: list(s.anchor) for t, s in geo.territories.items()},
+                    "links": {t: sorted(board.neighbours(t)) for t in board.territory_ids},
                     "names": territory_names(game, language)},
             "strings": ui_strings(language),
         }
@@ -525,8 +556,10 @@ class BoardServer:
         types = {"board.js": "text/javascript", "board.css": "text/css", "activity.js": "text/javascript"}
         if name not in types:
             raise web.HTTPNotFound()
-        return web.Response(body=(STATIC / name).read_bytes(), content_type=types[name],
-                            headers={"Cache-Control": "public, max-age=300"})
+        response = web.Response(body=(STATIC / name).read_bytes(), content_type=types[name],
+                                headers={"Cache-Control": "public, max-age=300"})
+        response.enable_compression()  # the script and the style, gzipped when the browser takes it (a third)
+        return response
 
     async def health(self, request: web.Request) -> web.StreamResponse:
         return web.Response(text="ok")
@@ -706,6 +739,7 @@ class BoardServer:
             return
         if data["type"] == "hello":
             since = data.get("since", 0)
+            board.shown = None  # a page that says hello is sent the whole board, then changes to it
             async with self.replaying(ticket, "hello", wait=True):
                 await self.hub.bring_up_to_date(board, since if isinstance(since, int) and since >= 0 else 0)
             return
