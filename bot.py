@@ -36,7 +36,6 @@ from discord.ext import commands
 
 import workers
 from cogs import EXTENSIONS
-from cogs.maps import drawing as maps
 from cogs.shared import commands as command_names
 from cogs.shared.errors import install as install_error_handler
 from cogs.shared.services import Services
@@ -46,6 +45,7 @@ from mapfiles.cli import run as run_map_command
 from ops import logs as ops_logs
 from ops.cli import add_commands as add_ops_commands
 from ops.server import OpsConfig
+from present import drawing as maps
 from store import DatabaseError, Shards, Store, logs, redacted, store_for
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command

@@ -37,12 +37,12 @@ from cogs.shared.base import risk_group
 from cogs.shared.components import GameButton, GameSelect
 from cogs.shared.errors import UserError, handle_error
 from cogs.shared.guards import game_locale, on_turn, require_control, require_permissions, running_game, seat_of
-from cogs.shared.i18n import _
 from cogs.shared.services import Services, services_of
 from cogs.tournament.commands import TournamentCommands, tournament_group
 from cogs.tournament.rooms import ThreadRooms, TournamentNews
 from engine.odds import BattleOdds
 from engine.state import NEUTRAL
+from present.i18n import _
 from table import Scheduler, Table
 from table.tournaments import Tournaments
 

@@ -6,7 +6,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "ratings", "competition", "store", "table", "render", "mapfiles", "cogs", "web", "ops", "workers")
+PACKAGES = ("engine", "ratings", "competition", "store", "table", "render", "mapfiles", "present", "cogs", "web", "ops",
+            "workers")
 OFFLINE = ROOT / "packages" / "discord-offline" / "discord_offline"
 
 
@@ -185,15 +186,15 @@ def test_the_discord_layer_is_grouped_in_rooms():
 ROOMS = ("game", "maps", "play", "records", "tournament")
 # What cogs/shared still takes from the rooms (the drawing jobs, the panel's parts): no import may join this list.
 SHARED_FROM_ROOMS = {
-    "cogs.shared.announcer": {"cogs.maps", "cogs.maps.drawing", "cogs.play.panel"},
-    "cogs.shared.ending": {"cogs.maps.drawing", "cogs.records.report"},
-    "cogs.shared.live": {"cogs.maps.drawing", "cogs.play.board", "cogs.play.panel"},
-    "cogs.shared.postbox": {"cogs.maps", "cogs.maps.drawing"},
+    "cogs.shared.announcer": {"cogs.maps", "present.drawing", "cogs.play.panel"},
+    "cogs.shared.ending": {"present.drawing", "cogs.records.report"},
+    "cogs.shared.live": {"present.drawing", "cogs.shared.board", "cogs.play.panel"},
+    "cogs.shared.postbox": {"cogs.maps", "present.drawing"},
 }
 
 
 def shared_imports_of_rooms(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """The modules of cogs/ rooms (``cogs.play``, ``cogs.maps.drawing``...) each module of cogs/shared imports."""
+    """The modules of cogs/ rooms (``cogs.play``, ``cogs.maps.commands``...) each module of cogs/shared imports."""
     return {module: found for module, deps in graph.items() if module.startswith("cogs.shared")
             if (found := {d for d in deps if d.split(".")[:2] in (["cogs", room] for room in ROOMS)})}
 
@@ -210,10 +211,10 @@ def test_the_shared_plumbing_reaches_into_no_new_room():
 
 
 def test_a_shared_module_reaching_into_a_room_is_found():  # planted
-    planted = {"cogs.shared.text": {"cogs.shared.i18n", "cogs.game.lobby", "engine"},
+    planted = {"cogs.shared.errors": {"cogs.shared.guards", "cogs.game.lobby", "engine"},
                "cogs.shared.live": {"cogs.play.panel"}, "cogs.shared.seats": {"cogs.play.panel"},
                "cogs.play.panel": {"cogs.shared.seats"}}
-    assert new_shared_imports_of_rooms(planted) == {"cogs.shared.text": {"cogs.game.lobby"},
+    assert new_shared_imports_of_rooms(planted) == {"cogs.shared.errors": {"cogs.game.lobby"},
                                                     "cogs.shared.seats": {"cogs.play.panel"}}
 
 

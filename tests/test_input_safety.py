@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
 
-from cogs.shared.i18n import catalog, language_of
 from engine import Settings, SettingsError
+from present.i18n import catalog, language_of
 
 
 @pytest.mark.parametrize("value", ["../../tmp/evil", "x" * 5000, "en/../..", "EN", 7])
@@ -70,7 +70,7 @@ def test_a_database_fault_shows_no_server_path_to_a_player():
 @pytest.mark.parametrize("name", ["[x](https://e.vil)", "||spoiler||", "# heading", "<@123>", "@everyone",
                                   "\u202eevil", "two\nlines", "bell\x07"])
 def test_a_name_in_a_message_is_plain_text(name):
-    from cogs.shared.text import safe_name
+    from present.text import safe_name
 
     shown = safe_name(name)
     for raw in ("](", "||", "<@", "\u202e", "\n", "\x07"):

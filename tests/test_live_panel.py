@@ -342,7 +342,7 @@ async def test_a_game_whose_start_was_never_told_posts_its_dice_commitment_first
 
 
 async def test_losses_since_the_last_turn_are_the_territories_taken_and_not_taken_back():
-    from cogs.shared.losses import losses_since_last_turn
+    from present.losses import losses_since_last_turn
 
     events = [
         {"type": "turn_started", "seat": 0},
@@ -367,8 +367,8 @@ async def test_a_player_is_told_on_their_panel_what_the_ais_took_from_them(tmp_p
     from her since her last turn (and says nothing when she lost none)."""
     from discord_helpers import command_for
 
-    from cogs.shared.losses import losses_since_last_turn
     from engine.ai import make_ai
+    from present.losses import losses_since_last_turn
 
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="losses"), strict=True) as d:
         await start(d, ("alice",), 2, deployment="auto")

@@ -17,8 +17,8 @@ from discord_helpers import OfflineDiscord, command_for, make_bot, record_worker
 
 from cogs.shared import components as verb
 from cogs.shared.components import GameButton
-from cogs.shared.text import safe_name
 from engine.ai import make_ai
+from present.text import safe_name
 from store import RUNNING
 from table.tournaments import view_standings
 from web.server import tell_channel
@@ -397,9 +397,9 @@ async def test_names_are_escaped_and_only_a_rounds_players_are_pinged(tmp_path: 
 def test_a_big_rounds_opening_fits_discords_limits_and_names_every_table():
     """128 entrants with long names: the opening is split into messages under 2,000 characters, none pinging more
     than the 100 users Discord allows, together naming every table's thread and player once."""
-    from cogs.tournament import words
     from cogs.tournament.rooms import mentioned
     from competition import Pairing, Spec
+    from present import tournament as words
     from store.tournaments import EntrantRecord, PairingRecord, TournamentRecord, TournamentView
 
     keys = [10**17 + n for n in range(128)]

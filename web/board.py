@@ -14,11 +14,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cogs.play.menus import choices
 from cogs.play.panel import armies_to_place
 from cogs.shared import components as verb
-from cogs.shared.i18n import _, territory_name
-from cogs.shared.text import describe, mission_line, phase_text, player_name
 from engine import (
     Action,
     Attack,
@@ -50,6 +47,9 @@ from engine.state import (
     GameState,
     apply_event,
 )
+from present.i18n import _, territory_name
+from present.menus import choices
+from present.text import describe, mission_line, phase_text, player_name
 from render.seats import Look, look, unknown_look
 
 MAX_MESSAGE = 2_000  # characters of one board message: anything longer is not a tap

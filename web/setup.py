@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogs.play.board import BoardButton, BoardCommands
+from cogs.shared.board import BoardButton, BoardCommands
 from cogs.shared.services import services_of
 
 from .config import WebConfig

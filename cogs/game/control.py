@@ -16,11 +16,11 @@ from cogs.shared.base import CogBase, risk_group
 from cogs.shared.components import GameButton, view_of
 from cogs.shared.errors import UserError, acknowledge
 from cogs.shared.guards import game_here, game_locale, require_control, seat_of
-from cogs.shared.i18n import _, ngettext
 from cogs.shared.seats import announce_seat
-from cogs.shared.text import safe_name
 from engine import Surrender
 from engine.fog import fog_hides_board
+from present.i18n import _, ngettext
+from present.text import safe_name
 from store import GameRecord
 
 

@@ -14,11 +14,11 @@ from cogs.shared.announcer import NOBODY, clip
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError
 from cogs.shared.guards import channel_game, game_or_last, last_game_here
-from cogs.shared.i18n import _, ngettext
-from cogs.shared.text import describe, now_text, player_name, safe_name, seat_name, team_lines
 from engine.fog import fog_hides_board
 from engine.settings import Settings
 from engine.state import OVER, REINFORCE
+from present.i18n import _, ngettext
+from present.text import describe, now_text, player_name, safe_name, seat_name, team_lines
 from table import turn_deadline
 
 

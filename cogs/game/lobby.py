@@ -16,12 +16,12 @@ from cogs.shared.base import CogBase, risk_group
 from cogs.shared.components import view_of
 from cogs.shared.errors import UserError, acknowledge, handle_error
 from cogs.shared.guards import game_here, game_locale, require_control, require_own_seats
-from cogs.shared.i18n import LANGUAGES, _, _plain, language_of, ngettext, percent, pgettext
 from cogs.shared.services import taps_of
-from cogs.shared.text import AI_NAMES, _noop, player_name, safe_name
 from engine import Settings, SettingsError, registered_map
 from engine.ai import PLAYER_LEVELS
 from engine.settings import DEADLINES, OPTION, OPTIONS, PRESETS, assign_teams
+from present.i18n import LANGUAGES, _, _plain, language_of, ngettext, percent, pgettext
+from present.text import AI_NAMES, _noop, player_name, safe_name
 from store import GameRecord, StoreReader
 from store.results import Reliability
 from table.flow import LIVE

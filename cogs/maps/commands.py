@@ -19,12 +19,9 @@ import discord
 from discord import app_commands
 
 import workers
-from cogs.maps import drawing as maps
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError
-from cogs.shared.i18n import _, _plain, language_of, pgettext
-from cogs.shared.text import safe_name
 from engine import Board, builtin_maps, load_map, registered_map
 from engine.board import plain_text
 from mapfiles.checking import UPLOAD_SECONDS, check_upload_bounded
@@ -32,6 +29,9 @@ from mapfiles.images import MAX_IMAGE_BYTES
 from mapfiles.previews import sheet_png
 from mapfiles.registry import install_files, use_database
 from mapfiles.upload import MAX_FILES
+from present import drawing as maps
+from present.i18n import _, _plain, language_of, pgettext
+from present.text import safe_name
 from store import StoreReader
 
 map_group = app_commands.Group(name="map", description="The maps games here are played on (adding one: managers)",

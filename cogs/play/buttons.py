@@ -12,13 +12,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from cogs.play.counts import COUNTS
-from cogs.play.menus import choices, pair_of, refs, trade_ref
 from cogs.play.panel import Blue, Grey, Red, armies_to_place, controls, count_select, turn_prompt
 from cogs.play.tap import Tap, in_phase
 from cogs.shared import components as verb
 from cogs.shared.components import GameButton, GameSelect, card_at, continent_at, ref, view_of
 from cogs.shared.errors import UserError
-from cogs.shared.i18n import _, ngettext, percent, territory_name
 from engine import (
     Attack,
     Blitz,
@@ -36,6 +34,8 @@ from engine import (
 from engine.actions import StartTurn
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import ATTACK, SETUP
+from present.i18n import _, ngettext, percent, territory_name
+from present.menus import choices, pair_of, refs, trade_ref
 
 
 # -- buttons ---------------------------------------------------------------------------------------------------

@@ -12,9 +12,9 @@ from cogs.play.panel import armies_to_place, count_select
 from cogs.play.tap import Tap
 from cogs.shared import components as verb
 from cogs.shared.components import view_of
-from cogs.shared.i18n import _
 from engine import Fortify, Occupy, Place
 from engine.state import OCCUPY, SETUP
+from present.i18n import _
 
 
 async def narrowed(tap: Tap, purpose: str, value: str, low: int, high: int) -> bool:

@@ -8,20 +8,8 @@ from typing import Any
 
 import discord
 
-from cogs.play.menus import (
-    MAX_OPTIONS,
-    attack_pairs,
-    choices,
-    fortify_pairs,
-    option_label,
-    pair_label,
-    pair_value,
-    refs,
-)
 from cogs.shared import components as verb
 from cogs.shared.components import Blue, GameButton, GameSelect, Green, Grey, Red, ref, view_of
-from cogs.shared.i18n import _, ngettext, territory_name
-from cogs.shared.text import phase_text, seat_name
 from engine import (
     Action,
     Attack,
@@ -41,6 +29,18 @@ from engine import (
 from engine.actions import StartTurn
 from engine.fog import fog_hides_board
 from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OVER, REINFORCE, SETUP, WAITING, Event
+from present.i18n import _, ngettext, territory_name
+from present.menus import (
+    MAX_OPTIONS,
+    attack_pairs,
+    choices,
+    fortify_pairs,
+    option_label,
+    pair_label,
+    pair_value,
+    refs,
+)
+from present.text import phase_text, seat_name
 
 
 def armies_to_place(state: GameState, seat: int | None = None) -> int:

@@ -9,12 +9,12 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.play.menus import PAIRS, SOURCES, choices, pick_territory
 from cogs.shared.components import territory_at
 from cogs.shared.errors import CHANGED, UserError
-from cogs.shared.i18n import _, territory_name
-from cogs.shared.text import phase_text
 from engine import Action, Game
+from present.i18n import _, territory_name
+from present.menus import PAIRS, SOURCES, choices, pick_territory
+from present.text import phase_text
 from store import GameRecord
 
 

@@ -24,9 +24,9 @@ from cogs.records.season import LADDER_CHOICES, PERIOD_CHOICES, add_ladders, lea
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError, handle_error
-from cogs.shared.i18n import _, continent_name, decimal, language_of, ngettext, percent
-from cogs.shared.text import safe_name
 from engine.fog import EVERYBODY
+from present.i18n import _, continent_name, decimal, language_of, ngettext, percent
+from present.text import safe_name
 from ratings import MIN_GAMES, Rating
 from ratings.model import ESTABLISHED_OPPONENTS
 from render.rating_chart import RatingChart, draw_rating_chart

@@ -6,15 +6,15 @@ from collections.abc import Sequence
 
 import discord
 
-from cogs.maps.drawing import prepare
 from cogs.records.report import end_of_game_files
 from cogs.shared.guards import game_locale
-from cogs.shared.i18n import _, ngettext
 from cogs.shared.postbox import PostOptions
-from cogs.shared.text import mission_line, safe_name, seat_name, winner_names
 from engine import Game, GameState
 from engine.fog import EVERYBODY
 from engine.state import NEUTRAL
+from present.drawing import prepare
+from present.i18n import _, ngettext
+from present.text import mission_line, safe_name, seat_name, winner_names
 from ratings import REPEAT_LIMIT
 from ratings.model import (
     AI_PLAYED,

@@ -19,12 +19,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.shared.i18n import _, ngettext, pgettext, territory_name
-from cogs.shared.text import neutral_in_sentence, player_name, safe_name
 from engine import RuleError, SettingsError
 from engine.errors import Phrase, Territory, clip
 from mapfiles import MapFileError
 from ops import metrics
+from present.i18n import _, ngettext, pgettext, territory_name
+from present.text import neutral_in_sentence, player_name, safe_name
 from store import DatabaseError, StoreError
 from store.errors import StatusWord
 from table import LimitReached, SeatRefused, VoteRefused

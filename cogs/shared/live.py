@@ -22,19 +22,19 @@ from typing import Any
 
 import discord
 
-from cogs.maps.drawing import PHONE, prepare
-from cogs.play.board import add_board_button
 from cogs.play.panel import controls, round_prompt, summary_title, turn_prompt
+from cogs.shared.board import add_board_button
 from cogs.shared.guards import game_locale
-from cogs.shared.i18n import _
-from cogs.shared.losses import LOSS_TAIL, NEW_TURN, loss_line, losses_since_last_turn
 from cogs.shared.postbox import Post, Postbox, PostOptions, Sent
-from cogs.shared.text import describe, seat_name
 from engine import Event, Game, GameState, apply_event
 from engine.events import View
 from engine.fog import EVERYBODY, events_for, fog_hides_board
 from engine.game import split_log
 from engine.state import ATTACK, FORTIFY, OCCUPY, OVER, WAITING
+from present.drawing import PHONE, prepare
+from present.i18n import _
+from present.losses import LOSS_TAIL, NEW_TURN, loss_line, losses_since_last_turn
+from present.text import describe, seat_name
 from store import GameRecord, LivePanel, StoreReader
 from table import Table
 from table.timers import waited_on

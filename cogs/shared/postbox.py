@@ -23,8 +23,8 @@ from typing import Any, TypedDict
 
 import discord
 
-from cogs.maps import drawing as maps
 from ops import metrics
+from present import drawing as maps
 
 log = logging.getLogger(__name__)
 STALE = 2.0  # seconds a post may wait in its queue before a newer map makes its own map unnecessary

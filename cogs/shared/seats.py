@@ -16,9 +16,9 @@ import discord
 from cogs.shared import components as verb
 from cogs.shared.components import GameButton, Green, Grey, view_of
 from cogs.shared.guards import game_locale
-from cogs.shared.i18n import _
 from cogs.shared.postbox import Post, Postbox, PostOptions, Sent
-from cogs.shared.text import safe_name, seat_name
+from present.i18n import _
+from present.text import safe_name, seat_name
 from store import GameRecord
 from table import Outcome, Part, Table
 from table.outcome import OFFER_WITHDRAWN, SEAT_CLAIMED, SEAT_OFFERED, SEAT_TO_AI, TIMEOUT

@@ -6,12 +6,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Sequence
 
-from cogs.shared.i18n import _, ngettext
 from cogs.shared.seats import queue_part  # the takeover's message offers the seat (cogs/shared/seats.py)
-from cogs.shared.text import describe, seat_name
 from engine import Game, GameState
 from engine.events import EventType
 from engine.fog import Audience, events_for
+from present.i18n import _, ngettext
+from present.text import describe, seat_name
 from table import Note, Outcome, Part
 from table.outcome import (
     AI,

@@ -15,12 +15,12 @@ import discord
 from cogs.shared import components as verb
 from cogs.shared.components import GameSelect, continent_ref, ref, view_of
 from cogs.shared.errors import UserError
-from cogs.shared.i18n import _, continent_name, percent, territory_name
-from cogs.shared.text import label_name
 from engine import Game
 from engine.fog import visible_to
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import NEUTRAL
+from present.i18n import _, continent_name, percent, territory_name
+from present.text import label_name
 
 MAX_OPTIONS = 25  # Discord's limit on a select's options
 RANK_LIMIT = 2_500  # attackers × defenders up to which a menu ranks attacks by exact odds (approximated above)

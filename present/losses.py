@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cogs.shared.i18n import _, ngettext
-from cogs.shared.text import seat_name, territory_text
 from engine import Event, Game, GameState
+from present.i18n import _, ngettext
+from present.text import seat_name, territory_text
 
 NEW_TURN = ("turn_started", "setup_turn")  # the events that begin a seat's turn
 

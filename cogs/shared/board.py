@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from cogs.shared.errors import handle_error
 from cogs.shared.guards import game_here, running_game
-from cogs.shared.i18n import _, language_of
+from present.i18n import _, language_of
 from store import GameRecord, StoreReader
 
 BOARD_ID = r"riskboard:(?P<gid>[0-9]+)"

@@ -26,12 +26,12 @@ from typing import Literal
 import discord
 
 import workers
-from cogs.shared.i18n import language_of, map_labels
-from cogs.shared.text import player_name
 from engine import GameState, load_map
 from engine.events import View
 from engine.fog import Audience, state_for, visible_to
 from mapfiles.registry import use_database
+from present.i18n import language_of, map_labels
+from present.text import player_name
 from render import Labels, draw_phone_png, draw_png, warm_up
 from render.phone import MUST_SHOW
 
