@@ -31,7 +31,6 @@ from cogs.play.moves import PlayCommands
 from cogs.records.history import HistoryCommands
 from cogs.records.season import SeasonCommands, season_group
 from cogs.records.standings import SeasonNews
-from cogs.shared import components as verb
 from cogs.shared.announcer import Announcer
 from cogs.shared.base import risk_group
 from cogs.shared.components import GameButton, GameSelect
@@ -42,6 +41,7 @@ from cogs.tournament.commands import TournamentCommands, tournament_group
 from cogs.tournament.rooms import ThreadRooms, TournamentNews
 from engine.odds import BattleOdds
 from engine.state import NEUTRAL
+from present import verbs as verb
 from present.i18n import _
 from table import Scheduler, Table
 from table.tournaments import Tournaments

@@ -16,8 +16,7 @@ from engine.game import PHASE_WORDS
 from engine.missions import fallback_count, with_player
 from engine.state import NEUTRAL, OVER
 from present.i18n import _, ngettext, pgettext, territory_name
-from present.names import for_page, safe_text
-from present.names import safe_name as safe_name  # noqa: PLC0414  (re-exported: most of cogs/ reads it here)
+from present.names import TEXT, safe_name, safe_text, written_for
 from present.placements import placed_line
 from present.rounds import round_line
 
@@ -104,7 +103,7 @@ def describe(events: Sequence[View], state: GameState, board: Board, locale: obj
     turn started without its figures is told without them. ``state`` is the game just after the last of them.
     With ``page``, the lines are for a web page that shows them as text (the live board's log): names as typed,
     not escaped for Discord's markdown."""
-    with for_page() if page else contextlib.nullcontext():
+    with written_for(TEXT) if page else contextlib.nullcontext():
         return _describe(events, state, board, locale, include_setup, sum_placements)
 
 

@@ -290,9 +290,9 @@ async def test_forged_taps_are_checked_against_the_legal_choices(tmp_path: Path)
         record = await record_of(d)
         game = record.game()
         s = game.state
-        from cogs.shared.components import ref
         from engine.fog import visible_territories
         from present.menus import pair_value
+        from present.verbs import ref
 
         source = game.attack_sources(0)[0]
         fogged = next(t for t in game.board.territory_ids if t not in visible_territories(s, 0))

@@ -292,9 +292,9 @@ async def test_names_from_a_map_reach_messages_as_plain_text(tmp_path: Path):
         assert "@everyone" not in shown.replace("@\u200beveryone", "")
         assert "[Evil](https://e.vil) @everyone" in names   # a label shows no markdown: as written, controls out
         # The territories' and continent's names inside sentences: event lines, refusals, missions
-        from cogs.shared.errors import translate_template
         from engine import load_map
         from engine.errors import Territory
+        from present.refusals import translate_template
         from present.text import continent_text, fog_name
 
         board = load_map(map_id)

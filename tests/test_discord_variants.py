@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
 
-from cogs.shared.components import ref
+from present.verbs import ref
 
 pytestmark = pytest.mark.asyncio
 

@@ -9,9 +9,9 @@ from typing import Any
 from discord_helpers import OfflineDiscord, command_for, make_bot, start
 from test_async_play import record_of
 
-from cogs.shared.components import ref
 from engine import load_map
 from engine.ai import make_ai
+from present.verbs import ref
 
 
 async def play_until_finished(d: OfflineDiscord) -> int:

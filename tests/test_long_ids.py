@@ -14,10 +14,11 @@ from discord_helpers import OfflineDiscord, make_bot, start
 from PIL import Image
 from test_taps_game import Player, record_of
 
-from cogs.shared.components import BUTTON_ID, MAX_CUSTOM_ID, card_at, continent_at, continent_ref, ref, territory_at
+from cogs.shared.components import BUTTON_ID, MAX_CUSTOM_ID
 from engine import load_map, parse_map
 from engine.cards import WILD_CARDS
 from engine.state import REINFORCE
+from present.verbs import card_at, continent_at, continent_ref, ref, territory_at
 
 
 def long_id(kind: str, n: int) -> str:

@@ -15,10 +15,10 @@ import discord
 import pytest
 from discord_helpers import OfflineDiscord, command_for, make_bot, record_worker_tasks
 
-from cogs.shared import components as verb
 from cogs.shared.components import GameButton
 from engine.ai import make_ai
-from present.text import safe_name
+from present import verbs as verb
+from present.names import safe_name
 from store import RUNNING
 from table.tournaments import view_standings
 from web.server import tell_channel

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cogs.play.panel import armies_to_place
-from cogs.shared import components as verb
 from engine import (
     Action,
     Attack,
@@ -47,6 +46,7 @@ from engine.state import (
     GameState,
     apply_event,
 )
+from present import verbs as verb
 from present.i18n import _, territory_name
 from present.menus import choices
 from present.text import describe, mission_line, phase_text, player_name

@@ -32,11 +32,11 @@ import aiohttp
 from aiohttp import WSMsgType, web
 
 import workers
-from cogs.shared.errors import translate_rule, translate_template
 from engine import GameState, RuleError
 from engine.fog import Audience
 from present import drawing
 from present.i18n import _, _plain, language_of
+from present.refusals import translate_rule, translate_template
 from render.geometry import geometry_for
 from store import FINISHED, PAUSED, RUNNING, StoreError, StoreReader
 from table import Outcome, Table

@@ -10,7 +10,6 @@ from discord import app_commands
 
 from cogs.game.lobby import lobby_embed, lobby_figures, lobby_view
 from cogs.play.panel import Red
-from cogs.shared import components as verb
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.components import GameButton, view_of
@@ -19,8 +18,9 @@ from cogs.shared.guards import game_here, game_locale, require_control, seat_of
 from cogs.shared.seats import announce_seat
 from engine import Surrender
 from engine.fog import fog_hides_board
+from present import verbs as verb
 from present.i18n import _, ngettext
-from present.text import safe_name
+from present.names import safe_name
 from store import GameRecord
 
 

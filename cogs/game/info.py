@@ -18,7 +18,8 @@ from engine.fog import fog_hides_board
 from engine.settings import Settings
 from engine.state import OVER, REINFORCE
 from present.i18n import _, ngettext
-from present.text import describe, now_text, player_name, safe_name, seat_name, team_lines
+from present.names import safe_name
+from present.text import describe, now_text, player_name, seat_name, team_lines
 from table import turn_deadline
 
 

@@ -21,7 +21,8 @@ from engine import Settings, SettingsError, registered_map
 from engine.ai import PLAYER_LEVELS
 from engine.settings import DEADLINES, OPTION, OPTIONS, PRESETS, assign_teams
 from present.i18n import LANGUAGES, _, _plain, language_of, ngettext, percent, pgettext
-from present.text import AI_NAMES, _noop, player_name, safe_name
+from present.names import safe_name
+from present.text import AI_NAMES, _noop, player_name
 from store import GameRecord, StoreReader
 from store.results import Reliability
 from table.flow import LIVE

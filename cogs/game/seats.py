@@ -15,7 +15,7 @@ from cogs.shared.errors import CHANGED
 from cogs.shared.guards import game_here, require_control
 from cogs.shared.seats import announce_seat
 from present.i18n import _
-from present.text import safe_name
+from present.names import safe_name
 from store import GameRecord
 from table import SeatRefused
 

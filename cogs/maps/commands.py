@@ -31,7 +31,7 @@ from mapfiles.registry import install_files, use_database
 from mapfiles.upload import MAX_FILES
 from present import drawing as maps
 from present.i18n import _, _plain, language_of, pgettext
-from present.text import safe_name
+from present.names import safe_name
 from store import StoreReader
 
 map_group = app_commands.Group(name="map", description="The maps games here are played on (adding one: managers)",

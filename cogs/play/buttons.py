@@ -4,7 +4,7 @@ A tap arrives as a verb and arguments from a custom id, or a select's values: Di
 against what was offered, and anyone can forge them. So each handler first checks that the arguments are legal
 choices of the game as it is now (``choices``), and refuses anything else with the same words whatever the
 reason, so a refusal tells nothing the menu did not show. Territories and cards travel as their numbers on the map
-(``components.ref``): here they become ids again (``Tap.legal``, ``card_at``), and the next components get theirs.
+(``verbs.ref``): here they become ids again (``Tap.legal``, ``card_at``), and the next components get theirs.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from collections.abc import Awaitable, Callable
 from cogs.play.counts import COUNTS
 from cogs.play.panel import Blue, Grey, Red, armies_to_place, controls, count_select, turn_prompt
 from cogs.play.tap import Tap, in_phase
-from cogs.shared import components as verb
-from cogs.shared.components import GameButton, GameSelect, card_at, continent_at, ref, view_of
+from cogs.shared.components import GameButton, GameSelect, view_of
 from cogs.shared.errors import UserError
 from engine import (
     Attack,
@@ -34,8 +33,10 @@ from engine import (
 from engine.actions import StartTurn
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import ATTACK, SETUP
+from present import verbs as verb
 from present.i18n import _, ngettext, percent, territory_name
 from present.menus import choices, pair_of, refs, trade_ref
+from present.verbs import card_at, continent_at, ref
 
 
 # -- buttons ---------------------------------------------------------------------------------------------------
@@ -230,7 +231,7 @@ async def ballot(tap: Tap) -> None:
 
 
 Handler = Callable[[Tap], Awaitable[None]]
-# Button verbs to their handlers (what each verb means is in cogs/shared/components.py). The map button needs no
+# Button verbs to their handlers (what each verb means is in present/verbs.py). The map button needs no
 # turn and is handled before this table.
 BUTTONS: dict[str, Handler] = {
     verb.CLAIM: claim, verb.CAPITAL: capital, verb.PLACE: place, verb.NEUTRAL: neutral, verb.PUT: put,

@@ -10,10 +10,10 @@ from collections.abc import Awaitable, Callable
 
 from cogs.play.panel import armies_to_place, count_select
 from cogs.play.tap import Tap
-from cogs.shared import components as verb
 from cogs.shared.components import view_of
 from engine import Fortify, Occupy, Place
 from engine.state import OCCUPY, SETUP
+from present import verbs as verb
 from present.i18n import _
 
 

@@ -8,8 +8,7 @@ from typing import Any
 
 import discord
 
-from cogs.shared import components as verb
-from cogs.shared.components import Blue, GameButton, GameSelect, Green, Grey, Red, ref, view_of
+from cogs.shared.components import Blue, GameButton, GameSelect, Green, Grey, Red, view_of
 from engine import (
     Action,
     Attack,
@@ -29,6 +28,7 @@ from engine import (
 from engine.actions import StartTurn
 from engine.fog import fog_hides_board
 from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OVER, REINFORCE, SETUP, WAITING, Event
+from present import verbs as verb
 from present.i18n import _, ngettext, territory_name
 from present.menus import (
     MAX_OPTIONS,
@@ -41,6 +41,7 @@ from present.menus import (
     refs,
 )
 from present.text import phase_text, seat_name
+from present.verbs import ref
 
 
 def armies_to_place(state: GameState, seat: int | None = None) -> int:

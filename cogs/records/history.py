@@ -26,7 +26,7 @@ from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError, handle_error
 from engine.fog import EVERYBODY
 from present.i18n import _, continent_name, decimal, language_of, ngettext, percent
-from present.text import safe_name
+from present.names import safe_name
 from ratings import MIN_GAMES, Rating
 from ratings.model import ESTABLISHED_OPPONENTS
 from render.rating_chart import RatingChart, draw_rating_chart

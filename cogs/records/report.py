@@ -161,8 +161,8 @@ async def end_of_game_files(store: StoreReader, record: GameRecord, state: GameS
 async def past_game_files(store: StoreReader, record: GameRecord, locale: object) -> list[discord.File]:
     """A finished game's report and its final map, drawn again (both in worker processes). After the end
     everything is public, fog of war or not: the map shows the whole board, as the end of the game did."""
+    from cogs.shared.attachments import map_file
     from engine.fog import EVERYBODY
-    from present.drawing import map_file
 
     state = record.game().state
     if state.phase != OVER:

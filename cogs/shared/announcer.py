@@ -22,20 +22,22 @@ from typing import Any, Unpack
 import discord
 
 from cogs.play.panel import armies_to_place, controls
+from cogs.shared.attachments import map_file
 from cogs.shared.ballots import announce_vote
 from cogs.shared.ending import game_over_post
 from cogs.shared.errors import ACK, CHANGED, DONE
 from cogs.shared.guards import game_locale
 from cogs.shared.live import NOBODY, LivePanels, only
 from cogs.shared.postbox import ANSWERED_BY_EDIT, Extras, Post, Postbox, PostOptions, Sent
+from cogs.shared.seats import queue_part  # the takeover's message offers the seat
 from engine import Game, GameState
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.game import split_log
 from present import drawing as maps
-from present.drawing import PHONE, map_file, prepare
+from present.drawing import PHONE, prepare
 from present.i18n import _, ngettext
 from present.text import describe, now_text
-from present.wording import attempt, clip, note_line, part_lines, queue_part
+from present.wording import attempt, clip, note_line, part_lines
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table
 from table.outcome import AI, KICKED, PLAYER, START, TIMEOUT

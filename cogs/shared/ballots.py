@@ -11,9 +11,9 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.shared import components as verb
 from cogs.shared.components import GameButton, Green, Red, view_of
 from cogs.shared.guards import game_locale
+from present import verbs as verb
 from present.i18n import _
 from present.text import seat_name
 from present.wording import clip, note_line

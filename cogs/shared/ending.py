@@ -14,7 +14,8 @@ from engine.fog import EVERYBODY
 from engine.state import NEUTRAL
 from present.drawing import prepare
 from present.i18n import _, ngettext
-from present.text import mission_line, safe_name, seat_name, winner_names
+from present.names import safe_name
+from present.text import mission_line, seat_name, winner_names
 from ratings import REPEAT_LIMIT
 from ratings.model import (
     AI_PLAYED,

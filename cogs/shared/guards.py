@@ -11,7 +11,8 @@ from cogs.shared.errors import UserError
 from engine import Game
 from engine.state import WAITING
 from present.i18n import _
-from present.text import safe_name, seat_name
+from present.names import safe_name
+from present.text import seat_name
 from store import GameRecord, StoreReader
 from table.tournaments import referees_own_game, running_tournament_of
 

@@ -23,7 +23,7 @@ from cogs.tournament.rooms import TournamentNews, standings_file
 from engine.settings import DEADLINES
 from present import tournament as words
 from present.i18n import _, language_of, ngettext, pgettext
-from present.text import safe_name
+from present.names import safe_name
 from present.wording import clip
 from store.tournaments import CHECKIN, TournamentRecord
 from table.tournaments import CHECKIN_OPEN, Tournaments, entry_spec, view_standings
