@@ -28,7 +28,9 @@ from cogs.game.vote import VoteCommands
 from cogs.maps.commands import MapCommands
 from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 from cogs.play.moves import PlayCommands
+from cogs.play.panel import controls
 from cogs.records.history import HistoryCommands
+from cogs.records.report import end_of_game_files
 from cogs.records.season import SeasonCommands, season_group
 from cogs.records.standings import SeasonNews
 from cogs.shared.announcer import Announcer
@@ -36,6 +38,7 @@ from cogs.shared.base import risk_group
 from cogs.shared.components import GameButton, GameSelect
 from cogs.shared.errors import UserError, handle_error
 from cogs.shared.guards import game_locale, on_turn, require_control, require_permissions, running_game, seat_of
+from cogs.shared.rooms import RoomParts
 from cogs.shared.services import Services, services_of
 from cogs.tournament.commands import TournamentCommands, tournament_group
 from cogs.tournament.rooms import ThreadRooms, TournamentNews
@@ -60,7 +63,8 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
         self.store = services.store  # read only here: every change goes through the table
         self.clock = services.clock
         self.table = Table(services.store, self.clock, services.new_seed, services.limits)
-        self.announcer = Announcer(bot, services.store, self.table)
+        self.announcer = Announcer(bot, services.store, self.table,
+                                   RoomParts(controls=controls, report_files=end_of_game_files))
         self.odds_cache: dict[tuple[int, int], BattleOdds] = {}
         self.started = discord.utils.utcnow()
         # A process that runs some of the gateway's shards handles the timers of their guilds' games only.

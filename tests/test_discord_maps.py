@@ -96,9 +96,10 @@ async def test_maps_lists_built_in_and_server_maps_with_thumbnails(tmp_path: Pat
         assert drawn == ["sheet_png"]
         # Each thumbnail is drawn once and kept by map id: the next list draws none, and shows the same sheet.
         from cogs.maps import commands
+        from cogs.shared.map_choice import server_maps
         from mapfiles import previews
 
-        ids = [m for m, _board in await commands.server_maps(d.bot.store, d.guild.id)]
+        ids = [m for m, _board in await server_maps(d.bot.store, d.guild.id)]
         assert set(ids) <= set(commands._thumbnails)
         again = await d.send_command("bob", "general", "risk map list", {})
         assert again[-1].attachments[0].data == step[-1].attachments[0].data

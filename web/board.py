@@ -14,7 +14,6 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cogs.play.panel import armies_to_place
 from engine import (
     Action,
     Attack,
@@ -50,6 +49,7 @@ from present import verbs as verb
 from present.i18n import _, territory_name
 from present.menus import choices
 from present.text import describe, mission_line, phase_text, player_name
+from present.turns import armies_to_place
 from render.seats import Look, look, unknown_look
 
 MAX_MESSAGE = 2_000  # characters of one board message: anything longer is not a tap

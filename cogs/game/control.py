@@ -9,10 +9,9 @@ import discord
 from discord import app_commands
 
 from cogs.game.lobby import lobby_embed, lobby_figures, lobby_view
-from cogs.play.panel import Red
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
-from cogs.shared.components import GameButton, view_of
+from cogs.shared.components import GameButton, Red, view_of
 from cogs.shared.errors import UserError, acknowledge
 from cogs.shared.guards import game_here, game_locale, require_control, seat_of
 from cogs.shared.seats import announce_seat

@@ -9,9 +9,8 @@ from discord import app_commands
 
 import workers
 from cogs.play.options import AttackFrom, AttackTo, FortifyFrom, FortifyTo, PlaceTerritory
-from cogs.play.panel import Green, Grey
 from cogs.shared.base import CogBase
-from cogs.shared.components import GameButton, view_of
+from cogs.shared.components import GameButton, Green, Grey, view_of
 from cogs.shared.errors import ACK, CHANGED, UserError, acknowledge, reply_private
 from cogs.shared.guards import game_here, game_or_last, seat_of
 from engine import (
