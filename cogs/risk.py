@@ -23,7 +23,7 @@ from discord.ext import commands
 from cogs.game.control import ControlCommands
 from cogs.game.info import InfoCommands
 from cogs.game.lobby import LobbyButton, LobbyCommands, LobbySelect
-from cogs.game.seats import SeatCommands
+from cogs.game.substitutes import SeatCommands
 from cogs.game.vote import VoteCommands
 from cogs.maps.commands import MapCommands
 from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select

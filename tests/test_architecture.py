@@ -284,8 +284,8 @@ def test_discord_or_the_discord_layer_in_the_presentation_or_the_board_is_found(
 
 def test_a_circle_between_packages_in_a_tree_is_found(tmp_path):  # planted: present and cogs importing each other
     root = plant(tmp_path, {
-        "present/wording.py": "from cogs.shared.seats import queue_part\n",
-        "cogs/shared/seats.py": "from present.text import seat_name\n",
+        "present/wording.py": "from cogs.shared.substitute_news import queue_part\n",
+        "cogs/shared/substitute_news.py": "from present.text import seat_name\n",
         "present/text.py": "",
     })
     graph = house(root)

@@ -14,7 +14,7 @@ from cogs.shared.base import CogBase, risk_group
 from cogs.shared.components import GameButton, Red, view_of
 from cogs.shared.errors import UserError, acknowledge
 from cogs.shared.guards import game_here, game_locale, require_control, seat_of
-from cogs.shared.seats import announce_seat
+from cogs.shared.substitute_news import announce_seat
 from engine import Surrender
 from engine.fog import fog_hides_board
 from present import verbs as verb

@@ -29,7 +29,7 @@ from cogs.shared.guards import game_locale
 from cogs.shared.live import NOBODY, LivePanels, only
 from cogs.shared.postbox import ANSWERED_BY_EDIT, Extras, Post, Postbox, PostOptions, Sent
 from cogs.shared.rooms import RoomParts
-from cogs.shared.seats import queue_part  # the takeover's message offers the seat
+from cogs.shared.substitute_news import queue_part  # the takeover's message offers the seat
 from engine import Game, GameState
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.game import split_log

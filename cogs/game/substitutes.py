@@ -13,7 +13,7 @@ from discord import app_commands
 from cogs.shared.base import CogBase
 from cogs.shared.errors import CHANGED
 from cogs.shared.guards import game_here, require_control
-from cogs.shared.seats import announce_seat
+from cogs.shared.substitute_news import announce_seat
 from present.i18n import _
 from present.names import safe_name
 from store import GameRecord
