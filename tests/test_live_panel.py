@@ -360,6 +360,9 @@ async def test_losses_since_the_last_turn_are_the_territories_taken_and_not_take
     assert losses_since_last_turn(events[2:], 0, whole=False) == []           # the turn before is not in the tail
     assert losses_since_last_turn(events[2:], 0, whole=True) == [("brazil", 2), ("peru", 1)]  # the whole log
     assert losses_since_last_turn(events, 1, whole=False) == []
+    # Under fog, what the player saw: Brazil went to the player who took it from them; who took it on, they may
+    # not have seen.
+    assert losses_since_last_turn(events, 0, whole=False, fog=True) == [("brazil", 1), ("peru", 1)]
 
 
 async def test_a_player_is_told_on_their_panel_what_the_ais_took_from_them(tmp_path: Path):
