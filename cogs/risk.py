@@ -1,16 +1,18 @@
 """The Risk cog: one game per channel, assembled from its rooms.
 
 - ``play/``: a turn: the moves (``moves.py``: ``/place``, ``/attack`` … and the one path every move takes), the
-  turn panel (``panel.py``), what each button and select does (``buttons.py``, each tap a ``tap.Tap``), the menus
-  of territories and counts, the territory options with their autocomplete;
+  turn panel's buttons (``panel.py``), what each button and select does (``buttons.py``, each tap a ``tap.Tap``),
+  the menus of territories and counts, the territory options with their autocomplete;
 - ``game/``: one channel's game under ``/risk``: the lobby, its control (kick, pause, vacation…), its status,
-  log and rules; and ``/vote``, a vote to end it;
+  log and rules, substitutes; and ``/vote``, a vote to end it;
 - ``records/``: stats, the leaderboard, past games and the end-of-game report;
-- ``maps/``: a server's own maps (``commands.py``) and the map as an attachment (``drawing.py``);
+- ``maps/``: a server's own maps (``commands.py``);
 - ``tournament/``: ``/tournament``, a channel's tournament, its games in threads of their own;
 - ``shared/``: the plumbing every room uses: the announcer and the channel queue, components, guards, errors,
-  translation, the services the bot hands over;
-- ``table/`` (outside ``cogs/``): every change to a game, AI turns and timers, with no Discord in it.
+  the commands' translator, a map as an attachment, the way into the live board, the services the bot hands over;
+  the rooms import it, never each other, and it imports no room: the announcer is handed the rooms' parts here;
+- ``present/`` and ``table/`` (outside ``cogs/``): what players read, for Discord and the live board alike, and
+  every change to a game, AI turns and timers, with no Discord in either.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
 
     async def cog_load(self) -> None:
         self.services.taps = self  # the buttons and selects find their handler here
-        self.services.desk = self  # and the live board its table and announcer
+        self.services.desk = self  # and bot.py the table and announcer it hands the live board
         self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton, LobbySelect)
         self.use_stored_maps()
         self.scheduler.start()

@@ -3,7 +3,7 @@ into an action.
 
 ``view`` builds the JSON a board draws from, out of ``engine.fog.state_for`` only (what the viewer may know) and,
 for the player to move, the legal choices of the state as it is now: the same ones the turn panel's buttons and
-menus offer (``cogs/play/menus.choices``). ``action_of`` turns a board's message into an engine action only if it
+menus offer (``present/menus.choices``). ``action_of`` turns a board's message into an engine action only if it
 is one of those choices, from the seat its cookie names, exactly as a component value is checked: anything else
 is refused with the same words, and nothing reaches the table.
 """
