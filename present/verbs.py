@@ -106,5 +106,3 @@ def card_at(board: Board, text: str) -> str | None:
     card = _at(_numbered(board), text)
     return card if card in full_deck(board) else None
 
-
-__all__ = ["FORMER", "card_at", "continent_at", "continent_ref", "ref", "territory_at"]
