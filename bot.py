@@ -36,7 +36,6 @@ from discord.ext import commands
 
 import workers
 from cogs import EXTENSIONS
-from cogs.maps import drawing as maps
 from cogs.shared import commands as command_names
 from cogs.shared.errors import install as install_error_handler
 from cogs.shared.services import Services
@@ -46,6 +45,7 @@ from mapfiles.cli import run as run_map_command
 from ops import logs as ops_logs
 from ops.cli import add_commands as add_ops_commands
 from ops.server import OpsConfig
+from present import drawing as maps
 from store import DatabaseError, Shards, Store, logs, redacted, store_for
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command
@@ -174,9 +174,24 @@ class _Risk(_Bot):
             # Sentences name commands by their mention: the ids of what is registered (not while syncing).
             await command_names.learn_ids(self.tree, (self.config.dev_guild,) if self.config.dev_guild else ())
         if self.config.web.enabled:
-            from web.setup import start_board
+            await self.open_board()
 
-            self.board = await start_board(self, self.config.web, listen=self.serve_board)
+    async def open_board(self) -> None:
+        """The live board (web/): its server, given the Risk cog's table and the announcer's news of a board's
+        move, then ``/board`` and the Board button."""
+        from cogs.shared.board import BoardNews, add_board
+        from web.setup import start_board
+
+        # Through the bot's services, where the cog puts itself when it loads (a reloaded extension's cog is of a
+        # new class, so not by its class).
+        services = self.services()
+        if services.desk is None:
+            raise RuntimeError("the live board needs the Risk cog, loaded before it")
+        token = getattr(self.http, "token", None) or self.config.token or ""
+        self.board = await start_board(self.config.web, services.store, services.desk.table,
+                                       BoardNews(services.desk.announcer), services.clock, bot_token=token,
+                                       listen=self.serve_board)
+        await add_board(self, self.board)
 
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %d of %s ready", shard_id, self.shard_count)

@@ -234,9 +234,9 @@ def sizes() -> None:
     """The first load's server-side parts on drawn maps (the page's data, the background), no browser."""
     import mapdraw  # tests/mapdraw.py
 
-    from cogs.shared.i18n import map_labels
     from mapfiles import install
     from mapfiles.domination import import_domination
+    from present.i18n import map_labels
     from render.geometry import geometry_for
     from web.background import background_png
     from web.page import page_html, ui_strings

@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cogs.maps.drawing import PHONE, prepare
 from engine import Game, GameState
 from engine.ai import choose_action
 from engine.fog import EVERYBODY
+from present.drawing import PHONE, prepare
 from render import encode_png, render_map, render_phone
 from render.geometry import geometry_for
 from render.phone import PHONE_WIDTH

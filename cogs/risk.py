@@ -1,16 +1,18 @@
 """The Risk cog: one game per channel, assembled from its rooms.
 
 - ``play/``: a turn: the moves (``moves.py``: ``/place``, ``/attack`` … and the one path every move takes), the
-  turn panel (``panel.py``), what each button and select does (``buttons.py``, each tap a ``tap.Tap``), the menus
-  of territories and counts, the territory options with their autocomplete;
+  turn panel's buttons (``panel.py``), what each button and select does (``buttons.py``, each tap a ``tap.Tap``),
+  the menus of territories and counts, the territory options with their autocomplete;
 - ``game/``: one channel's game under ``/risk``: the lobby, its control (kick, pause, vacation…), its status,
-  log and rules; and ``/vote``, a vote to end it;
+  log and rules, substitutes; and ``/vote``, a vote to end it;
 - ``records/``: stats, the leaderboard, past games and the end-of-game report;
-- ``maps/``: a server's own maps (``commands.py``) and the map as an attachment (``drawing.py``);
+- ``maps/``: a server's own maps (``commands.py``);
 - ``tournament/``: ``/tournament``, a channel's tournament, its games in threads of their own;
 - ``shared/``: the plumbing every room uses: the announcer and the channel queue, components, guards, errors,
-  translation, the services the bot hands over;
-- ``table/`` (outside ``cogs/``): every change to a game, AI turns and timers, with no Discord in it.
+  the commands' translator, a map as an attachment, the way into the live board, the services the bot hands over;
+  the rooms import it, never each other, and it imports no room: the announcer is handed the rooms' parts here;
+- ``present/`` and ``table/`` (outside ``cogs/``): what players read, for Discord and the live board alike, and
+  every change to a game, AI turns and timers, with no Discord in either.
 """
 
 from __future__ import annotations
@@ -23,26 +25,29 @@ from discord.ext import commands
 from cogs.game.control import ControlCommands
 from cogs.game.info import InfoCommands
 from cogs.game.lobby import LobbyButton, LobbyCommands, LobbySelect
-from cogs.game.seats import SeatCommands
+from cogs.game.substitutes import SeatCommands
 from cogs.game.vote import VoteCommands
 from cogs.maps.commands import MapCommands
 from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 from cogs.play.moves import PlayCommands
+from cogs.play.panel import controls
 from cogs.records.history import HistoryCommands
+from cogs.records.report import end_of_game_files
 from cogs.records.season import SeasonCommands, season_group
 from cogs.records.standings import SeasonNews
-from cogs.shared import components as verb
 from cogs.shared.announcer import Announcer
 from cogs.shared.base import risk_group
 from cogs.shared.components import GameButton, GameSelect
 from cogs.shared.errors import UserError, handle_error
 from cogs.shared.guards import game_locale, on_turn, require_control, require_permissions, running_game, seat_of
-from cogs.shared.i18n import _
+from cogs.shared.rooms import RoomParts
 from cogs.shared.services import Services, services_of
 from cogs.tournament.commands import TournamentCommands, tournament_group
 from cogs.tournament.rooms import ThreadRooms, TournamentNews
 from engine.odds import BattleOdds
 from engine.state import NEUTRAL
+from present import verbs as verb
+from present.i18n import _
 from table import Scheduler, Table
 from table.tournaments import Tournaments
 
@@ -60,7 +65,8 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
         self.store = services.store  # read only here: every change goes through the table
         self.clock = services.clock
         self.table = Table(services.store, self.clock, services.new_seed, services.limits)
-        self.announcer = Announcer(bot, services.store, self.table)
+        self.announcer = Announcer(bot, services.store, self.table,
+                                   RoomParts(controls=controls, report_files=end_of_game_files))
         self.odds_cache: dict[tuple[int, int], BattleOdds] = {}
         self.started = discord.utils.utcnow()
         # A process that runs some of the gateway's shards handles the timers of their guilds' games only.
@@ -79,7 +85,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
 
     async def cog_load(self) -> None:
         self.services.taps = self  # the buttons and selects find their handler here
-        self.services.desk = self  # and the live board its table and announcer
+        self.services.desk = self  # and bot.py the table and announcer it hands the live board
         self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton, LobbySelect)
         self.use_stored_maps()
         self.scheduler.start()

@@ -37,10 +37,10 @@ def own_view(state: Any, audience: Audience) -> set[str]:
 
 
 class RenderTrace:
-    """Hooks ``cogs.maps.drawing``: which state and viewer each PNG was drawn from."""
+    """Hooks ``present.drawing``: which state and viewer each PNG was drawn from."""
 
     def __init__(self, monkeypatch: Any) -> None:
-        from cogs.maps import drawing as maps
+        from present import drawing as maps
 
         self.by_digest: dict[str, tuple[Audience, Any]] = {}
         real_draw = maps.draw
@@ -162,7 +162,7 @@ class Referee:
         self.counts["maps"] += 1
         drawn = self.trace.by_digest.get(hashlib.sha256(data).hexdigest())
         if drawn is None:
-            self.problems.append(f"{where}: a map that was not drawn through cogs.maps.drawing")
+            self.problems.append(f"{where}: a map that was not drawn through present.drawing")
             return
         viewer, state = drawn
         if viewer is not None and viewer != audience:

@@ -49,8 +49,8 @@ def tiny_maps(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     in the tests marked ``real_render``: those about what a map or a timelapse shows."""
     if request.node.get_closest_marker("real_render") is not None:
         return
-    from cogs.maps import drawing
     from cogs.records import report
+    from present import drawing
     from tests import tinymaps
 
     monkeypatch.setattr(drawing, "draw_png", tinymaps.draw_png)

@@ -1,4 +1,5 @@
-"""The shape of the house: layers that do not know Discord, no import circles, short files in cogs/."""
+"""The shape of the house: layers that do not know Discord, two front ends (cogs/, web/) that meet in present/, no
+import circles, rooms of cogs/ that import no sibling, short files in cogs/."""
 
 from __future__ import annotations
 
@@ -6,18 +7,19 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "ratings", "competition", "store", "table", "render", "mapfiles", "cogs", "web", "ops", "workers")
+PACKAGES = ("engine", "ratings", "competition", "store", "table", "render", "mapfiles", "present", "cogs", "web", "ops",
+            "workers")
 OFFLINE = ROOT / "packages" / "discord-offline" / "discord_offline"
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports_of(path: Path) -> set[str]:
-    """Every module of the house that ``path`` imports, anywhere in it (type-checking imports included)."""
-    name = module_name(path)
+def every_import(path: Path, root: Path = ROOT) -> set[str]:
+    """Every module ``path`` imports, anywhere in it (type-checking imports included), the house's or not."""
+    name = module_name(path, root)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -31,13 +33,20 @@ def imports_of(path: Path) -> set[str]:
                 base = ".".join([*anchor, base] if base else anchor)
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
-    return {m for m in found if m.split(".")[0] in (*PACKAGES, "bot")}
+    return found
 
 
-def house() -> dict[str, set[str]]:
-    files = [p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")] + [ROOT / "bot.py"]
-    modules = {module_name(p): p for p in files}
-    return {name: {m for m in imports_of(path) if m in modules and m != name} for name, path in modules.items()}
+def imports_of(path: Path, root: Path = ROOT) -> set[str]:
+    """Every module of the house that ``path`` imports, anywhere in it (type-checking imports included)."""
+    return {m for m in every_import(path, root) if m.split(".")[0] in (*PACKAGES, "bot")}
+
+
+def house(root: Path = ROOT) -> dict[str, set[str]]:
+    """Each module of the house under ``root`` and the modules of the house it imports."""
+    files = [p for pkg in PACKAGES for p in (root / pkg).rglob("*.py")]
+    files += [root / "bot.py"] if (root / "bot.py").exists() else []
+    modules = {module_name(p, root): p for p in files}
+    return {name: {m for m in imports_of(path, root) if m in modules and m != name} for name, path in modules.items()}
 
 
 def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
@@ -183,38 +192,105 @@ def test_the_discord_layer_is_grouped_in_rooms():
 
 
 ROOMS = ("game", "maps", "play", "records", "tournament")
-# What cogs/shared still takes from the rooms (the drawing jobs, the panel's parts): no import may join this list.
-SHARED_FROM_ROOMS = {
-    "cogs.shared.announcer": {"cogs.maps", "cogs.maps.drawing", "cogs.play.panel"},
-    "cogs.shared.ending": {"cogs.maps.drawing", "cogs.records.report"},
-    "cogs.shared.live": {"cogs.maps.drawing", "cogs.play.board", "cogs.play.panel"},
-    "cogs.shared.postbox": {"cogs.maps", "cogs.maps.drawing"},
-}
 
 
-def shared_imports_of_rooms(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """The modules of cogs/ rooms (``cogs.play``, ``cogs.maps.drawing``...) each module of cogs/shared imports."""
-    return {module: found for module, deps in graph.items() if module.startswith("cogs.shared")
-            if (found := {d for d in deps if d.split(".")[:2] in (["cogs", room] for room in ROOMS)})}
+def room_of(module: str) -> str | None:
+    """The room of cogs/ a module is in (``shared`` for the plumbing), None outside the rooms (``cogs.risk``, which
+    assembles the cog from the rooms)."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "cogs" and len(parts) > 1 and parts[1] in (*ROOMS, "shared") else None
 
 
-def new_shared_imports_of_rooms(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    return {module: new for module, found in shared_imports_of_rooms(graph).items()
-            if (new := found - SHARED_FROM_ROOMS.get(module, set()))}
+def rooms_crossed(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The modules of cogs/ that import a module of another room: a room imports ``present/``, ``table/`` and
+    ``cogs/shared`` only, never a sibling, and ``cogs/shared`` imports no room (the rooms hand it what it needs)."""
+    crossed: dict[str, set[str]] = {}
+    for module, deps in graph.items():
+        room = room_of(module)
+        if room is None:
+            continue
+        found = {d for d in deps if room_of(d) not in (None, "shared", room)}
+        if found:
+            crossed[module] = found
+    return crossed
 
 
-def test_the_shared_plumbing_reaches_into_no_new_room():
-    """The rooms of cogs/ meet in cogs/shared, which imports no room; what it still takes from them is listed above
-    and may only shrink."""
-    assert new_shared_imports_of_rooms(house()) == {}
+def importers_of(root: Path, packages: tuple[str, ...], forbidden: tuple[str, ...]) -> dict[str, set[str]]:
+    """The modules of ``packages`` under ``root`` that import ``forbidden`` packages (or anything in them)."""
+    found: dict[str, set[str]] = {}
+    for package in packages:
+        for path in (root / package).rglob("*.py"):
+            bad = {m for m in every_import(path, root) if m.split(".")[0] in forbidden}
+            if bad:
+                found[module_name(path, root)] = bad
+    return found
 
 
-def test_a_shared_module_reaching_into_a_room_is_found():  # planted
-    planted = {"cogs.shared.text": {"cogs.shared.i18n", "cogs.game.lobby", "engine"},
-               "cogs.shared.live": {"cogs.play.panel"}, "cogs.shared.seats": {"cogs.play.panel"},
-               "cogs.play.panel": {"cogs.shared.seats"}}
-    assert new_shared_imports_of_rooms(planted) == {"cogs.shared.text": {"cogs.game.lobby"},
-                                                    "cogs.shared.seats": {"cogs.play.panel"}}
+def test_no_room_imports_a_sibling_and_the_shared_plumbing_imports_no_room():
+    assert rooms_crossed(house()) == {}
+
+
+def test_the_presentation_and_the_board_know_no_discord():
+    """present/ (words, names, event lines, refusals, maps) and web/ (the live board) are Discord-free: the Discord
+    layer is one front end of two."""
+    assert importers_of(ROOT, ("present", "web"), ("discord",)) == {}
+
+
+def test_the_board_and_the_words_import_nothing_of_the_discord_layer():
+    assert importers_of(ROOT, ("web",), ("cogs",)) == {}
+    assert importers_of(ROOT, ("present",), ("cogs", "web", "bot")) == {}
+
+
+def plant(root: Path, files: dict[str, str]) -> Path:
+    """A tree of modules under ``root`` (each package with its ``__init__.py``), for a rule to find a fault in."""
+    for name, text in files.items():
+        path = root / name
+        for folder in reversed(path.relative_to(root).parents):
+            if folder != Path("."):
+                (root / folder).mkdir(exist_ok=True)
+                (root / folder / "__init__.py").touch()
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def test_a_room_importing_a_sibling_or_the_plumbing_a_room_is_found(tmp_path):  # planted
+    root = plant(tmp_path, {
+        "cogs/game/lobby.py": "from cogs.shared import guards\nfrom present.text import describe\n",
+        "cogs/game/control.py": "from cogs.game.lobby import x\nfrom cogs.play.panel import controls\n",
+        "cogs/play/panel.py": "from ..shared.components import GameButton\n",
+        "cogs/shared/guards.py": "", "cogs/shared/components.py": "",
+        "cogs/shared/live.py": "if TYPE_CHECKING:\n    from ..play import panel\n",
+        "present/text.py": "",
+    })
+    assert rooms_crossed(house(root)) == {"cogs.game.control": {"cogs.play.panel"},
+                                          "cogs.shared.live": {"cogs.play", "cogs.play.panel"}}
+
+
+def test_discord_or_the_discord_layer_in_the_presentation_or_the_board_is_found(tmp_path):  # planted
+    root = plant(tmp_path, {
+        "present/names.py": "import re\nfrom engine.board import plain_text\n",
+        "present/drawing.py": "from discord.utils import escape_markdown\n",
+        "web/board.py": "from present import verbs\n",
+        "web/setup.py": "if TYPE_CHECKING:\n    from discord.ext import commands\n"
+                        "from cogs.shared.board import BoardButton\n",
+        "web/server.py": "from .board import view\n",
+    })
+    assert importers_of(root, ("present", "web"), ("discord",)) == {
+        "present.drawing": {"discord.utils", "discord.utils.escape_markdown"},
+        "web.setup": {"discord.ext", "discord.ext.commands"}}
+    assert importers_of(root, ("web",), ("cogs",)) == {"web.setup": {"cogs.shared.board",
+                                                                      "cogs.shared.board.BoardButton"}}
+
+
+def test_a_circle_between_packages_in_a_tree_is_found(tmp_path):  # planted: present and cogs importing each other
+    root = plant(tmp_path, {
+        "present/wording.py": "from cogs.shared.substitute_news import queue_part\n",
+        "cogs/shared/substitute_news.py": "from present.text import seat_name\n",
+        "present/text.py": "",
+    })
+    graph = house(root)
+    assert find_cycle(graph) is None  # no circle of modules
+    assert find_cycle(packages_of(graph)) == ["cogs", "present", "cogs"]
 
 
 def test_the_event_loop_never_reads_a_whole_log():

@@ -73,7 +73,7 @@ async def check(d: OfflineDiscord, referee: Referee, secrets: dict[int, list[str
 
 
 def mission_secrets(record: Any) -> dict[int, list[str]]:
-    from cogs.shared.text import mission_line
+    from present.text import mission_line
 
     game = record.game()
     return {seat: [mission_line(game.mission(seat), game.board, game.state)]
@@ -82,7 +82,7 @@ def mission_secrets(record: Any) -> dict[int, list[str]]:
 
 async def sealed_secrets(d: OfflineDiscord, record: Any, secrets: dict[int, list[str]]) -> dict[int, list[str]]:
     """``secrets`` and, for each seat, the lines of its starting armies placed in secret in a set-up round."""
-    from cogs.shared.placements import placed_line
+    from present.placements import placed_line
 
     game = record.game()
     out = {seat: list(texts) for seat, texts in secrets.items()}
@@ -290,9 +290,9 @@ async def test_forged_taps_are_checked_against_the_legal_choices(tmp_path: Path)
         record = await record_of(d)
         game = record.game()
         s = game.state
-        from cogs.play.menus import pair_value
-        from cogs.shared.components import ref
         from engine.fog import visible_territories
+        from present.menus import pair_value
+        from present.verbs import ref
 
         source = game.attack_sources(0)[0]
         fogged = next(t for t in game.board.territory_ids if t not in visible_territories(s, 0))
@@ -463,8 +463,8 @@ def test_the_phone_views_window_tells_nothing_of_the_fog():
     a hidden territory moves nothing."""
     from conftest import new_game, position
 
-    from cogs.maps.drawing import PHONE, prepare
     from engine.fog import events_for
+    from present.drawing import PHONE, prepare
     from render import draw_phone_png, render_phone
 
     south = dict.fromkeys(("peru", "brazil", "argentina", "venezuela"), 0)

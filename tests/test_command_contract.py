@@ -18,7 +18,7 @@ from discord_offline.registration import command_size
 from discord_offline.server import OfflineServer
 
 import bot as bot_module
-from cogs.shared.i18n import DISCORD_LOCALES_OF
+from present.i18n import DISCORD_LOCALES_OF
 
 ROOT = Path(__file__).resolve().parent.parent
 GLOBAL = "/applications/{application_id}/commands"

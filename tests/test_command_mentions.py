@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, make_bot
 
-from cogs.shared.i18n import MARKUP, REGISTRY, _, _plain, catalog
+from present.i18n import MARKUP, REGISTRY, _, _plain, catalog
 
 NO_GAME = "There is no game in this channel. Start one with </risk new>."
 ROOT = Path(__file__).resolve().parent.parent

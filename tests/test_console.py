@@ -125,8 +125,8 @@ def test_a_second_session_numbers_its_files_on(tmp_path: Path, monkeypatch: pyte
 
 def test_select_takes_a_territory_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]):
-    from cogs.shared.components import ref
     from engine import load_map
+    from present.verbs import ref
 
     egypt = ref(load_map(), "egypt")
     out = bot_console(tmp_path, "\n".join([

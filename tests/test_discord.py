@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, command_for, make_bot, open_lobby
 
-from cogs.shared.components import ref
 from engine.ai import make_ai
+from present.verbs import ref
 from store import SQLiteStore
 
 pytestmark = pytest.mark.asyncio

@@ -96,9 +96,10 @@ async def test_maps_lists_built_in_and_server_maps_with_thumbnails(tmp_path: Pat
         assert drawn == ["sheet_png"]
         # Each thumbnail is drawn once and kept by map id: the next list draws none, and shows the same sheet.
         from cogs.maps import commands
+        from cogs.shared.map_choice import server_maps
         from mapfiles import previews
 
-        ids = [m for m, _board in await commands.server_maps(d.bot.store, d.guild.id)]
+        ids = [m for m, _board in await server_maps(d.bot.store, d.guild.id)]
         assert set(ids) <= set(commands._thumbnails)
         again = await d.send_command("bob", "general", "risk map list", {})
         assert again[-1].attachments[0].data == step[-1].attachments[0].data
@@ -292,10 +293,10 @@ async def test_names_from_a_map_reach_messages_as_plain_text(tmp_path: Path):
         assert "@everyone" not in shown.replace("@\u200beveryone", "")
         assert "[Evil](https://e.vil) @everyone" in names   # a label shows no markdown: as written, controls out
         # The territories' and continent's names inside sentences: event lines, refusals, missions
-        from cogs.shared.errors import translate_template
-        from cogs.shared.text import continent_text, fog_name
         from engine import load_map
         from engine.errors import Territory
+        from present.refusals import translate_template
+        from present.text import continent_text, fog_name
 
         board = load_map(map_id)
         lines = [fog_name(board, t, "en-US") for t in board.territory_ids]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
 
-from cogs.shared.components import ref
+from present.verbs import ref
 
 pytestmark = pytest.mark.asyncio
 
@@ -22,7 +22,7 @@ async def test_mission_is_private(tmp_path: Path):
         await start(d, ["alice", "bob"], 1, deployment="auto", mode="missions")
         step = await d.send_command("alice", "general", "mission", {})
         record = await record_of(d)
-        from cogs.shared.text import mission_line
+        from present.text import mission_line
         game = record.game()
         text = mission_line(game.mission(0), game.board, game.state)
         assert game.mission_text(0) == text  # the same words as the engine's, in English

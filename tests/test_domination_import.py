@@ -164,7 +164,7 @@ def test_an_underscore_is_a_space_and_a_hyphen_stays(real, imported):
 
 
 def test_the_classic_maps_hyphenated_names_are_shown_as_domination_shows_them():
-    from cogs.shared.i18n import continent_name, territory_name
+    from present.i18n import continent_name, territory_name
 
     package = import_domination(*classic_like())
     board = package.board
@@ -361,9 +361,9 @@ def test_the_cards_files_properties_give_the_missions_in_norwegian_and_spanish(w
 
 
 def test_a_mission_is_shown_in_the_readers_language_from_the_maps_own_words(world):
-    from cogs.shared.text import mission_line
     from engine.settings import Settings
     from engine.state import GameState, Player
+    from present.text import mission_line
 
     text, files = mapdraw.domination_files(world)
     given = {**files, "drawn_nb.properties": MISSIONS_NB, "drawn_es.properties": MISSIONS_ES}

@@ -11,12 +11,12 @@ from typing import Any, get_args
 
 import pytest
 
-from cogs.shared.text import describe
 from engine import Game
 from engine.events import EVENT_CLASSES, EVENT_TYPES, Event, EventType, HiddenEvent, View, type_of
 from engine.fog import events_for
 from engine.log import dumps, iter_log
 from engine.simulate import play_game
+from present.text import describe
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "events.md"
 
@@ -214,7 +214,7 @@ def team_fortify(into_teammate: bool):
     ("es", "P1 movió 3 ejércitos de {source} a {target}: ahora son de {mate}."),
 ])
 def test_a_fortify_move_into_a_teammates_territory_says_whose_the_armies_are_now(locale, words):
-    from cogs.shared.i18n import territory_name
+    from present.i18n import territory_name
 
     game, mate, events = team_fortify(into_teammate=True)
     board = game.board

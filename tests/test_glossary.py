@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from cogs.shared.i18n import LOCALE_DIR
+from present.i18n import LOCALE_DIR
 from web.page import ui_strings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,14 +3,17 @@ vacation."""
 
 from __future__ import annotations
 
+import html
 import sqlite3
 from pathlib import Path
 
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from cogs.shared.i18n import catalog, language_of
 from engine import Settings, SettingsError
+from present.i18n import catalog, language_of
 
 
 @pytest.mark.parametrize("value", ["../../tmp/evil", "x" * 5000, "en/../..", "EN", 7])
@@ -70,9 +73,36 @@ def test_a_database_fault_shows_no_server_path_to_a_player():
 @pytest.mark.parametrize("name", ["[x](https://e.vil)", "||spoiler||", "# heading", "<@123>", "@everyone",
                                   "\u202eevil", "two\nlines", "bell\x07"])
 def test_a_name_in_a_message_is_plain_text(name):
-    from cogs.shared.text import safe_name
+    from present.names import safe_name
 
     shown = safe_name(name)
     for raw in ("](", "||", "<@", "\u202e", "\n", "\x07"):
         assert raw not in shown, raw
     assert not shown.startswith("#") and "@everyone" not in shown
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([*"_*~|`\\>#-[]()<@:/. \n", "a", "b", "https://", "steam://", "<a:/b>",
+                                  "@everyone", "@here", "@123456789012345678", "@&123456789012345678"]),
+                max_size=30).map("".join))
+def test_the_markdown_escaping_is_discords_own(text):
+    """present/ knows no discord.py, so it writes Discord's escaping itself: the same as discord.py's, character for
+    character (markdown with links left whole, then mentions)."""
+    import discord
+
+    from present.names import escape_markdown
+
+    ours = escape_markdown(text)
+    assert ours == discord.utils.escape_mentions(discord.utils.escape_markdown(text, as_needed=False))
+
+
+@pytest.mark.parametrize("name", ["snake_case", "*bold*", "<b>x</b> & y", "[x](https://e.vil)"])
+def test_a_name_is_written_for_its_medium(name):
+    from present.names import HTML, TEXT, safe_name, written_for
+
+    assert "\\" in safe_name(name) or "<\u200b" in safe_name(name)  # a Discord message: markdown escaped
+    with written_for(TEXT):
+        assert safe_name(name) == name  # put in as text: exactly as typed
+    with written_for(HTML):
+        assert safe_name(name) == html.escape(name)  # markup: HTML-escaped, no backslash
+    assert safe_name(name) != name  # the medium was the block's only

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from discord_helpers import OfflineDiscord, make_bot
 
-from cogs.shared.i18n import _, language_of, resolve_territory
 from engine import load_map
+from present.i18n import _, language_of, resolve_territory
 from tools.catalogs import _forms, problems
 
 if TYPE_CHECKING:
@@ -33,7 +33,8 @@ def test_every_message_is_translated_with_the_same_placeholders(language):
 # into a template as a value, it is escaped like any value (a refusal's values are names: "‹t:…") or at best
 # travels past the translation; the reader then sees the markup instead of a date.
 TIMESTAMP = re.compile(r"<t:\{\w+\}(?::[tTdDfFsSR])?>")
-SOURCES = ("bot.py", "cogs", "competition", "engine", "mapfiles", "ratings", "render", "store", "table", "web")
+SOURCES = ("bot.py", "cogs", "competition", "engine", "mapfiles", "present", "ratings", "render", "store", "table",
+           "web")
 TRANSLATING = {"_", "ngettext", "pgettext"}
 
 
@@ -196,7 +197,7 @@ async def test_numbers_are_written_the_readers_way(tmp_path: Path):
 
 # -- Norwegian words ------------------------------------------------------------------------------------------------
 def test_norwegian_says_tur_for_a_turn_in_the_report_and_in_the_chat_alike():
-    from cogs.shared.i18n import ngettext
+    from present.i18n import ngettext
 
     # The report's subtitle and the history count the game's turns, as the game-over message does: one word.
     assert ngettext("{n} turn", "{n} turns", 17, "nb") == "17 turer"
@@ -213,7 +214,7 @@ def test_norwegian_says_tur_for_a_turn_in_the_report_and_in_the_chat_alike():
 
 def test_a_settings_label_is_a_noun_and_the_button_the_verb():
     from cogs.game.lobby import settings_text
-    from cogs.shared.i18n import pgettext
+    from present.i18n import pgettext
 
     assert pgettext("setting", "Fortify", "nb") == "Befesting" and _("Fortify", "nb") == "Befest"
     text = settings_text({"fortify": "connected"}, "nb")
@@ -222,9 +223,9 @@ def test_a_settings_label_is_a_noun_and_the_button_the_verb():
 
 
 def test_neutral_is_lower_case_inside_a_norwegian_sentence_and_capitalised_as_a_label():
-    from cogs.shared.text import describe, label_name, seat_name
     from engine import Game, Player
     from engine.state import NEUTRAL
+    from present.text import describe, label_name, seat_name
 
     game, _events = Game.new([Player(0, "ola"), Player(1, "kari")], "neutral-nb", {"deployment": "auto"})
     s = game.state

@@ -48,8 +48,8 @@ async def test_a_game_seats_at_most_its_ai_players(tmp_path: Path):
 
 async def test_large_odds_are_computed_in_a_worker_process(tmp_path: Path):
     import workers
-    from cogs.shared.i18n import percent
     from engine.odds import battle_odds
+    from present.i18n import percent
 
     async with OfflineDiscord(limited_bot(tmp_path / "g.db")) as d:
         step = await d.send_command("alice", "general", "odds", {"attackers": 900, "defenders": 700})

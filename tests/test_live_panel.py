@@ -342,7 +342,7 @@ async def test_a_game_whose_start_was_never_told_posts_its_dice_commitment_first
 
 
 async def test_losses_since_the_last_turn_are_the_territories_taken_and_not_taken_back():
-    from cogs.shared.losses import losses_since_last_turn
+    from present.losses import losses_since_last_turn
 
     events = [
         {"type": "turn_started", "seat": 0},
@@ -360,6 +360,9 @@ async def test_losses_since_the_last_turn_are_the_territories_taken_and_not_take
     assert losses_since_last_turn(events[2:], 0, whole=False) == []           # the turn before is not in the tail
     assert losses_since_last_turn(events[2:], 0, whole=True) == [("brazil", 2), ("peru", 1)]  # the whole log
     assert losses_since_last_turn(events, 1, whole=False) == []
+    # Under fog, what the player saw: Brazil went to the player who took it from them; who took it on, they may
+    # not have seen.
+    assert losses_since_last_turn(events, 0, whole=False, fog=True) == [("brazil", 1), ("peru", 1)]
 
 
 async def test_a_player_is_told_on_their_panel_what_the_ais_took_from_them(tmp_path: Path):
@@ -367,8 +370,8 @@ async def test_a_player_is_told_on_their_panel_what_the_ais_took_from_them(tmp_p
     from her since her last turn (and says nothing when she lost none)."""
     from discord_helpers import command_for
 
-    from cogs.shared.losses import losses_since_last_turn
     from engine.ai import make_ai
+    from present.losses import losses_since_last_turn
 
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="losses"), strict=True) as d:
         await start(d, ("alice",), 2, deployment="auto")

@@ -9,9 +9,9 @@ from typing import Any
 from discord_helpers import OfflineDiscord, command_for, make_bot, start
 from test_async_play import record_of
 
-from cogs.shared.components import ref
 from engine import load_map
 from engine.ai import make_ai
+from present.verbs import ref
 
 
 async def play_until_finished(d: OfflineDiscord) -> int:
@@ -149,7 +149,7 @@ async def test_a_wrong_guess_about_fog_still_answers_privately(tmp_path: Path):
 
 
 async def test_under_load_a_burst_of_ai_turns_carries_only_its_newest_map(tmp_path: Path, monkeypatch: Any):
-    from cogs.maps import drawing as maps
+    from present import drawing as maps
 
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="burst"), strict=True) as d:
         await start(d, ("alice", "bob"), 3, deployment="auto")
@@ -231,8 +231,8 @@ def _alive(pid: int) -> bool:
 
 
 async def test_odds_of_huge_armies_are_approximated_and_say_so(tmp_path: Path):
-    from cogs.shared.i18n import percent
     from engine.odds import approximate_odds
+    from present.i18n import percent
 
     async with OfflineDiscord(make_bot(tmp_path / "g.db"), strict=True) as d:
         step = await d.send_command("alice", "general", "odds", {"attackers": 20_000, "defenders": 19_000})

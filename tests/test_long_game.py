@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from discord_helpers import OfflineDiscord, make_bot, start
 
-from cogs.records.files import _fitted
 from cogs.records.report import _report_of, build_report
+from cogs.shared.log_files import _fitted
 from engine import Surrender, parse_map, register_map
 from engine.ai import make_ai
 from engine.fog import events_for, without_hidden

@@ -14,10 +14,11 @@ from discord_helpers import OfflineDiscord, make_bot, start
 from PIL import Image
 from test_taps_game import Player, record_of
 
-from cogs.shared.components import BUTTON_ID, MAX_CUSTOM_ID, card_at, continent_at, continent_ref, ref, territory_at
+from cogs.shared.components import BUTTON_ID, MAX_CUSTOM_ID
 from engine import load_map, parse_map
 from engine.cards import WILD_CARDS
 from engine.state import REINFORCE
+from present.verbs import card_at, continent_at, continent_ref, ref, territory_at
 
 
 def long_id(kind: str, n: int) -> str:
@@ -120,7 +121,7 @@ async def test_a_game_on_a_map_of_long_ids_with_colons_is_played_by_taps(tmp_pat
 @pytest.mark.asyncio
 async def test_a_move_whose_answer_fails_after_it_was_stored_is_announced_and_said_to_stand(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    from cogs.shared import announcer, live
+    from dataclasses import replace
 
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="after-commit")) as d:
         await start(d, ["alice"], 1, deployment="auto")
@@ -132,8 +133,9 @@ async def test_a_move_whose_answer_fails_after_it_was_stored_is_announced_and_sa
 
         def broken(*args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("the buttons could not be built")
-        monkeypatch.setattr(announcer, "controls", broken)
-        monkeypatch.setattr(live, "controls", broken)
+        announcer = d.bot.get_cog("RiskCog").announcer   # the turn panel's buttons, as the cog handed them over
+        monkeypatch.setattr(announcer, "rooms", replace(announcer.rooms, controls=broken))
+        monkeypatch.setattr(announcer.live, "controls", broken)
         step = await d.send_command("alice", "general", "place", {"territory": game.board.name(territory),
                                                                   "count": 1})
         after = (await record_of(d)).game().state
@@ -233,7 +235,7 @@ async def test_a_restart_whose_catch_up_cannot_build_the_panel_still_tells_the_m
 
     from test_live_panel import to_move
 
-    from cogs.shared import live
+    from cogs.play import panel
 
     db = tmp_path / "g.db"
     d = OfflineDiscord(make_bot(db, seed="crash"))
@@ -252,7 +254,7 @@ async def test_a_restart_whose_catch_up_cannot_build_the_panel_still_tells_the_m
 
         def broken(*args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("the buttons could not be built")
-        monkeypatch.setattr(live, "controls", broken)
+        monkeypatch.setattr(panel, "controls", broken)  # the buttons the restarted cog hands its announcer
         before = len(d.messages)
         d = await d.restart(make_bot(db, seed="crash"))
         told = [m.content for m in d.messages[before:] if not m.ephemeral]

@@ -470,7 +470,7 @@ def hundred():
 
 @pytest.mark.parametrize("language", ["en", "nb", "es"])
 def test_a_hundred_territories_keep_every_word_and_badge_clear_of_the_others(hundred, language):
-    from cogs.shared.i18n import map_labels
+    from present.i18n import map_labels
     from render.base import static_layers
     from render.layout import overlaps
 
@@ -552,7 +552,7 @@ def test_badges_are_sized_to_the_maps_density():
 
 
 def test_messages_and_the_map_use_the_names_the_file_gives_in_the_readers_language(package):
-    from cogs.shared.i18n import continent_name, map_labels, territory_name
+    from present.i18n import continent_name, map_labels, territory_name
 
     board = package.board
     assert territory_name(board, "t1", "no") == "Nordnes"

@@ -175,8 +175,8 @@ def test_whole_ai_games_on_a_one_way_map_end_and_verify(board, settings):
 
 
 def test_menus_offer_only_the_attacks_and_moves_the_borders_allow(board):
-    from cogs.play import menus
-    from cogs.shared import components as verb
+    from present import menus
+    from present import verbs as verb
 
     game = position(game_on(board), {"a": 1, "b": 1, "c": 0, "d": 0}, {"c": 5, "d": 5})
     assert menus.choices(game, 0, verb.ATTACK_TO, ["c"]) == []
@@ -355,7 +355,7 @@ def test_a_package_checks_the_new_fields_as_the_board_does(world):
 
 # -- a mission's words in messages ---------------------------------------------------------------------------
 def test_a_mission_s_own_words_are_shown_escaped_and_in_the_reader_s_language(board):
-    from cogs.shared.text import mission_line
+    from present.text import mission_line
 
     game = game_on(board, players=2, mode="missions")
     game.state.players[0] = Player(0, "<@123> **Ann**")
@@ -375,7 +375,7 @@ def test_a_mission_s_own_words_are_shown_escaped_and_in_the_reader_s_language(bo
 
 
 def test_the_one_way_refusal_reads_in_the_player_s_language(board):
-    from cogs.shared.errors import translate_rule
+    from present.refusals import translate_rule
 
     game = position(game_on(board), {"a": 1, "b": 1, "c": 0, "d": 1}, {"c": 5})
     with pytest.raises(E.NotAdjacent) as info:

@@ -14,13 +14,13 @@ from test_audiences import forge
 
 from cogs.play.moves import trade_label
 from cogs.play.panel import controls, count_options
-from cogs.shared.components import ref
 from cogs.shared.ending import how_won, winner_title
-from cogs.shared.i18n import _, ngettext, percent
-from cogs.shared.text import describe
 from engine import Attack, Blitz, ChooseCapital, Game
 from engine.simulate import play_game
 from engine.state import ATTACK, CAPITAL, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP
+from present.i18n import _, ngettext, percent
+from present.text import describe
+from present.verbs import ref
 from render.panel import winner_words
 
 
@@ -315,8 +315,8 @@ def test_two_wilds_make_one_trade_button(tmp_path: Path):
 
 
 def test_names_in_refusals_are_the_readers():
-    from cogs.shared.errors import translate_template
-    from cogs.shared.text import neutral_in_sentence
+    from present.refusals import translate_template
+    from present.text import neutral_in_sentence
 
     text = translate_template("{territory} belongs to {player}, not you.", {"territory": "x", "player": "Neutral"},
                               "no")

@@ -136,8 +136,8 @@ def test_the_map_shows_the_net_gain_beside_a_territory():
 
 
 def test_a_finished_game_is_drawn_whole_even_when_the_phone_view_is_asked():
-    from cogs.maps.drawing import PHONE, WHOLE, prepare
     from engine.simulate import play_game
+    from present.drawing import PHONE, WHOLE, prepare
 
     result = play_game(["easy", "easy"], "phone-end", {"max_rounds": 2})
     assert result.game.state.phase == "over"
@@ -149,7 +149,7 @@ def test_a_finished_game_is_drawn_whole_even_when_the_phone_view_is_asked():
 
 @pytest.mark.parametrize("language", ["en", "nb", "es"])
 def test_how_the_game_was_won_is_never_cut_off(language):
-    from cogs.shared.i18n import map_labels
+    from present.i18n import map_labels
     from render.panel import WINNER_WORDS, fit_lines
 
     words = map_labels(language).word
@@ -221,8 +221,8 @@ def game_board():
 def test_an_ai_turns_picture_holds_every_territory_that_changed_hands():
     """An AI took three territories far apart: the phone view of its turn widens to hold all three (legible or
     not: what changed hands is what its victims most need to see), and outlines each."""
-    from cogs.maps.drawing import PHONE, prepare
     from engine.fog import EVERYBODY
+    from present.drawing import PHONE, prepare
     from render.geometry import load_geometry
 
     taken = ("brazil", "kamchatka", "western_australia")

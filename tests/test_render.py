@@ -334,7 +334,7 @@ LONG_LEGEND = {"armies just added": "ejércitos recién añadidos", "dice that l
 
 
 def labels_for(language: str):
-    from cogs.shared.i18n import map_labels
+    from present.i18n import map_labels
 
     if language == "es-long":
         base = map_labels("es")
@@ -472,7 +472,7 @@ def test_tags_and_capital_stars_cover_no_word(language, midgame):
 
 # -- the legend ---------------------------------------------------------------------------------------
 def test_legend_words_are_translatable():
-    from cogs.shared.i18n import map_labels
+    from present.i18n import map_labels
     from render.labels import LEGEND_WORDS, PANEL_WORDS
 
     assert set(LEGEND_WORDS) <= set(PANEL_WORDS)

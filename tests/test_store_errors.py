@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.shared.errors import explain, translate_template
+from cogs.shared.errors import explain
+from present.refusals import translate_template
 from store import (
     AlreadySeated,
     ChannelBusy,

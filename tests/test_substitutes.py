@@ -314,13 +314,13 @@ def test_a_seat_with_two_players_rates_each_by_their_share_and_the_others_agains
 
 
 def test_a_claim_renames_the_seat_in_the_log_and_every_reader_names_the_leaver_before_it_and_the_substitute_after():
-    from cogs.shared.text import describe
     from engine import Game
     from engine import errors as E
     from engine.actions import ClaimSeat
     from engine.ai import make_ai
     from engine.fog import events_for
     from engine.verify import verify_events
+    from present.text import describe
 
     game, log = Game.new([Player(i, f"P{i + 1}") for i in range(3)], "claim-names", {"fog": "on"})
 

@@ -18,15 +18,17 @@ from conftest import new_game, position
 from discord_helpers import OfflineDiscord, make_bot
 
 from cogs.play import buttons
-from cogs.play.menus import attack_pairs, choices, fortify_pairs, pair_value, win_chance
-from cogs.play.panel import controls, turn_prompt
+from cogs.play.panel import controls
 from cogs.play.tap import Tap
-from cogs.shared import components as verb
-from cogs.shared.components import GameButton, fit, ref, territory_at
+from cogs.shared.components import GameButton, fit
 from cogs.shared.errors import UserError
-from cogs.shared.i18n import _
 from engine import EndAttack, Fortify, Game, Place, Trade
 from engine.state import ATTACK, FORTIFY, OCCUPY, REINFORCE, SETUP
+from present import verbs as verb
+from present.i18n import _
+from present.menus import attack_pairs, choices, fortify_pairs, pair_value, win_chance
+from present.turns import turn_prompt
+from present.verbs import ref, territory_at
 
 pytestmark = pytest.mark.asyncio
 LANGUAGES = {"en": "en-US", "nb": "no", "es": "es-ES"}

@@ -15,13 +15,13 @@ import discord
 import pytest
 from discord_helpers import OfflineDiscord, command_for, make_bot, record_worker_tasks
 
-from cogs.shared import components as verb
+from cogs.shared.board import BoardNews
 from cogs.shared.components import GameButton
-from cogs.shared.text import safe_name
 from engine.ai import make_ai
+from present import verbs as verb
+from present.names import safe_name
 from store import RUNNING
 from table.tournaments import view_standings
-from web.server import tell_channel
 
 PLAYERS = ("alice", "bob", "carol", "dave", "erin", "frank")
 QUICK = {"turn_time": 300, "max_rounds": 2}   # games that end soon: two rounds, five minutes a turn
@@ -73,7 +73,7 @@ async def play_round(d: OfflineDiscord, absent: frozenset[str] = frozenset()) ->
                 continue
             action = make_ai("normal", salt=str(seat)).choose(game, seat)
             outcome = await cog.table.apply(record, action)
-            step = await d.run(tell_channel(cog.announcer, outcome))
+            step = await d.run(BoardNews(cog.announcer).board_move(outcome))
             assert not step.problems, step.problems
     step = await d.run(d.bot.advance_time(1))  # the next round opens (or the final standings)
     assert not step.problems, step.problems
@@ -213,7 +213,7 @@ async def test_a_restart_mid_round_goes_on_and_opens_nothing_twice(tmp_path: Pat
                 break
             game = record.game()
             outcome = await cog.table.apply(record, make_ai("normal", salt="r").choose(game, game.state.current))
-            await d.run(tell_channel(cog.announcer, outcome))
+            await d.run(BoardNews(cog.announcer).board_move(outcome))
         assert len((await tournament_of(d)).results) == 1
         await d.close()
         with sqlite3.connect(db) as conn:   # as if the bot had stopped between the game's end and its result
@@ -397,9 +397,9 @@ async def test_names_are_escaped_and_only_a_rounds_players_are_pinged(tmp_path: 
 def test_a_big_rounds_opening_fits_discords_limits_and_names_every_table():
     """128 entrants with long names: the opening is split into messages under 2,000 characters, none pinging more
     than the 100 users Discord allows, together naming every table's thread and player once."""
-    from cogs.tournament import words
     from cogs.tournament.rooms import mentioned
     from competition import Pairing, Spec
+    from present import tournament as words
     from store.tournaments import EntrantRecord, PairingRecord, TournamentRecord, TournamentView
 
     keys = [10**17 + n for n in range(128)]
@@ -437,7 +437,7 @@ async def test_a_seat_left_in_a_tournament_is_not_offered_to_a_substitute(tmp_pa
                 await d.run(d.bot.advance_time(301))
             else:
                 outcome = await cog.table.apply(record, make_ai("normal", salt="s").choose(record.game(), seat))
-                await d.run(tell_channel(cog.announcer, outcome))
+                await d.run(BoardNews(cog.announcer).board_move(outcome))
         takeover = next(m for m in d.messages if "the AI takes their seat" in m.text)
         assert "not offered to a substitute" in takeover.text and not takeover.button_labels
         assert not any("Offer the seat to a substitute" in m.button_labels for m in d.messages)

@@ -9,10 +9,10 @@ import pytest
 from discord_helpers import OfflineDiscord, make_bot, open_lobby
 
 from cogs.shared.errors import explain
-from cogs.shared.i18n import resolve_territory
 from engine import load_map
 from engine.board import closest_names
 from engine.errors import UnknownTerritory, clip
+from present.i18n import resolve_territory
 
 
 def refusal(typed: str) -> UnknownTerritory:

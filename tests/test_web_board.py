@@ -863,8 +863,8 @@ async def test_the_boards_log_names_a_player_as_typed_and_the_channel_escapes_th
 
 
 async def _lines_since(d: OfflineDiscord, game_id: int, since: int) -> list[str]:
-    from cogs.shared.text import describe
     from engine.fog import events_for
+    from present.text import describe
 
     log = await d.bot.store.events(game_id)
     game = Game.from_events(log)

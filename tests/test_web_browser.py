@@ -17,9 +17,9 @@ import pytest
 from discord_helpers import OfflineDiscord
 from web_helpers import boarded, chromium, link_for, record_of
 
-from cogs.play.menus import attack_pairs
 from engine import Game
 from engine.state import ATTACK, FORTIFY, OCCUPY, REINFORCE
+from present.menus import attack_pairs
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_render]  # the map as the renderer draws it
 __all__ = ["boarded"]  # the fixture, used by name

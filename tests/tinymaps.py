@@ -1,7 +1,7 @@
 """Maps of a few pixels, for the tests that are not about what a map looks like.
 
 The bot draws its maps in worker processes (``workers``); these functions take the place of the drawing
-functions it hands them (``render.draw_png`` and ``render.draw_phone_png`` in ``cogs.maps.drawing``,
+functions it hands them (``render.draw_png`` and ``render.draw_phone_png`` in ``present.drawing``,
 ``render.report.game_timelapse`` in ``cogs.records.report``), with the same arguments, and still run in the
 workers: the path of a map (prepared for its audience, queued, drawn off the event loop, attached) stays the
 bot's own. A tiny map is a real PNG: one pixel per territory in its owner's shade with its army count, and a

@@ -4,7 +4,7 @@
 the code (``_``, ``ngettext`` and ``pgettext`` calls), the command tree (names, descriptions, options, choices),
 the board (territory and continent names), the rule texts and the refusals of the engine and the store, then
 merges it into every ``locales/<lang>/LC_MESSAGES/risk.po``. ``python -m tools.catalogs check`` lists what is
-missing. The bot reads the catalogs at run time (``cogs/shared/i18n.py``, ``cogs/shared/translator.py``); it
+missing. The bot reads the catalogs at run time (``present/i18n.py``, ``cogs/shared/translator.py``); it
 never runs this.
 """
 
@@ -23,7 +23,7 @@ if str(ROOT) not in sys.path:
 
 from discord import app_commands  # noqa: E402
 
-from cogs.shared.i18n import (  # noqa: E402
+from present.i18n import (  # noqa: E402
     DOMAIN,
     LOCALE_DIR,
     MARKUP,
@@ -60,10 +60,10 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, ...], str | None, str]
                   ("**.py", "python")]
     # competition/: only a tournament's set-up refusals (model.py) reach players; the rest are pairing checks.
     maps = {"competition": [("model.py", "python"), ("**.py", "ignore")]}
-    for folder in ("cogs", "engine", "store", "mapfiles", "web", "table", "competition"):
+    for folder in ("cogs", "present", "engine", "store", "mapfiles", "web", "table", "competition"):
         for filename, _lineno, message, _comments, context in extract_from_dir(
                 str(ROOT / folder), method_map=maps.get(folder, method_map), keywords=keywords):
-            if folder != "cogs" and not message:
+            if folder not in ("cogs", "present") and not message:
                 continue
             yield message, context, f"{folder}/{filename}"
 

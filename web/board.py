@@ -3,7 +3,7 @@ into an action.
 
 ``view`` builds the JSON a board draws from, out of ``engine.fog.state_for`` only (what the viewer may know) and,
 for the player to move, the legal choices of the state as it is now: the same ones the turn panel's buttons and
-menus offer (``cogs/play/menus.choices``). ``action_of`` turns a board's message into an engine action only if it
+menus offer (``present/menus.choices``). ``action_of`` turns a board's message into an engine action only if it
 is one of those choices, from the seat its cookie names, exactly as a component value is checked: anything else
 is refused with the same words, and nothing reaches the table.
 """
@@ -14,11 +14,6 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cogs.play.menus import choices
-from cogs.play.panel import armies_to_place
-from cogs.shared import components as verb
-from cogs.shared.i18n import _, continent_name, territory_name
-from cogs.shared.text import describe, mission_line, phase_text, player_name
 from engine import (
     Action,
     Attack,
@@ -50,6 +45,11 @@ from engine.state import (
     GameState,
     apply_event,
 )
+from present import verbs as verb
+from present.i18n import _, continent_name, territory_name
+from present.menus import choices
+from present.text import describe, mission_line, phase_text, player_name
+from present.turns import armies_to_place
 from render.seats import Look, look, turn_order, unknown_look
 
 MAX_MESSAGE = 2_000  # characters of one board message: anything longer is not a tap

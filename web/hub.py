@@ -2,7 +2,7 @@
 
 The table tells the hub that a game changed (``Table.watchers``); the hub reads the events stored since each
 board's last one and sends every board its own projection: the events as ``engine.fog.events_for`` shows them
-to that viewer (in the words the channel reads, ``cogs.shared.text.describe``) and the board as
+to that viewer (in the words the channel reads, ``present.text.describe``) and the board as
 ``web.board.view`` builds it from ``engine.fog.state_for``. A board that reconnects says the last event it saw
 and is sent what came after. One refresh of a game at a time; changes that arrive meanwhile are taken in the
 next one.
@@ -23,10 +23,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogs.shared.text import describe
 from engine import Event, Game, GameState
 from engine.fog import Audience, events_for
 from ops import metrics
+from present.text import describe
 from store import GameRecord, StoreReader
 from table import turn_deadline
 

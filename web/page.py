@@ -11,7 +11,7 @@ import html
 import json
 from typing import Any
 
-from cogs.shared.i18n import _
+from present.i18n import _
 
 
 def ui_strings(language: str) -> dict[str, str]:

@@ -26,21 +26,20 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import aiohttp
 from aiohttp import WSMsgType, web
 
 import workers
-from cogs.maps import drawing
-from cogs.shared.errors import translate_rule, translate_template
-from cogs.shared.i18n import _, _plain, language_of, map_labels
 from engine import GameState, RuleError
 from engine.fog import Audience
+from present import drawing
+from present.i18n import _, _plain, language_of, map_labels
+from present.refusals import translate_rule, translate_template
 from render.geometry import geometry_for
 from store import FINISHED, PAUSED, RUNNING, StoreError, StoreReader
 from table import Outcome, Table
-from table.outcome import PLAYER
 
 from . import sdk
 from .activity import ActivityRefused, DiscordOAuth
@@ -52,9 +51,6 @@ from .inputs import BadInput, loads, number
 from .links import LINK, SESSION, BadTicket, Signer, Ticket, UsedLinks, UsedNames
 from .page import activity_html, page_html, ui_strings
 from .trace import territory_paths
-
-if TYPE_CHECKING:
-    from cogs.shared.announcer import Announcer
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -152,10 +148,17 @@ def cookie_name(game_id: int) -> str:
     return f"board{game_id}"
 
 
+class Channels(Protocol):
+    """What the board needs of the chat it is a board of: a game's channel told of a move made on a board, as of a
+    tap (``cogs/shared/board.py``'s ``BoardNews``, through the announcer)."""
+
+    async def board_move(self, outcome: Outcome) -> None: ...
+
+
 class BoardServer:
     """The server of every game's board; ``start`` and ``stop`` it with the bot."""
 
-    def __init__(self, config: WebConfig, store: StoreReader, table: Table, announcer: Announcer,
+    def __init__(self, config: WebConfig, store: StoreReader, table: Table, channels: Channels,
                  clock: Callable[[], float], bot_token: str = "") -> None:
         self.config = config
         self.discord = DiscordOAuth(config, bot_token) if config.activity else None
@@ -167,7 +170,7 @@ class BoardServer:
         self.failed_instances = UsedNames(clock)    # instances Discord did not know
         self.store = store
         self.table = table
-        self.announcer = announcer
+        self.channels = channels
         self.signer = Signer(config.secret or secrets.token_hex(32), clock)
         self.used = UsedLinks(clock)
         self.revoked = UsedLinks(clock)  # sessions ended by "leave": their cookie opens nothing any more
@@ -787,7 +790,7 @@ class BoardServer:
             if before is not None:
                 await asyncio.gather(before, return_exceptions=True)
             try:
-                await tell_channel(self.announcer, outcome)
+                await self.channels.board_move(outcome)
             except Exception:
                 log.exception("game %s: telling the channel of a board's move failed", game_id)
             finally:
@@ -803,16 +806,4 @@ class BoardServer:
             await asyncio.gather(*self._telling.values(), return_exceptions=True)
 
 
-async def tell_channel(announcer: Announcer, outcome: Outcome) -> None:
-    """The channel hears of a board's move as of a tap on a message other than the turn panel: the panel follows
-    the move and what it led to is posted (``Announcer.answer`` without the private answer: the board itself is
-    the player's answer)."""
-    quiet = all(p.by == PLAYER for p in outcome.parts) and not outcome.ended and not announcer._turn_passed(outcome)
-    if not quiet:
-        await announcer.told(outcome)
-    await announcer.publish(outcome, told=True, acted=True)
-    if quiet:
-        await announcer.told(outcome)
-
-
-__all__ = ["BoardServer", "Bucket", "cookie_name"]
+__all__ = ["BoardServer", "Bucket", "Channels", "cookie_name"]

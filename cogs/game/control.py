@@ -9,18 +9,17 @@ import discord
 from discord import app_commands
 
 from cogs.game.lobby import lobby_embed, lobby_figures, lobby_view
-from cogs.play.panel import Red
-from cogs.shared import components as verb
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
-from cogs.shared.components import GameButton, view_of
+from cogs.shared.components import GameButton, Red, view_of
 from cogs.shared.errors import UserError, acknowledge
 from cogs.shared.guards import game_here, game_locale, require_control, seat_of
-from cogs.shared.i18n import _, ngettext
-from cogs.shared.seats import announce_seat
-from cogs.shared.text import safe_name
+from cogs.shared.substitute_news import announce_seat
 from engine import Surrender
 from engine.fog import fog_hides_board
+from present import verbs as verb
+from present.i18n import _, ngettext
+from present.names import safe_name
 from store import GameRecord
 
 

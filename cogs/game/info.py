@@ -9,16 +9,17 @@ from discord import app_commands
 
 from cogs.game.lobby import lobby_embed, lobby_figures, settings_text
 from cogs.game.rules_text import HELP_TEXT, RULE_TOPICS, SUBSTITUTES_HELP, renamed_text, rule_text
-from cogs.records.files import send_log
 from cogs.shared.announcer import NOBODY, clip
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError
 from cogs.shared.guards import channel_game, game_or_last, last_game_here
-from cogs.shared.i18n import _, ngettext
-from cogs.shared.text import describe, now_text, player_name, safe_name, seat_name, team_lines
+from cogs.shared.log_files import send_log
 from engine.fog import fog_hides_board
 from engine.settings import Settings
 from engine.state import OVER, REINFORCE
+from present.i18n import _, ngettext
+from present.names import safe_name
+from present.text import describe, now_text, player_name, seat_name, team_lines
 from table import turn_deadline
 
 

@@ -9,19 +9,20 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.maps.commands import map_choices, resolve_map
-from cogs.play.panel import Blue, Green, Grey
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
-from cogs.shared.components import view_of
+from cogs.shared.components import Blue, Green, Grey, view_of
 from cogs.shared.errors import UserError, acknowledge, handle_error
 from cogs.shared.guards import game_here, game_locale, require_control, require_own_seats
-from cogs.shared.i18n import LANGUAGES, _, _plain, language_of, ngettext, percent, pgettext
+from cogs.shared.map_choice import map_choices, resolve_map
 from cogs.shared.services import taps_of
-from cogs.shared.text import AI_NAMES, _noop, player_name, safe_name
 from engine import Settings, SettingsError, registered_map
 from engine.ai import PLAYER_LEVELS
 from engine.settings import DEADLINES, OPTION, OPTIONS, PRESETS, assign_teams
+from present.i18n import LANGUAGES, _, _plain, language_of, percent, pgettext
+from present.names import safe_name
+from present.text import AI_NAMES, _noop, player_name
+from present.turns import deadline_name
 from store import GameRecord, StoreReader
 from store.results import Reliability
 from table.flow import LIVE
@@ -37,14 +38,6 @@ RELIABILITY_STEPS = (0, 50, 70, 80, 90, 95)
 # A game without a preset: territories dealt at random and starting armies placed five at a time, so a game
 # over days reaches its first real turn after a few setup turns instead of some seventy (see docs/rules.md).
 ASYNC_DEFAULTS: dict[str, Any] = {"deployment": "deal", "setup_batch": 5}
-
-
-def deadline_name(seconds: int, locale: object | None = None) -> str:
-    if seconds % 86400 == 0:
-        return ngettext("{n} day", "{n} days", seconds // 86400, locale)
-    if seconds % 3600 == 0:
-        return ngettext("{n} hour", "{n} hours", seconds // 3600, locale)
-    return ngettext("{n} minute", "{n} minutes", seconds // 60, locale)
 
 
 MAP_LABEL = _noop("Map")
@@ -371,5 +364,5 @@ class LobbySelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
                                                   "game": self.game_id})
 
 
-__all__ = ["LobbyButton", "LobbyCommands", "LobbySelect", "deadline_name", "lobby_embed", "lobby_figures", "lobby_view",
+__all__ = ["LobbyButton", "LobbyCommands", "LobbySelect", "lobby_embed", "lobby_figures", "lobby_view",
            "reliability_text", "settings_text"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cogs.shared.i18n import _, language_of, pgettext
 from engine.settings import OPTION, Settings
+from present.i18n import _, language_of, pgettext
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from cogs.shared.ballots import NO, YES
 from cogs.shared.base import CogBase
 from cogs.shared.errors import CHANGED
 from cogs.shared.guards import game_here, seat_of
-from cogs.shared.i18n import _
+from present.i18n import _
 from store import GameRecord
 from table import VoteRefused
 from table.timers import DRAW, STANDINGS

@@ -19,20 +19,20 @@ import discord
 from discord import app_commands
 
 import workers
-from cogs.maps import drawing as maps
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError
-from cogs.shared.i18n import _, _plain, language_of, pgettext
-from cogs.shared.text import safe_name
-from engine import Board, builtin_maps, load_map, registered_map
+from cogs.shared.map_choice import server_maps
+from engine import Board, builtin_maps, registered_map
 from engine.board import plain_text
 from mapfiles.checking import UPLOAD_SECONDS, check_upload_bounded
 from mapfiles.images import MAX_IMAGE_BYTES
 from mapfiles.previews import sheet_png
 from mapfiles.registry import install_files, use_database
 from mapfiles.upload import MAX_FILES
-from store import StoreReader
+from present import drawing as maps
+from present.i18n import _, _plain, language_of, pgettext
+from present.names import safe_name
 
 map_group = app_commands.Group(name="map", description="The maps games here are played on (adding one: managers)",
                                parent=risk_group)
@@ -54,41 +54,6 @@ def board_summary(board: Board, locale: object | None) -> str:
     if board.has_missions:
         text += " · " + _("missions", locale)
     return text
-
-
-async def server_maps(store: StoreReader, guild_id: int | None) -> list[tuple[str, Board]]:
-    """The maps a game here may use: the built-in ones, then the server's (id and board)."""
-    out = [(m, load_map(m)) for m in builtin_maps()]
-    if guild_id is not None:
-        for record in await store.list_maps(guild_id):
-            board = registered_map(record.map_id)
-            if board is not None:
-                out.append((record.map_id, board))
-    return out
-
-
-async def resolve_map(store: StoreReader, interaction: discord.Interaction[Any], text: str) -> Board:
-    """The map a player chose, by id or by name: one of the maps a game here may use, nothing else."""
-    maps = await server_maps(store, interaction.guild_id)
-    key = text.strip().casefold()
-    for map_id, board in maps:
-        names = {map_id.casefold(), board.title.casefold(),
-                 *(board.title_in(lang).casefold() for lang in ("nb", "es"))}
-        if key in names:
-            return board
-    raise UserError(_("There is no map “{name}” here: </risk map list> shows them.", interaction.locale,
-                      name=safe_name(text[:60])))
-
-
-async def map_choices(store: StoreReader, interaction: discord.Interaction[Any], current: str
-                      ) -> list[app_commands.Choice[str]]:
-    """Autocomplete over the maps a game here may use, those whose name contains what is typed first."""
-    key = current.strip().casefold()
-    maps = await server_maps(store, interaction.guild_id)
-    ranked = sorted(maps, key=lambda m: (key not in m[1].title_in(language_of(interaction.locale)).casefold(),
-                                         m[1].title))
-    return [app_commands.Choice(name=plain_text(m[1].title_in(language_of(interaction.locale)))[:100] or m[0],
-                                value=m[0]) for m in ranked][:25]
 
 
 # Each map's thumbnail, drawn once (at upload, or when a sheet first shows the map) and kept by map id: an id
@@ -197,4 +162,4 @@ class MapCommands(CogBase):
                                         allowed_mentions=NOBODY)
 
 
-__all__ = ["MapCommands", "managers_only", "map_choices", "map_group", "resolve_map"]
+__all__ = ["MapCommands", "managers_only", "map_group"]

@@ -4,7 +4,7 @@ A tap arrives as a verb and arguments from a custom id, or a select's values: Di
 against what was offered, and anyone can forge them. So each handler first checks that the arguments are legal
 choices of the game as it is now (``choices``), and refuses anything else with the same words whatever the
 reason, so a refusal tells nothing the menu did not show. Territories and cards travel as their numbers on the map
-(``components.ref``): here they become ids again (``Tap.legal``, ``card_at``), and the next components get theirs.
+(``verbs.ref``): here they become ids again (``Tap.legal``, ``card_at``), and the next components get theirs.
 """
 
 from __future__ import annotations
@@ -12,13 +12,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from cogs.play.counts import COUNTS
-from cogs.play.menus import choices, pair_of, refs, trade_ref
-from cogs.play.panel import Blue, Grey, Red, armies_to_place, controls, count_select, turn_prompt
+from cogs.play.panel import Blue, Grey, Red, controls, count_select
 from cogs.play.tap import Tap, in_phase
-from cogs.shared import components as verb
-from cogs.shared.components import GameButton, GameSelect, card_at, continent_at, ref, view_of
+from cogs.shared.components import GameButton, GameSelect, view_of
 from cogs.shared.errors import UserError
-from cogs.shared.i18n import _, ngettext, percent, territory_name
 from engine import (
     Attack,
     Blitz,
@@ -36,6 +33,10 @@ from engine import (
 from engine.actions import StartTurn
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import ATTACK, SETUP
+from present import verbs as verb
+from present.i18n import _, ngettext, percent, territory_name
+from present.menus import choices, pair_of, refs, trade_ref
+from present.turns import armies_to_place, turn_prompt
 
 
 # -- buttons ---------------------------------------------------------------------------------------------------
@@ -85,17 +86,17 @@ async def trade(tap: Tap) -> None:
                             _("Your hand has changed; open your cards again.", locale))
         chosen = best
     else:
-        named = [card_at(game.board, c) for c in tap.arg(0).split(".")]
+        named = [verb.card_at(game.board, c) for c in tap.arg(0).split(".")]
         chosen = offered.get(tuple(sorted(c or "" for c in named)), ())
         if not chosen:
             raise UserError(_("Your hand has changed; open your cards again.", locale))
     s = game.state
     held = sorted({c for c in chosen if s.owners.get(c) == seat}, key=game.board.territory_ids.index)
-    bonus = card_at(game.board, tap.args[1]) if len(tap.args) > 1 else None
+    bonus = verb.card_at(game.board, tap.args[1]) if len(tap.args) > 1 else None
     if len(tap.args) > 1 and bonus not in held:
         raise tap.refuse()
     if bonus is None and len(held) > 1 and s.bonus_this_turn < 2:
-        buttons = [GameButton(tap.record.id, verb.TRADE, trade_ref(game, chosen), ref(game.board, t),
+        buttons = [GameButton(tap.record.id, verb.TRADE, trade_ref(game, chosen), verb.ref(game.board, t),
                               style=Blue if n == 0 else Grey,
                               label=_("+2 on {territory}", locale, territory=territory_name(game.board, t, locale,
                                                                                               short=True)))
@@ -230,8 +231,7 @@ async def ballot(tap: Tap) -> None:
 
 
 Handler = Callable[[Tap], Awaitable[None]]
-# Button verbs to their handlers (what each verb means is in cogs/shared/components.py). The map button needs no
-# turn and is handled before this table.
+# Button verbs to their handlers (the verbs: present/verbs.py); the map button needs no turn and is handled first.
 BUTTONS: dict[str, Handler] = {
     verb.CLAIM: claim, verb.CAPITAL: capital, verb.PLACE: place, verb.NEUTRAL: neutral, verb.PUT: put,
     verb.CARDS: cards, verb.TRADE: trade, verb.ATTACK: attack, verb.ROLL: roll, verb.BLITZ: blitz,
@@ -265,7 +265,7 @@ async def chose_neutral(tap: Tap, value: str) -> None:
         return
     locale = tap.locale
     counts = range(1, left + 1) if left <= 5 else (1, 2, 3, left)  # a count menu for any other number
-    number = ref(tap.game.board, value)
+    number = verb.ref(tap.game.board, value)
     items: list[GameButton | GameSelect] = [GameButton(tap.record.id, verb.NEUTRAL_PUT, number, n, label=_(
         "All {n}", locale, n=n) if n == left else f"+{n}", style=Blue if n == left else Grey) for n in counts]
     if left > 5:
@@ -286,7 +286,7 @@ async def chose_place(tap: Tap, value: str) -> None:
         return
     counts = sorted({1, min(3, left), min(5, left), left} - {0})
     locale = tap.locale
-    number = ref(tap.game.board, value)
+    number = verb.ref(tap.game.board, value)
     items: list[GameButton | GameSelect] = [
         GameButton(tap.record.id, verb.PUT, number, n, label=_("All {n}", locale, n=n) if n == left else f"+{n}",
                    style=Blue if n == left else Grey) for n in counts]
@@ -381,7 +381,7 @@ async def on_select(tap: Tap, purpose: str, values: list[str]) -> None:
             raise tap.refuse()
         board = tap.game.board
         extra = tap.extras(inner, tap.args[1:])
-        continent = continent_at(board, value)
+        continent = verb.continent_at(board, value)
         chosen = [t for t in choices(tap.game, tap.seat, inner, extra) if board.territories[t].continent == continent]
         if not chosen:
             raise tap.refuse()

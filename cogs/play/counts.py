@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from cogs.play.panel import armies_to_place, count_select
+from cogs.play.panel import count_select
 from cogs.play.tap import Tap
-from cogs.shared import components as verb
 from cogs.shared.components import view_of
-from cogs.shared.i18n import _
 from engine import Fortify, Occupy, Place
 from engine.state import OCCUPY, SETUP
+from present import verbs as verb
+from present.i18n import _
+from present.turns import armies_to_place
 
 
 async def narrowed(tap: Tap, purpose: str, value: str, low: int, high: int) -> bool:

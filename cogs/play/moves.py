@@ -8,16 +8,11 @@ import discord
 from discord import app_commands
 
 import workers
-from cogs.play.menus import trade_ref
 from cogs.play.options import AttackFrom, AttackTo, FortifyFrom, FortifyTo, PlaceTerritory
-from cogs.play.panel import Green, Grey
-from cogs.shared import components as verb
 from cogs.shared.base import CogBase
-from cogs.shared.components import GameButton, view_of
+from cogs.shared.components import GameButton, Green, Grey, view_of
 from cogs.shared.errors import ACK, CHANGED, UserError, acknowledge, reply_private
 from cogs.shared.guards import game_here, game_or_last, seat_of
-from cogs.shared.i18n import _, decimal, integer, ngettext, percent, resolve_territory, territory_name
-from cogs.shared.text import SYMBOLS, mission_line, territory_text
 from engine import (
     Action,
     Attack,
@@ -38,6 +33,10 @@ from engine.errors import Territory
 from engine.fog import fog_hides_board, visible_territories, visible_to
 from engine.odds import APPROXIMATION_ERROR, EXACT_LIMIT, QUICK_LIMIT, approximate_odds, battle_odds
 from engine.state import ATTACK, CAPITAL, CLAIM, NEUTRAL, REINFORCE
+from present import verbs as verb
+from present.i18n import _, decimal, integer, ngettext, percent, resolve_territory, territory_name
+from present.menus import trade_ref
+from present.text import SYMBOLS, mission_line, territory_text
 from store import GameRecord
 
 MAX_TRADE_BUTTONS = 4

@@ -14,14 +14,14 @@ import discord
 from discord import app_commands
 
 from cogs.shared.guards import channel_game
-from cogs.shared.i18n import percent, resolve_territory, territory_name
 from cogs.shared.services import services_of
-from cogs.shared.text import label_name
 from engine import Game, RuleError, load_map
 from engine.errors import UnknownTerritory
 from engine.fog import visible_to
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import CLAIM
+from present.i18n import percent, resolve_territory, territory_name
+from present.text import label_name
 from store import StoreReader
 
 # What a transformer's autocomplete returns (discord.py's type; the values here are always territory ids).

@@ -1,4 +1,5 @@
-"""The turn panel: the line that calls the player to move, and the buttons for the phase the game is in."""
+"""The turn panel's buttons for the phase the game is in (the line that calls the player to move is
+``present/turns.py``'s)."""
 
 from __future__ import annotations
 
@@ -8,20 +9,7 @@ from typing import Any
 
 import discord
 
-from cogs.play.menus import (
-    MAX_OPTIONS,
-    attack_pairs,
-    choices,
-    fortify_pairs,
-    option_label,
-    pair_label,
-    pair_value,
-    refs,
-)
-from cogs.shared import components as verb
-from cogs.shared.components import Blue, GameButton, GameSelect, Green, Grey, Red, ref, view_of
-from cogs.shared.i18n import _, ngettext, territory_name
-from cogs.shared.text import phase_text, seat_name
+from cogs.shared.components import Blue, GameButton, GameSelect, Green, Grey, Red, view_of
 from engine import (
     Action,
     Attack,
@@ -32,7 +20,6 @@ from engine import (
     EndTurn,
     Fortify,
     Game,
-    GameState,
     Occupy,
     Place,
     Trade,
@@ -40,72 +27,21 @@ from engine import (
 )
 from engine.actions import StartTurn
 from engine.fog import fog_hides_board
-from engine.state import ATTACK, CAPITAL, CLAIM, FORTIFY, OVER, REINFORCE, SETUP, WAITING, Event
-
-
-def armies_to_place(state: GameState, seat: int | None = None) -> int:
-    """The armies the player to move still has to place (none outside placing); in a set-up round, ``seat``'s."""
-    if state.sealed is not None:
-        return state.setup_remaining.get(seat, 0) if seat in state.sealed else 0
-    return state.reinforcements if state.phase == REINFORCE else state.batch_left if state.phase == SETUP else 0
-
-
-def turn_prompt(game: Game, locale: object, who: str, *, private: bool = False) -> str:
-    """The panel's line: the channel reads it, so under fog it names no figure that tells about the board
-    (``private``: only the player reads it, who sees their own reinforcements)."""
-    s = game.state
-    if s.phase == CLAIM:
-        return _("🎯 {who}, claim a territory ({left} left).", locale, who=who, left=len(game.claimable()))
-    if s.phase == CAPITAL:
-        return _("🎯 {who}, choose your capital.", locale, who=who)
-    if s.sealed is not None:
-        return round_prompt(game, locale, who)
-    if s.phase == SETUP:
-        if s.batch_left:
-            return ngettext("🎯 {who}, place {n} of your starting armies.", "🎯 {who}, place {n} of your starting "
-                            "armies.", s.batch_left, locale, who=who)
-        return ngettext("🎯 {who}, place the neutral armies ({n} neutral left).",
-                        "🎯 {who}, place the neutral armies ({n} neutral left).", s.neutral_left, locale, who=who)
-    if s.phase == WAITING:
-        return round_prompt(game, locale, who)
-    if s.phase == REINFORCE:
-        extra = ngettext(" You hold {n} card: trade a set first.", " You hold {n} cards: trade a set first.",
-                         len(s.hands[s.current]), locale) if game.must_trade(s.current) else ""
-        if fog_hides_board(s) and not private:
-            return _("🎯 {who}, turn {turn}: place your reinforcements.", locale, who=who, turn=s.turn) + extra
-        return ngettext("🎯 {who}, turn {turn}: place {n} army.", "🎯 {who}, turn {turn}: place {n} armies.",
-                        s.reinforcements, locale, who=who, turn=s.turn) + extra
-    return _("🎯 {who}, it is your turn ({phase}).", locale, who=who, phase=phase_text(s, locale))
-
-
-def round_prompt(game: Game, locale: object, who: str) -> str:
-    """A freestyle round between turns: who has played, who has not (``who``: their names or mentions). A set-up
-    round: who has placed all their starting armies (never where nor how many), who has not."""
-    s = game.state
-    if s.sealed is not None:
-        done = [seat_name(s, x, locale) for x in sorted(s.sealed) if x not in game.setup_waiting()]
-        text = _("🤫 Set-up: {who}, place all your starting armies, in as many goes as you like: nobody sees them "
-                 "until everyone has placed, then all are revealed together.", locale, who=who)
-        return text + (" " + _("Placed: {players}.", locale, players=", ".join(done)) if done else "")
-    played = [seat_name(s, x, locale) for x in s.active_seats() if x not in s.to_play]
-    text = _("🔄 Round {round}: {who}, take your turn when you like (one at a time): tap Start, or make a move.",
-             locale, round=s.round, who=who)
-    if played:
-        text += " " + _("Played: {players}.", locale, players=", ".join(played))
-    if s.held is not None:
-        text += " " + _("{player} ended the last round and may go once another player has started, or after a "
-                        "while.", locale, player=seat_name(s, s.held, locale))
-    return text
-
-
-def summary_title(state: GameState, seat: int, turn: int, locale: object, *, going_on: bool = False) -> str:
-    """The first line of a turn panel once its turn is over (or, ``going_on``, once a newer panel goes on with it)."""
-    name = seat_name(state, seat, locale)
-    if going_on:
-        return _("⏬ {player}'s turn goes on in a newer message.", locale, player=name)
-    if turn:
-        return _("✅ {player} played turn {turn}:", locale, player=name, turn=turn)
-    return _("✅ {player} played:", locale, player=name)
+from engine.state import ATTACK, FORTIFY, OVER, SETUP, Event
+from present import verbs as verb
+from present.i18n import _, ngettext, territory_name
+from present.menus import (
+    MAX_OPTIONS,
+    attack_pairs,
+    choices,
+    fortify_pairs,
+    option_label,
+    pair_label,
+    pair_value,
+    refs,
+)
+from present.turns import armies_to_place
+from present.verbs import ref
 
 
 @dataclass
@@ -357,4 +293,4 @@ def count_select(game_id: int, purpose: str, numbers: range, placeholder: str, *
     return GameSelect(game_id, purpose, *extra, options=count_options(numbers), placeholder=placeholder, row=row)
 
 
-__all__ = ["Blue", "Green", "Grey", "Red", "armies_to_place", "controls", "summary_title", "turn_prompt"]
+__all__ = ["Blue", "Green", "Grey", "Red", "controls"]

@@ -9,12 +9,14 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.play.menus import PAIRS, SOURCES, choices, pick_territory
-from cogs.shared.components import territory_at
+from cogs.shared.components import GameSelect, view_of
 from cogs.shared.errors import CHANGED, UserError
-from cogs.shared.i18n import _, territory_name
-from cogs.shared.text import phase_text
 from engine import Action, Game
+from present import verbs as verb
+from present.i18n import _, continent_name, territory_name
+from present.menus import MAX_OPTIONS, PAIRS, SOURCES, choices, option_label, refs
+from present.text import phase_text
+from present.verbs import continent_ref, ref, territory_at
 from store import GameRecord
 
 
@@ -33,6 +35,33 @@ class Player(Protocol):
 
     async def cast_ballot(self, interaction: discord.Interaction[Any], record: GameRecord, seat: int,
                           args: list[str]) -> None: ...
+
+
+async def pick_territory(interaction: discord.Interaction[Any], game_id: int, game: Game, purpose: str,
+                         territories: Sequence[str], prompt: str, *extra: str) -> None:
+    """A private select of territories; more than 25 are grouped by continent first."""
+    locale = interaction.locale
+    if not territories:
+        raise UserError(_("There is no territory to choose.", locale))
+    if len(territories) > MAX_OPTIONS:
+        board = game.board
+        continents = sorted({board.territories[t].continent for t in territories})
+        options = [discord.SelectOption(label=continent_name(board, c, locale)[:100], value=continent_ref(board, c),
+                                        description=str(sum(1 for t in territories
+                                                            if board.territories[t].continent == c)))
+                   for c in continents]
+        select = GameSelect(game_id, verb.CONTINENT, purpose, *refs(game, extra), options=options,
+                            placeholder=_("Choose a continent", locale))
+    else:
+        options = [discord.SelectOption(label=option_label(game, t, purpose, extra, locale), value=ref(game.board, t))
+                   for t in territories]
+        select = GameSelect(game_id, purpose, *refs(game, extra), options=options, placeholder=prompt)
+    if interaction.response.is_done():
+        await interaction.followup.send(prompt, view=view_of(select), ephemeral=True)
+    elif interaction.message is not None and interaction.message.flags.ephemeral:
+        await interaction.response.edit_message(content=prompt, view=view_of(select), attachments=[])
+    else:
+        await interaction.response.send_message(prompt, view=view_of(select), ephemeral=True)
 
 
 @dataclass
@@ -77,7 +106,7 @@ class Tap:
         return value
 
     def legal(self, value: str, purpose: str, *extra: str) -> str:
-        """The territory numbered ``value`` (``components.ref``; an attack or fortify move's ``pair_value`` as it
+        """The territory numbered ``value`` (``verbs.ref``; an attack or fortify move's ``pair_value`` as it
         is) if it is among the choices the menu of ``purpose`` offers now; ``extra``: the menu's source, an id."""
         chosen = value if purpose in PAIRS else territory_at(self.game.board, value)
         if chosen is None or chosen not in choices(self.game, self.seat, purpose, extra):
@@ -123,4 +152,4 @@ def in_phase(tap: Tap, action: type[Action], *phases: str) -> None:
                           tap.locale, phase=phase_text(s, tap.locale, tap.seat)))
 
 
-__all__ = ["Player", "Tap", "in_phase"]
+__all__ = ["Player", "Tap", "in_phase", "pick_territory"]

@@ -18,15 +18,15 @@ import discord
 from discord import app_commands
 
 import workers
-from cogs.records.files import send_log
 from cogs.records.report import past_game_files, stored_log, timelapse_file
 from cogs.records.season import LADDER_CHOICES, PERIOD_CHOICES, add_ladders, leaderboard_choice, leaderboard_title
 from cogs.shared.announcer import NOBODY
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError, handle_error
-from cogs.shared.i18n import _, continent_name, decimal, language_of, ngettext, percent
-from cogs.shared.text import safe_name
+from cogs.shared.log_files import send_log
 from engine.fog import EVERYBODY
+from present.i18n import _, continent_name, decimal, language_of, ngettext, percent
+from present.names import safe_name
 from ratings import MIN_GAMES, Rating
 from ratings.model import ESTABLISHED_OPPONENTS
 from render.rating_chart import RatingChart, draw_rating_chart

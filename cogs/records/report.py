@@ -13,11 +13,11 @@ import io
 import discord
 
 import workers
-from cogs.shared.i18n import _, _plain, decimal, ngettext
-from cogs.shared.text import continent_text, neutral_in_sentence, player_name, territory_text
 from engine import Event, GameState, load_map
 from engine.state import NEUTRAL, OVER
 from engine.summary import dice_luck, key_moments, timeline
+from present.i18n import _, _plain, decimal, ngettext
+from present.text import continent_text, neutral_in_sentence, player_name, territory_text
 from render.report import DiceRow, Report, Series, draw_report, game_timelapse
 from render.seats import seat_colour
 from store import GameRecord, StoreReader
@@ -161,7 +161,7 @@ async def end_of_game_files(store: StoreReader, record: GameRecord, state: GameS
 async def past_game_files(store: StoreReader, record: GameRecord, locale: object) -> list[discord.File]:
     """A finished game's report and its final map, drawn again (both in worker processes). After the end
     everything is public, fog of war or not: the map shows the whole board, as the end of the game did."""
-    from cogs.maps.drawing import map_file
+    from cogs.shared.attachments import map_file
     from engine.fog import EVERYBODY
 
     state = record.game().state

@@ -15,8 +15,8 @@ from discord import app_commands
 from cogs.records.standings import ladder_name, season_text, standings_lines
 from cogs.shared.base import CogBase
 from cogs.shared.errors import UserError
-from cogs.shared.i18n import _, ngettext
 from cogs.shared.live import NOBODY
+from present.i18n import _, ngettext
 from ratings import MIN_GAMES, Rating
 from ratings.ladders import ALL_TIME, FREE_FOR_ALL, LADDERS, ONE_V_ONE
 from store.seasons import Season

@@ -7,10 +7,10 @@ import asyncio
 import discord
 
 from cogs.shared.announcer import Announcer
-from cogs.shared.i18n import _, ngettext
 from cogs.shared.live import NOBODY
 from cogs.shared.postbox import Post
-from cogs.shared.text import safe_name
+from present.i18n import _, ngettext
+from present.names import safe_name
 from ratings.ladders import LADDERS, ONE_V_ONE
 from store import LeaderboardRow
 from table.seasons import SeasonOutcome

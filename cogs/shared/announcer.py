@@ -21,21 +21,24 @@ from typing import Any, Unpack
 
 import discord
 
-from cogs.maps import drawing as maps
-from cogs.maps.drawing import PHONE, map_file, prepare
-from cogs.play.panel import armies_to_place, controls
+from cogs.shared.attachments import map_file
 from cogs.shared.ballots import announce_vote
 from cogs.shared.ending import game_over_post
 from cogs.shared.errors import ACK, CHANGED, DONE
 from cogs.shared.guards import game_locale
-from cogs.shared.i18n import _, ngettext
 from cogs.shared.live import NOBODY, LivePanels, only
 from cogs.shared.postbox import ANSWERED_BY_EDIT, Extras, Post, Postbox, PostOptions, Sent
-from cogs.shared.text import describe, now_text
-from cogs.shared.wording import attempt, clip, note_line, part_lines, queue_part
+from cogs.shared.rooms import RoomParts
+from cogs.shared.substitute_news import queue_part  # the takeover's message offers the seat
 from engine import Game, GameState
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.game import split_log
+from present import drawing as maps
+from present.drawing import PHONE, prepare
+from present.i18n import _, ngettext
+from present.text import describe, now_text
+from present.turns import armies_to_place
+from present.wording import attempt, clip, note_line, part_lines
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table
 from table.outcome import AI, KICKED, PLAYER, START, TIMEOUT
@@ -45,12 +48,13 @@ log = logging.getLogger("risk.announcer")
 
 
 class Announcer:
-    def __init__(self, bot: discord.Client, store: StoreReader, table: Table) -> None:
+    def __init__(self, bot: discord.Client, store: StoreReader, table: Table, rooms: RoomParts) -> None:
         self.bot = bot
+        self.rooms = rooms  # the turn panel's buttons, the end-of-game report
         self.store = store
         self.table = table
         self.box = Postbox(bot)
-        self.live = LivePanels(self.box, store, table)
+        self.live = LivePanels(self.box, store, table, rooms.controls)
 
     def queue(self, record: GameRecord, content: str | None = None, **options: Unpack[PostOptions]) -> Sent:
         """A message to the game's channel, queued behind the channel's others (``map``: a prepared map, drawn
@@ -160,7 +164,7 @@ class Announcer:
         # Busy: words only while the turn goes on (the last move under fog keeps its own map: the panel has none).
         files = [await map_file(after, audience, seen, locale=locale, kind=PHONE)] \
             if private and not (maps.busy() and goes_on) else []
-        view = controls(record.id, Game(after), locale, first.events) if goes_on else None
+        view = self.rooms.controls(record.id, Game(after), locale, first.events) if goes_on else None
         if on_panel or interaction.extras.get(ACK, ("", True))[0] != "update":  # a follow-up fills a "thinking…"
             extras: Extras = {"allowed_mentions": NOBODY, "files": files}
             if view is not None:
@@ -362,7 +366,7 @@ class Announcer:
         await self.post(record, **await self._game_over(record, state))
 
     async def _game_over(self, record: GameRecord, state: GameState | None) -> PostOptions:
-        return await game_over_post(self.store, record, state or record.game().state)
+        return await game_over_post(self.store, record, state or record.game().state, self.rooms.report_files)
 
     # -- one player ------------------------------------------------------------------------------------------
     async def reminder(self, reminder: Reminder) -> None:

@@ -11,12 +11,12 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.shared import components as verb
 from cogs.shared.components import GameButton, Green, Red, view_of
 from cogs.shared.guards import game_locale
-from cogs.shared.i18n import _
-from cogs.shared.text import seat_name
-from cogs.shared.wording import clip, note_line
+from present import verbs as verb
+from present.i18n import _
+from present.text import seat_name
+from present.wording import clip, note_line
 from table import Outcome
 from table.outcome import VOTE_CALLED, VOTE_NOTES
 

@@ -6,7 +6,7 @@ in the reader's own language and makes clickable, when the command's id is known
 name as the synced tree gives it (``/risk ny`` in Norwegian). ``_plain`` always gives the name: for the places
 Discord shows no mention (an embed's footer, a button, a web page, an image).
 
-The markup's expansion and what it reads (``REGISTRY``) are in ``cogs/shared/i18n.py``, with the catalogs; this
+The markup's expansion and what it reads (``REGISTRY``) are in ``present/i18n.py``, with the catalogs; this
 module fills the registry in. The ids are Discord's: the running bot asks for its registered commands when it
 starts (one request for the global commands, one for the development server of ``dev_guild``; ``bot.py sync`` is a
 separate process) and keeps them for the life of the process. The localized names come from the tree itself (the
@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from cogs.shared.i18n import DISCORD_LOCALES_OF, REGISTRY
+from present.i18n import DISCORD_LOCALES_OF, REGISTRY
 
 if TYPE_CHECKING:
     from discord import app_commands

@@ -6,15 +6,16 @@ from collections.abc import Sequence
 
 import discord
 
-from cogs.maps.drawing import prepare
-from cogs.records.report import end_of_game_files
 from cogs.shared.guards import game_locale
-from cogs.shared.i18n import _, ngettext
 from cogs.shared.postbox import PostOptions
-from cogs.shared.text import mission_line, safe_name, seat_name, winner_names
+from cogs.shared.rooms import ReportFiles
 from engine import Game, GameState
 from engine.fog import EVERYBODY
 from engine.state import NEUTRAL
+from present.drawing import prepare
+from present.i18n import _, ngettext
+from present.names import safe_name
+from present.text import mission_line, seat_name, winner_names
 from ratings import REPEAT_LIMIT
 from ratings.model import (
     AI_PLAYED,
@@ -128,8 +129,10 @@ def rating_lines(results: Sequence[ResultRecord], locale: object) -> list[str]:
     return lines
 
 
-async def game_over_post(store: StoreReader, record: GameRecord, state: GameState) -> PostOptions:
-    """How the game was won, the standings where they decided it, every mission, and the dice to check."""
+async def game_over_post(store: StoreReader, record: GameRecord, state: GameState,
+                         report_files: ReportFiles) -> PostOptions:
+    """How the game was won, the standings where they decided it, every mission, and the dice to check (and the
+    report's files)."""
     locale = game_locale(record)
     s = state
     results = await store.results(record.id)
@@ -157,7 +160,7 @@ async def game_over_post(store: StoreReader, record: GameRecord, state: GameStat
     embed.add_field(name=_("Dice seed", locale), value=f"`{s.seed}`", inline=False)
     embed.add_field(name=_("Commitment (SHA-256 of the seed)", locale), value=f"`{s.seed_commitment}`",
                     inline=False)
-    report = await end_of_game_files(store, record, s, locale)  # the report image and the timelapse
+    report = await report_files(store, record, s, locale)  # the report image and the timelapse
     return {"embed": embed, "map": prepare(s, EVERYBODY, locale=locale), "keep_map": True, "files": report}
 
 

@@ -1,11 +1,12 @@
 """One error handler for every command, button and select.
 
-A refusal of the rules (``RuleError``), of the store (``StoreError``) or of the cog (``UserError``) becomes a
-short private explanation. Anything else is logged with its traceback and the interaction's options; the
-user gets a private apology with an error id. Nothing is written when an action is refused. An error after a
-change was stored (``interaction.extras[CHANGED]``: the move was applied, answering it failed) is never called a
-refusal: the apology says that the change stands, and what it did (``extras[DONE]``). Only of a move that was not
-stored does it say that nothing was changed; elsewhere it claims neither.
+A refusal of the rules (``RuleError``), of the store (``StoreError``), of the table or of the cog (``UserError``)
+becomes a short private explanation (all but the cog's own in ``present/refusals.py``'s words). Anything else is
+logged with its traceback and the interaction's options; the user gets a private apology with an error id. Nothing
+is written when an action is refused. An error after a change was stored (``interaction.extras[CHANGED]``: the move
+was applied, answering it failed) is never called a refusal: the apology says that the change stands, and what it
+did (``extras[DONE]``). Only of a move that was not stored does it say that nothing was changed; elsewhere it
+claims neither.
 """
 
 from __future__ import annotations
@@ -19,15 +20,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.shared.i18n import _, ngettext, pgettext, territory_name
-from cogs.shared.text import neutral_in_sentence, player_name, safe_name
-from engine import RuleError, SettingsError
-from engine.errors import Phrase, Territory, clip
-from mapfiles import MapFileError
+from engine.errors import clip
 from ops import metrics
-from store import DatabaseError, StoreError
-from store.errors import StatusWord
-from table import LimitReached, SeatRefused, VoteRefused
+from present.i18n import _
+from present.refusals import refusal
 
 log = logging.getLogger("risk.errors")
 ALREADY_ACKNOWLEDGED = 40060  # Discord's error code for a second answer to one interaction
@@ -82,60 +78,28 @@ async def reply_private(interaction: discord.Interaction[Any], text: str) -> Non
     await interaction.followup.send(text, ephemeral=True)
 
 
-def translate_template(template: str, params: Mapping[str, object], locale: object | None) -> str:
-    """A refusal (of the rules or the store) in the reader's language: the template, and the territory names,
-    phrases and game statuses in it."""
-    from engine import load_map
-
-    values: dict[str, object] = {}
-    for key, value in params.items():
-        if isinstance(value, Territory):   # the classic map's names are translated; another map's stay as given
-            board = load_map()
-            values[key] = safe_name(territory_name(board, value.territory, locale)
-                                    if value.territory in board.territories else str(value))
-        elif isinstance(value, Phrase):
-            values[key] = _(value.joiner, locale).join(_(part, locale) for part in value.parts)
-        elif isinstance(value, StatusWord):
-            values[key] = pgettext("game-status", str(value), locale)
-        elif isinstance(value, str):  # a player's name or typed text: plain words, no markdown, no mention
-            name = neutral_in_sentence(locale) if value == "Neutral" else player_name(value, True, locale)
-            values[key] = safe_name(name)
-        else:
-            values[key] = value
-    return _(template, locale, **values)
-
-
-def translate_rule(exc: RuleError, locale: object | None) -> str:
-    """A refusal of the rules in the reader's language: the template, territory names and phrases."""
-    return translate_template(exc.template, exc.params, locale)
-
-
 def explain(exc: BaseException, locale: object | None = None) -> str | None:
     """The player-facing text of an expected refusal, or None for a real error. It always fits in a message,
     with the ⛔ before it."""
     while isinstance(exc, (app_commands.CommandInvokeError, app_commands.TransformerError)) and exc.__cause__:
         exc = exc.__cause__
-    if isinstance(exc, DatabaseError) and "path" in exc.params:
-        return None  # a fault of the host's database: logged with an id, and no server path shown to a player
-    if isinstance(exc, RuleError):
-        text = translate_rule(exc, locale)
-    elif isinstance(exc, MapFileError) and exc.inner is not None:   # the engine's words about the board
-        reason = translate_template(exc.inner.template, exc.inner.params, locale)
-        text = _(exc.template, locale, reason=reason)
-    elif isinstance(exc, LimitReached):  # the template in the plural its count needs
-        text = ngettext(exc.template, exc.plural, exc.count, locale)
-    elif isinstance(exc, (StoreError, MapFileError, VoteRefused, SeatRefused)):
-        text = translate_template(exc.template, exc.params, locale)
-    elif isinstance(exc, app_commands.MissingPermissions):
-        text = _("Only members who can manage the server can do that.", locale)
-    elif isinstance(exc, app_commands.BotMissingPermissions):
+    # the engine's, the store's, the table's refusals (none for a fault of the host's database: it gets an error id)
+    text = refusal(exc, locale)
+    if text is None:
+        text = _discords_refusal(exc, locale)
+    return None if text is None else clip(text, MESSAGE_LIMIT - len(REFUSED))
+
+
+def _discords_refusal(exc: BaseException, locale: object | None) -> str | None:
+    """A check of the Discord layer that failed: permissions, or the cog's own refusal (``UserError``)."""
+    if isinstance(exc, app_commands.MissingPermissions):
+        return _("Only members who can manage the server can do that.", locale)
+    if isinstance(exc, app_commands.BotMissingPermissions):
         names = ", ".join(PERMISSION_NAMES.get(p, p) for p in exc.missing_permissions)
-        text = _("I need these permissions in this channel: {missing}.", locale, missing=names)
-    elif isinstance(exc, (UserError, SettingsError)) or (isinstance(exc, app_commands.CheckFailure) and str(exc)):
-        text = str(exc)
-    else:
-        return None
-    return clip(text, MESSAGE_LIMIT - len(REFUSED))
+        return _("I need these permissions in this channel: {missing}.", locale, missing=names)
+    if isinstance(exc, UserError) or (isinstance(exc, app_commands.CheckFailure) and str(exc)):
+        return str(exc)
+    return None
 
 
 async def handle_error(interaction: discord.Interaction[Any], exc: BaseException,

@@ -8,10 +8,11 @@ import discord
 from discord import app_commands
 
 from cogs.shared.errors import UserError
-from cogs.shared.i18n import _
-from cogs.shared.text import safe_name, seat_name
 from engine import Game
 from engine.state import WAITING
+from present.i18n import _
+from present.names import safe_name
+from present.text import seat_name
 from store import GameRecord, StoreReader
 from table.tournaments import referees_own_game, running_tournament_of
 

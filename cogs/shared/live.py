@@ -22,19 +22,20 @@ from typing import Any
 
 import discord
 
-from cogs.maps.drawing import PHONE, prepare
-from cogs.play.board import add_board_button
-from cogs.play.panel import controls, round_prompt, summary_title, turn_prompt
+from cogs.shared.board import add_board_button
 from cogs.shared.guards import game_locale
-from cogs.shared.i18n import _
-from cogs.shared.losses import LOSS_TAIL, NEW_TURN, loss_line, losses_since_last_turn
 from cogs.shared.postbox import Post, Postbox, PostOptions, Sent
-from cogs.shared.text import describe, seat_name
+from cogs.shared.rooms import Controls
 from engine import Event, Game, GameState, apply_event
 from engine.events import View
 from engine.fog import EVERYBODY, events_for, fog_hides_board
 from engine.game import split_log
 from engine.state import ATTACK, FORTIFY, OCCUPY, OVER, WAITING
+from present.drawing import PHONE, prepare
+from present.i18n import _
+from present.losses import LOSS_TAIL, NEW_TURN, loss_line, losses_since_last_turn
+from present.text import describe, seat_name
+from present.turns import round_prompt, summary_title, turn_prompt
 from store import GameRecord, LivePanel, StoreReader
 from table import Table
 from table.timers import waited_on
@@ -85,8 +86,9 @@ def fit(head: str, lines: Sequence[str]) -> str:
 class LivePanels:
     """Each running game's turn panel: posted when a turn begins, edited as it goes, closed when it ends."""
 
-    def __init__(self, box: Postbox, store: StoreReader, table: Table) -> None:
+    def __init__(self, box: Postbox, store: StoreReader, table: Table, controls: Controls) -> None:
         self.box = box
+        self.controls = controls  # the turn panel's buttons (cogs/play/panel.py)
         self.store = store
         self.table = table
         self.starts: dict[int, tuple[int, GameState]] = {}  # game -> (since_seq, the board then), read once
@@ -261,7 +263,7 @@ class LivePanels:
         pictured = picture or bool(lines) or since_seq is not None   # a fresh panel in the middle of a turn
         if pictured:
             self._board(state, options, locale)
-        view = controls(record.id, Game(state), locale, public=True)
+        view = self.controls(record.id, Game(state), locale, public=True)
         add_board_button(self.box.bot, view, record.id, locale)
         if view is not None:
             options["view"] = view
@@ -330,7 +332,7 @@ class LivePanels:
                 self.pictured[record.id] = (panel.message_id, moment(after), board_key(after))
         else:
             options["same_map"] = True   # only its words and buttons change: the picture stays
-        view = controls(record.id, Game(state), locale, events, public=True)
+        view = self.controls(record.id, Game(state), locale, events, public=True)
         add_board_button(self.box.bot, view, record.id, locale)
         if view is not None:
             options["view"] = view

@@ -23,8 +23,9 @@ from typing import Any, TypedDict
 
 import discord
 
-from cogs.maps import drawing as maps
+from cogs.shared.attachments import as_file
 from ops import metrics
+from present import drawing as maps
 
 log = logging.getLogger(__name__)
 STALE = 2.0  # seconds a post may wait in its queue before a newer map makes its own map unnecessary
@@ -152,7 +153,7 @@ class Postbox:
         if post.edit is not None:
             return await self._edit(channel, post, kwargs, spare=self._spare_map(post, queue))
         if post.map is not None and not self._spare_map(post, queue):  # the map first, then the other attachments
-            kwargs["files"] = [maps.as_file(await maps.draw(post.map)), *kwargs.get("files", [])]
+            kwargs["files"] = [as_file(await maps.draw(post.map)), *kwargs.get("files", [])]
         return await channel.send(post.content, **kwargs)
 
     @staticmethod
@@ -165,7 +166,7 @@ class Postbox:
         attachments: list[discord.File] | None = None if post.same_map else kwargs.get("files", [])
         if post.map is not None:
             fresh = post.keep_map or not (maps.busy() or spare)
-            attachments = [maps.as_file(await maps.draw(post.map))] if fresh else None
+            attachments = [as_file(await maps.draw(post.map))] if fresh else None
         changes: dict[str, Any] = {"content": post.content, "view": kwargs.get("view"),
                                    "allowed_mentions": kwargs.get("allowed_mentions")}
         if attachments is not None:

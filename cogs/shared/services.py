@@ -33,8 +33,8 @@ class TapHandler(Protocol):
 
 
 class Desk(Protocol):
-    """The loaded Risk cog as the live board (web/) meets it: the table every change goes through and the
-    announcer that tells the channels about it."""
+    """The loaded Risk cog as the bot hands it to the live board (``bot.py``'s ``open_board``): the table every
+    change goes through and the announcer that tells the channels about it (``cogs.shared.board.BoardNews``)."""
 
     table: Table
     announcer: Any  # cogs/shared/announcer.py's Announcer (which imports this module)

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from cogs.shared.i18n import DISCORD_LOCALES, catalog, language_of
+from present.i18n import DISCORD_LOCALES, catalog, language_of
 
 NAME_CONTEXTS = {Where.command_name: "command-name", Where.group_name: "command-name",
                  Where.parameter_name: "option-name", Where.choice_name: "choice-name"}

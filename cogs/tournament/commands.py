@@ -14,17 +14,17 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.game.lobby import deadline_name
-from cogs.maps.commands import map_choices, resolve_map
 from cogs.shared.base import CogBase
 from cogs.shared.errors import CHANGED, UserError, acknowledge
-from cogs.shared.i18n import _, language_of, ngettext, pgettext
 from cogs.shared.live import NOBODY
-from cogs.shared.text import safe_name
-from cogs.shared.wording import clip
-from cogs.tournament import words
+from cogs.shared.map_choice import map_choices, resolve_map
 from cogs.tournament.rooms import TournamentNews, standings_file
 from engine.settings import DEADLINES
+from present import tournament as words
+from present.i18n import _, language_of, ngettext, pgettext
+from present.names import safe_name
+from present.turns import deadline_name
+from present.wording import clip
 from store.tournaments import CHECKIN, TournamentRecord
 from table.tournaments import CHECKIN_OPEN, Tournaments, entry_spec, view_standings
 

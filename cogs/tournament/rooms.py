@@ -20,11 +20,11 @@ import discord
 
 import workers
 from cogs.shared.announcer import Announcer
-from cogs.shared.i18n import _
 from cogs.shared.live import NOBODY
 from cogs.shared.postbox import Extras, Post
-from cogs.tournament import words
 from competition import Pairing, Standing
+from present import tournament as words
+from present.i18n import _
 from render.standings import standings_image
 from store import FINISHED, RUNNING, StoreReader
 from store.tournaments import TournamentRecord, TournamentView

@@ -26,10 +26,10 @@ from discord_helpers import command_for
 from discord_offline.fake_discord import FakeDiscord, Interaction
 from discord_offline.records import OfflineMessage, OfflineUser
 
-from cogs.shared.components import continent_ref, ref
 from engine import Action, Game, GameState, Occupy, Place
 from engine.ai import make_ai
 from engine.state import OCCUPY, REINFORCE
+from present.verbs import continent_ref, ref
 
 from .launch import seed_for
 

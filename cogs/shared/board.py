@@ -18,8 +18,10 @@ from discord.ext import commands
 
 from cogs.shared.errors import handle_error
 from cogs.shared.guards import game_here, running_game
-from cogs.shared.i18n import _, language_of
+from present.i18n import _, language_of
 from store import GameRecord, StoreReader
+from table import Outcome
+from table.outcome import PLAYER
 
 BOARD_ID = r"riskboard:(?P<gid>[0-9]+)"
 
@@ -124,4 +126,35 @@ class BoardCommands(commands.Cog):
         await send_link(interaction, await game_here(self.server.store, interaction))
 
 
-__all__ = ["BoardButton", "BoardCommands", "add_board_button", "send_link", "server_of"]
+class Publisher(Protocol):
+    """What the board's news need of the announcer (``cogs/shared/announcer.py``)."""
+
+    async def told(self, outcome: Outcome) -> None: ...
+
+    async def publish(self, outcome: Outcome, *, told: bool = False, acted: bool = False) -> None: ...
+
+
+class BoardNews:
+    """The channel hears of a move made on the live board as of a tap on a message other than the turn panel: the
+    panel follows the move and what it led to is posted (``Announcer.answer`` without the private answer: the board
+    itself is the player's answer). What the board's server (``web.server.Channels``) is handed."""
+
+    def __init__(self, announcer: Publisher) -> None:
+        self.announcer = announcer
+
+    async def board_move(self, outcome: Outcome) -> None:
+        quiet = all(p.by == PLAYER for p in outcome.parts) and not outcome.ended and not outcome.calls_anew()
+        if not quiet:
+            await self.announcer.told(outcome)
+        await self.announcer.publish(outcome, told=True, acted=True)
+        if quiet:
+            await self.announcer.told(outcome)
+
+
+async def add_board(bot: commands.Bot, server: BoardLinks) -> None:
+    """``/board`` and the turn panel's Board button, once the board's server is set up (``bot.py``)."""
+    bot.add_dynamic_items(BoardButton)
+    await bot.add_cog(BoardCommands(bot, server))
+
+
+__all__ = ["BoardButton", "BoardCommands", "BoardNews", "add_board", "add_board_button", "send_link", "server_of"]

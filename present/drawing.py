@@ -1,4 +1,4 @@
-"""The map as an attachment, drawn for one audience: the only way the Discord layer renders a board.
+"""The map drawn for one audience: the only way the Discord layer and the live board render a board.
 
 The state is first reduced to what the audience may know (``engine.fog.state_for``), so a map can never show
 more than its reader may see, whatever the renderer does.
@@ -18,20 +18,17 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import discord
-
 import workers
-from cogs.shared.i18n import language_of, map_labels
-from cogs.shared.text import player_name
 from engine import GameState, load_map
 from engine.events import View
 from engine.fog import Audience, state_for, visible_to
 from mapfiles.registry import use_database
+from present.i18n import language_of, map_labels
+from present.text import player_name
 from render import Labels, draw_phone_png, draw_png, warm_up
 from render.phone import MUST_SHOW
 
@@ -135,14 +132,10 @@ def busy() -> bool:
     return _pending >= 2 * workers.size()
 
 
-def as_file(data: bytes) -> discord.File:
-    return discord.File(io.BytesIO(data), filename="map.png")
-
-
-async def map_file(state: GameState, audience: Audience, seen: Sequence[View] = (), *,
-                   locale: object | None = None, kind: MapKind = WHOLE) -> discord.File:
-    """The map for ``audience`` as an attachment (``prepare`` then ``draw``)."""
-    return as_file(await draw(prepare(state, audience, seen, locale=locale, kind=kind)))
+async def map_png(state: GameState, audience: Audience, seen: Sequence[View] = (), *,
+                  locale: object | None = None, kind: MapKind = WHOLE) -> bytes:
+    """The map for ``audience`` as a PNG (``prepare`` then ``draw``)."""
+    return await draw(prepare(state, audience, seen, locale=locale, kind=kind))
 
 
 async def warm() -> None:
@@ -150,5 +143,5 @@ async def warm() -> None:
     await asyncio.gather(*(workers.run(warm_up) for _ in range(2 * workers.size())))
 
 
-__all__ = ["PHONE", "WHOLE", "MapJob", "MapKind", "as_file", "busy", "draw", "focus_of", "map_file", "pending",
+__all__ = ["PHONE", "WHOLE", "MapJob", "MapKind", "busy", "draw", "focus_of", "map_png", "pending",
            "prepare", "stored_maps_in", "warm"]

@@ -13,12 +13,13 @@ from typing import Any, Protocol, Unpack
 
 import discord
 
-from cogs.shared import components as verb
 from cogs.shared.components import GameButton, Green, Grey, view_of
 from cogs.shared.guards import game_locale
-from cogs.shared.i18n import _
 from cogs.shared.postbox import Post, Postbox, PostOptions, Sent
-from cogs.shared.text import safe_name, seat_name
+from present import verbs as verb
+from present.i18n import _
+from present.names import safe_name
+from present.text import seat_name
 from store import GameRecord
 from table import Outcome, Part, Table
 from table.outcome import OFFER_WITHDRAWN, SEAT_CLAIMED, SEAT_OFFERED, SEAT_TO_AI, TIMEOUT

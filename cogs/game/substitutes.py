@@ -13,9 +13,9 @@ from discord import app_commands
 from cogs.shared.base import CogBase
 from cogs.shared.errors import CHANGED
 from cogs.shared.guards import game_here, require_control
-from cogs.shared.i18n import _
-from cogs.shared.seats import announce_seat
-from cogs.shared.text import safe_name
+from cogs.shared.substitute_news import announce_seat
+from present.i18n import _
+from present.names import safe_name
 from store import GameRecord
 from table import SeatRefused
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from engine.board import Board
     from render import Labels
 
-LOCALE_DIR = Path(__file__).resolve().parents[2] / "locales"
+LOCALE_DIR = Path(__file__).resolve().parents[1] / "locales"
 DOMAIN = "risk"
 DEFAULT_LANGUAGE = "en"
 

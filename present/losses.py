@@ -1,23 +1,26 @@
-"""What a player lost since their last turn: found in the log's tail and said in one line of their turn panel
-(the AIs' turns above all, which nobody plays in front of them)."""
+"""What changed for a player since they last looked: the territories they lost since their last turn, found in the
+log's tail and said in one line (on their turn panel: the AIs' turns above all, which nobody plays in front of
+them). Under fog only what the player saw: who took each territory from them, not who took it on after."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cogs.shared.i18n import _, ngettext
-from cogs.shared.text import seat_name, territory_text
 from engine import Event, Game, GameState
+from present.i18n import _, ngettext
+from present.text import seat_name, territory_text
 
 NEW_TURN = ("turn_started", "setup_turn")  # the events that begin a seat's turn
 
 LOSS_TAIL = 3000   # events read back to find what a player lost since their last turn (several rounds of AIs)
 
 
-def losses_since_last_turn(events: Sequence[Event], seat: int, *, whole: bool) -> list[tuple[str, int]]:
+def losses_since_last_turn(events: Sequence[Event], seat: int, *, whole: bool,
+                           fog: bool = False) -> list[tuple[str, int]]:
     """The territories ``seat`` lost since its previous turn began, in order, with who took each (a territory
     taken back and forth counts once, by its last taker), from ``events``: the log's tail, ending with the turn
-    now beginning (``whole``: the tail is the whole log)."""
+    now beginning (``whole``: the tail is the whole log). With ``fog``, a territory's taker is the one who took it
+    from ``seat``, which the seat saw: a conquest of it later, between others, may have been out of its sight."""
     starts = [i for i, e in enumerate(events) if e["type"] in NEW_TURN and e.get("seat") == seat]
     if not starts:
         return []
@@ -33,7 +36,7 @@ def losses_since_last_turn(events: Sequence[Event], seat: int, *, whole: bool) -
             continue
         if e["seat"] == seat:
             lost.pop(e["to"], None)         # taken back in between (by a turn played for it)
-        elif e.get("defender") == seat or e["to"] in lost:
+        elif e.get("defender") == seat or (e["to"] in lost and not fog):
             lost[e["to"]] = e["seat"]       # lost, or lost and taken on by another
     return list(lost.items())
 

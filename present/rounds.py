@@ -3,8 +3,8 @@ set-up round's (``setup: round``)."""
 
 from __future__ import annotations
 
-from cogs.shared.i18n import _
 from engine.events import HoldReleased, PlacementsRevealed, RoundClosed, RoundStarted, SetupRound
+from present.i18n import _
 
 
 def round_line(e: RoundStarted | RoundClosed | HoldReleased | SetupRound | PlacementsRevealed,

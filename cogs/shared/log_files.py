@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from cogs.shared.i18n import _
+from present.i18n import _
 from store.logs import in_thread
 
 MAX_PARTS = 100

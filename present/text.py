@@ -8,11 +8,6 @@ import re
 from collections.abc import Sequence
 from typing import Any, assert_never, cast
 
-from cogs.shared.i18n import _, ngettext, pgettext, territory_name
-from cogs.shared.names import for_page, safe_text
-from cogs.shared.names import safe_name as safe_name  # noqa: PLC0414  (re-exported: most of cogs/ reads it here)
-from cogs.shared.placements import placed_line
-from cogs.shared.rounds import round_line
 from engine import Board, GameState
 from engine.board import MAX_DESCRIPTION
 from engine.events import Battle, Event, Mission, TurnStarted, View
@@ -20,6 +15,10 @@ from engine.fog import public_phase
 from engine.game import PHASE_WORDS
 from engine.missions import fallback_count, with_player
 from engine.state import NEUTRAL, OVER
+from present.i18n import _, ngettext, pgettext, territory_name
+from present.names import TEXT, safe_name, safe_text, written_for
+from present.placements import placed_line
+from present.rounds import round_line
 
 
 def _noop(message: str) -> str:
@@ -73,7 +72,7 @@ def territory_text(board: Board, territory: str, locale: object | None = None) -
 
 def continent_text(board: Board, continent: str, locale: object | None = None) -> str:
     """A continent's name in the reader's language, safe inside a message."""
-    from cogs.shared.i18n import continent_name
+    from present.i18n import continent_name
 
     return safe_name(continent_name(board, continent, locale))
 
@@ -104,7 +103,7 @@ def describe(events: Sequence[View], state: GameState, board: Board, locale: obj
     turn started without its figures is told without them. ``state`` is the game just after the last of them.
     With ``page``, the lines are for a web page that shows them as text (the live board's log): names as typed,
     not escaped for Discord's markdown."""
-    with for_page() if page else contextlib.nullcontext():
+    with written_for(TEXT) if page else contextlib.nullcontext():
         return _describe(events, state, board, locale, include_setup, sum_placements)
 
 
@@ -331,7 +330,7 @@ def mission_line(mission: Mission | None, board: Board, state: GameState, locale
     """A secret mission in the reader's language: the map's own words for it (escaped, as a name is) when the
     map gives them in the reader's language (``description`` in English, ``descriptions`` in the others), else
     ours."""
-    from cogs.shared.i18n import continent_name, language_of
+    from present.i18n import continent_name, language_of
 
     if mission is None:
         return ""

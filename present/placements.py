@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cogs.shared.i18n import _, ngettext
 from engine.events import ArmiesPlaced
+from present.i18n import _, ngettext
 
 
 def placed_line(e: ArmiesPlaced, player: str, territory: str, locale: object | None, *,

@@ -6,12 +6,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Sequence
 
-from cogs.shared.i18n import _, ngettext
-from cogs.shared.seats import queue_part  # the takeover's message offers the seat (cogs/shared/seats.py)
-from cogs.shared.text import describe, seat_name
 from engine import Game, GameState
 from engine.events import EventType
 from engine.fog import Audience, events_for
+from present.i18n import _, ngettext
+from present.text import describe, seat_name
 from table import Note, Outcome, Part
 from table.outcome import (
     AI,
@@ -147,4 +146,4 @@ def _last_timeout(outcome: Outcome, seat: int) -> Part | None:
     return next((p for p in reversed(outcome.parts) if p.by == TIMEOUT and p.seat == seat), None)
 
 
-__all__ = ["MAX_CONTENT", "attempt", "clip", "note_line", "part_lines", "queue_part", "vote_line"]
+__all__ = ["MAX_CONTENT", "attempt", "clip", "note_line", "part_lines", "vote_line"]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cogs.shared.i18n import _, ngettext, pgettext
-from cogs.shared.text import _noop, safe_name
-from cogs.shared.wording import MAX_CONTENT, clip
 from competition import Standing
+from present.i18n import _, ngettext, pgettext
+from present.names import safe_name
+from present.text import _noop
+from present.wording import MAX_CONTENT, clip
 from render.standings import StandingRow, points_text
 from store.tournaments import CALLED_OFF, CHECKIN, DONE, OPEN, STARTED, TournamentRecord, TournamentView
 

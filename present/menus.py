@@ -1,26 +1,23 @@
-"""Territory menus: which territories a menu offers now, their labels, and the select that offers them.
+"""Territory menus: which territories a menu offers now, in which order, and their labels (the select that offers
+them is the turn panel's, ``cogs/play/tap.py``; the live board offers the same choices).
 
 The same ``choices`` decide what a menu shows and what a tap on it may choose (cogs/play/buttons.py checks every value
 against them), so a menu never offers, and a tap never gets, a territory the player may not pick or see. A menu's
-values and arguments are the territories' numbers (``components.ref``), read back by ``Tap.legal``.
+values and arguments are the territories' numbers (``verbs.ref``), read back by ``Tap.legal``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-import discord
-
-from cogs.shared import components as verb
-from cogs.shared.components import GameSelect, continent_ref, ref, view_of
-from cogs.shared.errors import UserError
-from cogs.shared.i18n import _, continent_name, percent, territory_name
-from cogs.shared.text import label_name
 from engine import Game
 from engine.fog import visible_to
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import NEUTRAL
+from present import verbs as verb
+from present.i18n import percent, territory_name
+from present.text import label_name
+from present.verbs import ref
 
 MAX_OPTIONS = 25  # Discord's limit on a select's options
 RANK_LIMIT = 2_500  # attackers × defenders up to which a menu ranks attacks by exact odds (approximated above)
@@ -95,33 +92,6 @@ def choices(game: Game, seat: int, purpose: str, extra: Sequence[str] = ()) -> l
     return []
 
 
-async def pick_territory(interaction: discord.Interaction[Any], game_id: int, game: Game, purpose: str,
-                         territories: Sequence[str], prompt: str, *extra: str) -> None:
-    """A private select of territories; more than 25 are grouped by continent first."""
-    locale = interaction.locale
-    if not territories:
-        raise UserError(_("There is no territory to choose.", locale))
-    if len(territories) > MAX_OPTIONS:
-        board = game.board
-        continents = sorted({board.territories[t].continent for t in territories})
-        options = [discord.SelectOption(label=continent_name(board, c, locale)[:100], value=continent_ref(board, c),
-                                        description=str(sum(1 for t in territories
-                                                            if board.territories[t].continent == c)))
-                   for c in continents]
-        select = GameSelect(game_id, verb.CONTINENT, purpose, *refs(game, extra), options=options,
-                            placeholder=_("Choose a continent", locale))
-    else:
-        options = [discord.SelectOption(label=option_label(game, t, purpose, extra, locale), value=ref(game.board, t))
-                   for t in territories]
-        select = GameSelect(game_id, purpose, *refs(game, extra), options=options, placeholder=prompt)
-    if interaction.response.is_done():
-        await interaction.followup.send(prompt, view=view_of(select), ephemeral=True)
-    elif interaction.message is not None and interaction.message.flags.ephemeral:
-        await interaction.response.edit_message(content=prompt, view=view_of(select), attachments=[])
-    else:
-        await interaction.response.send_message(prompt, view=view_of(select), ephemeral=True)
-
-
 def refs(game: Game, territories: Sequence[str]) -> list[str]:
     """Territories as the numbers a custom id carries."""
     return [ref(game.board, t) for t in territories]
@@ -157,4 +127,4 @@ def pair_label(game: Game, source: str, target: str, locale: object = None) -> s
 
 
 __all__ = ["MAX_OPTIONS", "PAIRS", "SOURCES", "attack_pairs", "choices", "fortify_pairs", "option_label", "pair_label",
-           "pair_of", "pair_value", "pick_territory", "refs", "trade_ref"]
+           "pair_of", "pair_value", "refs", "trade_ref"]
