@@ -1,0 +1,226 @@
+"""Standing orders at the table (table/orders.py): kept privately, run when their timer fires after a random
+delay, played as the player's own moves, told to the player only, run once across a restart."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import EndTurn, Place
+from engine.orders import FRONT, AttackOrder, Orders, Placing
+from engine.state import ATTACK, REINFORCE, WAITING
+from table import Table, Timer
+from table.orders import DELAY_HIGH, DELAY_LEAST
+from table.outcome import PLAYER
+from table.scheduler import Scheduler
+
+pytestmark = pytest.mark.asyncio
+GUILD, CHANNEL = 1, 10
+USERS = (100, 200, 300)
+DAY = 86400.0
+
+
+class Now:
+    def __init__(self) -> None:
+        self.t = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Told:
+    def __init__(self) -> None:
+        self.outcomes: list = []
+        self.reminders: list = []
+
+    async def outcome(self, outcome) -> None:
+        self.outcomes.append(outcome)
+
+    async def reminder(self, reminder) -> None:
+        self.reminders.append(reminder)
+
+
+async def new_game(store, **settings):
+    now = Now()
+    table = Table(store, now, lambda: "orders-table-seed")
+    table.orders_random = random.Random(7)
+    told = Told()
+    scheduler = Scheduler(table, store, now, told)
+    lobby = await table.open_lobby(GUILD, CHANNEL, USERS[0], "Ann", {
+        "deployment": "auto", "turn_deadline": int(DAY), **settings})
+    await table.join(lobby.record.id, USERS[1], "Bo")
+    await table.join(lobby.record.id, USERS[2], "Cy")
+    started = await table.start(lobby.record.id)
+    return table, scheduler, told, now, started.record.id
+
+
+async def orders_timers(store, game_id: int) -> dict[tuple[int, str], float]:
+    return {(d.seat, d.kind): d.due_at for d in await store.game_deadlines(game_id) if d.kind.startswith("orders|")}
+
+
+def user_of(record, seat: int) -> int:
+    user = record.player(seat).user_id
+    assert user is not None
+    return user
+
+
+async def test_orders_run_after_a_random_delay_as_the_players_own_moves(sqlite_store):
+    table, scheduler, told, now, game_id = await new_game(sqlite_store)
+    record = await sqlite_store.get_game(game_id)
+    state = record.game().state
+    seat = state.current
+    income = state.reinforcements
+    assert state.phase == REINFORCE and await orders_timers(sqlite_store, game_id) == {}
+    await table.leave_orders(record, seat, user_of(record, seat), Orders(place=(Placing(FRONT),), end=False))
+    due = await orders_timers(sqlite_store, game_id)
+    [(key, at)] = due.items()
+    assert key == (seat, f"orders|t{state.turn}")
+    assert now() + DELAY_LEAST <= at <= now() + DELAY_HIGH * DAY
+    now.t = at - 1
+    await scheduler.run_due()
+    assert told.outcomes == []   # not before its time
+    now.t = at
+    await scheduler.run_due()
+    [outcome] = told.outcomes
+    assert [p.by for p in outcome.parts] == [PLAYER] and outcome.parts[0].seat == seat
+    placed = [e for e in outcome.events if e["type"] == "armies_placed"]
+    assert sum(e["count"] for e in placed) == income
+    report = outcome.orders
+    assert report.seat == seat and report.user_id == user_of(record, seat)
+    assert report.done and len(report.ran) == 1 and report.stop.template.startswith("Your orders ran")
+    after = (await sqlite_store.get_game(game_id)).game().state
+    assert after.phase == ATTACK and after.current == seat   # the rest of the turn is the player's
+    assert await sqlite_store.standing_orders(game_id, seat) is None   # run once
+    assert await orders_timers(sqlite_store, game_id) == {}
+
+
+async def test_a_turn_begun_by_the_player_is_theirs_and_the_plan_waits(sqlite_store):
+    table, scheduler, told, now, game_id = await new_game(sqlite_store)
+    record = await sqlite_store.get_game(game_id)
+    state = record.game().state
+    seat = state.current
+    await table.leave_orders(record, seat, user_of(record, seat), Orders(place=(Placing(FRONT),), end=True))
+    record = (await table.apply(record, Place(seat, state.territories_of(seat)[0], 1))).record
+    now.t += DAY / 2
+    await scheduler.run_due()
+    assert all(outcome.orders is None for outcome in told.outcomes)
+    assert (await sqlite_store.get_game(game_id)).game().state.reinforcements == state.reinforcements - 1
+    assert await sqlite_store.standing_orders(game_id, seat) is not None   # kept for a turn it may run
+
+
+async def test_orders_of_a_seat_that_changed_hands_are_neither_shown_nor_run(sqlite_store):
+    table, scheduler, told, now, game_id = await new_game(sqlite_store)
+    record = await sqlite_store.get_game(game_id)
+    seat = record.game().state.current
+    await table.leave_orders(record, seat, user_of(record, seat), Orders(place=(Placing(FRONT),)))
+    assert await table.orders_of(record, seat, user_of(record, seat)) is not None
+    assert await table.orders_of(record, seat, USERS[0] + USERS[1] + USERS[2]) is None   # another user
+    record = await sqlite_store.replace_with_ai(game_id, seat)   # the seat is the AI's now (and so plays)
+    assert await table.orders_of(record, seat, USERS[0]) is None
+    assert await sqlite_store.standing_orders(game_id, seat) is None
+
+
+async def test_a_cancelled_plan_does_not_run(sqlite_store):
+    table, scheduler, told, now, game_id = await new_game(sqlite_store)
+    record = await sqlite_store.get_game(game_id)
+    seat = record.game().state.current
+    user = user_of(record, seat)
+    await table.leave_orders(record, seat, user, Orders(place=(Placing(FRONT),)))
+    assert await table.cancel_orders(record, seat, user)
+    assert not await table.cancel_orders(record, seat, user)
+    now.t += DAY / 2
+    await scheduler.run_due()
+    assert all(o.orders is None for o in told.outcomes)
+    assert (await sqlite_store.get_game(game_id)).game().state.phase == REINFORCE
+
+
+async def test_a_repeating_plan_is_kept_for_the_next_turn(sqlite_store):
+    table, scheduler, told, now, game_id = await new_game(sqlite_store)
+    record = await sqlite_store.get_game(game_id)
+    seat = record.game().state.current
+    await table.leave_orders(record, seat, user_of(record, seat), Orders(place=(Placing(FRONT),), repeat=True))
+    now.t += DAY / 2
+    await scheduler.run_due()
+    kept = await sqlite_store.standing_orders(game_id, seat)
+    assert kept is not None and kept.cursor == 0 and kept.turn is None and kept.orders["repeat"]
+    record = await sqlite_store.get_game(game_id)
+    while (state := record.game().state).current != seat:   # the others play their turns by hand
+        other = state.current
+        record = (await table.apply(record, Place(other, state.territories_of(other)[0], state.reinforcements))).record
+        record = (await table.apply(record, EndTurn(other))).record
+    assert state.phase == REINFORCE and await orders_timers(sqlite_store, game_id)   # its turn again: it runs again
+    now.t += DAY / 2
+    await scheduler.run_due()
+    state = (await sqlite_store.get_game(game_id)).game().state
+    assert state.current != seat and [o.orders.done for o in told.outcomes if o.orders is not None] == [True, True]
+    assert await sqlite_store.standing_orders(game_id, seat) is not None
+
+
+async def test_a_restart_in_the_middle_of_a_plan_does_nothing_twice(sqlite_store):
+    table, _scheduler, _told, now, game_id = await new_game(sqlite_store)
+    record = await sqlite_store.get_game(game_id)
+    state = record.game().state
+    seat = state.current
+    mine = state.territories_of(seat)
+    income = state.reinforcements
+    plan = Orders(place=(Placing(mine[0], 1), Placing(mine[1], 1), Placing(mine[2])), end=True)
+    await table.leave_orders(record, seat, user_of(record, seat), plan)
+    [(_, kind)] = (await orders_timers(sqlite_store, game_id)).keys()
+    real = sqlite_store.apply_action
+    calls = 0
+
+    async def crash_after_second(*args, **kwargs):   # the process dies once the second step is stored
+        nonlocal calls
+        calls += 1
+        result = await real(*args, **kwargs)
+        if calls == 2:
+            raise SystemExit("the bot stopped")
+        return result
+
+    sqlite_store.apply_action = crash_after_second
+    with pytest.raises(SystemExit):
+        await table.run_orders(game_id, seat, Timer.parse(kind))
+    sqlite_store.apply_action = real
+    stored = await sqlite_store.standing_orders(game_id, seat)
+    assert stored is not None and stored.cursor == 3   # the trade (none), then two placings
+    again = Table(sqlite_store, now, lambda: "orders-table-seed")   # the bot after its restart
+    outcome = await again.run_orders(game_id, seat, Timer.parse(kind))
+    events = await sqlite_store.events(game_id)
+    placed = [e for e in events if e["type"] == "armies_placed" and e.get("source") == "reinforcement"
+              and e["seat"] == seat]
+    assert [(e["territory"], e["count"]) for e in placed] == [(mine[0], 1), (mine[1], 1), (mine[2], income - 2)]
+    assert sum(1 for e in events if e["type"] == "turn_ended" and e["seat"] == seat) == 1
+    assert outcome.orders.done and await sqlite_store.standing_orders(game_id, seat) is None
+
+
+async def test_freestyle_orders_start_the_turn_when_the_board_is_free(sqlite_store):
+    table, scheduler, told, now, game_id = await new_game(sqlite_store, turn_order="freestyle")
+    record = await sqlite_store.get_game(game_id)
+    state = record.game().state
+    assert state.phase == WAITING
+    await table.leave_orders(record, 1, USERS[1], Orders(place=(Placing(FRONT),), end=False))
+    [((seat, kind), at)] = (await orders_timers(sqlite_store, game_id)).items()
+    assert seat == 1 and kind == f"orders|w{state.round}.{state.turn}"
+    assert at <= now() + DELAY_HIGH * DAY
+    now.t = at
+    await scheduler.run_due()
+    [outcome] = [o for o in told.outcomes if o.orders is not None]
+    assert outcome.events[0]["type"] == "turn_started" and outcome.events[0]["seat"] == 1
+    after = (await sqlite_store.get_game(game_id)).game().state
+    assert after.current == 1 and after.phase == ATTACK
+
+
+async def test_a_freestyle_plan_waits_while_another_turn_runs(sqlite_store):
+    table, scheduler, told, now, game_id = await new_game(sqlite_store, turn_order="freestyle")
+    record = await sqlite_store.get_game(game_id)
+    state = record.game().state
+    await table.leave_orders(record, 1, USERS[1], Orders(place=(Placing(FRONT),)))
+    [(_, at)] = (await orders_timers(sqlite_store, game_id)).items()
+    # Ann visits first and starts her turn: the board is hers; Bo's orders wait for it to be free again.
+    record = (await table.apply(record, Place(0, state.territories_of(0)[0], 1))).record
+    now.t = at
+    await scheduler.run_due()
+    assert all(o.orders is None for o in told.outcomes)
+    assert (await sqlite_store.get_game(game_id)).game().state.current == 0
+    assert await sqlite_store.standing_orders(game_id, 1) is not None
