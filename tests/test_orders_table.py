@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine import EndTurn, Place
-from engine.orders import FRONT, AttackOrder, Orders, Placing
+from engine.orders import FRONT, Orders, Placing
 from engine.state import ATTACK, REINFORCE, WAITING
 from table import Table, Timer
 from table.orders import DELAY_HIGH, DELAY_LEAST
@@ -110,7 +110,7 @@ async def test_a_turn_begun_by_the_player_is_theirs_and_the_plan_waits(sqlite_st
 
 
 async def test_orders_of_a_seat_that_changed_hands_are_neither_shown_nor_run(sqlite_store):
-    table, scheduler, told, now, game_id = await new_game(sqlite_store)
+    table, _scheduler, _told, _now, game_id = await new_game(sqlite_store)
     record = await sqlite_store.get_game(game_id)
     seat = record.game().state.current
     await table.leave_orders(record, seat, user_of(record, seat), Orders(place=(Placing(FRONT),)))

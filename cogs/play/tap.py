@@ -16,10 +16,14 @@ from cogs.shared.i18n import _, territory_name
 from cogs.shared.text import phase_text
 from engine import Action, Game
 from store import GameRecord
+from table import Table
 
 
 class Player(Protocol):
-    """What a tap needs from the cog: apply an action and answer, show the cards or the map."""
+    """What a tap needs from the cog: apply an action and answer, show the cards or the map; the table, for what
+    is not a move (a plan: cogs/play/plan.py)."""
+
+    table: Table
 
     async def perform(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None: ...
 

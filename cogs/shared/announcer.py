@@ -30,6 +30,7 @@ from cogs.shared.errors import ACK, CHANGED, DONE
 from cogs.shared.guards import game_locale
 from cogs.shared.i18n import _, ngettext
 from cogs.shared.live import NOBODY, LivePanels, only
+from cogs.shared.plans import orders_report
 from cogs.shared.postbox import ANSWERED_BY_EDIT, Extras, Post, Postbox, PostOptions, Sent
 from cogs.shared.text import describe, now_text
 from cogs.shared.wording import attempt, clip, note_line, part_lines, queue_part
@@ -196,6 +197,8 @@ class Announcer:
         failures: list[Exception] = []
         await self.told(outcome)
         await self._publish_or_plainly(failures, outcome)
+        if outcome.orders is not None:  # what a player's standing orders did: to them alone
+            await attempt(failures, self.direct(*await orders_report(self.store, outcome)))
         if failures:
             raise failures[0]
 
@@ -373,11 +376,15 @@ class Announcer:
             else _("⏰ {who}, your turn in game #{id} ends soon.", locale, who=who, id=record.id)
         await self.post(record, text, allowed_mentions=only(reminder.user_id))
         if reminder.dm:
-            try:
-                user = self.bot.get_user(reminder.user_id) or await self.bot.fetch_user(reminder.user_id)
-                await user.send(text, allowed_mentions=NOBODY)
-            except discord.HTTPException:
-                pass  # the user does not accept direct messages: the channel's reminder stands
+            await self.direct(reminder.user_id, text)
+
+    async def direct(self, user_id: int, text: str) -> None:
+        """A direct message to one user (a reminder, what their standing orders did), if they accept one."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text, allowed_mentions=NOBODY)
+        except discord.HTTPException:
+            log.info("user %s accepts no direct messages", user_id)
 
     async def private_map(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The map as the user may see it (their own view under fog; nothing hidden for a spectator without)."""
