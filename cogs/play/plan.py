@@ -103,6 +103,8 @@ class Draft:
     def orders(self, end: bool) -> Orders:
         attacks = []
         for src, dst, move, stop in self.attacks:
+            if not stop:   # its stop is being chosen
+                continue
             order = AttackOrder(src, dst)
             order = replace(order, stop_at=int(stop[1:])) if stop.startswith("s") else \
                 replace(order, odds=int(stop[1:]) / 100)

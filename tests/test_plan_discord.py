@@ -1,0 +1,87 @@
+"""Plan my turn through the offline Discord: standing orders built by taps, in private, kept, shown, changed and
+cancelled; a plan of placing all on one territory, three attacks with a stop, a fortify and the end in at most
+12 taps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from discord_helpers import OfflineDiscord, make_bot
+from test_discord import game_of, start_vs_ai
+
+from store import SQLiteStore
+
+
+async def stored_orders(db: Path, game_id: int, seat: int):
+    store = SQLiteStore(db)
+    await store.open()
+    try:
+        return await store.standing_orders(game_id, seat)
+    finally:
+        await store.close()
+
+
+def newest_private(d: OfflineDiscord, user: str):
+    who = d.user(user).id
+    return next(m for m in reversed(d.messages) if m.ephemeral and getattr(m, "recipient_id", who) == who
+                and (m.selects or m.buttons))
+
+
+async def test_a_plan_of_a_whole_turn_in_at_most_twelve_taps_seen_only_by_its_player(tmp_path: Path):
+    db = tmp_path / "g.db"
+    async with OfflineDiscord(make_bot(db, seed="plan")) as d:
+        await start_vs_ai(d, deployment="auto", fog="off")
+        record = await game_of(db, d.channel("general").id)
+        public_before = len([m for m in d.messages if not m.ephemeral])
+        taps = 0
+        step = await d.send_command("alice", "general", "plan", {})
+        taps += 1
+        assert step[0].ephemeral and step[0].selects
+        place = step[0].selects[0]["options"][1]["value"]   # a territory (the first option is "my front")
+        step = await d.select("alice", place)
+        taps += 1
+        for _ in range(3):
+            menu = newest_private(d, "alice")
+            attack = next(s for s in menu.selects if "Attack" in (s.get("placeholder") or ""))
+            step = await d.select("alice", attack["options"][0]["value"], message=menu, custom_id=attack["custom_id"])
+            taps += 1
+            step = await d.click("alice", "At 3 armies", message=newest_private(d, "alice"))
+            taps += 1
+        menu = newest_private(d, "alice")
+        fortify = next(s for s in menu.selects if "Fortify" in (s.get("placeholder") or ""))
+        step = await d.select("alice", fortify["options"][0]["value"], message=menu, custom_id=fortify["custom_id"])
+        taps += 1
+        step = await d.click("alice", "Then end my turn", message=newest_private(d, "alice"))
+        taps += 1
+        assert taps <= 12
+        summary = newest_private(d, "alice")
+        assert "Your plan for your next turn" in summary.content and summary.content.count("• Attack") == 3
+        kept = await stored_orders(db, record.id, 0)
+        assert kept is not None and len(kept.orders["attacks"]) == 3 and kept.orders["fortify"] is not None
+        assert kept.orders["end"] and all(a["stop_at"] == 3 for a in kept.orders["attacks"])
+        # Nothing of it reached the channel: every message of the flow was private.
+        assert len([m for m in d.messages if not m.ephemeral]) == public_before
+        # /plan shows it again; Cancel takes it back.
+        step = await d.send_command("alice", "general", "plan", {})
+        assert step[0].ephemeral and "Your plan for your next turn" in step[0].content
+        step = await d.click("alice", "Cancel the plan", message=step[0])
+        assert await stored_orders(db, record.id, 0) is None
+
+
+def test_a_draft_reads_back_only_as_a_flow_wrote_it():
+    from cogs.play.plan import Draft
+    from cogs.shared.errors import UserError
+    from engine import Game
+    from engine.orders import FRONT
+
+    game, _ = Game.new(["Ann", "Bo"], "draft", {"deployment": "auto"})
+    draft = Draft(FRONT, [("alaska", "kamchatka", "k2", "o60"), ("kamchatka", "japan", "a", "")],
+                  None)
+    assert Draft.decode(game, draft.encode(game)) == draft
+    assert draft.pending == ("kamchatka", "japan", "a", "")
+    for forged in ("p9999", "pf_pf", "a0.1.a.s4", "a0.1.x", "f0.1_a0.1.a.s3", "a0.1.a_a1.2.a.s3", "zz", ""):
+        try:
+            Draft.decode(game, forged)
+        except UserError:
+            continue
+        raise AssertionError(forged)
