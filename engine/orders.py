@@ -229,6 +229,7 @@ class Stop:
     done: bool = False
 
 
+# How a plan that ran to its end is told (the texts of its ``Stop``).
 ENDED = "Your orders ran to their end and ended your turn."
 LEFT = "Your orders ran to their end: the rest of your turn is yours."
 
@@ -242,7 +243,7 @@ def next_step(game: Game, seat: int, orders: Orders, cursor: int = 0) -> Step | 
     running = s.current == seat and s.phase in (REINFORCE, ATTACK, OCCUPY, FORTIFY)
     if not running:
         if cursor > 0:  # the plan's own move ended the turn
-            return Stop(len(items), OrdersStopped(ENDED), done=True)
+            return Stop(len(items), OrdersStopped("Your orders ran to their end and ended your turn."), done=True)
         if s.phase == WAITING and game.may_start(seat) and not _stale(game, orders):
             return Step(StartTurn(seat), 0)
         return Stop(0, OrdersStopped("It is not your turn."))
@@ -265,7 +266,7 @@ def next_step(game: Game, seat: int, orders: Orders, cursor: int = 0) -> Step | 
         except RuleError as exc:
             return Stop(cursor, exc)
         return Step(action, cursor + 1 if finished else cursor)
-    return Stop(cursor, OrdersStopped(LEFT), done=True)
+    return Stop(cursor, OrdersStopped("Your orders ran to their end: the rest of your turn is yours."), done=True)
 
 
 Answer = tuple[Action, bool] | OrdersStopped | None   # an action (and whether it finishes the order), a stop, done
