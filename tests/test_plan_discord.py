@@ -85,3 +85,19 @@ def test_a_draft_reads_back_only_as_a_flow_wrote_it():
         except UserError:
             continue
         raise AssertionError(forged)
+
+
+async def test_plan_my_turn_on_the_panel_is_for_any_player_and_private(tmp_path: Path):
+    from discord_helpers import open_lobby
+
+    db = tmp_path / "g.db"
+    async with OfflineDiscord(make_bot(db, seed="plan-panel")) as d:
+        await open_lobby(d, deployment="auto")
+        await d.send_command("bob", "general", "risk join", {})
+        await d.send_command("alice", "general", "risk start", {})
+        panel = [m for m in d.messages if "🎯" in m.content][-1]
+        waiting = "bob" if str(d.user("alice").id) in panel.content else "alice"
+        step = await d.click(waiting, "Plan my turn", message=panel)
+        assert step[0].ephemeral and step[0].selects and "Plan my turn" in step[0].content
+        step = await d.click("carol", "Plan my turn", message=panel)   # not a player: refused, privately
+        assert step[0].ephemeral and not step[0].selects
