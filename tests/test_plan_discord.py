@@ -101,3 +101,30 @@ async def test_plan_my_turn_on_the_panel_is_for_any_player_and_private(tmp_path:
         assert step[0].ephemeral and step[0].selects and "Plan my turn" in step[0].content
         step = await d.click("carol", "Plan my turn", message=panel)   # not a player: refused, privately
         assert step[0].ephemeral and not step[0].selects
+
+
+async def test_orders_run_when_their_time_comes_and_only_their_player_is_told(tmp_path: Path):
+    from test_async_play import HOUR, advance, human_to_move, record_of, two_humans_and_ai
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="plan-runs")) as d:
+        await two_humans_and_ai(d, turn_deadline=24 * HOUR, fog="off")
+        player = await human_to_move(d)
+        other = "bob" if player == "alice" else "alice"
+        record = await record_of(d)
+        seat = record.game().state.current
+        await d.send_command(player, "general", "plan", {})
+        await d.select(player, "f")   # all on my front
+        await d.click(player, "Then leave the rest to me", message=newest_private(d, player))
+        channel = d.channel("general").id
+        public_before = len([m for m in d.messages if not m.ephemeral and m.channel_id == channel])
+        await advance(d, 6 * HOUR + 1)   # the longest delay: a quarter of the turn
+        record = await record_of(d)
+        state = record.game().state
+        assert state.current == seat and state.phase == "attack" and state.reinforcements == 0
+        [told] = [m for m in d.dms(player) if "orders" in m.content]
+        assert "placed" in told.content and "the rest of your turn is yours" in told.content
+        assert not [m for m in d.dms(other) if "orders" in m.content]
+        public = [m for m in d.messages if not m.ephemeral and m.channel_id == channel][public_before:]
+        assert public and not any("order" in m.content.lower() or "plan" in m.content.lower() for m in public)
+        panel = [m for m in d.messages if "🎯" in m.content][-1]
+        assert "placed" in panel.content   # told on the turn panel as the player's own move
