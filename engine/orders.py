@@ -222,11 +222,13 @@ class Step:
 @dataclass(frozen=True)
 class Stop:
     """The plan goes no further: ``done`` if it ran to its end (the turn ended by it, or its rest left to the
-    player as they asked), else ``reason`` says why it stopped (told to the player only)."""
+    player as they asked), else ``reason`` says why it stopped (told to the player only). ``waiting``: it is not
+    the player's turn (nor may they start one): the plan has not begun and waits."""
 
     cursor: int
     reason: TemplateError      # OrdersStopped, or the engine's refusal of the order (``RuleError``)
     done: bool = False
+    waiting: bool = False
 
 
 # How a plan that ran to its end is told (the texts of its ``Stop``).
@@ -244,14 +246,15 @@ def next_step(game: Game, seat: int, orders: Orders, cursor: int = 0) -> Step | 
     if not running:
         if cursor > 0:  # the plan's own move ended the turn
             return Stop(len(items), OrdersStopped("Your orders ran to their end and ended your turn."), done=True)
-        if s.phase == WAITING and game.may_start(seat) and not _stale(game, orders):
-            return Step(StartTurn(seat), 0)
-        return Stop(0, OrdersStopped("It is not your turn."))
+        if not (s.phase == WAITING and game.may_start(seat)):
+            return Stop(0, OrdersStopped("It is not your turn."), waiting=True)
     if cursor == 0:
         stale = _stale(game, orders)
         if stale is not None:
             return Stop(0, OrdersStopped("{territory} changed hands since you left your orders: they did not run.",
                                          territory=game.ref(stale)))
+    if not running:
+        return Step(StartTurn(seat), 0)
     while cursor < len(items):
         kind, index = items[cursor]
         answer = _ORDERS[kind](game, seat, orders, index)

@@ -223,9 +223,8 @@ class StandingOrders:
             answer = next_step(game, seat, orders, cursor)
             if isinstance(answer, Stop):
                 report.stop, report.done = answer.reason, answer.done
-                if answer.cursor == 0 and not report.ran and not running(s, seat) and not answer.done \
-                        and s.phase != OVER and not (s.phase == WAITING and seat in s.to_play):
-                    report.stop = None   # not their turn after all: the plan waits
+                if answer.waiting and not report.ran:   # not their turn after all: the plan waits
+                    report.stop = None
                     return record
                 gone = not orders.repeat
                 kept = None if gone else renewed(game, orders).to_dict()

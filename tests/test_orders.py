@@ -291,3 +291,16 @@ def test_forced_steps_never_read_a_hand_or_a_mission(data: st.DataObject) -> Non
     twin = forced_step(other, seat)
     if twin is None or not isinstance(twin, Trade):
         assert twin == step
+
+
+def test_a_stale_freestyle_plan_does_not_start_the_turn_and_a_held_player_waits():
+    game, _ = Game.new(["Ann", "Bo", "Cy"], "fs-stale", {"deployment": "auto", "turn_order": "freestyle"})
+    mine = game.state.territories_of(0)[0]
+    plan = left(game, 0, Orders(place=(Placing(mine),)))
+    game.state.owners[mine] = 1
+    stop = next_step(game, 0, plan)
+    assert isinstance(stop, Stop) and "changed hands" in stop.reason.message and not stop.waiting
+    game.state.owners[mine] = 0
+    game.state.held = 0   # the player who ended the last round waits a while: so does their plan
+    stop = next_step(game, 0, plan)
+    assert isinstance(stop, Stop) and stop.waiting and not stop.done
