@@ -5,18 +5,18 @@ A plan (``Orders``) is a short list of orders, in the order of a turn:
 1. trade the best set when one may be traded (``trade``; a forced trade is always the best set);
 2. place armies (``place``): each ``Placing`` names a territory, or ``FRONT`` ("on my front": the territory of
    theirs where the enemy presses hardest), and a count (None: all that are left);
-3. attacks (``attacks``), each with its stop: the attack stops (and with it the orders) when the attacking
-   territory is down to ``stop_at`` armies, or when the odds of taking the target (``engine.odds``, attacking
-   down to ``stop_at``) fall below ``odds``; after a conquest ``move_in`` armies move in (None: all but
-   ``leave``), within what the rules allow;
+3. attacks (``attacks``), each with its stop: the attack stops when the attacking territory is down to
+   ``stop_at`` armies, or when the odds of taking the target (``engine.odds``, attacking down to ``stop_at``) fall
+   below ``odds``, and the plan goes on with its next order (the stop is the attack's planned end, told to the
+   player); after a conquest ``move_in`` armies move in (None: all but ``leave``), within what the rules allow;
 4. one fortify move (``fortify``; count None: all but one);
 5. end the turn (``end``), or leave the rest of it to the player.
 
 ``repeat`` keeps the plan for the turn after, too.
 
 **Stale orders.** A plan is played against the board as it stands, and stops at the first order that is no longer
-legal or whose condition fails. Before the first step, it is also checked against the board it was left on: if any
-territory it names changed owner since (``owners``, noted when the plan was left), nothing runs. The player's plan
+legal (an attack's stop ends only that attack). Before the first step, it is also checked against the board it
+was left on: if any territory it names changed owner since (``owners``, noted when the plan was left), nothing runs. The player's plan
 assumed that board; the same order on a different board is another order. Once the plan has started, the
 territories it names change owner by its own conquests, and only each order's own legality and stop count. A
 repeating plan is checked against the board as its last run left it.
@@ -190,6 +190,8 @@ def left(game: Game, seat: int, orders: Orders) -> Orders:
         if not game.board.adjacent(src, dst):
             raise BadOrders("{source} cannot attack {target}: they do not border.", source=game.ref(src),
                             target=game.ref(dst))
+        if game.friendly(seat, s.owners.get(dst)):
+            raise BadOrders("{territory} is held by your side: attack an enemy territory.", territory=game.ref(dst))
         if a.move_in is not None and a.leave != 1:
             raise BadOrders("Give either how many armies move in or how many stay behind, not both.")
         attacks.append(replace(a, source=src, target=dst))
@@ -213,10 +215,12 @@ def renewed(game: Game, orders: Orders) -> Orders:
 # -- running a plan ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Step:
-    """The next action of the plan, and where the plan stands once it is applied."""
+    """The next action of the plan, and where the plan stands once it is applied; ``notes``: the attacks its
+    stop ended on the way (told to the player)."""
 
     action: Action
     cursor: int
+    notes: tuple[OrdersStopped, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -229,6 +233,7 @@ class Stop:
     reason: TemplateError      # OrdersStopped, or the engine's refusal of the order (``RuleError``)
     done: bool = False
     waiting: bool = False
+    notes: tuple[OrdersStopped, ...] = ()
 
 
 # How a plan that ran to its end is told (the texts of its ``Stop``).
@@ -255,24 +260,38 @@ def next_step(game: Game, seat: int, orders: Orders, cursor: int = 0) -> Step | 
                                          territory=game.ref(stale)))
     if not running:
         return Step(StartTurn(seat), 0)
+    notes: list[OrdersStopped] = []
     while cursor < len(items):
         kind, index = items[cursor]
         answer = _ORDERS[kind](game, seat, orders, index)
         if answer is None:          # this order is done: the next
             cursor += 1
             continue
+        if isinstance(answer, Passed):   # an attack's stop: that attack is over, the plan goes on
+            notes.append(answer.reason)
+            cursor += 1
+            continue
         if isinstance(answer, OrdersStopped):
-            return Stop(cursor, answer)
+            return Stop(cursor, answer, notes=tuple(notes))
         action, finished = answer
         try:
             game.validate(action)
         except RuleError as exc:
-            return Stop(cursor, exc)
-        return Step(action, cursor + 1 if finished else cursor)
-    return Stop(cursor, OrdersStopped("Your orders ran to their end: the rest of your turn is yours."), done=True)
+            return Stop(cursor, exc, notes=tuple(notes))
+        return Step(action, cursor + 1 if finished else cursor, tuple(notes))
+    return Stop(cursor, OrdersStopped("Your orders ran to their end: the rest of your turn is yours."), done=True,
+                notes=tuple(notes))
 
 
-Answer = tuple[Action, bool] | OrdersStopped | None   # an action (and whether it finishes the order), a stop, done
+@dataclass(frozen=True)
+class Passed:
+    """An attack whose stop was reached: it ends there, and the plan goes on with its next order."""
+
+    reason: OrdersStopped
+
+
+Answer = tuple[Action, bool] | OrdersStopped | Passed | None   # an action (and whether it finishes the order),
+#                                                               a stop, an attack's stop, done
 
 
 def _stale(game: Game, orders: Orders) -> str | None:
@@ -331,14 +350,14 @@ def _attack(game: Game, seat: int, orders: Orders, index: int) -> Answer:
     if s.owners.get(src) != seat:
         return _lost(game, src)
     if s.armies[src] <= order.stop_at:
-        return OrdersStopped("{source} is down to {armies} armies, your stop: your orders stopped before taking "
-                             "{target}.", source=game.ref(src), armies=s.armies[src], target=game.ref(dst))
+        return Passed(OrdersStopped("{source} is down to {armies} armies, your stop: the attack on {target} stopped "
+                                    "there.", source=game.ref(src), armies=s.armies[src], target=game.ref(dst)))
     if order.odds > 0:
         chance = _odds_to(s.armies[src], s.armies[dst], order.stop_at)
         if chance < order.odds:
-            return OrdersStopped("The odds of taking {target} from {source} fell to {win:.0%}, below your {odds:.0%}: "
-                                 "your orders stopped.", target=game.ref(dst), source=game.ref(src), win=chance,
-                                 odds=order.odds)
+            return Passed(OrdersStopped("The odds of taking {target} from {source} were {win:.0%}, below your "
+                                        "{odds:.0%}: that attack stopped there.", target=game.ref(dst),
+                                        source=game.ref(src), win=chance, odds=order.odds))
         return Attack(seat, src, dst), False    # one roll, then the odds again
     return Blitz(seat, src, dst, order.stop_at), False
 
@@ -434,5 +453,5 @@ def forced_step(game: Game, seat: int) -> Action | None:
     return EndTurn(seat)
 
 
-__all__ = ["ENDED", "FRONT", "LEFT", "AttackOrder", "FortifyOrder", "Orders", "Placing", "Step", "Stop",
+__all__ = ["ENDED", "FRONT", "LEFT", "AttackOrder", "FortifyOrder", "Orders", "Passed", "Placing", "Step", "Stop",
            "forced_step", "front", "left", "next_step", "renewed"]

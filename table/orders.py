@@ -58,6 +58,7 @@ class OrdersReport:
     ran: list[Action] = field(default_factory=list)
     stop: TemplateError | None = None
     done: bool = False      # they ran to their end
+    notes: list[TemplateError] = field(default_factory=list)   # attacks their stop ended
     forced: list[Action] = field(default_factory=list)   # the steps taken for the player after them
 
 
@@ -221,6 +222,7 @@ class StandingOrders:
             game = record.game()
             s = game.state
             answer = next_step(game, seat, orders, cursor)
+            report.notes += [n for n in answer.notes if n.message not in {m.message for m in report.notes}]
             if isinstance(answer, Stop):
                 report.stop, report.done = answer.reason, answer.done
                 if answer.waiting and not report.ran:   # not their turn after all: the plan waits

@@ -49,11 +49,15 @@ def board(**extra: object) -> Game:
     return game
 
 
-def run(game: Game, seat: int, orders: Orders, cursor: int = 0, limit: int = 200) -> tuple[list, Stop]:
-    """Apply the plan's steps until it stops; the actions applied and the stop."""
+def run(game: Game, seat: int, orders: Orders, cursor: int = 0, limit: int = 200,
+        notes: list | None = None) -> tuple[list, Stop]:
+    """Apply the plan's steps until it stops; the actions applied and the stop (``notes``: the attacks whose stop
+    ended them)."""
     applied = []
     for _ in range(limit):
         answer = next_step(game, seat, orders, cursor)
+        if notes is not None:
+            notes += [n.message for n in answer.notes]
         if isinstance(answer, Stop):
             return applied, answer
         game.apply(answer.action)
@@ -87,13 +91,15 @@ def test_the_dice_decide_the_attack_but_the_plan_never_goes_past_its_stop():
         g = board()
         g.state.seed = game.state.seed   # another stream of dice each time
         plan = left(g, 0, Orders(place=(Placing(FRONT, 1), Placing("alaska")),
-                                 attacks=(AttackOrder("alaska", "kamchatka", stop_at=6),)))
+                                 attacks=(AttackOrder("alaska", "kamchatka", stop_at=6),), end=False))
         g.state.armies["kamchatka"] = 8
-        _, stop = run(g, 0, plan)
-        if g.state.owners["kamchatka"] != 0:
-            assert g.state.armies["alaska"] <= 6 and not stop.done
-            assert "your stop" in stop.reason.message
-            assert g.state.current == 0 and g.state.phase == ATTACK   # the rest of the turn is the player's
+        notes: list = []
+        _, stop = run(g, 0, plan, notes=notes)
+        assert stop.done and stop.reason.template == LEFT
+        assert g.state.current == 0 and g.state.phase == ATTACK   # the rest of the turn is the player's
+        if g.state.owners["kamchatka"] != 0:   # the stop ended the attack, and it was told
+            assert g.state.armies["alaska"] <= 6
+            assert len(notes) == 1 and "your stop" in notes[0]
 
 
 def test_stale_orders_do_not_run_at_all():
@@ -121,9 +127,11 @@ def test_odds_below_the_players_stop_the_attack_before_a_roll():
     game = board()
     game.state.armies["kamchatka"] = 30
     plan = left(game, 0, Orders(place=(Placing("alaska"),), attacks=(AttackOrder("alaska", "kamchatka", odds=0.6),)))
-    actions, stop = run(game, 0, plan)
-    assert actions == [Place(0, "alaska", actions[0].count)]
-    assert "odds of taking" in stop.reason.message and not stop.done
+    notes: list = []
+    actions, stop = run(game, 0, plan, notes=notes)
+    # No roll: the odds ended that attack, and the plan went on to its end.
+    assert actions == [Place(0, "alaska", actions[0].count), EndTurn(0)]
+    assert len(notes) == 1 and "odds of taking" in notes[0] and stop.done
 
 
 def test_with_odds_each_roll_is_one_attack_and_the_odds_are_checked_again():
@@ -158,6 +166,8 @@ def test_a_plan_is_checked_when_left():
     game = board()
     with pytest.raises(RuleError, match="no territory called"):
         left(game, 0, Orders(place=(Placing("Atlantis"),)))
+    with pytest.raises(BadOrders, match="held by your side"):
+        left(game, 0, Orders(attacks=(AttackOrder("alberta", "ontario"),)))
     with pytest.raises(BadOrders, match="do not border"):
         left(game, 0, Orders(attacks=(AttackOrder("alaska", "brazil"),)))
     with pytest.raises(BadOrders, match="Only the last"):
@@ -191,12 +201,11 @@ def test_on_my_front_is_where_the_enemy_presses_hardest():
 def test_a_repeating_plan_is_renewed_against_the_board_after_its_run():
     game = board()
     plan = left(game, 0, Orders(place=(Placing("alaska"),), repeat=True))
-    game.state.owners["kamchatka"] = 0
+    plan_too = left(game, 0, Orders(attacks=(AttackOrder("alaska", "kamchatka"),), repeat=True))
+    game.state.owners["kamchatka"] = 0   # taken by the run
     assert renewed(game, plan).owners == plan.owners   # Kamchatka is not named
-    plan = left(game, 0, Orders(attacks=(AttackOrder("alaska", "kamchatka"),), repeat=True))
-    game.state.owners["kamchatka"] = 1
-    again = renewed(game, plan)
-    assert again.owners["kamchatka"] == 1 and again.attacks == plan.attacks and again.repeat
+    again = renewed(game, plan_too)
+    assert again.owners["kamchatka"] == 0 and again.attacks == plan_too.attacks and again.repeat
 
 
 def test_a_freestyle_plan_starts_its_turn():

@@ -88,9 +88,9 @@ def reason_text(reason: TemplateError, locale: object | None) -> str:
 
 
 def report_text(game_id: int, ran: list[Action], stop: TemplateError | None, forced: list[Action], board: Board,
-                locale: object | None) -> str:
-    """What a plan did, told to its player: the steps (repeated rolls of one attack told once), and why it
-    stopped."""
+                locale: object | None, notes: list[TemplateError] | None = None) -> str:
+    """What a plan did, told to its player: the steps (repeated rolls of one attack told once), the attacks their
+    stop ended, and why it stopped."""
     steps: list[str] = []
     for action in ran:
         line = action_line(action, board, locale)
@@ -98,6 +98,7 @@ def report_text(game_id: int, ran: list[Action], stop: TemplateError | None, for
             steps.append(line)
     lines = [_("📋 Your orders in game #{id} ran: {steps}.", locale, id=game_id, steps=", ".join(steps))
              if steps else _("📋 Your orders in game #{id} did not run.", locale, id=game_id)]
+    lines += [reason_text(note, locale) for note in notes or ()]
     if stop is not None:
         lines.append(reason_text(stop, locale))
     if forced:
@@ -113,7 +114,7 @@ async def orders_report(store: StoreReader, outcome: Outcome) -> tuple[int, str]
     locale = prefs.language or game_locale(outcome.record)
     board = Game(outcome.state or outcome.record.game().state).board
     return report.user_id, clip([report_text(outcome.record.id, report.ran, report.stop, report.forced, board,
-                                             locale)])
+                                             locale, report.notes)])
 
 
 __all__ = ["action_line", "orders_report", "plan_lines", "reason_text", "report_text"]
