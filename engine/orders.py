@@ -15,10 +15,10 @@ A plan (``Orders``) is a short list of orders, in the order of a turn:
 ``repeat`` keeps the plan for the turn after, too.
 
 **Stale orders.** A plan is played against the board as it stands, and stops at the first order that is no longer
-legal (an attack's stop ends only that attack). Before the first step, it is also checked against the board it
-was left on: if any territory it names changed owner since (``owners``, noted when the plan was left), nothing runs. The player's plan
-assumed that board; the same order on a different board is another order. Once the plan has started, the
-territories it names change owner by its own conquests, and only each order's own legality and stop count. A
+legal (an attack's stop ends only that attack). Before the first step, it is also checked against the board it was
+left on: if any territory it names changed owner since (``owners``, noted when the plan was left), nothing runs. The
+player's plan assumed that board; the same order on a different board is another order. Once the plan has started,
+the territories it names change owner by its own conquests, and only each order's own legality and stop count. A
 repeating plan is checked against the board as its last run left it.
 
 ``next_step`` is the whole of the running: given the game, the seat, the plan and how far it got (``cursor``),
