@@ -224,3 +224,30 @@ async def test_a_freestyle_plan_waits_while_another_turn_runs(sqlite_store):
     assert all(o.orders is None for o in told.outcomes)
     assert (await sqlite_store.get_game(game_id)).game().state.current == 0
     assert await sqlite_store.standing_orders(game_id, 1) is not None
+
+
+async def test_a_turn_with_nothing_left_to_decide_ends_by_itself_after_the_same_kind_of_delay(sqlite_store,
+                                                                                              monkeypatch):
+    """The table's share: a turn whose step is forced (``engine.orders.forced_step``, whose decisions the engine's
+    tests check) gets a timer as orders do, and the step is taken as the player's own when it fires."""
+    import table.orders as orders
+
+    def nothing_to_decide(game, seat):   # as the engine answers for a turn with no attack and no fortify move
+        s = game.state
+        return EndTurn(seat) if s.phase == ATTACK and s.current == seat else None
+
+    monkeypatch.setattr(orders, "forced_step", nothing_to_decide)
+    table, scheduler, told, now, game_id = await new_game(sqlite_store)
+    record = await sqlite_store.get_game(game_id)
+    state = record.game().state
+    seat = state.current
+    assert await orders_timers(sqlite_store, game_id) == {}   # placing is a decision
+    record = (await table.apply(record, Place(seat, state.territories_of(seat)[0], state.reinforcements))).record
+    [((owner, _kind), at)] = (await orders_timers(sqlite_store, game_id)).items()
+    assert owner == seat and now() + DELAY_LEAST <= at <= now() + DELAY_HIGH * DAY
+    now.t = at
+    await scheduler.run_due()
+    [outcome] = told.outcomes
+    assert outcome.orders is None and [p.by for p in outcome.parts][0] == PLAYER
+    assert any(e["type"] == "turn_ended" and e["seat"] == seat for e in outcome.events)
+    assert (await sqlite_store.get_game(game_id)).game().state.current != seat
