@@ -37,7 +37,7 @@ from engine.errors import BadOrders, TemplateError
 from engine.orders import Orders, Stop, forced_step, left, next_step, renewed
 from engine.settings import turn_limit
 from engine.state import ATTACK, FORTIFY, OCCUPY, OVER, REINFORCE, WAITING
-from store import RUNNING, GameRecord, OrdersProgress, Store, StoredOrders, VersionConflict
+from store import PAUSED, RUNNING, GameRecord, OrdersProgress, Store, StoredOrders, VersionConflict
 
 from .outcome import PLAYER, TURN_EVENTS, Note, Outcome, Part
 from .timers import Timer, TimerKind, turn_key
@@ -108,7 +108,7 @@ class StandingOrders:
     async def leave_orders(self, record: GameRecord, seat: int, user_id: int, orders: Orders) -> Orders:
         """``seat``'s player leaves a plan for their next turn (replacing any): checked and noted against the
         board now (``engine.orders.left``), kept privately. ``BadOrders`` or the engine's refusal: nothing kept."""
-        if record.status not in (RUNNING, "paused") or record.state_json is None:
+        if record.status not in (RUNNING, PAUSED) or record.state_json is None:
             raise BadOrders("Orders can be left only in a game that is going on.")
         if record.player(seat).user_id != user_id:
             raise BadOrders("You are not playing in this game.")
@@ -166,7 +166,8 @@ class StandingOrders:
         kept = {(t.seat, t.kind) for t in timers}
         now = self.clock()
         room = float(state.settings.turn_deadline if not state.freestyle else turn_limit(state.settings))
-        round_ends = next((t.due_at for t in timers if t.kind.startswith(TimerKind.ROUND.value + "|")), None)
+        round_ends = next((t.due_at for t in timers if (timer := Timer.of(t)) is not None
+                           and timer.kind is TimerKind.ROUND), None)
         if round_ends is not None and state.phase == WAITING:
             room = max(0.0, round_ends - now)
         changed = False
