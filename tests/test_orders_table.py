@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_freestyle_table import Now, Told
 
 from engine import EndTurn, Place
 from engine.orders import FRONT, Orders, Placing
@@ -19,26 +20,6 @@ pytestmark = pytest.mark.asyncio
 GUILD, CHANNEL = 1, 10
 USERS = (100, 200, 300)
 DAY = 86400.0
-
-
-class Now:
-    def __init__(self) -> None:
-        self.t = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-class Told:
-    def __init__(self) -> None:
-        self.outcomes: list = []
-        self.reminders: list = []
-
-    async def outcome(self, outcome) -> None:
-        self.outcomes.append(outcome)
-
-    async def reminder(self, reminder) -> None:
-        self.reminders.append(reminder)
 
 
 async def new_game(store, **settings):
@@ -230,7 +211,7 @@ async def test_a_turn_with_nothing_left_to_decide_ends_by_itself_after_the_same_
                                                                                               monkeypatch):
     """The table's share: a turn whose step is forced (``engine.orders.forced_step``, whose decisions the engine's
     tests check) gets a timer as orders do, and the step is taken as the player's own when it fires."""
-    import table.orders as orders
+    from table import orders
 
     def nothing_to_decide(game, seat):   # as the engine answers for a turn with no attack and no fortify move
         s = game.state
@@ -248,6 +229,6 @@ async def test_a_turn_with_nothing_left_to_decide_ends_by_itself_after_the_same_
     now.t = at
     await scheduler.run_due()
     [outcome] = told.outcomes
-    assert outcome.orders is None and [p.by for p in outcome.parts][0] == PLAYER
+    assert outcome.orders is None and outcome.parts[0].by == PLAYER
     assert any(e["type"] == "turn_ended" and e["seat"] == seat for e in outcome.events)
     assert (await sqlite_store.get_game(game_id)).game().state.current != seat

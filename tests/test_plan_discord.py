@@ -21,6 +21,13 @@ async def stored_orders(db: Path, game_id: int, seat: int):
         await store.close()
 
 
+async def choose_in(d: OfflineDiscord, user: str, placeholder: str):
+    """Choose the first option of the menu ``placeholder`` names, on the newest private message of ``user``."""
+    menu = newest_private(d, user)
+    select = next(s for s in menu.selects if placeholder in (s.get("placeholder") or ""))
+    return await d.select(user, select["options"][0]["value"], message=menu, custom_id=select["custom_id"])
+
+
 def newest_private(d: OfflineDiscord, user: str):
     who = d.user(user).id
     return next(m for m in reversed(d.messages) if m.ephemeral and getattr(m, "recipient_id", who) == who
@@ -41,15 +48,11 @@ async def test_a_plan_of_a_whole_turn_in_at_most_twelve_taps_seen_only_by_its_pl
         step = await d.select("alice", place)
         taps += 1
         for _ in range(3):
-            menu = newest_private(d, "alice")
-            attack = next(s for s in menu.selects if "Attack" in (s.get("placeholder") or ""))
-            step = await d.select("alice", attack["options"][0]["value"], message=menu, custom_id=attack["custom_id"])
+            await choose_in(d, "alice", "Attack")
             taps += 1
             step = await d.click("alice", "At 3 armies", message=newest_private(d, "alice"))
             taps += 1
-        menu = newest_private(d, "alice")
-        fortify = next(s for s in menu.selects if "Fortify" in (s.get("placeholder") or ""))
-        step = await d.select("alice", fortify["options"][0]["value"], message=menu, custom_id=fortify["custom_id"])
+        await choose_in(d, "alice", "Fortify")
         taps += 1
         step = await d.click("alice", "Then end my turn", message=newest_private(d, "alice"))
         taps += 1

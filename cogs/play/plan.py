@@ -276,22 +276,24 @@ async def chose_place(tap: Tap, value: str) -> None:
     await _show(tap, draft)
 
 
+def _chosen_pair(tap: Tap, value: str, draft: Draft, offered: list[tuple[str, str]]) -> tuple[str, str]:
+    """The attack or fortify move a select's value names, if the draft's menu offered it now."""
+    by_value = {_pair(tap.game, p): p for p in offered}
+    if draft.place is None or draft.pending is not None or draft.fortify is not None or value not in by_value:
+        raise tap.refuse()
+    return by_value[value]
+
+
 async def chose_attack(tap: Tap, value: str) -> None:
     draft = _draft(tap)
-    offered = {_pair(tap.game, p): p for p in attack_options(tap.game, tap.seat, draft)}
-    if draft.place is None or draft.pending is not None or draft.fortify is not None or value not in offered:
-        raise tap.refuse()
-    src, dst = offered[value]
+    src, dst = _chosen_pair(tap, value, draft, attack_options(tap.game, tap.seat, draft))
     draft.attacks.append((src, dst, "a", ""))
     await _show(tap, draft)
 
 
 async def chose_fortify(tap: Tap, value: str) -> None:
     draft = _draft(tap)
-    offered = {_pair(tap.game, p): p for p in fortify_options(tap.game, tap.seat, draft)}
-    if draft.place is None or draft.pending is not None or draft.fortify is not None or value not in offered:
-        raise tap.refuse()
-    draft.fortify = offered[value]
+    draft.fortify = _chosen_pair(tap, value, draft, fortify_options(tap.game, tap.seat, draft))
     await _show(tap, draft)
 
 
