@@ -73,11 +73,17 @@ class Quiet:
 
     def __init__(self) -> None:
         self.by_orders = 0
+        self.stale = 0       # plans that did not run: a territory they named changed owner
+        self.runs = 0        # plans run (to their end, in part, or not at all)
 
     async def outcome(self, outcome: Any) -> None:
         report = outcome.orders
+        self.runs += report is not None
         if report is not None and report.done and report.stop is not None and report.stop.template == ENDED:
             self.by_orders += 1
+        if report is not None and not report.ran and report.stop is not None \
+                and report.stop.template.startswith("{territory} changed hands"):
+            self.stale += 1
 
     async def reminder(self, reminder: Any) -> None:
         return None
@@ -101,6 +107,8 @@ class Result:
     absent: int   # turns (set-up turns aside) played for a player who was not there
     setup_days: float  # until the first turn of play began
     by_orders: int = 0   # turns standing orders played to their end
+    stale: int = 0       # plans that did not run, stale
+    runs: int = 0        # plans run
 
 
 async def play(setting: Setting, seed: int) -> Result:
@@ -150,7 +158,7 @@ async def play(setting: Setting, seed: int) -> Result:
             events = await store.events(game_id)
             turns = sum(1 for e in events if e["type"] == "turn_started")
             return Result((clock() - start) / DAY, state.round, turns, turns - played - quiet.by_orders,
-                          ((setup_end or clock()) - start) / DAY, quiet.by_orders)
+                          ((setup_end or clock()) - start) / DAY, quiet.by_orders, quiet.stale, quiet.runs)
         finally:
             await store.close()
 
@@ -245,9 +253,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.players.split(","), args.logins.split(","), args.order.split(","), args.timeout.split(","),
         args.setup.split(","), args.orders.split(","))]
     print("| turn order | set-up | orders | on_timeout | players | logins a day | days, median (90th percentile) | "
-          "rounds, median | turns played for an absent player | turns played by orders | set-up, days, median | "
-          "games |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "rounds, median | turns played for an absent player | turns played by orders | plans run that were stale | "
+          "set-up, days, median | games |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     with ProcessPoolExecutor(args.jobs) as pool:
         for setting in settings:
             jobs = [(setting, args.seed * 1000 + i) for i in range(args.games)]
@@ -255,9 +263,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             days = [r.days for r in results]
             absent = sum(r.absent for r in results) / max(1, sum(r.turns for r in results))
             by_orders = sum(r.by_orders for r in results) / max(1, sum(r.turns for r in results))
+            stale = sum(r.stale for r in results) / max(1, sum(r.runs for r in results))
             print(f"| {setting.order} | {setting.setup} | {setting.orders} | {setting.timeout} | {setting.players} | "
                   f"{setting.logins:g} | {statistics.median(days):.1f} ({percentile(days, 0.9):.1f}) | "
                   f"{statistics.median(r.rounds for r in results):.0f} | {absent:.0%} | {by_orders:.0%} | "
+                  f"{stale:.0%} | "
                   f"{statistics.median(r.setup_days for r in results):.1f} | {len(results)} |", flush=True)
     return 0
 
