@@ -232,3 +232,21 @@ async def test_a_turn_with_nothing_left_to_decide_ends_by_itself_after_the_same_
     assert outcome.orders is None and outcome.parts[0].by == PLAYER
     assert any(e["type"] == "turn_ended" and e["seat"] == seat for e in outcome.events)
     assert (await sqlite_store.get_game(game_id)).game().state.current != seat
+
+
+async def test_both_databases_keep_a_plan_and_its_progress_with_the_step(store):
+    table, _scheduler, _told, _now, game_id = await new_game(store)
+    record = await store.get_game(game_id)
+    state = record.game().state
+    seat = state.current
+    await table.leave_orders(record, seat, user_of(record, seat), Orders(place=(Placing(FRONT),)))
+    kept = await store.standing_orders(game_id, seat)
+    assert kept is not None and kept.cursor == 0 and kept.turn is None and kept.orders["place"][0]["territory"] == FRONT
+    from store import OrdersProgress
+    mine = state.territories_of(seat)[0]
+    await store.apply_action(game_id, Place(seat, mine, 1), orders=OrdersProgress(seat, 2, state.turn))
+    kept = await store.standing_orders(game_id, seat)
+    assert (kept.cursor, kept.turn) == (2, state.turn)
+    await store.orders_progress(game_id, OrdersProgress(seat, 0, None, gone=True))
+    assert await store.standing_orders(game_id, seat) is None
+    assert await store.cancel_orders(game_id) == 0
