@@ -119,7 +119,7 @@ async def test_orders_run_when_their_time_comes_and_only_their_player_is_told(tm
         await d.select(player, "f")   # all on my front
         await d.click(player, "Then leave the rest to me", message=newest_private(d, player))
         channel = d.channel("general").id
-        public_before = len([m for m in d.messages if not m.ephemeral and m.channel_id == channel])
+        before = {m.id for m in d.messages}
         await advance(d, 6 * HOUR + 1)   # the longest delay: a quarter of the turn
         record = await record_of(d)
         state = record.game().state
@@ -127,7 +127,29 @@ async def test_orders_run_when_their_time_comes_and_only_their_player_is_told(tm
         [told] = [m for m in d.dms(player) if "orders" in m.content]
         assert "placed" in told.content and "the rest of your turn is yours" in told.content
         assert not [m for m in d.dms(other) if "orders" in m.content]
-        public = [m for m in d.messages if not m.ephemeral and m.channel_id == channel][public_before:]
+        public = [m for m in d.messages if not m.ephemeral and m.channel_id == channel and m.id not in before]
         assert public and not any("order" in m.content.lower() or "plan" in m.content.lower() for m in public)
         panel = [m for m in d.messages if "🎯" in m.content][-1]
         assert "placed" in panel.content   # told on the turn panel as the player's own move
+
+
+async def test_freestyle_orders_start_the_turn_on_a_panel_like_a_visit(tmp_path: Path):
+    from test_async_play import HOUR, advance, record_of, two_humans_and_ai
+
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="plan-free")) as d:
+        await two_humans_and_ai(d, turn_deadline=24 * HOUR, fog="off", turn_order="freestyle")
+        await d.send_command("bob", "general", "plan", {})
+        await d.select("bob", "f")
+        await d.click("bob", "Then leave the rest to me", message=newest_private(d, "bob"))
+        channel = d.channel("general").id
+        before = {m.id for m in d.messages}
+        await advance(d, 6 * HOUR + 1)
+        record = await record_of(d)
+        bob = record.seat_of(d.user("bob").id)
+        state = record.game().state
+        assert state.current == bob and state.phase == "attack"
+        public = [m.content for m in d.messages if m.channel_id == channel and not m.ephemeral and m.id not in before]
+        # As a visit that starts the turn by placing: the move in the channel, then bob's turn panel.
+        assert any("bob placed" in text for text in public) and "🎯" in public[-1], public
+        assert not any("could not" in text or "order" in text.lower() for text in public), public
+        assert [m for m in d.dms("bob") if "Your orders in game" in m.content]
