@@ -250,3 +250,18 @@ async def test_both_databases_keep_a_plan_and_its_progress_with_the_step(store):
     await store.orders_progress(game_id, OrdersProgress(seat, 0, None, gone=True))
     assert await store.standing_orders(game_id, seat) is None
     assert await store.cancel_orders(game_id) == 0
+
+
+async def test_at_the_deadline_the_stand_in_plays_only_what_the_orders_left(sqlite_store):
+    table, scheduler, told, now, game_id = await new_game(sqlite_store)
+    record = await sqlite_store.get_game(game_id)
+    seat = record.game().state.current
+    await table.leave_orders(record, seat, user_of(record, seat), Orders(place=(Placing(FRONT),), end=False))
+    now.t += DAY / 2
+    await scheduler.run_due()
+    assert (await sqlite_store.get_game(game_id)).game().state.phase == ATTACK
+    now.t += DAY
+    await scheduler.run_due()
+    timeout = [p for o in told.outcomes for p in o.parts if p.by == "timeout" and p.seat == seat]
+    assert timeout and not any(e["type"] == "armies_placed" for p in timeout for e in p.events)
+    assert any(e["type"] == "turn_ended" and e["seat"] == seat for p in timeout for e in p.events)
