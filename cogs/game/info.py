@@ -132,8 +132,8 @@ class InfoCommands(CogBase):
 
     @risk_group.command(name="help", description="How to play Risk with this bot")
     async def risk_help(self, interaction: discord.Interaction[Any]) -> None:
-        parts = [_(text, interaction.locale) for text in (HELP_TEXT, PLAN_HELP, SUBSTITUTES_HELP)]
-        parts.append(renamed_text(interaction.locale))
+        parts = [*(_(text, interaction.locale) for text in (HELP_TEXT, PLAN_HELP, SUBSTITUTES_HELP)),
+                 renamed_text(interaction.locale)]
         await interaction.response.send_message("\n".join(p for p in parts if p), ephemeral=True)
 
     @risk_group.command(name="mygames", description="Your running games on this server, and whose turn it is")
