@@ -554,6 +554,7 @@ class Table(StandingOrders, SeatOffers):
             return record
         if settings.on_boot == "ai":
             record = await self.store.replace_with_ai(record.id, seat, settings.stand_in)
+            await self.store.cancel_orders(record.id, seat)   # their plan goes with them (table/orders.py)
             notes.append(Note(SEAT_TO_AI, seat, missed, offerable=not await self._result_needed(record)))
         elif record.status == RUNNING and seat in (before := record.game().state).active_seats():
             result = await self.store.apply_action(record.id, Surrender(seat))

@@ -2,8 +2,8 @@
 
 **Kept private.** A player leaves a plan for their next turn (``leave_orders``); the store keeps it in a table
 of its own (``standing_orders``), never in the game's log, its exports or its timers' words: only the table reads
-it, and only its player is shown it (``orders_of`` checks that the seat is still theirs: a seat that changes hands
-does not pass its plan on, and the plan goes at the next look).
+it, and only its player is shown it. A seat that changes hands does not pass its plan on: the AI's takeover and a
+substitute's claim remove it, and ``orders_of`` and the run check that the seat is still its player's anyway.
 
 **When it runs.** Not at once: when the turn comes (sequential: it starts; freestyle: the board is free and the
 player may start a turn), a timer of the seat (``TimerKind.ORDERS``) is set after a random delay, drawn

@@ -265,3 +265,16 @@ async def test_at_the_deadline_the_stand_in_plays_only_what_the_orders_left(sqli
     timeout = [p for o in told.outcomes for p in o.parts if p.by == "timeout" and p.seat == seat]
     assert timeout and not any(e["type"] == "armies_placed" for p in timeout for e in p.events)
     assert any(e["type"] == "turn_ended" and e["seat"] == seat for p in timeout for e in p.events)
+
+
+async def test_a_seat_the_ai_takes_over_loses_its_plan(sqlite_store):
+    table, scheduler, told, now, game_id = await new_game(sqlite_store, max_missed=1, on_boot="ai")
+    record = await sqlite_store.get_game(game_id)
+    state = record.game().state
+    seat = state.current
+    await table.leave_orders(record, seat, user_of(record, seat), Orders(place=(Placing(FRONT),)))
+    await table.apply(record, Place(seat, state.territories_of(seat)[0], 1))   # begun by hand: the plan waits
+    now.t += DAY + 1
+    await scheduler.run_due()
+    assert (await sqlite_store.get_game(game_id)).player(seat).is_ai
+    assert await sqlite_store.standing_orders(game_id, seat) is None
