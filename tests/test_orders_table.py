@@ -268,7 +268,7 @@ async def test_at_the_deadline_the_stand_in_plays_only_what_the_orders_left(sqli
 
 
 async def test_a_seat_the_ai_takes_over_loses_its_plan(sqlite_store):
-    table, scheduler, told, now, game_id = await new_game(sqlite_store, max_missed=1, on_boot="ai")
+    table, scheduler, _told, now, game_id = await new_game(sqlite_store, max_missed=1, on_boot="ai")
     record = await sqlite_store.get_game(game_id)
     state = record.game().state
     seat = state.current
