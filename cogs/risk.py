@@ -31,6 +31,7 @@ from cogs.maps.commands import MapCommands
 from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
 from cogs.play.moves import PlayCommands
 from cogs.play.panel import controls
+from cogs.play.plan import PLAN_BUTTONS, PLAN_SELECTS, PlanCommands, on_plan_select
 from cogs.records.history import HistoryCommands
 from cogs.records.report import end_of_game_files
 from cogs.records.season import SeasonCommands, season_group
@@ -52,7 +53,7 @@ from table import Scheduler, Table
 from table.tournaments import Tournaments
 
 
-class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCommands, SeatCommands,
+class RiskCog(PlayCommands, PlanCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCommands, SeatCommands,
               HistoryCommands, MapCommands, SeasonCommands, TournamentCommands):
     """Games of Risk, one per channel."""
 
@@ -117,8 +118,9 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
             if name == verb.MAP:
                 await self.announcer.private_map(interaction, record)
                 return
-            if name in SEATED:  # any time, for a player of the game
-                handler, seat, game = SEATED[name], seat_of(record, interaction), record.game()
+            if name in SEATED or name in PLAN_BUTTONS:  # any time, for a player of the game
+                handler = SEATED.get(name) or PLAN_BUTTONS[name]
+                seat, game = seat_of(record, interaction), record.game()
             elif name in HOSTED:  # any time, for the host
                 await require_control(self.store, record, interaction)
                 handler, game = HOSTED[name], record.game()
@@ -138,6 +140,10 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
                         values: list[str]) -> None:
         try:
             record = await running_game(self.store, interaction, game_id)
+            if name in PLAN_SELECTS:  # planning the next turn: any time, for a player of the game
+                tap = Tap(self, interaction, record, record.game(), seat_of(record, interaction), args)
+                await on_plan_select(tap, name, values)
+                return
             game, seat = on_turn(record, interaction)
             await on_select(Tap(self, interaction, record, game, seat, args), name, values)
         except Exception as exc:

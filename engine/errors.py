@@ -147,6 +147,18 @@ class GameOver(RuleError):
     code = "game_over"
 
 
+class OrdersStopped(TemplateError):
+    """Why a player's standing orders stopped before their end (engine/orders.py): told to that player only."""
+
+    code = "orders_stopped"
+
+
+class BadOrders(RuleError):
+    """Standing orders that cannot be left as they are (an unknown territory, a count below 1, ...)."""
+
+    code = "bad_orders"
+
+
 class MapError(TemplateError, ValueError):
     """A map file that breaks the rules of a board (one-way border, unknown territory, ...)."""
 

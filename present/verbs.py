@@ -62,6 +62,14 @@ START = "start"        # button: start your turn of a freestyle round (any move 
 CONTROLS = "turn"      # button: the buttons of your move, privately (a public panel under fog shows no figures)
 BALLOT = "ballot"      # button (vote key, yes|no): a ballot in the vote to end the game (players still in it)
 OFFER = "offer"        # button (seat): the host offers a seat the AI took over to a substitute
+PLAN = "plan"          # button (draft): plan my next turn, the plan so far (cogs/play/plan.py) / select: plan it
+PLAN_PLACE = "planput"  # select (draft): place all on the chosen territory (or on my front)
+PLAN_ATTACK = "planatk"  # select (draft): an attack of the plan (source and target), then its stop
+PLAN_STOP = "planstop"  # button (draft, stop): the planned attack's stop
+PLAN_FORTIFY = "planfort"  # select (draft): the plan's fortify move
+PLAN_END = "planend"   # button (draft, 1|0): the plan is done: end the turn (1) or leave the rest to me (0)
+PLAN_REPEAT = "planrep"  # button: my plan repeats every turn
+PLAN_CANCEL = "plancancel"  # button: my plan goes
 TAKE_SEAT = "takeseat"  # button (seat, offer key): a player not in the game claims the offered seat
 # The verbs that buttons already posted carry under an older id: a tap on one is the verb's now.
 FORMER = {"atk": ROLL, "kickok": KICK}

@@ -38,9 +38,11 @@ from .records import (
     GuildSettings,
     LivePanel,
     MapRecord,
+    OrdersProgress,
     SeatRecord,
     SeatStatus,
     Shards,
+    StoredOrders,
     UserPrefs,
     known_time_zone,
 )
@@ -61,7 +63,8 @@ __all__ = [
     "RUNNING", "ActionResult", "AlreadySeated", "ChannelBusy", "DatabaseError", "Deadline", "FinishedGame",
     "GameNotRunning", "GameRecord", "GuildSettings", "InvalidValue", "LeaderboardRow", "LivePanel", "LobbyFull",
     "MapRecord",
-    "NotEnoughPlayers", "NotInLobby", "NotSeated", "PlayerStats", "PostgresStore", "ResultRecord",
-    "SQLiteStore", "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "StoreReader", "UnknownGame",
+    "NotEnoughPlayers", "NotInLobby", "NotSeated", "OrdersProgress", "PlayerStats", "PostgresStore", "ResultRecord",
+    "SQLiteStore", "SeatRecord", "SeatStatus", "Shards", "Store", "StoreError", "StoreReader", "StoredOrders",
+    "UnknownGame",
     "UserPrefs", "VersionConflict", "is_postgres_url", "known_time_zone", "open_store", "redacted", "store_for",
 ]

@@ -22,8 +22,10 @@ from .records import (
     GuildSettings,
     LivePanel,
     MapRecord,
+    OrdersProgress,
     SeatStatus,
     Shards,
+    StoredOrders,
     UserPrefs,
 )
 from .results import FinishedGame, LeaderboardRow, PlayerStats, Reliability, ResultRecord
@@ -129,6 +131,10 @@ class StoreReader(abc.ABC):
     @abc.abstractmethod
     async def seat_status(self, game_id: int, seat: int) -> SeatStatus:
         """A seat's missed turns, vacation and replacement (the defaults if nothing was recorded)."""
+
+    @abc.abstractmethod
+    async def standing_orders(self, game_id: int, seat: int) -> StoredOrders | None:
+        """A seat's standing orders, if any: hidden information, for the table and for the user who left them."""
 
     @abc.abstractmethod
     async def seat_holders(self, game_id: int) -> dict[int, list[tuple[int, int, str]]]:
@@ -299,8 +305,12 @@ class Store(StoreReader):
     # -- play ----------------------------------------------------------------------------------------
     @abc.abstractmethod
     async def apply_action(self, game_id: int, action: Action, interaction_id: str | None = None,
-                           expected_version: int | None = None, removed_by: int | None = None) -> ActionResult:
+                           expected_version: int | None = None, removed_by: int | None = None,
+                           orders: OrdersProgress | None = None) -> ActionResult:
         """Apply one action in one transaction and return what happened.
+
+        ``orders``: the action is a step of the seat's standing orders; where they stand after it is written in the
+        same transaction (a plan runs once, across restarts).
 
         ``removed_by``: the user who removes the action's seat (a host's kick, a ``Surrender`` of another's seat),
         stored with it (``seat_status.removed_by``) for the game's ratings.
@@ -357,6 +367,20 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def clear_deadlines(self, game_id: int, seat: int | None = None, kind: str | None = None) -> int:
         """Remove a game's timers (optionally only a seat's, or a kind); returns how many."""
+
+    # -- standing orders (engine/orders.py) ------------------------------------------------------------
+    @abc.abstractmethod
+    async def leave_orders(self, game_id: int, seat: int, user_id: int, orders: Mapping[str, Any]) -> StoredOrders:
+        """The seat's standing orders from now on (replacing any), not yet run; the game must be running or
+        paused."""
+
+    @abc.abstractmethod
+    async def cancel_orders(self, game_id: int, seat: int | None = None) -> int:
+        """Remove a seat's standing orders (or the whole game's); how many went."""
+
+    @abc.abstractmethod
+    async def orders_progress(self, game_id: int, progress: OrdersProgress) -> None:
+        """Write where a seat's standing orders stand, with no action (their run stopped, or ended)."""
 
     # -- absent players ------------------------------------------------------------------------------
     @abc.abstractmethod

@@ -166,6 +166,33 @@ class SeatStatus:
 
 
 @dataclass(frozen=True)
+class StoredOrders:
+    """A seat's standing orders (engine/orders.py ``Orders.to_dict``), private to ``user_id``, who left them: how
+    far their run got (``cursor``) in the turn numbered ``turn`` (None: not started)."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    orders: dict[str, Any]
+    cursor: int = 0
+    turn: int | None = None
+    left_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class OrdersProgress:
+    """Where a seat's standing orders stand once the action they go with is applied: written in that action's
+    transaction (``Store.apply_action``). ``orders``: the plan to keep from now on (a repeating plan renewed);
+    ``gone``: the plan ran to its end and goes."""
+
+    seat: int
+    cursor: int
+    turn: int | None
+    orders: dict[str, Any] | None = None
+    gone: bool = False
+
+
+@dataclass(frozen=True)
 class Deadline:
     """A timer for one seat of a game: a turn deadline or a reminder. ``due_at`` is a Unix time in seconds."""
 

@@ -49,7 +49,23 @@ def declared(script: str) -> Declared:
                     template.substitute({word: pair[1] for word, pair in _WORDS.items()}))
 
 
+# 17: standing orders (engine/orders.py): one plan per seat, private to the user who left it (a seat that changes
+# hands does not pass it on), with how far its run got (``cursor``, of the turn ``turn``), written in the
+# transaction of each action it applies, so a plan runs once across restarts.
+_STANDING_ORDERS = declared("""
+CREATE TABLE standing_orders (
+    game_id  $ID     NOT NULL REFERENCES games (id),
+    seat     INTEGER NOT NULL,
+    user_id  $ID     NOT NULL,
+    orders   TEXT    NOT NULL,
+    cursor   INTEGER NOT NULL DEFAULT 0,
+    turn     INTEGER,
+    left_at  $TIME   NOT NULL,
+    PRIMARY KEY (game_id, seat)
+) $WITHOUT_ROWID;
+""")
+
 # The steps after the last one written twice (16), in order: each becomes the next number of both databases.
-STEPS: tuple[Declared, ...] = ()
+STEPS: tuple[Declared, ...] = (_STANDING_ORDERS,)
 
 __all__ = ["STEPS", "Declared", "declared"]

@@ -85,9 +85,11 @@ from .records import (
     GuildSettings,
     HealthCounts,
     LivePanel,
+    OrdersProgress,
     SeatRecord,
     SeatStatus,
     Shards,
+    StoredOrders,
     UserPrefs,
     known_time_zone,
     status_word,
@@ -538,21 +540,23 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
 
     # -- play ----------------------------------------------------------------------------------------
     async def apply_action(self, game_id: int, action: Action, interaction_id: str | None = None,
-                           expected_version: int | None = None, removed_by: int | None = None) -> ActionResult:
+                           expected_version: int | None = None, removed_by: int | None = None,
+                           orders: OrdersProgress | None = None) -> ActionResult:
         if not isinstance(action, Action):
             raise TypeError(f"apply_action needs an engine Action, not {type(action).__name__}")
-        return await self._apply_action(game_id, action, interaction_id, expected_version, removed_by)
+        return await self._apply_action(game_id, action, interaction_id, expected_version, removed_by, orders)
 
     @shielded
     async def _apply_action(self, game_id: int, action: Action, interaction_id: str | None,
-                            expected_version: int | None, removed_by: int | None = None) -> ActionResult:
+                            expected_version: int | None, removed_by: int | None = None,
+                            orders: OrdersProgress | None = None) -> ActionResult:
         async with self._serialised(game_id):
             ending: _Ending | None = None
             for attempt in range(_ENDING_ATTEMPTS):
                 try:
                     result = await self._apply_once(game_id, action, interaction_id, expected_version, ending,
                                                     last_try=attempt == _ENDING_ATTEMPTS - 1,
-                                                    removed_by=removed_by)
+                                                    removed_by=removed_by, orders=orders)
                 except _GameEnds as end:  # rolled back: what the results take from the log, off the loop
                     ending = await self._ending(game_id, end)
                     metrics.transaction_retried()
@@ -570,7 +574,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
 
     async def _apply_once(self, game_id: int, action: Action, interaction_id: str | None,
                           expected_version: int | None, ending: _Ending | None, *, last_try: bool,
-                          removed_by: int | None = None) -> ActionResult:
+                          removed_by: int | None = None, orders: OrdersProgress | None = None) -> ActionResult:
         # The cached game is checked out while the action runs: it goes back only when it is known to match
         # the database (an engine refusal leaves it unchanged; a failed write does not).
         cached = self._cache.pop(game_id, None)
@@ -635,6 +639,8 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                     writes.append(Step("INSERT INTO seat_status (game_id, seat, removed_by) VALUES (?, ?, ?) "
                                        "ON CONFLICT (game_id, seat) DO UPDATE SET removed_by = excluded.removed_by",
                                        (game_id, seat, removed_by)))
+                if orders is not None:  # a step of standing orders: where they stand, with it
+                    writes.append(_orders_step(game_id, orders))
                 if interaction_id is not None:
                     summary = {"action": action.to_dict(), "version": new_version, "first_seq": first_seq,
                                "last_seq": last_seq, "status": new_status}
@@ -736,6 +742,44 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             "updated_at = excluded.updated_at",
             (saved.guild_id, _dumps(saved.default_settings), _dumps(list(channels)), self._clock())))
         return saved
+
+    # -- standing orders ------------------------------------------------------------------------------
+    @reads
+    async def standing_orders(self, db: Reading, game_id: int, seat: int) -> StoredOrders | None:
+        rows = await db.fetch("SELECT game_id, seat, user_id, orders, cursor, turn, left_at FROM standing_orders "
+                              "WHERE game_id = ? AND seat = ?", (game_id, seat))
+        if not rows:
+            return None
+        game, seat_, user, text, cursor, turn, left_at = rows[0]
+        return StoredOrders(game, seat_, user, json.loads(text), cursor, turn, left_at)
+
+    @writes_game
+    async def leave_orders(self, db: Writing, game_id: int, seat: int, user_id: int,
+                           orders: Mapping[str, Any]) -> StoredOrders:
+        rows = await db.fetch("SELECT status FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise UnknownGame("There is no game #{id}.", id=game_id)
+        if rows[0][0] not in (RUNNING, PAUSED):
+            raise GameNotRunning("Game #{id} is {status}; no orders can be left.", id=game_id,
+                                 status=status_word(rows[0][0]))
+        now = self._clock()
+        await db.commit(Step(
+            "INSERT INTO standing_orders (game_id, seat, user_id, orders, cursor, turn, left_at) "
+            "VALUES (?, ?, ?, ?, 0, NULL, ?) ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, "
+            "orders = excluded.orders, cursor = 0, turn = NULL, left_at = excluded.left_at",
+            (game_id, seat, user_id, _dumps(dict(orders)), now)))
+        return StoredOrders(game_id, seat, user_id, dict(orders), 0, None, now)
+
+    @writes_game
+    async def cancel_orders(self, db: Writing, game_id: int, seat: int | None = None) -> int:
+        where, args = ("game_id = ?", (game_id,)) if seat is None else ("game_id = ? AND seat = ?", (game_id, seat))
+        rows = await db.fetch(f"SELECT COUNT(*) FROM standing_orders WHERE {where}", args)
+        await db.commit(Step(f"DELETE FROM standing_orders WHERE {where}", args))
+        return int(rows[0][0])
+
+    @writes_game
+    async def orders_progress(self, db: Writing, game_id: int, progress: OrdersProgress) -> None:
+        await db.commit(_orders_step(game_id, progress))
 
     # -- deadlines and reminders ---------------------------------------------------------------------
     @writes_game
@@ -1052,6 +1096,17 @@ def _shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
 def _append_events(game_id: int, first_seq: int, events: Sequence[Event]) -> Step:
     return Step("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
                 [(game_id, first_seq + i, _dumps(e)) for i, e in enumerate(events)], many=True)
+
+
+def _orders_step(game_id: int, progress: OrdersProgress) -> Step:
+    """Where a seat's standing orders stand: gone, renewed (a repeating plan), or further on in their turn."""
+    if progress.gone:
+        return Step("DELETE FROM standing_orders WHERE game_id = ? AND seat = ?", (game_id, progress.seat))
+    if progress.orders is not None:
+        return Step("UPDATE standing_orders SET orders = ?, cursor = ?, turn = ? WHERE game_id = ? AND seat = ?",
+                    (_dumps(progress.orders), progress.cursor, progress.turn, game_id, progress.seat))
+    return Step("UPDATE standing_orders SET cursor = ?, turn = ? WHERE game_id = ? AND seat = ?",
+                (progress.cursor, progress.turn, game_id, progress.seat))
 
 
 def _clear_deadlines_if(condition: bool, game_id: int) -> tuple[Step, ...]:

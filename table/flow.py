@@ -51,6 +51,7 @@ from store import (
 from store.results import below_minimum
 
 from .limits import Limits
+from .orders import StandingOrders
 from .outcome import (
     AI,
     HOST,
@@ -93,6 +94,8 @@ TIMEOUT_PLAYERS = {"cautious": "cautious", "skip": "skip", "ai": "normal"}
 LIVE = 3600  # deadlines shorter than this are live games: no reminders
 # A vote to end a game runs as long as a turn, within these bounds (seconds).
 VOTE_SHORTEST, VOTE_LONGEST = 60, 86400
+# Timers a round's timers leave alone: a vote's, and standing orders' (table/orders.py: each checks its turn).
+KEPT = VOTING | {TimerKind.ORDERS}
 BALLOT_KEPT = 86400  # a ballot's row falls due this long after its vote closes (it goes with the vote before)
 
 
@@ -119,7 +122,7 @@ def cancel_ends_by_standings(record: GameRecord) -> bool:
     return in_play(record) and record.game().state.round > 1
 
 
-class Table(SeatOffers):
+class Table(StandingOrders, SeatOffers):
     """Runs games: the one place where a game changes. Lobby, actions, AI turns, pauses, vacations and timers
     each come in as one method, hold the game's lock for the time they take, keep the timers right, and return
     an ``Outcome`` for the announcer. Whoever else reads the store only reads it."""
@@ -551,6 +554,7 @@ class Table(SeatOffers):
             return record
         if settings.on_boot == "ai":
             record = await self.store.replace_with_ai(record.id, seat, settings.stand_in)
+            await self.store.cancel_orders(record.id, seat)   # their plan goes with them (table/orders.py)
             notes.append(Note(SEAT_TO_AI, seat, missed, offerable=not await self._result_needed(record)))
         elif record.status == RUNNING and seat in (before := record.game().state).active_seats():
             result = await self.store.apply_action(record.id, Surrender(seat))
@@ -607,6 +611,7 @@ class Table(SeatOffers):
             known = None
         try:
             deadline = await self.sync(record, known)
+            await self._orders_timers(record)   # standing orders, forced steps: table/orders.py
         except StoreError:  # paused or cancelled meanwhile: it has no timers
             deadline = None
         for watcher in self.watchers:
@@ -815,7 +820,7 @@ class Table(SeatOffers):
         changed = False
         for t in timers:
             timer = Timer.of(t)
-            if (timer is None or timer.kind not in VOTING) and (t.seat, t.kind) not in wanted:
+            if (timer is None or timer.kind not in KEPT) and (t.seat, t.kind) not in wanted:
                 await self.store.clear_deadlines(record.id, t.seat, t.kind)
                 changed = True
         for (seat, name), at in wanted.items():

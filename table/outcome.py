@@ -7,6 +7,7 @@ here knows about Discord.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine import Event, GameState
 from engine.events import EventType
@@ -99,6 +100,8 @@ class Outcome:
     # offer made again takes its button), and the takeover's message whose offer button goes (an offer, a return).
     offer_message: int | None = None
     takeover_message: int | None = None
+    # What a seat's standing orders did (table/orders.py ``OrdersReport``): for that player's eyes only.
+    orders: Any = None
 
     @property
     def state(self) -> GameState | None:

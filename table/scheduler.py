@@ -165,6 +165,12 @@ class Scheduler:
             if outcome.parts:
                 await self.sink.outcome(outcome)
             return
+        if timer is not None and timer.kind is TimerKind.ORDERS:  # standing orders, a forced step: table/orders.py
+            outcome = await self.table.run_orders(deadline.game_id, deadline.seat, timer)
+            await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)
+            if outcome.parts or outcome.orders is not None:
+                await self.sink.outcome(outcome)
+            return
         if timer is not None and timer.kind is TimerKind.VOTE:  # a vote to end the game closes: its tally is told
             outcome = await self.table.close_vote(deadline.game_id, timer)
             await self.store.clear_deadlines(deadline.game_id, deadline.seat, deadline.kind)

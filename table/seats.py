@@ -97,6 +97,7 @@ class SeatOffers:
                 raise SeatRefused(SeatRefused.SEATED) from None
             if claimed is None:
                 raise SeatRefused(SeatRefused.NOT_OFFERED)
+            await self.store.cancel_orders(game_id, seat)   # the seat's plan was its last player's (table/orders.py)
             outcome = await self._finish(claimed, [], [Note(SEAT_CLAIMED, seat, since, name=former)])
             outcome.offer_message, outcome.takeover_message = status.offer_message, status.takeover_message
             return outcome

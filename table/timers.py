@@ -32,6 +32,7 @@ class TimerKind(enum.Enum):
     BALLOT = "ballot"  # one player's ballot in a vote (never acted on: it goes when the vote closes)
     ROUND = "round"   # turn order freestyle: the round's deadline (``Table.round_up``); key: ``round_key``
     HOLD = "hold"     # turn order freestyle: the player who ended the last round may start (``Table.release``)
+    ORDERS = "orders"  # a seat's standing orders, or its turn's forced step, run (``Table.run_orders``)
 
 
 REMINDERS = frozenset({TimerKind.HALF, TimerKind.HOUR})
@@ -109,7 +110,7 @@ class Timer:
         """The turn this timer was set for is still being waited on: the game runs, and it is still that turn
         of ``seat`` (a human's: an AI seat is never waited on; the AI's own timer, ``TimerKind.AI``, is not about
         a turn being waited on)."""
-        if self.kind in VOTING or self.kind in ROUNDS:  # not a turn's: each is checked where it is handled
+        if self.kind in VOTING or self.kind in ROUNDS or self.kind is TimerKind.ORDERS:  # each checked where handled
             return False
         if record.status != RUNNING or record.state_json is None:
             return False

@@ -391,7 +391,33 @@ async def test_phase_names_come_from_one_table(tmp_path: Path):
 
 # -- the property: random games, every message checked -----------------------------------------------------------
 STEPS = ("move", "move", "move", "move", "timeout", "log", "export", "map", "status", "cards", "mission", "vote",
-         "for", "against", "offer", "claim")
+         "for", "against", "offer", "claim", "plan", "plan")
+# What only the player who left standing orders may read: their plan, and what it did when it ran.
+PLAN_WORDS = ("Your plan for your next turn", "Your orders in game")
+
+
+async def leave_plan(d: OfflineDiscord, user: str) -> bool:
+    """``user`` plans their next turn (all on their front, the rest left to them); whether they left one now
+    (/plan shows the plan they left before instead of the flow)."""
+    step = await d.send_command(user, "general", "plan", {})
+    if not step or not step[0].selects:
+        return False
+    await d.select(user, "f", message=step[0])
+    menu = next(m for m in reversed(d.messages) if m.visible_to == user and "Then leave the rest to me"
+                in m.button_labels)
+    step = await d.click(user, "Then leave the rest to me", message=menu)
+    return True
+
+
+def plans_private(d: OfflineDiscord, planners: set[str]) -> None:
+    """Every message about a plan (its summary, what it did) was for one who left a plan, alone: never for another
+    player, nor for a substitute who took the seat of one who left a plan."""
+    for entry in d.server.log:
+        version = entry.version
+        if version is None or not any(word in (version.content or "") for word in PLAN_WORDS):
+            continue
+        message = next(m for m in d.messages if m.id == entry.message_id)
+        assert message.visible_to in planners, (message.visible_to, version.content)
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -418,6 +444,7 @@ def test_no_audience_learns_what_it_may_not_know(monkeypatch, fog, mode, cards, 
             record = await record_of(d)
             referee = Referee(trace, seats_of(d, record))
             missions = mission_secrets(record)
+            planners: set[str] = set()
             await check(d, referee, await sealed_secrets(d, record, missions))
             for kind, user in steps:
                 record = await record_of(d)
@@ -444,6 +471,9 @@ def test_no_audience_learns_what_it_may_not_know(monkeypatch, fog, mode, cards, 
                 elif kind == "offer":  # the host offers a seat the AI took over, if it took one
                     if any("Offer the seat to a substitute" in m.button_labels for m in d.messages):
                         await d.click("alice", "Offer the seat to a substitute")
+                elif kind == "plan":  # standing orders for the next turn: private, before, while and after they run
+                    if record.seat_of(d.user(user).id) is not None and await leave_plan(d, user):
+                        planners.add(user)
                 elif kind == "claim":  # a claim of the newest offer; a claimer becomes their seat's audience
                     if any("Take this seat" in m.button_labels for m in d.messages):
                         await d.click(user, "Take this seat")
@@ -451,6 +481,7 @@ def test_no_audience_learns_what_it_may_not_know(monkeypatch, fog, mode, cards, 
                 elif record.seat_of(d.user(user).id) is not None:
                     await d.send_command(user, "general", kind, {})
                 await check(d, referee, await sealed_secrets(d, await record_of(d), missions))
+                plans_private(d, planners)
             assert referee.counts["messages"] > 5
 
     with tempfile.TemporaryDirectory() as folder:

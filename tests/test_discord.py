@@ -137,7 +137,8 @@ async def test_whole_turn_by_taps(tmp_path: Path):
         assert "⚔️" in battle.content and " vs " in battle.content
         record = await game_of(db, d.channel("general").id)
         if record.game().state.phase == "occupy":
-            step = await d.click("alice", [b["label"] for b in battle.buttons][-2])
+            step = await d.click("alice", next(b["label"] for b in battle.buttons
+                                               if b["label"].startswith("Move all")))
         step = await d.click("alice", "End turn")
         step = await d.click("alice", "Yes, end my turn")
         assert any("🤖" in m.content for m in step)  # the AIs played

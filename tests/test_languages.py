@@ -152,7 +152,7 @@ def test_sync_payload_has_localisations_for_every_command_and_option(tmp_path: P
 
 @pytest.mark.asyncio
 async def test_each_player_gets_private_answers_in_their_language_and_public_ones_in_the_games(tmp_path: Path):
-    from cogs.game.rules_text import HELP_TEXT, SUBSTITUTES_HELP, renamed_text
+    from cogs.game.rules_text import HELP_TEXT, PLAN_HELP, SUBSTITUTES_HELP, renamed_text
 
     async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="languages")) as d:
         d.set_locale("ola", "no")
@@ -164,7 +164,7 @@ async def test_each_player_gets_private_answers_in_their_language_and_public_one
         await d.send_command("ana", "general", "risk join", {})
         step = await d.send_command("ana", "general", "risk help", {})
         assert step[0].ephemeral and step[0].content == "\n".join(
-            (_(HELP_TEXT, "es"), _(SUBSTITUTES_HELP, "es"), str(renamed_text("es"))))
+            (_(HELP_TEXT, "es"), _(PLAN_HELP, "es"), _(SUBSTITUTES_HELP, "es"), str(renamed_text("es"))))
         assert _(HELP_TEXT, "es") != HELP_TEXT and _(SUBSTITUTES_HELP, "es") != SUBSTITUTES_HELP
         step = await d.send_command("ana", "general", "risk start", {})
         assert step[0].ephemeral and step[0].content == "⛔ " + _(

@@ -17,7 +17,7 @@ TABLES = ("games", "players", "events", "interactions", "deadlines", "user_prefs
           "turns", "results", "ratings", "rating_history",
           "announced", "maps", "live_panels", "log_turns", "seat_holders", "seasons", "ladder_ratings", "season_games",
           "tournaments", "tournament_entrants", "tournament_pairings", "tournament_results", "tournament_teams",
-          "board_revocations", "rated_opponents", "tournament_invites")
+          "board_revocations", "rated_opponents", "tournament_invites", "standing_orders")
 
 
 async def fill(store) -> dict[str, int]:
@@ -41,6 +41,7 @@ async def fill(store) -> dict[str, int]:
     running = await store.get_game(ids["played100"])
     await store.set_deadline(running.id, 0, "turn|t9", 5000.0)
     await store.record_missed_turn(running.id, 0, "t8")
+    await store.leave_orders(running.id, 0, 1000, {"place": [{"territory": "front", "count": None}]})   # a plan
     ids["lobby"] = (await store.create_lobby(None, 102, 1000, "Ann")).id
     cancelled = await store.create_lobby(10, 103, 1000, "Ann")
     await store.cancel(cancelled.id)

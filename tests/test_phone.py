@@ -112,13 +112,14 @@ def test_each_phase_shows_the_buttons_of_what_it_allows_in_order():
         game.state.reinforcements, game.state.undoable_placements = 3, {"alaska": 2}
         assert panel(controls(1, game, "en", public=True)) == [
             ("Cards", "cards"), ("Place", "place"), *([("Continue", "turn")] if fog == "on" else []),
-            ("Undo placements", "undo"), ("Map", "map"), *([("Place all 3 armies on…", "placeall")] if fog == "off"
-                                                           else [])]  # under fog the public panel has no menu
+            ("Undo placements", "undo"), ("Map", "map"), ("Plan my turn", "plan"),
+            *([("Place all 3 armies on…", "placeall")] if fog == "off" else [])]  # under fog the public panel has no
+        # menu; the channel's panel offers everybody to plan their next turn (privately)
         game.state.phase, game.state.pending = OCCUPY, {"from": "alaska", "to": "kamchatka", "min": 1, "max": 4}
-        fogged = [("Continue", "turn"), ("Map", "map")]
+        fogged = [("Continue", "turn"), ("Map", "map"), ("Plan my turn", "plan")]
         assert panel(controls(1, game, "en", public=True)) == (fogged if fog == "on" else [
             ("Move 1", "move"), ("Move 3", "move"), ("Move all (4)", "move"), ("Map", "map"),
-            ("Another number…", "movecount")])
+            ("Plan my turn", "plan"), ("Another number…", "movecount")])
     two, _ = Game.new(["A", "B"], "panel", {"deployment": "deal"})
     assert two.state.phase == SETUP
     assert panel(controls(1, two, "en")) == [("Place", "place"), ("Neutral", "neutral"), ("Map", "map"),

@@ -241,7 +241,7 @@ async def test_the_migration_fills_the_results_of_games_that_ended_before_it(tmp
         for table in ("turns", "results", "ratings", "rating_history", "announced", "maps", "live_panels",
                       "log_turns", "seat_holders", "seasons", "ladder_ratings", "season_games", "tournament_teams",
                       "tournament_results", "tournament_pairings", "tournament_entrants", "tournaments",
-                      "board_revocations", "rated_opponents", "tournament_invites"):
+                      "board_revocations", "rated_opponents", "tournament_invites", "standing_orders"):
             conn.execute(f"DROP TABLE {table}")
         for column in ("offer", "offer_message", "takeover_message", "removed_by"):
             conn.execute(f"ALTER TABLE seat_status DROP COLUMN {column}")

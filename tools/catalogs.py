@@ -104,9 +104,9 @@ def _board_messages() -> list[tuple[str, str]]:
 
 
 def _text_messages() -> list[str]:
-    from cogs.game.rules_text import HELP_TEXT, SUBSTITUTES_HELP, every_text
+    from cogs.game.rules_text import HELP_TEXT, PLAN_HELP, SUBSTITUTES_HELP, every_text
 
-    return [*every_text(), HELP_TEXT, SUBSTITUTES_HELP]
+    return [*every_text(), HELP_TEXT, PLAN_HELP, SUBSTITUTES_HELP]
 
 
 def build_template() -> Catalog:

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from cogs.game.lobby import lobby_embed, lobby_figures, settings_text
-from cogs.game.rules_text import HELP_TEXT, RULE_TOPICS, SUBSTITUTES_HELP, renamed_text, rule_text
+from cogs.game.rules_text import HELP_TEXT, PLAN_HELP, RULE_TOPICS, SUBSTITUTES_HELP, renamed_text, rule_text
 from cogs.shared.announcer import NOBODY, clip
 from cogs.shared.base import CogBase, risk_group
 from cogs.shared.errors import UserError
@@ -133,7 +133,7 @@ class InfoCommands(CogBase):
 
     @risk_group.command(name="help", description="How to play Risk with this bot")
     async def risk_help(self, interaction: discord.Interaction[Any]) -> None:
-        parts = [_(HELP_TEXT, interaction.locale), _(SUBSTITUTES_HELP, interaction.locale),
+        parts = [*(_(text, interaction.locale) for text in (HELP_TEXT, PLAN_HELP, SUBSTITUTES_HELP)),
                  renamed_text(interaction.locale)]
         await interaction.response.send_message("\n".join(p for p in parts if p), ephemeral=True)
 

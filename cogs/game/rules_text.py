@@ -193,6 +193,10 @@ HELP_TEXT = (
     "</risk verify> to check every die.\n"
     "Records of this server: </risk stats>, </risk leaderboard> and </risk history>."
 )
+PLAN_HELP = (
+    "Away when your turn comes? Plan it in advance with </plan> (or Plan my turn on the turn message): it plays "
+    "when your turn comes, and only you see it."
+)
 SUBSTITUTES_HELP = (
     "Substitutes: when the AI takes over the seat of a player who missed their turns, the host can offer it "
     "(the button on that message, or </offer>); a player not in the game takes it with the offer's button."

@@ -27,7 +27,7 @@ from engine import (
 )
 from engine.actions import StartTurn
 from engine.fog import fog_hides_board
-from engine.state import ATTACK, FORTIFY, OVER, SETUP, Event
+from engine.state import ATTACK, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP, WAITING, Event
 from present import verbs as verb
 from present.i18n import _, ngettext, territory_name
 from present.menus import (
@@ -241,6 +241,16 @@ def _mission(p: _Panel) -> list[discord.ui.Item[Any]]:
     return [GameButton(p.game_id, verb.MISSION, label=_("Mission", p.locale), style=Grey, emoji="📜")]
 
 
+PLAY = frozenset({REINFORCE, ATTACK, OCCUPY, FORTIFY, WAITING})
+
+
+def _plan(p: _Panel) -> list[discord.ui.Item[Any]]:
+    # On the channel's panel, for everybody waiting: plan my next turn, privately (cogs/play/plan.py).
+    if not p.public or p.game.state.phase not in PLAY:
+        return []
+    return [GameButton(p.game_id, verb.PLAN, "-", label=_("Plan my turn", p.locale), style=Grey, emoji="📋")]
+
+
 # The panel's buttons in the order shown, each under the action it leads to: a phase shows those of the actions it
 # allows (``engine.phases.PHASES``), each only when it can be used now; None: in every phase of a game going on.
 # Menus go below the buttons, in the same order.
@@ -248,6 +258,7 @@ PANEL: tuple[tuple[type[Action] | None, Buttons], ...] = (
     (StartTurn, _start), (Claim, _claim), (ChooseCapital, _capital), (Trade, _cards), (Place, _place), (Occupy, _move),
     (Attack, _attack_again), (Blitz, _blitz_again), (EndAttack, _stop), (Attack, _attack), (EndAttack, _end_attacks),
     (Fortify, _fortify), (EndTurn, _end_turn), (None, _continue), (Undo, _undo), (None, _map), (None, _mission),
+    (None, _plan),
 )
 ROW = 5  # buttons in a row; two rows of buttons, then each menu on a row of its own (Discord shows five rows)
 

@@ -18,10 +18,14 @@ from present.menus import MAX_OPTIONS, PAIRS, SOURCES, choices, option_label, re
 from present.text import phase_text
 from present.verbs import continent_ref, ref, territory_at
 from store import GameRecord
+from table import Table
 
 
 class Player(Protocol):
-    """What a tap needs from the cog: apply an action and answer, show the cards or the map."""
+    """What a tap needs from the cog: apply an action and answer, show the cards or the map; the table, for what
+    is not a move (a plan: cogs/play/plan.py)."""
+
+    table: Table
 
     async def perform(self, interaction: discord.Interaction[Any], record: GameRecord, action: Action) -> None: ...
 

@@ -36,6 +36,7 @@ from engine.game import split_log
 from present import drawing as maps
 from present.drawing import PHONE, prepare
 from present.i18n import _, ngettext
+from present.plans import orders_report
 from present.text import describe, now_text
 from present.turns import armies_to_place
 from present.wording import attempt, clip, note_line, part_lines
@@ -200,6 +201,8 @@ class Announcer:
         failures: list[Exception] = []
         await self.told(outcome)
         await self._publish_or_plainly(failures, outcome)
+        if outcome.orders is not None:  # what a player's standing orders did: to them alone
+            await attempt(failures, self.direct(*await orders_report(self.store, outcome)))
         if failures:
             raise failures[0]
 
@@ -377,11 +380,15 @@ class Announcer:
             else _("⏰ {who}, your turn in game #{id} ends soon.", locale, who=who, id=record.id)
         await self.post(record, text, allowed_mentions=only(reminder.user_id))
         if reminder.dm:
-            try:
-                user = self.bot.get_user(reminder.user_id) or await self.bot.fetch_user(reminder.user_id)
-                await user.send(text, allowed_mentions=NOBODY)
-            except discord.HTTPException:
-                pass  # the user does not accept direct messages: the channel's reminder stands
+            await self.direct(reminder.user_id, text)
+
+    async def direct(self, user_id: int, text: str) -> None:
+        """A direct message to one user (a reminder, what their standing orders did), if they accept one."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text, allowed_mentions=NOBODY)
+        except discord.HTTPException:
+            log.info("user %s accepts no direct messages", user_id)
 
     async def private_map(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The map as the user may see it (their own view under fog; nothing hidden for a spectator without)."""
