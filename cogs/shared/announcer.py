@@ -50,10 +50,8 @@ log = logging.getLogger("risk.announcer")
 
 class Announcer:
     def __init__(self, bot: discord.Client, store: StoreReader, table: Table, rooms: RoomParts) -> None:
-        self.bot = bot
+        self.bot, self.store, self.table = bot, store, table
         self.rooms = rooms  # the turn panel's buttons, the end-of-game report
-        self.store = store
-        self.table = table
         self.box = Postbox(bot)
         self.live = LivePanels(self.box, store, table, rooms.controls)
 
@@ -373,8 +371,7 @@ class Announcer:
 
     # -- one player ------------------------------------------------------------------------------------------
     async def reminder(self, reminder: Reminder) -> None:
-        record = reminder.record
-        locale = game_locale(record)
+        record, locale = reminder.record, game_locale(reminder.record)
         who, due = f"<@{reminder.user_id}>", int(reminder.due or 0)   # the time is the message's markup
         text = _("⏰ {who}, your turn in game #{id} ends <t:{t}:R>.", locale, who=who, id=record.id, t=due) if due \
             else _("⏰ {who}, your turn in game #{id} ends soon.", locale, who=who, id=record.id)
@@ -385,16 +382,14 @@ class Announcer:
     async def direct(self, user_id: int, text: str) -> None:
         """A direct message to one user (a reminder, what their standing orders did), if they accept one."""
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text, allowed_mentions=NOBODY)
+            await (self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)).send(text, allowed_mentions=NOBODY)
         except discord.HTTPException:
             log.info("user %s accepts no direct messages", user_id)
 
     async def private_map(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The map as the user may see it (their own view under fog; nothing hidden for a spectator without)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        state = record.game().state
-        viewer = record.seat_of(interaction.user.id)
+        state, viewer = record.game().state, record.seat_of(interaction.user.id)
         file = await map_file(state, viewer, locale=interaction.locale)
         text = _("Turn {turn}: {now}", interaction.locale, turn=state.turn,
                  now=now_text(state, interaction.locale, viewer))
