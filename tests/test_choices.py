@@ -157,7 +157,7 @@ def candidates(game: Game, seat: int, rng: random.Random, every_pair: bool) -> l
     for cards in combinations(hand, 3):
         out += [Trade(seat, cards, bonus) for bonus in (None, *cards)]
     if s.pending is not None:
-        out += [Occupy(seat, n) for n in range(0, s.pending["max"] + 2)]
+        out += [Occupy(seat, n) for n in range(s.pending["max"] + 2)]
     else:
         out += [Occupy(seat, n) for n in (0, 1, 2, 3)]
     if every_pair:
