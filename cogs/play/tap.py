@@ -15,6 +15,7 @@ from cogs.shared.errors import CHANGED, UserError
 from cogs.shared.i18n import _, territory_name
 from cogs.shared.text import phase_text
 from engine import Action, Game
+from engine.choices import Choices, choices_for
 from store import GameRecord
 
 
@@ -54,6 +55,11 @@ class Tap:
     @property
     def locale(self) -> object:
         return self.interaction.locale
+
+    @property
+    def choices(self) -> Choices:
+        """What the tapping seat may do in the game as it is now (``engine.choices``)."""
+        return choices_for(self.game, self.seat)
 
     def name(self, territory: str) -> str:
         return territory_name(self.game.board, territory, self.locale)
