@@ -80,7 +80,7 @@ def board_id(name: str) -> str:
 # -- the walk to a reachable state ------------------------------------------------------------------------------
 WEIGHTS = {"start": 1.0, "claim": 1.0, "capital": 1.0, "place": 3.0, "neutral": 3.0, "trade": 2.0, "attack": 1.5,
            "blitz": 4.0, "occupy": 1.0, "end_attack": 0.6, "fortify": 0.8, "end_turn": 0.8, "undo": 0.2,
-           "surrender": 0.03}
+           "surrender": 0.002}
 
 
 def some_choice(game: Game, c: Choices, rng: random.Random) -> Action | None:
@@ -91,6 +91,9 @@ def some_choice(game: Game, c: Choices, rng: random.Random) -> Action | None:
         kinds = ["trade"]
     if not kinds:
         return None
+    # After the turn's conquest (its card) the walk attacks no more, so the games last and hands fill up.
+    if game.state.conquered_this_turn and len(kinds) > 2:
+        kinds = [k for k in kinds if k not in ("attack", "blitz")]
     kind = rng.choices(kinds, [WEIGHTS[k] for k in kinds])[0]
     if kind == "start":
         return StartTurn(seat)
@@ -256,23 +259,31 @@ def walk_and_check(map_name: str, players: int, teams: bool, config: dict[str, A
     except SettingsError:   # missions the small map has too few of: the same game without them
         game, _ = Game.new([Player(i, f"P{i}") for i in range(players)], f"seed-{seed}", {**config, "mode": "classic"})
     rng = random.Random(seed)
-    at = set(rng.sample(range(steps + 1), min(checks, steps + 1))) | {steps}
+    at = set(rng.sample(range(steps + 1), min(checks, steps + 1)))
+    rare = {"occupy": 1, "trade": 1}   # a check kept for each of the rarer states: a conquest, a set to trade
     for n in range(steps + 1):
-        if n in at:
+        s = game.state
+        if rare["occupy"] and s.pending is not None:
+            rare["occupy"] = 0
+            at.add(n)
+        if rare["trade"] and any(choices_for(game, seat).trade for seat in range(len(s.players))):
+            rare["trade"] = 0
+            at.add(n)
+        if n in at or n == steps:
             check(game, rng, every_pair)
         if not step(game, rng):
-            check(game, rng, every_pair)
+            check(game, rng, every_pair)   # the game is over: nothing is listed, and nothing accepted
             return
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), teams=st.booleans(), config=SETTINGS, seed=st.integers(0, 2**32),
-       steps=st.integers(0, 160))
+       steps=st.integers(0, 400))
 def test_the_choices_are_what_the_rules_accept_on_a_small_map(players, teams, config, seed, steps):
     walk_and_check("small", players, teams, config, seed, steps, checks=2, every_pair=True)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(2, 4), teams=st.booleans(), config=SETTINGS, seed=st.integers(0, 2**32),
        steps=st.integers(0, 300))
 def test_the_choices_are_what_the_rules_accept_on_the_classic_map(players, teams, config, seed, steps):
@@ -280,7 +291,7 @@ def test_the_choices_are_what_the_rules_accept_on_the_classic_map(players, teams
 
 
 @pytest.mark.slow
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(map_name=st.sampled_from(("small", "classic")), players=st.integers(2, 6), teams=st.booleans(),
        config=SETTINGS, seed=st.integers(0, 2**32), steps=st.integers(0, 600))
 def test_the_choices_are_what_the_rules_accept_in_long_games(map_name, players, teams, config, seed, steps):
