@@ -312,3 +312,62 @@ def test_the_tables_actions_are_never_a_seats_choice():
     assert {type(a) for a in table} | {ReleaseHold} == TABLE_ACTIONS
     for action in table:
         assert accepted(game, action) and not c.offers(action)
+
+
+# -- what the answer says, case by case -------------------------------------------------------------------------
+def test_two_players_place_their_own_armies_then_the_neutral_ones_in_a_set_up_turn():
+    game, _ = Game.new(["a", "b"], "two", {"deployment": "deal", "setup_batch": 2})
+    s = game.state
+    c = choices_for(game, s.current)
+    assert c.place is not None and c.place.most == s.batch_left == 4
+    assert c.neutral is not None and c.neutral.most == s.neutral_left == 2
+    assert all(s.owners[t] == s.current for t in c.place.territories)
+    assert all(s.owners[t] == NEUTRAL for t in c.neutral.territories)
+    assert not choices_for(game, 1 - s.current)   # the other player waits
+
+
+def test_in_a_set_up_round_everyone_places_what_they_have_left():
+    game, _ = Game.new(["a", "b", "c"], "round", {"deployment": "deal", "setup": "round"})
+    s = game.state
+    for seat in range(3):
+        c = choices_for(game, seat)
+        assert c.place is not None and c.place.most == s.setup_remaining[seat]
+        assert set(c.place.territories) == set(s.territories_of(seat)) and not c.surrender
+    game.apply(Place(0, s.territories_of(0)[0], s.setup_remaining[0]))
+    assert not choices_for(game, 0) and choices_for(game, 1).place is not None
+
+
+def test_a_freestyle_round_offers_a_start_and_the_first_moves_of_the_turn_to_who_may_start():
+    game, _ = Game.new(["a", "b", "c"], "free", {"deployment": "auto", "turn_order": "freestyle"})
+    c = choices_for(game, 1)
+    assert c.phase == WAITING and c.start and c.surrender
+    assert c.place is not None and c.place.most == game.state.income[1]["territories"] + sum(
+        game.state.income[1]["continents"].values())
+    assert not c.attack and not c.end_turn   # a turn starts with its reinforcements
+    game.apply(StartTurn(1))
+    assert choices_for(game, 1).place is not None and not choices_for(game, 1).start
+    others = choices_for(game, 0)
+    assert not others and others.surrender   # while seat 1 plays, the others may only give up
+
+
+def test_a_hand_of_five_must_trade_before_placing():
+    game, _ = Game.new(["a", "b", "c"], "hand", {"deployment": "auto"})
+    s = game.state
+    seat = s.current
+    s.hands[seat] = [t for t in game.board.territory_ids if game.board.territories[t].card == "infantry"][:5]
+    c = choices_for(game, seat)
+    assert c.must_trade and c.place is None and c.trade
+    assert c.trade[0].cards == game.best_set(seat)
+    assert not c.offers(Place(seat, s.territories_of(seat)[0], 1))
+
+
+def test_teammates_are_never_attacked_and_may_be_fortified():
+    game, _ = Game.new(["a", "b", "c", "d"], "team", {"deployment": "auto", "teams": "2v2"})
+    s = game.state
+    seat = s.current
+    mate = game.teammates(seat)[0]
+    game.apply(Place(seat, s.territories_of(seat)[0], s.reinforcements))
+    c = choices_for(game, seat)
+    assert c.end_attack and c.end_turn
+    assert all(s.owners[t] not in (seat, mate) for _, t in c.attack_pairs())
+    assert all(s.owners[t] in (seat, mate) for _, t in c.fortify_pairs())
