@@ -64,9 +64,9 @@ def _look(seat: Look) -> dict[str, str]:
 
 def legal(game: Game, seat: int) -> dict[str, Any]:
     """The choices ``seat`` has now (``engine.choices``), as a board offers them (nothing when it is not their
-    move)."""
+    move; a freestyle turn is started from the turn panel)."""
     s = game.state
-    if s.phase == OVER or s.current != seat:
+    if seat != game.playing():
         return {}
     c = choices_for(game, seat)
     out: dict[str, Any] = {}
