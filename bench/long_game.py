@@ -47,10 +47,10 @@ from discord_offline.harness import BACKGROUND_PREFIX
 from bot import Config, create_bot
 from engine import SCHEMA_VERSION, Attack, EndAttack, EndTurn, Game, Place
 from engine.ai import make_ai
+from engine.choices import armies_to_place
 from engine.settings import Settings
 from engine.simulate import game_seed
 from engine.state import ATTACK, FORTIFY, NEUTRAL, OVER, REINFORCE
-from present.turns import armies_to_place
 from store.records import SeatRecord
 from store.results import turn_steps
 from tests.discord_helpers import command_for

@@ -2,8 +2,8 @@
 
 One table, as boardgame.io keeps its ``phases``: the rules refuse an action its phase does not allow
 (``Game._check_turn``, naming the phases with ``Phase.doing``), the reducers (``engine/state.py``) end a phase
-into its ``next`` one where that is fixed, and the turn panel (``cogs/play/panel.py``) offers the buttons of the
-actions the phase allows.
+into its ``next`` one where that is fixed, ``engine/choices.py`` composes what a seat may do now from the actions
+the phase allows, and the turn panel (``cogs/play/panel.py``) offers their buttons.
 """
 
 from __future__ import annotations

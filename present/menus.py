@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import Game
+from engine.choices import choices_for, in_sight_first
 from engine.fog import visible_to
 from engine.odds import QUICK_LIMIT, odds
-from engine.state import NEUTRAL
 from present import verbs as verb
 from present.i18n import percent, territory_name
 from present.text import label_name
@@ -45,7 +45,7 @@ def win_chance(game: Game, source: str, target: str) -> float:
 
 def attack_pairs(game: Game, seat: int) -> list[tuple[str, str]]:
     """Every attack ``seat`` can make now, the best odds first."""
-    pairs = [(a, b) for a in game.attack_sources(seat) for b in game.attack_targets(seat, a)]
+    pairs = choices_for(game, seat).attack_pairs()
     return sorted(pairs, key=lambda p: (-win_chance(game, *p), -game.state.armies[p[0]], p))
 
 
@@ -56,39 +56,34 @@ def fortify_pairs(game: Game, seat: int) -> list[tuple[str, str]]:
 
     def faces_enemy(t: str) -> bool:
         return any(not game.friendly(seat, s.owners.get(n)) for n in game.board.neighbours(t))
-    pairs = [(a, b) for a in game.fortify_sources(seat) for b in game.fortify_targets(seat, a)]
+    pairs = choices_for(game, seat).fortify_pairs()
     return sorted(pairs, key=lambda p: (faces_enemy(p[0]), not faces_enemy(p[1]), -s.armies[p[0]], p))
 
 
 def choices(game: Game, seat: int, purpose: str, extra: Sequence[str] = ()) -> list[str]:
-    """The territories a menu offers now; the extras (a source) are checked first."""
-    s = game.state
+    """The territories a menu offers now (``engine.choices``); the extras (a source) are checked first."""
+    c = choices_for(game, seat)
+    source = extra[0] if extra else ""
     if purpose == verb.CLAIM:
-        return game.claimable()
+        return list(c.claim)
     if purpose == verb.CAPITAL:
-        return game.capital_choices(seat)
-    if purpose == verb.PLACE:
-        return [t for t in game.placeable(seat) if s.owners.get(t) == seat]
+        return list(c.capital)
+    if purpose in (verb.PLACE, verb.PLACE_ALL):
+        return list(c.place.territories) if c.place else []
     if purpose == verb.NEUTRAL:  # under fog, the neutral territories in sight (all of them if none is)
-        neutral = [t for t in game.placeable(seat) if s.owners.get(t) == NEUTRAL]
-        seen = visible_to(s, seat)
-        return [t for t in neutral if seen is None or t in seen] or neutral
+        return in_sight_first(game.state, seat, c.neutral.territories) if c.neutral else []
     if purpose == verb.ATTACK_FROM:
-        return game.attack_sources(seat)
+        return list(c.attack)
     if purpose == verb.ATTACK_TO:
-        source = extra[0] if extra else ""
-        return game.attack_targets(seat, source) if source in game.attack_sources(seat) else []
+        return list(c.attack[source].targets) if source in c.attack else []
     if purpose == verb.ATTACK_PAIR:
         return [pair_value(game, a, b) for a, b in attack_pairs(game, seat)]
     if purpose == verb.FORTIFY_PAIR:
         return [pair_value(game, a, b) for a, b in fortify_pairs(game, seat)]
-    if purpose == verb.PLACE_ALL:
-        return choices(game, seat, verb.PLACE)
     if purpose == verb.FORTIFY_FROM:
-        return game.fortify_sources(seat)
+        return list(c.fortify)
     if purpose == verb.FORTIFY_TO:
-        source = extra[0] if extra else ""
-        return game.fortify_targets(seat, source) if source in game.fortify_sources(seat) else []
+        return list(c.fortify[source].targets) if source in c.fortify else []
     return []
 
 

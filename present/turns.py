@@ -10,13 +10,6 @@ from present.i18n import _, ngettext
 from present.text import phase_text, seat_name
 
 
-def armies_to_place(state: GameState, seat: int | None = None) -> int:
-    """The armies the player to move still has to place (none outside placing); in a set-up round, ``seat``'s."""
-    if state.sealed is not None:
-        return state.setup_remaining.get(seat, 0) if seat in state.sealed else 0
-    return state.reinforcements if state.phase == REINFORCE else state.batch_left if state.phase == SETUP else 0
-
-
 def turn_prompt(game: Game, locale: object, who: str, *, private: bool = False) -> str:
     """The panel's line: the channel reads it, so under fog it names no figure that tells about the board
     (``private``: only the player reads it, who sees their own reinforcements)."""
@@ -83,4 +76,4 @@ def deadline_name(seconds: int, locale: object | None = None) -> str:
     return ngettext("{n} minute", "{n} minutes", seconds // 60, locale)
 
 
-__all__ = ["armies_to_place", "deadline_name", "round_prompt", "summary_title", "turn_prompt"]
+__all__ = ["deadline_name", "round_prompt", "summary_title", "turn_prompt"]

@@ -3,7 +3,7 @@ into an action.
 
 ``view`` builds the JSON a board draws from, out of ``engine.fog.state_for`` only (what the viewer may know) and,
 for the player to move, the legal choices of the state as it is now: the same ones the turn panel's buttons and
-menus offer (``present/menus.choices``). ``action_of`` turns a board's message into an engine action only if it
+menus offer (``engine.choices``). ``action_of`` turns a board's message into an engine action only if it
 is one of those choices, from the seat its cookie names, exactly as a component value is checked: anything else
 is refused with the same words, and nothing reaches the table.
 """
@@ -29,27 +29,18 @@ from engine import (
     Trade,
     Undo,
 )
+from engine.choices import armies_to_place, choices_for, in_sight_first
 from engine.events import Event
 from engine.fog import Audience, events_for, fog_hides_board, friends_of, public_phase, state_for
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import (
-    ATTACK,
-    CAPITAL,
-    CLAIM,
-    FORTIFY,
     NEUTRAL,
-    OCCUPY,
     OVER,
-    REINFORCE,
-    SETUP,
     GameState,
     apply_event,
 )
-from present import verbs as verb
 from present.i18n import _, continent_name, territory_name
-from present.menus import choices
 from present.text import describe, mission_line, phase_text, player_name
-from present.turns import armies_to_place
 from render.seats import Look, look, turn_order, unknown_look
 
 MAX_MESSAGE = 2_000  # characters of one board message: anything longer is not a tap
@@ -72,44 +63,40 @@ def _look(seat: Look) -> dict[str, str]:
 
 
 def legal(game: Game, seat: int) -> dict[str, Any]:
-    """The choices ``seat`` has now, as a board offers them (nothing when it is not their move)."""
+    """The choices ``seat`` has now (``engine.choices``), as a board offers them (nothing when it is not their
+    move; a freestyle turn is started from the turn panel)."""
     s = game.state
-    if s.phase == OVER or s.current != seat:
+    if seat != game.playing():
         return {}
+    c = choices_for(game, seat)
     out: dict[str, Any] = {}
-    if s.phase == CLAIM:
-        out["claim"] = choices(game, seat, verb.CLAIM)
-    elif s.phase == CAPITAL:
-        out["capital"] = choices(game, seat, verb.CAPITAL)
-    elif s.phase in (SETUP, REINFORCE):
-        left = armies_to_place(s)
-        if left and not game.must_trade(seat):
-            out["place"] = {"territories": choices(game, seat, verb.PLACE), "most": left}
-        if s.phase == SETUP and s.neutral_left:
-            out["neutral"] = {"territories": choices(game, seat, verb.NEUTRAL), "most": s.neutral_left}
-    if game.can_trade(seat):
-        sets = game.ranked_sets(seat)
-        if sets:
-            out["trade"] = [{"cards": list(cards), "bonus": [c for c in cards if not game.board.is_wild(c)
-                                                              and s.owners.get(c) == seat]} for cards in sets]
-    if s.phase == ATTACK:
+    if c.claim:
+        out["claim"] = list(c.claim)
+    if c.capital:
+        out["capital"] = list(c.capital)
+    if c.place is not None:
+        out["place"] = {"territories": list(c.place.territories), "most": c.place.most}
+    if c.neutral is not None:  # under fog, the neutral territories in sight (all of them if none is)
+        out["neutral"] = {"territories": in_sight_first(s, seat, c.neutral.territories), "most": c.neutral.most}
+    if c.trade:
+        out["trade"] = [{"cards": list(option.cards), "bonus": list(option.bonus)} for option in c.trade]
+    if c.end_attack:
         attacks: dict[str, list[dict[str, Any]]] = {}
-        for source in game.attack_sources(seat):
+        for source, options in c.attack.items():
             attacks[source] = []
-            for target in game.attack_targets(seat, source):
+            for target in options.targets:
                 chance, _exact = odds(s.armies[source], s.armies[target], QUICK_LIMIT)
-                attacks[source].append({"to": target, "win": round(chance.win, 4),
-                                        "dice": game.allowed_dice(source)})
+                attacks[source].append({"to": target, "win": round(chance.win, 4), "dice": list(options.dice)})
         out["attack"] = attacks
         out["end_attack"] = True
-    if s.phase == OCCUPY and s.pending is not None:
-        out["occupy"] = {"from": s.pending.get("from"), "to": s.pending.get("to"), "min": s.pending["min"],
-                         "max": s.pending["max"]}
-    if s.phase in (ATTACK, FORTIFY):
-        out["fortify"] = {source: {"to": game.fortify_targets(seat, source), "most": s.armies[source] - 1}
-                          for source in game.fortify_sources(seat)}
+    if c.occupy is not None:
+        out["occupy"] = {"from": c.occupy.source, "to": c.occupy.target, "min": c.occupy.least,
+                         "max": c.occupy.most}
+    if c.end_turn:
+        out["fortify"] = {source: {"to": list(options.targets), "most": options.most}
+                          for source, options in c.fortify.items()}
         out["end_turn"] = True
-    if game.allows(Undo) and game.can_undo(seat):
+    if c.undo:
         out["undo"] = True
     return out
 

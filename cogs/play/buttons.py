@@ -31,12 +31,13 @@ from engine import (
     Undo,
 )
 from engine.actions import StartTurn
+from engine.choices import armies_to_place
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import ATTACK, SETUP
 from present import verbs as verb
 from present.i18n import _, ngettext, percent, territory_name
 from present.menus import choices, pair_of, refs, trade_ref
-from present.turns import armies_to_place, turn_prompt
+from present.turns import turn_prompt
 
 
 # -- buttons ---------------------------------------------------------------------------------------------------
@@ -78,13 +79,13 @@ async def cards(tap: Tap) -> None:
 async def trade(tap: Tap) -> None:
     """A set (none named: the best one), and the territory for its +2 (asked first when more than one is held)."""
     game, seat, locale = tap.game, tap.seat, tap.locale
-    offered = {tuple(sorted(combo)): combo for combo in game.tradeable_sets(seat)}
+    sets = tap.choices.trade   # the best first
+    offered = {tuple(sorted(option.cards)): option.cards for option in sets}
     if not tap.args:
-        best = game.best_set(seat)
-        if best is None:
+        if not sets:
             raise UserError(_("You have no set to trade.", locale) if game.allows(Trade) else
                             _("Your hand has changed; open your cards again.", locale))
-        chosen = best
+        chosen = sets[0].cards
     else:
         named = [verb.card_at(game.board, c) for c in tap.arg(0).split(".")]
         chosen = offered.get(tuple(sorted(c or "" for c in named)), ())
@@ -110,7 +111,7 @@ async def attack(tap: Tap) -> None:
     game, locale = tap.game, tap.locale
     if not game.allows(Attack):
         raise UserError(_("You can attack once all your armies are placed.", locale))
-    if not game.attack_sources(tap.seat):
+    if not tap.choices.attack:
         raise UserError(_("None of your territories can attack: each needs 2 armies and an enemy neighbour.",
                           locale))
     await _menu(tap, verb.ATTACK_FROM, _("Attack from where?", locale))
@@ -123,7 +124,7 @@ def _front(tap: Tap) -> tuple[str, str]:
 
 async def roll(tap: Tap) -> None:
     source, target = _front(tap)
-    dice = tap.number(2, 0, max(tap.game.allowed_dice(source)))
+    dice = tap.number(2, 0, max(tap.choices.attack[source].dice))
     await tap.act(Attack(tap.seat, source, target, dice or None))
 
 
@@ -153,14 +154,14 @@ async def end_attacks_confirmed(tap: Tap) -> None:
 
 
 async def move(tap: Tap) -> None:
-    pending = tap.game.state.pending if tap.game.allows(Occupy) else None
-    if pending is None:
+    move_in = tap.choices.occupy
+    if move_in is None:
         raise tap.refuse()
-    await tap.act(Occupy(tap.seat, tap.number(0, pending["min"], pending["max"])))
+    await tap.act(Occupy(tap.seat, tap.number(0, move_in.least, move_in.most)))
 
 
 async def fortify(tap: Tap) -> None:
-    if not tap.game.fortify_sources(tap.seat):
+    if not tap.choices.fortify:
         raise UserError(_("No territory of yours can move armies now.", tap.locale))
     await _menu(tap, verb.FORTIFY_FROM, _("Move armies from where?", tap.locale))
 
@@ -168,7 +169,7 @@ async def fortify(tap: Tap) -> None:
 async def fort(tap: Tap) -> None:
     source = tap.territory(0, verb.FORTIFY_FROM)
     target = tap.territory(1, verb.FORTIFY_TO, source)
-    count = tap.number(2, 1, max(1, tap.game.state.armies[source] - 1))
+    count = tap.number(2, 1, tap.choices.fortify[source].most)
     await tap.act(Fortify(tap.seat, source, target, count))
 
 
@@ -178,7 +179,7 @@ async def end(tap: Tap) -> None:
         return
     locale = tap.locale
     buttons = [GameButton(tap.record.id, verb.END_CONFIRMED, label=_("Yes, end my turn", locale), style=Red)]
-    if tap.game.fortify_sources(tap.seat):
+    if tap.choices.fortify:
         buttons.append(GameButton(tap.record.id, verb.FORTIFY, label=_("Fortify first", locale), style=Grey))
     view = view_of(*buttons)
     await tap.interaction.response.send_message(_("End your turn without fortifying?", locale), view=view,
@@ -317,7 +318,7 @@ async def chose_attack_pair(tap: Tap, value: str) -> None:
 async def _dice(tap: Tap, source: str, target: str) -> None:
     s = tap.game.state
     locale = tap.locale
-    dice = tap.game.allowed_dice(source)
+    dice = tap.choices.attack[source].dice
     chance = odds(s.armies[source], s.armies[target], QUICK_LIMIT)[0]
     front = refs(tap.game, (source, target))
     buttons = [GameButton(tap.record.id, verb.ROLL, *front, n,

@@ -12,10 +12,10 @@ from cogs.play.panel import count_select
 from cogs.play.tap import Tap
 from cogs.shared.components import view_of
 from engine import Fortify, Occupy, Place
+from engine.choices import armies_to_place
 from engine.state import OCCUPY, SETUP
 from present import verbs as verb
 from present.i18n import _
-from present.turns import armies_to_place
 
 
 async def narrowed(tap: Tap, purpose: str, value: str, low: int, high: int) -> bool:

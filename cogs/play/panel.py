@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import discord
@@ -26,6 +27,7 @@ from engine import (
     Undo,
 )
 from engine.actions import StartTurn
+from engine.choices import Choices, armies_to_place, choices_for
 from engine.fog import fog_hides_board
 from engine.state import ATTACK, FORTIFY, OCCUPY, OVER, REINFORCE, SETUP, WAITING, Event
 from present import verbs as verb
@@ -40,7 +42,6 @@ from present.menus import (
     pair_value,
     refs,
 )
-from present.turns import armies_to_place
 from present.verbs import ref
 
 
@@ -54,6 +55,11 @@ class _Panel:
     events: Sequence[Event]
     public: bool
     items: list[discord.ui.Item[Any]] = field(default_factory=list)
+
+    @cached_property
+    def choices(self) -> Choices:
+        """What the player to move may do now (``engine.choices``)."""
+        return choices_for(self.game, self.game.state.current)
 
     @property
     def hides_figures(self) -> bool:
@@ -82,7 +88,7 @@ def _place(p: _Panel) -> list[discord.ui.Item[Any]]:
             items += _place_all(p)
         if s.neutral_left:
             items.append(GameButton(p.game_id, verb.NEUTRAL, label=_("Neutral", locale), style=Grey, emoji="⬜"))
-    elif not p.game.must_trade(s.current):  # nothing to place before a set is traded: the cards only
+    elif not p.choices.must_trade:  # nothing to place before a set is traded: the cards only
         items += _place_all(p)
     return items
 
@@ -108,7 +114,7 @@ def _cards(p: _Panel) -> list[discord.ui.Item[Any]]:
     items: list[discord.ui.Item[Any]] = []
     # The size of a hand is known to all, its cards are not: where others read the buttons, the best set is
     # offered from three cards on, so the button tells nothing about the hand; privately, only with a set.
-    if p.game.can_trade(seat) and (len(s.hands.get(seat, [])) >= 3 if p.public else p.game.best_set(seat)):
+    if p.game.can_trade(seat) and (len(s.hands.get(seat, [])) >= 3 if p.public else p.choices.trade):
         items.append(GameButton(p.game_id, verb.TRADE, label=_("Trade best set", locale), style=Blue, emoji="💱"))
     if s.settings.cards != "none":
         items.append(GameButton(p.game_id, verb.CARDS, label=_("Cards", locale), style=Grey, emoji="🃏"))
@@ -116,11 +122,11 @@ def _cards(p: _Panel) -> list[discord.ui.Item[Any]]:
 
 
 def _move(p: _Panel) -> list[discord.ui.Item[Any]]:
-    s, locale = p.game.state, p.locale
+    locale = p.locale
     if p.hides_figures:  # how many armies can move in would tell about the board: one button, answered privately
         return [GameButton(p.game_id, verb.CONTROLS, label=_("Continue", locale), style=Blue, emoji="▶️")]
-    assert s.pending is not None
-    lo, hi = s.pending["min"], s.pending["max"]
+    assert p.choices.occupy is not None
+    lo, hi = p.choices.occupy.least, p.choices.occupy.most
     items: list[discord.ui.Item[Any]] = []
     for n in sorted({lo, (lo + hi + 1) // 2, hi}):
         label = _("Move {n}", locale, n=n) if n != hi else _("Move all ({n})", locale, n=n)
@@ -132,17 +138,14 @@ def _move(p: _Panel) -> list[discord.ui.Item[Any]]:
 
 def _last_front(p: _Panel) -> tuple[str, str] | None:
     """The source and target of the last action's battle, while that attack can go on."""
-    game, seat = p.game, p.game.state.current
     last = next(((e["from"], e["to"]) for e in reversed(p.events) if e["type"] == "battle" and "from" in e), None)
-    if last and last[0] in game.attack_sources(seat) and last[1] in game.attack_targets(seat, last[0]):
-        return last
-    return None
+    return last if last is not None and last in p.choices.attack_pairs() else None
 
 
 def _just_taken(p: _Panel) -> str | None:
     """The territory the last action moved into, while it can attack."""
     taken = next((e["to"] for e in reversed(p.events) if e["type"] == "occupied"), None)
-    return taken if taken in p.game.attack_sources(p.game.state.current) else None
+    return taken if taken in p.choices.attack else None
 
 
 def _attack_again(p: _Panel) -> list[discord.ui.Item[Any]]:
@@ -166,7 +169,7 @@ def _attack(p: _Panel) -> list[discord.ui.Item[Any]]:
     """The attacks as one menu, the best odds first (from the territory just taken, its own menu first); the
     button opens them by territory (every attack, where there are more than a menu holds)."""
     game, locale, seat = p.game, p.locale, p.game.state.current
-    if not game.attack_sources(seat):  # only what can be done: no button that would be refused
+    if not p.choices.attack:  # only what can be done: no button that would be refused
         return []
     items: list[discord.ui.Item[Any]] = [GameButton(p.game_id, verb.ATTACK, label=_("Attack", locale),
                                                     style=Red if not p.items else Grey, emoji="⚔️")]
@@ -187,14 +190,14 @@ def _attack(p: _Panel) -> list[discord.ui.Item[Any]]:
 
 
 def _end_attacks(p: _Panel) -> list[discord.ui.Item[Any]]:
-    if p.game.state.phase != ATTACK or not p.game.attack_sources(p.game.state.current):
+    if not (p.choices.end_attack and p.choices.attack):
         return []
     return [GameButton(p.game_id, verb.END_ATTACKS, label=_("End attacks", p.locale), style=Grey, emoji="🏳️")]
 
 
 def _fortify(p: _Panel) -> list[discord.ui.Item[Any]]:
     game, s = p.game, p.game.state
-    if not game.fortify_sources(s.current):
+    if not p.choices.fortify:
         return []
     items: list[discord.ui.Item[Any]] = [GameButton(
         p.game_id, verb.FORTIFY, label=_("Fortify", p.locale), style=Blue if s.phase == FORTIFY else Grey,
@@ -222,7 +225,7 @@ def _continue(p: _Panel) -> list[discord.ui.Item[Any]]:
 
 
 def _undo(p: _Panel) -> list[discord.ui.Item[Any]]:
-    if not p.game.can_undo(p.game.state.current):
+    if not p.choices.undo:
         return []
     return [GameButton(p.game_id, verb.UNDO, label=_("Undo placements", p.locale), style=Grey, emoji="↩️")]
 

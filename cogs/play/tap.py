@@ -12,6 +12,7 @@ import discord
 from cogs.shared.components import GameSelect, view_of
 from cogs.shared.errors import CHANGED, UserError
 from engine import Action, Game
+from engine.choices import Choices, choices_for
 from present import verbs as verb
 from present.i18n import _, continent_name, territory_name
 from present.menus import MAX_OPTIONS, PAIRS, SOURCES, choices, option_label, refs
@@ -87,6 +88,11 @@ class Tap:
     @property
     def locale(self) -> object:
         return self.interaction.locale
+
+    @property
+    def choices(self) -> Choices:
+        """What the tapping seat may do in the game as it is now (``engine.choices``)."""
+        return choices_for(self.game, self.seat)
 
     def name(self, territory: str) -> str:
         return territory_name(self.game.board, territory, self.locale)

@@ -31,6 +31,7 @@ from cogs.shared.postbox import ANSWERED_BY_EDIT, Extras, Post, Postbox, PostOpt
 from cogs.shared.rooms import RoomParts
 from cogs.shared.substitute_news import queue_part  # the takeover's message offers the seat
 from engine import Game, GameState
+from engine.choices import armies_to_place
 from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.game import split_log
 from present import drawing as maps
@@ -38,7 +39,6 @@ from present.drawing import PHONE, prepare
 from present.i18n import _, ngettext
 from present.plans import orders_report
 from present.text import describe, now_text
-from present.turns import armies_to_place
 from present.wording import attempt, clip, note_line, part_lines
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table

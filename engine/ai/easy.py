@@ -22,11 +22,11 @@ import hashlib
 from collections.abc import Sequence
 from typing import TypeVar
 
-from ..actions import Action, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Occupy, Place, Trade
+from ..actions import Action, Blitz
+from ..choices import Choices
 from ..game import Game
 from ..odds import QUICK_LIMIT, odds
-from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
-from .knowledge import Memory, seat_view
+from ..state import NEUTRAL
 from .normal import NormalAI
 
 T = TypeVar("T")
@@ -70,36 +70,15 @@ class EasyAI(NormalAI):
         return ranked[-1]
 
     # -- decisions -------------------------------------------------------------------------------------
-    def choose(self, game: Game, seat: int, memory: Memory | None = None) -> Action:
-        """The next action of ``seat``, from what it may know (``memory``: what it saw under fog)."""
-        return self._decide(seat_view(game, seat, memory), seat)
-
-    def _decide(self, game: Game, seat: int) -> Action:
-        s = game.state
-        if s.phase == CLAIM:
-            return Claim(seat, self._claim(game, seat))
-        if s.phase == SETUP:
-            return self._setup_place(game, seat)
-        if s.phase == CAPITAL:
-            return ChooseCapital(seat, self.capital_choice(game, seat))
-        if s.phase == REINFORCE:
-            best = game.best_set(seat)
-            if best is not None:
-                return Trade(seat, best)
-            return Place(seat, self._reinforce_target(game, seat), s.reinforcements)
-        if s.phase == OCCUPY:
-            return Occupy(seat, self._occupy(game, seat))
-        if s.phase == ATTACK:
-            return self._attack(game, seat) or EndAttack(seat)
-        if s.phase == FORTIFY:
-            if self._roll(game, f"fortify:{s.turn}") < FORTIFY_CHANCE:
-                return self._fortify_choice(game, seat) or EndTurn(seat)
-            return EndTurn(seat)
-        raise RuntimeError(f"no move for phase {s.phase}")
-
-    def _claim(self, game: Game, seat: int) -> str:
+    # Its decisions where they differ from normal's (the dispatch on the choices is normal's, ``_decide``).
+    def _claim_choice(self, game: Game, seat: int) -> str:
         scores = NormalAI.claim_scores(game, seat, near=0.0)   # no eye for its neighbours
         return self._among_best(game, list(scores), scores, "claim")
+
+    def _fortify_move(self, game: Game, seat: int, c: Choices) -> Action | None:
+        if self._roll(game, f"fortify:{game.state.turn}") < FORTIFY_CHANCE:
+            return self._fortify_choice(game, seat, c)
+        return None
 
     def target_continent(self, game: Game, seat: int) -> str:
         """The continent it is after: the one it holds most of that is not yet wholly its own (a continents
@@ -146,17 +125,17 @@ class EasyAI(NormalAI):
         chance = odds(s.armies[src], s.armies[dst], QUICK_LIMIT)[0].win
         return chance + (self._roll(game, f"odds:{src}:{dst}") * 2 - 1) * MISJUDGE
 
-    def _attack(self, game: Game, seat: int) -> Action | None:
+    def _attack_choice(self, game: Game, seat: int, c: Choices) -> Action | None:
         s = game.state
         board = game.board
         goal = self.target_continent(game, seat)
         capitals = self.enemy_capitals(game, seat)
         prey = self.target_seat(game, seat)
-        sources = sorted(game.attack_sources(seat), key=lambda t: -s.armies[t])[:SOURCES]
+        sources = sorted(c.attack, key=lambda t: -s.armies[t])[:SOURCES]
         threshold = AGAIN if s.conquered_this_turn else FIRST
         best: tuple[float, str, str] | None = None
         for src in sources:
-            for dst in game.attack_targets(seat, src):
+            for dst in c.attack[src].targets:
                 guess = self._guess(game, src, dst)
                 if guess < threshold:
                     continue
@@ -172,7 +151,7 @@ class EasyAI(NormalAI):
         _, src, dst = best
         return Blitz(seat, src, dst)
 
-    def _occupy(self, game: Game, seat: int) -> int:
+    def _occupy_count(self, game: Game, seat: int) -> int:
         """The least it may move in, but now and then (``MOVE_ALL``) everything, if the new territory faces an
         enemy."""
         s = game.state

@@ -23,9 +23,10 @@ import math
 from dataclasses import dataclass
 
 from ..actions import Action, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
+from ..choices import Choices, choices_for
 from ..game import Game
 from ..odds import BattleOdds, approximate_odds, battle_odds
-from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
+from ..state import CAPITAL, CLAIM, NEUTRAL, REINFORCE, SETUP
 from .appraisal import WIN, Position
 from .knowledge import Memory, seat_view
 from .normal import NormalAI
@@ -67,35 +68,35 @@ class HardAI(NormalAI):
     def choose(self, game: Game, seat: int, memory: Memory | None = None) -> Action:
         """The next action of ``seat``, from what it may know (``memory``: what it saw under fog)."""
         view = seat_view(game, seat, memory)
-        s = view.state
-        if s.phase in (CLAIM, SETUP, CAPITAL):
-            return self._opening(view, seat)
+        c = choices_for(view, seat)
+        if c.phase in (CLAIM, SETUP, CAPITAL):
+            return self._opening(view, seat, c)
         pos = Position.of(view, seat)
-        if s.phase == REINFORCE:
-            return self._reinforce(pos)
-        if s.phase == OCCUPY:
+        if c.phase == REINFORCE:
+            return self._reinforce(pos, c)
+        if c.occupy is not None:
             return Occupy(seat, self._occupy(pos))
-        if s.phase == ATTACK:
-            plan = self.best_attack(pos)
+        if c.end_attack:
+            plan = self.best_attack(pos, c)
             if plan is not None:
                 return Blitz(seat, plan.source, plan.target, stop_at=plan.stop_at)
             return EndAttack(seat)
-        if s.phase == FORTIFY:
-            return self._fortify(pos) or EndTurn(seat)
-        raise RuntimeError(f"no move for phase {s.phase}")
+        if c.end_turn:
+            return self._fortify(pos, c) or EndTurn(seat)
+        raise RuntimeError(f"no move for phase {c.phase}")
 
     # -- the opening -------------------------------------------------------------------------------
-    def _opening(self, game: Game, seat: int) -> Action:
+    def _opening(self, game: Game, seat: int, c: Choices) -> Action:
         s = game.state
-        if s.phase == CAPITAL:
+        if c.capital:
             return ChooseCapital(seat, self.capital_choice(game, seat))
-        if s.phase == CLAIM:
+        if c.claim:
             return Claim(seat, self._claim(game, seat))
-        if game.setup_left(seat) == 0:
-            return NormalAI._setup_place(self, game, seat)
+        if c.place is None:
+            return NormalAI._setup_place(self, game, seat, c)
         pos = Position.of(game, seat)
-        options = set(game.placeable(seat))
-        count = -(-game.setup_left(seat) // 4) if s.sealed is not None else 1  # a set-up round: a quarter at a time
+        options = set(c.placing)
+        count = -(-c.place.most // 4) if s.sealed is not None else 1  # a set-up round: a quarter at a time
         return Place(seat, self._stack_for(pos, [t for t in pos.mine if t in options] or sorted(options), 0), count)
 
     def _claim(self, game: Game, seat: int) -> str:
@@ -115,12 +116,13 @@ class HardAI(NormalAI):
         return max(game.claimable(), key=score)
 
     # -- reinforcements ------------------------------------------------------------------------------
-    def _reinforce(self, pos: Position) -> Action:
-        game, seat, s = pos.game, pos.seat, pos.game.state
-        best = game.best_set(seat)
-        if best is not None:
-            return Trade(seat, best)
-        count = s.reinforcements
+    def _reinforce(self, pos: Position, c: Choices) -> Action:
+        seat = pos.seat
+        if c.trade:
+            return Trade(seat, c.trade[0].cards)
+        if c.place is None:
+            raise RuntimeError("nothing to trade or place")
+        count = c.place.most
         guard = self._guard(pos)
         if guard is not None:
             territory, need = guard
@@ -228,15 +230,14 @@ class HardAI(NormalAI):
                 and board.continent_of(n).id == continent and not pos.game.friendly(pos.seat, s.owners.get(n))]
         return 0.5 * len(rest) if rest else 0.0
 
-    def best_attack(self, pos: Position) -> Plan | None:
-        s, game = pos.game.state, pos.game
+    def best_attack(self, pos: Position, c: Choices) -> Plan | None:
+        """The attack worth the most of those offered (``c``), if any is worth making."""
+        s = pos.game.state
         best: Plan | None = None
-        for src in game.attack_sources(pos.seat):
-            armies = s.armies[src]
-            for dst in game.attack_targets(pos.seat, src):
-                score, stop_at = self.price(pos, src, dst, armies)
-                if best is None or score > best.score:
-                    best = Plan(score, src, dst, stop_at)
+        for src, dst in c.attack_pairs():
+            score, stop_at = self.price(pos, src, dst, s.armies[src])
+            if best is None or score > best.score:
+                best = Plan(score, src, dst, stop_at)
         margin = MARGIN if s.conquered_this_turn and not pos.sweep else 0.0
         if best is None or best.score <= margin:
             return None
@@ -262,14 +263,14 @@ class HardAI(NormalAI):
         return max(lo, min(hi, total - max(1, keep)))
 
     # -- the free move ----------------------------------------------------------------------------
-    def _fortify(self, pos: Position) -> Action | None:
+    def _fortify(self, pos: Position, c: Choices) -> Action | None:
         game, s, seat = pos.game, pos.game.state, pos.seat
         best: tuple[float, str, str] | None = None
-        for src in game.fortify_sources(seat):
+        for src, options in c.fortify.items():
             if pos.hostile(src):
                 continue
-            movable = s.armies[src] - 1
-            for dst in game.fortify_targets(seat, src):
+            movable = options.most
+            for dst in options.targets:
                 if s.owners.get(dst) != seat:
                     continue
                 if pos.hostile(dst):
@@ -287,7 +288,7 @@ class HardAI(NormalAI):
         if best is None:
             return None
         _, src, dst = best
-        return Fortify(seat, src, dst, s.armies[src] - 1)
+        return Fortify(seat, src, dst, c.fortify[src].most)
 
 
 __all__ = ["HardAI", "Position"]

@@ -6,10 +6,13 @@ know (``knowledge.seat_view``): under fog, the board out of sight as it last saw
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..actions import Action, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
+from ..choices import Choices, choices_for
 from ..game import Game
 from ..odds import QUICK_LIMIT, odds
-from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, NEUTRAL, OCCUPY, REINFORCE, SETUP
+from ..state import NEUTRAL, REINFORCE, SETUP
 from .knowledge import Memory, seat_view
 
 
@@ -80,31 +83,40 @@ class NormalAI:
         return self._decide(seat_view(game, seat, memory), seat)
 
     def _decide(self, game: Game, seat: int) -> Action:
-        s = game.state
-        if s.phase == CLAIM:
+        """The move for what ``seat`` may do now (``engine.choices``), phase by phase."""
+        c = choices_for(game, seat)
+        if c.claim:
             return Claim(seat, self._claim_choice(game, seat))
-        if s.phase == SETUP:
-            return self._setup_place(game, seat)
-        if s.phase == CAPITAL:
+        if c.capital:
             return ChooseCapital(seat, self.capital_choice(game, seat))
-        if s.phase == REINFORCE:
-            best = game.best_set(seat)
-            if best is not None and (not self.cautious or game.must_trade(seat)):
-                return Trade(seat, best)
-            if self.cautious:
-                target = self._most_threatened(game, seat)
-                count = s.reinforcements if self.minimal else max(1, (s.reinforcements + 1) // 2)
-                return Place(seat, target, count)
-            return Place(seat, self._reinforce_target(game, seat), s.reinforcements)
-        if self.cautious and s.phase in (ATTACK, FORTIFY):
-            return EndTurn(seat)
-        if s.phase == OCCUPY:
+        if c.phase == SETUP:
+            return self._setup_place(game, seat, c)
+        if c.phase == REINFORCE:
+            return self._reinforce_move(game, seat, c)
+        if c.occupy is not None:
             return Occupy(seat, self._occupy_count(game, seat))
-        if s.phase == ATTACK:
-            return self._attack_choice(game, seat) or EndAttack(seat)
-        if s.phase == FORTIFY:
-            return self._fortify_choice(game, seat) or EndTurn(seat)
-        raise RuntimeError(f"no move for phase {s.phase}")
+        if self.cautious and c.end_turn:
+            return EndTurn(seat)
+        if c.end_attack:
+            return self._attack_choice(game, seat, c) or EndAttack(seat)
+        if c.end_turn:
+            return self._fortify_move(game, seat, c) or EndTurn(seat)
+        raise RuntimeError(f"no move for phase {c.phase}")
+
+    def _reinforce_move(self, game: Game, seat: int, c: Choices) -> Action:
+        """The best set while one may be traded (cautious: only a forced trade), else the reinforcements."""
+        if c.trade and (not self.cautious or c.must_trade):
+            return Trade(seat, c.trade[0].cards)
+        if c.place is None:
+            raise RuntimeError("nothing to trade or place")
+        if self.cautious:
+            count = c.place.most if self.minimal else max(1, (c.place.most + 1) // 2)
+            return Place(seat, self._most_threatened(game, seat), count)
+        return Place(seat, self._reinforce_target(game, seat), c.place.most)
+
+    def _fortify_move(self, game: Game, seat: int, c: Choices) -> Action | None:
+        """The free move of the turn, or None to end the turn without one."""
+        return self._fortify_choice(game, seat, c)
 
     @staticmethod
     def claim_scores(game: Game, seat: int, near: float = 0.3) -> dict[str, float]:
@@ -124,18 +136,19 @@ class NormalAI:
         scores = self.claim_scores(game, seat)
         return max(scores, key=scores.__getitem__)
 
-    def _setup_place(self, game: Game, seat: int) -> Action:
+    def _setup_place(self, game: Game, seat: int, c: Choices) -> Action:
         s = game.state
-        if game.setup_left(seat) == 0:
+        if c.place is None and c.neutral is not None:
             # Two-player setup: put the neutral army where it blocks the opponent most. Every territory offered
             # now is neutral (under fog the seat's view may not show them as such: the menu does).
-            neutral = game.placeable(seat)
             def wall(t: str) -> float:
                 enemies = sum(1 for n in game.board.neighbours(t) if s.owners.get(n) not in (seat, NEUTRAL))
                 return enemies - s.armies.get(t, 0) * 0.1
-            return Place(seat, max(neutral, key=wall), 1)
+            return Place(seat, max(c.neutral.territories, key=wall), 1)
+        if c.place is None:
+            raise RuntimeError("no starting army to place")
         # In a set-up round the armies go a quarter of what is left at a time (fewer decisions, the same spread).
-        count = -(-game.setup_left(seat) // 4) if s.sealed is not None else 1
+        count = -(-c.place.most // 4) if s.sealed is not None else 1
         return Place(seat, self._reinforce_target(game, seat), count)
 
     def capital_choice(self, game: Game, seat: int) -> str:
@@ -181,7 +194,7 @@ class NormalAI:
         return max(mine, key=lambda t: (self.enemy_pressure(game, seat, t) - s.armies[t],
                                         self.is_border(game, seat, t)))
 
-    def _attack_choice(self, game: Game, seat: int) -> Action | None:
+    def _attack_choice(self, game: Game, seat: int, c: Choices) -> Action | None:
         s = game.state
         goal = self.target_continent(game, seat)
         best: tuple[float, str, str] | None = None
@@ -189,33 +202,32 @@ class NormalAI:
                             if all(s.owners.get(t) == seat for t in c.territories)}
         prey = self.target_seat(game, seat)
         capitals = self.enemy_capitals(game, seat)
-        for src in game.attack_sources(seat):
-            for dst in game.attack_targets(seat, src):
-                chance = odds(s.armies[src], s.armies[dst], QUICK_LIMIT)[0]  # a large battle: approximated
-                c = game.board.territories[dst].continent
-                value = chance.win
-                value += 0.25 if c == goal else 0.0
-                defender = s.owners[dst]
-                if defender != NEUTRAL:
-                    remaining = sum(1 for o in s.owners.values() if o == defender)
-                    if remaining <= 3:
-                        value += 0.3  # finish a player: cards
-                        if len(s.hands.get(defender, [])) >= 3:
-                            value += 0.2
-                    # Breaking an enemy continent is worth a lot.
-                    if all(s.owners.get(t) == defender for t in game.board.continents[c].territories):
-                        value += 0.3
-                else:
-                    value -= 0.1
-                if c in owned_continents:
-                    value += 0.1
-                if prey is not None and defender == prey:
-                    value += 0.35
-                if dst in capitals:
-                    value += 0.35
-                threshold = 0.6 if not s.conquered_this_turn else 0.75
-                if chance.win >= threshold and (best is None or value > best[0]):
-                    best = (value, src, dst)
+        for src, dst in c.attack_pairs():
+            chance = odds(s.armies[src], s.armies[dst], QUICK_LIMIT)[0]  # a large battle: approximated
+            continent = game.board.territories[dst].continent
+            value = chance.win
+            value += 0.25 if continent == goal else 0.0
+            defender = s.owners[dst]
+            if defender != NEUTRAL:
+                remaining = sum(1 for o in s.owners.values() if o == defender)
+                if remaining <= 3:
+                    value += 0.3  # finish a player: cards
+                    if len(s.hands.get(defender, [])) >= 3:
+                        value += 0.2
+                # Breaking an enemy continent is worth a lot.
+                if all(s.owners.get(t) == defender for t in game.board.continents[continent].territories):
+                    value += 0.3
+            else:
+                value -= 0.1
+            if continent in owned_continents:
+                value += 0.1
+            if prey is not None and defender == prey:
+                value += 0.35
+            if dst in capitals:
+                value += 0.35
+            threshold = 0.6 if not s.conquered_this_turn else 0.75
+            if chance.win >= threshold and (best is None or value > best[0]):
+                best = (value, src, dst)
         if best is None:
             return None
         _, src, dst = best
@@ -238,14 +250,14 @@ class NormalAI:
             return hi
         return max(lo, min(hi, (hi + 1) * 2 // 3))
 
-    def _fortify_choice(self, game: Game, seat: int) -> Action | None:
+    def _fortify_choice(self, game: Game, seat: int, c: Choices) -> Action | None:
         # Armies only ever move from interior territories toward borders, so with fortify "unlimited" the
         # moves of a turn run out: a border territory is never a source.
         s = game.state
-        interior = [t for t in game.fortify_sources(seat) if not self.is_border(game, seat, t)]
+        interior = [t for t in c.fortify if not self.is_border(game, seat, t)]
         best: tuple[int, str, str] | None = None
         for src in interior:
-            for dst in self._own_targets(game, seat, src):
+            for dst in self._own_targets(game, seat, c.fortify[src].targets):
                 if self.is_border(game, seat, dst):
                     gain = s.armies[src] - 1 + self.enemy_pressure(game, seat, dst)
                     if best is None or gain > best[0]:
@@ -253,15 +265,15 @@ class NormalAI:
         if best is None:
             # Move interior armies one step closer to a border.
             for src in interior:
-                for dst in self._own_targets(game, seat, src):
+                for dst in self._own_targets(game, seat, c.fortify[src].targets):
                     if any(self.is_border(game, seat, n) for n in game.board.neighbours(dst)
                            if s.owners.get(n) == seat):
-                        return Fortify(seat, src, dst, s.armies[src] - 1)
+                        return Fortify(seat, src, dst, c.fortify[src].most)
             return None
         _, src, dst = best
-        return Fortify(seat, src, dst, s.armies[src] - 1)
+        return Fortify(seat, src, dst, c.fortify[src].most)
 
     @staticmethod
-    def _own_targets(game: Game, seat: int, source: str) -> list[str]:
+    def _own_targets(game: Game, seat: int, targets: Sequence[str]) -> list[str]:
         """Fortify targets that stay ours (armies moved to a teammate become the teammate's)."""
-        return [t for t in game.fortify_targets(seat, source) if game.state.owners.get(t) == seat]
+        return [t for t in targets if game.state.owners.get(t) == seat]

@@ -32,8 +32,9 @@ from ..actions import (
     Surrender,
     Trade,
 )
+from ..choices import Choices, choices_for
 from ..game import Game
-from ..state import ATTACK, CAPITAL, CLAIM, FORTIFY, OCCUPY, REINFORCE, SETUP
+from ..state import CAPITAL, CLAIM, REINFORCE, SETUP
 from .knowledge import Memory, seat_view
 
 T = TypeVar("T")
@@ -77,43 +78,44 @@ class RandomAI:
     def _decide(self, game: Game, seat: int) -> Action:
         s = game.state
         rng = self.rng(game)
-        if s.phase == CLAIM:
-            return Claim(seat, pick(rng, game.claimable()))
-        if s.phase == SETUP:
-            territory = pick(rng, game.placeable(seat))
-            # Under fog a neutral territory out of sight is not in the view: any placeable one not its own is neutral.
-            left = game.setup_left(seat) if s.owners.get(territory) == seat else s.neutral_left
-            return Place(seat, territory, amount(rng, 1, left))
-        if s.phase == CAPITAL:
-            return ChooseCapital(seat, pick(rng, game.capital_choices(seat)))
-        if s.phase in (REINFORCE, ATTACK, OCCUPY, FORTIFY) and rng.random() < self.surrender_chance(game):
+        c = choices_for(game, seat)
+        if c.phase == CLAIM:
+            return Claim(seat, pick(rng, c.claim))
+        if c.phase == SETUP:
+            territory = pick(rng, c.placing)
+            return Place(seat, territory, amount(rng, 1, c.placing_most(territory)))
+        if c.phase == CAPITAL:
+            return ChooseCapital(seat, pick(rng, c.capital))
+        if c.surrender and rng.random() < self.surrender_chance(game):
             return Surrender(seat)
-        if s.phase == REINFORCE:
-            sets = game.tradeable_sets(seat)
-            if sets and (game.must_trade(seat) or rng.random() < 0.5 or s.reinforcements < 1):
-                cards = pick(rng, sets)
-                held = [c for c in cards if not game.board.is_wild(c) and s.owners.get(c) == seat]
-                return Trade(seat, cards, pick(rng, [None, *held]))
-            return Place(seat, pick(rng, game.placeable(seat)), amount(rng, 1, s.reinforcements))
-        if s.phase == OCCUPY:
-            low, high = game.move_in_range() or (0, 0)
-            return Occupy(seat, amount(rng, low, high))
-        if s.phase == ATTACK:
-            sources = game.attack_sources(seat)
+        if c.phase == REINFORCE:
+            # Any set, in the order of the hand.
+            hand = s.hands.get(seat, [])
+            sets = sorted(c.trade, key=lambda option: [hand.index(card) for card in option.cards])
+            if sets and (c.must_trade or rng.random() < 0.5 or c.place is None):
+                option = pick(rng, sets)
+                return Trade(seat, option.cards, pick(rng, [None, *option.bonus]))
+            assert c.place is not None
+            return Place(seat, pick(rng, c.place.territories), amount(rng, 1, c.place.most))
+        if c.occupy is not None:
+            return Occupy(seat, amount(rng, c.occupy.least, c.occupy.most))
+        if c.end_attack:
+            sources = list(c.attack)
             if not sources or rng.random() < self.stop:
                 moves = [EndAttack(seat), EndTurn(seat)]
-                if game.fortify_sources(seat):
-                    moves.append(self._fortify(game, seat, rng))
+                if c.fortify:
+                    moves.append(self._fortify(c, rng))
                 return pick(rng, moves)
             source = pick(rng, sources)
-            target = pick(rng, game.attack_targets(seat, source))
+            options = c.attack[source]
+            target = pick(rng, options.targets)
             if rng.random() < 0.5:
-                return Blitz(seat, source, target, amount(rng, 1, s.armies[source] - 1))
-            allowed = game.allowed_dice(source)
+                return Blitz(seat, source, target, amount(rng, 1, options.stop_most))
+            allowed = options.dice
             return Attack(seat, source, target, pick(rng, [1, allowed[-1], pick(rng, allowed), None]))
-        if s.phase == FORTIFY:
-            if game.fortify_sources(seat) and rng.random() < 0.5:
-                return self._fortify(game, seat, rng)
+        if c.end_turn:
+            if c.fortify and rng.random() < 0.5:
+                return self._fortify(c, rng)
             return EndTurn(seat)
         raise RuntimeError(f"no move for phase {s.phase}")
 
@@ -122,11 +124,11 @@ class RandomAI:
         return self.surrender * (1 + max(0, game.state.round - self.patience))
 
     @staticmethod
-    def _fortify(game: Game, seat: int, rng: random.Random) -> Fortify:
-        """Any fortify move: from a source the game offers, to any territory it may reach, 1 to all but one."""
-        source = pick(rng, game.fortify_sources(seat))
-        target = pick(rng, game.fortify_targets(seat, source))
-        return Fortify(seat, source, target, amount(rng, 1, game.state.armies[source] - 1))
+    def _fortify(c: Choices, rng: random.Random) -> Fortify:
+        """Any fortify move offered: from any source, to any territory it may reach, 1 to all but one."""
+        source = pick(rng, list(c.fortify))
+        options = c.fortify[source]
+        return Fortify(c.seat, source, pick(rng, options.targets), amount(rng, 1, options.most))
 
 
 def pick(rng: random.Random, options: Sequence[T]) -> T:
