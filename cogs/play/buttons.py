@@ -16,21 +16,8 @@ from cogs.play.panel import Blue, Grey, Red, controls, count_select
 from cogs.play.tap import Tap, in_phase
 from cogs.shared.components import GameButton, GameSelect, view_of
 from cogs.shared.errors import UserError
-from engine import (
-    Attack,
-    Blitz,
-    ChooseCapital,
-    Claim,
-    EndAttack,
-    EndTurn,
-    Fortify,
-    Occupy,
-    Place,
-    Surrender,
-    Trade,
-    Undo,
-)
-from engine.actions import StartTurn
+from engine import Attack, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Surrender, Trade
+from engine.actions import StartTurn, Undo
 from engine.choices import armies_to_place
 from engine.odds import QUICK_LIMIT, odds
 from engine.state import ATTACK, SETUP
