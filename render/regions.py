@@ -202,28 +202,46 @@ def sea_route(regions: Image.Image, a: Sequence[float], b: Sequence[float], own:
             if off_course(regions, segments, own) <= OFF_COURSE:
                 return segments
     out: list[Segment] = []
+    for end, other in ((a, b), (b, a)):
+        out += _stub(regions, end, math.atan2(other[1] - end[1], other[0] - end[0]), own, badge, d)
+    return tuple(out)
+
+
+FAN = (0, 20, -20, 40, -40, 60, -60, 90, -90, 120, -120, 150, -150, 180)   # degrees off the other end's way
+
+
+def _stub(regions: Image.Image, start: Sequence[float], toward: float, own: set[int], badge: int,
+          d: float) -> tuple[Segment, ...]:
+    """A route's stub from the badge at ``start``: over its own land to its coast, then ``STUB`` px out to sea
+    (short of any other land, of the map's edge and of the middle of the route), ending in a ring. Toward the
+    other end (``toward``, an angle) where the way there is clear, else the nearest way round that is (Alaska,
+    whose coast toward Kamchatka is across the Bering Strait, off the map's west edge); none where no way is."""
     gap = badge / 2 + 6
-    h = regions.height
-    for (x, y), (tx, ty) in ((a, b), (b, a)):
-        ux, uy = (tx - x) / d, (ty - y) / d
-        # Over its own land to its coast, then STUB px out to sea (short of any other land, and of the middle).
-        reach, at_sea = gap, 0.0
-        while reach < d / 2 - 8 and at_sea < STUB:
-            px, py = round(x + ux * (reach + 8)), round(y + uy * (reach + 8))
-            if not (0 <= px < width and 0 <= py < h):
+    width, height = regions.size
+    for degrees in FAN:
+        angle = toward + math.radians(degrees)
+        ux, uy = math.cos(angle), math.sin(angle)
+        reach, at_sea, clear = gap, 0.0, False
+        while reach < max(d / 2 - 8, gap + STUB + 8):
+            px, py = round(start[0] + ux * (reach + 8)), round(start[1] + uy * (reach + 8))
+            if not (0 <= px < width and 0 <= py < height):
                 break
             v = regions.getpixel((px, py))
             if v and v not in own:
                 break
             at_sea += 0 if v else 2.0
             reach += 2.0
-        if reach <= gap + 4:
+            if at_sea >= STUB:
+                clear = True
+                break
+        if not clear and at_sea < STUB / 2:
             continue
-        x0, y0 = x + ux * gap, y + uy * gap
-        x1, y1 = x + ux * reach, y + uy * reach
-        out.append((x0, y0, x1, y1))
-        out += _stub_marker(x1 + ux * 5, y1 + uy * 5)
-    return tuple(out) or straight
+        x0, y0 = start[0] + ux * gap, start[1] + uy * gap
+        x1, y1 = start[0] + ux * reach, start[1] + uy * reach
+        stub = ((x0, y0, x1, y1), *_stub_marker(x1 + ux * 5, y1 + uy * 5))
+        if off_course(regions, stub, own) <= OFF_COURSE:    # its ring too lies clear of other land
+            return stub
+    return ()
 
 
 def arrowhead(segments: Sequence[tuple[float, float, float, float]], target: Sequence[float], size: float = 13.0

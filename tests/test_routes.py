@@ -117,3 +117,19 @@ def test_the_import_preview_draws_a_maps_own_route_path_and_label():
     layers = static_layers(pkg.board)
     assert layers.layout is not None      # the name where the file puts it, far from its coast as it is
     assert layers.layout.continents["c1"] == (round(700 * scale), round(720 * scale))
+
+
+def test_a_route_whose_ends_face_other_land_is_a_stub_out_to_open_sea_never_a_line_over_land():
+    """TEG's Chile–Australia and the classic picture's Alaska–Kamchatka (that go round the world where the
+    picture says so, but do not reach the map's edge): each end faces another territory's land all the way
+    across the map, so no bend and no stub toward the other end stays at sea. Each end gets its stub the nearest way
+    its own coast is open, never a straight line over land."""
+    blob, files = islands([(80, 300, 300, 500), (300, 0, 420, 800), (980, 0, 1100, 800), (1100, 300, 1320, 500)],
+                          [["t1", "t4"], ["t1", "t2"], ["t2", "t3"], ["t3", "t4"]])
+    geo, segments, share = drawn(blob, files, "t1", "t4")
+    assert share <= OFF_COURSE, segments
+    a, b = geo.territories["t1"].anchor, geo.territories["t4"].anchor
+    stubs = [s for s in segments if math.dist(s[:2], a) < geo.badge_size or math.dist(s[:2], b) < geo.badge_size]
+    assert len(stubs) == 2                                             # one from each badge
+    assert all(geo.label.getpixel((round(s[2]), round(s[3]))) == 0 for s in stubs)     # each out at sea
+    assert all(geo.label.getpixel((round(s[2]), round(s[3]))) == 0 for s in segments if s not in stubs)
