@@ -20,6 +20,7 @@ from PIL import Image, ImageChops, ImageFilter
 from . import style
 from .geometry import Geometry, GeometryData, TerritoryData, TerritoryShape
 from .layout import label_box
+from .traces import PictureRoutes
 
 Colour = tuple[int, int, int]
 # Coast tints of continents that do not give a colour, in the order of the map's continents.
@@ -180,14 +181,20 @@ STUB = 30.0   # px of a route's stub from its badge
 
 
 def sea_route(regions: Image.Image, a: Sequence[float], b: Sequence[float], own: set[int], wrap: bool,
-              badge: int = style.BADGE_SIZE, path: Sequence[Sequence[float]] | None = None) -> tuple[Segment, ...]:
-    """How a sea route is drawn: through the map's own ``path`` if it gives one; else straight, or, where
-    that crosses other territories' land (a route whose picture curves round a coast), bent round it, off to
-    one side of the middle and then the other, further each time; where no bend stays at sea, a short stub
-    from each badge toward the other, ending in a small ring (the picture shows the way)."""
+              badge: int = style.BADGE_SIZE, path: Sequence[Sequence[float]] | None = None,
+              traced: Sequence[Sequence[float]] | None = None) -> tuple[Segment, ...]:
+    """How a sea route is drawn: through the map's own ``path`` if it gives one; else along the way the map's
+    picture draws it (``traced``: ``traces.PictureRoutes.way``) where that keeps clear of other land; else
+    straight, or, where that crosses other territories' land, bent round it, off to one side of the middle and
+    then the other, further each time; where no bend stays at sea, a short stub from each badge out to sea,
+    ending in a small ring."""
     width = regions.width
     if path:
         return polyline_segments([a, *path, b], badge)
+    if traced and not wrap:
+        along = polyline_segments([a, *traced, b], badge)
+        if off_course(regions, along, own) <= OFF_COURSE:
+            return along
     straight = route_segments(a, b, width, wrap, badge)
     if wrap or off_course(regions, straight, own) <= OFF_COURSE:
         return straight
@@ -202,8 +209,11 @@ def sea_route(regions: Image.Image, a: Sequence[float], b: Sequence[float], own:
             if off_course(regions, segments, own) <= OFF_COURSE:
                 return segments
     out: list[Segment] = []
+    round_world = abs(dx) > width / 2    # going round is shorter: each stub sets off toward its own edge
     for end, other in ((a, b), (b, a)):
-        out += _stub(regions, end, math.atan2(other[1] - end[1], other[0] - end[0]), own, badge, d)
+        toward = (math.pi if end[0] < other[0] else 0.0) if round_world else \
+            math.atan2(other[1] - end[1], other[0] - end[0])
+        out += _stub(regions, end, toward, own, badge, d)
     return tuple(out)
 
 
@@ -435,12 +445,15 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     one_way = {(str(a), str(b)) for a, b in data.get("one_way", [])}
     drawn: set[tuple[str, str]] = set()
     paths = {tuple(p["between"]): p["path"] for p in data.get("route_paths", [])}
+    picture = PictureRoutes(regions, background) if background is not None and data.get("sea_routes") else None
     for route in data.get("sea_routes", []):
         a, b = route[0], route[1]
         wrap = len(route) > 2 and route[2] == "wrap"
         path = paths.get((a, b)) or list(reversed(paths.get((b, a), [])))
+        traced = picture.way(shapes[a].anchor, shapes[b].anchor, (shapes[a].value, shapes[b].value)) \
+            if picture is not None and not path and not wrap else None
         segments = sea_route(regions, shapes[a].anchor, shapes[b].anchor, {shapes[a].value, shapes[b].value}, wrap,
-                             badge, path)
+                             badge, path, traced)
         if (b, a) in one_way:
             a, b = b, a
         if (a, b) in one_way:
