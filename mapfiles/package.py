@@ -20,7 +20,7 @@ from PIL import Image
 
 from engine import Board, MapError, parse_map
 from engine.board import builtin_maps, plain_text
-from render.regions import LEGEND_ROOM, land_in_corners, parse_colour
+from render.regions import LEGEND_ROOM, land_in_corners, parse_colour, room_for_legend
 
 from .errors import MapFileError
 from .images import open_image, png_bytes, rgb_colours
@@ -212,7 +212,7 @@ def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, cl
     regions = values.resize(size, Image.Resampling.NEAREST)
     if background is not None:
         background = background.convert("RGB").resize(size, Image.Resampling.LANCZOS)
-    regions, background = _room_for_legend(regions, background)
+    regions, background = _room_for_legend(regions, background, data, clean)
     check_regions(regions, data)
     for t in data["territories"]:
         for key in ("anchor", "label"):
@@ -245,10 +245,19 @@ def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, cl
     return MapPackage(data, regions, background, board)
 
 
-def _room_for_legend(regions: Image.Image, background: Image.Image | None
+def _room_for_legend(regions: Image.Image, background: Image.Image | None, data: dict[str, Any], new: bool
                      ) -> tuple[Image.Image, Image.Image | None]:
-    """A map with land in every corner gets a strip of sea at the bottom, where the legend goes."""
-    if min(land_in_corners(regions).values()) == 0 or regions.height + LEGEND_ROOM[1] > MAX_HEIGHT:
+    """A map with no place for the legend gets a strip of sea at the bottom, where the legend goes: a new map
+    (``new``) where every place along its edges hides land or the picture's own text (``room_for_legend``);
+    it says so in ``legend_strip``, and a stored map that says so has its strip already. A map stored before
+    (read as it was stored, so that its id stays the same) gets one where every corner has land."""
+    if new:
+        data["legend_strip"] = not room_for_legend(regions, background) \
+            and regions.height + LEGEND_ROOM[1] <= MAX_HEIGHT
+        roomy = not data["legend_strip"]
+    else:
+        roomy = "legend_strip" in data or min(land_in_corners(regions).values()) == 0
+    if roomy or regions.height + LEGEND_ROOM[1] > MAX_HEIGHT:
         return regions, background
     size = (regions.width, regions.height + LEGEND_ROOM[1])
     grown = Image.new("L", size, 0)

@@ -293,7 +293,8 @@ def land_in_corners(regions: Image.Image, size: tuple[int, int] = LEGEND_ROOM) -
     return {k: sum(regions.crop(box).histogram()[1:]) for k, box in _corner_boxes(regions.size, size).items()}
 
 
-BUSY_EDGE = 40        # a pixel of the picture whose edge filter reaches this is detail (a line, a letter)
+BUSY_EDGE = 80        # a pixel of the picture whose edge filter reaches this is detail (a line, a letter; the
+                      # softer edges of a satellite picture's sea or of a shaded land are not)
 BUSY_TRACE = 0.02     # a share of detail below this is a trace (a coast, a wave): above it, text or a table
 
 
@@ -323,6 +324,14 @@ def busy_in_corners(background: Image.Image, size: tuple[int, int] = LEGEND_ROOM
         crop = edges.crop(box)
         out[k] = crop.histogram()[255] / max(1, crop.width * crop.height)
     return out
+
+
+def room_for_legend(regions: Image.Image, background: Image.Image | None = None) -> bool:
+    """Whether the legend has a place on the map that hides no land and none of the picture's own text (a
+    title, its table of bonuses): else it goes in a strip added below the picture."""
+    places = _legend_places(regions.size)
+    busy = busy_in_corners(background) if background is not None else dict.fromkeys(places, 0.0)
+    return any(busy[k] < BUSY_TRACE and regions.crop(box).getbbox() is None for k, box in places.items())
 
 
 def legend_corner(regions: Image.Image, background: Image.Image | None = None) -> str:
