@@ -463,7 +463,7 @@ def picture_borders(regions: Image.Image, picture: Image.Image, pairs: set[tuple
     sea = regions.point([255] + [0] * 255)
     seams = ImageChops.multiply(close_seams(regions, 2).point([0] + [255] * 255), sea)
     line = _median(picture, seams)
-    sea_colour = _median(picture, sea.filter(ImageFilter.MinFilter(11)))
+    sea_colour = _median(picture, sea.filter(ImageFilter.BoxBlur(5)).point(lambda v: 255 if v == 255 else 0))
     if line is None or sea_colour is None or seams.histogram()[255] < 50:
         return {}
     red, green, blue = ImageChops.difference(picture, Image.new("RGB", picture.size, line)).split()
@@ -474,8 +474,9 @@ def picture_borders(regions: Image.Image, picture: Image.Image, pairs: set[tuple
         return {}
     w, h = regions.size
     boxes = rough_boxes(regions, max(max(p) for p in pairs))
+    within = touching_pairs(regions, PICTURE_REACH, seam=PICTURE_REACH)     # one pass: the pairs near enough
     out: dict[tuple[int, int], bool] = {}
-    for a, b in sorted(pairs):
+    for a, b in sorted(pairs & within):
         if a not in boxes or b not in boxes:
             continue
         (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[a], boxes[b]
@@ -486,7 +487,7 @@ def picture_borders(regions: Image.Image, picture: Image.Image, pairs: set[tuple
         open_water = sea.crop(box)
         for k in range(2, PICTURE_REACH // 2 + 1):
             # The middle of the gap: no territory within k px of both (the first k where there is any).
-            grown = [m.filter(ImageFilter.MaxFilter(2 * k + 1)) for m in masks]
+            grown = [m.filter(ImageFilter.BoxBlur(k)).point(lambda v: 255 if v else 0) for m in masks]
             gap = ImageChops.multiply(ImageChops.multiply(grown[0], grown[1]), open_water)
             if gap.getbbox() is None:
                 continue
