@@ -27,6 +27,7 @@ from .images import open_image, png_bytes, rgb_colours
 
 RENDER_WIDTH = 1600            # every map is drawn this wide
 MIN_HEIGHT, MAX_HEIGHT = 300, 1400
+MAX_SEAM_SCALE = 4.0          # seams are closed up to this many times their width at the map maker's size
 MAX_JSON_BYTES = 1024 * 1024
 MIN_REGION_PIXELS = 40         # a territory smaller than this at the drawn size cannot be seen or tapped
 MAP_FILE, REGIONS_FILE, BACKGROUND_FILE = "map.json", "regions.png", "background.png"
@@ -210,6 +211,10 @@ def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, cl
         raise MapFileError("At {width} pixels wide the map would be {height} pixels high; it must be "
                            "{low} to {high}.", width=RENDER_WIDTH, height=size[1], low=MIN_HEIGHT, high=MAX_HEIGHT)
     regions = values.resize(size, Image.Resampling.NEAREST)
+    if clean:   # how much the region image was enlarged, from the map maker's own size: its seams grew with it
+        prior = data.get("seam_scale")
+        prior = prior if isinstance(prior, (int, float)) and 1 <= prior <= MAX_SEAM_SCALE else 1.0
+        data["seam_scale"] = round(min(MAX_SEAM_SCALE, max(1.0, factor * prior)), 3)
     if background is not None:
         background = background.convert("RGB").resize(size, Image.Resampling.LANCZOS)
     regions, background = _room_for_legend(regions, background, data, clean)
@@ -251,7 +256,7 @@ def _room_for_legend(regions: Image.Image, background: Image.Image | None, data:
     (``new``) where every place along its edges hides land or the picture's own text (``room_for_legend``);
     it says so in ``legend_strip``, and a stored map that says so has its strip already. A map stored before
     (read as it was stored, so that its id stays the same) gets one where every corner has land."""
-    if new:
+    if new and data.get("legend_strip") is not True:     # (a map that has its strip, written out and read again)
         data["legend_strip"] = not room_for_legend(regions, background) \
             and regions.height + LEGEND_ROOM[1] <= MAX_HEIGHT
         roomy = not data["legend_strip"]

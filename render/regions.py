@@ -354,11 +354,12 @@ def legend_corner(regions: Image.Image, background: Image.Image | None = None) -
 SEAM = 3   # px: a line of "no territory" up to this wide between two lands is closed (one border)
 
 
-def close_seams(regions: Image.Image, reach: int = SEAM) -> Image.Image:
+def close_seams(regions: Image.Image, reach: int = SEAM, straits: Sequence[tuple[int, int]] = ()) -> Image.Image:
     """The region image with its seams closed: the lines of "no territory" 1 to 3 px wide that many community
     maps leave between neighbours (and in narrow notches of one region) become land of the region beside them,
     so that two neighbours meet in one drawn border, not two coasts with a pale channel between. A pixel is in
-    a seam when land lies on both sides of it, across, down or diagonally, at most ``reach`` px apart."""
+    a seam when land lies on both sides of it, across, down or diagonally, at most ``reach`` px apart; not
+    between the two regions of one of ``straits`` (pairs of region values: sea routes, whose water stays)."""
     land = regions.point([0] + [255] * 255)
     w, h = regions.size
     seam = Image.new("L", regions.size, 0)
@@ -377,6 +378,8 @@ def close_seams(regions: Image.Image, reach: int = SEAM) -> Image.Image:
     edge = Image.new("L", regions.size, 0)
     edge.paste(255, (reach, reach, w - reach, h - reach))
     seam = ImageChops.multiply(ImageChops.multiply(seam, edge), ImageChops.invert(land))
+    if straits and seam.getbbox() is not None:
+        seam = _keep_straits(regions, seam, reach, straits)
     box = seam.getbbox()
     if box is None:
         return regions
@@ -393,11 +396,40 @@ def close_seams(regions: Image.Image, reach: int = SEAM) -> Image.Image:
     return Image.composite(near, regions, seam)
 
 
+def _keep_straits(regions: Image.Image, seam: Image.Image, reach: int, straits: Sequence[tuple[int, int]]
+                  ) -> Image.Image:
+    """``seam`` without the water of ``straits``: the pixels within ``reach`` of both regions of a pair."""
+    w, h = regions.size
+    boxes = rough_boxes(regions, max(max(pair) for pair in straits))
+    out = seam.copy()
+    for one, other in straits:
+        if one not in boxes or other not in boxes:
+            continue
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[one], boxes[other]
+        area = (max(0, min(ax0, bx0) - reach), max(0, min(ay0, by0) - reach),
+                min(w, max(ax1, bx1) + reach), min(h, max(ay1, by1) + reach))
+        around = regions.crop(area)
+        spread = [around.point([255 if v == value else 0 for v in range(256)]).filter(ImageFilter.BoxBlur(reach))
+                  .point(lambda v: 255 if v else 0) for value in (one, other)]
+        water = ImageChops.multiply(spread[0], spread[1])     # within reach of both: the strait's water
+        out.paste(ImageChops.subtract(out.crop(area), water), area[:2])
+    return out
+
+
 def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
                    background: Image.Image | None = None) -> Geometry:
     """The geometry of a map from its data (our map format, see docs/maps.md) and its region image (its seams
-    closed first: ``close_seams``)."""
-    regions = close_seams(regions)
+    closed first: ``close_seams``, up to ``SEAM`` px at the size the map maker drew it: ``seam_scale`` times
+    that here, where the map's import enlarged it)."""
+    scale = data.get("seam_scale", 1)
+    if isinstance(scale, (int, float)) and 1 < scale <= 4:
+        # Enlarged by its import: seams up to SEAM + 1 px at the map maker's size (a line of 3 px there is 3
+        # or 4 px wide along its length), the water of its sea routes kept.
+        order = {t["id"]: i + 1 for i, t in enumerate(data["territories"])}
+        regions = close_seams(regions, math.ceil((SEAM + 1) * scale),
+                              [(order[r[0]], order[r[1]]) for r in data.get("sea_routes", [])])
+    else:
+        regions = close_seams(regions)
     width, height = regions.size
     territories: list[dict[str, Any]] = list(data["territories"])
     index = {t["id"]: i for i, t in enumerate(territories)}

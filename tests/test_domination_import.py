@@ -478,3 +478,22 @@ def test_a_picture_without_border_lines_does_not_decide_a_gap():
     package = import_domination(text, files, "gaps.map")
     assert sorted(map(sorted, package.data["sea_routes"])) == [["t1", "t3"], ["t2", "t3"], ["t2", "t4"],
                                                                       ["t4", "t5"]]
+
+
+def test_a_seam_of_the_map_makers_size_is_closed_after_the_import_enlarges_it():
+    """Eurasien's lines of 2 to 4 px between neighbours, at 677 px wide, are 5 to 10 px once the map is drawn
+    1,600 px wide: they are closed at that size (one border, not two coasts with the picture's black line
+    between), as a stored map that does not say how it was enlarged keeps its 3 px; a sea route's water stays."""
+    from render.regions import build_geometry
+
+    text, files = gap_map(lines=True)
+    package = import_domination(text, files, "gaps.map")
+    scale = package.data["seam_scale"]
+    assert scale == 4.0                                   # 300 px wide: enlarged more than 4 times, at most 4
+    middle = (round(80 * 1600 / 300), round(58.5 * 1600 / 300))   # the middle of Syrien–Jordanien's 2 px seam
+    geometry = build_geometry(package.id, package.data, package.regions, package.background)
+    assert geometry.label.getpixel(middle) in (1, 2)
+    plain = {k: v for k, v in package.data.items() if k != "seam_scale"}
+    assert build_geometry(package.id, plain, package.regions, package.background).label.getpixel(middle) == 0
+    strait = {**package.data, "sea_routes": [*package.data["sea_routes"], ["t1", "t2"]]}
+    assert build_geometry(package.id, strait, package.regions, package.background).label.getpixel(middle) == 0
