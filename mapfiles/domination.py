@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from PIL import Image, ImageFilter
+from PIL import Image, ImageChops, ImageFilter
 
 from engine.board import DEFAULT_WILDCARDS, MAX_DESCRIPTION, MAX_PLAYERS, MAX_WILDCARDS
 from render.regions import rough_boxes
@@ -68,6 +68,13 @@ LAND_REACH = 4
 # short (two coasts face each other over a few pixels); a border runs along.
 SEAM_REACH = 6
 LONG_SEAM = 60
+# Regions 4 to 7 px apart (a gap of up to PICTURE_REACH px) may be either: a short land border in a wide line
+# (Eurasien's Irak–Jordanien, 5 px) or a strait (the classic board's Gibraltar, Bosporus and Red Sea, 5 px
+# too). The region image cannot tell them apart; the picture can, where it draws its borders as lines of one
+# colour: a gap drawn in that colour is a border, a gap drawn as the sea is a strait.
+PICTURE_REACH = 8
+LINE_MATCH = 30       # how near (RGB distance) a colour is to the picture's border line to be that line
+LINE_STEADY = 0.6     # the share of the thin seams in the line's colour for a picture to draw its borders as lines
 # Our languages and the ``MAP_xx.properties`` files that give them (Java once called Bokmål "no").
 PROPERTIES_LANGUAGES = {"nb": ("nb", "no"), "es": ("es",)}
 
@@ -413,6 +420,85 @@ def touching_pairs(regions: Image.Image, reach: int = LAND_REACH, *, seam: int =
     return pairs
 
 
+def _median(picture: Image.Image, mask: Image.Image) -> tuple[int, int, int] | None:
+    """The median colour of ``picture`` ("RGB") under ``mask`` ("L", non-zero: counted); None where it is empty."""
+    counts = picture.histogram(mask=mask)
+    total = sum(counts[:256])
+    if not total:
+        return None
+    out = []
+    for channel in range(3):
+        seen, hist = 0, counts[channel * 256:(channel + 1) * 256]
+        for value, n in enumerate(hist):
+            seen += n
+            if 2 * seen >= total:
+                out.append(value)
+                break
+    return out[0], out[1], out[2]
+
+
+def _distance(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    return float(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5)
+
+
+def picture_borders(regions: Image.Image, picture: Image.Image, pairs: set[tuple[int, int]]
+                    ) -> dict[tuple[int, int], bool]:
+    """For the pairs of region values among ``pairs`` (borders the map declares, whose regions lie more than
+    ``LAND_REACH`` px apart) that the picture decides, whether it draws them as a land border (True: regions up
+    to ``PICTURE_REACH`` px apart whose gap the picture paints in the colour of its border lines) or as a strait
+    (False: the gap painted in the sea's colour). Pairs further apart, or a picture that draws no border lines,
+    decide nothing.
+
+    The line's colour is the median of the thin seams (1 or 2 px between two lands, borders for certain); the
+    picture draws its borders as lines only if most of those seams are that colour (a satellite picture or a
+    shaded one does not, and then nothing is decided here). The sea's colour is the median of the open sea
+    (6 px or more from land)."""
+    from render.regions import close_seams
+
+    if not pairs:
+        return {}
+    picture = picture.convert("RGB")
+    if picture.size != regions.size:
+        picture = picture.resize(regions.size, Image.Resampling.NEAREST)
+    sea = regions.point([255] + [0] * 255)
+    seams = ImageChops.multiply(close_seams(regions, 2).point([0] + [255] * 255), sea)
+    line = _median(picture, seams)
+    sea_colour = _median(picture, sea.filter(ImageFilter.BoxBlur(5)).point(lambda v: 255 if v == 255 else 0))
+    if line is None or sea_colour is None or seams.histogram()[255] < 50:
+        return {}
+    red, green, blue = ImageChops.difference(picture, Image.new("RGB", picture.size, line)).split()
+    off = ImageChops.lighter(ImageChops.lighter(red, green), blue)      # the largest difference of the three
+    steady = picture.histogram(mask=ImageChops.multiply(seams, off.point(lambda v: 255 if v <= LINE_MATCH * 0.6
+                                                                         else 0)))
+    if sum(steady[:256]) < LINE_STEADY * seams.histogram()[255] or _distance(line, sea_colour) < 2 * LINE_MATCH:
+        return {}
+    w, h = regions.size
+    boxes = rough_boxes(regions, max(max(p) for p in pairs))
+    within = touching_pairs(regions, PICTURE_REACH, seam=PICTURE_REACH)     # one pass: the pairs near enough
+    out: dict[tuple[int, int], bool] = {}
+    for a, b in sorted(pairs & within):
+        if a not in boxes or b not in boxes:
+            continue
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[a], boxes[b]
+        box = (max(0, min(ax0, bx0) - PICTURE_REACH), max(0, min(ay0, by0) - PICTURE_REACH),
+               min(w, max(ax1, bx1) + PICTURE_REACH), min(h, max(ay1, by1) + PICTURE_REACH))
+        around = regions.crop(box)
+        masks = [around.point([255 if v == value else 0 for v in range(256)]) for value in (a, b)]
+        open_water = sea.crop(box)
+        for k in range(2, PICTURE_REACH // 2 + 1):
+            # The middle of the gap: no territory within k px of both (the first k where there is any).
+            grown = [m.filter(ImageFilter.BoxBlur(k)).point(lambda v: 255 if v else 0) for m in masks]
+            gap = ImageChops.multiply(ImageChops.multiply(grown[0], grown[1]), open_water)
+            if gap.getbbox() is None:
+                continue
+            colour = _median(picture.crop(box), gap)
+            if colour is not None:
+                out[(a, b)] = _distance(colour, line) <= LINE_MATCH and \
+                    2 * _distance(colour, line) < _distance(colour, sea_colour)
+            break
+    return out
+
+
 def region_values(image: Image.Image) -> Image.Image:
     """The region image as Domination reads it: each pixel's blue channel is its territory (so a colour
     image may carry the index in its blue), 255 is no territory; ours marks no territory with 0."""
@@ -534,12 +620,18 @@ def import_domination(map_blob: bytes, files: Mapping[str, bytes], name: str = "
         cards = parse_cards(read_text(files[cards_name], cards_name), len(parsed.continents), len(parsed.countries))
         mission_translations(cards, files, cards_name)
     title = map_title(parsed, name)
-    data = to_our_format(parsed, title, cards, touching_pairs(regions), regions.width, edge_values(regions))
+    touching = touching_pairs(regions)
+    pic = parsed.files.get("pic")
+    if pic and pic in files:   # gaps of 4 to 7 px: the picture has the last word where it draws border lines
+        declared = {(min(a, b), max(a, b)) for a, nbs in parsed.borders.items() for b in nbs if a != b}
+        near = touching_pairs(regions, seam=LAND_REACH)
+        judged = picture_borders(regions, open_image(files[pic], pic), declared - near)
+        touching = (touching - judged.keys()) | {pair for pair, land in judged.items() if land}
+    data = to_our_format(parsed, title, cards, touching, regions.width, edge_values(regions))
     named = translations(parsed, files, name)
     if named:
         data["translations"] = named
     given = {"regions": _png(regions)}
-    pic = parsed.files.get("pic")
     if pic and pic in files:
         data["images"]["background"] = "background"
         given["background"] = files[pic]

@@ -20,13 +20,14 @@ from PIL import Image
 
 from engine import Board, MapError, parse_map
 from engine.board import builtin_maps, plain_text
-from render.regions import LEGEND_ROOM, land_in_corners, parse_colour
+from render.regions import LEGEND_ROOM, land_in_corners, parse_colour, room_for_legend
 
 from .errors import MapFileError
 from .images import open_image, png_bytes, rgb_colours
 
 RENDER_WIDTH = 1600            # every map is drawn this wide
 MIN_HEIGHT, MAX_HEIGHT = 300, 1400
+MAX_SEAM_SCALE = 4.0          # seams are closed up to this many times their width at the map maker's size
 MAX_JSON_BYTES = 1024 * 1024
 MIN_REGION_PIXELS = 40         # a territory smaller than this at the drawn size cannot be seen or tapped
 MAP_FILE, REGIONS_FILE, BACKGROUND_FILE = "map.json", "regions.png", "background.png"
@@ -210,9 +211,13 @@ def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, cl
         raise MapFileError("At {width} pixels wide the map would be {height} pixels high; it must be "
                            "{low} to {high}.", width=RENDER_WIDTH, height=size[1], low=MIN_HEIGHT, high=MAX_HEIGHT)
     regions = values.resize(size, Image.Resampling.NEAREST)
+    if clean:   # how much the region image was enlarged, from the map maker's own size: its seams grew with it
+        prior = data.get("seam_scale")
+        prior = prior if isinstance(prior, (int, float)) and 1 <= prior <= MAX_SEAM_SCALE else 1.0
+        data["seam_scale"] = round(min(MAX_SEAM_SCALE, max(1.0, factor * prior)), 3)
     if background is not None:
         background = background.convert("RGB").resize(size, Image.Resampling.LANCZOS)
-    regions, background = _room_for_legend(regions, background)
+    regions, background = _room_for_legend(regions, background, data, clean)
     check_regions(regions, data)
     for t in data["territories"]:
         for key in ("anchor", "label"):
@@ -245,10 +250,19 @@ def load_package(data: dict[str, Any] | bytes, files: Mapping[str, bytes], *, cl
     return MapPackage(data, regions, background, board)
 
 
-def _room_for_legend(regions: Image.Image, background: Image.Image | None
+def _room_for_legend(regions: Image.Image, background: Image.Image | None, data: dict[str, Any], new: bool
                      ) -> tuple[Image.Image, Image.Image | None]:
-    """A map with land in every corner gets a strip of sea at the bottom, where the legend goes."""
-    if min(land_in_corners(regions).values()) == 0 or regions.height + LEGEND_ROOM[1] > MAX_HEIGHT:
+    """A map with no place for the legend gets a strip of sea at the bottom, where the legend goes: a new map
+    (``new``) where every place along its edges hides land or the picture's own text (``room_for_legend``);
+    it says so in ``legend_strip``, and a stored map that says so has its strip already. A map stored before
+    (read as it was stored, so that its id stays the same) gets one where every corner has land."""
+    if new and data.get("legend_strip") is not True:     # (a map that has its strip, written out and read again)
+        data["legend_strip"] = not room_for_legend(regions, background) \
+            and regions.height + LEGEND_ROOM[1] <= MAX_HEIGHT
+        roomy = not data["legend_strip"]
+    else:
+        roomy = "legend_strip" in data or min(land_in_corners(regions).values()) == 0
+    if roomy or regions.height + LEGEND_ROOM[1] > MAX_HEIGHT:
         return regions, background
     size = (regions.width, regions.height + LEGEND_ROOM[1])
     grown = Image.new("L", size, 0)

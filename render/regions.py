@@ -20,6 +20,7 @@ from PIL import Image, ImageChops, ImageFilter
 from . import style
 from .geometry import Geometry, GeometryData, TerritoryData, TerritoryShape
 from .layout import label_box
+from .traces import PictureRoutes
 
 Colour = tuple[int, int, int]
 # Coast tints of continents that do not give a colour, in the order of the map's continents.
@@ -180,14 +181,20 @@ STUB = 30.0   # px of a route's stub from its badge
 
 
 def sea_route(regions: Image.Image, a: Sequence[float], b: Sequence[float], own: set[int], wrap: bool,
-              badge: int = style.BADGE_SIZE, path: Sequence[Sequence[float]] | None = None) -> tuple[Segment, ...]:
-    """How a sea route is drawn: through the map's own ``path`` if it gives one; else straight, or, where
-    that crosses other territories' land (a route whose picture curves round a coast), bent round it, off to
-    one side of the middle and then the other, further each time; where no bend stays at sea, a short stub
-    from each badge toward the other, ending in a small ring (the picture shows the way)."""
+              badge: int = style.BADGE_SIZE, path: Sequence[Sequence[float]] | None = None,
+              traced: Sequence[Sequence[float]] | None = None) -> tuple[Segment, ...]:
+    """How a sea route is drawn: through the map's own ``path`` if it gives one; else along the way the map's
+    picture draws it (``traced``: ``traces.PictureRoutes.way``) where that keeps clear of other land; else
+    straight, or, where that crosses other territories' land, bent round it, off to one side of the middle and
+    then the other, further each time; where no bend stays at sea, a short stub from each badge out to sea,
+    ending in a small ring."""
     width = regions.width
     if path:
         return polyline_segments([a, *path, b], badge)
+    if traced and not wrap:
+        along = polyline_segments([a, *traced, b], badge)
+        if off_course(regions, along, own) <= OFF_COURSE:
+            return along
     straight = route_segments(a, b, width, wrap, badge)
     if wrap or off_course(regions, straight, own) <= OFF_COURSE:
         return straight
@@ -202,28 +209,49 @@ def sea_route(regions: Image.Image, a: Sequence[float], b: Sequence[float], own:
             if off_course(regions, segments, own) <= OFF_COURSE:
                 return segments
     out: list[Segment] = []
+    round_world = abs(dx) > width / 2    # going round is shorter: each stub sets off toward its own edge
+    for end, other in ((a, b), (b, a)):
+        toward = (math.pi if end[0] < other[0] else 0.0) if round_world else \
+            math.atan2(other[1] - end[1], other[0] - end[0])
+        out += _stub(regions, end, toward, own, badge, d)
+    return tuple(out)
+
+
+FAN = (0, 20, -20, 40, -40, 60, -60, 90, -90, 120, -120, 150, -150, 180)   # degrees off the other end's way
+
+
+def _stub(regions: Image.Image, start: Sequence[float], toward: float, own: set[int], badge: int,
+          d: float) -> tuple[Segment, ...]:
+    """A route's stub from the badge at ``start``: over its own land to its coast, then ``STUB`` px out to sea
+    (short of any other land, of the map's edge and of the middle of the route), ending in a ring. Toward the
+    other end (``toward``, an angle) where the way there is clear, else the nearest way round that is (Alaska,
+    whose coast toward Kamchatka is across the Bering Strait, off the map's west edge); none where no way is."""
     gap = badge / 2 + 6
-    h = regions.height
-    for (x, y), (tx, ty) in ((a, b), (b, a)):
-        ux, uy = (tx - x) / d, (ty - y) / d
-        # Over its own land to its coast, then STUB px out to sea (short of any other land, and of the middle).
-        reach, at_sea = gap, 0.0
-        while reach < d / 2 - 8 and at_sea < STUB:
-            px, py = round(x + ux * (reach + 8)), round(y + uy * (reach + 8))
-            if not (0 <= px < width and 0 <= py < h):
+    width, height = regions.size
+    for degrees in FAN:
+        angle = toward + math.radians(degrees)
+        ux, uy = math.cos(angle), math.sin(angle)
+        reach, at_sea, clear = gap, 0.0, False
+        while reach < max(d / 2 - 8, gap + STUB + 8):
+            px, py = round(start[0] + ux * (reach + 8)), round(start[1] + uy * (reach + 8))
+            if not (0 <= px < width and 0 <= py < height):
                 break
             v = regions.getpixel((px, py))
             if v and v not in own:
                 break
             at_sea += 0 if v else 2.0
             reach += 2.0
-        if reach <= gap + 4:
+            if at_sea >= STUB:
+                clear = True
+                break
+        if not clear and at_sea < STUB / 2:
             continue
-        x0, y0 = x + ux * gap, y + uy * gap
-        x1, y1 = x + ux * reach, y + uy * reach
-        out.append((x0, y0, x1, y1))
-        out += _stub_marker(x1 + ux * 5, y1 + uy * 5)
-    return tuple(out) or straight
+        x0, y0 = start[0] + ux * gap, start[1] + uy * gap
+        x1, y1 = start[0] + ux * reach, start[1] + uy * reach
+        stub = ((x0, y0, x1, y1), *_stub_marker(x1 + ux * 5, y1 + uy * 5))
+        if off_course(regions, stub, own) <= OFF_COURSE:    # its ring too lies clear of other land
+            return stub
+    return ()
 
 
 def arrowhead(segments: Sequence[tuple[float, float, float, float]], target: Sequence[float], size: float = 13.0
@@ -265,7 +293,8 @@ def land_in_corners(regions: Image.Image, size: tuple[int, int] = LEGEND_ROOM) -
     return {k: sum(regions.crop(box).histogram()[1:]) for k, box in _corner_boxes(regions.size, size).items()}
 
 
-BUSY_EDGE = 40        # a pixel of the picture whose edge filter reaches this is detail (a line, a letter)
+BUSY_EDGE = 80        # a pixel of the picture whose edge filter reaches this is detail (a line, a letter; the
+                      # softer edges of a satellite picture's sea or of a shaded land are not)
 BUSY_TRACE = 0.02     # a share of detail below this is a trace (a coast, a wave): above it, text or a table
 
 
@@ -297,6 +326,14 @@ def busy_in_corners(background: Image.Image, size: tuple[int, int] = LEGEND_ROOM
     return out
 
 
+def room_for_legend(regions: Image.Image, background: Image.Image | None = None) -> bool:
+    """Whether the legend has a place on the map that hides no land and none of the picture's own text (a
+    title, its table of bonuses): else it goes in a strip added below the picture."""
+    places = _legend_places(regions.size)
+    busy = busy_in_corners(background) if background is not None else dict.fromkeys(places, 0.0)
+    return any(busy[k] < BUSY_TRACE and regions.crop(box).getbbox() is None for k, box in places.items())
+
+
 def legend_corner(regions: Image.Image, background: Image.Image | None = None) -> str:
     """Where the legend hides least: the least land (territories, their badges and names), then the least of
     what the map's picture prints there (a title box, the picture's own legend); a corner before the middle
@@ -317,11 +354,12 @@ def legend_corner(regions: Image.Image, background: Image.Image | None = None) -
 SEAM = 3   # px: a line of "no territory" up to this wide between two lands is closed (one border)
 
 
-def close_seams(regions: Image.Image, reach: int = SEAM) -> Image.Image:
+def close_seams(regions: Image.Image, reach: int = SEAM, straits: Sequence[tuple[int, int]] = ()) -> Image.Image:
     """The region image with its seams closed: the lines of "no territory" 1 to 3 px wide that many community
     maps leave between neighbours (and in narrow notches of one region) become land of the region beside them,
     so that two neighbours meet in one drawn border, not two coasts with a pale channel between. A pixel is in
-    a seam when land lies on both sides of it, across, down or diagonally, at most ``reach`` px apart."""
+    a seam when land lies on both sides of it, across, down or diagonally, at most ``reach`` px apart; not
+    between the two regions of one of ``straits`` (pairs of region values: sea routes, whose water stays)."""
     land = regions.point([0] + [255] * 255)
     w, h = regions.size
     seam = Image.new("L", regions.size, 0)
@@ -340,6 +378,8 @@ def close_seams(regions: Image.Image, reach: int = SEAM) -> Image.Image:
     edge = Image.new("L", regions.size, 0)
     edge.paste(255, (reach, reach, w - reach, h - reach))
     seam = ImageChops.multiply(ImageChops.multiply(seam, edge), ImageChops.invert(land))
+    if straits and seam.getbbox() is not None:
+        seam = _keep_straits(regions, seam, reach, straits)
     box = seam.getbbox()
     if box is None:
         return regions
@@ -356,11 +396,40 @@ def close_seams(regions: Image.Image, reach: int = SEAM) -> Image.Image:
     return Image.composite(near, regions, seam)
 
 
+def _keep_straits(regions: Image.Image, seam: Image.Image, reach: int, straits: Sequence[tuple[int, int]]
+                  ) -> Image.Image:
+    """``seam`` without the water of ``straits``: the pixels within ``reach`` of both regions of a pair."""
+    w, h = regions.size
+    boxes = rough_boxes(regions, max(max(pair) for pair in straits))
+    out = seam.copy()
+    for one, other in straits:
+        if one not in boxes or other not in boxes:
+            continue
+        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[one], boxes[other]
+        area = (max(0, min(ax0, bx0) - reach), max(0, min(ay0, by0) - reach),
+                min(w, max(ax1, bx1) + reach), min(h, max(ay1, by1) + reach))
+        around = regions.crop(area)
+        spread = [around.point([255 if v == value else 0 for v in range(256)]).filter(ImageFilter.BoxBlur(reach))
+                  .point(lambda v: 255 if v else 0) for value in (one, other)]
+        water = ImageChops.multiply(spread[0], spread[1])     # within reach of both: the strait's water
+        out.paste(ImageChops.subtract(out.crop(area), water), area[:2])
+    return out
+
+
 def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
                    background: Image.Image | None = None) -> Geometry:
     """The geometry of a map from its data (our map format, see docs/maps.md) and its region image (its seams
-    closed first: ``close_seams``)."""
-    regions = close_seams(regions)
+    closed first: ``close_seams``, up to ``SEAM`` px at the size the map maker drew it: ``seam_scale`` times
+    that here, where the map's import enlarged it)."""
+    scale = data.get("seam_scale", 1)
+    if isinstance(scale, (int, float)) and 1 < scale <= 4:
+        # Enlarged by its import: seams up to SEAM + 1 px at the map maker's size (a line of 3 px there is 3
+        # or 4 px wide along its length), the water of its sea routes kept.
+        order = {t["id"]: i + 1 for i, t in enumerate(data["territories"])}
+        regions = close_seams(regions, math.ceil((SEAM + 1) * scale),
+                              [(order[r[0]], order[r[1]]) for r in data.get("sea_routes", [])])
+    else:
+        regions = close_seams(regions)
     width, height = regions.size
     territories: list[dict[str, Any]] = list(data["territories"])
     index = {t["id"]: i for i, t in enumerate(territories)}
@@ -417,12 +486,15 @@ def build_geometry(map_id: str, data: Mapping[str, Any], regions: Image.Image,
     one_way = {(str(a), str(b)) for a, b in data.get("one_way", [])}
     drawn: set[tuple[str, str]] = set()
     paths = {tuple(p["between"]): p["path"] for p in data.get("route_paths", [])}
+    picture = PictureRoutes(regions, background) if background is not None and data.get("sea_routes") else None
     for route in data.get("sea_routes", []):
         a, b = route[0], route[1]
         wrap = len(route) > 2 and route[2] == "wrap"
         path = paths.get((a, b)) or list(reversed(paths.get((b, a), [])))
+        traced = picture.way(shapes[a].anchor, shapes[b].anchor, (shapes[a].value, shapes[b].value)) \
+            if picture is not None and not path and not wrap else None
         segments = sea_route(regions, shapes[a].anchor, shapes[b].anchor, {shapes[a].value, shapes[b].value}, wrap,
-                             badge, path)
+                             badge, path, traced)
         if (b, a) in one_way:
             a, b = b, a
         if (a, b) in one_way:

@@ -427,3 +427,73 @@ def test_regions_4_or_5_pixels_apart_along_a_whole_border_touch(gap):
     assert touching_pairs(img) == {(1, 2)}
     assert touching_pairs(square_regions(gap)) == set()
     assert touching_pairs(square_regions(gap, diagonal=True)) == set()
+
+
+def gap_map(lines: bool) -> tuple[bytes, dict[str, bytes]]:
+    """Five territories drawn as Eurasien and the classic picture have them: Syrien above Jordanien (a seam of
+    2 px), Irak east of both, 5 px away (a short border, 20 px along Jordanien); Iberia and Maghreb below, 5 px
+    apart over 20 px too: a strait. The picture draws the borders as black lines (``lines``) and the strait as
+    sea, or (without ``lines``) is shaded like a satellite picture, land and gaps alike."""
+    size = (300, 220)
+    boxes = {1: (20, 20, 144, 57), 2: (20, 60, 144, 80), 3: (150, 20, 280, 120), 4: (20, 150, 144, 200),
+             5: (150, 180, 280, 200)}
+    regions = Image.new("L", size, 255)
+    picture = Image.new("RGB", size, (40, 90, 200))
+    draw, paint = ImageDraw.Draw(regions), ImageDraw.Draw(picture)
+    for value, box in boxes.items():
+        draw.rectangle(box, fill=value)
+    land = (200, 170, 90)
+    for value, (x0, y0, x1, y1) in boxes.items():
+        paint.rectangle((x0, y0, x1, y1), fill=land if lines else (90 + 20 * value, 140, 70))
+    if lines:   # the borders between lands: black across each gap; the strait's gap stays sea
+        paint.rectangle((145, 20, 149, 120), fill=(0, 0, 0))
+        paint.rectangle((20, 58, 144, 59), fill=(0, 0, 0))
+    else:       # shaded: the gaps between lands in the land's changing colours, as the land beside them
+        for y in range(20, 121):
+            paint.line((145, y, 149, y), fill=(60 + 3 * (y % 40), 140, 70))
+        for x in range(20, 145):
+            paint.line((x, 58, x, 59), fill=(60 + 3 * (x % 40), 140, 70))
+    # Iberia's corner reaches toward Maghreb: 5 px over 20 px, the classic board's Gibraltar.
+    draw.rectangle((125, 180, 144, 200), fill=4)
+    paint.rectangle((125, 180, 144, 200), fill=land if lines else (170, 140, 70))
+    text = ("[files]\npic gaps_pic.png\nmap gaps_map.png\n[continents]\nAll 3 red\n[countries]\n"
+            "1 Syrien 1 80 38\n2 Jordanien 1 80 70\n3 Irak 1 215 70\n4 Iberia 1 80 175\n5 Maghreb 1 215 190\n"
+            "[borders]\n1 2 3\n2 1 3 4\n3 1 2\n4 2 5\n5 4\n")
+    return text.encode(), {"gaps_pic.png": mapdraw.png(picture), "gaps_map.png": mapdraw.png(regions)}
+
+
+def test_a_short_border_in_a_wide_line_is_land_and_a_strait_of_the_same_width_is_sea():
+    """Eurasien's Irak–Jordanien: 5 px apart along a short border the picture draws as a black line, a land
+    border; the classic board's straits (Gibraltar: as far apart, along as short) drawn as sea stay sea."""
+    text, files = gap_map(lines=True)
+    assert touching_pairs(region_values(Image.open(io.BytesIO(files["gaps_map.png"])))) == {(1, 2)}   # seam only
+    package = import_domination(text, files, "gaps.map")
+    assert package.data["sea_routes"] == [["t2", "t4"], ["t4", "t5"]]      # Jordanien–Iberia: far apart
+
+
+def test_a_picture_without_border_lines_does_not_decide_a_gap():
+    """A shaded picture (no border lines, as a satellite picture): the 5 px gap is not the picture's to decide,
+    and a short gap that wide stays a sea line, as the region image alone says."""
+    text, files = gap_map(lines=False)
+    package = import_domination(text, files, "gaps.map")
+    assert sorted(map(sorted, package.data["sea_routes"])) == [["t1", "t3"], ["t2", "t3"], ["t2", "t4"],
+                                                                      ["t4", "t5"]]
+
+
+def test_a_seam_of_the_map_makers_size_is_closed_after_the_import_enlarges_it():
+    """Eurasien's lines of 2 to 4 px between neighbours, at 677 px wide, are 5 to 10 px once the map is drawn
+    1,600 px wide: they are closed at that size (one border, not two coasts with the picture's black line
+    between), as a stored map that does not say how it was enlarged keeps its 3 px; a sea route's water stays."""
+    from render.regions import build_geometry
+
+    text, files = gap_map(lines=True)
+    package = import_domination(text, files, "gaps.map")
+    scale = package.data["seam_scale"]
+    assert scale == 4.0                                   # 300 px wide: enlarged more than 4 times, at most 4
+    middle = (round(80 * 1600 / 300), round(58.5 * 1600 / 300))   # the middle of Syrien–Jordanien's 2 px seam
+    geometry = build_geometry(package.id, package.data, package.regions, package.background)
+    assert geometry.label.getpixel(middle) in (1, 2)
+    plain = {k: v for k, v in package.data.items() if k != "seam_scale"}
+    assert build_geometry(package.id, plain, package.regions, package.background).label.getpixel(middle) == 0
+    strait = {**package.data, "sea_routes": [*package.data["sea_routes"], ["t1", "t2"]]}
+    assert build_geometry(package.id, strait, package.regions, package.background).label.getpixel(middle) == 0

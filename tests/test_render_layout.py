@@ -310,3 +310,38 @@ def test_the_legend_keeps_clear_of_the_pictures_bonus_table():
     assert not overlaps(box, table), (place, box)
     assert regions.crop(box).getbbox() is None, (place, box)       # and over no land
     assert legend_corner(regions) == "lower left"                  # without the picture, the table's corner
+
+
+def test_a_legend_with_no_place_clear_of_land_and_the_pictures_text_goes_below_the_picture():
+    """Risk Godstorm: land to every edge but the upper left corner, where the picture prints its title and its
+    table of bonuses. The legend would cover one or the other: a strip is added below the picture for it. A
+    map stored before this rule (no ``legend_strip`` in its file) reads as it was stored, its id the same."""
+    import io
+    import json
+
+    from mapfiles.package import reopen
+
+    blob, files = crowdedmaps.our_files(crowdedmaps.crowded(24, size=(1400, 800), seed=2, gap=2))
+    regions = Image.open(io.BytesIO(files["regions.png"])).convert("L")
+    picture = Image.open(io.BytesIO(files["picture.png"])).convert("RGB")
+    land = regions.point(lambda v: 255 if v else 0).getbbox()
+    assert land is not None
+    regions = regions.crop(land).resize(regions.size, Image.Resampling.NEAREST)   # land to every edge
+    regions.paste(0, (0, 0, 380, 170))                                            # but the title's corner
+    art = ImageDraw.Draw(picture)
+    art.rectangle((0, 0, 380, 170), fill=(230, 225, 200), outline=(0, 0, 0), width=3)
+    for k in range(6):   # a row a continent, ruled: its name and its bonus
+        art.text((14, 8 + 26 * k), f"Continent {k}", fill=(0, 0, 0), font_size=18)
+        art.text((330, 8 + 26 * k), str(k + 2), fill=(0, 0, 0), font_size=18)
+        art.line((8, 30 + 26 * k, 372, 30 + 26 * k), fill=(0, 0, 0), width=2)
+    out = {"regions.png": crowdedmaps._png(regions), "picture.png": crowdedmaps._png(picture)}
+    pkg = load_package(blob, out)
+    assert pkg.data["legend_strip"] is True
+    assert pkg.regions.height == round(800 * 1600 / 1400) + 124
+    geo = build_geometry(pkg.id, pkg.data, pkg.regions, pkg.background)
+    box, _ = layout.legend_rows(LEGEND, geo.height, geo.raw["legend"], geo.width)
+    assert box[1] >= round(800 * 1600 / 1400), box                       # in the strip, below the picture
+    assert reopen(pkg.files()).id == pkg.id                              # stored, it reads the same
+    old = json.loads(pkg.files()["map.json"])
+    del old["legend_strip"]
+    assert "legend_strip" not in load_package(old, pkg.files(), clean=False).data

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from itertools import pairwise
 
 import crowdedmaps
 import pytest
@@ -35,6 +36,14 @@ def drawn(blob: bytes, files: dict[str, bytes], a: str, b: str):
     segments = next(s for x, y, s in geo.sea_routes if {x, y} == {a, b})
     own = {geo.territories[a].value, geo.territories[b].value}
     return geo, segments, off_course(geo.label, segments, own)
+
+
+def to_segment(p: tuple[float, float], s: tuple[float, float, float, float]) -> float:
+    """How far point ``p`` lies from the segment ``s`` (x0, y0, x1, y1)."""
+    (x0, y0, x1, y1), (px, py) = s, p
+    d2 = (x1 - x0) ** 2 + (y1 - y0) ** 2 or 1.0
+    t = max(0.0, min(1.0, ((px - x0) * (x1 - x0) + (py - y0) * (y1 - y0)) / d2))
+    return math.dist(p, (x0 + t * (x1 - x0), y0 + t * (y1 - y0)))
 
 
 def test_a_route_bends_round_land_it_would_cross():
@@ -117,3 +126,49 @@ def test_the_import_preview_draws_a_maps_own_route_path_and_label():
     layers = static_layers(pkg.board)
     assert layers.layout is not None      # the name where the file puts it, far from its coast as it is
     assert layers.layout.continents["c1"] == (round(700 * scale), round(720 * scale))
+
+
+def test_a_route_whose_ends_face_other_land_is_a_stub_out_to_open_sea_never_a_line_over_land():
+    """TEG's Chile–Australia and the classic picture's Alaska–Kamchatka (that go round the world where the
+    picture says so, but do not reach the map's edge): each end faces another territory's land all the way
+    across the map, so no bend and no stub toward the other end stays at sea. Each end gets its stub the nearest way
+    its own coast is open, never a straight line over land."""
+    blob, files = islands([(80, 300, 300, 500), (300, 0, 420, 800), (980, 0, 1100, 800), (1100, 300, 1320, 500)],
+                          [["t1", "t4"], ["t1", "t2"], ["t2", "t3"], ["t3", "t4"]])
+    geo, segments, share = drawn(blob, files, "t1", "t4")
+    assert share <= OFF_COURSE, segments
+    a, b = geo.territories["t1"].anchor, geo.territories["t4"].anchor
+    stubs = [s for s in segments if math.dist(s[:2], a) < geo.badge_size or math.dist(s[:2], b) < geo.badge_size]
+    assert len(stubs) == 2                                             # one from each badge
+    assert all(geo.label.getpixel((round(s[2]), round(s[3]))) == 0 for s in stubs)     # each out at sea
+    assert all(geo.label.getpixel((round(s[2]), round(s[3]))) == 0 for s in segments if s not in stubs)
+
+
+def test_a_route_the_picture_draws_itself_is_drawn_along_it_not_beside_it():
+    """TEG's New York–Greenland, Risk Europe's Iceland–Norway: the picture draws the route itself, a dotted
+    arc (here round the foot of the middle island). The bot's line follows the picture's arc, one route in one
+    place, rather than a second line of its own (a bend over the island's top) beside it."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    blob, files = islands([(80, 300, 300, 500), (600, 250, 800, 650), (1100, 300, 1320, 500)],
+                          [["t1", "t3"], ["t1", "t2"]])
+    picture = Image.open(io.BytesIO(files["picture.png"])).convert("RGB")
+    draw = ImageDraw.Draw(picture)
+    arc = [(306, 470), (450, 650), (700, 750), (950, 650), (1094, 470)]
+    for (x0, y0), (x1, y1) in pairwise(arc):
+        steps = round(math.dist((x0, y0), (x1, y1)) / 10)
+        for k in range(steps):
+            x, y = x0 + (x1 - x0) * k / steps, y0 + (y1 - y0) * k / steps
+            draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=(20, 20, 30))
+    out = io.BytesIO()
+    picture.save(out, "PNG")
+    geo, segments, share = drawn(blob, {**files, "picture.png": out.getvalue()}, "t1", "t3")
+    assert share <= OFF_COURSE
+    scale = geo.width / 1400
+    for x, y in arc[1:-1]:     # by the arc's points, as the picture draws them
+        assert min(to_segment((x * scale, y * scale), s) for s in segments) < 10 * scale, (x, y, segments)
+    # Without the picture's arc, the same route bends another way: the arc is what the line followed.
+    _, plain, _ = drawn(blob, files, "t1", "t3")
+    assert min(to_segment((700 * scale, 750 * scale), s) for s in plain) > 60 * scale
