@@ -5,18 +5,18 @@ they share (store/sql.py)."""
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from competition import Pairing, Result, Spec
-from engine import Action, Event
+from engine import Event
 from engine.events import View
 from engine.fog import Audience
 from ratings import Rating
 
+from .change import GameChange
 from .records import (
-    ActionResult,
     Deadline,
     GameRecord,
     GuildSettings,
@@ -241,9 +241,10 @@ class StoreReader(abc.ABC):
 class Store(StoreReader):
     """Games, their event logs and the bot's small tables, behind one narrow async interface.
 
-    Every method that writes is one atomic transaction: it either happens completely or not at all. Lobby
-    and game methods raise ``StoreError`` subclasses (messages in player words); ``apply_action`` lets the
-    engine's ``RuleError`` through unchanged, and a refused action writes nothing.
+    Every method that writes is one atomic transaction: it either happens completely or not at all; a change to
+    a game that ``table/`` decides (an action, its timers, a vote's close) is one ``change``. Lobby and game
+    methods raise ``StoreError`` subclasses (messages in player words); ``change`` lets whatever its work raises
+    through unchanged (the engine's ``RuleError``), and a refused change writes nothing.
     """
 
     # -- lifetime ----------------------------------------------------------------------------------
@@ -262,6 +263,13 @@ class Store(StoreReader):
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         await self.close()
+
+    # -- one change to a game ----------------------------------------------------------------------
+    @abc.abstractmethod
+    async def change(self, game_id: int, work: Callable[[GameChange], Awaitable[T]]) -> T:
+        """``work(change)`` as one transaction on the game (``store/change.py``): the game is locked against every
+        other writer until the commit; what ``work`` reads through ``change`` is read in the transaction, what it
+        writes through it is committed when it returns, and nothing of it if it raises."""
 
     # -- lobby -------------------------------------------------------------------------------------
     @abc.abstractmethod
@@ -291,24 +299,6 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def update_settings(self, game_id: int, changes: Mapping[str, Any]) -> GameRecord:
         """Change some settings of a lobby; the engine validates them (``SettingsError``)."""
-
-    @abc.abstractmethod
-    async def start_game(self, game_id: int, seed: str | None = None) -> tuple[GameRecord, list[Event]]:
-        """Start the game with the seated players in seat order. Returns the record and the opening events."""
-
-    # -- play ----------------------------------------------------------------------------------------
-    @abc.abstractmethod
-    async def apply_action(self, game_id: int, action: Action, interaction_id: str | None = None,
-                           expected_version: int | None = None, removed_by: int | None = None) -> ActionResult:
-        """Apply one action in one transaction and return what happened.
-
-        ``removed_by``: the user who removes the action's seat (a host's kick, a ``Surrender`` of another's seat),
-        stored with it (``seat_status.removed_by``) for the game's ratings.
-
-        A repeated ``interaction_id`` returns the first result with ``duplicate=True`` and writes nothing.
-        ``expected_version`` raises ``VersionConflict`` if the game changed since the caller read it.
-        When the game ends its status becomes ``finished`` in the same transaction.
-        """
 
     @abc.abstractmethod
     async def pause(self, game_id: int) -> GameRecord:
@@ -382,11 +372,6 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def set_offer(self, game_id: int, seat: int, offer: str | None) -> SeatStatus:
         """Offer a seat the AI took from its player to another player, or withdraw the offer (None)."""
-
-    @abc.abstractmethod
-    async def claim_seat(self, game_id: int, seat: int, offer: str, user_id: int, name: str,
-                         since_turn: int) -> GameRecord | None:
-        """A substitute takes an offered seat (None: the offer ``offer`` is not open)."""
 
     @abc.abstractmethod
     async def note_seat_message(self, game_id: int, seat: int, *, offer_message: int | None = None,

@@ -103,7 +103,7 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class ActionResult:
-    """The outcome of ``apply_action``.
+    """The outcome of an action (``table.play.Plays.apply``).
 
     ``record`` is the game as stored now; ``events`` are the events the action produced. When ``duplicate``
     is true the interaction had already been applied: nothing was written, and ``events`` are those of the

@@ -72,6 +72,7 @@ from .outcome import (
     Outcome,
     Part,
 )
+from .play import plays_for
 from .refusals import LimitReached, VoteRefused
 from .seats import SeatOffers
 from .thinking import Thinking
@@ -127,6 +128,8 @@ class Table(SeatOffers):
     def __init__(self, store: Store, clock: Callable[[], float], new_seed: Callable[[], str] | None = None,
                  limits: Limits | None = None, thinking: Thinking | None = None) -> None:
         self.store = store
+        # Actions applied in one transaction each, with the cache of the games' engine states (table/play.py).
+        self.plays = plays_for(store)
         # Where the AIs decide: the levels that think long, in worker processes (table/thinking.py).
         self.thinking = thinking or Thinking()
         self.clock = clock
@@ -209,7 +212,7 @@ class Table(SeatOffers):
 
     async def start(self, game_id: int) -> Outcome:
         async with self.lock(game_id):
-            started, events = await self.store.start_game(game_id, seed=self.new_seed())
+            started, events = await self.plays.start(game_id, seed=self.new_seed())
             state = started.game().state
             parts = [Part(seat=state.current, by=START, turn=state.turn, before=None, after=state, events=events)]
             return await self._finish(started, parts)
@@ -223,7 +226,7 @@ class Table(SeatOffers):
             if record.status == LOBBY:
                 return Outcome(await self.store.kick(game_id, seat))
             player = record.players[seat].user_id if 0 <= seat < len(record.players) else None
-            result = await self.store.apply_action(game_id, Surrender(seat),
+            result = await self.plays.apply(game_id, Surrender(seat),
                                                    removed_by=by if by is not None and by != player else None)
             part = self._part(seat, HOST, await self._state_before(record, result.first_seq), result)
             return await self._finish(result.record, [part], [Note(KICKED, seat)])
@@ -295,12 +298,12 @@ class Table(SeatOffers):
             except RuleError:
                 pass
             else:
-                result = await self.store.apply_action(record.id, Surrender(host))
+                result = await self.plays.apply(record.id, Surrender(host))
                 parts.append(self._part(host, HOST, record.game().state, result))
                 record = result.record
         state = record.game().state
         if state.phase != OVER:
-            result = await self.store.apply_action(record.id, RoundLimit(state.current))
+            result = await self.plays.apply(record.id, RoundLimit(state.current))
             parts.append(self._part(state.current, HOST, state, result))
             record = result.record
         return await self._finish(record, parts)
@@ -418,7 +421,7 @@ class Table(SeatOffers):
         if not passed or record.status != RUNNING:
             return Outcome(record, notes=[note], vote=vote, voters=voters)
         before = record.game().state
-        result = await self.store.apply_action(record.id, VoteEnd(before.current, vote.draw))
+        result = await self.plays.apply(record.id, VoteEnd(before.current, vote.draw))
         part = self._part(before.current, VOTE, await self._state_before(record, result.first_seq), result)
         outcome = await self._finish(result.record, [part], [note])
         return Outcome(outcome.record, outcome.parts, outcome.notes, outcome.deadline, vote=vote, voters=voters)
@@ -432,7 +435,7 @@ class Table(SeatOffers):
         """A player's action (``RuleError`` or ``StoreError`` if refused: nothing changes). An interaction
         applied before is not applied again: the outcome says ``duplicate``."""
         async with self.lock(record.id):
-            result = await self.store.apply_action(record.id, action, interaction_id=interaction_id)
+            result = await self.plays.apply(record.id, action, interaction_id=interaction_id)
             if result.duplicate:
                 return Outcome(result.record, duplicate=True)
             part = self._part(action.seat, PLAYER, await self._state_before(record, result.first_seq), result)
@@ -489,9 +492,9 @@ class Table(SeatOffers):
                         break
                     seat = missed[0]
                     if state.held == seat:
-                        result = await self.store.apply_action(record.id, ReleaseHold(seat))
+                        result = await self.plays.apply(record.id, ReleaseHold(seat))
                         record = result.record
-                    result = await self.store.apply_action(record.id, StartTurn(seat))
+                    result = await self.plays.apply(record.id, StartTurn(seat))
                     parts.append(self._part(seat, TIMEOUT, state, result))
                     record = result.record
                     state = record.game().state
@@ -506,7 +509,7 @@ class Table(SeatOffers):
                 record = await self._boot(record, seat, missed_count, parts, notes)
             if self._round_open(record, timer) and record.game().state.phase == WAITING:
                 state = record.game().state
-                result = await self.store.apply_action(record.id, EndRound(state.active_seats()[0]))
+                result = await self.plays.apply(record.id, EndRound(state.active_seats()[0]))
                 parts.append(self._part(state.current, TIMEOUT, state, result))
                 record = result.record
             return await self._finish(record, parts, notes)
@@ -520,7 +523,7 @@ class Table(SeatOffers):
         for seat in late:
             if not record.player(seat).is_ai:
                 await self.store.record_missed_turn(record.id, seat, round_key(state))
-        result = await self.store.apply_action(record.id, EndRound(state.active_seats()[0]))
+        result = await self.plays.apply(record.id, EndRound(state.active_seats()[0]))
         return await self._finish(result.record, [self._part(late[0] if late else state.current, TIMEOUT, state,
                                                              result)])
 
@@ -540,7 +543,7 @@ class Table(SeatOffers):
             if not self._round_open(record, timer) or record.game().state.held != seat:
                 return Outcome(record)
             before = record.game().state
-            result = await self.store.apply_action(record.id, ReleaseHold(seat))
+            result = await self.plays.apply(record.id, ReleaseHold(seat))
             return await self._finish(result.record, [self._part(seat, TIMEOUT, before, result)])
 
     async def _boot(self, record: GameRecord, seat: int, missed: int, parts: list[Part], notes: list[Note]
@@ -553,7 +556,7 @@ class Table(SeatOffers):
             record = await self.store.replace_with_ai(record.id, seat, settings.stand_in)
             notes.append(Note(SEAT_TO_AI, seat, missed, offerable=not await self._result_needed(record)))
         elif record.status == RUNNING and seat in (before := record.game().state).active_seats():
-            result = await self.store.apply_action(record.id, Surrender(seat))
+            result = await self.plays.apply(record.id, Surrender(seat))
             parts.append(self._part(seat, TIMEOUT, before, result))
             record = result.record
             notes.append(Note(SEAT_REMOVED, seat, missed))
@@ -658,7 +661,7 @@ class Table(SeatOffers):
             else:
                 action = await self.thinking.choose(game, seat, level, await self._memory(record, game, seat))
             try:  # chosen on this version of the game: if anything came between, look again
-                result = await self.store.apply_action(record.id, action, expected_version=record.version)
+                result = await self.plays.apply(record.id, action, expected_version=record.version)
             except VersionConflict:
                 record = await self.store.get_game(record.id)
                 continue

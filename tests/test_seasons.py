@@ -28,6 +28,7 @@ from ratings.ladders import (
     soft_reset,
 )
 from ratings.model import MU, SIGMA, rebuild
+from table.play import apply_action
 from table.scheduler import Scheduler
 
 DAY = 86400.0
@@ -118,7 +119,7 @@ async def test_an_unrated_game_moves_no_ladder(store):  # noqa: F811
     record = await new_game(store, [(ALICE, "Alice"), (DAVE, "Dave")], seed="farm")
     dave = record.seat_of(DAVE)
     record = await play(store, record, until=lambda s: s.current == dave)
-    await store.apply_action(record.id, Surrender(dave))
+    await apply_action(store, record.id, Surrender(dave))
     assert ALICE not in await store.ratings(GUILD, ladder=ONE_V_ONE)
     assert await db_rows(store, "SELECT COUNT(*) FROM season_games") == [(0,)]
 
