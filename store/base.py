@@ -358,10 +358,6 @@ class Store(StoreReader):
         """The player acted: their count of missed turns in a row starts again."""
 
     @abc.abstractmethod
-    async def take_vacation(self, game_id: int, seat: int, days: int, limit: int, now: float) -> SeatStatus:
-        """Extend a seat's deadlines by ``days``; ``InvalidValue`` past the game's ``limit`` of days."""
-
-    @abc.abstractmethod
     async def replace_with_ai(self, game_id: int, seat: int, level: str = "normal") -> GameRecord:
         """Give an absent player's seat to the AI, remembering who sat there."""
 

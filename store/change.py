@@ -142,6 +142,7 @@ class GameChange:
         self.now = clock()
         self._lock_ratings = lock_ratings
         self.writes: list[Step] = []
+        self.committed: list[Callable[[], None]] = []
 
     # -- reads (each sent at once) -------------------------------------------------------------------------
     async def head(self, cached_version: int | None, interaction_id: str | None) -> Head:
@@ -210,6 +211,11 @@ class GameChange:
     def write(self, *steps: Step) -> None:
         self.writes.extend(steps)
 
+    def after(self, call: Callable[[], None]) -> None:
+        """Call ``call`` once the change is committed (a poke to the scheduler: the timers changed), once."""
+        if call not in self.committed:
+            self.committed.append(call)
+
     def store_action(self, played: Played, *, interaction_id: str | None = None,
                      action: Mapping[str, Any] | None = None, removed_by: int | None = None,
                      removed_seat: int | None = None, finished: bool = False) -> None:
@@ -266,10 +272,11 @@ class GameChange:
             append_events(self.game_id, record.last_seq + 1, events))
 
     def set_deadline(self, seat: int, kind: str, due_at: float) -> Deadline:
-        """Set (or move) a seat's timer of a kind."""
-        self.write(Step("INSERT INTO deadlines (game_id, seat, kind, due_at) VALUES (?, ?, ?, ?) "
+        """Set (or move) a seat's timer of a kind (a game that is over or cancelled keeps none)."""
+        self.write(Step("INSERT INTO deadlines (game_id, seat, kind, due_at) SELECT ?, ?, ?, ? WHERE EXISTS "
+                        "(SELECT 1 FROM games WHERE id = ? AND status IN ('lobby', 'running', 'paused')) "
                         "ON CONFLICT (game_id, seat, kind) DO UPDATE SET due_at = excluded.due_at",
-                        (self.game_id, seat, kind, float(due_at))))
+                        (self.game_id, seat, kind, float(due_at), self.game_id)))
         return Deadline(self.game_id, seat, kind, float(due_at))
 
     def clear_deadlines(self, seat: int | None = None, kind: str | None = None) -> None:
@@ -286,6 +293,13 @@ class GameChange:
                         "AND seat = ?", (turn_key, self.game_id, status.seat)),
                    Step(MISSED_TURN, (self.game_id, status.seat)))
         return replace(status, missed=status.missed + 1, last_missed_turn=turn_key)
+
+    def vacation(self, status: SeatStatus, until: float, days: int) -> SeatStatus:
+        """The seat ``status`` is of is on vacation until ``until``, ``days`` more of the game's days taken."""
+        self.write(_seat_row(self.game_id, status.seat),
+                   Step("UPDATE seat_status SET vacation_until = ?, vacation_days = vacation_days + ? "
+                        "WHERE game_id = ? AND seat = ?", (until, days, self.game_id, status.seat)))
+        return replace(status, vacation_until=until, vacation_days=status.vacation_days + days)
 
     def reset_missed(self, seat: int) -> None:
         """The player acted: their count of missed turns in a row starts again."""

@@ -178,6 +178,8 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         change = GameChange(db, game_id, self._clock, self._lock_ratings)
         done = await work(change)
         await db.commit(*change.writes)
+        for call in change.committed:
+            call()
         return done
 
     # -- loading -----------------------------------------------------------------------------------
@@ -655,20 +657,6 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
     async def reset_missed(self, db: Writing, game_id: int, seat: int) -> None:
         await db.commit(Step("UPDATE seat_status SET missed = 0 WHERE game_id = ? AND seat = ? AND missed > 0",
                              (game_id, seat)))
-
-    async def take_vacation(self, game_id: int, seat: int, days: int, limit: int, now: float) -> SeatStatus:
-        status = await self.seat_status(game_id, seat)
-        if days < 1:
-            raise InvalidValue("Take at least one day of vacation.")
-        if status.vacation_days + days > limit:
-            left = max(0, limit - status.vacation_days)
-            raise InvalidValue("This game allows {limit} days of vacation per player; you have {left} left.",
-                               limit=limit, left=left)
-        start = max(now, status.vacation_until or now)
-        return await self._seat_change(game_id, seat, Step(
-            "UPDATE seat_status SET vacation_until = ?, vacation_days = vacation_days + ? "
-            "WHERE game_id = ? AND seat = ?",
-            (start + days * 86400, days, game_id, seat)))
 
     async def replace_with_ai(self, game_id: int, seat: int, level: str = "normal") -> GameRecord:
         await self._replace_with_ai(game_id, seat, level)
