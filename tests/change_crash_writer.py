@@ -1,0 +1,72 @@
+"""A writer for the change crash test (tests/test_change_crash.py): makes one change to a game and is killed
+before its n-th SQL statement.
+
+    python tests/change_crash_writer.py DATABASE NOW KILL_AT SCENARIO ARGUMENT
+
+DATABASE is a SQLite file; NOW the table's clock. The statements of the scenario are counted as the store sends
+them to SQLite (each statement of a batch on its own); just before the statement numbered KILL_AT the process
+kills itself with SIGKILL. SCENARIO is ``ballot`` (ARGUMENT: the game, the seat and the vote's key, as JSON: the
+last ballot, which closes a vote that passes and ends the game) or ``move`` (ARGUMENT: the game and the action as
+JSON: the last move of a freestyle round, which opens the next one). It prints how many statements the scenario
+sent when it was not killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sqlite3
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import store.transaction as transaction
+from engine import action_from_dict
+from store import SQLiteStore
+from table import Table
+
+sent = 0
+kill_at = 0
+
+
+def _counted(conn: sqlite3.Connection, steps: Iterable[transaction.Step]) -> list[transaction.Row]:
+    """``store.transaction._execute_steps``, killed before the statement numbered ``kill_at``."""
+    global sent
+    rows: list[transaction.Row] = []
+    for step in steps:
+        sent += 1
+        if sent == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if step.many:
+            conn.executemany(step.sql, step.params)
+            rows = []
+        else:
+            rows = conn.execute(step.sql, step.params).fetchall()
+    return rows
+
+
+async def main(database: str, now: float, scenario: str, argument: dict[str, Any]) -> None:
+    global sent
+    async with SQLiteStore(database, checkpoint_interval=None, clock=lambda: now) as store:
+        table = Table(store, lambda: now)
+        record = await store.get_game(argument["game"])
+        sent = 0
+        transaction._execute_steps = _counted  # from here on, every statement is counted
+        if scenario == "ballot":
+            await table.cast_ballot(record.id, argument["seat"], argument["key"], True)
+        else:
+            await table.apply(record, action_from_dict(argument["action"]))
+        transaction._execute_steps = _plain
+    print(sent, flush=True)
+
+
+_plain = transaction._execute_steps
+
+if __name__ == "__main__":
+    kill_at = int(sys.argv[3])
+    asyncio.run(main(sys.argv[1], float(sys.argv[2]), sys.argv[4], json.loads(sys.argv[5])))
