@@ -25,9 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import store.transaction as transaction
 from engine import action_from_dict
-from store import SQLiteStore
+from store import SQLiteStore, transaction
 from table import Table
 
 sent = 0
