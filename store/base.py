@@ -13,7 +13,6 @@ from competition import Pairing, Result, Spec
 from engine import Event
 from engine.events import View
 from engine.fog import Audience
-from ratings import Rating
 
 from .change import GameChange
 from .records import (
@@ -22,6 +21,7 @@ from .records import (
     GuildSettings,
     LivePanel,
     MapRecord,
+    RatingRecord,
     SeatStatus,
     Shards,
     UserPrefs,
@@ -166,12 +166,12 @@ class StoreReader(abc.ABC):
 
     @abc.abstractmethod
     async def ratings(self, guild_id: int | None, channel_id: int | None = None, *, ladder: str | None = None,
-                      season: int | None = None) -> dict[int, Rating]:
+                      season: int | None = None) -> dict[int, RatingRecord]:
         """Every rating on a server, by user id (outside a server, of the direct message ``channel_id``)."""
 
     @abc.abstractmethod
     async def rating_history(self, guild_id: int | None, user_id: int, channel_id: int | None = None
-                             ) -> list[tuple[int, Rating]]:
+                             ) -> list[tuple[int, RatingRecord]]:
         """A player's rating after each of their games on a server, oldest first (outside a server, in the
         direct message ``channel_id``)."""
 
@@ -191,12 +191,12 @@ class StoreReader(abc.ABC):
         """A page of a ladder (``"1v1"`` or ``"ffa"``), all-time or of the season ``season`` (its id), best first."""
 
     @abc.abstractmethod
-    async def ladder_ratings(self, guild_id: int, ladder: str, season: int | None = None) -> dict[int, Rating]:
+    async def ladder_ratings(self, guild_id: int, ladder: str, season: int | None = None) -> dict[int, RatingRecord]:
         """Every rating on a ladder of a server, all-time or of the season ``season``, by user id."""
 
     @abc.abstractmethod
     async def player_ladders(self, guild_id: int, user_id: int, season: int | None = None
-                             ) -> dict[tuple[str, int], Rating]:
+                             ) -> dict[tuple[str, int], RatingRecord]:
         """A player's ladder ratings, all-time (season 0) and in the season ``season``: by (ladder, season)."""
 
     @abc.abstractmethod

@@ -6,7 +6,7 @@ import json
 import zoneinfo
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import Any
+from typing import Any, Protocol
 
 from engine import Event, Game, GameState, Player
 
@@ -99,6 +99,38 @@ class GameRecord:
 
     def player(self, seat: int) -> SeatRecord:
         return self.players[seat]
+
+
+@dataclass(frozen=True)
+class RatingRecord:
+    """A rating as stored: a player's on a server (or on one of its ladders), and the games and wins it counts.
+    ``ratings.Rating.of`` makes it the ratings' own value (its score, whether it is shown)."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    trusted: int = 0
+    established: bool = False
+
+
+class RatingValues(Protocol):
+    """A rating to store (``ratings.Rating``): its numbers and its score."""
+
+    @property
+    def mu(self) -> float: ...
+    @property
+    def sigma(self) -> float: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def trusted(self) -> int: ...
+    @property
+    def established(self) -> bool: ...
+    @property
+    def score(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -236,5 +268,6 @@ class Shards:
 __all__ = [
     "ACTIVE_STATUSES", "AI_LEVELS", "CANCELLED", "FINISHED", "LOBBY", "MAX_SEATS", "NOTIFY_MODES", "PAUSED",
     "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "HealthCounts",
-    "MapRecord", "SeatRecord", "SeatStatus", "Shards", "UserPrefs", "known_time_zone", "status_word",
+    "MapRecord", "RatingRecord", "RatingValues", "SeatRecord", "SeatStatus", "Shards", "UserPrefs", "known_time_zone",
+    "status_word",
 ]

@@ -218,7 +218,7 @@ async def test_the_leaderboard_shows_players_with_enough_games_best_first(store)
     assert total == 2 and [r.rank for r in rows] == [1, 2]  # Carol has one game: not yet on the board
     assert {r.user_id for r in rows} == {ALICE, BOB} and rows[0].score >= rows[1].score
     ratings = await store.ratings(GUILD)
-    assert rows[0].score == ratings[rows[0].user_id].score
+    assert rows[0].score == Rating.of(ratings[rows[0].user_id]).score
     assert (await store.player_stats(GUILD, CAROL)).rating is None
     page, _ = await store.leaderboard(GUILD, offset=1, limit=1)
     assert [r.user_id for r in page] == [rows[1].user_id]
