@@ -75,7 +75,7 @@ from .outcome import (
     Outcome,
     Part,
 )
-from .play import plays_for
+from .play import Before, plays_for
 from .refusals import LimitReached, VoteRefused
 from .seats import SeatOffers
 from .thinking import Thinking
@@ -471,16 +471,15 @@ class Table(SeatOffers):
                    *, also: Callable[[GameChange], Awaitable[None]] | None = None,
                    interaction_id: str | None = None, removed_by: int | None = None,
                    parts: list[Part] | None = None) -> Outcome:
-        """One action as one change: ``also`` (more of the change, decided by the caller), the action, a player's
-        missed turns starting again when they played, and, unless the AIs play on from it, the timers it leaves.
+        """One action as one change: ``also`` (more of the change, decided by the caller, written first), the
+        action, a player's missed turns starting again when they played, and, unless the AIs play on from it, the
+        timers it leaves.
         Then the AIs play on (each action a change of its own) and the outcome is made, its ``parts`` those given
         and this action's. The caller holds the game's lock."""
         synced: list[float | None] = []
         after: list[GameState] = []
 
         async def more(change: GameChange, result: ActionResult) -> None:
-            if also is not None:
-                await also(change)
             if by == PLAYER and any(e["type"] in TURN_EVENTS for e in result.events):
                 change.reset_missed(seat)  # they played: no longer absent
             state = result.record.game().state
@@ -489,7 +488,7 @@ class Table(SeatOffers):
                 synced.append(await self.timers(change, result.record, state))
 
         result = await self.plays.apply(record.id, action, interaction_id=interaction_id, removed_by=removed_by,
-                                        also=more)
+                                        also=more, before=also)
         if result.duplicate:
             return Outcome(result.record, duplicate=True)
         before = await self._state_before(record, result.first_seq)
@@ -524,9 +523,14 @@ class Table(SeatOffers):
             level = settings.stand_in if settings.on_timeout == "ai" else TIMEOUT_PLAYERS[settings.on_timeout]
             stand_in = StandIn(seat, timer.key, level)
             parts: list[Part] = []
-            status = await self.store.record_missed_turn(record.id, seat, timer.key)
+            counted: list[SeatStatus] = []
+
+            async def missed(change: GameChange) -> None:  # in the change of the stand-in's first move
+                counted.append(change.missed_turn(await change.seat_status(seat), timer.key))
+
+            record = await self._stand_ins(record, parts, stand_in, first=missed)
+            status = counted[-1] if counted else await self.store.record_missed_turn(record.id, seat, timer.key)
             notes = [Note(TIME_RAN_OUT, seat, status.missed, cautious=settings.on_timeout != "ai")]
-            record = await self._stand_ins(record, parts, stand_in)
             record = await self._boot(record, seat, status.missed, parts, notes)
             return await self._finish(record, parts, notes)
 
@@ -688,9 +692,11 @@ class Table(SeatOffers):
                 await hook(record)
         return Outcome(record, parts, notes or [], deadline)
 
-    async def _stand_ins(self, record: GameRecord, parts: list[Part], stand_in: StandIn | None = None) -> GameRecord:
+    async def _stand_ins(self, record: GameRecord, parts: list[Part], stand_in: StandIn | None = None,
+                         first: Before | None = None) -> GameRecord:
         """Play for every seat no human plays now (AI seats; a turn whose time ran out) until a human must act, or
-        an AI seat has made its ``MAX_THOUGHTS`` decisions in the workers (a stand-in's turn is played out)."""
+        an AI seat has made its ``MAX_THOUGHTS`` decisions in the workers (a stand-in's turn is played out).
+        ``first``: more of the change of the first action played (a missed turn counted)."""
         thoughts = 0
         for _ in range(MAX_AI_ACTIONS):
             if record.status != RUNNING or record.state_json is None:
@@ -730,7 +736,8 @@ class Table(SeatOffers):
             else:
                 action = await self.thinking.choose(game, seat, level, await self._memory(record, game, seat))
             try:  # chosen on this version of the game: if anything came between, look again
-                result = await self.plays.apply(record.id, action, expected_version=record.version)
+                result = await self.plays.apply(record.id, action, expected_version=record.version, before=first)
+                first = None
             except VersionConflict:
                 record = await self.store.get_game(record.id)
                 continue

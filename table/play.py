@@ -54,6 +54,9 @@ CACHE_SIZE = 2048
 
 # More of one change, decided with the action's result, in its transaction.
 Also = Callable[[GameChange, ActionResult], Awaitable[None]]
+# More of one change, written before the action's rows (what the action's rows must find: a missed turn's mark
+# on the turn the action ends).
+Before = Callable[[GameChange], Awaitable[None]]
 
 
 class _GameEnds(Exception):
@@ -100,21 +103,21 @@ class Plays:
 
     async def apply(self, game_id: int, action: Action, interaction_id: str | None = None,
                     expected_version: int | None = None, removed_by: int | None = None,
-                    also: Also | None = None) -> ActionResult:
+                    also: Also | None = None, before: Before | None = None) -> ActionResult:
         """Apply one action in one transaction and return what happened (with ``also``, more of the change).
 
         ``removed_by``: the user who removes the action's seat (a host's kick, a ``Surrender`` of another's seat),
         stored with it for the game's ratings. A repeated ``interaction_id`` returns the first result with
         ``duplicate=True`` and writes nothing. ``expected_version`` raises ``VersionConflict`` if the game changed
         since the caller read it. When the game ends, its results and ratings are written in the same
-        transaction (``table/results.py``)."""
+        transaction (``table/results.py``). ``before``: more of the change, written before the action's rows."""
         if not isinstance(action, Action):
             raise TypeError(f"apply needs an engine Action, not {type(action).__name__}")
         ending: _Ending | None = None
         for attempt in range(_ENDING_ATTEMPTS):
             try:
                 result = await self._apply_once(game_id, action, interaction_id, expected_version, removed_by, also,
-                                                ending, last_try=attempt == _ENDING_ATTEMPTS - 1)
+                                                before, ending, last_try=attempt == _ENDING_ATTEMPTS - 1)
             except _GameEnds as end:  # rolled back: what the results take from the log, off the loop
                 facts = await self.store.with_log(game_id, ending_facts, game_id, end.events)
                 ending = _Ending(end.first_seq, end.events, facts)
@@ -127,7 +130,7 @@ class Plays:
 
     async def _apply_once(self, game_id: int, action: Action, interaction_id: str | None,
                           expected_version: int | None, removed_by: int | None, also: Also | None,
-                          ending: _Ending | None, *, last_try: bool) -> ActionResult:
+                          before: Before | None, ending: _Ending | None, *, last_try: bool) -> ActionResult:
         # The cached game is checked out while the action runs: it goes back only once the change is committed
         # (an engine refusal leaves it unchanged and it goes back at once; a failed write does not).
         cached = self._cache.pop(game_id, None)
@@ -171,6 +174,8 @@ class Plays:
                 # The server's ratings are this transaction's from here until the commit; the time taken next
                 # orders the games as they are rated (a rebuild rates them in that order).
                 await change.lock_ratings(record.guild_id or 0)
+            if before is not None:
+                await before(change)
             played = Played(record, dumps(game.state.to_dict()), status, head.version + 1, first_seq, events)
             change.store_action(played, interaction_id=interaction_id, action=action.to_dict(),
                                 removed_by=removed_by, removed_seat=getattr(action, "seat", None),
@@ -273,4 +278,4 @@ async def start_game(store: Store, game_id: int, seed: str | None = None) -> tup
     return await plays_for(store).start(game_id, seed)
 
 
-__all__ = ["Also", "Plays", "apply_action", "ending_facts", "plays_for", "start_game"]
+__all__ = ["Also", "Before", "Plays", "apply_action", "ending_facts", "plays_for", "start_game"]
