@@ -386,12 +386,9 @@ class Store(StoreReader):
         """Start a season of ``days`` days on a server; ``StoreError`` if one runs already."""
 
     @abc.abstractmethod
-    async def end_season(self, guild_id: int, by: int | None, now: float) -> Season | None:
-        """End the server's running season now; None if none runs (or another process ended it first)."""
-
-    @abc.abstractmethod
-    async def end_due_seasons(self, now: float, guild_ids: Sequence[int] | None = None) -> list[Season]:
-        """End every season whose end time has passed, each exactly once (of ``guild_ids`` only, if given)."""
+    async def close_season(self, season_id: int, ended_at: float, by: int | None) -> Season | None:
+        """Close a running season as ended at ``ended_at`` by ``by`` (None: by itself); None if it is closed
+        already (another process closed it first)."""
 
     # -- a server's own maps -----------------------------------------------------------------------
     @abc.abstractmethod

@@ -1,10 +1,9 @@
 """Seasons of a server and its two ladders (1v1 and free-for-all), every query of them (docs/history.md).
 
 - ``seasons``: one row per season of a server; a server runs at most one at a time (``ended_at`` NULL). A season
-  ends once: ``end_season`` (a manager's command) and ``end_due_seasons`` (its end time passed: the scheduler) both
-  end it by one ``UPDATE ... WHERE ended_at IS NULL``, so with several processes on one database exactly one of
-  them ends it and tells the channel. A season closed after its end time (the bot was down, or a manager ends it
-  late) is recorded as ended by itself at its end time, not when it was noticed.
+  ends once: ``close_season`` writes the end ``table/seasons.py`` decided (a manager's command, or its end time
+  passed: the scheduler) by one ``UPDATE ... WHERE ended_at IS NULL``, so with several processes on one database
+  exactly one of them ends it and tells the channel.
 - ``ladder_ratings``: each player's rating per ladder, all-time (season ``ALL_TIME``) and per season; written in
   the transaction that stores a game's results (``ladder_steps``, called by ``results.finish_steps`` with the
   players the all-time rating moved), and rebuilt from the results (``rebuilt_ladders``).
@@ -217,39 +216,13 @@ class SeasonQueries(Backend):
         await db.commit()
         return _season(rows[0])
 
-    async def end_season(self, guild_id: int, by: int | None, now: float) -> Season | None:
-        """End the server's running season now (None: none runs, or another process ended it first). A season
-        whose end time has passed ended by itself then, whoever closes it."""
-        return await self._end("guild_id = ?", (guild_id,), by, now)
-
-    async def end_due_seasons(self, now: float, guild_ids: Sequence[int] | None = None) -> list[Season]:
-        """End every season whose end time has passed (of ``guild_ids`` only, if given): each exactly once, as
-        ended by itself at its end time."""
-        out = []
-        for season_id in await self._due_seasons(now, guild_ids):
-            ended = await self._end("id = ?", (season_id,), None, now)
-            if ended is not None:
-                out.append(ended)
-        return out
-
-    @reads
-    async def _due_seasons(self, db: Reading, now: float, guild_ids: Sequence[int] | None) -> list[int]:
-        rows = await db.fetch("SELECT id, guild_id FROM seasons WHERE ended_at IS NULL AND ends_at <= ? "
-                              "ORDER BY ends_at", (now,))
-        return [int(r[0]) for r in rows if guild_ids is None or int(r[1]) in guild_ids]
-
     @writes
-    async def _end(self, db: Writing, where: str, params: tuple[Any, ...], by: int | None, now: float) -> Season | None:
-        """End the running season ``where`` holds: at its end time and by itself if that has passed (however late
-        the bot closes it, and whoever asks), else now by ``by``. Each update ends only a running season, so of
-        several processes one ends it."""
+    async def close_season(self, db: Writing, season_id: int, ended_at: float, by: int | None) -> Season | None:
+        """Close a running season as ended at ``ended_at`` by ``by`` (None: by itself), as ``table/seasons.py``
+        decided; None if it is closed already. One conditional update: of several processes one closes it."""
         rows = await db.run(Step(
-            f"UPDATE seasons SET ended_at = ends_at, ended_by = NULL WHERE {where} AND ended_at IS NULL "
-            f"AND ends_at <= ? RETURNING {_SEASON_COLUMNS}", (*params, now)))
-        if not rows:
-            rows = await db.run(Step(
-                f"UPDATE seasons SET ended_at = ?, ended_by = ? WHERE {where} AND ended_at IS NULL "
-                f"RETURNING {_SEASON_COLUMNS}", (now, by, *params)))
+            f"UPDATE seasons SET ended_at = ?, ended_by = ? WHERE id = ? AND ended_at IS NULL "
+            f"RETURNING {_SEASON_COLUMNS}", (ended_at, by, season_id)))
         await db.commit()
         return _season(rows[0]) if rows else None
 

@@ -12,6 +12,7 @@ from command_line import bot_main, bot_py
 from store import DatabaseError, GuildSettings, PostgresStore, SQLiteStore, UserPrefs
 from store.transfer import transfer
 from table.play import apply_action, start_game
+from table.seasons import Seasons
 from tests.test_store_concurrency import assert_log_matches_state, next_action
 
 TABLES = ("games", "players", "events", "interactions", "deadlines", "user_prefs", "guild_settings", "seat_status",
@@ -82,8 +83,8 @@ async def test_a_sqlite_database_migrated_to_postgres_plays_on_there(tmp_path, p
         await assert_log_matches_state(target, record.id)
         fresh = await target.create_lobby(10, 200, 1000, "Ann")  # new ids follow the copied ones
         assert fresh.id == max(g.id for g in games) + 1
-        assert await target.end_season(10, 1000, 1_700_000_100.0) is not None  # the season came along, and a new
-        assert (await target.start_season(10, 100, 30, 1000, 1_700_000_200.0)).number == 2  # one gets a new id
+        assert await Seasons(target, lambda: 1_700_000_100.0).end(10, 1000) is not None  # the season came along,
+        assert (await target.start_season(10, 100, 30, 1000, 1_700_000_200.0)).number == 2  # a new one a new id
 
     # The games moved on in PostgreSQL: copying the old file again leaves that game alone and says so.
     third = await transfer(str(path), postgres_url)
