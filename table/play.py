@@ -135,15 +135,16 @@ class Plays:
         # (an engine refusal leaves it unchanged and it goes back at once; a failed write does not).
         cached = self._cache.pop(game_id, None)
         keep: list[tuple[GameRecord, Game]] = []
+        applied_game: list[Game] = []
 
         async def work(change: GameChange) -> ActionResult:
             head = await change.head(cached[0].version if cached else None, interaction_id)
             fresh = cached if cached is not None and head.state_json is None and cached[0].status == head.status \
                 else None
+            if fresh is not None:
+                keep.append(fresh)  # it matches the database: it goes back whatever happens next, until applied
             if head.previous is not None:
                 record = fresh[0] if fresh is not None else await change.record()
-                if fresh is not None:
-                    keep.append(fresh)
                 events = await change.events(head.previous["first_seq"], head.previous["last_seq"])
                 return ActionResult(record, events, duplicate=True, first_seq=head.previous["first_seq"])
             if expected_version is not None and expected_version != head.version:
@@ -159,11 +160,16 @@ class Plays:
                 record = await change.record()
                 game = record.game()
                 self.stats["cache_misses"] += 1
+                keep.append((record, game))
             try:
                 events = game.apply(action)
             except RuleError:
-                keep.append((record, game))  # the engine changed nothing: the game is still right
+                raise  # the engine changed nothing: the game is still right
+            except BaseException:
+                keep.clear()
                 raise
+            keep.clear()  # the game is ahead of the database until the commit
+            applied_game[:] = [game]
             status = FINISHED if game.over else RUNNING
             first_seq = head.last_seq + 1
             known = False
@@ -187,18 +193,16 @@ class Plays:
             result = ActionResult(applied, events, duplicate=False, first_seq=first_seq)
             if also is not None:
                 await also(change, result)
-            keep.append((applied, game))
             return result
 
         try:
             done = await self.store.change(game_id, work)
-        except RuleError:
+            if not done.duplicate:
+                keep.append((done.record, applied_game[0]))
+            return done
+        finally:
             if keep:
                 self._remember(*keep[-1])
-            raise
-        if keep:
-            self._remember(*keep[-1])
-        return done
 
     async def start(self, game_id: int, seed: str | None = None) -> tuple[GameRecord, list[Event]]:
         """Start the game with the seated players in seat order: the record and the opening events."""
