@@ -3,12 +3,13 @@ before its n-th SQL statement.
 
     python tests/change_crash_writer.py DATABASE NOW KILL_AT SCENARIO ARGUMENT
 
-DATABASE is a SQLite file; NOW the table's clock. The statements of the scenario are counted as the store sends
-them to SQLite (each statement of a batch on its own); just before the statement numbered KILL_AT the process
-kills itself with SIGKILL. SCENARIO is ``ballot`` (ARGUMENT: the game, the seat and the vote's key, as JSON: the
-last ballot, which closes a vote that passes and ends the game) or ``move`` (ARGUMENT: the game and the action as
-JSON: the last move of a freestyle round, which opens the next one). It prints how many statements the scenario
-sent when it was not killed.
+DATABASE is a SQLite file or a PostgreSQL URL; NOW the table's clock. On SQLite the statements of the scenario are
+counted as the store sends them (each statement of a batch on its own); on PostgreSQL its round trips in a
+transaction (a simple query of several statements goes to the server whole). Just before the one numbered KILL_AT
+the process kills itself with SIGKILL. SCENARIO is ``ballot`` (ARGUMENT: the game, the seat and the vote's key,
+as JSON: the last ballot, which closes a vote that passes and ends the game) or ``move`` (ARGUMENT: the game and
+the action as JSON: the last move of a freestyle round, which opens the next one). It prints how many statements
+the scenario sent when it was not killed.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import action_from_dict
-from store import SQLiteStore, transaction
+from store import SQLiteStore, Store, store_for, transaction
+from store.postgres import PostgresTransaction, is_postgres_url
 from table import Table
 
 sent = 0
@@ -49,18 +51,47 @@ def _counted(conn: sqlite3.Connection, steps: Iterable[transaction.Step]) -> lis
     return rows
 
 
+def _round_trip() -> None:
+    global sent
+    sent += 1
+    if sent == kill_at:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+_plain_send, _plain_fetch = PostgresTransaction._send, PostgresTransaction.fetch
+
+
+async def _send(self: PostgresTransaction, written: list[str]) -> None:
+    _round_trip()
+    await _plain_send(self, written)
+
+
+async def _fetch(self: PostgresTransaction, sql: str, params: Any = ()) -> list[transaction.Row]:
+    _round_trip()
+    return await _plain_fetch(self, sql, params)
+
+
+def counting(on: bool) -> None:
+    """Count (and kill at) the scenario's statements, or stop counting."""
+    transaction._execute_steps = _counted if on else _plain
+    PostgresTransaction._send = _send if on else _plain_send  # type: ignore[method-assign]
+    PostgresTransaction.fetch = _fetch if on else _plain_fetch  # type: ignore[method-assign]
+
+
 async def main(database: str, now: float, scenario: str, argument: dict[str, Any]) -> None:
     global sent
-    async with SQLiteStore(database, checkpoint_interval=None, clock=lambda: now) as store:
+    store: Store = store_for(database, clock=lambda: now) if is_postgres_url(database) else \
+        SQLiteStore(database, checkpoint_interval=None, clock=lambda: now)
+    async with store:
         table = Table(store, lambda: now)
         record = await store.get_game(argument["game"])
         sent = 0
-        transaction._execute_steps = _counted  # from here on, every statement is counted
+        counting(True)
         if scenario == "ballot":
             await table.cast_ballot(record.id, argument["seat"], argument["key"], True)
         else:
             await table.apply(record, action_from_dict(argument["action"]))
-        transaction._execute_steps = _plain
+        counting(False)
     print(sent, flush=True)
 
 
