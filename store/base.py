@@ -354,10 +354,6 @@ class Store(StoreReader):
         """Count a missed turn once per ``turn_key`` (a second call for the same turn changes nothing)."""
 
     @abc.abstractmethod
-    async def reset_missed(self, game_id: int, seat: int) -> None:
-        """The player acted: their count of missed turns in a row starts again."""
-
-    @abc.abstractmethod
     async def replace_with_ai(self, game_id: int, seat: int, level: str = "normal") -> GameRecord:
         """Give an absent player's seat to the AI, remembering who sat there."""
 

@@ -653,11 +653,6 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             "AND last_missed_turn IS DISTINCT FROM ?", (turn_key, game_id, seat, turn_key)),
             Step(MISSED_TURN, (game_id, seat)))
 
-    @writes
-    async def reset_missed(self, db: Writing, game_id: int, seat: int) -> None:
-        await db.commit(Step("UPDATE seat_status SET missed = 0 WHERE game_id = ? AND seat = ? AND missed > 0",
-                             (game_id, seat)))
-
     async def replace_with_ai(self, game_id: int, seat: int, level: str = "normal") -> GameRecord:
         await self._replace_with_ai(game_id, seat, level)
         return await self.get_game(game_id)

@@ -529,7 +529,9 @@ class Table(SeatOffers):
                 counted.append(change.missed_turn(await change.seat_status(seat), timer.key))
 
             record = await self._stand_ins(record, parts, stand_in, first=missed)
-            status = counted[-1] if counted else await self.store.record_missed_turn(record.id, seat, timer.key)
+            if not counted:  # the stand-in played nothing (the game stopped): the turn is counted on its own
+                await self.store.change(record.id, missed)
+            status = counted[-1]
             notes = [Note(TIME_RAN_OUT, seat, status.missed, cautious=settings.on_timeout != "ai")]
             record = await self._boot(record, seat, status.missed, parts, notes)
             return await self._finish(record, parts, notes)
@@ -566,15 +568,23 @@ class Table(SeatOffers):
                     parts.append(self._part(seat, TIMEOUT, state, result))
                     record = result.record
                     state = record.game().state
-                seat = state.current
-                status = await self.store.seat_status(record.id, seat)
-                if status.vacation_until is not None and status.vacation_until > self.clock():
-                    missed_count = status.missed  # on vacation: played for them, not counted
-                else:
-                    missed_count = (await self.store.record_missed_turn(record.id, seat, turn_key(state))).missed
-                notes.append(Note(TIME_RAN_OUT, seat, missed_count, cautious=settings.on_timeout != "ai"))
-                record = await self._stand_ins(record, parts, StandIn(seat, turn_key(state), level))
-                record = await self._boot(record, seat, missed_count, parts, notes)
+                seat, key = state.current, turn_key(state)
+                counted: list[int] = []
+
+                # Counted in the change of the stand-in's first move.
+                async def count_missed(change: GameChange, seat: int = seat, key: str = key,
+                                       counted: list[int] = counted) -> None:
+                    status = await change.seat_status(seat)
+                    if status.vacation_until is not None and status.vacation_until > self.clock():
+                        counted.append(status.missed)  # on vacation: played for them, not counted
+                    else:
+                        counted.append(change.missed_turn(status, key).missed)
+
+                record = await self._stand_ins(record, parts, StandIn(seat, key, level), first=count_missed)
+                if not counted:  # the stand-in played nothing (the game stopped): the turn is counted on its own
+                    await self.store.change(record.id, count_missed)
+                notes.append(Note(TIME_RAN_OUT, seat, counted[-1], cautious=settings.on_timeout != "ai"))
+                record = await self._boot(record, seat, counted[-1], parts, notes)
             if self._round_open(record, timer) and record.game().state.phase == WAITING:
                 # The next round opens with its timers, in one change.
                 state = record.game().state
