@@ -43,11 +43,7 @@ def _counted(conn: sqlite3.Connection, steps: Iterable[transaction.Step]) -> lis
         sent += 1
         if sent == kill_at:
             os.kill(os.getpid(), signal.SIGKILL)
-        if step.many:
-            conn.executemany(step.sql, step.params)
-            rows = []
-        else:
-            rows = conn.execute(step.sql, step.params).fetchall()
+        rows = _plain(conn, (step,))
     return rows
 
 
