@@ -8,7 +8,7 @@ with the round trips of each action counted on the wire (tests/postgres_wire.py)
 ``--latency MS`` puts the server that many milliseconds away (a relay holds back each answer that long).
 
 * paced: the actors together offer ``--rate`` actions/s (exponential think times), the latency of each
-  ``apply_action`` call is recorded (median, p99): what a player waits for at that load;
+  ``Plays.apply`` call is recorded (median, p99): what a player waits for at that load;
 * saturated: the actors act without pause; actions/s is the sustained throughput (latency then is mostly
   queueing, by Little's law about actors ÷ throughput);
 * floor: the same number of empty ``BEGIN IMMEDIATE; COMMIT`` transactions by as many coroutines through the
@@ -39,6 +39,7 @@ from engine import Action
 from engine.ai import make_ai
 from store import GameRecord, PostgresStore, Store, open_store
 from store.transaction import Step
+from table.play import plays_for
 
 # Each PostgreSQL configuration starts from an empty database.
 EMPTY_TABLES = "TRUNCATE games, players, events, interactions, deadlines, seat_status CASCADE"
@@ -54,7 +55,7 @@ async def new_game(store: Store, channel: int) -> GameRecord:
     lobby = await store.create_lobby(1, channel, channel, f"Host {channel}", SETTINGS[channel % 3])
     await store.add_ai(lobby.id, "normal")
     await store.add_ai(lobby.id, "easy")
-    record, _ = await store.start_game(lobby.id)
+    record, _ = await plays_for(store).start(lobby.id)
     return record
 
 
@@ -82,7 +83,7 @@ class Actors:
         action = self.choose(record)
         self.counter += 1
         started = time.perf_counter()
-        result = await self.store.apply_action(record.id, action, interaction_id=f"bench-{self.counter}",
+        result = await plays_for(self.store).apply(record.id, action, interaction_id=f"bench-{self.counter}",
                                                expected_version=record.version)
         self.latencies.append(time.perf_counter() - started)
         record = result.record
@@ -252,7 +253,7 @@ async def round_trips(url: str, actions: int) -> list[int]:
                 record = games[number % len(games)]
                 action = actors.choose(record)
                 before = trips.count
-                result = await store.apply_action(record.id, action, interaction_id=f"trips-{number}",
+                result = await plays_for(store).apply(record.id, action, interaction_id=f"trips-{number}",
                                                   expected_version=record.version)
                 if number >= 10:
                     counted.append(trips.count - before)
@@ -365,7 +366,7 @@ async def bench(args: argparse.Namespace, path: Path) -> list[tuple[str, str]]:
         rows.append((f"floor: empty BEGIN IMMEDIATE + COMMIT per s, {label}", f"{floor_rate:,.0f}"))
         rows.append(("  floor ÷ sustained actions/s (an action costs this many empty transactions)",
                      f"{floor_rate / throughput:.1f} ({floor_rate / store_rate:.1f} on store time alone)"))
-    hits, misses = store.stats["cache_hits"], store.stats["cache_misses"]
+    hits, misses = plays_for(store).stats["cache_hits"], plays_for(store).stats["cache_misses"]
     rows.append(("game cache hits", f"{hits / max(1, hits + misses):.0%}"))
     await store.close()
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -72,6 +73,11 @@ class Rating:
     @property
     def shown(self) -> bool:
         return self.games >= MIN_GAMES
+
+    @classmethod
+    def of(cls, stored: Any) -> Rating:
+        """A rating from one as the store reads it (``store.records.RatingRecord``: the same numbers)."""
+        return cls(stored.mu, stored.sigma, stored.games, stored.wins, stored.trusted, stored.established)
 
 
 @dataclass(frozen=True)

@@ -5,24 +5,24 @@ they share (store/sql.py)."""
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from competition import Pairing, Result, Spec
-from engine import Action, Event
+from engine import Event
 from engine.events import View
 from engine.fog import Audience
-from ratings import Rating
 
+from .change import GameChange
 from .records import (
-    ActionResult,
     Deadline,
     GameRecord,
     GuildSettings,
     LivePanel,
     MapRecord,
     OrdersProgress,
+    RatingRecord,
     SeatStatus,
     Shards,
     StoredOrders,
@@ -172,12 +172,12 @@ class StoreReader(abc.ABC):
 
     @abc.abstractmethod
     async def ratings(self, guild_id: int | None, channel_id: int | None = None, *, ladder: str | None = None,
-                      season: int | None = None) -> dict[int, Rating]:
+                      season: int | None = None) -> dict[int, RatingRecord]:
         """Every rating on a server, by user id (outside a server, of the direct message ``channel_id``)."""
 
     @abc.abstractmethod
     async def rating_history(self, guild_id: int | None, user_id: int, channel_id: int | None = None
-                             ) -> list[tuple[int, Rating]]:
+                             ) -> list[tuple[int, RatingRecord]]:
         """A player's rating after each of their games on a server, oldest first (outside a server, in the
         direct message ``channel_id``)."""
 
@@ -197,12 +197,12 @@ class StoreReader(abc.ABC):
         """A page of a ladder (``"1v1"`` or ``"ffa"``), all-time or of the season ``season`` (its id), best first."""
 
     @abc.abstractmethod
-    async def ladder_ratings(self, guild_id: int, ladder: str, season: int | None = None) -> dict[int, Rating]:
+    async def ladder_ratings(self, guild_id: int, ladder: str, season: int | None = None) -> dict[int, RatingRecord]:
         """Every rating on a ladder of a server, all-time or of the season ``season``, by user id."""
 
     @abc.abstractmethod
     async def player_ladders(self, guild_id: int, user_id: int, season: int | None = None
-                             ) -> dict[tuple[str, int], Rating]:
+                             ) -> dict[tuple[str, int], RatingRecord]:
         """A player's ladder ratings, all-time (season 0) and in the season ``season``: by (ladder, season)."""
 
     @abc.abstractmethod
@@ -247,9 +247,10 @@ class StoreReader(abc.ABC):
 class Store(StoreReader):
     """Games, their event logs and the bot's small tables, behind one narrow async interface.
 
-    Every method that writes is one atomic transaction: it either happens completely or not at all. Lobby
-    and game methods raise ``StoreError`` subclasses (messages in player words); ``apply_action`` lets the
-    engine's ``RuleError`` through unchanged, and a refused action writes nothing.
+    Every method that writes is one atomic transaction: it either happens completely or not at all; a change to
+    a game that ``table/`` decides (an action, its timers, a vote's close) is one ``change``. Lobby and game
+    methods raise ``StoreError`` subclasses (messages in player words); ``change`` lets whatever its work raises
+    through unchanged (the engine's ``RuleError``), and a refused change writes nothing.
     """
 
     # -- lifetime ----------------------------------------------------------------------------------
@@ -268,6 +269,13 @@ class Store(StoreReader):
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                         tb: TracebackType | None) -> None:
         await self.close()
+
+    # -- one change to a game ----------------------------------------------------------------------
+    @abc.abstractmethod
+    async def change(self, game_id: int, work: Callable[[GameChange], Awaitable[T]]) -> T:
+        """``work(change)`` as one transaction on the game (``store/change.py``): the game is locked against every
+        other writer until the commit; what ``work`` reads through ``change`` is read in the transaction, what it
+        writes through it is committed when it returns, and nothing of it if it raises."""
 
     # -- lobby -------------------------------------------------------------------------------------
     @abc.abstractmethod
@@ -297,28 +305,6 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def update_settings(self, game_id: int, changes: Mapping[str, Any]) -> GameRecord:
         """Change some settings of a lobby; the engine validates them (``SettingsError``)."""
-
-    @abc.abstractmethod
-    async def start_game(self, game_id: int, seed: str | None = None) -> tuple[GameRecord, list[Event]]:
-        """Start the game with the seated players in seat order. Returns the record and the opening events."""
-
-    # -- play ----------------------------------------------------------------------------------------
-    @abc.abstractmethod
-    async def apply_action(self, game_id: int, action: Action, interaction_id: str | None = None,
-                           expected_version: int | None = None, removed_by: int | None = None,
-                           orders: OrdersProgress | None = None) -> ActionResult:
-        """Apply one action in one transaction and return what happened.
-
-        ``orders``: the action is a step of the seat's standing orders; where they stand after it is written in the
-        same transaction (a plan runs once, across restarts).
-
-        ``removed_by``: the user who removes the action's seat (a host's kick, a ``Surrender`` of another's seat),
-        stored with it (``seat_status.removed_by``) for the game's ratings.
-
-        A repeated ``interaction_id`` returns the first result with ``duplicate=True`` and writes nothing.
-        ``expected_version`` raises ``VersionConflict`` if the game changed since the caller read it.
-        When the game ends its status becomes ``finished`` in the same transaction.
-        """
 
     @abc.abstractmethod
     async def pause(self, game_id: int) -> GameRecord:
@@ -388,14 +374,6 @@ class Store(StoreReader):
         """Count a missed turn once per ``turn_key`` (a second call for the same turn changes nothing)."""
 
     @abc.abstractmethod
-    async def reset_missed(self, game_id: int, seat: int) -> None:
-        """The player acted: their count of missed turns in a row starts again."""
-
-    @abc.abstractmethod
-    async def take_vacation(self, game_id: int, seat: int, days: int, limit: int, now: float) -> SeatStatus:
-        """Extend a seat's deadlines by ``days``; ``InvalidValue`` past the game's ``limit`` of days."""
-
-    @abc.abstractmethod
     async def replace_with_ai(self, game_id: int, seat: int, level: str = "normal") -> GameRecord:
         """Give an absent player's seat to the AI, remembering who sat there."""
 
@@ -406,11 +384,6 @@ class Store(StoreReader):
     @abc.abstractmethod
     async def set_offer(self, game_id: int, seat: int, offer: str | None) -> SeatStatus:
         """Offer a seat the AI took from its player to another player, or withdraw the offer (None)."""
-
-    @abc.abstractmethod
-    async def claim_seat(self, game_id: int, seat: int, offer: str, user_id: int, name: str,
-                         since_turn: int) -> GameRecord | None:
-        """A substitute takes an offered seat (None: the offer ``offer`` is not open)."""
 
     @abc.abstractmethod
     async def note_seat_message(self, game_id: int, seat: int, *, offer_message: int | None = None,
@@ -429,12 +402,9 @@ class Store(StoreReader):
         """Start a season of ``days`` days on a server; ``StoreError`` if one runs already."""
 
     @abc.abstractmethod
-    async def end_season(self, guild_id: int, by: int | None, now: float) -> Season | None:
-        """End the server's running season now; None if none runs (or another process ended it first)."""
-
-    @abc.abstractmethod
-    async def end_due_seasons(self, now: float, guild_ids: Sequence[int] | None = None) -> list[Season]:
-        """End every season whose end time has passed, each exactly once (of ``guild_ids`` only, if given)."""
+    async def close_season(self, season_id: int, ended_at: float, by: int | None) -> Season | None:
+        """Close a running season as ended at ``ended_at`` by ``by`` (None: by itself); None if it is closed
+        already (another process closed it first)."""
 
     # -- a server's own maps -----------------------------------------------------------------------
     @abc.abstractmethod

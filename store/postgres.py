@@ -256,7 +256,7 @@ class PostgresStore(SQLStore):
     async def close(self) -> None:
         await self._wait_inflight()
         pool, self._pool = self._pool, None
-        self._cache.clear()
+        self._closed()
         if pool is not None:
             await pool.close()
 

@@ -6,7 +6,7 @@ import json
 import zoneinfo
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import Any
+from typing import Any, Protocol
 
 from engine import Event, Game, GameState, Player
 
@@ -102,8 +102,40 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
+class RatingRecord:
+    """A rating as stored: a player's on a server (or on one of its ladders), and the games and wins it counts.
+    ``ratings.Rating.of`` makes it the ratings' own value (its score, whether it is shown)."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    trusted: int = 0
+    established: bool = False
+
+
+class RatingValues(Protocol):
+    """A rating to store (``ratings.Rating``): its numbers and its score."""
+
+    @property
+    def mu(self) -> float: ...
+    @property
+    def sigma(self) -> float: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def trusted(self) -> int: ...
+    @property
+    def established(self) -> bool: ...
+    @property
+    def score(self) -> int: ...
+
+
+@dataclass(frozen=True)
 class ActionResult:
-    """The outcome of ``apply_action``.
+    """The outcome of an action (``table.play.Plays.apply``).
 
     ``record`` is the game as stored now; ``events`` are the events the action produced. When ``duplicate``
     is true the interaction had already been applied: nothing was written, and ``events`` are those of the
@@ -263,5 +295,6 @@ class Shards:
 __all__ = [
     "ACTIVE_STATUSES", "AI_LEVELS", "CANCELLED", "FINISHED", "LOBBY", "MAX_SEATS", "NOTIFY_MODES", "PAUSED",
     "RUNNING", "STATUSES", "STATUS_WORDS", "ActionResult", "Deadline", "GameRecord", "GuildSettings", "HealthCounts",
-    "MapRecord", "SeatRecord", "SeatStatus", "Shards", "UserPrefs", "known_time_zone", "status_word",
+    "MapRecord", "RatingRecord", "RatingValues", "SeatRecord", "SeatStatus", "Shards", "UserPrefs", "known_time_zone",
+    "status_word",
 ]

@@ -31,13 +31,13 @@ from typing import Any
 
 from engine import Event
 from engine.summary import favourite_continents, placements, teams, turns_played
-from ratings import EARLY_TURNS, REPEAT_WINDOW, Rating, SeatResult, rebuild, repeats_before, table_of
-from ratings.model import Circles, notes, rate_and_meet
+from ratings import EARLY_TURNS, SeatResult, rebuild
+from ratings.model import Circles
 
 from .backend import Backend, Reading, Writing, reads, writes
 from .errors import StoreError
-from .records import SeatRecord
-from .seasons import LeaderboardRow, ladder_steps, players_last_seen, rebuild_steps
+from .records import RatingRecord, RatingValues, SeatRecord
+from .seasons import LeaderboardRow, players_last_seen, rebuild_steps
 from .transaction import Reader, Step
 
 log = logging.getLogger(__name__)
@@ -232,7 +232,7 @@ _HISTORY_INSERT = ("INSERT INTO rating_history (guild_id, user_id, game_id, mu, 
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 
 
-def _rating_steps(guild_id: int, game_id: int, names: Mapping[int, str], changed: Mapping[int, Rating],
+def _rating_steps(guild_id: int, game_id: int, names: Mapping[int, str], changed: Mapping[int, RatingValues],
                   at: float) -> list[Step]:
     if not changed:
         return []
@@ -246,17 +246,33 @@ def _rating_steps(guild_id: int, game_id: int, names: Mapping[int, str], changed
     ]
 
 
+def names_of(results: Iterable[ResultRecord]) -> dict[int, str]:
+    """The name of each user in a game's results."""
+    return _names(results)
+
+
 def _names(results: Iterable[ResultRecord]) -> dict[int, str]:
     return {r.user_id: r.name for r in results if r.user_id is not None}
 
 
-async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_id: int,
-                       players: Sequence[SeatRecord], now: float, facts: LogFacts | None = None) -> list[Step]:
-    """The results and ratings of a game that has just ended, read and computed inside the transaction that
-    wrote its ``game_over`` (and its last turns). ``facts``: what the results take from the whole log, worked
-    out before the transaction (``SQLStore`` does so off the event loop); without them the log is read here."""
-    events = [] if facts is not None else [json.loads(r[0]) for r in await db.fetch(
-        "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))]
+@dataclass(frozen=True)
+class GameRows:
+    """What a finished game's results take from its rows (``game_rows``): its log (when what it gives was not
+    worked out before), its turns, the users the AI replaced, the players of each seat that changed hands and
+    who removed whom."""
+
+    events: list[Event]
+    turns: list[TurnRow]
+    booted: dict[int, int]
+    holders: dict[int, list[tuple[int, int, str]]]
+    removed: dict[int, int]
+
+
+async def game_rows(db: Reading, game_id: int, *, with_events: bool) -> GameRows:
+    """The rows of a game that has just ended, read in the transaction that ends it (``with_events``: its log
+    too)."""
+    events = [json.loads(r[0]) for r in await db.fetch(
+        "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,))] if with_events else []
     turn_rows = [TurnRow(*r) for r in await db.fetch(
         "SELECT seat, started_at, ended_at, by_ai, missed, turn FROM turns WHERE game_id = ? ORDER BY turn",
         (game_id,))]
@@ -269,62 +285,68 @@ async def finish_steps(db: Writing, game_id: int, guild_id: int | None, channel_
         holders.setdefault(seat, []).append((since, user, name))
     removed = {int(r[0]): int(r[1]) for r in await db.fetch(
         "SELECT seat, removed_by FROM seat_status WHERE game_id = ? AND removed_by IS NOT NULL", (game_id,))}
-    try:
-        results = results_of(game_id, guild_id, channel_id, players, facts or events, turn_rows, booted, now,
-                             holders, removed)
-    except Exception:  # a game must be able to end, without its results (and loudly) if need be
-        log.exception("game %s: its results could not be computed", game_id)
-        return []
-    users = sorted({r.user_id for r in results if r.user_id is not None})
-    current: dict[int, Rating] = {}
-    circles = Circles()
-    if users:
-        marks = ", ".join("?" * len(users))
-        rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins, trusted, established FROM ratings "
-                              f"WHERE guild_id = ? AND user_id IN ({marks})", (guild_id or 0, *users))
-        current = {r[0]: Rating(r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
-        for user, opponent, trusted in await db.fetch(
-                f"SELECT user_id, opponent_id, trusted FROM rated_opponents WHERE guild_id = ? "
-                f"AND user_id IN ({marks})", (guild_id or 0, *users)):
-            circles.met.setdefault(int(user), {})[int(opponent)] = bool(trusted)
-        counts = await db.fetch("SELECT COUNT(*), COALESCE(SUM(established), 0) FROM ratings WHERE guild_id = ?",
-                                (guild_id or 0,))
-        circles.players, circles.established = int(counts[0][0]), int(counts[0][1])
-    seats = [r.seat_result() for r in results]
-    repeats = await _repeats(db, guild_id or 0, seats, now)
-    changed = rate_and_meet(current, circles, seats, repeats)
-    why = notes(current, seats, repeats, changed)
-    results = [replace(r, rating_note=why.get(r.user_id)) if r.user_id is not None else r for r in results]
-    met = [(guild_id or 0, u, o, int(t)) for u in sorted(changed) for o, t in sorted(circles.met.get(u, {}).items())]
-    return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 21)})",
-                 [_result_row(r) for r in results], many=True),
-            *_rating_steps(guild_id or 0, game_id, _names(results), changed, now),
-            *([Step(_MET_UPSERT, met, many=True)] if met else []),
-            *await ladder_steps(db, guild_id or 0, game_id, seats, changed, current, _names(results), now)]
+    return GameRows(events, turn_rows, booted, holders, removed)
 
 
-async def _repeats(db: Writing, guild_id: int, seats: Sequence[SeatResult], now: float) -> int:
-    """The most rated games two of this game's players played together on the server in the repeat window before
-    this one (``repeats_before``): among the games any of them finished there in the window (an index's range),
-    those with a row of rating history (a game that moved a rating is rated)."""
-    table = table_of(seats)
-    if len(table) < 2:
-        return 0
-    marks = ", ".join("?" * len(table))
+@dataclass(frozen=True)
+class RatingRows:
+    """The stored ratings of some players on a server, whom each met in rated games (``user -> opponent ->
+    trusted``), and how many players the server rates and how many of them are established."""
+
+    ratings: dict[int, RatingRecord]
+    met: dict[int, dict[int, bool]]
+    players: int = 0
+    established: int = 0
+
+
+async def rating_rows(db: Reading, guild_id: int, users: Sequence[int]) -> RatingRows:
+    """The ratings of ``users`` on a server, and what ``RatingRows`` holds besides (read under the server's
+    ratings lock when a game ends)."""
+    if not users:
+        return RatingRows({}, {})
+    marks = ", ".join("?" * len(users))
+    rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins, trusted, established FROM ratings "
+                          f"WHERE guild_id = ? AND user_id IN ({marks})", (guild_id, *users))
+    current = {r[0]: RatingRecord(r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
+    met: dict[int, dict[int, bool]] = {}
+    for user, opponent, trusted in await db.fetch(
+            f"SELECT user_id, opponent_id, trusted FROM rated_opponents WHERE guild_id = ? "
+            f"AND user_id IN ({marks})", (guild_id, *users)):
+        met.setdefault(int(user), {})[int(opponent)] = bool(trusted)
+    counts = await db.fetch("SELECT COUNT(*), COALESCE(SUM(established), 0) FROM ratings WHERE guild_id = ?",
+                            (guild_id,))
+    return RatingRows(current, met, int(counts[0][0]), int(counts[0][1]))
+
+
+async def recent_games(db: Reading, guild_id: int, users: Sequence[int], since: float
+                       ) -> list[tuple[list[ResultRecord], bool]]:
+    """The games any of ``users`` finished on the server after ``since`` (an index's range): each game's results
+    and whether it was rated (a game that moved a rating has a row of rating history)."""
+    marks = ", ".join("?" * len(users))
     rows = await db.fetch(
         f"SELECT {', '.join('r.' + c for c in _RESULT_COLUMNS.split(', '))}, EXISTS (SELECT 1 FROM rating_history h "
         "WHERE h.guild_id = r.guild_id AND h.user_id = r.user_id AND h.game_id = r.game_id) FROM results r "
         f"WHERE r.game_id IN (SELECT game_id FROM results WHERE guild_id = ? AND user_id IN ({marks}) "
-        "AND ended_at > ?)", (guild_id, *sorted(table), now - REPEAT_WINDOW))
-    games: dict[int, list[SeatResult]] = {}
+        "AND ended_at > ?)", (guild_id, *sorted(users), since))
+    games: dict[int, list[ResultRecord]] = {}
     rated: set[int] = set()
     for row in rows:
         r = _result(row)
-        games.setdefault(r.game_id, []).append(r.seat_result())
+        games.setdefault(r.game_id, []).append(r)
         if row[-1]:
             rated.add(r.game_id)
-    return repeats_before(((past[0].ended_at, table_of(past)) for game, past in games.items() if game in rated),
-                          seats)
+    return [(results, game in rated) for game, results in games.items()]
+
+
+def result_steps(guild_id: int, game_id: int, results: Sequence[ResultRecord], changed: Mapping[int, RatingValues],
+                 met: Mapping[int, Mapping[int, bool]], at: float) -> list[Step]:
+    """The rows of a game's end: its results, the ratings it moved (``changed``) with a row of history each, and
+    whom their players met (``met``: the circles of those ``changed``)."""
+    pairs = [(guild_id, u, o, int(t)) for u in sorted(changed) for o, t in sorted(met.get(u, {}).items())]
+    return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 21)})",
+                 [_result_row(r) for r in results], many=True),
+            *_rating_steps(guild_id, game_id, _names(results), changed, at),
+            *([Step(_MET_UPSERT, pairs, many=True)] if pairs else [])]
 
 
 def _rebuilt_ratings(results: Sequence[ResultRecord], *, met: bool = True) -> list[Step]:
@@ -484,7 +506,7 @@ class PlayerStats:
     favourite_continent: str | None
     reliability: float | None      # the share of their own turns taken before the deadline
     median_move: float | None      # seconds
-    rating: Rating | None          # None until rated at all
+    rating: RatingRecord | None          # None until rated at all
     unrated: int = 0               # finished games that did not count (docs/history.md, "What a rated game is")
 
     @property
@@ -528,7 +550,7 @@ class ResultQueries(Backend):
     """The reads and the rebuild (the backend supplies ``_reading``, ``_transaction`` and ``_run``)."""
 
     @abc.abstractmethod
-    async def ladder_ratings(self, guild_id: int, ladder: str, season: int | None = None) -> dict[int, Rating]:
+    async def ladder_ratings(self, guild_id: int, ladder: str, season: int | None = None) -> dict[int, RatingRecord]:
         """A ladder's ratings (store/seasons.py, ``SeasonQueries``)."""
 
     @reads
@@ -577,7 +599,7 @@ class ResultQueries(Backend):
             favourite_continent=continent[0][0] if continent else None,
             reliability=(own or 0) / own_turns if own_turns else None,
             median_move=statistics.median(r[0] for r in times) if times else None,
-            rating=Rating(*rating[0]) if rating and rating[0][2] >= MIN_GAMES else None)
+            rating=RatingRecord(*rating[0]) if rating and rating[0][2] >= MIN_GAMES else None)
 
     @reads
     async def leaderboard(self, db: Reading, guild_id: int | None, offset: int = 0, limit: int = 10,
@@ -629,7 +651,7 @@ class ResultQueries(Backend):
         return [_result(r) for r in rows]
 
     async def ratings(self, guild_id: int | None, channel_id: int | None = None, *, ladder: str | None = None,
-                      season: int | None = None) -> dict[int, Rating]:
+                      season: int | None = None) -> dict[int, RatingRecord]:
         """Every rating on a server (shown or not yet), by user id; outside a server, of the direct message
         ``channel_id``. With ``ladder`` (``"1v1"`` or ``"ffa"``): that ladder's, all-time or of the season
         ``season`` (store/seasons.py)."""
@@ -638,7 +660,7 @@ class ResultQueries(Backend):
         return await self._ratings(guild_id, channel_id)
 
     @reads
-    async def _ratings(self, db: Reading, guild_id: int | None, channel_id: int | None) -> dict[int, Rating]:
+    async def _ratings(self, db: Reading, guild_id: int | None, channel_id: int | None) -> dict[int, RatingRecord]:
         if guild_id:
             where, place = "guild_id = ?", guild_id
         elif channel_id is not None:
@@ -647,11 +669,11 @@ class ResultQueries(Backend):
             return {}
         rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins, trusted, established FROM ratings "
                               f"WHERE {where}", (place,))
-        return {r[0]: Rating(r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
+        return {r[0]: RatingRecord(r[1], r[2], r[3], r[4], r[5], bool(r[6])) for r in rows}
 
     @reads
     async def rating_history(self, db: Reading, guild_id: int | None, user_id: int, channel_id: int | None = None
-                             ) -> list[tuple[int, Rating]]:
+                             ) -> list[tuple[int, RatingRecord]]:
         """A player's rating after each of their games on a server, oldest first: ``(game id, rating)``;
         outside a server, in the direct message ``channel_id``."""
         if guild_id:
@@ -663,7 +685,7 @@ class ResultQueries(Backend):
             return []
         rows = await db.fetch(f"SELECT game_id, mu, sigma, games FROM rating_history WHERE {where} "
                               "AND user_id = ? ORDER BY games", (place, user_id))
-        return [(r[0], Rating(r[1], r[2], r[3])) for r in rows]
+        return [(r[0], RatingRecord(r[1], r[2], r[3])) for r in rows]
 
     @reads
     async def reliability(self, db: Reading, guild_id: int | None, user_ids: Iterable[int],
@@ -701,7 +723,31 @@ class ResultQueries(Backend):
 
 
 __all__ = [
-    "LEADERBOARD_SQL", "MISSED_TURN", "RELIABILITY_GAMES", "RELIABLE_GAMES", "RELIABLE_PERCENT", "FinishedGame",
-    "LeaderboardRow", "LogFacts", "PlayerStats", "Reader", "Reliability", "ResultQueries", "ResultRecord", "TurnRow",
-    "backfill", "below_minimum", "finish_steps", "log_facts", "reliability_of", "results_of", "turn_steps",
+    "LEADERBOARD_SQL",
+    "MISSED_TURN",
+    "RELIABILITY_GAMES",
+    "RELIABLE_GAMES",
+    "RELIABLE_PERCENT",
+    "FinishedGame",
+    "GameRows",
+    "LeaderboardRow",
+    "LogFacts",
+    "PlayerStats",
+    "RatingRows",
+    "Reader",
+    "Reliability",
+    "ResultQueries",
+    "ResultRecord",
+    "TurnRow",
+    "backfill",
+    "below_minimum",
+    "game_rows",
+    "log_facts",
+    "names_of",
+    "rating_rows",
+    "recent_games",
+    "reliability_of",
+    "result_steps",
+    "results_of",
+    "turn_steps",
 ]

@@ -1,10 +1,9 @@
 """Seasons of a server and its two ladders (1v1 and free-for-all), every query of them (docs/history.md).
 
 - ``seasons``: one row per season of a server; a server runs at most one at a time (``ended_at`` NULL). A season
-  ends once: ``end_season`` (a manager's command) and ``end_due_seasons`` (its end time passed: the scheduler) both
-  end it by one ``UPDATE ... WHERE ended_at IS NULL``, so with several processes on one database exactly one of
-  them ends it and tells the channel. A season closed after its end time (the bot was down, or a manager ends it
-  late) is recorded as ended by itself at its end time, not when it was noticed.
+  ends once: ``close_season`` writes the end ``table/seasons.py`` decided (a manager's command, or its end time
+  passed: the scheduler) by one ``UPDATE ... WHERE ended_at IS NULL``, so with several processes on one database
+  exactly one of them ends it and tells the channel.
 - ``ladder_ratings``: each player's rating per ladder, all-time (season ``ALL_TIME``) and per season; written in
   the transaction that stores a game's results (``ladder_steps``, called by ``results.finish_steps`` with the
   players the all-time rating moved), and rebuilt from the results (``rebuilt_ladders``).
@@ -20,11 +19,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ratings import Rating, SeatResult
-from ratings.ladders import ALL_TIME, LADDERS, ladder_of, rate_on_ladder, rebuild_ladders, season_start
+from ratings.ladders import ALL_TIME, LADDERS, rebuild_ladders
 
 from .backend import Backend, Reading, Writing, reads, writes
 from .errors import StoreError
+from .records import RatingRecord, RatingValues
 from .transaction import Step
 
 MAX_SEASON_DAYS = 365
@@ -74,8 +73,8 @@ _LADDER_UPSERT = (
     "games = excluded.games, wins = excluded.wins, updated_at = excluded.updated_at")
 
 
-def _rating(row: Sequence[Any]) -> Rating:
-    return Rating(float(row[0]), float(row[1]), int(row[2]), int(row[3]))
+def _rating(row: Sequence[Any]) -> RatingRecord:
+    return RatingRecord(float(row[0]), float(row[1]), int(row[2]), int(row[3]))
 
 
 # The season a moment belongs to: the one whose time holds it, ``[started_at, ends_at)``, cut short where a manager
@@ -85,41 +84,40 @@ _SEASON_AT = ("SELECT id FROM seasons WHERE guild_id = ? AND started_at <= ? AND
               "AND (ended_at IS NULL OR ended_at > ?) ORDER BY started_at DESC")
 
 
-async def ladder_steps(db: Writing, guild_id: int, game_id: int, seats: Sequence[SeatResult],
-                       changed: Mapping[int, Rating], record: Mapping[int, Rating], names: Mapping[int, str],
-                       now: float) -> list[Step]:
-    """The ladder ratings a game just rated gives (``changed``: the players its all-time rating moved, from their
-    ``record`` before it): on its ladder all-time, and in the server's season whose time holds ``now``, the moment
-    the game ended (whichever order a restart handles a due turn and a due season in), where a player's first game
-    starts from the soft reset of their last season's rating on that ladder."""
-    if not changed or not guild_id:
-        return []
-    ladder = ladder_of(seats)
-    users = sorted(changed)
+async def season_at(db: Reading, guild_id: int, now: float) -> int | None:
+    """The server's season whose time holds ``now`` (None: none)."""
+    rows = await db.fetch(_SEASON_AT, (guild_id, now, now, now))
+    return int(rows[0][0]) if rows else None
+
+
+async def ladder_rows(db: Reading, guild_id: int, ladder: str, season: int, users: Sequence[int]
+                      ) -> dict[int, RatingRecord]:
+    """The ratings of ``users`` on a ladder of the server, all-time (``ALL_TIME``) or in a season."""
     marks = ", ".join("?" * len(users))
-    season = await db.fetch(_SEASON_AT, (guild_id, now, now, now))
-    periods = [ALL_TIME] + ([int(season[0][0])] if season else [])
-    steps = []
-    for period in periods:
-        rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? "
-                              f"AND ladder = ? AND season = ? AND user_id IN ({marks})",
-                              (guild_id, ladder, period, *users))
-        before = {int(r[0]): _rating(r[1:]) for r in rows}
-        if period != ALL_TIME:
-            earlier = await db.fetch(
-                f"SELECT user_id, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
-                f"AND season <> ? AND season < ? AND user_id IN ({marks}) ORDER BY season",
-                (guild_id, ladder, ALL_TIME, period, *users))
-            last = {int(r[0]): _rating(r[1:]) for r in earlier}  # the latest season's wins (ORDER BY season)
-            for user in users:
-                if user not in before:
-                    before[user] = season_start(last.get(user))
-            steps.append(Step("INSERT INTO season_games (game_id, season) VALUES (?, ?)", (game_id, period)))
-        for user in users:   # a first game on the ladder starts from the default
-            before.setdefault(user, Rating())
-        new = rate_on_ladder(before, seats, users, record)
-        steps.append(Step(_LADDER_UPSERT, [(guild_id, ladder, period, u, names[u], r.mu, r.sigma, r.score, r.games,
-                                            r.wins, now) for u, r in sorted(new.items())], many=True))
+    rows = await db.fetch(f"SELECT user_id, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? "
+                          f"AND ladder = ? AND season = ? AND user_id IN ({marks})",
+                          (guild_id, ladder, season, *users))
+    return {int(r[0]): _rating(r[1:]) for r in rows}
+
+
+async def last_seasons(db: Reading, guild_id: int, ladder: str, season: int, users: Sequence[int]
+                       ) -> dict[int, RatingRecord]:
+    """Each of ``users``' rating on a ladder in the last season before ``season`` they played in."""
+    marks = ", ".join("?" * len(users))
+    earlier = await db.fetch(
+        f"SELECT user_id, mu, sigma, games, wins FROM ladder_ratings WHERE guild_id = ? AND ladder = ? "
+        f"AND season <> ? AND season < ? AND user_id IN ({marks}) ORDER BY season",
+        (guild_id, ladder, ALL_TIME, season, *users))
+    return {int(r[0]): _rating(r[1:]) for r in earlier}  # the latest season's wins (ORDER BY season)
+
+
+def ladder_steps(guild_id: int, game_id: int, ladder: str, season: int, new: Mapping[int, RatingValues],
+                 names: Mapping[int, str], now: float) -> list[Step]:
+    """The ladder ratings a game gave, all-time (``ALL_TIME``) or in a season (the game counted in it)."""
+    steps = [] if season == ALL_TIME else [
+        Step("INSERT INTO season_games (game_id, season) VALUES (?, ?)", (game_id, season))]
+    steps.append(Step(_LADDER_UPSERT, [(guild_id, ladder, season, u, names[u], r.mu, r.sigma, r.score, r.games,
+                                        r.wins, now) for u, r in sorted(new.items())], many=True))
     return steps
 
 
@@ -218,39 +216,13 @@ class SeasonQueries(Backend):
         await db.commit()
         return _season(rows[0])
 
-    async def end_season(self, guild_id: int, by: int | None, now: float) -> Season | None:
-        """End the server's running season now (None: none runs, or another process ended it first). A season
-        whose end time has passed ended by itself then, whoever closes it."""
-        return await self._end("guild_id = ?", (guild_id,), by, now)
-
-    async def end_due_seasons(self, now: float, guild_ids: Sequence[int] | None = None) -> list[Season]:
-        """End every season whose end time has passed (of ``guild_ids`` only, if given): each exactly once, as
-        ended by itself at its end time."""
-        out = []
-        for season_id in await self._due_seasons(now, guild_ids):
-            ended = await self._end("id = ?", (season_id,), None, now)
-            if ended is not None:
-                out.append(ended)
-        return out
-
-    @reads
-    async def _due_seasons(self, db: Reading, now: float, guild_ids: Sequence[int] | None) -> list[int]:
-        rows = await db.fetch("SELECT id, guild_id FROM seasons WHERE ended_at IS NULL AND ends_at <= ? "
-                              "ORDER BY ends_at", (now,))
-        return [int(r[0]) for r in rows if guild_ids is None or int(r[1]) in guild_ids]
-
     @writes
-    async def _end(self, db: Writing, where: str, params: tuple[Any, ...], by: int | None, now: float) -> Season | None:
-        """End the running season ``where`` holds: at its end time and by itself if that has passed (however late
-        the bot closes it, and whoever asks), else now by ``by``. Each update ends only a running season, so of
-        several processes one ends it."""
+    async def close_season(self, db: Writing, season_id: int, ended_at: float, by: int | None) -> Season | None:
+        """Close a running season as ended at ``ended_at`` by ``by`` (None: by itself), as ``table/seasons.py``
+        decided; None if it is closed already. One conditional update: of several processes one closes it."""
         rows = await db.run(Step(
-            f"UPDATE seasons SET ended_at = ends_at, ended_by = NULL WHERE {where} AND ended_at IS NULL "
-            f"AND ends_at <= ? RETURNING {_SEASON_COLUMNS}", (*params, now)))
-        if not rows:
-            rows = await db.run(Step(
-                f"UPDATE seasons SET ended_at = ?, ended_by = ? WHERE {where} AND ended_at IS NULL "
-                f"RETURNING {_SEASON_COLUMNS}", (now, by, *params)))
+            f"UPDATE seasons SET ended_at = ?, ended_by = ? WHERE id = ? AND ended_at IS NULL "
+            f"RETURNING {_SEASON_COLUMNS}", (ended_at, by, season_id)))
         await db.commit()
         return _season(rows[0]) if rows else None
 
@@ -280,7 +252,7 @@ class SeasonQueries(Backend):
 
     @reads
     async def ladder_ratings(self, db: Reading, guild_id: int, ladder: str,
-                             season: int | None = None) -> dict[int, Rating]:
+                             season: int | None = None) -> dict[int, RatingRecord]:
         """Every rating on a ladder of a server (all-time, or of the season ``season``), by user id."""
         _check_ladder(ladder)
         period = ALL_TIME if season is None else season
@@ -290,7 +262,7 @@ class SeasonQueries(Backend):
 
     @reads
     async def player_ladders(self, db: Reading, guild_id: int, user_id: int, season: int | None = None
-                             ) -> dict[tuple[str, int], Rating]:
+                             ) -> dict[tuple[str, int], RatingRecord]:
         """A player's ratings on both ladders, all-time and in the season ``season``: by (ladder, season or
         ``ALL_TIME``)."""
         periods = (ALL_TIME,) if season is None else (ALL_TIME, season)
@@ -300,4 +272,5 @@ class SeasonQueries(Backend):
         return {(str(r[0]), int(r[1])): _rating(r[2:]) for r in rows}
 
 
-__all__ = ["MAX_SEASON_DAYS", "LeaderboardRow", "Season", "SeasonQueries", "ladder_steps", "rebuild_steps"]
+__all__ = ["MAX_SEASON_DAYS", "LeaderboardRow", "Season", "SeasonQueries", "ladder_rows", "ladder_steps",
+           "last_seasons", "rebuild_steps", "season_at"]

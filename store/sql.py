@@ -24,42 +24,35 @@ import asyncio
 import json
 import logging
 import re
-import secrets
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from engine import SCHEMA_VERSION, Action, Event, Game, RuleError, Settings, registered_map
-from engine.actions import ClaimSeat
+from engine import Event, Settings, registered_map
 from engine.errors import Phrase
 from engine.events import View
 from engine.fog import Audience
-from ops import metrics
 
 from .backend import Reading, Writing, reads, shard_filter, shielded, writes, writes_game
 from .base import Store
+from .change import GAME_WITH_SEATS, GameChange, dumps, load_game, orders_step, records, seat_name
 from .errors import (
     AlreadySeated,
     ChannelBusy,
     GameNotRunning,
     InvalidValue,
     LobbyFull,
-    NotEnoughPlayers,
     NotInLobby,
     NotSeated,
     StatusWord,
     StoreError,
     UnknownGame,
-    VersionConflict,
 )
 from .logs import (
     CHUNK,
     INLINE,
-    Chunks,
     chunk,
-    decode,
     export_text,
     in_board_worker,
     in_thread,
@@ -79,7 +72,6 @@ from .records import (
     PAUSED,
     RUNNING,
     STATUSES,
-    ActionResult,
     Deadline,
     GameRecord,
     GuildSettings,
@@ -94,7 +86,7 @@ from .records import (
     known_time_zone,
     status_word,
 )
-from .results import MISSED_TURN, LogFacts, ResultQueries, finish_steps, log_facts, turn_steps
+from .results import MISSED_TURN, ResultQueries
 from .seasons import SeasonQueries
 from .tournaments import TournamentsMixin
 from .transaction import Step
@@ -103,85 +95,11 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 _ACTIVE_SQL = "('lobby', 'running', 'paused')"
-_GAME_COLUMNS = ("g.id, g.guild_id, g.channel_id, g.status, g.settings, g.host_id, g.state, g.state_schema, "
-                 "g.version, g.last_seq, g.created_at, g.updated_at")
-_SEAT_COLUMNS = "p.seat, p.user_id, p.ai_level, p.name, p.colour"
-_GAME_WITH_SEATS = (f"SELECT {_GAME_COLUMNS}, {_SEAT_COLUMNS} FROM games g "
-                    "LEFT JOIN players p ON p.game_id = g.id")
-# The head of an action: the version, the status, the state only if the cached one is stale, and the stored
-# result if this interaction was applied before.
-_ACTION_HEAD = (
-    "SELECT g.version, g.status, g.last_seq, CASE WHEN g.version = ? THEN NULL ELSE g.state END, "
-    "(SELECT i.result FROM interactions i WHERE i.game_id = g.id AND i.interaction_id = ?) "
-    "FROM games g WHERE g.id = ?"
-)
+_GAME_WITH_SEATS = GAME_WITH_SEATS
 # Used at start-up to resume games: it must stay a search of the status index (a test checks the plan).
 RUNNING_GAMES_SQL = "SELECT id FROM games WHERE status = 'running'"
 _HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 _LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-def _seat(row: Sequence[Any], offset: int) -> SeatRecord | None:
-    if row[offset] is None:
-        return None
-    return SeatRecord(seat=row[offset], user_id=row[offset + 1], ai_level=row[offset + 2], name=row[offset + 3],
-                      colour=row[offset + 4])
-
-
-def _records(rows: Iterable[Sequence[Any]]) -> list[GameRecord]:
-    """Build records from ``_GAME_WITH_SEATS`` rows (one row per seat, seats in order)."""
-    heads: dict[int, Sequence[Any]] = {}
-    seats: dict[int, list[SeatRecord]] = {}
-    for row in rows:
-        game_id = row[0]
-        if game_id not in heads:
-            heads[game_id] = row
-            seats[game_id] = []
-        seat = _seat(row, 12)
-        if seat is not None:
-            seats[game_id].append(seat)
-    return [_record(head, seats[game_id]) for game_id, head in heads.items()]
-
-
-def _record(row: Sequence[Any], seats: Iterable[SeatRecord]) -> GameRecord:
-    return GameRecord(
-        id=row[0], guild_id=row[1], channel_id=row[2], status=row[3], settings=json.loads(row[4]), host_id=row[5],
-        players=tuple(sorted(seats, key=lambda s: s.seat)), state_json=row[6], state_schema=row[7], version=row[8],
-        last_seq=row[9], created_at=row[10], updated_at=row[11],
-    )
-
-
-
-# An action that ends a game is tried again once what its results take from the log is known (``_Ending``); the
-# last attempt reads the log in its transaction, should the game keep changing under another process.
-_ENDING_ATTEMPTS = 3
-
-
-class _GameEnds(Exception):
-    """The action ends the game: its transaction gives way while the whole log is read and summed up."""
-
-    def __init__(self, first_seq: int, events: list[Event]) -> None:
-        super().__init__(first_seq)
-        self.first_seq, self.events = first_seq, events
-
-
-@dataclass(frozen=True)
-class _Ending:
-    first_seq: int
-    events: list[Event]
-    facts: LogFacts | None
-
-
-def _log_facts(game_id: int, chunks: Chunks, events: list[Event]) -> LogFacts | None:
-    """In the log's worker: what the results take from the log, the ending action's ``events`` last."""
-    try:
-        return log_facts([*decode(chunks), *events])
-    except Exception:  # the transaction tries again, and a game must be able to end (finish_steps)
-        log.exception("game %s: what its results take from the log could not be worked out", game_id)
-        return None
 
 
 def _decode_rows(rows: Sequence[str]) -> list[Event]:
@@ -202,9 +120,9 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         self.cache_size = cache_size
         self._clock = clock
         self._game_locks: dict[int, _GameLock] = {}
-        self._cache: OrderedDict[int, tuple[GameRecord, Game]] = OrderedDict()
         self._inflight: set[asyncio.Task[Any]] = set()
-        self.stats = {"cache_hits": 0, "cache_misses": 0}
+        # Called when the store closes: what was kept of its games is forgotten (table/play.py's cache).
+        self.on_close: list[Callable[[], None]] = []
 
     # -- what a backend supplies (and ``_transaction``, ``_reading``: see ``Backend``) --------------------
     @abc.abstractmethod
@@ -215,6 +133,10 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         """Lock a server's ratings until the commit, so that two games of it ending at once are rated one after
         the other (the second from what the first gave). SQLite needs nothing: ``BEGIN IMMEDIATE`` serialises
         every writer of the file."""
+
+    def _closed(self) -> None:
+        for forget in self.on_close:
+            forget()
 
     async def _wait_inflight(self) -> None:
         if self._inflight:
@@ -249,24 +171,23 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             if entry.users == 0:
                 del self._game_locks[game_id]
 
-    # -- cache ---------------------------------------------------------------------------------------
-    def _remember(self, record: GameRecord, game: Game) -> None:
-        if record.status != RUNNING:
-            self._cache.pop(record.id, None)
-            return
-        self._cache[record.id] = (record, game)
-        self._cache.move_to_end(record.id)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+    # -- a unit of work ----------------------------------------------------------------------------------
+    async def change(self, game_id: int, work: Callable[[GameChange], Awaitable[T]]) -> T:
+        return await self._change(game_id, work)
+
+    @writes_game
+    async def _change(self, db: Writing, game_id: int, work: Callable[[GameChange], Awaitable[T]]) -> T:
+        change = GameChange(db, game_id, self._clock, self._lock_ratings)
+        done = await work(change)
+        await db.commit(*change.writes)
+        for call in change.committed:
+            call()
+        return done
 
     # -- loading -----------------------------------------------------------------------------------
     @staticmethod
     async def _load(db: Reading, game_id: int) -> GameRecord:
-        rows = await db.fetch(f"{_GAME_WITH_SEATS} WHERE g.id = ? ORDER BY p.seat", (game_id,))
-        records = _records(rows)
-        if not records:
-            raise UnknownGame("There is no game #{id}.", id=game_id)
-        return records[0]
+        return await load_game(db, game_id)
 
     @reads
     async def get_game(self, db: Reading, game_id: int) -> GameRecord:
@@ -277,8 +198,8 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         rows = await db.fetch(
             f"{_GAME_WITH_SEATS} WHERE g.channel_id = ? AND g.status IN {_ACTIVE_SQL} ORDER BY p.seat",
             (channel_id,))
-        records = _records(rows)
-        return records[0] if records else None
+        found = records(rows)
+        return found[0] if found else None
 
     async def list_games(self, status: str | None = None, *, guild_id: int | None = None,
                          channel_id: int | None = None, limit: int | None = None) -> list[GameRecord]:
@@ -306,7 +227,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         """Records of the games whose ids the query ``chosen`` selects, read in one statement."""
         order = "DESC" if newest_first else "ASC"
         sql = f"{_GAME_WITH_SEATS} WHERE g.id IN ({chosen}) ORDER BY g.id {order}, p.seat"
-        return _records(await db.fetch(sql, params))
+        return records(await db.fetch(sql, params))
 
     @shielded
     async def events(self, game_id: int, since_seq: int = 0) -> list[Event]:
@@ -403,13 +324,13 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             chosen = dict(json.loads(rows[0][0])) if rows else {}
         chosen.update(settings or {})
         normalised = Settings.from_dict(chosen).to_dict()
-        name = _seat_name(host_name)
+        name = seat_name(host_name)
         now = self._clock()
         try:
             rows = await db.fetch(
                 "INSERT INTO games (guild_id, channel_id, status, settings, host_id, created_at, updated_at) "
                 "VALUES (?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
-                (guild_id, channel_id, _dumps(normalised), host_id, now, now))
+                (guild_id, channel_id, dumps(normalised), host_id, now, now))
         except Exception as exc:
             if not self._unique_violation(exc):
                 raise
@@ -440,7 +361,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
                  [(game_id, p.seat, p.user_id, p.ai_level, p.name, p.colour) for p in seats], many=True),
             Step("UPDATE games SET settings = ?, host_id = ?, status = ?, version = version + 1, "
                  "updated_at = ? WHERE id = ?",
-                 (_dumps(changed.settings), changed.host_id, changed.status, now, game_id)),
+                 (dumps(changed.settings), changed.host_id, changed.status, now, game_id)),
             *_clear_deadlines_if(changed.status == CANCELLED, game_id))
         return replace(changed, players=tuple(seats), version=record.version + 1, updated_at=now)
 
@@ -474,7 +395,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             raise LobbyFull("The lobby is full: Risk is played by at most {n} players.", n=seats)
         used = {p.colour for p in record.players}
         colour = min(c for c in range(MAX_SEATS) if c not in used)
-        return SeatRecord(seat=len(record.players), user_id=user_id, ai_level=level, name=_seat_name(name),
+        return SeatRecord(seat=len(record.players), user_id=user_id, ai_level=level, name=seat_name(name),
                           colour=colour)
 
     async def leave(self, game_id: int, user_id: int) -> GameRecord:
@@ -514,170 +435,9 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         return await self._change_lobby(game_id, change)
 
     @writes_game
-    async def start_game(self, db: Writing, game_id: int, seed: str | None = None) -> tuple[GameRecord, list[Event]]:
-        self._cache.pop(game_id, None)
-        record = await self._load(db, game_id)
-        if record.status != LOBBY:
-            raise NotInLobby("Game #{id} is {status}; only a game in its lobby can start.", id=game_id,
-                             status=status_word(record.status))
-        if len(record.players) < 2:
-            raise NotEnoughPlayers("A game needs at least 2 players; the lobby has {n}.",
-                                   n=len(record.players))
-        game, events = Game.new([p.engine_player() for p in record.players], seed or secrets.token_hex(32),
-                                record.settings)
-        status = FINISHED if game.over else RUNNING
-        state_json = _dumps(game.state.to_dict())
-        now = self._clock()
-        await db.commit(
-            Step("UPDATE games SET status = ?, state = ?, state_schema = ?, version = version + 1, "
-                 "last_seq = ?, updated_at = ? WHERE id = ?",
-                 (status, state_json, SCHEMA_VERSION, len(events), now, game_id)),
-            _append_events(game_id, 1, events), *turn_steps(game_id, events, now))
-        started = replace(record, status=status, state_json=state_json, state_schema=SCHEMA_VERSION,
-                          version=record.version + 1, last_seq=len(events), updated_at=now)
-        self._remember(started, game)  # committed: the cache may hold it
-        return started, events
-
-    # -- play ----------------------------------------------------------------------------------------
-    async def apply_action(self, game_id: int, action: Action, interaction_id: str | None = None,
-                           expected_version: int | None = None, removed_by: int | None = None,
-                           orders: OrdersProgress | None = None) -> ActionResult:
-        if not isinstance(action, Action):
-            raise TypeError(f"apply_action needs an engine Action, not {type(action).__name__}")
-        return await self._apply_action(game_id, action, interaction_id, expected_version, removed_by, orders)
-
-    @shielded
-    async def _apply_action(self, game_id: int, action: Action, interaction_id: str | None,
-                            expected_version: int | None, removed_by: int | None = None,
-                            orders: OrdersProgress | None = None) -> ActionResult:
-        async with self._serialised(game_id):
-            ending: _Ending | None = None
-            for attempt in range(_ENDING_ATTEMPTS):
-                try:
-                    result = await self._apply_once(game_id, action, interaction_id, expected_version, ending,
-                                                    last_try=attempt == _ENDING_ATTEMPTS - 1,
-                                                    removed_by=removed_by, orders=orders)
-                except _GameEnds as end:  # rolled back: what the results take from the log, off the loop
-                    ending = await self._ending(game_id, end)
-                    metrics.transaction_retried()
-                    continue
-                if not result.duplicate:
-                    metrics.action_applied(action)
-                return result
-            raise AssertionError("unreachable: the last attempt never asks for the log")
-
-    async def _ending(self, game_id: int, end: _GameEnds) -> _Ending:
-        """What the results of a game take from its whole log, read and worked out with no transaction open and
-        in the log's worker process, for the action ``end`` found to end it (the game's lock is held meanwhile)."""
-        chunks = await self._event_chunks(game_id, 0, end.first_seq - 1)
-        return _Ending(end.first_seq, end.events, await in_worker(_log_facts, game_id, chunks, end.events))
-
-    async def _apply_once(self, game_id: int, action: Action, interaction_id: str | None,
-                          expected_version: int | None, ending: _Ending | None, *, last_try: bool,
-                          removed_by: int | None = None, orders: OrdersProgress | None = None) -> ActionResult:
-        # The cached game is checked out while the action runs: it goes back only when it is known to match
-        # the database (an engine refusal leaves it unchanged; a failed write does not).
-        cached = self._cache.pop(game_id, None)
-        keep: tuple[GameRecord, Game] | None = None
-        try:
-            async with self._transaction(game_id) as db:
-                rows = await db.fetch(_ACTION_HEAD,
-                                      (cached[0].version if cached else -1, interaction_id, game_id))
-                if not rows:
-                    raise UnknownGame("There is no game #{id}.", id=game_id)
-                version, status, last_seq, state_json, previous = rows[0]
-                if cached is not None and state_json is None and cached[0].status == status:
-                    keep = cached
-                if previous is not None:
-                    return await self._previous_result(db, game_id, json.loads(previous), keep)
-                if expected_version is not None and expected_version != version:
-                    raise VersionConflict("The game has moved on since this was shown; look at the board again "
-                                          "and retry.")
-                if status != RUNNING:
-                    raise GameNotRunning("Game #{id} is {status}; no moves can be made.", id=game_id,
-                                         status=status_word(status))
-                if keep is not None:
-                    record, game = keep
-                    self.stats["cache_hits"] += 1
-                else:
-                    record = await self._load(db, game_id)
-                    game = record.game()
-                    keep = (record, game)
-                    self.stats["cache_misses"] += 1
-                try:
-                    events = game.apply(action)
-                except RuleError:
-                    raise  # the engine changed nothing: the cached game is still right
-                except BaseException:
-                    keep = None
-                    raise
-                keep = None  # the game is ahead of the database until the commit succeeds
-                new_status = FINISHED if game.over else RUNNING
-                first_seq = last_seq + 1
-                known = False
-                if new_status == FINISHED:  # the results and ratings, in the transaction that ends the game
-                    known = ending is not None and ending.first_seq == first_seq and ending.events == events
-                    if not known and not last_try:
-                        raise _GameEnds(first_seq, events)
-                    # The server's ratings are this transaction's from here until the commit; the time taken
-                    # next orders the games as they are rated (a rebuild rates them in that order).
-                    await self._lock_ratings(db, record.guild_id or 0)
-                now = self._clock()
-                state = _dumps(game.state.to_dict())
-                new_version = version + 1
-                last_seq += len(events)
-                writes = [
-                    Step("UPDATE games SET state = ?, state_schema = ?, status = ?, version = ?, last_seq = ?, "
-                         "updated_at = ? WHERE id = ?",
-                         (state, SCHEMA_VERSION, new_status, new_version, last_seq, now, game_id)),
-                    _append_events(game_id, first_seq, events),
-                    *_clear_deadlines_if(new_status == FINISHED, game_id),
-                ]
-                writes.extend(turn_steps(game_id, events, now))
-                seat = getattr(action, "seat", None)
-                if removed_by is not None and seat is not None:  # a kick: who removed the seat, with it
-                    writes.append(Step("INSERT INTO seat_status (game_id, seat, removed_by) VALUES (?, ?, ?) "
-                                       "ON CONFLICT (game_id, seat) DO UPDATE SET removed_by = excluded.removed_by",
-                                       (game_id, seat, removed_by)))
-                if orders is not None:  # a step of standing orders: where they stand, with it
-                    writes.append(_orders_step(game_id, orders))
-                if interaction_id is not None:
-                    summary = {"action": action.to_dict(), "version": new_version, "first_seq": first_seq,
-                               "last_seq": last_seq, "status": new_status}
-                    writes.append(Step("INSERT INTO interactions (game_id, interaction_id, result, created_at) "
-                                       "VALUES (?, ?, ?, ?)", (game_id, interaction_id, _dumps(summary), now)))
-                starts = [(game_id, e["turn"], first_seq, record.state_json) for e in events
-                          if e["type"] == "turn_started"]
-                if starts and record.state_json is not None:  # where the turn begins, for /risk log
-                    writes.append(Step("INSERT INTO log_turns (game_id, turn, seq, state) VALUES (?, ?, ?, ?) "
-                                       "ON CONFLICT (game_id, turn) DO NOTHING", starts, many=True))
-                if new_status == FINISHED:
-                    await db.run(*writes)
-                    writes = await finish_steps(db, game_id, record.guild_id, record.channel_id,
-                                                record.players, now, ending.facts if ending and known else None)
-                await db.commit(*writes)
-            applied = replace(record, status=new_status, state_json=state, state_schema=SCHEMA_VERSION,
-                              version=new_version, last_seq=last_seq, updated_at=now)
-            keep = (applied, game)
-            return ActionResult(applied, events, duplicate=False, first_seq=first_seq)
-        finally:
-            if keep is not None:
-                self._remember(*keep)
-
-    async def _previous_result(self, db: Reading, game_id: int, summary: dict[str, Any],
-                               cached: tuple[GameRecord, Game] | None) -> ActionResult:
-        """The answer to a repeated interaction: the game as it is now and the events of the first time."""
-        rows = await db.fetch(
-            "SELECT event FROM events WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
-            (game_id, summary["first_seq"], summary["last_seq"]))
-        record = cached[0] if cached is not None else await self._load(db, game_id)
-        return ActionResult(record, [json.loads(r[0]) for r in rows], duplicate=True, first_seq=summary["first_seq"])
-
-    @writes_game
     async def _set_status(self, db: Writing, game_id: int, allowed: Sequence[str], status: str,
                           refusal: Callable[[StatusWord], StoreError]) -> GameRecord:
         """Move a game whose status is one of ``allowed`` to ``status``; otherwise raise ``refusal(its status)``."""
-        self._cache.pop(game_id, None)
         record = await self._load(db, game_id)
         if record.status not in allowed:
             raise refusal(status_word(record.status))
@@ -740,7 +500,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
             "default_settings = excluded.default_settings, allowed_channels = excluded.allowed_channels, "
             "updated_at = excluded.updated_at",
-            (saved.guild_id, _dumps(saved.default_settings), _dumps(list(channels)), self._clock())))
+            (saved.guild_id, dumps(saved.default_settings), dumps(list(channels)), self._clock())))
         return saved
 
     # -- standing orders ------------------------------------------------------------------------------
@@ -767,7 +527,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             "INSERT INTO standing_orders (game_id, seat, user_id, orders, cursor, turn, left_at) "
             "VALUES (?, ?, ?, ?, 0, NULL, ?) ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, "
             "orders = excluded.orders, cursor = 0, turn = NULL, left_at = excluded.left_at",
-            (game_id, seat, user_id, _dumps(dict(orders)), now)))
+            (game_id, seat, user_id, dumps(dict(orders)), now)))
         return StoredOrders(game_id, seat, user_id, dict(orders), 0, None, now)
 
     @writes_game
@@ -779,7 +539,7 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
 
     @writes_game
     async def orders_progress(self, db: Writing, game_id: int, progress: OrdersProgress) -> None:
-        await db.commit(_orders_step(game_id, progress))
+        await db.commit(orders_step(game_id, progress))
 
     # -- deadlines and reminders ---------------------------------------------------------------------
     @writes_game
@@ -933,32 +693,12 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
             "AND last_missed_turn IS DISTINCT FROM ?", (turn_key, game_id, seat, turn_key)),
             Step(MISSED_TURN, (game_id, seat)))
 
-    @writes
-    async def reset_missed(self, db: Writing, game_id: int, seat: int) -> None:
-        await db.commit(Step("UPDATE seat_status SET missed = 0 WHERE game_id = ? AND seat = ? AND missed > 0",
-                             (game_id, seat)))
-
-    async def take_vacation(self, game_id: int, seat: int, days: int, limit: int, now: float) -> SeatStatus:
-        status = await self.seat_status(game_id, seat)
-        if days < 1:
-            raise InvalidValue("Take at least one day of vacation.")
-        if status.vacation_days + days > limit:
-            left = max(0, limit - status.vacation_days)
-            raise InvalidValue("This game allows {limit} days of vacation per player; you have {left} left.",
-                               limit=limit, left=left)
-        start = max(now, status.vacation_until or now)
-        return await self._seat_change(game_id, seat, Step(
-            "UPDATE seat_status SET vacation_until = ?, vacation_days = vacation_days + ? "
-            "WHERE game_id = ? AND seat = ?",
-            (start + days * 86400, days, game_id, seat)))
-
     async def replace_with_ai(self, game_id: int, seat: int, level: str = "normal") -> GameRecord:
         await self._replace_with_ai(game_id, seat, level)
         return await self.get_game(game_id)
 
     @writes_game
     async def _replace_with_ai(self, db: Writing, game_id: int, seat: int, level: str) -> None:
-        self._cache.pop(game_id, None)
         record = await self._load(db, game_id)
         player = record.player(seat)
         if player.is_ai:
@@ -979,7 +719,6 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
 
     @writes_game
     async def _reinstate(self, db: Writing, game_id: int, user_id: int) -> None:
-        self._cache.pop(game_id, None)
         rows = await db.fetch("SELECT seat FROM seat_status WHERE game_id = ? AND booted_user_id = ?",
                               (game_id, user_id))
         if not rows:
@@ -1021,52 +760,6 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
         rows = await db.fetch(self._SEAT_STATUS, (game_id, seat))
         return SeatStatus(*rows[0]) if rows else SeatStatus(game_id, seat)
 
-    async def claim_seat(self, game_id: int, seat: int, offer: str, user_id: int, name: str,
-                         since_turn: int) -> GameRecord | None:
-        """``user_id`` takes the offered seat from ``since_turn`` on, in one transaction: the offer must still be
-        open with this key (None if not: claimed, withdrawn, or never made), and the user must never have held a
-        seat of the game (``AlreadySeated``). The seat's players are remembered (``seat_holders``), and the log
-        tells the claim (the engine's ``ClaimSeat``: the seat's name is theirs from here on, for every reader)."""
-        claimed = await self._claim_seat(game_id, seat, offer, user_id, name, since_turn)
-        return await self.get_game(game_id) if claimed else None
-
-    @writes_game
-    async def _claim_seat(self, db: Writing, game_id: int, seat: int, offer: str, user_id: int, name: str,
-                          since_turn: int) -> bool:
-        self._cache.pop(game_id, None)
-        record = await self._load(db, game_id)
-        status = await self._status(db, game_id, seat)
-        if status.offer is None or status.offer != offer or status.booted_user_id is None \
-                or record.status not in (RUNNING, PAUSED):
-            return False
-        held = await db.fetch(
-            "SELECT 1 FROM players WHERE game_id = ? AND user_id = ? UNION ALL SELECT 1 FROM seat_holders "
-            "WHERE game_id = ? AND user_id = ? UNION ALL SELECT 1 FROM seat_status WHERE game_id = ? AND "
-            "booted_user_id = ?", (game_id, user_id, game_id, user_id, game_id, user_id))
-        if held:
-            raise AlreadySeated("You play in this game already (or did): a seat is offered to another "
-                                "player.")
-        first = await db.fetch("SELECT 1 FROM seat_holders WHERE game_id = ? AND seat = ?", (game_id, seat))
-        game = record.game()
-        events = game.apply(ClaimSeat(seat, _seat_name(name)))
-        steps = [] if first else [Step(
-            "INSERT INTO seat_holders (game_id, seat, since_turn, user_id, name) VALUES (?, ?, 0, ?, ?)",
-            (game_id, seat, status.booted_user_id, status.booted_name or record.player(seat).name))]
-        await db.commit(
-            *steps,
-            Step("INSERT INTO seat_holders (game_id, seat, since_turn, user_id, name) VALUES (?, ?, ?, ?, ?)",
-                 (game_id, seat, since_turn, user_id, _seat_name(name))),
-            Step("UPDATE players SET user_id = ?, ai_level = NULL, name = ? WHERE game_id = ? AND seat = ?",
-                 (user_id, _seat_name(name), game_id, seat)),
-            Step("UPDATE seat_status SET booted_user_id = NULL, booted_name = NULL, missed = 0, offer = NULL, "
-                 "offer_message = NULL, takeover_message = NULL, vacation_until = NULL, vacation_days = 0 "
-                 "WHERE game_id = ? AND seat = ?", (game_id, seat)),
-            Step("UPDATE games SET state = ?, state_schema = ?, version = version + 1, last_seq = ?, "
-                 "updated_at = ? WHERE id = ?", (_dumps(game.state.to_dict()), SCHEMA_VERSION,
-                                                 record.last_seq + len(events), self._clock(), game_id)),
-            _append_events(game_id, record.last_seq + 1, events))
-        return True
-
     @writes_game
     async def note_seat_message(self, db: Writing, game_id: int, seat: int, *, offer_message: int | None = None,
                                 takeover_message: int | None = None) -> None:
@@ -1093,32 +786,9 @@ def _shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
     return shard_filter(shards, "g.guild_id")
 
 
-def _append_events(game_id: int, first_seq: int, events: Sequence[Event]) -> Step:
-    return Step("INSERT INTO events (game_id, seq, event) VALUES (?, ?, ?)",
-                [(game_id, first_seq + i, _dumps(e)) for i, e in enumerate(events)], many=True)
-
-
-def _orders_step(game_id: int, progress: OrdersProgress) -> Step:
-    """Where a seat's standing orders stand: gone, renewed (a repeating plan), or further on in their turn."""
-    if progress.gone:
-        return Step("DELETE FROM standing_orders WHERE game_id = ? AND seat = ?", (game_id, progress.seat))
-    if progress.orders is not None:
-        return Step("UPDATE standing_orders SET orders = ?, cursor = ?, turn = ? WHERE game_id = ? AND seat = ?",
-                    (_dumps(progress.orders), progress.cursor, progress.turn, game_id, progress.seat))
-    return Step("UPDATE standing_orders SET cursor = ?, turn = ? WHERE game_id = ? AND seat = ?",
-                (progress.cursor, progress.turn, game_id, progress.seat))
-
-
 def _clear_deadlines_if(condition: bool, game_id: int) -> tuple[Step, ...]:
     """Finished and cancelled games keep no timers."""
     return (Step("DELETE FROM deadlines WHERE game_id = ?", (game_id,)),) if condition else ()
-
-
-def _seat_name(name: str) -> str:
-    name = " ".join(name.split())
-    if not name:
-        raise InvalidValue("A player needs a name.")
-    return name[:64]
 
 
 def _check_prefs(prefs: UserPrefs) -> None:

@@ -239,7 +239,7 @@ class SQLiteStore(SQLStore):
             self._stop_checkpoints.set()
             await asyncio.gather(checkpointer, return_exceptions=True)
         db, self._db = self._db, None
-        self._cache.clear()
+        self._closed()
         if db is not None:
             await db.close()
         self._release()

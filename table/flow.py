@@ -40,14 +40,17 @@ from store import (
     ActionResult,
     Deadline,
     GameRecord,
+    InvalidValue,
     LivePanel,
     MapRecord,
     SeatRecord,
+    SeatStatus,
     Store,
     StoreError,
     UserPrefs,
     VersionConflict,
 )
+from store.change import GameChange
 from store.results import below_minimum
 
 from .limits import Limits
@@ -73,6 +76,7 @@ from .outcome import (
     Outcome,
     Part,
 )
+from .play import Before, plays_for
 from .refusals import LimitReached, VoteRefused
 from .seats import SeatOffers
 from .thinking import Thinking
@@ -130,6 +134,8 @@ class Table(StandingOrders, SeatOffers):
     def __init__(self, store: Store, clock: Callable[[], float], new_seed: Callable[[], str] | None = None,
                  limits: Limits | None = None, thinking: Thinking | None = None) -> None:
         self.store = store
+        # Actions applied in one transaction each, with the cache of the games' engine states (table/play.py).
+        self.plays = plays_for(store)
         # Where the AIs decide: the levels that think long, in worker processes (table/thinking.py).
         self.thinking = thinking or Thinking()
         self.clock = clock
@@ -212,7 +218,7 @@ class Table(StandingOrders, SeatOffers):
 
     async def start(self, game_id: int) -> Outcome:
         async with self.lock(game_id):
-            started, events = await self.store.start_game(game_id, seed=self.new_seed())
+            started, events = await self.plays.start(game_id, seed=self.new_seed())
             state = started.game().state
             parts = [Part(seat=state.current, by=START, turn=state.turn, before=None, after=state, events=events)]
             return await self._finish(started, parts)
@@ -226,10 +232,8 @@ class Table(StandingOrders, SeatOffers):
             if record.status == LOBBY:
                 return Outcome(await self.store.kick(game_id, seat))
             player = record.players[seat].user_id if 0 <= seat < len(record.players) else None
-            result = await self.store.apply_action(game_id, Surrender(seat),
-                                                   removed_by=by if by is not None and by != player else None)
-            part = self._part(seat, HOST, await self._state_before(record, result.first_seq), result)
-            return await self._finish(result.record, [part], [Note(KICKED, seat)])
+            return await self._act(record, Surrender(seat), seat, HOST, [Note(KICKED, seat)],
+                                   removed_by=by if by is not None and by != player else None)
 
     # -- control ---------------------------------------------------------------------------------------
     async def cancel(self, game_id: int) -> Outcome:
@@ -298,14 +302,12 @@ class Table(StandingOrders, SeatOffers):
             except RuleError:
                 pass
             else:
-                result = await self.store.apply_action(record.id, Surrender(host))
+                result = await self.plays.apply(record.id, Surrender(host))
                 parts.append(self._part(host, HOST, record.game().state, result))
                 record = result.record
         state = record.game().state
         if state.phase != OVER:
-            result = await self.store.apply_action(record.id, RoundLimit(state.current))
-            parts.append(self._part(state.current, HOST, state, result))
-            record = result.record
+            return await self._act(record, RoundLimit(state.current), state.current, HOST, parts=parts)
         return await self._finish(record, parts)
 
     async def pause(self, game_id: int) -> Outcome:
@@ -326,13 +328,28 @@ class Table(StandingOrders, SeatOffers):
         async with self.lock(game_id):
             record = await self.store.get_game(game_id)
             state = record.game().state
-            status = await self.store.take_vacation(game_id, seat, days, state.settings.vacation_days, self.clock())
-            deadline = None
-            # A freestyle round waits for nobody: its deadline stays (a turn not taken is played as on_timeout
-            # says, and not counted against a player on vacation: ``round_up``).
-            if state.current == seat and not state.freestyle:
-                await self._clear_turn_timers(game_id, await self.store.game_deadlines(game_id))
-                deadline = await self.sync(record, state)
+            limit = state.settings.vacation_days
+
+            async def away(change: GameChange) -> tuple[SeatStatus, float | None]:
+                status = await change.seat_status(seat)
+                if days < 1:
+                    raise InvalidValue("Take at least one day of vacation.")
+                if status.vacation_days + days > limit:
+                    left = max(0, limit - status.vacation_days)
+                    raise InvalidValue("This game allows {limit} days of vacation per player; you have {left} left.",
+                                       limit=limit, left=left)
+                now = self.clock()
+                status = change.vacation(status, max(now, status.vacation_until or now) + days * 86400, days)
+                # A freestyle round waits for nobody: its deadline stays (a turn not taken is played as on_timeout
+                # says, and not counted against a player on vacation: ``round_up``).
+                if state.current != seat or state.freestyle:
+                    return status, None
+                await change.flush()  # the turn's new deadline starts after the vacation just written
+                self._clear_turn_timers(change, await change.deadlines())
+                await change.flush()
+                return status, await self.timers(change, record, state)
+
+            status, deadline = await self.store.change(game_id, away)
             return Outcome(record, deadline=deadline, seat_status=status)
 
     async def reinstate(self, game_id: int, user_id: int) -> Outcome:
@@ -365,15 +382,20 @@ class Table(StandingOrders, SeatOffers):
                 raise VoteRefused(VoteRefused.TOO_FEW)
             game = record.game()
             game.validate(VoteEnd(game.state.current, draw))  # a game in play (not in set-up, not over)
-            timers = await self.store.game_deadlines(game_id)
-            going = Vote.of(timers)
-            if going is not None:
-                raise VoteRefused(VoteRefused.GOING_ON, going)
             length = min(max(game.state.settings.turn_deadline, VOTE_SHORTEST), VOTE_LONGEST)
-            vote = Vote(secrets.token_hex(4), DRAW if draw else STANDINGS, seat, self.clock() + length, {seat: True})
-            await self.store.set_deadline(game_id, seat, str(vote.timer), vote.closes_at)
-            await self.store.set_deadline(game_id, seat, str(vote.ballot(True)), vote.closes_at + BALLOT_KEPT)
-            self.timers_changed()
+
+            async def called(change: GameChange) -> Vote:
+                going = Vote.of(await change.deadlines())
+                if going is not None:
+                    raise VoteRefused(VoteRefused.GOING_ON, going)
+                vote = Vote(secrets.token_hex(4), DRAW if draw else STANDINGS, seat, self.clock() + length,
+                            {seat: True})
+                change.set_deadline(seat, str(vote.timer), vote.closes_at)
+                change.set_deadline(seat, str(vote.ballot(True)), vote.closes_at + BALLOT_KEPT)
+                change.after(self.timers_changed)
+                return vote
+
+            vote = await self.store.change(game_id, called)
             return Outcome(record, notes=[Note(VOTE_CALLED, seat, 1, ending=vote.ending)], vote=vote, voters=voters)
 
     async def cast_ballot(self, game_id: int, seat: int, key: str, yes: bool) -> Outcome:
@@ -390,10 +412,13 @@ class Table(StandingOrders, SeatOffers):
                 raise VoteRefused(VoteRefused.NOT_A_VOTER)
             if seat in vote.ballots:
                 return Outcome(record, duplicate=True, vote=vote, voters=voters)
-            await self.store.set_deadline(game_id, seat, str(vote.ballot(yes)), vote.closes_at + BALLOT_KEPT)
+            ballot = (seat, str(vote.ballot(yes)), vote.closes_at + BALLOT_KEPT)
             vote = Vote(vote.key, vote.ending, vote.caller, vote.closes_at, {**vote.ballots, seat: yes})
-            if all(v in vote.ballots for v in voters):
-                return await self._close_vote(record, vote, voters, expired=False)
+            if all(v in vote.ballots for v in voters):  # the last ballot closes the vote, in the same change
+                return await self._close_vote(record, vote, voters, expired=False, ballot=ballot)
+            async def cast(change: GameChange) -> None:
+                _ballot(change, *ballot)
+            await self.store.change(game_id, cast)
             return Outcome(record, vote=vote, voters=voters)
 
     async def close_vote(self, game_id: int, timer: Timer) -> Outcome:
@@ -407,23 +432,30 @@ class Table(StandingOrders, SeatOffers):
             return await self._close_vote(record, vote, self.voters(record), expired=True)
 
     async def _close_vote(self, record: GameRecord, vote: Vote, voters: tuple[int, ...], *,
-                          expired: bool) -> Outcome:
+                          expired: bool, ballot: tuple[int, str, float] | None = None) -> Outcome:
         """The vote closes: its timers go; if every voter voted for, the engine's ``VoteEnd`` ends the game. The
-        tally counts the ballots of the seats that still vote. The caller holds the game's lock."""
-        for timer in (vote.timer, vote.ballot(True), vote.ballot(False)):
-            await self.store.clear_deadlines(record.id, kind=str(timer))
-        self.timers_changed()
+        tally counts the ballots of the seats that still vote. The last ``ballot`` (its seat, timer and time), the
+        timers' going and the end are one change: a vote that passed is never lost half-way. The caller holds
+        the game's lock."""
         ballots = {seat: yes for seat, yes in vote.ballots.items() if seat in voters}
         vote = Vote(vote.key, vote.ending, vote.caller, vote.closes_at, ballots)
         passed = bool(voters) and all(ballots.get(seat, False) for seat in voters)
         kind = VOTE_PASSED if passed else VOTE_EXPIRED if expired and len(ballots) < len(voters) else VOTE_FAILED
         note = Note(kind, vote.caller, vote.yes, against=vote.no, ending=vote.ending)
+
+        async def closed(change: GameChange) -> None:
+            if ballot is not None:
+                _ballot(change, *ballot)
+            for timer in (vote.timer, vote.ballot(True), vote.ballot(False)):
+                change.clear_deadlines(kind=str(timer))
+            change.after(self.timers_changed)
+
         if not passed or record.status != RUNNING:
+            await self.store.change(record.id, closed)
             return Outcome(record, notes=[note], vote=vote, voters=voters)
         before = record.game().state
-        result = await self.store.apply_action(record.id, VoteEnd(before.current, vote.draw))
-        part = self._part(before.current, VOTE, await self._state_before(record, result.first_seq), result)
-        outcome = await self._finish(result.record, [part], [note])
+        outcome = await self._act(record, VoteEnd(before.current, vote.draw), before.current, VOTE, [note],
+                                  also=closed)
         return Outcome(outcome.record, outcome.parts, outcome.notes, outcome.deadline, vote=vote, voters=voters)
 
     # -- play ------------------------------------------------------------------------------------------
@@ -433,15 +465,49 @@ class Table(StandingOrders, SeatOffers):
 
     async def apply(self, record: GameRecord, action: Action, interaction_id: str | None = None) -> Outcome:
         """A player's action (``RuleError`` or ``StoreError`` if refused: nothing changes). An interaction
-        applied before is not applied again: the outcome says ``duplicate``."""
+        applied before is not applied again: the outcome says ``duplicate``. The action, the player's missed turns
+        starting again and the timers it leaves are one change."""
         async with self.lock(record.id):
-            result = await self.store.apply_action(record.id, action, interaction_id=interaction_id)
-            if result.duplicate:
-                return Outcome(result.record, duplicate=True)
-            part = self._part(action.seat, PLAYER, await self._state_before(record, result.first_seq), result)
-            if any(e["type"] in TURN_EVENTS for e in result.events):
-                await self.store.reset_missed(record.id, action.seat)  # they played: no longer absent
-            return await self._finish(result.record, [part])
+            return await self._act(record, action, action.seat, PLAYER, interaction_id=interaction_id)
+
+    async def _act(self, record: GameRecord, action: Action, seat: int, by: str, notes: list[Note] | None = None,
+                   *, also: Callable[[GameChange], Awaitable[None]] | None = None,
+                   interaction_id: str | None = None, removed_by: int | None = None,
+                   parts: list[Part] | None = None) -> Outcome:
+        """One action as one change: ``also`` (more of the change, decided by the caller, written first), the
+        action, a player's missed turns starting again when they played, and, unless the AIs play on from it, the
+        timers it leaves.
+        Then the AIs play on (each action a change of its own) and the outcome is made, its ``parts`` those given
+        and this action's. The caller holds the game's lock."""
+        synced: list[float | None] = []
+        after: list[GameState] = []
+
+        async def more(change: GameChange, result: ActionResult) -> None:
+            if by == PLAYER and any(e["type"] in TURN_EVENTS for e in result.events):
+                change.reset_missed(seat)  # they played: no longer absent
+            state = result.record.game().state
+            after.append(state)
+            if not self._ai_plays_on(result.record, state):
+                synced.append(await self.timers(change, result.record, state))
+
+        result = await self.plays.apply(record.id, action, interaction_id=interaction_id, removed_by=removed_by,
+                                        also=more, before=also)
+        if result.duplicate:
+            return Outcome(result.record, duplicate=True)
+        before = await self._state_before(record, result.first_seq)
+        part = Part(seat=seat, by=by, turn=before.turn, before=before, after=after[-1], events=result.events)
+        return await self._finish(result.record, [*(parts or []), part], notes, synced=synced)
+
+    @staticmethod
+    def _ai_plays_on(record: GameRecord, state: GameState) -> bool:
+        """Whether an AI seat acts next in the game as it is now (``_stand_ins`` plays it)."""
+        if state.phase == OVER:
+            return False
+        if state.sealed is not None:
+            return any(record.player(x).is_ai for x in waited_on(state))
+        if state.phase == WAITING:
+            return any(record.player(x).is_ai for x in Game(state).starters())
+        return record.player(state.current).is_ai
 
     async def go_on(self, game_id: int) -> Outcome:
         """Let the AIs play if it is their turn (after a restart, or when the AI stopped at its bound)."""
@@ -460,9 +526,16 @@ class Table(StandingOrders, SeatOffers):
             level = settings.stand_in if settings.on_timeout == "ai" else TIMEOUT_PLAYERS[settings.on_timeout]
             stand_in = StandIn(seat, timer.key, level)
             parts: list[Part] = []
-            status = await self.store.record_missed_turn(record.id, seat, timer.key)
+            counted: list[SeatStatus] = []
+
+            async def missed(change: GameChange) -> None:  # in the change of the stand-in's first move
+                counted.append(change.missed_turn(await change.seat_status(seat), timer.key))
+
+            record = await self._stand_ins(record, parts, stand_in, first=missed)
+            if not counted:  # the stand-in played nothing (the game stopped): the turn is counted on its own
+                await self.store.change(record.id, missed)
+            status = counted[-1]
             notes = [Note(TIME_RAN_OUT, seat, status.missed, cautious=settings.on_timeout != "ai")]
-            record = await self._stand_ins(record, parts, stand_in)
             record = await self._boot(record, seat, status.missed, parts, notes)
             return await self._finish(record, parts, notes)
 
@@ -492,26 +565,34 @@ class Table(StandingOrders, SeatOffers):
                         break
                     seat = missed[0]
                     if state.held == seat:
-                        result = await self.store.apply_action(record.id, ReleaseHold(seat))
+                        result = await self.plays.apply(record.id, ReleaseHold(seat))
                         record = result.record
-                    result = await self.store.apply_action(record.id, StartTurn(seat))
+                    result = await self.plays.apply(record.id, StartTurn(seat))
                     parts.append(self._part(seat, TIMEOUT, state, result))
                     record = result.record
                     state = record.game().state
-                seat = state.current
-                status = await self.store.seat_status(record.id, seat)
-                if status.vacation_until is not None and status.vacation_until > self.clock():
-                    missed_count = status.missed  # on vacation: played for them, not counted
-                else:
-                    missed_count = (await self.store.record_missed_turn(record.id, seat, turn_key(state))).missed
-                notes.append(Note(TIME_RAN_OUT, seat, missed_count, cautious=settings.on_timeout != "ai"))
-                record = await self._stand_ins(record, parts, StandIn(seat, turn_key(state), level))
-                record = await self._boot(record, seat, missed_count, parts, notes)
+                seat, key = state.current, turn_key(state)
+                counted: list[int] = []
+
+                # Counted in the change of the stand-in's first move.
+                async def count_missed(change: GameChange, seat: int = seat, key: str = key,
+                                       counted: list[int] = counted) -> None:
+                    status = await change.seat_status(seat)
+                    if status.vacation_until is not None and status.vacation_until > self.clock():
+                        counted.append(status.missed)  # on vacation: played for them, not counted
+                    else:
+                        counted.append(change.missed_turn(status, key).missed)
+
+                record = await self._stand_ins(record, parts, StandIn(seat, key, level), first=count_missed)
+                if not counted:  # the stand-in played nothing (the game stopped): the turn is counted on its own
+                    await self.store.change(record.id, count_missed)
+                notes.append(Note(TIME_RAN_OUT, seat, counted[-1], cautious=settings.on_timeout != "ai"))
+                record = await self._boot(record, seat, counted[-1], parts, notes)
             if self._round_open(record, timer) and record.game().state.phase == WAITING:
+                # The next round opens with its timers, in one change.
                 state = record.game().state
-                result = await self.store.apply_action(record.id, EndRound(state.active_seats()[0]))
-                parts.append(self._part(state.current, TIMEOUT, state, result))
-                record = result.record
+                return await self._act(record, EndRound(state.active_seats()[0]), state.current, TIMEOUT, notes,
+                                       parts=parts)
             return await self._finish(record, parts, notes)
 
     async def _close_setup_round(self, record: GameRecord) -> Outcome:
@@ -520,12 +601,14 @@ class Table(StandingOrders, SeatOffers):
         The caller holds the game's lock; a restart fires the deadline again only while the round is open."""
         state = record.game().state
         late = waited_on(state)
-        for seat in late:
-            if not record.player(seat).is_ai:
-                await self.store.record_missed_turn(record.id, seat, round_key(state))
-        result = await self.store.apply_action(record.id, EndRound(state.active_seats()[0]))
-        return await self._finish(result.record, [self._part(late[0] if late else state.current, TIMEOUT, state,
-                                                             result)])
+
+        async def missed(change: GameChange) -> None:  # in the change that ends the round
+            for seat in late:
+                if not record.player(seat).is_ai:
+                    change.missed_turn(await change.seat_status(seat), round_key(state))
+
+        return await self._act(record, EndRound(state.active_seats()[0]), late[0] if late else state.current,
+                               TIMEOUT, also=missed)
 
     @staticmethod
     def _round_open(record: GameRecord, timer: Timer) -> bool:
@@ -542,9 +625,7 @@ class Table(StandingOrders, SeatOffers):
             record = await self.store.get_game(game_id)
             if not self._round_open(record, timer) or record.game().state.held != seat:
                 return Outcome(record)
-            before = record.game().state
-            result = await self.store.apply_action(record.id, ReleaseHold(seat))
-            return await self._finish(result.record, [self._part(seat, TIMEOUT, before, result)])
+            return await self._act(record, ReleaseHold(seat), seat, TIMEOUT)
 
     async def _boot(self, record: GameRecord, seat: int, missed: int, parts: list[Part], notes: list[Note]
                     ) -> GameRecord:
@@ -557,7 +638,7 @@ class Table(StandingOrders, SeatOffers):
             await self.store.cancel_orders(record.id, seat)   # their plan goes with them (table/orders.py)
             notes.append(Note(SEAT_TO_AI, seat, missed, offerable=not await self._result_needed(record)))
         elif record.status == RUNNING and seat in (before := record.game().state).active_seats():
-            result = await self.store.apply_action(record.id, Surrender(seat))
+            result = await self.plays.apply(record.id, Surrender(seat))
             parts.append(self._part(seat, TIMEOUT, before, result))
             record = result.record
             notes.append(Note(SEAT_REMOVED, seat, missed))
@@ -601,16 +682,21 @@ class Table(StandingOrders, SeatOffers):
                     events=result.events)
 
     # -- the loop --------------------------------------------------------------------------------------
-    async def _finish(self, record: GameRecord, parts: list[Part], notes: list[Note] | None = None) -> Outcome:
-        """Let the AIs play if it is their turn, then set the timers; ``record`` is the game as stored now. The
-        caller holds the game's lock."""
+    async def _finish(self, record: GameRecord, parts: list[Part], notes: list[Note] | None = None, *,
+                      synced: list[float | None] | None = None) -> Outcome:
+        """Let the AIs play if it is their turn, then set the timers (``synced``: set already, in the change that
+        made ``record``, as long as no AI played since); ``record`` is the game as stored now. The caller holds the
+        game's lock."""
         known = parts[-1].after if parts and parts[-1].by != START else None
         if known is None or known.phase in (OVER, WAITING) or known.sealed is not None \
                 or record.player(known.current).is_ai:
+            version = record.version
             record = await self._stand_ins(await self.store.get_game(record.id), parts)
             known = None
+            if record.version != version:
+                synced = None
         try:
-            deadline = await self.sync(record, known)
+            deadline = synced[-1] if synced else await self.sync(record, known)
             await self._orders_timers(record)   # standing orders, forced steps: table/orders.py
         except StoreError:  # paused or cancelled meanwhile: it has no timers
             deadline = None
@@ -621,9 +707,11 @@ class Table(StandingOrders, SeatOffers):
                 await hook(record)
         return Outcome(record, parts, notes or [], deadline)
 
-    async def _stand_ins(self, record: GameRecord, parts: list[Part], stand_in: StandIn | None = None) -> GameRecord:
+    async def _stand_ins(self, record: GameRecord, parts: list[Part], stand_in: StandIn | None = None,
+                         first: Before | None = None) -> GameRecord:
         """Play for every seat no human plays now (AI seats; a turn whose time ran out) until a human must act, or
-        an AI seat has made its ``MAX_THOUGHTS`` decisions in the workers (a stand-in's turn is played out)."""
+        an AI seat has made its ``MAX_THOUGHTS`` decisions in the workers (a stand-in's turn is played out).
+        ``first``: more of the change of the first action played (a missed turn counted)."""
         thoughts = 0
         for _ in range(MAX_AI_ACTIONS):
             if record.status != RUNNING or record.state_json is None:
@@ -663,7 +751,8 @@ class Table(StandingOrders, SeatOffers):
             else:
                 action = await self.thinking.choose(game, seat, level, await self._memory(record, game, seat))
             try:  # chosen on this version of the game: if anything came between, look again
-                result = await self.store.apply_action(record.id, action, expected_version=record.version)
+                result = await self.plays.apply(record.id, action, expected_version=record.version, before=first)
+                first = None
             except VersionConflict:
                 record = await self.store.get_game(record.id)
                 continue
@@ -747,13 +836,17 @@ class Table(StandingOrders, SeatOffers):
 
     # -- timers ------------------------------------------------------------------------------------------
     async def sync(self, record: GameRecord, state: GameState | None = None) -> float | None:
-        """Make the game's timers match whose turn it is (``state``: the record's, if the caller has it at hand).
-        Returns the current turn's deadline, if any."""
-        timers = await self.store.game_deadlines(record.id)
+        """Make the game's timers match whose turn it is (``state``: the record's, if the caller has it at hand),
+        in one change of their own. Returns the current turn's deadline, if any."""
+        return await self.store.change(record.id, lambda change: self.timers(change, record, state))
+
+    async def timers(self, change: GameChange, record: GameRecord, state: GameState | None = None) -> float | None:
+        """``sync`` within a change that also does more (an action, a vote's close): read and written in it."""
+        timers = await change.deadlines()
         if record.status == RUNNING and record.state_json is not None:
             state = state or record.game().state
             if in_round(state):
-                return await self._sync_round(record, state, timers)
+                return await self._sync_round(change, record, state, timers)
             seat = state.current
             if state.phase != OVER and not record.player(seat).is_ai:
                 turn = Timer.now(TimerKind.TURN, state)
@@ -761,21 +854,22 @@ class Table(StandingOrders, SeatOffers):
                     if t.seat == seat and Timer.of(t) == turn:
                         return t.due_at
                 if timers:
-                    await self._clear_turn_timers(record.id, timers)
-                return await self._set_timers(record, state, seat)
+                    self._clear_turn_timers(change, timers)
+                return await self._set_timers(change, record, state, seat)
             if state.phase != OVER:  # the AI stopped at its bound: it goes on shortly, from the scheduler
                 goes_on = Timer.now(TimerKind.AI, state)
                 if not any(Timer.of(t) == goes_on for t in timers):
-                    await self._clear_turn_timers(record.id, timers)
-                    await self.store.set_deadline(record.id, seat, str(goes_on), self.clock() + AI_PAUSE)
-                    self.timers_changed()
+                    self._clear_turn_timers(change, timers)
+                    change.set_deadline(seat, str(goes_on), self.clock() + AI_PAUSE)
+                    change.after(self.timers_changed)
                 return None
         if timers:
-            await self.store.clear_deadlines(record.id)
-            self.timers_changed()
+            change.clear_deadlines()
+            change.after(self.timers_changed)
         return None
 
-    async def _sync_round(self, record: GameRecord, state: GameState, timers: list[Deadline]) -> float | None:
+    async def _sync_round(self, change: GameChange, record: GameRecord, state: GameState,
+                          timers: list[Deadline]) -> float | None:
         """A freestyle round's timers: its deadline (kept from when it opened), the hold of the player who ended
         the last round, reminders to the humans who have not played, and the running turn's own limit (never
         beyond the round's deadline). Returns the running turn's deadline, or the round's while none runs.
@@ -821,30 +915,31 @@ class Table(StandingOrders, SeatOffers):
         for t in timers:
             timer = Timer.of(t)
             if (timer is None or timer.kind not in KEPT) and (t.seat, t.kind) not in wanted:
-                await self.store.clear_deadlines(record.id, t.seat, t.kind)
+                change.clear_deadlines(t.seat, t.kind)
                 changed = True
         for (seat, name), at in wanted.items():
             if kept.get((seat, name)) != at:
-                await self.store.set_deadline(record.id, seat, name, at)
+                change.set_deadline(seat, name, at)
                 changed = True
         if changed:
-            self.timers_changed()
+            change.after(self.timers_changed)
         return due
 
-    async def _clear_turn_timers(self, game_id: int, timers: list[Deadline]) -> None:
+    @staticmethod
+    def _clear_turn_timers(change: GameChange, timers: list[Deadline]) -> None:
         """The turn's timers go as the turn passes; a vote's stay until it closes."""
         kept = [t for t in timers if (timer := Timer.of(t)) is not None and timer.kind in VOTING]
         if not kept:
-            await self.store.clear_deadlines(game_id)
+            change.clear_deadlines()
             return
         for t in timers:
             if t not in kept:
-                await self.store.clear_deadlines(game_id, t.seat, t.kind)
+                change.clear_deadlines(t.seat, t.kind)
 
-    async def _set_timers(self, record: GameRecord, state: GameState, seat: int) -> float:
+    async def _set_timers(self, change: GameChange, record: GameRecord, state: GameState, seat: int) -> float:
         """The deadline of the turn that starts now, and its reminders (after the seat's vacation, if any)."""
         settings = state.settings
-        status = await self.store.seat_status(record.id, seat)
+        status = await change.seat_status(seat)
         now = self.clock()
         start = max(now, status.vacation_until or now)
         length = settings.turn_deadline
@@ -855,9 +950,14 @@ class Table(StandingOrders, SeatOffers):
             if length >= 3 * LIVE:
                 timers[TimerKind.HOUR] = due - LIVE
         for kind, at in timers.items():
-            await self.store.set_deadline(record.id, seat, str(Timer.now(kind, state)), at)
-        self.timers_changed()
+            change.set_deadline(seat, str(Timer.now(kind, state)), at)
+        change.after(self.timers_changed)
         return due
+
+
+def _ballot(change: GameChange, seat: int, timer: str, at: float) -> None:
+    """A seat's ballot in a vote: a timer of its own, due a while after the vote closes."""
+    change.set_deadline(seat, timer, at)
 
 
 def _round_humans_left(events: list[Event], humans: set[int], replaced_at: dict[int, int]) -> int:

@@ -15,7 +15,7 @@ at a random moment early in the turn: any player who visits within that window p
 same kind of delay, so an automatic step looks the same. Orders run on a turn the player has not begun: when
 the timer fires, a turn in which they have placed already is theirs, and the plan waits for the next.
 
-**Run once.** The plan is played through the store like taps (``Store.apply_action``), each action with where
+**Run once.** The plan is played through the table like taps (``Plays.apply``), each action with where
 the plan stands after it (``OrdersProgress``) in its own transaction; a restart goes on from there, and nothing
 is applied twice. Each action is the player's own move in the log and on the turn panel. Then the player is told,
 privately, what ran and why it stopped (``Outcome.orders``); the rest of the turn is theirs until its deadline,
@@ -37,9 +37,11 @@ from engine.errors import BadOrders, TemplateError
 from engine.orders import Orders, Stop, forced_step, left, next_step, renewed
 from engine.settings import turn_limit
 from engine.state import ATTACK, FORTIFY, OCCUPY, OVER, REINFORCE, WAITING
-from store import PAUSED, RUNNING, GameRecord, OrdersProgress, Store, StoredOrders, VersionConflict
+from store import PAUSED, RUNNING, ActionResult, GameRecord, OrdersProgress, Store, StoredOrders, VersionConflict
+from store.change import GameChange, orders_step
 
-from .outcome import PLAYER, TURN_EVENTS, Note, Outcome, Part
+from .outcome import PLAYER, Note, Outcome, Part
+from .play import Also, Plays
 from .timers import Timer, TimerKind, turn_key
 
 log = logging.getLogger(__name__)
@@ -73,10 +75,21 @@ def untouched(state: GameState, seat: int) -> bool:
     return running(state, seat) and state.phase == REINFORCE and not state.undoable_placements
 
 
+def _progress(game_id: int, progress: OrdersProgress | None, seat: int) -> Also:
+    """Written in the change of a step the seat's plan (or a forced step) takes: where the plan stands after it (a
+    plan runs once), and the player's missed turns starting again (their own moves: not absent)."""
+    async def write(change: GameChange, _result: ActionResult) -> None:
+        if progress is not None:
+            change.write(orders_step(game_id, progress))
+        change.reset_missed(seat)
+    return write
+
+
 class StandingOrders:
     """The table's share of standing orders: leave, read, cancel, and run them when their timer fires."""
 
     store: Store
+    plays: Plays
     clock: Callable[[], float]
     timers_changed: Callable[[], None]
     # Draws the delays (the tests seed their own); nothing of a game's rules or dice comes from it.
@@ -202,8 +215,6 @@ class StandingOrders:
         record, forced = await self._forced_steps(record, seat, parts)
         if report is not None:
             report.forced = forced
-        if any(e["type"] in TURN_EVENTS for p in parts for e in p.events):
-            await self.store.reset_missed(record.id, seat)   # their own moves: not absent
         return record, report
 
     async def _play(self, record: GameRecord, stored: StoredOrders, report: OrdersReport,
@@ -236,8 +247,8 @@ class StandingOrders:
             turn = s.turn + 1 if isinstance(answer.action, StartTurn) else s.turn
             progress = OrdersProgress(seat, answer.cursor, turn)
             try:
-                result = await self.store.apply_action(record.id, answer.action, expected_version=record.version,
-                                                       orders=progress)
+                result = await self.plays.apply(record.id, answer.action, expected_version=record.version,
+                                                also=_progress(record.id, progress, seat))
             except VersionConflict:
                 record = await self.store.get_game(record.id)
                 continue
@@ -265,7 +276,8 @@ class StandingOrders:
                 break
             before = game.state
             try:
-                result = await self.store.apply_action(record.id, action, expected_version=record.version)
+                result = await self.plays.apply(record.id, action, expected_version=record.version,
+                                                also=_progress(record.id, None, seat))
             except (VersionConflict, RuleError):
                 break
             taken.append(action)

@@ -4,10 +4,11 @@ A season keeps its own time: it ends at its end time however late the bot notice
 manager's late ``/season end``), and a game counts in the season whose time holds the moment it ended
 (``store.seasons``), not in the one the bot thought was running.
 
-The store ends a season by one conditional update, so however many processes try (the scheduler of each, a
-manager's ``/season end`` at the same moment), exactly one ends it and gets a ``SeasonOutcome`` to tell; the
-others get nothing. A season's end time lives in the database, so after a restart a season whose end passed
-while the bot was down ends at once, once.
+The end is decided here (``ended``: a season past its end time ended by itself then, however late it is closed;
+else now, by whoever ends it) and written by the store's one conditional update, so however many processes try
+(the scheduler of each, a manager's ``/season end`` at the same moment), exactly one ends it and gets a
+``SeasonOutcome`` to tell; the others get nothing. A season's end time lives in the database, so after a restart a
+season whose end passed while the bot was down ends at once, once.
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ class SeasonOutcome:
         return not self.started and self.season.ended_by is None
 
 
+def ended(season: Season, now: float, by: int | None) -> tuple[float, int | None]:
+    """When a season closed ``now`` by ``by`` (None: the scheduler) ended, and by whom: one past its end time ended
+    by itself at its end time (the bot was down, or a manager ends it late), else now by ``by``."""
+    return (season.ends_at, None) if season.ends_at <= now else (now, by)
+
+
 class Seasons:
     """Every change to a server's seasons."""
 
@@ -58,8 +65,12 @@ class Seasons:
     async def end(self, guild_id: int, by: int) -> SeasonOutcome | None:
         """End the server's running season (None: none runs). One already past its end time ended by itself then,
         and is told so."""
-        season = await self.store.end_season(guild_id, by, self.clock())
-        if season is None:
+        now = self.clock()
+        running = await self.store.current_season(guild_id)
+        if running is None or not running.running:
+            return None
+        season = await self.store.close_season(running.id, *ended(running, now, by))
+        if season is None:   # another process ended it first, and tells it
             return None
         self.changed()
         return await self._ended(season)
@@ -73,11 +84,13 @@ class Seasons:
         """End every season of this process's servers (of ``only``, if given) whose time is up: those this process
         ended, each at its end time."""
         now = self.clock()
-        guilds = [s.guild_id for s in await self.store.running_seasons()
-                  if self._mine(s) and s.ends_at <= now and (only is None or s.guild_id in only)]
-        if not guilds:
-            return []
-        return [await self._ended(s) for s in await self.store.end_due_seasons(now, guilds)]
+        out = []
+        for running in await self.store.running_seasons():
+            if self._mine(running) and running.ends_at <= now and (only is None or running.guild_id in only):
+                season = await self.store.close_season(running.id, *ended(running, now, None))
+                if season is not None:
+                    out.append(await self._ended(season))
+        return out
 
     def _mine(self, season: Season) -> bool:
         return self.shards is None or self.shards.owns(season.guild_id)
@@ -90,4 +103,4 @@ class Seasons:
         return SeasonOutcome(season, standings=standings)
 
 
-__all__ = ["TOP", "SeasonOutcome", "Seasons"]
+__all__ = ["TOP", "SeasonOutcome", "Seasons", "ended"]

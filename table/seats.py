@@ -3,12 +3,13 @@ another player, who claims it and plays it from then on.
 
 An offer is a key in the seat's status (``SeatStatus.offer``); the claim button carries it, so a button of an
 offer withdrawn or claimed since, or a custom id made up, claims nothing. The claim is one transaction of the
-store (``Store.claim_seat``) that checks the key again, so of two claims of one offer exactly one wins. The seat's
-players are remembered from turn to turn (``seat_holders``): the results give each of them the turns they
-played (store/results.py), and the seat's secrets are the substitute's from the claim on, as the seat's player
-(``engine.fog`` goes by who holds the seat; the player who left holds none). The claim is in the game's log too
-(the engine's ``ClaimSeat``, its event ``seat_claimed``): the seat's name in the game is the substitute's from
-then on, so every message, panel, map and log names them, and what came before the player who left.
+store (``Plays.claim``, table/play.py) that checks the key again, so of two claims of one offer exactly one
+wins. The seat's players are remembered from turn to turn (``seat_holders``): the results give each of them the
+turns they played (store/results.py), and the seat's secrets are the substitute's from the claim on, as the
+seat's player (``engine.fog`` goes by who holds the seat; the player who left holds none). The claim is in the
+game's log too (the engine's ``ClaimSeat``, its event ``seat_claimed``): the seat's name in the game is the
+substitute's from then on, so every message, panel, map and log names them, and what came before the player who
+left.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from store import PAUSED, RUNNING, GameRecord, SeatStatus, Store, StoreError
 from store.errors import AlreadySeated, NotSeated
 
 from .outcome import OFFER_WITHDRAWN, SEAT_CLAIMED, SEAT_OFFERED, Note, Outcome, Part
+from .play import Plays
 from .refusals import SeatRefused
 
 if TYPE_CHECKING:
@@ -31,6 +33,7 @@ class SeatOffers:
     """The ``Table``'s methods for substitutes (mixed into it: table/flow.py)."""
 
     store: Store
+    plays: Plays
 
     if TYPE_CHECKING:
         def lock(self, game_id: int) -> asyncio.Lock: ...
@@ -92,7 +95,7 @@ class SeatOffers:
             state = record.game().state
             since, former = max(1, state.turn), state.players[seat].name
             try:
-                claimed = await self.store.claim_seat(game_id, seat, offer, user_id, name, since)
+                claimed = await self.plays.claim(game_id, seat, offer, user_id, name, since)
             except AlreadySeated:
                 raise SeatRefused(SeatRefused.SEATED) from None
             if claimed is None:

@@ -44,6 +44,7 @@ from competition import FORMATS, CompetitionError, Pairing, Result, Spec, Standi
 from engine import Settings
 from engine.errors import SettingsError
 from engine.settings import TEAM_FORMATS
+from ratings import Rating
 from store import ACTIVE_STATUSES, FINISHED, LOBBY, ChannelBusy, GameRecord, Shards, StoreError, StoreReader
 from store import CANCELLED as GAME_CANCELLED
 from store.results import below_minimum
@@ -200,7 +201,8 @@ class Tournaments:
         (``Spec.team_size`` players) is refused. The outcome's ``team`` is the team as it is now."""
         record = await self.store.get_tournament(tournament_id)
         rules = record.settings
-        rating = (await self.store.ratings(record.guild_id, record.channel_id)).get(user_id)
+        stored = (await self.store.ratings(record.guild_id, record.channel_id)).get(user_id)
+        rating = Rating.of(stored) if stored is not None else None
         score = float(rating.score) if rating is not None else 1000.0
         games = rating.games if rating is not None else 0
         if int(rules.get("min_games") or 0) > games:

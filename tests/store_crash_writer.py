@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.ai import make_ai
 from store import Store, store_for
+from table.play import apply_action, start_game
 
 SETTINGS = ({"deployment": "auto"}, {"deployment": "deal", "setup_batch": 5}, {"deployment": "auto", "cards": "fixed"})
 
@@ -33,7 +34,7 @@ async def keep_playing(store: Store, channel: int, log_fd: int, tag: str) -> Non
         while record.status == "lobby" and len(record.players) < 3:
             record = await store.add_ai(record.id, "easy" if channel % 2 else "normal")
         if record.status == "lobby":
-            record, _ = await store.start_game(record.id)
+            record, _ = await start_game(store, record.id)
         last: tuple[object, str] | None = None
         while record.status == "running":
             game = record.game()
@@ -42,10 +43,10 @@ async def keep_playing(store: Store, channel: int, log_fd: int, tag: str) -> Non
             action = make_ai(level, salt=str(seat)).choose(game, seat)
             count += 1
             if last is not None and count % 7 == 0:  # a repeated tap now and then
-                result = await store.apply_action(record.id, last[0], interaction_id=last[1])  # type: ignore[arg-type]
+                result = await apply_action(store, record.id, last[0], interaction_id=last[1])  # type: ignore[arg-type]
                 assert result.duplicate
             interaction = f"{tag}-{channel}-{count}"
-            result = await store.apply_action(record.id, action, interaction_id=interaction)
+            result = await apply_action(store, record.id, action, interaction_id=interaction)
             os.write(log_fd, f"{record.id} {interaction}\n".encode())
             last = (action, interaction)
             record = result.record

@@ -173,7 +173,7 @@ def test_only_the_table_changes_games():
     from store import Store, StoreReader
 
     writes = {name for name in Store.__abstractmethods__ if name not in StoreReader.__abstractmethods__}
-    assert {"create_lobby", "join", "apply_action", "pause", "set_deadline", "mark_announced"} <= writes
+    assert {"create_lobby", "join", "change", "pause", "set_deadline", "mark_announced"} <= writes
     for path in (ROOT / "cogs").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in writes:
@@ -291,6 +291,44 @@ def test_a_circle_between_packages_in_a_tree_is_found(tmp_path):  # planted: pre
     graph = house(root)
     assert find_cycle(graph) is None  # no circle of modules
     assert find_cycle(packages_of(graph)) == ["cogs", "present", "cogs"]
+
+
+# The store reads and writes; the table and the ratings decide. What store/ still takes from ratings/: the rebuild
+# of every rating (``bot.py ratings rebuild``) and the historical migrations that fill results and ratings in (4,
+# and the seasons' ladders) rate with ``ratings``; the reads filter by its constants (the games before a rating is
+# shown, the early turns of an abandon, the ladders). Nothing may join this list; nothing of table/ may be imported.
+STORE_FROM_RATINGS = {
+    "store.results": {"ratings", "ratings.EARLY_TURNS", "ratings.MIN_GAMES", "ratings.SeatResult", "ratings.model",
+                      "ratings.model.Circles", "ratings.rebuild"},
+    "store.seasons": {"ratings.ladders", "ratings.ladders.ALL_TIME", "ratings.ladders.LADDERS",
+                      "ratings.ladders.rebuild_ladders"},
+}
+
+
+def store_imports() -> dict[str, set[str]]:
+    """Every module and name of the house each module of store/ imports."""
+    return {module_name(path): imports_of(path) for path in (ROOT / "store").rglob("*.py")}
+
+
+def new_store_imports(imported: dict[str, set[str]]) -> dict[str, set[str]]:
+    """What modules of store/ take from table/ or ratings/ beyond ``STORE_FROM_RATINGS``."""
+    return {module: new for module, found in imported.items() if module.split(".")[0] == "store"
+            if (new := {d for d in found if d.split(".")[0] in ("table", "ratings")}
+                - STORE_FROM_RATINGS.get(module, set()))}
+
+
+def test_the_store_decides_nothing():
+    """store/ imports nothing of table/, and of ratings/ only what is listed above (it may only shrink): the rules,
+    the ratings and the seasons' ends are decided above it, and written through it."""
+    assert new_store_imports(store_imports()) == {}
+
+
+def test_a_store_module_taking_from_the_table_or_the_ratings_is_found():  # planted
+    planted = {"store.sql": {"store.change", "engine", "table.play", "table.play.Plays"},
+               "store.results": {"ratings", "ratings.MIN_GAMES", "ratings.rate_game"},
+               "store.change": {"store.records"}, "table.play": {"store.change", "ratings"}}
+    assert new_store_imports(planted) == {"store.sql": {"table.play", "table.play.Plays"},
+                                          "store.results": {"ratings.rate_game"}}
 
 
 def test_the_event_loop_never_reads_a_whole_log():

@@ -21,6 +21,7 @@ from store import LATEST_VERSION, DatabaseError, open_store
 from store.backup import backup_sqlite, check, restore_sqlite
 from store.migrations import migrate_sync
 from store.sqlite import SQLiteStore
+from table.play import apply_action, start_game
 
 TABLES = ("games", "players", "events", "interactions", "results", "ratings", "rating_history")
 
@@ -35,13 +36,13 @@ async def game_with_moves(store: SQLiteStore, channel: int, finish: bool, turns:
     one of them surrenders (after enough turns the game is rated)."""
     lobby = await store.create_lobby(1, channel, 100 + channel, f"host{channel}", {"deployment": "auto"})
     await store.join(lobby.id, 500 + channel, f"guest{channel}")
-    record, _ = await store.start_game(lobby.id, seed=f"backup-{channel}")
+    record, _ = await start_game(store, lobby.id, seed=f"backup-{channel}")
     state = record.game().state
-    await store.apply_action(record.id, Place(state.current, state.territories_of(state.current)[0], 1))
+    await apply_action(store, record.id, Place(state.current, state.territories_of(state.current)[0], 1))
     while (game := (await store.get_game(record.id)).game()).state.turn < turns and game.state.phase != OVER:
-        await store.apply_action(record.id, make_ai("easy").choose(game, game.state.current))
+        await apply_action(store, record.id, make_ai("easy").choose(game, game.state.current))
     if finish and game.state.phase != OVER:
-        await store.apply_action(record.id, Surrender(1 - game.state.current))
+        await apply_action(store, record.id, Surrender(1 - game.state.current))
     return record.id
 
 
@@ -184,7 +185,7 @@ def test_schema_says_which_steps_a_start_would_run_and_changes_nothing(
     async def upgrade() -> str:
         async with await open_store(path) as store:
             await store.join(7, 901, "New guest")
-            record, _ = await store.start_game(7, seed="first")
+            record, _ = await start_game(store, 7, seed="first")
             return record.status
 
     assert asyncio.run(upgrade()) == "running"

@@ -12,7 +12,7 @@ from discord_helpers import OfflineDiscord, make_bot, play_rounds, record_worker
 from PIL import Image
 
 from cogs.records.history import duration_text
-from ratings import EARLY_TURNS, MIN_GAMES
+from ratings import EARLY_TURNS, MIN_GAMES, Rating
 
 
 async def finished_games(d: OfflineDiscord, n: int, rounds: int = 0) -> None:
@@ -177,7 +177,7 @@ async def test_stats_come_with_a_rating_chart_drawn_in_a_worker_once_the_rating_
         image = Image.open(io.BytesIO(chart.data))
         assert image.format == "PNG" and image.width >= 800
         ratings = await d.bot.store.ratings(d.server.guild_id)
-        assert f"Rating: {ratings[d.user('alice').id].score}" in step[-1].text
+        assert f"Rating: {Rating.of(ratings[d.user('alice').id]).score}" in step[-1].text
         # A player new to the server has no record, and one whose rating is hidden no chart.
         step = await d.send_command("carol", "general", "risk stats", {})
         assert "has not finished a game" in step[0].content and not step[0].attachments
@@ -185,10 +185,10 @@ async def test_stats_come_with_a_rating_chart_drawn_in_a_worker_once_the_rating_
 
 async def test_the_rating_chart_speaks_the_readers_language(tmp_path: Path):
     from cogs.records.history import rating_chart
-    from ratings import Rating
+    from store.records import RatingRecord
 
-    history = [(1, Rating(25.0, 8.0, 1)), (2, Rating(27.0, 7.0, 2))]
+    history = [(1, RatingRecord(25.0, 8.0, 1)), (2, RatingRecord(27.0, 7.0, 2))]
     chart = rating_chart(history, "alice", "nb")
-    assert chart.scores == [r.score for _, r in history] and chart.name == "alice"
+    assert chart.scores == [Rating.of(r).score for _, r in history] and chart.name == "alice"
     assert (chart.rating_label, chart.games_label) == ("Rangering", "Rangerte spill")
-    assert chart.current_label == f"Nå: {history[-1][1].score}"
+    assert chart.current_label == f"Nå: {Rating.of(history[-1][1]).score}"

@@ -13,6 +13,7 @@ from discord_helpers import OfflineDiscord, make_bot, record_worker_tasks, start
 from cogs.shared.live import EDIT_WINDOW
 from cogs.shared.postbox import ANSWERED_BY_EDIT, Post
 from engine.state import ATTACK, OCCUPY, REINFORCE
+from table.play import apply_action
 
 pytestmark = pytest.mark.asyncio
 MINUTE = 60
@@ -230,10 +231,10 @@ async def test_a_turn_that_ended_while_the_bot_was_away_closes_its_panel_and_cal
         panel = await panel_of(d)
         seat = game.state.current
         territory = game.state.territories_of(seat)[0]
-        await d.bot.store.apply_action(record.id, Place(seat, territory, game.state.reinforcements))
+        await apply_action(d.bot.store, record.id, Place(seat, territory, game.state.reinforcements))
         record = await record_of(d)
         while record.game().state.current == seat:  # the store alone: the bot is not running
-            await d.bot.store.apply_action(record.id, EndTurn(seat) if record.game().allows(EndTurn)
+            await apply_action(d.bot.store, record.id, EndTurn(seat) if record.game().allows(EndTurn)
                                            else EndAttack(seat))
             record = await record_of(d)
         d = await d.restart(make_bot(db, seed="away"))

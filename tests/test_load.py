@@ -12,6 +12,7 @@ from test_async_play import record_of
 from engine import load_map
 from engine.ai import make_ai
 from present.verbs import ref
+from table.play import apply_action
 
 
 async def play_until_finished(d: OfflineDiscord) -> int:
@@ -73,7 +74,7 @@ async def test_what_was_stored_but_not_told_is_told_once_after_a_restart(tmp_pat
         # The bot stored a move and stopped before it could tell anybody: the store alone applies it.
         seat = game.state.current
         action = make_ai("normal", salt="gap").choose(game, seat)
-        await d.bot.store.apply_action(record.id, action)
+        await apply_action(d.bot.store, record.id, action)
         told, log = len(d.messages), len(d.server.log)
         d = await d.restart(make_bot(db, seed="gap"))
         # The move belongs to the turn going on: the live panel, the same message, now tells it.
@@ -111,7 +112,7 @@ async def test_a_move_is_acknowledged_before_the_store_is_read(tmp_path: Path):
         game = (await record_of(d)).game()
         mine = [t for t in game.board.territory_ids if game.state.owners[t] == game.state.current]
         await d.send_command("alice", "general", "place", {"territory": game.board.name(mine[0]), "count": 1})
-        seen = spy_on_store(d, ("get_active_game", "processed", "apply_action"))
+        seen = spy_on_store(d, ("get_active_game", "processed", "change"))
         step = await d.send_command("alice", "general", "place", {"territory": game.board.name(mine[0]), "count": 1})
         assert not step.problems and step[0].ephemeral  # a move's answer is private: the channel reads the panel
         assert len(seen) == 3 and all(seen), seen
@@ -119,7 +120,7 @@ async def test_a_move_is_acknowledged_before_the_store_is_read(tmp_path: Path):
         panel = [m for m in d.messages if m.content.startswith("🎯")][-1]
         await d.click("alice", "Place", panel)
         step = await d.select("alice", [ref(load_map(), mine[1])])
-        seen = spy_on_store(d, ("get_game", "processed", "apply_action"))
+        seen = spy_on_store(d, ("get_game", "processed", "change"))
         step = await d.click("alice", "+1", step[-1])
         assert not step.problems
         assert len(seen) >= 3 and all(seen), seen

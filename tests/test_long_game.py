@@ -26,6 +26,7 @@ from engine.state import OVER
 from store import GameRecord, SQLiteStore, logs, results, sql
 from store.results import TurnRow, results_of
 from store.transaction import Step
+from table.play import apply_action
 from tests import test_results
 from tests.test_history import finished_games
 from tests.test_results import CHANNEL, GUILD, db_rows, new_game
@@ -42,7 +43,7 @@ async def play_easy(store: SQLiteStore, record: GameRecord, until_turn: int | No
         if until_turn is not None and game.state.turn >= until_turn:
             break
         seat = game.state.current
-        record = (await store.apply_action(record.id, make_ai("easy", salt=str(seat)).choose(game, seat))).record
+        record = (await apply_action(store, record.id, make_ai("easy", salt=str(seat)).choose(game, seat))).record
     return record
 
 
@@ -124,13 +125,13 @@ async def test_a_long_game_ends_with_the_same_results_and_report_none_decoded_in
     assert record.status == "running" and record.last_seq > 1000
     *first, last = [seat for seat in state.active_seats() if seat != state.current]
     for seat in first:  # all but one leave the game: the last surrender ends it
-        record = (await store.apply_action(record.id, Surrender(seat))).record
+        record = (await apply_action(store, record.id, Surrender(seat))).record
     action = Surrender(last)
     before = await store.events(record.id)
     refused: list[object] = []
     monkeypatch.setattr(results, "log_facts", refused.append)  # the bot's process
     monkeypatch.setattr(sql, "_decode_rows", lambda rows: pytest.fail("decoded in the bot's process"))
-    ended = (await store.apply_action(record.id, action)).record
+    ended = (await apply_action(store, record.id, action)).record
     assert ended.status == "finished" and not refused
     monkeypatch.undo()
     events = await store.events(record.id)

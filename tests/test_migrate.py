@@ -11,6 +11,8 @@ from command_line import bot_main, bot_py
 
 from store import DatabaseError, GuildSettings, PostgresStore, SQLiteStore, UserPrefs
 from store.transfer import transfer
+from table.play import apply_action, start_game
+from table.seasons import Seasons
 from tests.test_store_concurrency import assert_log_matches_state, next_action
 
 TABLES = ("games", "players", "events", "interactions", "deadlines", "user_prefs", "guild_settings", "seat_status",
@@ -31,11 +33,11 @@ async def fill(store) -> dict[str, int]:
         lobby = await store.create_lobby(10, channel, 1000, "Ann", {"deployment": "auto"})
         await store.add_ai(lobby.id, "normal")
         await store.add_ai(lobby.id, "easy")
-        record, _ = await store.start_game(lobby.id)
+        record, _ = await start_game(store, lobby.id)
         for n in range(plays):
             if record.status != "running":
                 break
-            record = (await store.apply_action(record.id, next_action(record), interaction_id=f"{channel}-{n}")).record
+            record = (await apply_action(store, record.id, next_action(record), interaction_id=f"{channel}-{n}")).record
         ids[f"played{channel}"] = record.id
     assert (await store.get_game(ids["played101"])).status == "finished"
     running = await store.get_game(ids["played100"])
@@ -75,15 +77,15 @@ async def test_a_sqlite_database_migrated_to_postgres_plays_on_there(tmp_path, p
         assert [(d.kind, d.due_at) for d in await target.game_deadlines(ids["played100"])] == [("turn|t9", 5000.0)]
         assert (await target.seat_status(ids["played100"], 0)).missed == 1
         record = await target.get_game(ids["played100"])
-        repeat = await target.apply_action(record.id, next_action(record), interaction_id="100-3")
+        repeat = await apply_action(target, record.id, next_action(record), interaction_id="100-3")
         assert repeat.duplicate  # interaction ids came along: a late retry is not applied twice
-        played = await target.apply_action(record.id, next_action(record), interaction_id="after-move")
+        played = await apply_action(target, record.id, next_action(record), interaction_id="after-move")
         assert not played.duplicate and played.record.version == record.version + 1
         await assert_log_matches_state(target, record.id)
         fresh = await target.create_lobby(10, 200, 1000, "Ann")  # new ids follow the copied ones
         assert fresh.id == max(g.id for g in games) + 1
-        assert await target.end_season(10, 1000, 1_700_000_100.0) is not None  # the season came along, and a new
-        assert (await target.start_season(10, 100, 30, 1000, 1_700_000_200.0)).number == 2  # one gets a new id
+        assert await Seasons(target, lambda: 1_700_000_100.0).end(10, 1000) is not None  # the season came along,
+        assert (await target.start_season(10, 100, 30, 1000, 1_700_000_200.0)).number == 2  # a new one a new id
 
     # The games moved on in PostgreSQL: copying the old file again leaves that game alone and says so.
     third = await transfer(str(path), postgres_url)

@@ -21,6 +21,7 @@ from ops.probes import Probes
 from ops.server import OpsConfig, OpsServer
 from store import open_store
 from store.sqlite import SQLiteStore
+from table.play import apply_action, start_game
 
 
 class Gateway:
@@ -59,7 +60,7 @@ async def started_game(store: SQLiteStore, channel: int) -> int:
     lobby = await store.create_lobby(1, channel, 100, "alice", {"deployment": "auto"})
     await store.join(lobby.id, 200, "bob")
     await store.add_ai(lobby.id, "easy")
-    record, _ = await store.start_game(lobby.id, seed="ops")
+    record, _ = await start_game(store, lobby.id, seed="ops")
     return record.id
 
 
@@ -125,8 +126,8 @@ async def test_metrics_count_the_actions_stored_and_the_transactions(tmp_path: P
         transactions = metrics.value("risk_db_transaction_seconds_count")
         state = (await store.get_game(game)).game().state
         place = Place(state.current, state.territories_of(state.current)[0], 1)
-        await store.apply_action(game, place, interaction_id="i-1")
-        await store.apply_action(game, place, interaction_id="i-1")  # a repeat stores nothing
+        await apply_action(store, game, place, interaction_id="i-1")
+        await apply_action(store, game, place, interaction_id="i-1")  # a repeat stores nothing
         assert metrics.value("risk_actions_applied_total", action="Place") == before + 1
         assert metrics.value("risk_db_transaction_seconds_count") >= transactions + 2
     finally:

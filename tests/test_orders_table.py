@@ -243,8 +243,10 @@ async def test_both_databases_keep_a_plan_and_its_progress_with_the_step(store):
     kept = await store.standing_orders(game_id, seat)
     assert kept is not None and kept.cursor == 0 and kept.turn is None and kept.orders["place"][0]["territory"] == FRONT
     from store import OrdersProgress
+    from table.orders import _progress
     mine = state.territories_of(seat)[0]
-    await store.apply_action(game_id, Place(seat, mine, 1), orders=OrdersProgress(seat, 2, state.turn))
+    await table.plays.apply(game_id, Place(seat, mine, 1), also=_progress(game_id, OrdersProgress(seat, 2, state.turn),
+                                                                          seat))
     kept = await store.standing_orders(game_id, seat)
     assert (kept.cursor, kept.turn) == (2, state.turn)
     await store.orders_progress(game_id, OrdersProgress(seat, 0, None, gone=True))

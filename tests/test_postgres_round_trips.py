@@ -12,6 +12,7 @@ import pytest
 from store import DatabaseError, PostgresStore
 from store.postgres import inline, literal
 from store.transaction import Step
+from table.play import apply_action
 from tests.postgres_wire import RoundTrips
 from tests.test_store_concurrency import assert_log_matches_state, next_action, started_game
 
@@ -22,7 +23,7 @@ async def test_an_action_on_postgres_is_three_round_trips_and_a_read_one(postgre
         counted: list[int] = []
         for number in range(30):  # turns start and end, cards, conquests: every kind of write an action has
             before = trips.count
-            result = await store.apply_action(record.id, next_action(record), interaction_id=f"tap-{number}")
+            result = await apply_action(store, record.id, next_action(record), interaction_id=f"tap-{number}")
             counted.append(trips.count - before)
             record = result.record
             if record.status != "running":
@@ -30,7 +31,7 @@ async def test_an_action_on_postgres_is_three_round_trips_and_a_read_one(postgre
         assert counted == [3] * len(counted), "lock with BEGIN; the game's head; the writes with COMMIT"
 
         before = trips.count
-        again = await store.apply_action(record.id, next_action(record), interaction_id="tap-0")
+        again = await apply_action(store, record.id, next_action(record), interaction_id="tap-0")
         assert again.duplicate
         assert trips.count - before == 4, "lock; head; the first time's events; COMMIT"
 
@@ -93,7 +94,7 @@ async def test_a_write_that_fails_on_postgres_leaves_nothing_and_the_connection_
                 await db.commit(Step(insert, (3, "nul \x00 inside")))
         async with store._reading() as db:
             assert await db.fetch("SELECT n FROM written") == []
-        result = await store.apply_action(record.id, next_action(record), interaction_id="after")
+        result = await apply_action(store, record.id, next_action(record), interaction_id="after")
         assert result.record.version == record.version + 1
         await assert_log_matches_state(store, record.id)
 

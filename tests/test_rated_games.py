@@ -10,6 +10,7 @@ from test_results import ALICE, BOB, CAROL, GUILD, db_rows, new_game, play, stor
 from engine import Surrender
 from ratings import EARLY_TURNS, MIN_GAMES, REPEAT_LIMIT, REPEAT_WINDOW, Rating, SeatResult, rate_game, rebuild
 from table import Table
+from table.play import apply_action
 
 
 def table_on(store) -> Table:  # noqa: F811
@@ -42,7 +43,7 @@ async def test_instant_surrenders_by_a_second_account_give_the_winner_nothing(st
         record = await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed=f"farm-{n}")
         bob = record.seat_of(BOB)
         record = await play(store, record, until=lambda s, bob=bob: s.current == bob)
-        record = (await store.apply_action(record.id, Surrender(bob))).record
+        record = (await apply_action(store, record.id, Surrender(bob))).record
         assert record.status == "finished"
         results = {r.user_id: r for r in await store.results(record.id)}
         assert {u: r.placement for u, r in results.items()} == {ALICE: 1, BOB: 2} and results[BOB].turns == 1
@@ -62,7 +63,7 @@ async def test_a_surrender_after_the_first_turns_counts_for_the_winner(store):  
     record = await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="late")
     bob = record.seat_of(BOB)
     record = await play(store, record, until=lambda s: s.round > EARLY_TURNS and s.current == bob)
-    record = (await store.apply_action(record.id, Surrender(bob))).record
+    record = (await apply_action(store, record.id, Surrender(bob))).record
     ratings = await store.ratings(GUILD)
     assert ratings[ALICE].mu > 25 > ratings[BOB].mu and ratings[ALICE].games == ratings[BOB].games == 1
 
@@ -123,7 +124,7 @@ async def test_the_same_two_players_count_five_rated_games_a_week_and_a_rebuild_
         record = await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed=f"again-{n}")
         bob = record.seat_of(BOB)
         record = await play(store, record, until=lambda s, bob=bob: s.round > EARLY_TURNS and s.current == bob)
-        record = (await store.apply_action(record.id, Surrender(bob))).record
+        record = (await apply_action(store, record.id, Surrender(bob))).record
         assert record.status == "finished"
     ratings = await store.ratings(GUILD)
     assert ratings[ALICE].games == ratings[BOB].games == REPEAT_LIMIT and ratings[ALICE].wins == REPEAT_LIMIT

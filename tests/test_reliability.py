@@ -16,6 +16,7 @@ from store.results import (
     below_minimum,
     reliability_of,
 )
+from table.play import apply_action
 
 
 def test_the_figure_is_turns_on_time_times_games_finished():
@@ -56,7 +57,7 @@ async def test_reliability_counts_the_last_games_on_the_server_only(store):  # n
         record = await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed=f"leave-{n}")
         bob = record.seat_of(BOB)
         record = await play(store, record, until=lambda s, bob=bob: s.current == bob)
-        assert (await store.apply_action(record.id, Surrender(bob))).record.status == "finished"
+        assert (await apply_action(store, record.id, Surrender(bob))).record.status == "finished"
     record = await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="full", max_rounds=4))
     assert record.status == "finished"
     figures = await store.reliability(GUILD, [ALICE, BOB, CAROL])
@@ -78,7 +79,7 @@ async def _finished_games(d: OfflineDiscord, good: str, bad: str, count: int) ->
         seat = record.seat_of(bad_id)
         record = await play(kept, record, until=lambda s, seat=seat: s.current == seat and s.round > 1)
         if record.status == "running":
-            record = (await kept.apply_action(record.id, Surrender(seat))).record
+            record = (await apply_action(kept, record.id, Surrender(seat))).record
         assert record.status == "finished"
 
 
@@ -127,7 +128,7 @@ async def test_only_the_last_twenty_games_count(store):  # noqa: F811
     record = await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="first")
     bob = record.seat_of(BOB)
     record = await play(store, record, until=lambda s: s.current == bob)
-    assert (await store.apply_action(record.id, Surrender(bob))).record.status == "finished"   # an abandon
+    assert (await apply_action(store, record.id, Surrender(bob))).record.status == "finished"   # an abandon
     for n in range(RELIABILITY_GAMES):
         record = await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed=f"short-{n}",
                                                   max_rounds=1))

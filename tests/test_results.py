@@ -18,6 +18,7 @@ from engine.summary import placements, turns_played
 from ratings import EARLY_TURNS, MIN_GAMES, Rating, SeatResult, rate_game
 from store import GameRecord, SQLiteStore
 from store.migrations import LATEST_VERSION
+from table.play import apply_action, start_game
 
 GUILD, CHANNEL = 10, 100
 ALICE, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
@@ -66,7 +67,7 @@ async def new_game(store: SQLiteStore, humans: list[tuple[int, str]], ais: tuple
     for level in ais:
         await store.add_ai(lobby.id, level)
     await store.update_settings(lobby.id, {"deployment": "auto", **settings})
-    record, _ = await store.start_game(lobby.id, seed=seed)
+    record, _ = await start_game(store, lobby.id, seed=seed)
     return record
 
 
@@ -78,7 +79,7 @@ async def play(store: SQLiteStore, record: GameRecord, until=None) -> GameRecord
         if until is not None and until(game.state):
             break
         seat = game.state.current
-        result = await store.apply_action(record.id, make_ai("normal", salt=str(seat)).choose(game, seat))
+        result = await apply_action(store, record.id, make_ai("normal", salt=str(seat)).choose(game, seat))
         record = result.record
     return record
 
@@ -148,7 +149,7 @@ async def test_teams_share_their_placement_and_are_rated_as_teams(store):
 async def test_a_surrender_places_the_player_after_everyone_who_outlasted_them(store):
     record = await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], ("easy", "easy"))
     record = await play(store, record, until=lambda s: s.turn >= 3)
-    record = (await store.apply_action(record.id, Surrender(0))).record
+    record = (await apply_action(store, record.id, Surrender(0))).record
     record = await play(store, record)
     results = {r.seat: r for r in await store.results(record.id)}
     assert results[0].placement == 4
@@ -194,7 +195,7 @@ async def test_rebuilding_the_ratings_gives_exactly_the_ratings_of_the_games_one
             record = await play(store, record, until=lambda s, n=n: s.turn > 2 + n)
             seats = list(record.game().state.active_seats())
             for seat in (seats[1:] if n % 2 else seats[:-1]):
-                record = (await store.apply_action(record.id, Surrender(seat))).record
+                record = (await apply_action(store, record.id, Surrender(seat))).record
         await play(store, record)
     ratings_sql = ("SELECT guild_id, user_id, name, mu, sigma, score, games, wins, trusted, established FROM ratings "
                    "ORDER BY 1, 2")
@@ -217,7 +218,7 @@ async def test_the_leaderboard_shows_players_with_enough_games_best_first(store)
     assert total == 2 and [r.rank for r in rows] == [1, 2]  # Carol has one game: not yet on the board
     assert {r.user_id for r in rows} == {ALICE, BOB} and rows[0].score >= rows[1].score
     ratings = await store.ratings(GUILD)
-    assert rows[0].score == ratings[rows[0].user_id].score
+    assert rows[0].score == Rating.of(ratings[rows[0].user_id]).score
     assert (await store.player_stats(GUILD, CAROL)).rating is None
     page, _ = await store.leaderboard(GUILD, offset=1, limit=1)
     assert [r.user_id for r in page] == [rows[1].user_id]
@@ -364,8 +365,8 @@ async def test_two_games_ending_at_once_on_one_server_are_rated_one_after_the_ot
             await lock(db, guild_id)
 
         monkeypatch.setattr(store, "_lock_ratings", when_both_are_open)
-    ended = await asyncio.gather(store.apply_action(games[0].id, Surrender(0)),
-                                 store.apply_action(games[1].id, Surrender(1)))
+    ended = await asyncio.gather(apply_action(store, games[0].id, Surrender(0)),
+                                 apply_action(store, games[1].id, Surrender(1)))
     assert [r.record.status for r in ended] == ["finished", "finished"]
     if isinstance(store, PostgresStore):
         assert arrived == [GUILD, GUILD]  # both ending transactions were open at once

@@ -28,7 +28,9 @@ from ratings.ladders import (
     soft_reset,
 )
 from ratings.model import MU, SIGMA, rebuild
+from table.play import apply_action
 from table.scheduler import Scheduler
+from table.seasons import Seasons
 
 DAY = 86400.0
 
@@ -72,8 +74,11 @@ async def test_ladders_per_season_with_a_soft_reset_and_a_rebuild_that_gives_the
         await store.start_season(GUILD, 100, 30, ALICE, clock.now)
     await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="b"))
     await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob"), (CAROL, "Carol")], seed="c"))
-    ended = await store.end_season(GUILD, ALICE, clock.now)
-    assert ended is not None and ended.id == first.id and await store.end_season(GUILD, ALICE, clock.now) is None
+    seasons = Seasons(store, lambda: clock.now)
+    told = await seasons.end(GUILD, ALICE)
+    assert told is not None and await seasons.end(GUILD, ALICE) is None
+    ended = told.season
+    assert ended.id == first.id
     assert ended.ended_at == clock.now and ended.ended_by == ALICE   # ended early, by a manager
     in_first = await store.ladder_ratings(GUILD, ONE_V_ONE, first.id)
     clock.now += DAY
@@ -118,7 +123,7 @@ async def test_an_unrated_game_moves_no_ladder(store):  # noqa: F811
     record = await new_game(store, [(ALICE, "Alice"), (DAVE, "Dave")], seed="farm")
     dave = record.seat_of(DAVE)
     record = await play(store, record, until=lambda s: s.current == dave)
-    await store.apply_action(record.id, Surrender(dave))
+    await apply_action(store, record.id, Surrender(dave))
     assert ALICE not in await store.ratings(GUILD, ladder=ONE_V_ONE)
     assert await db_rows(store, "SELECT COUNT(*) FROM season_games") == [(0,)]
 
@@ -132,8 +137,9 @@ async def test_a_season_is_ended_once_by_several_processes_on_postgresql(postgre
         with pytest.raises(Exception, match="running"):
             await stores[1].start_season(GUILD, 100, 1, BOB, 1_800_000_000.0)
         later = 1_800_000_000.0 + 2 * DAY
-        ended = await asyncio.gather(*(s.end_due_seasons(later) for s in stores), stores[0].end_season(GUILD, 1, later))
-        winners = [e for e in ended[:3] for e in e] + ([ended[3]] if ended[3] is not None else [])
+        ended = await asyncio.gather(*(Seasons(s, lambda: later).end_due() for s in stores),
+                                     Seasons(stores[0], lambda: later).end(GUILD, 1))
+        winners = [e.season for e in ended[:3] for e in e] + ([ended[3].season] if ended[3] is not None else [])
         assert [w.id for w in winners] == [season.id]
         # Closed a day after its end time, it ended by itself at its end time, whoever closed it.
         closed = await stores[2].current_season(GUILD)

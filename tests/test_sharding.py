@@ -12,6 +12,7 @@ from bot import Config, RiskBot, ShardedRiskBot, create_bot
 from store import Shards
 from store.export import main as store_main
 from table import Scheduler, Table, turn_key
+from table.play import start_game
 
 HOUR = 3600.0
 
@@ -81,7 +82,7 @@ def test_bad_shard_options_are_refused_before_connecting(tmp_path, capsys, monke
 async def game_with_a_deadline(store, guild: int | None, channel: int, due: float) -> tuple[int, int]:
     lobby = await store.create_lobby(guild, channel, 1000 + channel, "Host", {"deployment": "auto"})
     await store.join(lobby.id, 2000 + channel, "Bea")  # two humans: a human always has the turn
-    record, _ = await store.start_game(lobby.id)
+    record, _ = await start_game(store, lobby.id)
     state = record.game().state
     await store.set_deadline(record.id, state.current, f"turn|{turn_key(state)}", due)
     return record.id, state.current

@@ -30,6 +30,7 @@ from store import (
     VersionConflict,
 )
 from store.export import export_game, format_games, list_games, main
+from table.play import apply_action, start_game
 
 GUILD, CHANNEL, HOST = 10, 100, 1000
 
@@ -42,7 +43,7 @@ async def started_game(store: SQLiteStore, channel: int = CHANNEL, ais: tuple[st
     for level in ais:
         await store.add_ai(lobby.id, level)
     await store.update_settings(lobby.id, {"deployment": deployment})
-    record, _ = await store.start_game(lobby.id, seed=seed)
+    record, _ = await start_game(store, lobby.id, seed=seed)
     return record
 
 
@@ -69,7 +70,7 @@ async def test_a_whole_game_is_stored_and_its_log_replays_to_the_stored_state(st
     assert lobby.players[2].is_ai and lobby.players[2].ai_level == "normal"
     assert lobby.version == 2
 
-    record, opening = await store.start_game(lobby.id)
+    record, opening = await start_game(store, lobby.id)
     assert record.status == "running" and record.version == 3
     assert opening[0]["type"] == "game_started" and record.last_seq == len(opening)
     assert [p["name"] for p in opening[0]["players"]] == ["Host", "Bea", "Normal AI"]
@@ -78,7 +79,7 @@ async def test_a_whole_game_is_stored_and_its_log_replays_to_the_stored_state(st
     game = record.game()
     actions = 0
     while record.status == "running":
-        result = await store.apply_action(record.id, next_action(record, game), interaction_id=f"tap-{actions}")
+        result = await apply_action(store, record.id, next_action(record, game), interaction_id=f"tap-{actions}")
         assert not result.duplicate and result.first_seq == record.last_seq + 1
         assert result.record.version == record.version + 1
         for event in result.events:  # mirror the stored game locally instead of re-parsing it
@@ -96,7 +97,7 @@ async def test_a_whole_game_is_stored_and_its_log_replays_to_the_stored_state(st
     assert await store.get_active_game(CHANNEL) is None
     assert [g.id for g in await store.list_games("finished")] == [record.id]
     with pytest.raises(GameNotRunning, match="over"):
-        await store.apply_action(record.id, EndTurn(0))
+        await apply_action(store, record.id, EndTurn(0))
 
 
 async def test_events_since_a_seq_are_the_tail_of_the_log(store):
@@ -114,9 +115,9 @@ async def test_a_game_is_finished_in_the_same_transaction_as_its_last_action(sto
         trial.apply(action)
         if trial.over:
             break
-        record = (await store.apply_action(record.id, action)).record
+        record = (await apply_action(store, record.id, action)).record
     await store.set_deadline(record.id, 0, "turn", 123.0)
-    result = await store.apply_action(record.id, action)
+    result = await apply_action(store, record.id, action)
     assert result.record.status == "finished" and result.events[-1]["type"] == "game_over"
     assert (await store.get_game(record.id)).status == "finished"
     assert await store.next_due() is None  # a finished game keeps no timers
@@ -126,7 +127,7 @@ async def test_the_cached_game_is_not_shared_with_callers(store):
     record = await started_game(store)
     mine = record.game()
     mine.state.armies.clear()  # a caller scribbling on its copy
-    result = await store.apply_action(record.id, next_action(record))
+    result = await apply_action(store, record.id, next_action(record))
     assert result.record.game().state.armies
 
 
@@ -138,15 +139,15 @@ async def test_a_refused_action_leaves_the_database_untouched(store):
     other = (seat + 1) % len(record.players)
     before = (await store.get_game(record.id), await event_count(store, record.id))
     with pytest.raises(RuleError):
-        await store.apply_action(record.id, EndTurn(other), interaction_id="wrong-seat")
+        await apply_action(store, record.id, EndTurn(other), interaction_id="wrong-seat")
     not_mine = next(t for t, owner in game.state.owners.items() if owner != seat)
     with pytest.raises(RuleError, match="belongs to"):
-        await store.apply_action(record.id, Place(seat, not_mine, 1), interaction_id="not-mine")
+        await apply_action(store, record.id, Place(seat, not_mine, 1), interaction_id="not-mine")
     assert (await store.get_game(record.id), await event_count(store, record.id)) == before
     # The refused interaction was not recorded: retrying it is judged again, and a legal move still works.
     with pytest.raises(RuleError):
-        await store.apply_action(record.id, EndTurn(other), interaction_id="wrong-seat")
-    result = await store.apply_action(record.id, next_action(record), interaction_id="not-mine")
+        await apply_action(store, record.id, EndTurn(other), interaction_id="wrong-seat")
+    result = await apply_action(store, record.id, next_action(record), interaction_id="not-mine")
     assert not result.duplicate and result.record.version == record.version + 1
 
 
@@ -176,8 +177,8 @@ async def test_the_database_itself_allows_one_active_game_per_channel(sqlite_sto
 
 
 async def test_unknown_games_are_refused(store):
-    for call in (store.get_game(99), store.join(99, 1, "A"), store.start_game(99), store.events(99),
-                 store.apply_action(99, EndTurn(0)), store.cancel(99), store.set_deadline(99, 0, "turn", 1.0)):
+    for call in (store.get_game(99), store.join(99, 1, "A"), start_game(store, 99), store.events(99),
+                 apply_action(store, 99, EndTurn(0)), store.cancel(99), store.set_deadline(99, 0, "turn", 1.0)):
         with pytest.raises(UnknownGame, match="no game #99"):
             await call
 
@@ -198,7 +199,7 @@ async def test_lobby_rules(store):
     with pytest.raises(AlreadySeated):
         await store.join(lobby.id, HOST, "Host again")
     with pytest.raises(NotEnoughPlayers, match="at least 2"):
-        await store.start_game(lobby.id)
+        await start_game(store, lobby.id)
     with pytest.raises(InvalidValue, match="AI level"):
         await store.add_ai(lobby.id, "grandmaster")
     with pytest.raises(SettingsError):
@@ -218,10 +219,10 @@ async def test_lobby_rules(store):
     assert lobby.settings["cards"] == "fixed" and lobby.settings["fortify"] == "adjacent"
     assert await store.get_game(lobby.id) == lobby
 
-    record, _ = await store.start_game(lobby.id, seed="ab" * 32)
+    record, _ = await start_game(store, lobby.id, seed="ab" * 32)
     assert record.state["seed"] == "ab" * 32
     for call in (store.join(record.id, 5000, "E"), store.add_ai(record.id), store.update_settings(record.id, {}),
-                 store.start_game(record.id), store.leave(record.id, 2000)):
+                 start_game(store, record.id), store.leave(record.id, 2000)):
         with pytest.raises(NotInLobby, match="running"):
             await call
 
@@ -239,11 +240,11 @@ async def test_pause_resume_and_cancel(store):
     paused = await store.pause(record.id)
     assert paused.status == "paused" and paused.version == record.version + 1
     with pytest.raises(GameNotRunning, match="paused"):
-        await store.apply_action(record.id, next_action(record))
+        await apply_action(store, record.id, next_action(record))
     with pytest.raises(GameNotRunning):
         await store.pause(record.id)
     resumed = await store.resume(record.id)
-    result = await store.apply_action(record.id, next_action(resumed), expected_version=resumed.version)
+    result = await apply_action(store, record.id, next_action(resumed), expected_version=resumed.version)
     assert result.record.version == resumed.version + 1
     cancelled = await store.cancel(record.id)
     assert cancelled.status == "cancelled"
@@ -253,9 +254,9 @@ async def test_pause_resume_and_cancel(store):
 
 async def test_a_stale_expected_version_is_a_conflict(store):
     record = await started_game(store)
-    result = await store.apply_action(record.id, next_action(record), expected_version=record.version)
+    result = await apply_action(store, record.id, next_action(record), expected_version=record.version)
     with pytest.raises(VersionConflict, match="moved on"):
-        await store.apply_action(record.id, next_action(result.record), expected_version=record.version)
+        await apply_action(store, record.id, next_action(result.record), expected_version=record.version)
     assert (await store.get_game(record.id)).version == result.record.version
 
 
@@ -263,16 +264,16 @@ async def test_a_stale_expected_version_is_a_conflict(store):
 async def test_a_repeated_interaction_is_applied_once(store):
     record = await started_game(store)
     action = next_action(record)
-    first = await store.apply_action(record.id, action, interaction_id="1234567890")
+    first = await apply_action(store, record.id, action, interaction_id="1234567890")
     count = await event_count(store, record.id)
-    second = await store.apply_action(record.id, action, interaction_id="1234567890")
+    second = await apply_action(store, record.id, action, interaction_id="1234567890")
     assert not first.duplicate and second.duplicate
     assert second.events == first.events and second.first_seq == first.first_seq
     assert second.record == first.record
     assert await event_count(store, record.id) == count
     # Even after the game moved on (and with a stale expected version) the repeat gets the first answer.
-    moved = await store.apply_action(record.id, next_action(first.record), interaction_id="next")
-    third = await store.apply_action(record.id, action, interaction_id="1234567890",
+    moved = await apply_action(store, record.id, next_action(first.record), interaction_id="next")
+    third = await apply_action(store, record.id, action, interaction_id="1234567890",
                                      expected_version=record.version)
     assert third.duplicate and third.events == first.events and third.record == moved.record
 
@@ -282,9 +283,9 @@ async def test_a_repeat_answers_from_the_database_after_a_restart(tmp_path):
     async with SQLiteStore(path) as store:
         record = await started_game(store)
         action = next_action(record)
-        first = await store.apply_action(record.id, action, interaction_id="tap")
+        first = await apply_action(store, record.id, action, interaction_id="tap")
     async with SQLiteStore(path) as store:
-        again = await store.apply_action(record.id, action, interaction_id="tap")
+        again = await apply_action(store, record.id, action, interaction_id="tap")
         assert again.duplicate and again.events == first.events and again.record == first.record
 
 
@@ -358,11 +359,11 @@ async def test_each_process_sees_only_the_timers_of_games_in_guilds_of_its_shard
     for n, guild in guilds.items():
         lobby = await store.create_lobby(guild, CHANNEL + n, HOST, "Host", {"deployment": "auto"})
         await store.add_ai(lobby.id, "easy")
-        games[n], _ = await store.start_game(lobby.id)
+        games[n], _ = await start_game(store, lobby.id)
         await store.set_deadline(games[n].id, 0, "turn", 100.0 + n)
     lobby = await store.create_lobby(None, CHANNEL + 9, HOST, "Host", {"deployment": "auto"})
     await store.add_ai(lobby.id, "easy")
-    direct, _ = await store.start_game(lobby.id)
+    direct, _ = await start_game(store, lobby.id)
     await store.set_deadline(direct.id, 0, "turn", 50.0)
     first, second, both = Shards(2, (0,)), Shards(2, (1,)), Shards(2, (0, 1))
     assert [d.game_id for d in await store.due_deadlines(1000.0, first)] == [direct.id, games[1].id]
@@ -392,7 +393,7 @@ async def test_export_hides_cards_until_the_game_is_over(sqlite_store, tmp_path)
 
     game = record.game()
     while not game.over:
-        result = await store.apply_action(record.id, next_action(record, game))
+        result = await apply_action(store, record.id, next_action(record, game))
         record = result.record
         game = record.game()
     summary = export_game(db, CHANNEL, game_id=record.id, out=out)

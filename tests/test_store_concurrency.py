@@ -7,6 +7,7 @@ import asyncio
 from engine import Game
 from engine.ai import make_ai
 from store import GameRecord, SQLiteStore, VersionConflict
+from table.play import apply_action, start_game
 
 GUILD, HOST = 10, 1000
 
@@ -15,7 +16,7 @@ async def started_game(store: SQLiteStore, channel: int) -> GameRecord:
     lobby = await store.create_lobby(GUILD, channel, HOST, "Host", {"deployment": "auto"})
     await store.add_ai(lobby.id, "normal")
     await store.add_ai(lobby.id, "easy")
-    record, _ = await store.start_game(lobby.id)
+    record, _ = await start_game(store, lobby.id)
     return record
 
 
@@ -37,7 +38,7 @@ async def test_a_storm_of_repeated_taps_is_applied_once_per_interaction(store):
     for step in range(12):
         action = next_action(record)
         results = await asyncio.gather(*(
-            store.apply_action(record.id, action, interaction_id=f"tap-{step}") for _ in range(25)))
+            apply_action(store, record.id, action, interaction_id=f"tap-{step}") for _ in range(25)))
         fresh = [r for r in results if not r.duplicate]
         assert len(fresh) == 1, "exactly one of the repeated taps is applied"
         assert all(r.events == fresh[0].events and r.first_seq == fresh[0].first_seq for r in results)
@@ -52,7 +53,7 @@ async def test_racing_actions_on_a_stale_version_commit_exactly_one(store):
     record = await started_game(store, 1)
     action = next_action(record)
     outcomes = await asyncio.gather(*(
-        store.apply_action(record.id, action, interaction_id=f"player-{i}", expected_version=record.version)
+        apply_action(store, record.id, action, interaction_id=f"player-{i}", expected_version=record.version)
         for i in range(20)), return_exceptions=True)
     applied = [o for o in outcomes if not isinstance(o, BaseException)]
     assert len(applied) == 1
@@ -64,7 +65,7 @@ async def test_racing_actions_on_a_stale_version_commit_exactly_one(store):
 async def play(store: SQLiteStore, record: GameRecord, actions: int, tag: str) -> int:
     done = 0
     while done < actions and record.status == "running":
-        result = await store.apply_action(record.id, next_action(record), interaction_id=f"{tag}-{done}",
+        result = await apply_action(store, record.id, next_action(record), interaction_id=f"{tag}-{done}",
                                           expected_version=record.version)
         assert not result.duplicate
         record = result.record
@@ -92,7 +93,7 @@ async def test_a_busy_game_does_not_hold_up_another_game(store):
     finished: list[str] = []
 
     async def tap(game_id: int, act, label: str) -> None:
-        await store.apply_action(game_id, act, interaction_id=label)
+        await apply_action(store, game_id, act, interaction_id=label)
         finished.append(label)
 
     flood = [asyncio.create_task(tap(busy.id, action, "busy")) for _ in range(60)]
@@ -108,7 +109,7 @@ async def test_a_cancelled_caller_never_leaves_a_transaction_half_done(store):
     record = await started_game(store, 1)
     cancelled = 0
     for i in range(16):
-        task = asyncio.create_task(store.apply_action(record.id, next_action(record), interaction_id=f"c{i}"))
+        task = asyncio.create_task(apply_action(store, record.id, next_action(record), interaction_id=f"c{i}"))
         for _ in range(i % 8):
             await asyncio.sleep(0)
         task.cancel()
@@ -118,7 +119,7 @@ async def test_a_cancelled_caller_never_leaves_a_transaction_half_done(store):
             cancelled += 1
         record = await store.get_game(record.id)  # waits for the transaction, which runs to its end
         # Every cancelled tap either happened completely (a retry is a duplicate) or not at all.
-        retry = await store.apply_action(record.id, next_action(record), interaction_id=f"c{i}")
+        retry = await apply_action(store, record.id, next_action(record), interaction_id=f"c{i}")
         record = retry.record
     assert cancelled > 4
     await assert_log_matches_state(store, record.id)

@@ -50,10 +50,15 @@ async def test_joining_twice_is_refused_in_english_and_in_the_readers_language(s
 
 
 async def test_a_vacation_over_the_limit_names_the_limit_and_the_days_left(store):
-    lobby = await store.create_lobby(GUILD, CHANNEL, HOST, "Host")
-    await store.take_vacation(lobby.id, 0, 2, limit=3, now=0.0)
+    from table import Table
+
+    table = Table(store, clock=lambda: 0.0)
+    lobby = await store.create_lobby(GUILD, CHANNEL, HOST, "Host", {"vacation_days": 3})
+    await table.add_ai(lobby.id)
+    await table.start(lobby.id)
+    await table.take_vacation(lobby.id, 0, 2)
     with pytest.raises(InvalidValue) as caught:
-        await store.take_vacation(lobby.id, 0, 2, limit=3, now=0.0)
+        await table.take_vacation(lobby.id, 0, 2)
     assert texts(caught.value) == (
         "This game allows 3 days of vacation per player; you have 1 left.",
         "This game allows 3 days of vacation per player; you have 1 left.",

@@ -13,6 +13,7 @@ from mapfiles import load_package
 from store import InvalidValue, LobbyFull, open_store
 from store.maps import MAPS_PER_SERVER, read_map_files
 from store.migrations import migrate_sync
+from table.play import start_game
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +95,7 @@ async def test_a_lobby_takes_as_many_players_as_its_map(store):
     assert len(lobby.players) == 8 and sorted(p.colour for p in lobby.players) == list(range(8))
     with pytest.raises(LobbyFull, match="at most 8"):
         await store.add_ai(lobby.id, "easy")
-    record, _ = await store.start_game(lobby.id)
+    record, _ = await start_game(store, lobby.id)
     assert isinstance(record.game(), Game) and len(record.game().state.players) == 8
     classic = await store.create_lobby(1, 11, 900, "Ann")
     for _ in range(5):

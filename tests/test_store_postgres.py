@@ -14,6 +14,7 @@ from store.migrations import MIGRATIONS, statements
 from store.postgres import dollar_params, is_postgres_url, migrate_postgres, redacted
 from store.postgres_migrations import POSTGRES_MIGRATIONS
 from store.schema import declared
+from table.play import apply_action
 from tests.postgres_helpers import create_database, drop_database
 from tests.test_store_concurrency import assert_log_matches_state, next_action, started_game
 
@@ -109,7 +110,7 @@ async def test_two_postgres_processes_on_one_database_apply_each_action_once(pos
         for step in range(10):
             action = next_action(record)
             results = await asyncio.gather(*(
-                (first if i % 2 else second).apply_action(record.id, action, interaction_id=f"tap-{step}")
+                apply_action(first if i % 2 else second, record.id, action, interaction_id=f"tap-{step}")
                 for i in range(8)))
             fresh = [r for r in results if not r.duplicate]
             assert len(fresh) == 1
@@ -117,7 +118,7 @@ async def test_two_postgres_processes_on_one_database_apply_each_action_once(pos
             record = fresh[0].record
         action = next_action(record)
         outcomes = await asyncio.gather(*(
-            (first if i % 2 else second).apply_action(record.id, action, interaction_id=f"race-{i}",
+            apply_action(first if i % 2 else second, record.id, action, interaction_id=f"race-{i}",
                                                       expected_version=record.version)
             for i in range(10)), return_exceptions=True)
         assert len([o for o in outcomes if not isinstance(o, BaseException)]) == 1
@@ -135,7 +136,7 @@ async def test_a_postgres_game_waits_while_another_process_holds_its_lock(postgr
             transaction = other.transaction()
             await transaction.start()
             await other.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", record.id)
-            action = asyncio.ensure_future(store.apply_action(record.id, next_action(record), interaction_id="a"))
+            action = asyncio.ensure_future(apply_action(store, record.id, next_action(record), interaction_id="a"))
             # Wait until the action is seen waiting for a lock, however long the machine takes to get there.
             async with asyncio.timeout(60):
                 while not await watcher.fetchval(

@@ -10,6 +10,7 @@ from engine.ai import make_ai
 from engine.state import OVER
 from store import InvalidValue, NotSeated
 from table import LimitReached, Limits, Table, Timer, TimerKind, turn_deadline, turn_key
+from table.play import apply_action
 
 pytestmark = pytest.mark.asyncio
 GUILD, CHANNEL, HOST, OTHER = 1, 10, 100, 200
@@ -167,10 +168,10 @@ async def test_the_board_before_a_move_is_rebuilt_from_the_log_when_the_callers_
     old = started.record
     game = old.game()
     action = make_ai("normal").choose(game, game.state.current)
-    result = await sqlite_store.apply_action(old.id, action)
+    result = await apply_action(sqlite_store, old.id, action)
     newer = await sqlite_store.get_game(old.id)
     game = newer.game()
-    second = await sqlite_store.apply_action(old.id, make_ai("normal").choose(game, game.state.current))
+    second = await apply_action(sqlite_store, old.id, make_ai("normal").choose(game, game.state.current))
     # The caller's copy (``old``) is two moves behind: the board before the second move comes from the log.
     rebuilt = await table._state_before(old, second.first_seq)
     expected = Game.from_events((await sqlite_store.events(old.id))[: second.first_seq - 1]).state

@@ -31,6 +31,7 @@ from ratings import MIN_GAMES, Rating
 from ratings.model import ESTABLISHED_OPPONENTS
 from render.rating_chart import RatingChart, draw_rating_chart
 from store import FinishedGame, LeaderboardRow, PlayerStats
+from store.records import RatingRecord
 from store.seasons import Season
 
 PAGE = 10          # players per page of the leaderboard
@@ -68,7 +69,7 @@ def stats_embed(stats: PlayerStats, name: str, locale: object) -> discord.Embed:
                     value=duration_text(stats.median_move, locale) if stats.median_move is not None
                     else _("not known yet", locale))
     if stats.rating is not None:
-        rating = str(stats.rating.score)
+        rating = str(Rating.of(stats.rating).score)
     else:
         rating = ngettext("hidden until {n} more rated game", "hidden until {n} more rated games",
                           max(1, MIN_GAMES - stats.games), locale)
@@ -76,10 +77,10 @@ def stats_embed(stats: PlayerStats, name: str, locale: object) -> discord.Embed:
     return embed
 
 
-def rating_chart(history: Sequence[tuple[int, Rating]], name: str, locale: object) -> RatingChart:
+def rating_chart(history: Sequence[tuple[int, RatingRecord]], name: str, locale: object) -> RatingChart:
     """The rating chart's numbers and words, in the reader's language: the displayed rating (as the leaderboard
     shows it) after each rated game, oldest first."""
-    scores = [rating.score for _, rating in history]
+    scores = [Rating.of(rating).score for _, rating in history]
     return RatingChart(name=name, scores=scores, rating_label=_("Rating", locale),
                        games_label=_("Rated games", locale),
                        current_label=_("Now: {score}", locale, score=scores[-1]))

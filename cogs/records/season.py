@@ -7,6 +7,7 @@ in is told through the announcer's channel queue (``standings.SeasonNews``), wit
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -19,6 +20,7 @@ from cogs.shared.live import NOBODY
 from present.i18n import _, ngettext
 from ratings import MIN_GAMES, Rating
 from ratings.ladders import ALL_TIME, FREE_FOR_ALL, LADDERS, ONE_V_ONE
+from store.records import RatingRecord
 from store.seasons import Season
 from table.seasons import Seasons
 
@@ -26,11 +28,13 @@ season_group = app_commands.Group(name="season", description="This server's seas
                                   guild_only=True)
 
 
-def ladder_value(ratings: dict[tuple[str, int], Rating], ladder: str, season: Season | None, locale: object) -> str:
+def ladder_value(ratings: Mapping[tuple[str, int], RatingRecord], ladder: str, season: Season | None,
+                 locale: object) -> str:
     """A player's line of one ladder in their stats: all-time, and in the running season (``season``)."""
-    def shown(rating: Rating | None) -> str:
-        if rating is None:
+    def shown(stored: RatingRecord | None) -> str:
+        if stored is None:
             return _("no game yet", locale)
+        rating = Rating.of(stored)
         if rating.games < MIN_GAMES:
             return ngettext("hidden until {n} more game", "hidden until {n} more games", MIN_GAMES - rating.games,
                             locale)
