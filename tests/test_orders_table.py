@@ -148,7 +148,7 @@ async def test_a_restart_in_the_middle_of_a_plan_does_nothing_twice(sqlite_store
     plan = Orders(place=(Placing(mine[0], 1), Placing(mine[1], 1), Placing(mine[2])), end=True)
     await table.leave_orders(record, seat, user_of(record, seat), plan)
     [(_, kind)] = (await orders_timers(sqlite_store, game_id)).keys()
-    real = sqlite_store.apply_action
+    real = table.plays.apply
     calls = 0
 
     async def crash_after_second(*args, **kwargs):   # the process dies once the second step is stored
@@ -159,10 +159,10 @@ async def test_a_restart_in_the_middle_of_a_plan_does_nothing_twice(sqlite_store
             raise SystemExit("the bot stopped")
         return result
 
-    sqlite_store.apply_action = crash_after_second
+    table.plays.apply = crash_after_second  # type: ignore[method-assign]
     with pytest.raises(SystemExit):
         await table.run_orders(game_id, seat, Timer.parse(kind))
-    sqlite_store.apply_action = real
+    table.plays.apply = real  # type: ignore[method-assign]
     stored = await sqlite_store.standing_orders(game_id, seat)
     assert stored is not None and stored.cursor == 3   # the trade (none), then two placings
     again = Table(sqlite_store, now, lambda: "orders-table-seed")   # the bot after its restart
