@@ -24,6 +24,13 @@ START = "start"      # the opening of the game (deal, first player, missions)
 VOTE = "vote"        # the players voted to end the game (the table's ``VoteEnd``)
 
 
+def setup_round_waits(record: GameRecord, state: GameState) -> bool:
+    """In a set-up round: whether a human still has starting armies to place (the round's message calls them,
+    whichever seat the first turn will be)."""
+    return state.sealed is not None and any(
+        state.setup_remaining.get(seat, 0) and not record.player(seat).is_ai for seat in state.sealed)
+
+
 @dataclass
 class Part:
     """One actor's share of an outcome: the events, and the board just before and just after them.
@@ -128,6 +135,11 @@ class Outcome:
         """Whether someone new must be called: the turn went to another player, or was played for someone; in a
         freestyle round, a turn started (its panel), or the round waits again for a human (its message)."""
         state = self.state
+        if state is not None and state.sealed is not None:
+            # A set-up round (in either turn order): its message when it opens, whichever seat the first turn will
+            # be, or after AIs placed, as long as a human has armies left to place.
+            return setup_round_waits(self.record, state) and (any(e["type"] == "setup_round" for e in self.events)
+                                                 or any(p.by in (AI, TIMEOUT) for p in self.parts))
         if state is not None and state.freestyle and state.phase != OVER:
             return any(e["type"] in ROUND_CALLS for e in self.events) and (
                 state.phase != WAITING or any(not self.record.player(s).is_ai for s in state.to_play))
@@ -164,4 +176,5 @@ __all__ = [
     "Note",
     "Outcome",
     "Part",
+    "setup_round_waits",
 ]

@@ -38,7 +38,7 @@ from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.game import split_log
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table
-from table.outcome import AI, KICKED, PLAYER, START, TIMEOUT
+from table.outcome import AI, KICKED, PLAYER, START, TIMEOUT, setup_round_waits
 
 MAX_DONE = 1500  # what a move did, in the apology for an answer that failed (the apology's words come first)
 log = logging.getLogger("risk.announcer")
@@ -343,8 +343,9 @@ class Announcer:
             await self.post(record, clip(lines), map=job)
         if over:
             await self.game_over(record, after)
-        elif record.status == "running" and ((seat := Game(after).playing()) is None or not record.player(seat).is_ai) \
-                and await self.store.live_panel(record.id) is None:
+        elif record.status == "running" and await self.store.live_panel(record.id) is None and (
+                setup_round_waits(record, after) if after.sealed is not None
+                else (seat := Game(after).playing()) is None or not record.player(seat).is_ai):
             await self.live.post(record, after, deadline)
 
     @staticmethod
