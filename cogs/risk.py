@@ -41,8 +41,11 @@ from cogs.shared.i18n import _
 from cogs.shared.services import Services, services_of
 from cogs.tournament.commands import TournamentCommands, tournament_group
 from cogs.tournament.rooms import ThreadRooms, TournamentNews
+from engine import Game
+from engine.errors import TurnRunning
 from engine.odds import BattleOdds
 from engine.state import NEUTRAL
+from store import GameRecord
 from table import Scheduler, Table
 from table.tournaments import Tournaments
 
@@ -120,7 +123,7 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
                 seat = NEUTRAL if held is None else held
             elif name in BUTTONS:  # a move: only the player whose turn it is
                 handler = BUTTONS[name]
-                game, seat = on_turn(record, interaction)
+                game, seat = await self.on_turn(record, interaction)
             else:
                 raise UserError(_("This button is from an older version of the bot; use the slash commands.",
                                   interaction.locale))
@@ -128,11 +131,19 @@ class RiskCog(PlayCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCo
         except Exception as exc:  # one handler for every error, as for commands
             await handle_error(interaction, exc, {"button": name, "args": args, "game": game_id})
 
+    async def on_turn(self, record: GameRecord, interaction: discord.Interaction[Any]) -> tuple[Game, int]:
+        """The game and the user's seat, if it is their move (``guards.on_turn``); a tap while another player's
+        turn runs is told until when it runs at the latest."""
+        try:
+            return on_turn(record, interaction)
+        except TurnRunning as exc:
+            raise await self.table.until(record.id, exc) from None
+
     async def on_select(self, interaction: discord.Interaction[Any], game_id: int, name: str, args: list[str],
                         values: list[str]) -> None:
         try:
             record = await running_game(self.store, interaction, game_id)
-            game, seat = on_turn(record, interaction)
+            game, seat = await self.on_turn(record, interaction)
             await on_select(Tap(self, interaction, record, game, seat, args), name, values)
         except Exception as exc:
             await handle_error(interaction, exc, {"select": name, "args": args, "values": values, "game": game_id})

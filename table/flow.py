@@ -27,6 +27,7 @@ from typing import Any
 from engine import Action, Event, Game, GameState, RuleError, Surrender
 from engine.actions import EndRound, ReleaseHold, RoundLimit, StartTurn, VoteEnd
 from engine.ai import Memory, Recollection, recollect
+from engine.errors import TurnRunning
 from engine.fog import fog_hides_board
 from engine.game import split_log
 from engine.settings import hold_time, turn_limit
@@ -72,10 +73,22 @@ from .outcome import (
     Outcome,
     Part,
 )
-from .refusals import LimitReached, VoteRefused
+from .refusals import LimitReached, VoteRefused, turn_running
 from .seats import SeatOffers
 from .thinking import Thinking
-from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, in_round, round_key, turn_key, waited_on
+from .timers import (
+    DRAW,
+    STANDINGS,
+    VOTING,
+    Timer,
+    TimerKind,
+    Vote,
+    in_round,
+    round_key,
+    turn_deadline,
+    turn_key,
+    waited_on,
+)
 
 log = logging.getLogger(__name__)
 
@@ -432,13 +445,20 @@ class Table(SeatOffers):
         """A player's action (``RuleError`` or ``StoreError`` if refused: nothing changes). An interaction
         applied before is not applied again: the outcome says ``duplicate``."""
         async with self.lock(record.id):
-            result = await self.store.apply_action(record.id, action, interaction_id=interaction_id)
+            try:
+                result = await self.store.apply_action(record.id, action, interaction_id=interaction_id)
+            except TurnRunning as exc:
+                raise await self.until(record.id, exc) from None
             if result.duplicate:
                 return Outcome(result.record, duplicate=True)
             part = self._part(action.seat, PLAYER, await self._state_before(record, result.first_seq), result)
             if any(e["type"] in TURN_EVENTS for e in result.events):
                 await self.store.reset_missed(record.id, action.seat)  # they played: no longer absent
             return await self._finish(result.record, [part])
+
+    async def until(self, game_id: int, refusal: TurnRunning) -> TurnRunning:
+        """The refusal of a start while another player's turn runs, telling until when it runs at the latest."""
+        return turn_running(refusal, turn_deadline(await self.store.game_deadlines(game_id)))
 
     async def go_on(self, game_id: int) -> Outcome:
         """Let the AIs play if it is their turn (after a restart, or when the AI stopped at its bound)."""

@@ -9,6 +9,7 @@ import pytest
 from discord_helpers import OfflineDiscord, make_bot, open_lobby
 
 from engine.state import REINFORCE, WAITING
+from table.timers import turn_deadline
 
 pytestmark = pytest.mark.asyncio
 HOUR = 3600
@@ -55,6 +56,17 @@ async def test_two_players_race_to_start_one_wins_and_the_other_is_told_who_play
         winner, loser = ("alice", "bob") if state.current == 0 else ("bob", "alice")
         told = [m for m in d.messages if m.visible_to == loser and "is playing their turn now" in m.content]
         assert len(told) == 1 and winner in told[0].content
+        # ... and until when, at the latest: the started turn's limit, as a timestamp in the reader's time zone.
+        limit = int(turn_deadline(await d.bot.store.game_deadlines(record.id)).due_at)
+        assert f"until <t:{limit}:t> at the latest" in told[0].content
+        # A tap on the winner's turn panel, and a typed move in Spanish, are told the same; nothing changes.
+        step = await d.click(loser, "Place", d.message((await d.bot.store.live_panel(record.id)).message_id))
+        assert step[-1].visible_to == loser and f"<t:{limit}:t>" in step[-1].content and winner in step[-1].content
+        territory = state.territories_of(1 - state.current)[0]
+        step = await d.send_command(loser, "general", "place", {"territory": territory, "count": 1}, locale="es-ES")
+        assert step[-1].visible_to == loser
+        assert f"{winner} está jugando su turno ahora, como mucho hasta las <t:{limit}:t>" in step[-1].content
+        assert (await record_of(d)).version == record.version
 
 
 async def test_a_started_turn_that_runs_out_is_played_for_the_player_and_the_round_goes_on(tmp_path: Path):

@@ -3,8 +3,11 @@ restarts that lose nothing and do nothing twice."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from cogs.shared.errors import translate_rule
 from engine import Place, RuleError
 from engine.ai import make_ai
 from engine.state import REINFORCE, WAITING
@@ -84,9 +87,17 @@ async def test_a_round_has_one_deadline_reminders_to_who_has_not_played_and_a_tu
     assert due[(1, f"turn|t{out.record.game().state.turn}")] == now() + 3600
     assert due[(0, "round|r1")] == 1_000_000.0 + DAY    # the round's deadline does not move
     assert (1, "half|r1") not in due and (0, "half|r1") in due
-    # Ann racing to start is told who is playing.
-    with pytest.raises(RuleError, match="Bo is playing their turn now"):
+    # Ann racing to start is told who is playing, and until when at the latest (the turn's limit): in Discord
+    # as a timestamp, on the board (no markup) as the time of day in UTC.
+    with pytest.raises(RuleError, match=r"Bo is playing their turn now, until .* at the latest") as refused:
         await table.apply(out.record, Place(0, state.territories_of(0)[0], 1))
+    limit = int(now() + 3600)
+    assert refused.value.params["until"] == limit
+    clock = time.strftime("%H:%M", time.gmtime(limit))
+    assert translate_rule(refused.value, "nb", plain=True) == f"Bo spiller turen sin nå, senest til {clock} UTC: " \
+        "vent til den er slutt."
+    assert f"until <t:{limit}:t> at the latest" in translate_rule(refused.value, "en-US")
+    assert (await sqlite_store.get_game(game_id)).version == out.record.version
 
 
 async def test_a_started_turn_that_runs_out_is_played_for_its_player_and_counts_as_a_miss(sqlite_store):
