@@ -56,6 +56,9 @@ TURN_EVENTS: frozenset[EventType] = frozenset({"turn_started", "setup_turn", "tu
 ROUND_CALLS: frozenset[EventType] = frozenset({"turn_started", "turn_ended", "round_started", "hold_released",
                                                "round_closed"})
 
+# The events that open a round (a freestyle round, the set-up round): its message pings the players it calls.
+ROUND_OPENS: frozenset[EventType] = frozenset({"round_started", "setup_round"})
+
 # Things to announce that are not events.
 TIME_RAN_OUT = "time_ran_out"   # a player's turn was played for them (count: missed turns in a row)
 SEAT_TO_AI = "seat_to_ai"       # after too many missed turns the AI takes the seat
@@ -130,6 +133,21 @@ class Outcome:
         """The seat whose move it is now, if the game goes on."""
         state = self.state
         return None if state is None or state.phase == OVER else state.current
+
+    def pings(self) -> bool:
+        """Whether the message that calls the players pings them: a turn's panel always (it calls one player, once
+        a turn); a round's or the set-up round's message only when the round opens, so that each player is pinged
+        once a round, not again each time the message is posted anew after a turn."""
+        state = self.state
+        if state is None or not (state.phase == WAITING or state.sealed is not None):
+            return True
+        return self.opens_round()
+
+    def opens_round(self) -> bool:
+        """Whether a round (a freestyle round, or the set-up round) opened here and waits for its players."""
+        state = self.state
+        return state is not None and (state.phase == WAITING or state.sealed is not None) and any(
+            e["type"] in ROUND_OPENS for e in self.events)
 
     def calls_anew(self) -> bool:
         """Whether someone new must be called: the turn went to another player, or was played for someone; in a

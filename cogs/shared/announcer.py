@@ -38,7 +38,9 @@ from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.game import split_log
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table
+from table.clock import in_quiet_hours
 from table.outcome import AI, KICKED, PLAYER, START, TIMEOUT, setup_round_waits
+from table.timers import waited_on
 
 MAX_DONE = 1500  # what a move did, in the apology for an answer that failed (the apology's words come first)
 log = logging.getLogger("risk.announcer")
@@ -232,7 +234,8 @@ class Announcer:
         # All queued at once, awaited at the end: under load a map a later one supersedes is skipped (postbox.py).
         ending = await self._game_over(record, outcome.state) if outcome.ended else None  # read before queuing
         calling = await self.live.ready(record, outcome.state, outcome.deadline,   # no picture the messages above show
-                                        picture=not any(p.by in (PLAYER, AI, TIMEOUT) for p in outcome.parts)) \
+                                        picture=not any(p.by in (PLAYER, AI, TIMEOUT) for p in outcome.parts),
+                                        ping=outcome.pings()) \
             if ending is None and self._turn_passed(outcome) and outcome.state is not None else None
         sent: list[Awaitable[object]] = []
         for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)
@@ -256,7 +259,39 @@ class Announcer:
             sent.append(self.queue(record, None, **ending))
         elif calling is not None:
             sent.append(calling())
+            if outcome.opens_round() and outcome.state is not None:
+                sent.append(self._round_opened(record, outcome.state, outcome.deadline))
         await asyncio.gather(*sent)
+
+    async def _round_opened(self, record: GameRecord, state: GameState, due: float | None) -> None:
+        """A round opened: each human it waits on who chose direct messages (``/risk notify mode:dm``) gets one,
+        besides the round message's mention; not in their quiet hours (the round's reminders, which wait for
+        those to end, go to whoever has still not played)."""
+        locale = game_locale(record)
+        now = self.table.clock()
+        for seat in waited_on(state):
+            player = record.player(seat)
+            if player.is_ai or player.user_id is None:
+                continue
+            prefs = await self.store.get_user_prefs(player.user_id)
+            if prefs.notify != "dm" or in_quiet_hours(prefs, now) is not None:
+                continue
+            if state.sealed is not None:
+                text = _("🤫 Game #{id} in <#{channel}>: place all your starting armies before <t:{t}:R>.", locale,
+                         id=record.id, channel=record.channel_id, t=int(due or now))
+            else:
+                text = _("🔄 Game #{id} in <#{channel}>: round {round} is open, take your turn before <t:{t}:R>.",
+                         locale, id=record.id, channel=record.channel_id, round=state.round, t=int(due or now))
+            await self.direct(player.user_id, text)
+
+    async def direct(self, user_id: int, text: str) -> None:
+        """A direct message to a player who chose them (nobody pinged); one who does not accept them is told in
+        the channel as usual."""
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text, allowed_mentions=NOBODY)
+        except discord.HTTPException:
+            pass  # the user does not accept direct messages: the channel's message stands
 
     async def _on_panel(self, outcome: Outcome, parts: list[Part], via: discord.Interaction[Any] | None) -> list[Part]:
         """The live panel follows the player's moves at the head of ``parts``; the parts left for messages."""
@@ -374,11 +409,7 @@ class Announcer:
             else _("⏰ {who}, your turn in game #{id} ends soon.", locale, who=who, id=record.id)
         await self.post(record, text, allowed_mentions=only(reminder.user_id))
         if reminder.dm:
-            try:
-                user = self.bot.get_user(reminder.user_id) or await self.bot.fetch_user(reminder.user_id)
-                await user.send(text, allowed_mentions=NOBODY)
-            except discord.HTTPException:
-                pass  # the user does not accept direct messages: the channel's reminder stands
+            await self.direct(reminder.user_id, text)
 
     async def private_map(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The map as the user may see it (their own view under fog; nothing hidden for a spectator without)."""
