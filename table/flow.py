@@ -76,19 +76,7 @@ from .outcome import (
 from .refusals import LimitReached, VoteRefused, turn_running
 from .seats import SeatOffers
 from .thinking import Thinking
-from .timers import (
-    DRAW,
-    STANDINGS,
-    VOTING,
-    Timer,
-    TimerKind,
-    Vote,
-    in_round,
-    round_key,
-    turn_deadline,
-    turn_key,
-    waited_on,
-)
+from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, in_round, round_key, turn_key, waited_on
 
 log = logging.getLogger(__name__)
 
@@ -458,7 +446,7 @@ class Table(SeatOffers):
 
     async def until(self, game_id: int, refusal: TurnRunning) -> TurnRunning:
         """The refusal of a start while another player's turn runs, telling until when it runs at the latest."""
-        return turn_running(refusal, turn_deadline(await self.store.game_deadlines(game_id)))
+        return turn_running(refusal, await self.store.game_deadlines(game_id))
 
     async def go_on(self, game_id: int) -> Outcome:
         """Let the AIs play if it is their turn (after a restart, or when the AI stopped at its bound)."""

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from engine.errors import TemplateError, TurnRunning
 
+from .timers import turn_deadline
+
 if TYPE_CHECKING:
     from store import Deadline
     from store.results import Reliability
@@ -26,9 +28,11 @@ def _plural(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
-def turn_running(refusal: TurnRunning, limit: Deadline | None) -> TurnRunning:
-    """The engine's refusal of a start while another player's turn runs, with the running turn's limit (its timer,
-    ``limit``) as the time it ends at the latest; as it was if the turn has no limit (a paused game)."""
+def turn_running(refusal: TurnRunning, deadlines: list[Deadline]) -> TurnRunning:
+    """The engine's refusal of a start while another player's turn runs, with the running turn's limit (its timer
+    among the game's ``deadlines``) as the time it ends at the latest; as it was if the turn has no limit (a paused
+    game)."""
+    limit = turn_deadline(deadlines)
     if limit is None:
         return refusal
     return TurnRunning("{player} is playing their turn now, until <t:{until}:t> at the latest: wait until it ends.",
