@@ -517,6 +517,13 @@ class Table(SeatOffers):
                 result = await self.store.apply_action(record.id, EndRound(state.active_seats()[0]))
                 parts.append(self._part(state.current, TIMEOUT, state, result))
                 record = result.record
+            state = record.game().state
+            if state.phase == WAITING and state.held in {p.seat for p in parts}:
+                # The round ran out: the turn played for its last player ended it, not that player, whom the next
+                # round does not hold back (they were away; a hold would cost them its first hours too).
+                result = await self.store.apply_action(record.id, ReleaseHold(state.held))
+                parts.append(self._part(state.held, TIMEOUT, state, result))
+                record = result.record
             return await self._finish(record, parts, notes)
 
     async def _close_setup_round(self, record: GameRecord) -> Outcome:

@@ -9,7 +9,7 @@ import pytest
 from discord_helpers import OfflineDiscord, make_bot, open_lobby
 
 from engine.state import REINFORCE, WAITING
-from table.timers import turn_deadline
+from table.timers import round_deadline, turn_deadline
 
 pytestmark = pytest.mark.asyncio
 HOUR = 3600
@@ -113,9 +113,10 @@ async def test_each_player_is_told_once_a_round_as_they_chose_and_not_in_their_q
         message = round_message(d)
         assert sorted(message.allowed_mentions["users"]) == sorted([alice, bob])
         record = await record_of(d)
+        ends = int(round_deadline(await d.bot.store.game_deadlines(record.id)).due_at)
         assert [m.content for m in d.dms("alice")] == [
             f"🔄 Game #{record.id} in <#{d.channel('general').id}>: round 1 is open, take your turn before "
-            f"<t:{int(now + 24 * HOUR)}:R>."]
+            f"<t:{ends}:R>."]
         assert d.dms("bob") == []
         # alice plays her turn: the round's message is posted again for bob, without pinging him a second time.
         await d.click("alice", "Start my turn", message)
