@@ -773,7 +773,7 @@ async def tell_channel(announcer: Announcer, outcome: Outcome) -> None:
     """The channel hears of a board's move as of a tap on a message other than the turn panel: the panel follows
     the move and what it led to is posted (``Announcer.answer`` without the private answer: the board itself is
     the player's answer)."""
-    quiet = all(p.by == PLAYER for p in outcome.parts) and not outcome.ended and not announcer._turn_passed(outcome)
+    quiet = all(p.by == PLAYER for p in outcome.parts) and not outcome.ended and not outcome.calls_anew()
     if not quiet:
         await announcer.told(outcome)
     await announcer.publish(outcome, told=True, acted=True)

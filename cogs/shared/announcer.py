@@ -15,6 +15,7 @@ Nothing pings but the one player whose turn it is (``AllowedMentions`` for that 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable
 from typing import Any, Unpack
@@ -25,6 +26,7 @@ from cogs.maps import drawing as maps
 from cogs.maps.drawing import PHONE, map_file, prepare
 from cogs.play.panel import armies_to_place, controls
 from cogs.shared.ballots import announce_vote
+from cogs.shared.calls import round_calls
 from cogs.shared.ending import game_over_post
 from cogs.shared.errors import ACK, CHANGED, DONE
 from cogs.shared.guards import game_locale
@@ -38,9 +40,7 @@ from engine.fog import EVERYBODY, Audience, events_for, fog_hides_board
 from engine.game import split_log
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table
-from table.clock import in_quiet_hours
 from table.outcome import AI, KICKED, PLAYER, START, TIMEOUT, setup_round_waits
-from table.timers import waited_on
 
 MAX_DONE = 1500  # what a move did, in the apology for an answer that failed (the apology's words come first)
 log = logging.getLogger("risk.announcer")
@@ -85,7 +85,7 @@ class Announcer:
         first = outcome.parts[0]
         # A move that only edits the panel is noted as told once the panel is edited (an edit tells the whole turn
         # again, so a restart in between edits it again, harmlessly); anything that posts is noted first.
-        quiet = all(p.by == PLAYER for p in outcome.parts) and not outcome.ended and not self._turn_passed(outcome)
+        quiet = all(p.by == PLAYER for p in outcome.parts) and not outcome.ended and not outcome.calls_anew()
         if not quiet:
             await self.told(outcome)
         if first.by != PLAYER:  # the start, a removal: answered where everybody reads it (privately under fog)
@@ -236,7 +236,7 @@ class Announcer:
         calling = await self.live.ready(record, outcome.state, outcome.deadline,   # no picture the messages above show
                                         picture=not any(p.by in (PLAYER, AI, TIMEOUT) for p in outcome.parts),
                                         ping=outcome.pings()) \
-            if ending is None and self._turn_passed(outcome) and outcome.state is not None else None
+            if ending is None and outcome.calls_anew() and outcome.state is not None else None
         sent: list[Awaitable[object]] = []
         for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)
             if note.kind != KICKED and note.seat not in told_seats and outcome.state is not None:
@@ -259,39 +259,10 @@ class Announcer:
             sent.append(self.queue(record, None, **ending))
         elif calling is not None:
             sent.append(calling())
-            if outcome.opens_round() and outcome.state is not None:
-                sent.append(self._round_opened(record, outcome.state, outcome.deadline))
+            if outcome.opens_round() and outcome.state is not None:  # and those who chose so, in a direct message
+                sent += [self.direct(user, text) for user, text in await round_calls(
+                    self.store, record, outcome.state, outcome.deadline, self.table.clock())]
         await asyncio.gather(*sent)
-
-    async def _round_opened(self, record: GameRecord, state: GameState, due: float | None) -> None:
-        """A round opened: each human it waits on who chose direct messages (``/risk notify mode:dm``) gets one,
-        besides the round message's mention; not in their quiet hours (the round's reminders, which wait for
-        those to end, go to whoever has still not played)."""
-        locale = game_locale(record)
-        now = self.table.clock()
-        for seat in waited_on(state):
-            player = record.player(seat)
-            if player.is_ai or player.user_id is None:
-                continue
-            prefs = await self.store.get_user_prefs(player.user_id)
-            if prefs.notify != "dm" or in_quiet_hours(prefs, now) is not None:
-                continue
-            if state.sealed is not None:
-                text = _("🤫 Game #{id} in <#{channel}>: place all your starting armies before <t:{t}:R>.", locale,
-                         id=record.id, channel=record.channel_id, t=int(due or now))
-            else:
-                text = _("🔄 Game #{id} in <#{channel}>: round {round} is open, take your turn before <t:{t}:R>.",
-                         locale, id=record.id, channel=record.channel_id, round=state.round, t=int(due or now))
-            await self.direct(player.user_id, text)
-
-    async def direct(self, user_id: int, text: str) -> None:
-        """A direct message to a player who chose them (nobody pinged); one who does not accept them is told in
-        the channel as usual."""
-        try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            await user.send(text, allowed_mentions=NOBODY)
-        except discord.HTTPException:
-            pass  # the user does not accept direct messages: the channel's message stands
 
     async def _on_panel(self, outcome: Outcome, parts: list[Part], via: discord.Interaction[Any] | None) -> list[Part]:
         """The live panel follows the player's moves at the head of ``parts``; the parts left for messages."""
@@ -383,11 +354,6 @@ class Announcer:
                 else (seat := Game(after).playing()) is None or not record.player(seat).is_ai):
             await self.live.post(record, after, deadline)
 
-    @staticmethod
-    def _turn_passed(outcome: Outcome) -> bool:
-        """Whether someone new must be called (``Outcome.calls_anew``)."""
-        return outcome.calls_anew()
-
     async def panel(self, record: GameRecord, due: float | None = None) -> None:
         """The turn panel again, at the foot of the channel (after a pause): it tells the turn so far."""
         async with self.live.lock(record.id):
@@ -410,6 +376,12 @@ class Announcer:
         await self.post(record, text, allowed_mentions=only(reminder.user_id))
         if reminder.dm:
             await self.direct(reminder.user_id, text)
+
+    async def direct(self, user_id: int, text: str) -> None:
+        """A direct message to a player who chose them; one who does not accept them reads the channel's."""
+        with contextlib.suppress(discord.HTTPException):
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            await user.send(text, allowed_mentions=NOBODY)
 
     async def private_map(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The map as the user may see it (their own view under fog; nothing hidden for a spectator without)."""
