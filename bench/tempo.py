@@ -1,15 +1,17 @@
 """Benchmark: how long an asynchronous game lasts, in days, when players log in at random times.
 
     .venv/bin/python bench/tempo.py [--games 50] [--players 4,6] [--logins 1,2,4] [--order sequential,freestyle]
-                                    [--timeout cautious] [--setup turns,round] [--orders none,half] [--seed 1]
+                                    [--timeout cautious,ai] [--setup turns,round] [--orders none,half] [--seed 1]
                                     [--jobs 1]
 
 The model: each player logs in as a Poisson process of ``L`` logins a day, independent of the game; a player acts
 only at a login, and a turn takes no time: at a login, a player whose move it is (in seat order; in a freestyle
-round, one who may start) plays the whole turn, or set-up turn, at once. A turn not played by its deadline is
+round, one who may start) plays the whole turn, or set-up turn, at once (in a set-up round, all their starting
+armies). A turn not played by its deadline is
 played by the game's ``on_timeout``, a freestyle round not finished by its deadline likewise; after
 ``max_missed`` misses in a row the AI takes the seat (the plain ``/risk new`` settings otherwise: territories
-dealt, starting armies five at a time, a 24-hour deadline). Every seat's moves are chosen by the ``normal`` AI
+dealt, a 24-hour deadline; the starting armies five at a time with ``--setup turns``, in one set-up round, the
+default of ``/risk new``, with ``--setup round``). Every seat's moves are chosen by the ``normal`` AI
 and played through the real table (``table.Table``) on a SQLite store, its timers run by the real scheduler on a
 virtual clock.
 
@@ -244,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--logins", default="1,2,4")
     parser.add_argument("--order", default="sequential,freestyle")
     parser.add_argument("--timeout", default="cautious")
-    parser.add_argument("--setup", default="turns", help="turns, round, or both: turns,round")
+    parser.add_argument("--setup", default="turns,round", help="turns, round, or both: turns,round")
     parser.add_argument("--orders", default="none", help="none, half, or both: none,half")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)

@@ -45,10 +45,13 @@ from cogs.shared.rooms import RoomParts
 from cogs.shared.services import Services, services_of
 from cogs.tournament.commands import TournamentCommands, tournament_group
 from cogs.tournament.rooms import ThreadRooms, TournamentNews
+from engine import Game
+from engine.errors import TurnRunning
 from engine.odds import BattleOdds
 from engine.state import NEUTRAL
 from present import verbs as verb
 from present.i18n import _
+from store import GameRecord
 from table import Scheduler, Table
 from table.tournaments import Tournaments
 
@@ -128,13 +131,21 @@ class RiskCog(PlayCommands, PlanCommands, LobbyCommands, InfoCommands, ControlCo
                 seat = NEUTRAL if held is None else held
             elif name in BUTTONS:  # a move: only the player whose turn it is
                 handler = BUTTONS[name]
-                game, seat = on_turn(record, interaction)
+                game, seat = await self.on_turn(record, interaction)
             else:
                 raise UserError(_("This button is from an older version of the bot; use the slash commands.",
                                   interaction.locale))
             await handler(Tap(self, interaction, record, game, seat, args))
         except Exception as exc:  # one handler for every error, as for commands
             await handle_error(interaction, exc, {"button": name, "args": args, "game": game_id})
+
+    async def on_turn(self, record: GameRecord, interaction: discord.Interaction[Any]) -> tuple[Game, int]:
+        """The game and the user's seat, if it is their move (``guards.on_turn``); a tap while another player's
+        turn runs is told until when it runs at the latest."""
+        try:
+            return on_turn(record, interaction)
+        except TurnRunning as exc:
+            raise await self.table.until(record.id, exc) from None
 
     async def on_select(self, interaction: discord.Interaction[Any], game_id: int, name: str, args: list[str],
                         values: list[str]) -> None:
@@ -144,7 +155,7 @@ class RiskCog(PlayCommands, PlanCommands, LobbyCommands, InfoCommands, ControlCo
                 tap = Tap(self, interaction, record, record.game(), seat_of(record, interaction), args)
                 await on_plan_select(tap, name, values)
                 return
-            game, seat = on_turn(record, interaction)
+            game, seat = await self.on_turn(record, interaction)
             await on_select(Tap(self, interaction, record, game, seat, args), name, values)
         except Exception as exc:
             await handle_error(interaction, exc, {"select": name, "args": args, "values": values, "game": game_id})

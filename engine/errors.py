@@ -64,6 +64,11 @@ class NotYourTurn(RuleError):
     code = "not_your_turn"
 
 
+class TurnRunning(NotYourTurn):
+    """A freestyle round: another player's turn is running (``player``), and nobody else may start one until it
+    ends. The engine knows who plays; the table, which keeps the turn's limit, adds until when (``until``)."""
+
+
 class WrongPhase(RuleError):
     code = "wrong_phase"
 

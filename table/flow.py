@@ -27,6 +27,7 @@ from typing import Any
 from engine import Action, Event, Game, GameState, RuleError, Surrender
 from engine.actions import EndRound, ReleaseHold, RoundLimit, StartTurn, VoteEnd
 from engine.ai import Memory, Recollection, recollect
+from engine.errors import TurnRunning
 from engine.fog import fog_hides_board
 from engine.game import split_log
 from engine.settings import hold_time, turn_limit
@@ -77,7 +78,7 @@ from .outcome import (
     Part,
 )
 from .play import Before, plays_for
-from .refusals import LimitReached, VoteRefused
+from .refusals import LimitReached, VoteRefused, turn_running
 from .seats import SeatOffers
 from .thinking import Thinking
 from .timers import DRAW, STANDINGS, VOTING, Timer, TimerKind, Vote, in_round, round_key, turn_key, waited_on
@@ -124,6 +125,11 @@ def cancel_ends_by_standings(record: GameRecord) -> bool:
     """Whether the host's cancel ends the game by the standings (``Table.cancel``): a running or paused game
     past its first round. A game that belongs to a tournament ends so whenever it is in play (``in_play``)."""
     return in_play(record) and record.game().state.round > 1
+
+
+def _held_back(state: GameState, parts: list[Part]) -> bool:
+    """Whether the round that opened holds back a player whose turn was played for them (``parts``)."""
+    return state.phase == WAITING and state.held is not None and state.held in {p.seat for p in parts}
 
 
 class Table(StandingOrders, SeatOffers):
@@ -468,7 +474,10 @@ class Table(StandingOrders, SeatOffers):
         applied before is not applied again: the outcome says ``duplicate``. The action, the player's missed turns
         starting again and the timers it leaves are one change."""
         async with self.lock(record.id):
-            return await self._act(record, action, action.seat, PLAYER, interaction_id=interaction_id)
+            try:
+                return await self._act(record, action, action.seat, PLAYER, interaction_id=interaction_id)
+            except TurnRunning as exc:
+                raise await self.until(record.id, exc) from None
 
     async def _act(self, record: GameRecord, action: Action, seat: int, by: str, notes: list[Note] | None = None,
                    *, also: Callable[[GameChange], Awaitable[None]] | None = None,
@@ -508,6 +517,10 @@ class Table(StandingOrders, SeatOffers):
         if state.phase == WAITING:
             return any(record.player(x).is_ai for x in Game(state).starters())
         return record.player(state.current).is_ai
+
+    async def until(self, game_id: int, refusal: TurnRunning) -> TurnRunning:
+        """The refusal of a start while another player's turn runs, telling until when it runs at the latest."""
+        return turn_running(refusal, await self.store.game_deadlines(game_id))
 
     async def go_on(self, game_id: int) -> Outcome:
         """Let the AIs play if it is their turn (after a restart, or when the AI stopped at its bound)."""
@@ -591,8 +604,19 @@ class Table(StandingOrders, SeatOffers):
             if self._round_open(record, timer) and record.game().state.phase == WAITING:
                 # The next round opens with its timers, in one change.
                 state = record.game().state
-                return await self._act(record, EndRound(state.active_seats()[0]), state.current, TIMEOUT, notes,
-                                       parts=parts)
+                end = EndRound(state.active_seats()[0])
+                after = Game(state.copy())
+                after.apply(end)
+                if not _held_back(after.state, parts):
+                    return await self._act(record, end, state.current, TIMEOUT, notes, parts=parts)
+                result = await self.plays.apply(record.id, end)
+                parts.append(self._part(state.current, TIMEOUT, state, result))
+                record = result.record
+            state = record.game().state
+            if _held_back(state, parts) and state.held is not None:
+                # The round ran out: the turn played for its last player ended it, not that player, whom the next
+                # round does not hold back (they were away; a hold would cost them its first hours too).
+                return await self._act(record, ReleaseHold(state.held), state.held, TIMEOUT, notes, parts=parts)
             return await self._finish(record, parts, notes)
 
     async def _close_setup_round(self, record: GameRecord) -> Outcome:

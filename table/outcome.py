@@ -25,6 +25,13 @@ START = "start"      # the opening of the game (deal, first player, missions)
 VOTE = "vote"        # the players voted to end the game (the table's ``VoteEnd``)
 
 
+def setup_round_waits(record: GameRecord, state: GameState) -> bool:
+    """In a set-up round: whether a human still has starting armies to place (the round's message calls them,
+    whichever seat the first turn will be)."""
+    return state.sealed is not None and any(
+        state.setup_remaining.get(seat, 0) and not record.player(seat).is_ai for seat in state.sealed)
+
+
 @dataclass
 class Part:
     """One actor's share of an outcome: the events, and the board just before and just after them.
@@ -49,6 +56,9 @@ TURN_EVENTS: frozenset[EventType] = frozenset({"turn_started", "setup_turn", "tu
 # waits for the next player (its message).
 ROUND_CALLS: frozenset[EventType] = frozenset({"turn_started", "turn_ended", "round_started", "hold_released",
                                                "round_closed"})
+
+# The events that open a round (a freestyle round, the set-up round): its message pings the players it calls.
+ROUND_OPENS: frozenset[EventType] = frozenset({"round_started", "setup_round"})
 
 # Things to announce that are not events.
 TIME_RAN_OUT = "time_ran_out"   # a player's turn was played for them (count: missed turns in a row)
@@ -127,10 +137,30 @@ class Outcome:
         state = self.state
         return None if state is None or state.phase == OVER else state.current
 
+    def pings(self) -> bool:
+        """Whether the message that calls the players pings them: a turn's panel always (it calls one player, once
+        a turn); a round's or the set-up round's message only when the round opens, so that each player is pinged
+        once a round, not again each time the message is posted anew after a turn."""
+        state = self.state
+        if state is None or not (state.phase == WAITING or state.sealed is not None):
+            return True
+        return self.opens_round()
+
+    def opens_round(self) -> bool:
+        """Whether a round (a freestyle round, or the set-up round) opened here and waits for its players."""
+        state = self.state
+        return state is not None and (state.phase == WAITING or state.sealed is not None) and any(
+            e["type"] in ROUND_OPENS for e in self.events)
+
     def calls_anew(self) -> bool:
         """Whether someone new must be called: the turn went to another player, or was played for someone; in a
         freestyle round, a turn started (its panel), or the round waits again for a human (its message)."""
         state = self.state
+        if state is not None and state.sealed is not None:
+            # A set-up round (in either turn order): its message when it opens, whichever seat the first turn will
+            # be, or after AIs placed, as long as a human has armies left to place.
+            return setup_round_waits(self.record, state) and (any(e["type"] == "setup_round" for e in self.events)
+                                                 or any(p.by in (AI, TIMEOUT) for p in self.parts))
         if state is not None and state.freestyle and state.phase != OVER:
             return any(e["type"] in ROUND_CALLS for e in self.events) and (
                 state.phase != WAITING or any(not self.record.player(s).is_ai for s in state.to_play))
@@ -167,4 +197,5 @@ __all__ = [
     "Note",
     "Outcome",
     "Part",
+    "setup_round_waits",
 ]

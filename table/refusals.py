@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.errors import TemplateError
+from engine.errors import TemplateError, TurnRunning
+
+from .timers import turn_deadline
 
 if TYPE_CHECKING:
+    from store import Deadline
     from store.results import Reliability
 
     from .timers import Vote
@@ -23,6 +26,17 @@ def _noop(message: str) -> str:
 def _plural(singular: str, plural: str) -> tuple[str, str]:
     """A message and its plural for the catalogs, translated where it is read with the count it is for."""
     return singular, plural
+
+
+def turn_running(refusal: TurnRunning, deadlines: list[Deadline]) -> TurnRunning:
+    """The engine's refusal of a start while another player's turn runs, with the running turn's limit (its timer
+    among the game's ``deadlines``) as the time it ends at the latest; as it was if the turn has no limit (a paused
+    game)."""
+    limit = turn_deadline(deadlines)
+    if limit is None:
+        return refusal
+    return TurnRunning("{player} is playing their turn now, until <t:{until}:t> at the latest: wait until it ends.",
+                       player=refusal.params["player"], until=int(limit.due_at))
 
 
 class VoteRefused(TemplateError):

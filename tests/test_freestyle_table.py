@@ -3,8 +3,11 @@ restarts that lose nothing and do nothing twice."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from cogs.shared.errors import translate_rule
 from engine import Place, RuleError
 from engine.ai import make_ai
 from engine.state import REINFORCE, WAITING
@@ -84,9 +87,17 @@ async def test_a_round_has_one_deadline_reminders_to_who_has_not_played_and_a_tu
     assert due[(1, f"turn|t{out.record.game().state.turn}")] == now() + 3600
     assert due[(0, "round|r1")] == 1_000_000.0 + DAY    # the round's deadline does not move
     assert (1, "half|r1") not in due and (0, "half|r1") in due
-    # Ann racing to start is told who is playing.
-    with pytest.raises(RuleError, match="Bo is playing their turn now"):
+    # Ann racing to start is told who is playing, and until when at the latest (the turn's limit): in Discord
+    # as a timestamp, on the board (no markup) as the time of day in UTC.
+    with pytest.raises(RuleError, match=r"Bo is playing their turn now, until .* at the latest") as refused:
         await table.apply(out.record, Place(0, state.territories_of(0)[0], 1))
+    limit = int(now() + 3600)
+    assert refused.value.params["until"] == limit
+    clock = time.strftime("%H:%M", time.gmtime(limit))
+    assert translate_rule(refused.value, "nb", plain=True) == f"Bo spiller turen sin nå, senest til {clock} UTC: " \
+        "vent til den er slutt."
+    assert f"until <t:{limit}:t> at the latest" in translate_rule(refused.value, "en-US")
+    assert (await sqlite_store.get_game(game_id)).version == out.record.version
 
 
 async def test_a_started_turn_that_runs_out_is_played_for_its_player_and_counts_as_a_miss(sqlite_store):
@@ -112,24 +123,26 @@ async def test_at_the_round_deadline_the_missing_turns_are_played_and_the_next_r
     state = (await sqlite_store.get_game(game_id)).game().state
     assert state.round == 2 and state.phase == WAITING and state.to_play == [0, 1, 2]
     assert [(await sqlite_store.seat_status(game_id, s)).missed for s in range(3)] == [1, 0, 1]
-    assert state.held is None or state.held in (0, 2)    # who ended the round: a stand-in's last turn
+    # The round ran out: a stand-in's turn ended it, so its player (away all round) is not held back from the
+    # next round's first hours as the player who ended a round by playing is.
+    assert state.held is None
     due = await timers(sqlite_store, game_id)
     assert due[(0, "round|r2")] == now() + DAY
-    # The hold is released by its timer after a quarter of the round if nobody else starts.
-    if state.held is not None:
-        assert due[(state.held, "hold|r2")] == now() + DAY / 4
-        now.t += DAY / 4 + 1
-        await scheduler.run_due()
-        assert (await sqlite_store.get_game(game_id)).game().state.held is None
+    assert not [key for key in due if key[1].startswith("hold|")]
 
 
 async def test_everyone_played_closes_the_round_at_once_and_the_last_waits(sqlite_store):
-    table, _scheduler, _told, _now, game_id = await freestyle(sqlite_store)
+    table, scheduler, _told, now, game_id = await freestyle(sqlite_store)
     for seat in (2, 0, 1):
         await play_whole_turn(table, sqlite_store, game_id, seat)
     state = (await sqlite_store.get_game(game_id)).game().state
     assert state.round == 2 and state.held == 1
-    assert (1, "hold|r2") in await timers(sqlite_store, game_id)
+    due = await timers(sqlite_store, game_id)
+    assert due[(1, "hold|r2")] == now() + DAY / 4
+    # The hold is released by its timer after a quarter of the round if nobody else starts.
+    now.t += DAY / 4 + 1
+    await scheduler.run_due()
+    assert (await sqlite_store.get_game(game_id)).game().state.held is None
 
 
 async def test_ai_seats_take_their_turns_by_themselves(sqlite_store):

@@ -90,3 +90,70 @@ async def test_the_deadline_places_the_rest_and_names_who_ran_out(tmp_path: Path
         assert record.game().state.sealed is None
         assert (await d.bot.store.seat_status(record.id, 1)).missed == 1
         assert (await d.bot.store.seat_status(record.id, 0)).missed == 0
+
+
+@pytest.mark.parametrize("order", ["sequential", "freestyle"])
+async def test_the_default_set_up_round_calls_the_humans_when_an_ai_goes_first(tmp_path: Path, order: str):
+    # /risk new without a preset deals the territories and places the starting armies in one round.
+    async with OfflineDiscord(make_bot(tmp_path / "g.db", seed="ai-first-1")) as d:
+        await open_lobby(d, turn_order=order)
+        await d.send_command("bob", "general", "risk join", {})
+        for _ in range(2):
+            await d.send_command("alice", "general", "risk addbot", {})
+        await d.send_command("alice", "general", "risk start", {})
+        record = await record_of(d)
+        state = record.game().state
+        assert record.settings["setup"] == "round" and record.settings["deployment"] == "deal"
+        assert record.player(state.current).is_ai            # an AI seat rolled highest
+        assert state.sealed is not None and state.setup_remaining[2] == state.setup_remaining[3] == 0
+        message = panel(d)
+        alice, bob = d.user("alice").id, d.user("bob").id
+        assert f"<@{alice}>" in message.content and f"<@{bob}>" in message.content
+        assert sorted(message.allowed_mentions["users"]) == sorted([alice, bob])
+        assert "Place" in message.button_labels
+        assert (await d.bot.store.live_panel(record.id)).message_id == message.id
+        # Each places all theirs in one go; the message follows, and the last placement reveals them all.
+        for seat, name in ((0, "alice"), (1, "bob")):
+            step = await d.send_command(name, "general", "place", {
+                "territory": state.territories_of(seat)[0], "count": state.setup_remaining[seat]})
+            assert not step.problems, step.problems
+        assert [m for m in d.messages if "the starting armies are revealed" in m.content]
+        assert (await record_of(d)).game().state.sealed is None
+
+
+async def test_a_restart_before_the_set_up_message_posts_it_once_and_the_placements_go_on(tmp_path: Path):
+    import asyncio
+
+    db = tmp_path / "g.db"
+    d = OfflineDiscord(make_bot(db, seed="ai-first-1"))
+    await d.setup()
+    try:
+        await open_lobby(d)
+        await d.send_command("bob", "general", "risk join", {})
+        for _ in range(2):
+            await d.send_command("alice", "general", "risk addbot", {})
+        cog = d.bot.get_cog("RiskCog")
+
+        async def stopped(*args, **kwargs) -> None:   # the bot stops before it tells the channel of the start
+            raise asyncio.CancelledError
+        cog.announcer.told = stopped
+        await d.send_command("alice", "general", "risk start", {})
+        assert not [m for m in d.messages if m.content.startswith("🤫 Set-up")]
+        assert await d.bot.store.unannounced()
+        d = await d.restart(make_bot(db, seed="ai-first-1"))
+        calls = [m for m in d.messages if m.content.startswith("🤫 Set-up") and m.raw_components]
+        assert len(calls) == 1 and "Place" in calls[0].button_labels
+        record = await record_of(d)
+        assert record.player(record.game().state.current).is_ai
+        assert await d.bot.store.unannounced() == []
+        # The AIs placed once, before the stop; the humans place after the restart as before it.
+        state = record.game().state
+        assert state.setup_remaining[2] == state.setup_remaining[3] == 0
+        step = await d.send_command("alice", "general", "place", {
+            "territory": state.territories_of(0)[0], "count": state.setup_remaining[0]})
+        assert not step.problems, step.problems
+        assert "Placed: alice" in panel(d).content
+        d = await d.restart(make_bot(db, seed="ai-first-1"))   # a second restart posts nothing again
+        assert len([m for m in d.messages if m.content.startswith("🤫 Set-up") and m.raw_components]) == 1
+    finally:
+        await d.close()

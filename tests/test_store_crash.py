@@ -1,5 +1,6 @@
 """Crash safety for real: a writer process is killed with SIGKILL at random moments, again and again, on SQLite
-and on PostgreSQL.
+and on PostgreSQL, in games of every kind of turn: set-up turns and set-up in one round, turns in seat order and
+freestyle rounds.
 
 After every kill the database must open, and every game must be whole: its events numbered 1, 2, 3, ... with
 no gap, its stored state equal to the replay of its events, its log made of the opening events followed by
@@ -209,5 +210,9 @@ def test_the_database_survives_the_writer_being_killed_mid_write(database: Datab
     elapsed = time.monotonic() - started
     assert committed > 200, f"too few actions committed ({committed}) for the test to mean anything"
     finished = database.rows("SELECT count(*) FROM games WHERE status = 'finished'")[0][0]
+    # The kills landed in set-up rounds (placements sealed, then revealed) and freestyle rounds (turns started
+    # in any order, rounds closed) as well as in turns in seat order.
+    kinds = {json.loads(event)["type"] for (event,) in database.rows("SELECT event FROM events")}
+    assert {"setup_round", "placements_revealed", "round_started", "round_closed", "setup_turn"} <= kinds, kinds
     database.done()
     print(f"{KILLS} kills, {committed} committed actions, {finished} games finished, {elapsed:.1f} s")

@@ -756,11 +756,11 @@ class BoardServer:
             await self.hub.bring_up_to_date(board, board.seq)
             return
         except RuleError as exc:
-            await send({"type": "refused", "id": tap_id, "text": translate_rule(exc, language)})
+            await send({"type": "refused", "id": tap_id, "text": translate_rule(exc, language, plain=True)})
             return
         except StoreError as exc:
             await send({"type": "refused", "id": tap_id,
-                        "text": translate_template(exc.template, exc.params, language)})
+                        "text": translate_template(exc.template, exc.params, language, plain=True)})
             return
         await send({"type": "done", "id": tap_id})
 

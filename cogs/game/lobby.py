@@ -35,8 +35,10 @@ MENU_SETTINGS = ("mode", "fog", "teams", "cards", "fortify", "turn_order", "setu
                  "min_reliability", "stand_in")
 # The minimum reliabilities a host can choose from the lobby's menu (/risk new takes any from 0 to 100).
 RELIABILITY_STEPS = (0, 50, 70, 80, 90, 95)
-# A game without a preset: territories dealt at random and starting armies placed five at a time, so a game
-# over days reaches its first real turn after a few setup turns instead of some seventy (see docs/rules.md).
+# A game without a preset: territories dealt at random and, unless the server or the host chose otherwise, the
+# starting armies placed by everyone at once in one set-up round (five at a time with ``setup: turns``), so a game
+# over days reaches its first real turn after one deadline at most instead of some seventy set-up turns (see
+# docs/rules.md).
 ASYNC_DEFAULTS: dict[str, Any] = {"deployment": "deal", "setup_batch": 5}
 
 
@@ -206,6 +208,8 @@ class LobbyCommands(CogBase):
         else:  # the bot's defaults for play over days, under the server's own defaults
             server = await self.store.get_guild_settings(interaction.guild_id) if interaction.guild_id else None
             chosen = {**ASYNC_DEFAULTS, **(server.default_settings if server else {}), **chosen}
+            if chosen.get("deployment") == "deal":  # dealt territories: the starting armies in one set-up round
+                chosen.setdefault("setup", "round")
         if map_name:
             chosen["map"] = (await resolve_map(self.store, interaction, map_name)).id
         board = registered_map(str(chosen.get("map") or "classic"))

@@ -29,7 +29,7 @@ from engine import (
     Trade,
     Undo,
 )
-from engine.errors import Territory
+from engine.errors import Territory, TurnRunning
 from engine.fog import fog_hides_board, visible_territories, visible_to
 from engine.odds import APPROXIMATION_ERROR, EXACT_LIMIT, QUICK_LIMIT, approximate_odds, battle_odds
 from engine.state import ATTACK, CAPITAL, CLAIM, NEUTRAL, REINFORCE
@@ -100,6 +100,8 @@ class PlayCommands(CogBase):
             return
         try:
             game.validate(action)
+        except TurnRunning as exc:   # another player's turn runs: until when, at the latest
+            raise await self.table.until(record.id, exc) from None
         except RuleError as exc:
             hidden = next((v.territory for v in exc.params.values() if isinstance(v, Territory)
                            and private and v.territory not in visible_territories(game.state, action.seat)), None)

@@ -23,6 +23,7 @@ import discord
 
 from cogs.shared.attachments import map_file
 from cogs.shared.ballots import announce_vote
+from cogs.shared.calls import round_calls
 from cogs.shared.ending import game_over_post
 from cogs.shared.errors import ACK, CHANGED, DONE
 from cogs.shared.guards import game_locale
@@ -42,7 +43,7 @@ from present.text import describe, now_text
 from present.wording import attempt, clip, note_line, part_lines
 from store import GameRecord, StoreReader
 from table import Outcome, Part, Reminder, Table
-from table.outcome import AI, KICKED, PLAYER, START, TIMEOUT
+from table.outcome import AI, KICKED, PLAYER, START, TIMEOUT, setup_round_waits
 
 MAX_DONE = 1500  # what a move did, in the apology for an answer that failed (the apology's words come first)
 log = logging.getLogger("risk.announcer")
@@ -86,7 +87,7 @@ class Announcer:
         first = outcome.parts[0]
         # A move that only edits the panel is noted as told once the panel is edited (an edit tells the whole turn
         # again, so a restart in between edits it again, harmlessly); anything that posts is noted first.
-        quiet = all(p.by == PLAYER for p in outcome.parts) and not outcome.ended and not self._turn_passed(outcome)
+        quiet = all(p.by == PLAYER for p in outcome.parts) and not outcome.ended and not outcome.calls_anew()
         if not quiet:
             await self.told(outcome)
         if first.by != PLAYER:  # the start, a removal: answered where everybody reads it (privately under fog)
@@ -237,8 +238,9 @@ class Announcer:
         # All queued at once, awaited at the end: under load a map a later one supersedes is skipped (postbox.py).
         ending = await self._game_over(record, outcome.state) if outcome.ended else None  # read before queuing
         calling = await self.live.ready(record, outcome.state, outcome.deadline,   # no picture the messages above show
-                                        picture=not any(p.by in (PLAYER, AI, TIMEOUT) for p in outcome.parts)) \
-            if ending is None and self._turn_passed(outcome) and outcome.state is not None else None
+                                        picture=not any(p.by in (PLAYER, AI, TIMEOUT) for p in outcome.parts),
+                                        ping=outcome.pings()) \
+            if ending is None and outcome.calls_anew() and outcome.state is not None else None
         sent: list[Awaitable[object]] = []
         for note in outcome.notes:  # a note with no part of its own (the stand-in had nothing to do)
             if note.kind != KICKED and note.seat not in told_seats and outcome.state is not None:
@@ -261,6 +263,9 @@ class Announcer:
             sent.append(self.queue(record, None, **ending))
         elif calling is not None:
             sent.append(calling())
+            if outcome.opens_round() and outcome.state is not None:  # and those who chose so, in a direct message
+                sent += [self.direct(user, text) for user, text in await round_calls(
+                    self.store, record, outcome.state, outcome.deadline, self.table.clock())]
         await asyncio.gather(*sent)
 
     async def _on_panel(self, outcome: Outcome, parts: list[Part], via: discord.Interaction[Any] | None) -> list[Part]:
@@ -348,14 +353,10 @@ class Announcer:
             await self.post(record, clip(lines), map=job)
         if over:
             await self.game_over(record, after)
-        elif record.status == "running" and ((seat := Game(after).playing()) is None or not record.player(seat).is_ai) \
-                and await self.store.live_panel(record.id) is None:
+        elif record.status == "running" and await self.store.live_panel(record.id) is None and (
+                setup_round_waits(record, after) if after.sealed is not None
+                else (seat := Game(after).playing()) is None or not record.player(seat).is_ai):
             await self.live.post(record, after, deadline)
-
-    @staticmethod
-    def _turn_passed(outcome: Outcome) -> bool:
-        """Whether someone new must be called (``Outcome.calls_anew``)."""
-        return outcome.calls_anew()
 
     async def panel(self, record: GameRecord, due: float | None = None) -> None:
         """The turn panel again, at the foot of the channel (after a pause): it tells the turn so far."""
