@@ -114,16 +114,19 @@ class Thinking:
         board = game.board if any(b.id == game.board.id for b in registered_maps()) else None
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers.size)
-        limit = self.timeout if self.workers.started else max(self.timeout, FIRST_TIMEOUT)
-        try:
-            async with self._slots, asyncio.timeout(limit):
-                return await self.workers.run_task(lambda: (explain, (game.state, board, seat, memory)))
-        except TimeoutError:
-            log.warning("a hint took over %.1f s; the AI's workers are restarted", limit)
-            self.workers.kill()
-        except (BrokenProcessPool, OSError) as exc:
-            log.warning("the AI's worker ended while working out a hint (%s)", exc.__class__.__name__)
-            self.workers.shutdown()
+        async with self._slots:   # a hint waits for a free worker as a decision does, outside its time
+            limit = self.timeout if self.workers.started else max(self.timeout, FIRST_TIMEOUT)
+            try:
+                async with asyncio.timeout(limit):
+                    return await self.workers.run_task(lambda: (explain, (game.state, board, seat, memory)))
+            except TimeoutError:
+                log.warning("a hint took over %.1f s; the AI's workers are restarted", limit)
+                self.workers.kill()
+            except (BrokenProcessPool, OSError) as exc:
+                log.warning("the AI's worker ended while working out a hint (%s)", exc.__class__.__name__)
+                self.workers.shutdown()
+            except Exception:  # the AI's own fault: the player is told no hint could be worked out
+                log.warning("the hard AI failed to work out a hint", exc_info=True)
         return None
 
     def shutdown(self) -> None:
