@@ -29,6 +29,7 @@ from cogs.game.substitutes import SeatCommands
 from cogs.game.vote import VoteCommands
 from cogs.maps.commands import MapCommands
 from cogs.play.buttons import AT_ONCE, BUTTONS, HOSTED, SEATED, Tap, on_select
+from cogs.play.hint import HintCommands
 from cogs.play.moves import PlayCommands
 from cogs.play.panel import controls
 from cogs.play.plan import PLAN_BUTTONS, PLAN_SELECTS, PlanCommands, on_plan_select
@@ -56,8 +57,8 @@ from table import Scheduler, Table
 from table.tournaments import Tournaments
 
 
-class RiskCog(PlayCommands, PlanCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCommands, SeatCommands,
-              HistoryCommands, MapCommands, SeasonCommands, TournamentCommands):
+class RiskCog(PlayCommands, PlanCommands, HintCommands, LobbyCommands, InfoCommands, ControlCommands, VoteCommands,
+              SeatCommands, HistoryCommands, MapCommands, SeasonCommands, TournamentCommands):
     """Games of Risk, one per channel."""
 
     risk = risk_group

@@ -92,6 +92,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("min_reliability", "Minimum reliability to join",
            "The reliability a player needs to join, 0 to 100 (0: anyone)", low=0, high=100,
            words=((0, "anyone may join"),)),
+    Option("hints", "Hints", "", ("off", "on"),
+           words=(("off", "no hints"), ("on", "players may ask for a hint"))),
 )
 OPTION = {o.name: o for o in OPTIONS}
 # The settings that take words, and their words (for validation, choices and tests).
@@ -100,7 +102,7 @@ CHOICES: dict[str, tuple[str, ...]] = {o.name: o.values for o in OPTIONS if o.va
 LOBBY_ONLY = frozenset({"min_reliability"})
 # Settings added after games were first recorded, left out of a game's record at their default: a game that keeps
 # it reads (and digests) as one from before the setting existed, and an older record reads as that default.
-RECORDED_UNLESS_DEFAULT = frozenset({"stand_in", "turn_order", "setup"})
+RECORDED_UNLESS_DEFAULT = frozenset({"stand_in", "turn_order", "setup", "hints"})
 # A language code (the bot has catalogs for en, nb and es; others fall back to English), or "" for the server's.
 LANGUAGE_CODE = re.compile(r"(?:[a-z]{2,3})?")
 # Turn deadlines a host can choose, in seconds: from live games to a week.
@@ -141,6 +143,7 @@ class Settings:
     vacation_days: int = 7              # days of vacation each player may take in this game
     max_rounds: int = 0                 # 0: no limit; else the game ends after this many rounds
     min_reliability: int = 0            # the lobby refuses a player whose reliability is lower (docs/history.md)
+    hints: str = "off"                  # on: a player on turn may ask what the hard AI would do (/hint)
     language: str = ""                  # public messages' language ("" = the server's)
 
     def __post_init__(self) -> None:

@@ -2,17 +2,20 @@
 
 from .model import (
     AI_RATINGS,
+    AI_VERSION_RATINGS,
     EARLY_TURNS,
     MIN_GAMES,
     REPEAT_LIMIT,
     REPEAT_WINDOW,
     Rating,
     SeatResult,
+    ai_identity,
+    ai_rating,
     rate_game,
     rebuild,
     repeats_before,
     table_of,
 )
 
-__all__ = ["AI_RATINGS", "EARLY_TURNS", "MIN_GAMES", "REPEAT_LIMIT", "REPEAT_WINDOW", "Rating", "SeatResult",
-           "rate_game", "rebuild", "repeats_before", "table_of"]
+__all__ = ["AI_RATINGS", "AI_VERSION_RATINGS", "EARLY_TURNS", "MIN_GAMES", "REPEAT_LIMIT", "REPEAT_WINDOW", "Rating",
+           "SeatResult", "ai_identity", "ai_rating", "rate_game", "rebuild", "repeats_before", "table_of"]

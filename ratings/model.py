@@ -7,7 +7,10 @@ a rebuild gives exactly the ratings the games gave one by one.
 - Free-for-all games rank every seat by its placement; team games rank teams (a team's players share its
   placement).
 - An AI seat plays with the fixed rating of its level (``AI_RATINGS``): an easy AI is a weak opponent, so
-  beating it moves a rating less than beating a strong player. AI ratings never change.
+  beating it moves a rating less than beating a strong player. AI ratings never change. An AI is rated as the
+  version of its level it played (``ai_identity``, ``AI_VERSION_RATINGS``): when a level's play changes, its
+  version goes up (engine/ai ``VERSIONS``) with a rating of its own, and a rebuild rates the older games against
+  the version they met.
 - A human seat that the AI played for most of its turns (a player replaced, or one whose time often ran
   out) moves only by the share of the turns the human played (at least ``MIN_WEIGHT``): its new rating is
   ``old + share * (rated - old)``, for the mean and the uncertainty alike.
@@ -52,6 +55,27 @@ AI_RATINGS: dict[str | None, tuple[float, float]] = {
     "hard": (MU + 4.0, 2.0),   # above normal, whom it beats (its results: docs/rules.md)
     None: (MU, 2.0),
 }
+# Every version a level has had (engine/ai ``VERSIONS``), with its rating, the old ones kept: a game is rated
+# against the version its AI seats played (``SeatResult.ai_version``); one from before versions were recorded
+# played version 1. A new version gets its own entry here (tests/test_ai_versions.py checks there is one).
+AI_VERSION_RATINGS: dict[tuple[str, int], tuple[float, float]] = {
+    ("easy", 1): AI_RATINGS["easy"],
+    ("normal", 1): AI_RATINGS["normal"],
+    ("hard", 1): AI_RATINGS["hard"],
+}
+
+
+def ai_identity(level: str | None, version: int | None) -> str:
+    """The name an AI of a level and version is rated under, as ``hard v1``."""
+    return f"{level or 'normal'} v{version or 1}"
+
+
+def ai_rating(level: str | None, version: int | None) -> tuple[float, float]:
+    """The fixed rating ``(mu, sigma)`` of an AI of a level, as the version it played (version 1 when not
+    recorded); a level or version without an entry plays as its level's rating."""
+    if level is not None and (level, version or 1) in AI_VERSION_RATINGS:
+        return AI_VERSION_RATINGS[(level, version or 1)]
+    return AI_RATINGS.get(level, AI_RATINGS[None])
 
 
 @dataclass(frozen=True)
@@ -96,6 +120,7 @@ class SeatResult:
     removed_by: int | None = None  # the user who removed the seat's player after the start (a kick), if another
     went_out: bool | None = None   # the seat went out before the end (eliminated, surrendered, removed); None: not
                                    # known (a game from before it was recorded)
+    ai_version: int | None = None  # the version of ``ai_level`` the AI played (None: before versions, version 1)
 
     @property
     def took_part(self) -> bool:
@@ -288,7 +313,7 @@ def _rate(ratings: Mapping[int, Rating], seats: Sequence[SeatResult], keep: Sequ
         team = []
         for seat in members:
             if seat.user_id is None:
-                mu, sigma = AI_RATINGS.get(seat.ai_level, AI_RATINGS[None])
+                mu, sigma = ai_rating(seat.ai_level, seat.ai_version)
             else:
                 before = ratings.get(seat.user_id, Rating())
                 mu, sigma = before.mu, before.sigma

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Event
+from engine.ai import version_of
 from engine.summary import favourite_continents, placements, teams, turns_played
 from ratings import EARLY_TURNS, SeatResult, rebuild
 from ratings.model import Circles
@@ -106,6 +107,7 @@ class ResultRecord:
     removed_by: int | None = None   # the user who removed the seat's player after the start (another's kick)
     went_out: bool | None = None    # the seat went out before the end (None: not recorded, an older game)
     rating_note: str | None = None  # why the game was not rated for this player, or counted less (``notes``)
+    ai_version: int | None = None   # the version of ``ai_level`` the AI played (engine/ai ``VERSIONS``)
 
     @property
     def human_share(self) -> float:
@@ -115,19 +117,20 @@ class ResultRecord:
         own = self.turns if self.user_id is None else self.turns - self.ai_turns
         return SeatResult(user_id=self.user_id, ai_level=self.ai_level, placement=self.placement, team=self.team,
                           human_share=self.human_share, own_turns=own, ended_at=self.ended_at, seat=self.seat,
-                          substitute=self.since_turn > 0, removed_by=self.removed_by, went_out=self.went_out)
+                          substitute=self.since_turn > 0, removed_by=self.removed_by, went_out=self.went_out,
+                          ai_version=self.ai_version)
 
 
 # The columns of migration 4 (its backfill writes them), then those of later steps.
 _V4_COLUMNS = ("game_id, seat, guild_id, channel_id, user_id, ai_level, name, placement, team, ai_took_over, "
                "ai_turns, turns, missed, median_move, continent, game_turns, ended_at")
-_RESULT_COLUMNS = f"{_V4_COLUMNS}, since_turn, removed_by, went_out, rating_note"
+_RESULT_COLUMNS = f"{_V4_COLUMNS}, since_turn, removed_by, went_out, rating_note, ai_version"
 
 
 def _result_row(r: ResultRecord) -> tuple[Any, ...]:
     return (r.game_id, r.seat, r.guild_id, r.channel_id, r.user_id, r.ai_level, r.name, r.placement, r.team,
             int(r.ai_took_over), r.ai_turns, r.turns, r.missed, r.median_move, r.continent, r.game_turns, r.ended_at,
-            r.since_turn, r.removed_by, None if r.went_out is None else int(r.went_out), r.rating_note)
+            r.since_turn, r.removed_by, None if r.went_out is None else int(r.went_out), r.rating_note, r.ai_version)
 
 
 def _result(row: Sequence[Any]) -> ResultRecord:
@@ -136,7 +139,8 @@ def _result(row: Sequence[Any]) -> ResultRecord:
                         row[17] if len(row) > 17 and row[17] is not None else 0,
                         row[18] if len(row) > 18 else None,
                         None if len(row) <= 19 or row[19] is None else bool(row[19]),
-                        row[20] if len(row) > 20 else None)
+                        row[20] if len(row) > 20 else None,
+                        row[21] if len(row) > 21 else None)
 
 
 @dataclass(frozen=True)
@@ -189,7 +193,8 @@ def results_of(game_id: int, guild_id: int | None, channel_id: int, players: Seq
             ai_level=p.ai_level, name=p.name, placement=places.get(p.seat, len(players)), team=team_of.get(p.seat),
             ai_took_over=took_over, ai_turns=ai_turns, turns=turns, missed=missed, median_move=median,
             continent=favourite.get(p.seat), game_turns=game_turns, ended_at=ended_at,
-            removed_by=(removed or {}).get(p.seat), went_out=p.seat in facts.went_out)
+            removed_by=(removed or {}).get(p.seat), went_out=p.seat in facts.went_out,
+            ai_version=version_of(p.ai_level))
         out.extend(_shares(row, mine, (holders or {}).get(p.seat, ()), p.seat in booted or p.is_ai))
     return out
 
@@ -208,6 +213,7 @@ def _shares(row: ResultRecord, mine: Sequence[TurnRow], holders: Sequence[tuple[
         own = [t for t in held if not t.by_ai]
         times = [t.ended_at - t.started_at for t in own if t.ended_at is not None]
         out.append(replace(row, user_id=user, name=name, ai_level=None if until is not None else row.ai_level,
+                           ai_version=None if until is not None else row.ai_version,
                            ai_took_over=until is not None or left_at_end, ai_turns=row.turns - len(own),
                            missed=sum(1 for t in held if t.missed),
                            median_move=statistics.median(times) if times else None, since_turn=since))
@@ -343,7 +349,7 @@ def result_steps(guild_id: int, game_id: int, results: Sequence[ResultRecord], c
     """The rows of a game's end: its results, the ratings it moved (``changed``) with a row of history each, and
     whom their players met (``met``: the circles of those ``changed``)."""
     pairs = [(guild_id, u, o, int(t)) for u in sorted(changed) for o, t in sorted(met.get(u, {}).items())]
-    return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 21)})",
+    return [Step(f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ({', '.join('?' * 22)})",
                  [_result_row(r) for r in results], many=True),
             *_rating_steps(guild_id, game_id, _names(results), changed, at),
             *([Step(_MET_UPSERT, pairs, many=True)] if pairs else [])]

@@ -65,7 +65,14 @@ CREATE TABLE standing_orders (
 ) $WITHOUT_ROWID;
 """)
 
+# 18: the version of its level an AI seat played (engine/ai ``VERSIONS``), so the ratings rate a game against the
+# AI it met after the level's play changed; every AI result before it played version 1.
+_AI_VERSIONS = declared("""
+ALTER TABLE results ADD COLUMN ai_version INTEGER;
+UPDATE results SET ai_version = 1 WHERE ai_level IS NOT NULL;
+""")
+
 # The steps after the last one written twice (16), in order: each becomes the next number of both databases.
-STEPS: tuple[Declared, ...] = (_STANDING_ORDERS,)
+STEPS: tuple[Declared, ...] = (_STANDING_ORDERS, _AI_VERSIONS)
 
 __all__ = ["STEPS", "Declared", "declared"]

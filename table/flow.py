@@ -27,6 +27,7 @@ from typing import Any
 from engine import Action, Event, Game, GameState, RuleError, Surrender
 from engine.actions import EndRound, ReleaseHold, RoundLimit, StartTurn, VoteEnd
 from engine.ai import Memory, Recollection, recollect
+from engine.ai.hints import Hint
 from engine.errors import TurnRunning
 from engine.fog import fog_hides_board
 from engine.game import split_log
@@ -156,6 +157,8 @@ class Table(StandingOrders, SeatOffers):
         self._humans_left: dict[int, tuple[tuple[SeatRecord, ...], int]] = {}
         # What each seat of a fog game saw of the board, followed from its log: the AI decides on it.
         self._recollections: dict[int, Recollection] = {}
+        # The step (turn, phase) of the last hint each seat of a running game had, by game and seat: one a step.
+        self._hints: dict[int, dict[int, tuple[int, str]]] = {}
         # Called with a game that ended, under its lock (tournaments score it: table/tournaments.py); for a game
         # that must end with a result (``result_needed``), also when it was cancelled in its set-up.
         self.game_over_hooks: list[Callable[[GameRecord], Awaitable[None]]] = []
@@ -288,6 +291,7 @@ class Table(StandingOrders, SeatOffers):
     async def _cancelled(self, record: GameRecord, *, hooks: bool) -> Outcome:
         record = await self.store.cancel(record.id)
         self._recollections.pop(record.id, None)
+        self._hints.pop(record.id, None)
         await self.sync(record)
         if hooks:
             for hook in self.game_over_hooks:
@@ -801,7 +805,27 @@ class Table(StandingOrders, SeatOffers):
         if record.status != RUNNING:
             self._humans_left.pop(record.id, None)
             self._recollections.pop(record.id, None)
+            self._hints.pop(record.id, None)
         return record
+
+    def take_hint(self, record: GameRecord, seat: int) -> bool:
+        """Whether ``seat`` may have a hint now, noted as had: one a step (phase) of each of its turns."""
+        state = record.game().state
+        step, given = (state.turn, state.phase), self._hints.setdefault(record.id, {})
+        if given.get(seat) == step:
+            return False
+        given[seat] = step
+        return True
+
+    async def hint(self, record: GameRecord, seat: int) -> Hint | None:
+        """What the hard AI would do now for ``seat`` and why, from the seat's own view (its memory under fog),
+        worked out in the AI's workers; None if it could not be in time (the step's hint is given back, to ask
+        again). It changes nothing in the game."""
+        game = record.game()
+        hint = await self.thinking.hint(game, seat, await self._memory(record, game, seat))
+        if hint is None:
+            self._hints.get(record.id, {}).pop(seat, None)
+        return hint
 
     async def _memory(self, record: GameRecord, game: Game, seat: int) -> Memory | None:
         """Under fog, what ``seat`` saw of the board (the AI decides on it, as a player would): followed from the

@@ -24,6 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from engine import Action, Board, Game, GameState, register_map, registered_map, registered_maps
 from engine.ai import Memory, make_ai
+from engine.ai.hints import Hint, hint_for
 from ops import metrics
 from workers import Workers
 
@@ -43,6 +44,13 @@ def decide(state: GameState, board: Board | None, seat: int, level: str, memory:
     if board is not None and registered_map(board.id) is None:
         register_map(board)
     return make_ai(level, salt=str(seat)).choose(Game(state), seat, memory), os.getpid()
+
+
+def explain(state: GameState, board: Board | None, seat: int, memory: Memory | None) -> Hint:
+    """In a worker: the hint for ``seat`` (``engine.ai.hints``). ``board``: as for ``decide``."""
+    if board is not None and registered_map(board.id) is None:
+        register_map(board)
+    return hint_for(Game(state), seat, memory)
 
 
 class Thinking:
@@ -100,8 +108,29 @@ class Thinking:
         metrics.ai_decided(level, "fallback", time.monotonic() - start)
         return action
 
+    async def hint(self, game: Game, seat: int, memory: Memory | None = None) -> Hint | None:
+        """What the hard AI would do now for ``seat`` and why (``engine.ai.hints``), worked out in the workers as
+        its decisions are; None if it could not be within the time a decision has (the player asks again)."""
+        board = game.board if any(b.id == game.board.id for b in registered_maps()) else None
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers.size)
+        async with self._slots:   # a hint waits for a free worker as a decision does, outside its time
+            limit = self.timeout if self.workers.started else max(self.timeout, FIRST_TIMEOUT)
+            try:
+                async with asyncio.timeout(limit):
+                    return await self.workers.run_task(lambda: (explain, (game.state, board, seat, memory)))
+            except TimeoutError:
+                log.warning("a hint took over %.1f s; the AI's workers are restarted", limit)
+                self.workers.kill()
+            except (BrokenProcessPool, OSError) as exc:
+                log.warning("the AI's worker ended while working out a hint (%s)", exc.__class__.__name__)
+                self.workers.shutdown()
+            except Exception:  # the AI's own fault: the player is told no hint could be worked out
+                log.warning("the hard AI failed to work out a hint", exc_info=True)
+        return None
+
     def shutdown(self) -> None:
         self.workers.shutdown()
 
 
-__all__ = ["ELSEWHERE", "FALLBACK", "TIMEOUT", "Thinking", "decide"]
+__all__ = ["ELSEWHERE", "FALLBACK", "TIMEOUT", "Thinking", "decide", "explain"]

@@ -494,7 +494,7 @@ async def test_the_host_sets_up_a_lobby_by_taps_and_forged_values_change_nothing
             assert not step.problems, step.problems
             assert str((await record_of(d)).settings[name]) == value
         assert set(MENU_SETTINGS) == {"mode", "fog", "teams", "cards", "fortify", "turn_order", "setup",
-                                      "turn_deadline", "min_reliability", "stand_in"}
+                                      "turn_deadline", "min_reliability", "stand_in", "hints"}
         before = await record_of(d)
         gid = before.id
         for custom_id, value in ((f"lobbys:{gid}:val:fog", "maybe"), (f"lobbys:{gid}:val:max_missed", "0"),

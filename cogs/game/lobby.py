@@ -32,7 +32,7 @@ SETTING, VALUE, AI_LEVEL = "set", "val", "ai"  # the lobby menus' verbs: a setti
 #                                                setting); an AI of a level
 # The settings a host chooses from the lobby's menus, in the order offered (declared in engine.settings.OPTIONS).
 MENU_SETTINGS = ("mode", "fog", "teams", "cards", "fortify", "turn_order", "setup", "turn_deadline",
-                 "min_reliability", "stand_in")
+                 "min_reliability", "stand_in", "hints")
 # The minimum reliabilities a host can choose from the lobby's menu (/risk new takes any from 0 to 100).
 RELIABILITY_STEPS = (0, 50, 70, 80, 90, 95)
 # A game without a preset: territories dealt at random and, unless the server or the host chose otherwise, the

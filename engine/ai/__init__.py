@@ -20,6 +20,15 @@ LEVELS = PLAYER_LEVELS
 # Every level ``make_ai`` plays by name, for simulations and tests: ``random`` plays any legal move at random (it
 # drives the rules through their corners, and is no opponent to offer a player).
 ALL_LEVELS = (*PLAYER_LEVELS, "random")
+# The version of each player level's play, bumped whenever the level plays differently: a finished game records
+# the version its AI seats played (``results.ai_version``), so the ratings rate each game against the AI it met
+# (``ratings.AI_VERSION_RATINGS`` holds a rating for every version, old ones included).
+VERSIONS: dict[str, int] = {"easy": 1, "normal": 1, "hard": 1}
+
+
+def version_of(level: str | None) -> int | None:
+    """The version of a player level's play now (None for no level, or one that is not a player level)."""
+    return VERSIONS.get(level) if level is not None else None
 
 
 def make_ai(level: str, salt: str = "", seed: str = "") -> EasyAI | NormalAI | HardAI | RandomAI:
@@ -46,5 +55,5 @@ def choose_action(game: Game, seat: int, level: str = "normal", memory: Memory |
     return make_ai(level, salt=str(seat)).choose(game, seat, memory)
 
 
-__all__ = ["ALL_LEVELS", "LEVELS", "PLAYER_LEVELS", "EasyAI", "HardAI", "Memory", "NormalAI", "RandomAI",
-           "Recollection", "choose_action", "make_ai", "recollect", "seat_view"]
+__all__ = ["ALL_LEVELS", "LEVELS", "PLAYER_LEVELS", "VERSIONS", "EasyAI", "HardAI", "Memory", "NormalAI", "RandomAI",
+           "Recollection", "choose_action", "make_ai", "recollect", "seat_view", "version_of"]
