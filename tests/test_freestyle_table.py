@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from cogs.shared.errors import translate_rule
+from present.refusals import translate_rule
 from engine import Place, RuleError
 from engine.ai import make_ai
 from engine.state import REINFORCE, WAITING
