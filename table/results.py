@@ -29,7 +29,8 @@ def seat_result(r: ResultRecord) -> SeatResult:
     own = r.turns if r.user_id is None else r.turns - r.ai_turns
     return SeatResult(user_id=r.user_id, ai_level=r.ai_level, placement=r.placement, team=r.team,
                       human_share=r.human_share, own_turns=own, ended_at=r.ended_at, seat=r.seat,
-                      substitute=r.since_turn > 0, removed_by=r.removed_by, went_out=r.went_out)
+                      substitute=r.since_turn > 0, removed_by=r.removed_by, went_out=r.went_out,
+                      ai_version=r.ai_version)
 
 
 def rated(records: Mapping[int, RatingRecord]) -> dict[int, Rating]:
