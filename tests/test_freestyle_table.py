@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from present.refusals import translate_rule
 from engine import Place, RuleError
 from engine.ai import make_ai
 from engine.state import REINFORCE, WAITING
+from present.refusals import translate_rule
 from table import Table, Timer
 from table.scheduler import Scheduler
 
