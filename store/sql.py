@@ -27,7 +27,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from engine import Event, Settings, registered_map
 from engine.errors import Phrase
@@ -144,11 +144,15 @@ class SQLStore(SeasonQueries, ResultQueries, MapsMixin, TournamentsMixin, Store)
 
 
     async def _run(self, work: Coroutine[Any, Any, T]) -> T:
-        """Run database work in its own task, so cancelling the caller never leaves a transaction open."""
-        task = asyncio.get_running_loop().create_task(work)
+        """Run database work in its own task, so cancelling the caller never leaves a transaction open. A refusal
+        or an error of the work is raised to the caller, not left on the task (a rolled-back change is expected)."""
+        task = asyncio.get_running_loop().create_task(_caught(work))
         self._inflight.add(task)
         task.add_done_callback(self._finished)
-        return await asyncio.shield(task)
+        done, error = await asyncio.shield(task)
+        if error is not None:
+            raise error
+        return cast(T, done)
 
     def _finished(self, task: asyncio.Task[Any]) -> None:
         self._inflight.discard(task)
@@ -784,6 +788,14 @@ _DEADLINES = "SELECT d.game_id, d.seat, d.kind, d.due_at FROM deadlines d JOIN g
 def _shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
     """The games of guilds on some gateway shards (a game without a guild is on shard 0), as SQL."""
     return shard_filter(shards, "g.guild_id")
+
+
+async def _caught(work: Coroutine[Any, Any, T]) -> tuple[T | None, Exception | None]:
+    """The work's result, or the exception it raised (the caller raises it)."""
+    try:
+        return await work, None
+    except Exception as exc:
+        return None, exc
 
 
 def _clear_deadlines_if(condition: bool, game_id: int) -> tuple[Step, ...]:

@@ -225,9 +225,8 @@ class Announcer:
         becomes the turn's summary when the turn is over), every other part is a message, then the end or the
         next player's panel. ``acted``: the first part is the move of the player who was answered; ``via``: their
         tap on the panel, which the panel's edit answers (Discord's update of the tapped message)."""
-        record = outcome.record
+        record, parts = outcome.record, outcome.parts[start:]
         locale = game_locale(record)
-        parts = outcome.parts[start:]
         if not told:
             await self.told(outcome)
         if not acted and self._only_ais(outcome) and not outcome.ended and not outcome.notes and parts \
@@ -255,7 +254,8 @@ class Announcer:
             if not lines:
                 continue
             kwargs: PostOptions = {}
-            if part.by in (AI, TIMEOUT) and not part.ended and not fog_hides_board(part.after):
+            if part.by in (AI, TIMEOUT) and not part.ended and not fog_hides_board(part.after) \
+                    and part.after.sealed is None:  # a secret set-up placement changes nothing a map shows
                 seen = events_for(part.events, EVERYBODY, before=part.before)
                 kwargs["map"] = prepare(part.after, EVERYBODY, seen, locale=locale, kind=PHONE)
             sent.append(queue_part(self, outcome, part, clip(lines), kwargs, locale))
