@@ -744,7 +744,10 @@ function startBoard(data, token) {
     const box = el("div", { id: "plan-kept" });
     box.append(el("p", {}, S.plan_kept));
     const lines = el("ul", {});
-    for (const line of kept.lines) lines.append(el("li", {}, line.replace(/^[•\s]+/, "")));
+    for (const line of kept.lines) {   // an attack's move-in ("  then move in ...") goes on with its attack
+      if (/^\s/.test(line) && lines.lastChild) lines.lastChild.textContent += ", " + line.trim();
+      else lines.append(el("li", {}, line.replace(/^[•\s]+/, "")));
+    }
     box.append(lines);
     controls.append(box, button(S.plan_change, startPlan),
       button(S.plan_cancel, () => askPlan("plan_cancel", {}), "end"));
