@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .actions import Action, Attack, Blitz, EndTurn, Fortify, Occupy, Place, StartTurn, Trade
-from .errors import BadOrders, OrdersStopped, RuleError, TemplateError
+from .errors import BadOrders, OrdersStopped, RuleError, TemplateError, UnknownTerritory
 from .fog import fog_hides_board
 from .game import Game
 from .odds import QUICK_LIMIT, battle_odds, odds
@@ -48,6 +48,11 @@ from .state import ATTACK, FORTIFY, OCCUPY, OVER, REINFORCE, WAITING
 FRONT = "front"          # a placing "on my front"
 MAX_ORDERS = 10          # placings, and attacks, in one plan
 MAX_ARMIES = 1_000_000   # no count in a plan is larger
+PLAN_ATTACKS = 5         # attacks in a plan built by taps (the turn panel's flow, the live board)
+# The stops a plan built by taps offers an attack: down to k armies ("s2"), or the odds of taking it below p ("o60").
+STOPS = ("s2", "s3", "s5", "o60", "o80")
+# How many move in after its conquest: all but one ("a"), all but two ("k2"), the least the rules allow ("m").
+MOVES = ("a", "k2", "m")
 
 
 @dataclass(frozen=True)
@@ -205,6 +210,53 @@ def left(game: Game, seat: int, orders: Orders) -> Orders:
         raise BadOrders("Only the last placing may take all the armies left.")
     plan = Orders(orders.trade, place, tuple(attacks), fortify, orders.end, orders.repeat)
     return replace(plan, owners={t: s.owners.get(t, -1) for t in plan.named()})
+
+
+def tapped_attack(source: str, target: str, move: str, stop: str) -> AttackOrder:
+    """An attack of a plan built by taps, its move-in and stop chosen among ``MOVES`` and ``STOPS`` (else
+    ``BadOrders``)."""
+    if move not in MOVES or stop not in STOPS:
+        raise BadOrders("These orders cannot be read: {problem}.", problem="stop")
+    order = AttackOrder(source, target)
+    order = replace(order, stop_at=int(stop[1:])) if stop.startswith("s") else replace(order, odds=int(stop[1:]) / 100)
+    return replace(order, leave=2) if move == "k2" else replace(order, move_in=1) if move == "m" else order
+
+
+def planned(game: Game, seat: int, orders: Orders) -> None:
+    """Check a plan built by taps (the turn panel's flow, the live board) against ``seat``'s territories as the
+    plan will hold them: it places on its own territories (or ``FRONT``), attacks from a territory it holds by then
+    (now, or taken by an earlier attack of the plan) a neighbour it does not, and fortifies between neighbours it
+    holds by then. Territories are ids of the map. ``BadOrders`` (or ``UnknownTerritory``) if not; ``left`` checks
+    the rest when the plan is kept."""
+    s = game.state
+    board = game.board
+    for t in orders.named():
+        if t not in board.territories:
+            raise UnknownTerritory.called(t)
+    mine = set(s.territories_of(seat))
+
+    def own(t: str) -> None:
+        if t not in mine:
+            raise BadOrders("{territory} is not yours: plan only with your own territories.", territory=game.ref(t))
+    for p in orders.place:
+        if p.territory != FRONT:
+            own(p.territory)
+    for a in orders.attacks:
+        own(a.source)
+        if not board.adjacent(a.source, a.target):
+            raise BadOrders("{source} cannot attack {target}: they do not border.", source=game.ref(a.source),
+                            target=game.ref(a.target))
+        if a.target in mine or game.friendly(seat, s.owners.get(a.target)):
+            raise BadOrders("{territory} is held by your side: attack an enemy territory.",
+                            territory=game.ref(a.target))
+        mine.add(a.target)
+    f = orders.fortify
+    if f is not None:
+        own(f.source)
+        own(f.target)
+        if f.source == f.target or not board.adjacent(f.source, f.target):
+            raise BadOrders("{target} is not connected to {source} through your territories.",
+                            source=game.ref(f.source), target=game.ref(f.target))
 
 
 def renewed(game: Game, orders: Orders) -> Orders:
@@ -453,5 +505,6 @@ def forced_step(game: Game, seat: int) -> Action | None:
     return EndTurn(seat)
 
 
-__all__ = ["ENDED", "FRONT", "LEFT", "AttackOrder", "FortifyOrder", "Orders", "Passed", "Placing", "Step", "Stop",
-           "forced_step", "front", "left", "next_step", "renewed"]
+__all__ = ["ENDED", "FRONT", "LEFT", "MOVES", "PLAN_ATTACKS", "STOPS", "AttackOrder", "FortifyOrder", "Orders",
+           "Passed", "Placing", "Step", "Stop", "forced_step", "front", "left", "next_step", "planned", "renewed",
+           "tapped_attack"]

@@ -319,3 +319,56 @@ async def test_a_spectator_watches_the_last_action_and_sees_no_hand(boarded, bro
     assert rows == len([p for p in game.state.players if p.seat >= 0])
     await shot(page, tmp_path, "8-spectator")
     await context.close()
+
+
+def plan_ready(game: Any) -> dict[str, Any] | None:
+    """A board where the player not on turn holds a territory with three enemies next door and one of theirs: the
+    seat, and the territories of the issue's example plan."""
+    s = game.state
+    if s.phase != REINFORCE:
+        return None
+    seat = next(p.seat for p in s.players if p.seat != s.current)
+    for x in sorted(s.territories_of(seat), key=lambda t: -s.armies[t]):
+        near = sorted(game.board.neighbours(x))
+        enemies = [t for t in near if s.owners[t] != seat]
+        friends = [t for t in near if s.owners[t] == seat]
+        if len(enemies) >= 3 and friends:
+            return {"seat": seat, "x": x, "targets": enemies[:3], "f": friends[0]}
+    return None
+
+
+async def test_the_example_plan_takes_at_most_twelve_taps_on_the_board(boarded, browser, tmp_path):
+    """Plan my turn while another player is on turn: all on one territory, three attacks each with a stop, one
+    fortify, end: at most twelve taps at 360×740 with touch; the plan is kept for the seat and shown to it."""
+    d, server, _base = boarded
+    record, where = await play_until(d, server, plan_ready)
+    seat = where["seat"]
+    who = "alice" if record.player(seat).user_id == d.user("alice").id else "bob"
+    context, page = await phone(browser)
+    await page.goto(await link_for(d, who))
+    await until(page, f"document.body.dataset.seq === '{record.last_seq}'")
+    await until(page, "document.getElementById('plan-start') !== null")
+    taps = Taps(d, page)
+    await taps.tap(page.locator("#plan-start"), moves=False)                # 1: plan my turn
+    await taps.tap(taps.territory(where["x"]), moves=False)                 # 2: where the armies go
+    await taps.tap(page.locator("#plan-all-here"), moves=False)             # 3: all of them
+    for target in where["targets"]:                                         # 4-9: three attacks, each with a stop
+        await taps.tap(taps.territory(target), moves=False)
+        await taps.tap(page.locator("button[data-stop='s3']"), moves=False)
+    await taps.tap(taps.territory(where["f"]), moves=False)                 # 10: fortify from there to here
+    await shot(page, tmp_path, "5-plan-draft")
+    await taps.tap(page.locator("#plan-end"), moves=False)                  # 11: then end my turn
+    assert taps.count <= 12
+    await until(page, "document.getElementById('plan-kept') !== null")
+    await shot(page, tmp_path, "6-plan-kept")
+    assert (await record_of(d)).last_seq == record.last_seq   # recorded, not played
+    stored = await d.bot.store.standing_orders(record.id, seat)
+    assert stored is not None
+    from engine.orders import Orders
+
+    plan = Orders.from_dict(stored.orders)
+    assert [p.territory for p in plan.place] == [where["x"]] and plan.end
+    assert [(a.source, a.target, a.stop_at) for a in plan.attacks] == [(where["x"], t, 3) for t in where["targets"]]
+    assert plan.fortify is not None and (plan.fortify.source, plan.fortify.target) == (where["x"], where["f"])
+    assert "Then end my turn" in await page.locator("#plan-kept").inner_text()
+    await context.close()

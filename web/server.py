@@ -50,6 +50,7 @@ from .hub import Gone, Hub, Viewer
 from .inputs import BadInput, loads, number
 from .links import LINK, SESSION, BadTicket, Signer, Ticket, UsedLinks, UsedNames
 from .page import activity_html, page_html, ui_strings
+from .plans import PLAN_TYPES, plan_message, plan_of
 from .trace import territory_paths
 
 log = logging.getLogger(__name__)
@@ -721,7 +722,7 @@ class BoardServer:
             data = loads(text, MAX_MESSAGE)
         except BadInput:
             data = None
-        if not isinstance(data, dict) or data.get("type") not in ("hello", "move", "replay"):
+        if not isinstance(data, dict) or data.get("type") not in ("hello", "move", "replay", *PLAN_TYPES):
             await send({"type": "refused", "text": _("That choice is not available now; open the menu again.",
                                                      language)})
             return
@@ -748,6 +749,9 @@ class BoardServer:
             return
         tap = data.get("id")
         tap_id = tap if isinstance(tap, str) and 0 < len(tap) <= 40 else None
+        if data["type"] in PLAN_TYPES:
+            await self.planning(ticket, data, tap_id, send)
+            return
         try:
             await self.move(ticket, data, tap_id)
         except Refused:
@@ -780,6 +784,38 @@ class BoardServer:
             return None
         self._tell(outcome)
         return outcome
+
+    async def planning(self, ticket: Ticket, data: dict[str, Any], tap_id: str | None,
+                       send: Callable[[dict[str, Any]], Awaitable[None]]) -> None:
+        """Plan my turn (web/plans.py): leave, show or cancel the cookie's seat's own plan, the seat checked again
+        first; the answer goes to this socket alone (a seat that changed hands is closed, and sees nothing)."""
+        language = ticket.language
+        record = await self.store.get_game(ticket.game_id)
+        refused = self.still(ticket, record)
+        if refused is not None:
+            raise Gone(refused)
+        if ticket.seat is None or record.status not in (RUNNING, PAUSED):
+            await send({"type": "refused", "id": tap_id,
+                        "text": _("That choice is not available now; open the menu again.", language)})
+            return
+        game = record.game()
+        seat, user = ticket.seat, ticket.user_id
+        try:
+            if data["type"] == "plan":
+                kept = await self.table.leave_orders(record, seat, user, plan_of(game, seat, data))
+            elif data["type"] == "plan_cancel":
+                await self.table.cancel_orders(record, seat, user)
+                kept = None
+            else:
+                kept = await self.table.orders_of(record, seat, user)
+        except Refused:
+            await send({"type": "refused", "id": tap_id,
+                        "text": _("That choice is not available now; open the menu again.", language)})
+            return
+        except RuleError as exc:
+            await send({"type": "refused", "id": tap_id, "text": translate_rule(exc, language, plain=True)})
+            return
+        await send(plan_message(kept, game.board, language, tap_id))
 
     def _tell(self, outcome: Outcome) -> None:
         """The channel hears of a board's move as of a tap, one outcome of a game after the other."""

@@ -26,7 +26,7 @@ from cogs.shared.components import GameButton, GameSelect, view_of
 from cogs.shared.errors import UserError
 from cogs.shared.guards import game_here, seat_of
 from engine import Game
-from engine.orders import FRONT, AttackOrder, FortifyOrder, Orders, Placing
+from engine.orders import FRONT, MOVES, PLAN_ATTACKS, STOPS, FortifyOrder, Orders, Placing, planned, tapped_attack
 from present import verbs as verb
 from present.i18n import _, territory_name
 from present.plans import plan_lines
@@ -35,12 +35,7 @@ from store import GameRecord
 
 Blue, Grey, Red = discord.ButtonStyle.primary, discord.ButtonStyle.secondary, discord.ButtonStyle.danger
 MAX_OPTIONS = 25
-MAX_ATTACKS = 5
 EMPTY = "-"
-# The stops a planned attack offers: down to k armies, or the odds of taking it below p.
-STOPS = ("s2", "s3", "s5", "o60", "o80")
-# How many move in after a conquest: all but one, all but two, the least the rules allow.
-MOVES = ("a", "k2", "m")
 
 
 @dataclass
@@ -106,11 +101,7 @@ class Draft:
         for src, dst, move, stop in self.attacks:
             if not stop:   # its stop is being chosen
                 continue
-            order = AttackOrder(src, dst)
-            order = replace(order, stop_at=int(stop[1:])) if stop.startswith("s") else \
-                replace(order, odds=int(stop[1:]) / 100)
-            order = replace(order, leave=2) if move == "k2" else replace(order, move_in=1) if move == "m" else order
-            attacks.append(order)
+            attacks.append(tapped_attack(src, dst, move, stop))
         place = (Placing(self.place),) if self.place is not None else ()
         fortify = FortifyOrder(*self.fortify) if self.fortify is not None else None
         return Orders(place=place, attacks=tuple(attacks), fortify=fortify, end=end)
@@ -186,7 +177,7 @@ def step(record: GameRecord, game: Game, seat: int, draft: Draft, locale: object
                                     style=Blue if m == move else Grey, row=1))
     else:
         row = 0
-        attacks = attack_options(game, seat, draft) if len(draft.attacks) < MAX_ATTACKS and draft.fortify is None \
+        attacks = attack_options(game, seat, draft) if len(draft.attacks) < PLAN_ATTACKS and draft.fortify is None \
             else []
         if attacks and len(code) < 60:
             options = [discord.SelectOption(label=f"{name(a)} → {name(b)}"[:100], value=_pair(game, (a, b)))
@@ -248,7 +239,9 @@ async def plan_end(tap: Tap) -> None:
     if draft.pending is not None or tap.arg(1) not in ("0", "1"):
         raise tap.refuse()
     user = tap.interaction.user.id
-    kept = await tap.cog.table.leave_orders(tap.record, tap.seat, user, draft.orders(end=tap.arg(1) == "1"))
+    orders = draft.orders(end=tap.arg(1) == "1")
+    planned(tap.game, tap.seat, orders)
+    kept = await tap.cog.table.leave_orders(tap.record, tap.seat, user, orders)
     await tap.reply(*summary(tap.record, tap.game, kept, tap.locale))
 
 

@@ -37,6 +37,11 @@ function startBoard(data, token) {
   let fight = null;       // the last battle shown: {from, to, seat, defender, rolls, conquered, old}
   let blitzing = false;   // the next lit target tapped is blitzed, not attacked once
   let taken = new Set();  // territories conquered since the viewer last looked, marked until their first tap
+  // Plan my turn (web/plans.py): the plan being built by taps, recorded instead of played, and the one kept.
+  let draft = null;       // {place, attacks: [{from, to, stop, move}], fortify, end, repeat} while planning
+  let pending = null;     // the attack whose stop is being chosen
+  let kept = null;        // the viewer's own plan as the server last told it ({plan, lines}), only ever theirs
+  let planTurn = null;    // the turn the kept plan was asked for at
   const shapes = {};
   const fills = {};
   const badges = {};
@@ -286,6 +291,12 @@ function startBoard(data, token) {
     performance.clearMarks();
     performance.mark("risk-move");   // a tap's move sent: bench/board_phone.py times it to the board drawn
   }
+  function askPlan(type, plan) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    const id = Math.random().toString(36).slice(2) + Date.now().toString(36);
+    socket.send(JSON.stringify(Object.assign({ type: type, id: id }, plan)));
+    if (type !== "plan_show") document.body.classList.add("busy");
+  }
   function patch(before, change) {
     const after = Object.assign({}, before, change.set || {});
     for (const key of change.drop || []) delete after[key];
@@ -316,9 +327,15 @@ function startBoard(data, token) {
         taken = new Set((message.battles || []).filter((r) => r.kind === "conquest" && r.to).map((r) => r.to));
       }
       keepSelection();
+      if (board.you !== null && board.turn !== planTurn) { planTurn = board.turn; askPlan("plan_show", {}); }
       draw();
       if (!focused) { focused = true; frame(front()); }
       performance.mark("risk-drawn");
+    } else if (message.type === "plan") {   // the viewer's own plan, sent to this board alone
+      document.body.classList.remove("busy");
+      kept = message.plan ? message : null;
+      draft = null; pending = null; selected = null;
+      draw();
     } else if (message.type === "refused") {
       document.body.classList.remove("busy");
       flash(message.text);
@@ -559,7 +576,21 @@ function startBoard(data, token) {
     return new Intl.NumberFormat(data.language, { style: "percent", maximumFractionDigits: 0 }).format(p);
   }
   function legal() { return (!replay && board && board.legal) || {}; }
+  function mineByPlan() {   // the viewer's territories as the plan will hold them: now, and what it takes
+    const out = new Set(Object.keys(board.owners).filter((t) => board.owners[t] === board.you));
+    if (draft) for (const a of draft.attacks) out.add(a.to);
+    return out;
+  }
+  function planLit() {
+    const mine = mineByPlan();
+    if (pending) return new Set();
+    if (draft.place === null || !selected) return mine;
+    const near = (map.links[selected] || []).filter((t) => !mine.has(t) ? board.owners[t] !== undefined &&
+      draft.attacks.length < 5 : draft.fortify === null);
+    return new Set([...near, ...mine]);
+  }
   function litTerritories() {
+    if (draft && board) return planLit();
     const L = legal();
     const out = new Set();
     if (L.occupy) return out;
@@ -592,8 +623,31 @@ function startBoard(data, token) {
     }
     selected = null; target = null; mode = null;
   }
+  function planTap(tid) {
+    const mine = mineByPlan();
+    if (pending) return;
+    if (draft.place === null) {
+      if (mine.has(tid)) selected = tid === selected ? null : tid;
+    } else if (selected && tid !== selected && (map.links[selected] || []).includes(tid) && !mine.has(tid) &&
+               draft.attacks.length < 5) {
+      pending = { from: selected, to: tid, stop: "", move: "a" };
+    } else if (selected && tid !== selected && (map.links[selected] || []).includes(tid) && mine.has(tid) &&
+               draft.fortify === null) {
+      draft.fortify = { from: selected, to: tid };
+      selected = null;
+    } else if (mine.has(tid)) {
+      selected = tid === selected ? null : tid;
+    }
+    draw();
+  }
+  function startPlan() {
+    draft = { place: null, attacks: [], fortify: null, end: true, repeat: kept ? kept.plan.repeat : false };
+    pending = null; selected = null; mode = null; target = null;
+    draw();
+  }
   function tap(tid) {
     if (replay || !board) return;
+    if (draft) { planTap(tid); return; }
     taken = new Set();   // what changed is seen: the marks go
     const L = legal();
     if (L.occupy) return;   // the armies move in first (the battle's buttons)
@@ -643,14 +697,76 @@ function startBoard(data, token) {
     c.changed((n) => { exact.textContent = fill(S.move_n, { n: n }); });
     return [...quick, c.node, exact];
   }
+  function drawPlan() {   // Plan my turn: the same taps as playing, recorded; sent whole at its end
+    const word = (t) => (t === "front" ? S.plan_front : names[t] || t);
+    const summary = el("ol", { id: "plan-draft" });
+    if (draft.place !== null) summary.append(el("li", {}, `${S.place}: ${word(draft.place)}`));
+    for (const a of draft.attacks) {
+      summary.append(el("li", {}, `${S.attack}: ${word(a.from)} → ${word(a.to)} · ${S["plan_" + a.stop]}`));
+    }
+    if (draft.fortify) summary.append(el("li", {}, `${S.fortify}: ${word(draft.fortify.from)} → ${word(draft.fortify.to)}`));
+    if (summary.children.length) controls.append(summary);
+    if (draft.place === null) {
+      prompt.textContent = S.plan_place;
+      if (selected) {
+        const all = button(S.plan_all_here, () => { draft.place = selected; draw(); }, "go");
+        all.id = "plan-all-here";
+        controls.append(all);
+      }
+      controls.append(button(S.plan_front, () => { draft.place = "front"; selected = null; draw(); }));
+    } else if (pending) {
+      prompt.textContent = fill(S.plan_stop, { target: word(pending.to), source: word(pending.from) });
+      for (const stop of ["s2", "s3", "s5", "o60", "o80"]) {
+        const b = button(S["plan_" + stop], () => { pending.stop = stop; draft.attacks.push(pending); pending = null;
+          draw(); }, stop === "s3" ? "attack" : "");
+        b.dataset.stop = stop;
+        controls.append(b);
+      }
+      for (const move of ["a", "k2", "m"]) {
+        const b = button(S["plan_" + move], () => { pending.move = move; draw(); }, pending.move === move ? "go" : "");
+        b.setAttribute("aria-pressed", pending.move === move ? "true" : "false");
+        controls.append(b);
+      }
+    } else {
+      prompt.textContent = selected ? names[selected] : S.plan_pick;
+      const repeat = button(`🔁 ${S.plan_repeat}`, () => { draft.repeat = !draft.repeat; draw(); },
+        draft.repeat ? "go" : "");
+      repeat.setAttribute("aria-pressed", draft.repeat ? "true" : "false");
+      const finish = (end) => askPlan("plan", { place: draft.place, attacks: draft.attacks.map((a) => ({ from: a.from,
+        to: a.to, stop: a.stop, move: a.move })), fortify: draft.fortify, end: end, repeat: draft.repeat });
+      const end = button(S.plan_end, () => finish(true), "end");
+      end.id = "plan-end";
+      controls.append(end, button(S.plan_leave, () => finish(false)), repeat);
+    }
+    controls.append(button(S.cancel, () => { draft = null; pending = null; selected = null; draw(); }));
+  }
+  function drawKept() {   // the viewer's own plan, with what can be done to it
+    const box = el("div", { id: "plan-kept" });
+    box.append(el("p", {}, S.plan_kept));
+    const lines = el("ul", {});
+    for (const line of kept.lines) {   // an attack's move-in ("  then move in ...") goes on with its attack
+      if (/^\s/.test(line) && lines.lastChild) lines.lastChild.textContent += ", " + line.trim();
+      else lines.append(el("li", {}, line.replace(/^[•\s]+/, "")));
+    }
+    box.append(lines);
+    controls.append(box, button(S.plan_change, startPlan),
+      button(S.plan_cancel, () => askPlan("plan_cancel", {}), "end"));
+  }
   function drawControls() {
     controls.replaceChildren();
     const L = legal();
     if (board.over) { prompt.textContent = board.phase_text; return; }
     if (board.you === null) { prompt.textContent = S.spectator; return; }
+    if (draft) { drawPlan(); return; }
     if (board.current !== board.you || Object.keys(L).length === 0) {
       const current = playerOf(board.current);
       prompt.textContent = fill(S.waiting, { player: current ? current.name : "" });
+      if (kept) drawKept();
+      else {
+        const b = button(S.plan, startPlan, "go");
+        b.id = "plan-start";
+        controls.append(b);
+      }
       return;
     }
     if (L.occupy) {
