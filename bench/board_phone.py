@@ -11,9 +11,11 @@ HTTP answer's body and every WebSocket message.
 - **Taps**: placing every army then undoing it, again and again: tap → updated board (the page's ``data-seq``).
 - **A whole game**, fog off and on: both seats played by the normal AI through the table while the page of one
   player is open; the bytes it received per move.
+- **A map of 180 territories** (drawn by tests/mapdraw.py, as ``--sizes`` draws it): the first load and the bytes a
+  move over a game played by the AI, fog off and on.
 - ``--sizes``: the first load's server-side parts for drawn maps of 42, 110 and 180 territories (no browser).
 
-    .venv/bin/python bench/board_phone.py [--taps 60] [--moves 600] [--sizes]
+    .venv/bin/python bench/board_phone.py [--taps 60] [--moves 600] [--large-moves 300] [--sizes] [--only-large]
 """
 
 from __future__ import annotations
@@ -113,12 +115,20 @@ async def tap_to_board(d: Any, page: Any, locator: Any) -> float:
     raise AssertionError("the tap changed nothing")
 
 
-async def game(tmp: Path, fog: str, run: Any) -> Any:
+async def game(tmp: Path, fog: str, run: Any, upload: dict[str, Any] | None = None) -> Any:
+    """A game of alice and bob, on the classic map or on the map ``upload`` adds (the options of
+    ``/risk map add``), run through ``run(d, board server, browser)``."""
     port = free_port()
     bot = make_bot(tmp / f"{fog}.db", seed=f"phone-{fog}")
     bot.config.web = WebConfig(listen=f"127.0.0.1:{port}", public_url=f"http://127.0.0.1:{port}", secret=SECRET)
     async with OfflineDiscord(bot, strict=True) as d:
-        await start(d, ("alice", "bob"), 0, deployment="auto", fog=fog)
+        settings = {}
+        if upload is not None:
+            d.set_permissions("alice", manage_guild=True)
+            step = await d.send_command("alice", "general", "risk map add", upload)
+            assert not step.problems, step.problems
+            settings["map"] = (await d.bot.store.list_maps(d.guild.id))[0].map_id
+        await start(d, ("alice", "bob"), 0, deployment="auto", fog=fog, **settings)
         async with chromium() as browser:
             return await run(d, bot.board, browser)
 
@@ -230,12 +240,41 @@ async def whole_game(d: Any, server: Any, browser: Any, moves: int) -> dict[str,
     return result
 
 
-def sizes() -> None:
-    """The first load's server-side parts on drawn maps (the page's data, the background), no browser."""
+DRAWN = {42: ((2, 1), (7, 3)), 110: ((2, 1), (11, 5)), 180: ((4, 3), (5, 3))}  # as bench/maps.py draws them
+
+
+def drawn_files(count: int) -> tuple[bytes, dict[str, bytes]]:
+    """A map of ``count`` territories drawn by tests/mapdraw.py: its Domination map file and the others."""
     import mapdraw  # tests/mapdraw.py
 
+    blocks, cells = DRAWN[count]
+    world = mapdraw.draw_world(blocks=blocks, cells=cells, size=(1600, 1000), seed=count)
+    map_text, files, _ = mapdraw.domination_real_files(world, f"sized{count}")
+    return map_text, files
+
+
+def drawn_upload(count: int) -> dict[str, Any]:
+    """The options of ``/risk map add`` adding the drawn map of ``count`` territories."""
+    map_text, files = drawn_files(count)
+    options: dict[str, Any] = {"file": (f"sized{count}.map", map_text)}
+    for key, (name, blob) in zip(("file2", "file3", "file4"), files.items(), strict=True):
+        options[key] = (name, blob)
+    return options
+
+
+def drawn_map(count: int) -> Any:
+    """The drawn map of ``count`` territories, imported and installed in this process; its board."""
     from mapfiles import install
     from mapfiles.domination import import_domination
+
+    map_text, files = drawn_files(count)
+    package = import_domination(map_text, files, f"sized{count}.map")
+    install(package)
+    return package.board
+
+
+def sizes() -> None:
+    """The first load's server-side parts on drawn maps (the page's data, the background), no browser."""
     from present.i18n import map_labels
     from render.geometry import geometry_for
     from web.background import background_png
@@ -243,13 +282,8 @@ def sizes() -> None:
     from web.trace import territory_paths
 
     static = sum((ROOT / "web" / "static" / name).stat().st_size for name in ("board.js", "board.css"))
-    drawn = {42: ((2, 1), (7, 3)), 110: ((2, 1), (11, 5)), 180: ((4, 3), (5, 3))}  # as bench/maps.py draws them
-    for count, (blocks, cells) in drawn.items():
-        world = mapdraw.draw_world(blocks=blocks, cells=cells, size=(1600, 1000), seed=count)
-        map_text, files, _ = mapdraw.domination_real_files(world, f"sized{count}")
-        package = import_domination(map_text, files, f"sized{count}.map")
-        install(package)
-        board = package.board
+    for count in DRAWN:
+        board = drawn_map(count)
         geo = geometry_for(board.id)
         data = {"game": 1, "you": 0, "language": "en",
                 "map": {"width": geo.width, "height": geo.height, "badge": geo.badge_size, "background": "/bg",
@@ -268,13 +302,28 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--taps", type=int, default=60)
     parser.add_argument("--moves", type=int, default=600)
+    parser.add_argument("--large-moves", type=int, default=300)
     parser.add_argument("--sizes", action="store_true")
+    parser.add_argument("--only-large", action="store_true", help="only the map of 180 territories")
     args = parser.parse_args()
     if args.sizes:
         sizes()
         return
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
+        (tmp / "large").mkdir()
+        large = drawn_upload(180)
+        load = await game(tmp / "large", "off", first_load, large)
+        print(f"180 territories: first load {load['total'] / 1000:.1f} KB  " +
+              "  ".join(f"{k} {v / 1000:.1f} KB" for k, v in sorted(load["parts"].items())))
+        for fog in ("off", "on"):
+            (tmp / f"large-{fog}").mkdir()
+            whole = await game(tmp / f"large-{fog}", fog, lambda d, s, b: whole_game(d, s, b, args.large_moves),
+                               large)
+            print(f"180 territories: whole game, fog {fog:3} {whole['per_move'] / 1000:.2f} KB a move over "
+                  f"{whole['moves']} moves ({whole['messages']} messages, to turn {whole['turn']})")
+        if args.only_large:
+            return
         (tmp / "a").mkdir()
         load = await game(tmp / "a", "off", first_load)
         print(f"first load          {load['total'] / 1000:.1f} KB  " +

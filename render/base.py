@@ -159,22 +159,26 @@ def legend_words(capitals: bool) -> tuple[str, ...]:
 
 def _draw_legend(img: Image.Image, labels: Labels, geo: Geometry, capitals: bool,
                  continents: Sequence[tuple[str, tuple[int, int, int]]] = (),
-                 keyed: Sequence[tuple[str, str]] = ()) -> Box:
+                 keyed: Sequence[tuple[str, str]] = (), symbols: bool = True) -> Box:
     """The legend in a corner (the lower left on the classic map), on a dark rounded box: a "+N" tag, a lost
     die and, in a game of capitals, the capital star, each with its meaning in the map's language; then the
     continents that found no room on the map, each name and bonus in its tint beside a swatch of it; then the
-    territories whose name found no room, each number drawn in its place beside the name. Returns its box."""
-    words = [labels.word(w) for w in legend_words(capitals)]
+    territories whose name found no room, each number drawn in its place beside the name. Without ``symbols``
+    (a picture whose marks are drawn by someone else) only the continents and names; with none of them, no
+    legend at all. Returns its box (empty when there is no legend)."""
+    words = [labels.word(w) for w in legend_words(capitals)] if symbols else []
     box, rows = _legend([*words, *(text for text, _ in continents), *(name for _, name in keyed)], geo, len(words))
+    if not rows:
+        return box
     size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
     shade = Image.new("L", size, 0)
     ImageDraw.Draw(shade).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=8, fill=225)
     img.paste(Image.new("RGB", size, style.PANEL_BG), box[:2], shade)
     ImageDraw.Draw(img).rounded_rectangle(box, radius=8, outline=style.PANEL_LINE, width=1)
-    symbols = [sprites.tag("+2"), sprites.die(2, LEGEND_DIE, 26, lost=True), sprites.tag("★")][:len(words)]
+    sprites_of = [sprites.tag("+2"), sprites.die(2, LEGEND_DIE, 26, lost=True), sprites.tag("★")][:len(words)]
     font = layout.legend_font()
     draw = ImageDraw.Draw(img)
-    for sprite, word, (cx, cy, text_x) in zip(symbols, words, rows, strict=False):
+    for sprite, word, (cx, cy, text_x) in zip(sprites_of, words, rows, strict=False):
         img.paste(sprite, (cx - sprite.width // 2, cy - sprite.height // 2), sprite)
         draw.text((text_x, cy), word, font=font, anchor="lm", fill=style.TEXT)
     for (text, tint), (cx, cy, text_x) in zip(continents, rows[len(words):len(words) + len(continents)],
@@ -196,7 +200,11 @@ def words_tint(tint: tuple[int, int, int], background: tuple[int, int, int]) -> 
 
 def _legend(words: list[str], geo: Geometry, column: int = layout.LEGEND_COLUMN_ROWS
             ) -> tuple[Box, list[tuple[int, int, int]]]:
-    return layout.legend_rows(words, geo.height, geo.raw.get("legend", "lower left"), geo.width, column)
+    """The legend's box and rows; no words, no legend: an empty box (it covers nothing) in its corner."""
+    box, rows = layout.legend_rows(words, geo.height, geo.raw.get("legend", "lower left"), geo.width, column)
+    if not words:
+        return (box[0], box[3], box[0], box[3]), []
+    return box, rows
 
 
 def _grown_box(box: Box, by: int, size: tuple[int, int]) -> Box:
@@ -214,7 +222,10 @@ def _plate(img: Image.Image, box: Box) -> None:
 PLATE_RADIUS = 6
 
 
-def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool = False) -> StaticLayers:
+def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool = False,
+                        symbols: bool = True) -> StaticLayers:
+    """The map's fixed layers in a language; ``symbols``: the legend explains the renderer's marks (a "+N" tag,
+    a lost die, the capital star), which a page drawing its own marks leaves out."""
     geo = geometry_for(board.id)
     if set(geo.territories) != set(board.territory_ids):
         raise ValueError(f"the geometry does not match the map “{board.id}”")
@@ -239,7 +250,7 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
     words = {tid: labels.short(board, tid) for tid in geo.territories}
     continent_texts = {cid: layout.continent_text(labels.continent(board, cid), board.continents[cid].bonus)
                        for cid in geo.continent_labels}
-    legend_texts = [labels.word(w) for w in legend_words(capitals)]
+    legend_texts = [labels.word(w) for w in legend_words(capitals)] if symbols else []
     legend_box, _ = _legend(legend_texts, geo, len(legend_texts))
     placed = layout.localise_layout(
         geo.label, geo.raw, words, continent_texts, legend_box, geo.badge_size,
@@ -282,9 +293,10 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
         words_mask.paste(ImageChops.lighter(words_mask.crop((x0, y0, x1, y1)), chalo), (x0, y0))
     legend_box = _draw_legend(fixed, labels, geo, capitals,
                               [(continent_texts[cid], tints[cid]) for cid in placed.in_legend],
-                              [(key, words[tid]) for tid, key in placed.keys.items()])
+                              [(key, words[tid]) for tid, key in placed.keys.items()], symbols)
     assert legend_box == placed.legend
-    plate_draw.rectangle(legend_box, fill=255)
+    if legend_box[0] < legend_box[2]:
+        plate_draw.rectangle(legend_box, fill=255)
     words_mask = ImageChops.lighter(words_mask, legend_mask)
 
     # Which pixels take a fixed colour: the sea, letters, and nearly solid ink.
@@ -315,7 +327,7 @@ def build_static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool =
     palette[PANEL_VALUE * 3: PANEL_VALUE * 3 + 3] = style.PANEL_BG
     taken = tuple((b.box, layout.MARK_WEIGHTS[b.kind]) for b in placed.boxes)
     return StaticLayers(geometry=geo, index=index, static_palette=tuple(palette), panel_height=panel_height,
-                        key=_key(board, labels, capitals), layout=placed, words_mask=words_mask,
+                        key=_key(board, labels, capitals, symbols), layout=placed, words_mask=words_mask,
                         marks_taken=taken, slots=slots)
 
 
@@ -337,19 +349,20 @@ _lock = threading.Lock()
 _layers: dict[str, StaticLayers] = {}
 
 
-def _key(board: Board, labels: Labels, capitals: bool) -> str:
-    return f"{board.id}:{labels.key}" + (":capitals" if capitals else "")
+def _key(board: Board, labels: Labels, capitals: bool, symbols: bool = True) -> str:
+    return f"{board.id}:{labels.key}" + (":capitals" if capitals else "") + ("" if symbols else ":bare")
 
 
-def static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool = False) -> StaticLayers:
-    """The static layer for a board, a language and a legend with or without the capital star (built on first
-    use, then shared)."""
-    key = _key(board, labels, capitals)
+def static_layers(board: Board, labels: Labels = ENGLISH, capitals: bool = False,
+                  symbols: bool = True) -> StaticLayers:
+    """The static layer for a board, a language and a legend with or without the capital star, or without the
+    renderer's marks explained (``symbols``; built on first use, then shared)."""
+    key = _key(board, labels, capitals, symbols)
     layers = _layers.get(key)
     if layers is None:
         with _lock:
             layers = _layers.get(key)
             if layers is None:
-                layers = build_static_layers(board, labels, capitals)
+                layers = build_static_layers(board, labels, capitals, symbols)
                 _layers[key] = layers
     return layers

@@ -8,6 +8,7 @@ Slow (a browser): ``make test-slow`` and CI run it. ``RISK_BOARD_SHOTS=folder`` 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import time
 from collections.abc import AsyncIterator
@@ -210,6 +211,51 @@ async def test_the_reference_turn_takes_at_most_ten_taps(boarded, browser, tmp_p
     assert len({e.get("blitz") for e in turn if e["type"] == "battle" and e.get("blitz") is not None}) == 1
     per_move = (frames["bytes"] - start_bytes) / 7   # the moves sent: trade, place, blitz, move-in, 2 rolls, fortify
     assert per_move <= 20_000, per_move
+    await context.close()
+
+
+async def test_a_blitz_from_the_battle_card_stops_where_the_player_chose(boarded, browser, tmp_path):
+    """Beside the battle card's Blitz, a stop: the blitz ends when the attacking territory is down to that many
+    armies (1, the default, blitzes to the end), with no tap more when it is left alone."""
+    d, server, _base = boarded
+    record, where = await play_until(d, server, reference_ready)
+    seat = record.game().state.current
+    who = "alice" if record.player(seat).user_id == d.user("alice").id else "bob"
+    context, page = await phone(browser)
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    await page.goto(await link_for(d, who))
+    await until(page, f"document.body.dataset.seq === '{record.last_seq}'")
+    taps = Taps(d, page)
+    await taps.tap(page.locator("#trade"))
+    await taps.tap(taps.territory(where["x"]), moves=False)
+    await taps.tap(page.locator("#all-here"))
+    await taps.tap(taps.territory(where["t1"]))                              # one roll: the card offers more
+    game = (await record_of(d)).game()
+    assert game.state.owners[where["t1"]] != seat
+    stop = page.locator("#battle #stop-at")
+    assert await stop.input_value() == "1"                                   # the default: to the end
+    assert await stop.get_attribute("aria-label") == "Stop when your territory is down to this many armies " \
+        "(default 1)"
+    before = game.state.armies[where["x"]]
+    choices = await stop.locator("option").evaluate_all("(o) => o.map((e) => Number(e.value))")
+    assert choices == list(range(1, before))
+    chosen = before - 1
+    assert chosen >= 3, before
+    await stop.select_option(str(chosen))
+    await shot(page, tmp_path, "5-blitz-stop")
+    await taps.tap(page.locator("#battle").get_by_role("button", name="Blitz", exact=True))
+    assert [(m["from"], m["to"], m["stop_at"]) for m in sent if m.get("move") == "blitz"] == \
+        [(where["x"], where["t1"], chosen)]
+    after = (await record_of(d)).game().state
+    events = await d.bot.store.events(record.id)
+    blitz = [e for e in events[record.last_seq:] if e["type"] == "battle" and e.get("blitz") is not None]
+    lost = [e["attacker_losses"] for e in blitz]
+    # A blitz rolls while the territory has more than its stop, one army under its start here: it rolls on only
+    # while it loses nothing, and ends at the first loss (two at most) or with the conquest.
+    assert blitz and sum(lost[:-1]) == 0 and lost[-1] <= 2, lost
+    if after.owners[where["t1"]] != seat:
+        assert after.armies[where["x"]] in (chosen - 1, chosen) and lost[-1] > 0, (before, after.armies)
     await context.close()
 
 

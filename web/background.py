@@ -1,7 +1,9 @@
 """The map's background as the board's page lays it over its own colours: sea, borders, sea routes, names and
-the continents' legend, with every territory's fill left transparent, so the owner colours the page paints under
+continent names, with every territory's fill left transparent, so the owner colours the page paints under
 it show as the renderer's fills and its ink and words stay on top. One picture per map and language, drawn once
-in a worker process and sent with a long cache: it holds nothing of a game (no owner, no army).
+in a worker process and sent with a long cache: it holds nothing of a game (no owner, no army). It has no
+legend of the renderer's marks ("+N", a lost die, the star): the page draws none of them, its own marks explain
+themselves. A legend box remains only on a map whose continent or territory names found no room on it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ def background_png(map_id: str, labels: Labels) -> bytes:
     """The map ``map_id`` without owners, its words in ``labels``, as a palette PNG whose territory fills are
     transparent (their inked edges as ink of the renderer's weight); run in a worker process."""
     geo = geometry_for(map_id)
-    layers = static_layers(load_map(map_id), labels)
+    layers = static_layers(load_map(map_id), labels, symbols=False)
     image = layers.index.crop((0, 0, geo.width, geo.height))
     values = [shape.value for shape in geo.territories.values()]
     image.putpalette(palette_for(layers, dict.fromkeys(values, style.INK)))

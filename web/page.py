@@ -25,6 +25,7 @@ def ui_strings(language: str) -> dict[str, str]:
         "neutral": _("Neutral", lang),
         "attack": _("Attack", lang),
         "blitz": _("Blitz", lang),
+        "blitz_stop": _("Stop when your territory is down to this many armies (default 1)", lang),
         "end_attack": _("End attacks", lang),
         "fortify": _("Fortify", lang),
         "end_turn": _("End turn", lang),

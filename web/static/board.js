@@ -439,10 +439,22 @@ function startBoard(data, token) {
     if (L.occupy) {
       actions.append(...moveIn(L.occupy));
     } else if (L.attack && L.attack[from] && L.attack[from].some((t) => t.to === to)) {
+      const stop = stopAt(from);
       actions.append(button(S.attack_again, () => send({ move: "attack", from: from, to: to }), "go attack"),
-        button(S.blitz, () => send({ move: "blitz", from: from, to: to, stop_at: 1 }), "attack"));
+        button(S.blitz, () => send({ move: "blitz", from: from, to: to, stop_at: stop ? Number(stop.value) : 1 }),
+          "attack"));
+      if (stop) actions.append(stop);
     }
     if (actions.children.length) battleBox.append(actions);
+  }
+  // The blitz's stop, beside its button: the armies the attacking territory keeps (1, the default: to the end).
+  function stopAt(from) {
+    const most = ((board.armies || {})[from] || 0) - 1;
+    if (most < 2) return null;
+    const pick = el("select", { id: "stop-at", "class": "stop-at", "aria-label": S.blitz_stop,
+                                title: S.blitz_stop });
+    for (let n = 1; n <= most; n++) pick.append(el("option", { value: String(n) }, String(n)));
+    return pick;
   }
   function counts(low, high) {   // a few counts to choose in one tap: the least, about half, the most
     return [...new Set([high, Math.max(low, Math.ceil((low + high) / 2)), low])].filter((n) => n >= low && n <= high);
