@@ -26,6 +26,7 @@ from engine.simulate import play_game
 from render.report import encode_report, game_timelapse, render_report
 from store import SQLiteStore
 from store.migrations import migrate_sync
+from table.results import rebuild_ratings
 
 GUILD = 42
 SEATS = 4
@@ -72,7 +73,7 @@ async def store_figures(path: Path, games: int, results: int, players: int, runs
     await store.open()
     try:
         started = time.perf_counter()
-        rated = await store.rebuild_ratings()
+        rated = await rebuild_ratings(store)
         print(f"ratings rebuild: {rated} games ({rated * SEATS} results) in {time.perf_counter() - started:.2f} s")
     finally:
         await store.close()
@@ -82,7 +83,7 @@ async def store_figures(path: Path, games: int, results: int, players: int, runs
     store = SQLiteStore(path, checkpoint_interval=None)
     await store.open()
     try:
-        await store.rebuild_ratings()
+        await rebuild_ratings(store)
         with sqlite3.connect(path) as conn:
             stored = conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
             rated_players = conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0]

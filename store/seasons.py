@@ -19,12 +19,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ratings.ladders import ALL_TIME, LADDERS, rebuild_ladders
-
 from .backend import Backend, Reading, Writing, reads, writes
 from .errors import StoreError
 from .records import RatingRecord, RatingValues
 from .transaction import Step
+
+# The ladders' rows as stored: the season column of a ladder's all-time rating, and the ladders a row may name.
+# They are ``ratings.ladders``' ``ALL_TIME`` and ``LADDERS`` (tests/test_seasons.py holds them equal): the store
+# keeps its own so that it takes nothing from the ratings.
+ALL_TIME = 0
+LADDERS = ("1v1", "ffa")
 
 MAX_SEASON_DAYS = 365
 
@@ -133,18 +137,18 @@ def players_last_seen(games: Iterable[Sequence[Any]]) -> tuple[dict[int, str], d
     return names, last
 
 
-def rebuild_steps(results: Sequence[Any], season_of: Mapping[int, int]) -> list[Step]:
-    """Every ladder rating again from the stored results (``ResultRecord``, in the order their games ended),
-    each game in the season ``season_games`` recorded for it (``season_of``; none: all-time only)."""
+def rebuild_steps(results: Sequence[Any], rebuilt: Mapping[int, Any]) -> list[Step]:
+    """The rows of every ladder rating again: each server's ``RebuiltRatings.ladders`` (``rebuilt``, decided
+    from ``results``, the stored ``ResultRecord`` in the order their games ended)."""
     by_guild: dict[int, dict[int, list[Any]]] = {}
     for r in results:
         by_guild.setdefault(r.guild_id, {}).setdefault(r.game_id, []).append(r)
     steps = [Step("DELETE FROM ladder_ratings")]
     for guild_id, games in by_guild.items():
-        if not guild_id:
+        decided = rebuilt.get(guild_id)
+        if not guild_id or decided is None:
             continue
-        final = rebuild_ladders((game_id, season_of.get(game_id, ALL_TIME), [r.seat_result() for r in rows])
-                                for game_id, rows in games.items())
+        final = decided.ladders
         names, last = players_last_seen(games.values())
         if final:
             steps.append(Step(_LADDER_UPSERT, [(guild_id, ladder, season, u, names[u], x.mu, x.sigma, x.score,

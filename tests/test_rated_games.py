@@ -11,6 +11,7 @@ from engine import Surrender
 from ratings import EARLY_TURNS, MIN_GAMES, REPEAT_LIMIT, REPEAT_WINDOW, Rating, SeatResult, rate_game, rebuild
 from table import Table
 from table.play import apply_action
+from table.results import rebuild_ratings
 
 
 def table_on(store) -> Table:  # noqa: F811
@@ -132,5 +133,5 @@ async def test_the_same_two_players_count_five_rated_games_a_week_and_a_rebuild_
     assert (stats.games, stats.unrated) == (REPEAT_LIMIT, 1)
     history = "SELECT guild_id, user_id, game_id, mu, sigma, score, games FROM rating_history ORDER BY 1, 2, 3"
     before = await db_rows(store, history)
-    await store.rebuild_ratings()
+    await rebuild_ratings(store)
     assert await db_rows(store, history) == before

@@ -16,9 +16,10 @@ from engine import Surrender
 from engine.ai import make_ai
 from engine.summary import placements, turns_played
 from ratings import EARLY_TURNS, MIN_GAMES, Rating, SeatResult, rate_game
-from store import GameRecord, SQLiteStore
+from store import DatabaseError, GameRecord, SQLiteStore
 from store.migrations import LATEST_VERSION
 from table.play import apply_action, start_game
+from table.results import rebuild_ratings, rebuilt
 
 GUILD, CHANNEL = 10, 100
 ALICE, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
@@ -203,7 +204,7 @@ async def test_rebuilding_the_ratings_gives_exactly_the_ratings_of_the_games_one
     history_sql = "SELECT guild_id, user_id, game_id, mu, sigma, score, games FROM rating_history ORDER BY 1, 2, 3"
     incremental = await db_rows(store, ratings_sql), await db_rows(store, history_sql), await db_rows(store, met_sql)
     assert len(incremental[1]) > len(incremental[0]) > 0 and incremental[2]
-    assert await store.rebuild_ratings() == 7
+    assert await rebuild_ratings(store) == 7
     assert (await db_rows(store, ratings_sql), await db_rows(store, history_sql),
             await db_rows(store, met_sql)) == incremental
 
@@ -247,7 +248,15 @@ async def test_the_migration_fills_the_results_of_games_that_ended_before_it(tmp
         for column in ("offer", "offer_message", "takeover_message", "removed_by"):
             conn.execute(f"ALTER TABLE seat_status DROP COLUMN {column}")
         conn.execute("PRAGMA user_version = 3")
+    # The store decides no rating: a store not handed the table's rebuild refuses the upgrade, and changes nothing.
     s = SQLiteStore(path, checkpoint_interval=None)
+    with pytest.raises(DatabaseError, match="ended before ratings were kept"):
+        await s.open()
+    await s.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert not conn.execute("SELECT name FROM sqlite_master WHERE name = 'results'").fetchall()
+    s = SQLiteStore(path, checkpoint_interval=None, rebuild=rebuilt)
     await s.open()
     try:
         assert (await db_rows(s, "PRAGMA user_version"))[0][0] == LATEST_VERSION
@@ -381,5 +390,5 @@ async def test_two_games_ending_at_once_on_one_server_are_rated_one_after_the_ot
     ratings_sql = "SELECT user_id, mu, sigma, games, wins FROM ratings ORDER BY user_id"
     at_once = await db_rows(store, ratings_sql)
     assert len(at_once) == 2
-    assert await store.rebuild_ratings() == 2
+    assert await rebuild_ratings(store) == 2
     assert await db_rows(store, ratings_sql) == at_once
