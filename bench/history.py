@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from ratings import MIN_GAMES
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cogs.records.report import build_report
@@ -89,9 +91,9 @@ async def store_figures(path: Path, games: int, results: int, players: int, runs
             rated_players = conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0]
         print(f"stored results: {stored:,}; rated players: {rated_players:,}")
         for name, call in (
-            ("leaderboard page 1", lambda: store.leaderboard(GUILD, 0, 10)),
-            ("leaderboard page 50", lambda: store.leaderboard(GUILD, 490, 10)),
-            ("player stats", lambda: store.player_stats(GUILD, random.randint(1, players))),
+            ("leaderboard page 1", lambda: store.leaderboard(GUILD, 0, 10, minimum=MIN_GAMES)),
+            ("leaderboard page 50", lambda: store.leaderboard(GUILD, 490, 10, minimum=MIN_GAMES)),
+            ("player stats", lambda: store.player_stats(GUILD, random.randint(1, players), minimum=MIN_GAMES)),
             ("history, server", lambda: store.finished_games(GUILD, None, 0, 10)),
             ("history, channel", lambda: store.finished_games(GUILD, 1007, 0, 10)),
         ):

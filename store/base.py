@@ -143,10 +143,11 @@ class StoreReader(abc.ABC):
 
     # -- results and ratings (store/results.py) ------------------------------------------------------
     @abc.abstractmethod
-    async def player_stats(self, guild_id: int | None, user_id: int, channel_id: int | None = None
-                           ) -> PlayerStats | None:
-        """A player's record on a server: games, wins, placements, reliability, rating (None: no game).
-        Outside a server (``guild_id`` None) the server is the direct message ``channel_id``: its own games only."""
+    async def player_stats(self, guild_id: int | None, user_id: int, channel_id: int | None = None, *,
+                           minimum: int) -> PlayerStats | None:
+        """A player's record on a server: games, wins, placements, reliability, rating (None: no game; the rating
+        only from ``minimum`` games, the caller's ``ratings.MIN_GAMES``). Outside a server (``guild_id`` None) the
+        server is the direct message ``channel_id``: its own games only."""
 
     @abc.abstractmethod
     async def reliability(self, guild_id: int | None, user_ids: Iterable[int], channel_id: int | None = None, *,
@@ -157,9 +158,10 @@ class StoreReader(abc.ABC):
 
     @abc.abstractmethod
     async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10,
-                          channel_id: int | None = None) -> tuple[list[LeaderboardRow], int]:
-        """A page of the server's rated players, best first, and how many are rated (outside a server, of the
-        direct message ``channel_id``)."""
+                          channel_id: int | None = None, *, minimum: int) -> tuple[list[LeaderboardRow], int]:
+        """A page of the server's rated players (those of ``minimum`` games or more, the caller's
+        ``ratings.MIN_GAMES``), best first, and how many they are (outside a server, of the direct message
+        ``channel_id``)."""
 
     @abc.abstractmethod
     async def finished_games(self, guild_id: int | None, channel_id: int | None = None, offset: int = 0,

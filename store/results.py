@@ -571,12 +571,10 @@ class ResultQueries(Backend):
         """A ladder's ratings (store/seasons.py, ``SeasonQueries``)."""
 
     @reads
-    async def player_stats(self, db: Reading, guild_id: int | None, user_id: int, channel_id: int | None = None
-                           ) -> PlayerStats | None:
-        """A player's record on a server (None if they finished no game there); outside a server, in the direct
-        message ``channel_id``."""
-        from ratings import MIN_GAMES
-
+    async def player_stats(self, db: Reading, guild_id: int | None, user_id: int, channel_id: int | None = None,
+                           *, minimum: int) -> PlayerStats | None:
+        """A player's record on a server (None if they finished no game there), their rating from ``minimum``
+        games; outside a server, in the direct message ``channel_id``."""
         guild = guild_id or 0
         scope, scope_r = _where(guild_id, channel_id), _where(guild_id, channel_id, "r.")
         if scope is None or scope_r is None:
@@ -616,23 +614,21 @@ class ResultQueries(Backend):
             favourite_continent=continent[0][0] if continent else None,
             reliability=(own or 0) / own_turns if own_turns else None,
             median_move=statistics.median(r[0] for r in times) if times else None,
-            rating=RatingRecord(*rating[0]) if rating and rating[0][2] >= MIN_GAMES else None)
+            rating=RatingRecord(*rating[0]) if rating and rating[0][2] >= minimum else None)
 
     @reads
     async def leaderboard(self, db: Reading, guild_id: int | None, offset: int = 0, limit: int = 10,
-                          channel_id: int | None = None) -> tuple[list[LeaderboardRow], int]:
-        """A page of the server's rated players (those with enough games), best first, and how many there are;
-        outside a server, of the direct message ``channel_id``."""
-        from ratings import MIN_GAMES
-
+                          channel_id: int | None = None, *, minimum: int) -> tuple[list[LeaderboardRow], int]:
+        """A page of the server's rated players (those with ``minimum`` games or more), best first, and how many
+        there are; outside a server, of the direct message ``channel_id``."""
         if guild_id:
             page, count, place = LEADERBOARD_SQL, _LEADERBOARD_COUNT, [guild_id]
         elif channel_id is not None:
             page, count, place = _DM_LEADERBOARD_SQL, _DM_LEADERBOARD_COUNT, [channel_id]
         else:
             return [], 0
-        rows = await db.fetch(page, (*place, MIN_GAMES, int(limit), int(offset)))
-        total = await db.fetch(count, (*place, MIN_GAMES))
+        rows = await db.fetch(page, (*place, int(minimum), int(limit), int(offset)))
+        total = await db.fetch(count, (*place, int(minimum)))
         return [LeaderboardRow(offset + i + 1, *row) for i, row in enumerate(rows)], int(total[0][0])
 
     @reads

@@ -403,3 +403,12 @@ def test_the_ladders_count_every_rated_game_on_its_ladder_and_season(games):
         assert rating.games == len(mine)
     # Every game the all-time record rated is on exactly one ladder's all-time board.
     assert sum(r.games for (_l, s, _u), r in ladders.items() if s == ALL_TIME) == sum(r.games for r in overall.values())
+
+
+def test_the_store_names_the_ladders_as_the_ratings_do():
+    """store/ keeps the ladders' stored names and the all-time season's number itself (it imports nothing of
+    ratings/): they are the ratings' own."""
+    from ratings import ladders
+    from store import seasons as stored
+
+    assert stored.LADDERS == ladders.LADDERS and stored.ALL_TIME == ladders.ALL_TIME
