@@ -358,7 +358,7 @@ def _migrate(source: str, target: str) -> int:
     from store.transfer import transfer
 
     try:
-        report = asyncio.run(transfer(source, target))
+        report = asyncio.run(transfer(source, target, rebuilt))
     except DatabaseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

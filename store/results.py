@@ -2,16 +2,20 @@
 
 - ``turn_steps``: written with each action, one row per turn (when it started and ended, whether the AI
   played it, whether its time ran out).
-- ``finish_steps``: when a game ends, in the transaction that writes ``game_over``: one result row per seat
-  (``results_of``, from the log and the turns) and the new ratings of its humans (``ratings.rate_game``, by
-  the rules of a rated game: docs/history.md; the rated games the same players played together in the repeat
-  window are read here, ``_repeats``), with a row of rating history each. A game that moved a player's rating
-  is a rated game of theirs: the stats count those, and the others as not rated.
-- ``backfill``: migration 4 fills the results of games that ended before it, from their logs, then rebuilds
-  the ratings.
+- ``result_steps``: when a game ends, in the transaction that writes ``game_over``: one result row per seat
+  (``results_of``, from the log and the turns) and the new ratings of its humans, which ``table/results.py``
+  decides with ``ratings`` from what it read here (``game_rows``, ``rating_rows``, ``recent_games``), with a row
+  of rating history each. A game that moved a player's rating is a rated game of theirs: the stats count those,
+  and the others as not rated.
+- ``backfill``: migration 4 fills the results of games that ended before it, from their logs, then writes the
+  ratings the rebuild the store was handed (``Rebuild``, the table's ``rebuilt``) decides from them.
 - ``ResultQueries``: the reads of the ``/risk stats``, ``leaderboard`` and ``history`` commands, a player's
   reliability (``reliability``, shown in the lobby and checked against a lobby's ``min_reliability``), and the
-  rebuild of every rating (``bot.py ratings rebuild``).
+  rebuild of every rating (``bot.py ratings rebuild``: ``table/results.py`` decides, the store reads the results
+  and writes what it decided in one transaction).
+
+The store decides no rating and imports nothing of ``ratings/``: the thresholds its reads filter by (the games
+before a rating is shown, the early turns of an abandon) are their callers' parameters.
 
 A server is ``guild_id`` 0 for games played outside one, in a direct message: there the records are those of
 that one direct message channel (``_where``), so a user's direct messages never show another user's games,

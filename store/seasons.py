@@ -6,7 +6,8 @@
   exactly one of them ends it and tells the channel.
 - ``ladder_ratings``: each player's rating per ladder, all-time (season ``ALL_TIME``) and per season; written in
   the transaction that stores a game's results (``ladder_steps``, called by ``results.finish_steps`` with the
-  players the all-time rating moved), and rebuilt from the results (``rebuilt_ladders``).
+  players the all-time rating moved), and written again by a rebuild (``rebuild_steps``: the ladders
+  ``table/results.py`` decided from the results).
 - ``season_games``: the season each rated game counted in, so a rebuild puts every game where it was counted. A
   game counts in the season whose time, ``[started_at, ends_at)`` (or up to an early end), holds the moment it
   ended, whatever order a restart handles due turns and due seasons in.
