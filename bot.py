@@ -50,6 +50,7 @@ from store import DatabaseError, Shards, Store, logs, redacted, store_for
 from store.export import add_commands as add_store_commands
 from store.export import run as run_store_command
 from table import Clock, Limits
+from table.results import rebuild_ratings, rebuilt
 from web.config import WebConfig
 
 log = logging.getLogger("risk")
@@ -141,7 +142,7 @@ class _Risk(_Bot):
         workers.configure(config.render_processes)
         self.clock = Clock()
         # One bot process per SQLite file; the store's times are the bot's clock's (the console moves it forward).
-        self.store: Store = store or store_for(config.database, bot=True, clock=self.clock)
+        self.store: Store = store or store_for(config.database, bot=True, clock=self.clock, rebuild=rebuilt)
         self.extensions_loaded: list[str] = []
         self.owned_shards: Shards | None = None
         self._services: Services | None = None
@@ -357,7 +358,7 @@ def _migrate(source: str, target: str) -> int:
     from store.transfer import transfer
 
     try:
-        report = asyncio.run(transfer(source, target))
+        report = asyncio.run(transfer(source, target, rebuilt))
     except DatabaseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -367,7 +368,7 @@ def _migrate(source: str, target: str) -> int:
 
 
 async def _rebuild_ratings(db: str) -> int:
-    store = store_for(db)
+    store = store_for(db, rebuild=rebuilt)
     try:
         await store.open()
     except DatabaseError as exc:
@@ -375,7 +376,7 @@ async def _rebuild_ratings(db: str) -> int:
         return 1
     try:
         started = time.perf_counter()
-        games = await store.rebuild_ratings()
+        games = await rebuild_ratings(store)
     finally:
         await store.close()
     print(f"ratings rebuilt: {games} finished games in {time.perf_counter() - started:.1f} s")

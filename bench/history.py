@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from ratings import MIN_GAMES
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cogs.records.report import build_report
@@ -26,6 +28,7 @@ from engine.simulate import play_game
 from render.report import encode_report, game_timelapse, render_report
 from store import SQLiteStore
 from store.migrations import migrate_sync
+from table.results import rebuild_ratings
 
 GUILD = 42
 SEATS = 4
@@ -72,7 +75,7 @@ async def store_figures(path: Path, games: int, results: int, players: int, runs
     await store.open()
     try:
         started = time.perf_counter()
-        rated = await store.rebuild_ratings()
+        rated = await rebuild_ratings(store)
         print(f"ratings rebuild: {rated} games ({rated * SEATS} results) in {time.perf_counter() - started:.2f} s")
     finally:
         await store.close()
@@ -82,15 +85,15 @@ async def store_figures(path: Path, games: int, results: int, players: int, runs
     store = SQLiteStore(path, checkpoint_interval=None)
     await store.open()
     try:
-        await store.rebuild_ratings()
+        await rebuild_ratings(store)
         with sqlite3.connect(path) as conn:
             stored = conn.execute("SELECT COUNT(*) FROM results").fetchone()[0]
             rated_players = conn.execute("SELECT COUNT(*) FROM ratings").fetchone()[0]
         print(f"stored results: {stored:,}; rated players: {rated_players:,}")
         for name, call in (
-            ("leaderboard page 1", lambda: store.leaderboard(GUILD, 0, 10)),
-            ("leaderboard page 50", lambda: store.leaderboard(GUILD, 490, 10)),
-            ("player stats", lambda: store.player_stats(GUILD, random.randint(1, players))),
+            ("leaderboard page 1", lambda: store.leaderboard(GUILD, 0, 10, minimum=MIN_GAMES)),
+            ("leaderboard page 50", lambda: store.leaderboard(GUILD, 490, 10, minimum=MIN_GAMES)),
+            ("player stats", lambda: store.player_stats(GUILD, random.randint(1, players), minimum=MIN_GAMES)),
             ("history, server", lambda: store.finished_games(GUILD, None, 0, 10)),
             ("history, channel", lambda: store.finished_games(GUILD, 1007, 0, 10)),
         ):

@@ -46,16 +46,18 @@ from .records import (
     UserPrefs,
     known_time_zone,
 )
-from .results import FinishedGame, LeaderboardRow, PlayerStats, ResultRecord
+from .results import FinishedGame, LeaderboardRow, PlayerStats, Rebuild, ResultRecord
 from .sqlite import DEFAULT_PATH, SQLiteStore, open_store
 
 
-def store_for(database: str | os.PathLike[str], *, bot: bool = False, **options: Any) -> Store:
+def store_for(database: str | os.PathLike[str], *, bot: bool = False, rebuild: Rebuild | None = None,
+              **options: Any) -> Store:
     """The store (not yet open) for a database setting: a ``postgresql://`` URL, or the path of a SQLite file.
-    ``bot``: the bot runs on it; a SQLite file then has this one bot process (``sole_process``)."""
+    ``bot``: the bot runs on it; a SQLite file then has this one bot process (``sole_process``). ``rebuild``
+    (``table.results.rebuilt``): what rates the games an old SQLite file's migrations backfill."""
     if isinstance(database, str) and is_postgres_url(database):
         return PostgresStore(database.strip(), **options)
-    return SQLiteStore(database, sole_process=bot, **options)
+    return SQLiteStore(database, sole_process=bot, rebuild=rebuild, **options)
 
 
 __all__ = [

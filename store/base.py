@@ -28,7 +28,7 @@ from .records import (
     StoredOrders,
     UserPrefs,
 )
-from .results import FinishedGame, LeaderboardRow, PlayerStats, Reliability, ResultRecord
+from .results import FinishedGame, LeaderboardRow, PlayerStats, Rebuild, Reliability, ResultRecord
 from .seasons import Season
 from .tournaments import EntrantRecord, TeamRecord, TournamentRecord, TournamentView
 
@@ -143,22 +143,25 @@ class StoreReader(abc.ABC):
 
     # -- results and ratings (store/results.py) ------------------------------------------------------
     @abc.abstractmethod
-    async def player_stats(self, guild_id: int | None, user_id: int, channel_id: int | None = None
-                           ) -> PlayerStats | None:
-        """A player's record on a server: games, wins, placements, reliability, rating (None: no game).
-        Outside a server (``guild_id`` None) the server is the direct message ``channel_id``: its own games only."""
+    async def player_stats(self, guild_id: int | None, user_id: int, channel_id: int | None = None, *,
+                           minimum: int) -> PlayerStats | None:
+        """A player's record on a server: games, wins, placements, reliability, rating (None: no game; the rating
+        only from ``minimum`` games, the caller's ``ratings.MIN_GAMES``). Outside a server (``guild_id`` None) the
+        server is the direct message ``channel_id``: its own games only."""
 
     @abc.abstractmethod
-    async def reliability(self, guild_id: int | None, user_ids: Iterable[int], channel_id: int | None = None
-                          ) -> dict[int, Reliability]:
+    async def reliability(self, guild_id: int | None, user_ids: Iterable[int], channel_id: int | None = None, *,
+                          early_turns: int) -> dict[int, Reliability]:
         """Each player's reliability over their last finished games on a server (docs/history.md,
-        "Reliability"); outside a server, in the direct message ``channel_id``."""
+        "Reliability"); outside a server, in the direct message ``channel_id``. ``early_turns``: a loss with fewer
+        turns of one's own is a game left (``ratings.EARLY_TURNS``, passed by the caller)."""
 
     @abc.abstractmethod
     async def leaderboard(self, guild_id: int | None, offset: int = 0, limit: int = 10,
-                          channel_id: int | None = None) -> tuple[list[LeaderboardRow], int]:
-        """A page of the server's rated players, best first, and how many are rated (outside a server, of the
-        direct message ``channel_id``)."""
+                          channel_id: int | None = None, *, minimum: int) -> tuple[list[LeaderboardRow], int]:
+        """A page of the server's rated players (those of ``minimum`` games or more, the caller's
+        ``ratings.MIN_GAMES``), best first, and how many they are (outside a server, of the direct message
+        ``channel_id``)."""
 
     @abc.abstractmethod
     async def finished_games(self, guild_id: int | None, channel_id: int | None = None, offset: int = 0,
@@ -393,8 +396,9 @@ class Store(StoreReader):
 
     # -- results and ratings (store/results.py) ------------------------------------------------------
     @abc.abstractmethod
-    async def rebuild_ratings(self) -> int:
-        """Recompute every rating from the stored results in the order the games ended; the games rated."""
+    async def rebuild_ratings(self, rebuild: Rebuild) -> int:
+        """Every rating again, as ``rebuild`` (``table/results.py``) decides them from the stored results in the
+        order the games ended, written in the transaction that reads them; the games rated."""
 
     # -- seasons (store/seasons.py) ---------------------------------------------------------------------
     @abc.abstractmethod

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
+from .errors import DatabaseError
 from .schema import STEPS
+
+if TYPE_CHECKING:
+    from .results import Rebuild
 
 # 1: games, seats, the event log and processed interactions.
 _V1 = """
@@ -489,20 +494,32 @@ MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V_ANNOUNCED, _V_MAPS, _V_PAN
 LATEST_VERSION = len(MIGRATIONS)
 
 
-def _fill_results(conn: sqlite3.Connection) -> None:
+def _fill_results(conn: sqlite3.Connection, rebuild: Rebuild | None) -> None:
     from .results import backfill
 
-    backfill(conn)
+    backfill(conn, _rater(conn, rebuild))
 
 
-def _fill_ladders(conn: sqlite3.Connection) -> None:
+def _fill_ladders(conn: sqlite3.Connection, rebuild: Rebuild | None) -> None:
     from .results import backfill_ladders
 
-    backfill_ladders(conn)
+    backfill_ladders(conn, _rater(conn, rebuild))
 
 
-# Work a step needs beyond its SQL, run after it in the same transaction (on the plain ``sqlite3`` connection).
-AFTER: dict[int, Callable[[sqlite3.Connection], None]] = {4: _fill_results}
+def _rater(conn: sqlite3.Connection, rebuild: Rebuild | None) -> Rebuild:
+    """What rates the games a backfill finds: the rebuild the store was handed (``table.results.rebuilt``; the
+    store decides no rating). A database with finished games to rate needs one: it is refused, untouched, without."""
+    if rebuild is not None:
+        return rebuild
+    if conn.execute("SELECT 1 FROM games WHERE status = 'finished' LIMIT 1").fetchone():
+        raise DatabaseError("The database holds games that ended before ratings were kept; upgrade it with the bot "
+                            "(bot.py), which rates them.")
+    return lambda results, season_of: {}
+
+
+# Work a step needs beyond its SQL, run after it in the same transaction (on the plain ``sqlite3`` connection),
+# given the rebuild that rates the games the backfills find (``SQLiteStore(rebuild=...)``, ``migrate_sync``).
+AFTER: dict[int, Callable[[sqlite3.Connection, Rebuild | None], None]] = {4: _fill_results}
 AFTER[MIGRATIONS.index(_V_SEASONS) + 1] = _fill_ladders
 
 
@@ -520,7 +537,7 @@ def statements(script: str) -> Iterator[str]:
         raise ValueError(f"incomplete SQL statement in a migration: {buffer.strip()[:60]!r}")
 
 
-def migrate_sync(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> int:
+def migrate_sync(conn: sqlite3.Connection, target: int = LATEST_VERSION, rebuild: Rebuild | None = None) -> int:
     """Bring a plain ``sqlite3`` connection (autocommit) up to ``target`` in one transaction; return the version.
 
     The store migrates through aiosqlite at open; this twin serves tools and tests.
@@ -532,7 +549,7 @@ def migrate_sync(conn: sqlite3.Connection, target: int = LATEST_VERSION) -> int:
             for statement in statements(MIGRATIONS[number]):
                 conn.execute(statement)
             if number + 1 in AFTER:
-                AFTER[number + 1](conn)
+                AFTER[number + 1](conn, rebuild)
         if target > version:
             conn.execute(f"PRAGMA user_version = {int(target)}")
         conn.execute("COMMIT")

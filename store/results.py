@@ -2,16 +2,20 @@
 
 - ``turn_steps``: written with each action, one row per turn (when it started and ended, whether the AI
   played it, whether its time ran out).
-- ``finish_steps``: when a game ends, in the transaction that writes ``game_over``: one result row per seat
-  (``results_of``, from the log and the turns) and the new ratings of its humans (``ratings.rate_game``, by
-  the rules of a rated game: docs/history.md; the rated games the same players played together in the repeat
-  window are read here, ``_repeats``), with a row of rating history each. A game that moved a player's rating
-  is a rated game of theirs: the stats count those, and the others as not rated.
-- ``backfill``: migration 4 fills the results of games that ended before it, from their logs, then rebuilds
-  the ratings.
+- ``result_steps``: when a game ends, in the transaction that writes ``game_over``: one result row per seat
+  (``results_of``, from the log and the turns) and the new ratings of its humans, which ``table/results.py``
+  decides with ``ratings`` from what it read here (``game_rows``, ``rating_rows``, ``recent_games``), with a row
+  of rating history each. A game that moved a player's rating is a rated game of theirs: the stats count those,
+  and the others as not rated.
+- ``backfill``: migration 4 fills the results of games that ended before it, from their logs, then writes the
+  ratings the rebuild the store was handed (``Rebuild``, the table's ``rebuilt``) decides from them.
 - ``ResultQueries``: the reads of the ``/risk stats``, ``leaderboard`` and ``history`` commands, a player's
   reliability (``reliability``, shown in the lobby and checked against a lobby's ``min_reliability``), and the
-  rebuild of every rating (``bot.py ratings rebuild``).
+  rebuild of every rating (``bot.py ratings rebuild``: ``table/results.py`` decides, the store reads the results
+  and writes what it decided in one transaction).
+
+The store decides no rating and imports nothing of ``ratings/``: the thresholds its reads filter by (the games
+before a rating is shown, the early turns of an abandon) are their callers' parameters.
 
 A server is ``guild_id`` 0 for games played outside one, in a direct message: there the records are those of
 that one direct message channel (``_where``), so a user's direct messages never show another user's games,
@@ -25,15 +29,13 @@ import json
 import logging
 import sqlite3
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import Event
 from engine.ai import version_of
 from engine.summary import favourite_continents, placements, teams, turns_played
-from ratings import EARLY_TURNS, SeatResult, rebuild
-from ratings.model import Circles
 
 from .backend import Backend, Reading, Writing, reads, writes
 from .errors import StoreError
@@ -113,12 +115,21 @@ class ResultRecord:
     def human_share(self) -> float:
         return 1.0 if not self.turns else (self.turns - self.ai_turns) / self.turns
 
-    def seat_result(self) -> SeatResult:
-        own = self.turns if self.user_id is None else self.turns - self.ai_turns
-        return SeatResult(user_id=self.user_id, ai_level=self.ai_level, placement=self.placement, team=self.team,
-                          human_share=self.human_share, own_turns=own, ended_at=self.ended_at, seat=self.seat,
-                          substitute=self.since_turn > 0, removed_by=self.removed_by, went_out=self.went_out,
-                          ai_version=self.ai_version)
+
+@dataclass(frozen=True)
+class RebuiltRatings:
+    """A server's ratings decided again from its stored results, in the order its games ended (by the table,
+    ``table/results.py`` ``rebuilt``): what the store writes in place of every rating."""
+
+    ratings: Mapping[int, RatingValues]                   # user -> rating over every game
+    met: Mapping[int, Mapping[int, bool]]                 # user -> opponent -> whether that opponent was trusted
+    history: Sequence[tuple[int, int, RatingValues]]      # (game, user, the user's rating after it), in order
+    ladders: Mapping[tuple[str, int, int], RatingValues] = field(default_factory=dict)  # (ladder, season, user)
+
+
+# Decides every rating again from the stored results (in the order their games ended) and the season each game
+# counted in (``season_games``): by server. The table's ``rebuilt``; the migrations' backfills are handed one.
+Rebuild = Callable[[Sequence["ResultRecord"], Mapping[int, int]], Mapping[int, RebuiltRatings]]
 
 
 # The columns of migration 4 (its backfill writes them), then those of later steps.
@@ -355,40 +366,42 @@ def result_steps(guild_id: int, game_id: int, results: Sequence[ResultRecord], c
             *([Step(_MET_UPSERT, pairs, many=True)] if pairs else [])]
 
 
-def _rebuilt_ratings(results: Sequence[ResultRecord], *, met: bool = True) -> list[Step]:
-    """Every rating and its history again, from results in the order their games ended. ``met``: with whom the
-    players met (false for migration 4's backfill, before the tables of migration 15 exist)."""
+def _rebuilt_ratings(results: Sequence[ResultRecord], rebuilt: Mapping[int, RebuiltRatings], *,
+                    met: bool = True) -> list[Step]:
+    """The rows of every rating and its history again (``rebuilt``, decided from ``results``). ``met``: with whom
+    the players met (false for migration 4's backfill, before the tables of migration 15 exist)."""
     by_guild: dict[int, dict[int, list[ResultRecord]]] = {}
     for r in results:
         by_guild.setdefault(r.guild_id, {}).setdefault(r.game_id, []).append(r)
     steps = [Step("DELETE FROM ratings"), Step("DELETE FROM rating_history"),
              *([Step("DELETE FROM rated_opponents")] if met else [])]
     for guild_id, games in by_guild.items():
-        circles = Circles()
-        final, history = rebuild(((game_id, [r.seat_result() for r in rows]) for game_id, rows in games.items()),
-                                 circles)
+        decided = rebuilt.get(guild_id)
+        if decided is None:
+            continue
         ended = {game_id: rows[0].ended_at for game_id, rows in games.items()}
         names, last = players_last_seen(games.values())
-        if final:
+        if decided.ratings:
             rows = [(guild_id, u, names[u], x.mu, x.sigma, x.score, x.games, x.wins, last[u], x.trusted,
-                     int(x.established)) for u, x in sorted(final.items())]
+                     int(x.established)) for u, x in sorted(decided.ratings.items())]
             steps.append(Step(_RATING_UPSERT, rows, many=True) if met else
                          Step(_RATING_UPSERT_V4, [row[:9] for row in rows], many=True))
-        pairs = [(guild_id, u, o, int(t)) for u, circle in sorted(circles.met.items())
+        pairs = [(guild_id, u, o, int(t)) for u, circle in sorted(decided.met.items())
                  for o, t in sorted(circle.items())]
         if pairs and met:
             steps.append(Step(_MET_UPSERT, pairs, many=True))
-        if history:
+        if decided.history:
             steps.append(Step(_HISTORY_INSERT, [(guild_id, u, g, x.mu, x.sigma, x.score, x.games, ended[g])
-                                                for g, u, x in history], many=True))
+                                                for g, u, x in decided.history], many=True))
     return steps
 
 
 _ALL_RESULTS = f"SELECT {_RESULT_COLUMNS} FROM results ORDER BY ended_at, game_id, seat, since_turn"
 
 
-def backfill(conn: sqlite3.Connection) -> None:
-    """Migration 4: the results of every game that already ended, from its log, then the ratings they give."""
+def backfill(conn: sqlite3.Connection, rebuild: Rebuild) -> None:
+    """Migration 4: the results of every game that already ended, from its log, then the ratings they give
+    (decided by ``rebuild``, which the migration runner is handed)."""
     games = conn.execute("SELECT id, guild_id, channel_id, updated_at FROM games WHERE status = 'finished' "
                          "ORDER BY updated_at, id").fetchall()
     for game_id, guild_id, channel_id, ended_at in games:
@@ -403,18 +416,20 @@ def backfill(conn: sqlite3.Connection) -> None:
         results = results_of(game_id, guild_id, channel_id, players, events, [], booted, ended_at)
         conn.executemany(f"INSERT INTO results ({_V4_COLUMNS}) VALUES ({', '.join('?' * 17)})",
                          [_result_row(r)[:17] for r in results])
-    rows = conn.execute(f"SELECT {_V4_COLUMNS} FROM results ORDER BY ended_at, game_id, seat")
-    for step in _rebuilt_ratings([_result(r) for r in rows], met=False):
+    results = [_result(r) for r in conn.execute(f"SELECT {_V4_COLUMNS} FROM results ORDER BY ended_at, game_id, seat")]
+    for step in _rebuilt_ratings(results, rebuild(results, {}), met=False):
         if step.many:
             conn.executemany(step.sql, step.params)
         else:
             conn.execute(step.sql, step.params)
 
 
-def backfill_ladders(conn: sqlite3.Connection) -> None:
-    """The migration of seasons: the all-time ladders of the games that already ended, from their results."""
-    rows = conn.execute(f"SELECT {_V4_COLUMNS}, since_turn FROM results ORDER BY ended_at, game_id, seat, since_turn")
-    for step in rebuild_steps([_result(r) for r in rows], {}):   # the columns of its time
+def backfill_ladders(conn: sqlite3.Connection, rebuild: Rebuild) -> None:
+    """The migration of seasons: the all-time ladders of the games that already ended, from their results
+    (decided by ``rebuild``, which the migration runner is handed)."""
+    results = [_result(r) for r in conn.execute(
+        f"SELECT {_V4_COLUMNS}, since_turn FROM results ORDER BY ended_at, game_id, seat, since_turn")]
+    for step in rebuild_steps(results, rebuild(results, {})):   # the columns of its time
         if step.many:
             conn.executemany(step.sql, step.params)
         else:
@@ -457,17 +472,17 @@ class Reliability:
         return not self.new and percent is not None and percent >= RELIABLE_PERCENT
 
 
-def reliability_of(rows: Iterable[tuple[int, ...]]) -> Reliability:
+def reliability_of(rows: Iterable[tuple[int, ...]], early_turns: int) -> Reliability:
     """A player's reliability from their results, one ``(turns, ai_turns, missed, placement, ai_took_over,
     most turns of any seat of that game, its round limit or 0)`` each, then optionally whether they were a
     substitute (they took the seat on after its first player, ``since_turn``), whether another player removed them
     (a kick: not their act) and whether they were still in at the end (a game ended by the standings).
 
     A game is abandoned when the AI took the seat over (missed turns in a row, or the player left), or when the
-    player lost having played fewer than ``EARLY_TURNS`` turns of their own (an early surrender, a kick: the
-    results cannot tell these from an early elimination, which is rare), unless they were still playing when the
-    game reached its round limit. The turns the AI played after taking the seat over are not due to them: the
-    abandon counts them."""
+    player lost having played fewer than ``early_turns`` (the caller's ``ratings.EARLY_TURNS``) turns of their own
+    (an early surrender, a kick: the results cannot tell these from an early elimination, which is rare), unless
+    they were still playing when the game reached its round limit. The turns the AI played after taking the seat
+    over are not due to them: the abandon counts them."""
     games = abandoned = turns = on_time = 0
     for seat_turns, ai_turns, missed, placement, took_over, longest, round_limit, *more in rows:
         own = seat_turns - ai_turns
@@ -475,7 +490,7 @@ def reliability_of(rows: Iterable[tuple[int, ...]]) -> Reliability:
         standing_at_limit = 0 < round_limit <= longest and seat_turns >= longest - 1
         # A substitute who lost after a few turns did not leave: they took the seat on late; nor did a player
         # another removed, or one still in when the game ended by the standings.
-        left = placement > 1 and own < EARLY_TURNS and not standing_at_limit and not any(more)
+        left = placement > 1 and own < early_turns and not standing_at_limit and not any(more)
         abandoned += bool(took_over) or left
         turns += own + missed
         on_time += own
@@ -560,12 +575,10 @@ class ResultQueries(Backend):
         """A ladder's ratings (store/seasons.py, ``SeasonQueries``)."""
 
     @reads
-    async def player_stats(self, db: Reading, guild_id: int | None, user_id: int, channel_id: int | None = None
-                           ) -> PlayerStats | None:
-        """A player's record on a server (None if they finished no game there); outside a server, in the direct
-        message ``channel_id``."""
-        from ratings import MIN_GAMES
-
+    async def player_stats(self, db: Reading, guild_id: int | None, user_id: int, channel_id: int | None = None,
+                           *, minimum: int) -> PlayerStats | None:
+        """A player's record on a server (None if they finished no game there), their rating from ``minimum``
+        games; outside a server, in the direct message ``channel_id``."""
         guild = guild_id or 0
         scope, scope_r = _where(guild_id, channel_id), _where(guild_id, channel_id, "r.")
         if scope is None or scope_r is None:
@@ -605,23 +618,21 @@ class ResultQueries(Backend):
             favourite_continent=continent[0][0] if continent else None,
             reliability=(own or 0) / own_turns if own_turns else None,
             median_move=statistics.median(r[0] for r in times) if times else None,
-            rating=RatingRecord(*rating[0]) if rating and rating[0][2] >= MIN_GAMES else None)
+            rating=RatingRecord(*rating[0]) if rating and rating[0][2] >= minimum else None)
 
     @reads
     async def leaderboard(self, db: Reading, guild_id: int | None, offset: int = 0, limit: int = 10,
-                          channel_id: int | None = None) -> tuple[list[LeaderboardRow], int]:
-        """A page of the server's rated players (those with enough games), best first, and how many there are;
-        outside a server, of the direct message ``channel_id``."""
-        from ratings import MIN_GAMES
-
+                          channel_id: int | None = None, *, minimum: int) -> tuple[list[LeaderboardRow], int]:
+        """A page of the server's rated players (those with ``minimum`` games or more), best first, and how many
+        there are; outside a server, of the direct message ``channel_id``."""
         if guild_id:
             page, count, place = LEADERBOARD_SQL, _LEADERBOARD_COUNT, [guild_id]
         elif channel_id is not None:
             page, count, place = _DM_LEADERBOARD_SQL, _DM_LEADERBOARD_COUNT, [channel_id]
         else:
             return [], 0
-        rows = await db.fetch(page, (*place, MIN_GAMES, int(limit), int(offset)))
-        total = await db.fetch(count, (*place, MIN_GAMES))
+        rows = await db.fetch(page, (*place, int(minimum), int(limit), int(offset)))
+        total = await db.fetch(count, (*place, int(minimum)))
         return [LeaderboardRow(offset + i + 1, *row) for i, row in enumerate(rows)], int(total[0][0])
 
     @reads
@@ -695,7 +706,7 @@ class ResultQueries(Backend):
 
     @reads
     async def reliability(self, db: Reading, guild_id: int | None, user_ids: Iterable[int],
-                          channel_id: int | None = None) -> dict[int, Reliability]:
+                          channel_id: int | None = None, *, early_turns: int) -> dict[int, Reliability]:
         """The reliability of each of ``user_ids`` over their last ``RELIABILITY_GAMES`` finished games on a
         server (an empty ``Reliability`` for one with none); outside a server, in the direct message
         ``channel_id``."""
@@ -712,19 +723,20 @@ class ResultQueries(Backend):
                 "r.removed_by, r.went_out "
                 f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} AND r.user_id = ? "
                 "ORDER BY r.ended_at DESC, r.game_id DESC LIMIT ?", (*place, user, RELIABILITY_GAMES))
-            out[user] = reliability_of((int(a), int(b), int(c), int(d), bool(e), int(f), _round_limit(g),
-                                        int(h) > 0, i is not None, j is not None and not j)
-                                       for a, b, c, d, e, f, g, h, i, j in rows)
+            out[user] = reliability_of([(int(a), int(b), int(c), int(d), bool(e), int(f), _round_limit(g),
+                                         int(h) > 0, i is not None, j is not None and not j)
+                                        for a, b, c, d, e, f, g, h, i, j in rows], early_turns)
         return out
 
     @writes
-    async def rebuild_ratings(self, db: Writing) -> int:
-        """Recompute every rating and its history from the stored results, in the order the games ended.
-        Returns the number of games rated."""
+    async def rebuild_ratings(self, db: Writing, rebuild: Rebuild) -> int:
+        """Every rating, its history and the ladders again, as ``rebuild`` decides them from the stored results
+        (read and written in one transaction). Returns the number of games rated."""
         rows = await db.fetch(_ALL_RESULTS)
         results = [_result(r) for r in rows]
         season_of = {int(r[0]): int(r[1]) for r in await db.fetch("SELECT game_id, season FROM season_games")}
-        await db.commit(*_rebuilt_ratings(results), *rebuild_steps(results, season_of))
+        rebuilt = rebuild(results, season_of)
+        await db.commit(*_rebuilt_ratings(results, rebuilt), *rebuild_steps(results, rebuilt))
         return len({r.game_id for r in results})
 
 

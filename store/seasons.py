@@ -6,7 +6,8 @@
   exactly one of them ends it and tells the channel.
 - ``ladder_ratings``: each player's rating per ladder, all-time (season ``ALL_TIME``) and per season; written in
   the transaction that stores a game's results (``ladder_steps``, called by ``results.finish_steps`` with the
-  players the all-time rating moved), and rebuilt from the results (``rebuilt_ladders``).
+  players the all-time rating moved), and written again by a rebuild (``rebuild_steps``: the ladders
+  ``table/results.py`` decided from the results).
 - ``season_games``: the season each rated game counted in, so a rebuild puts every game where it was counted. A
   game counts in the season whose time, ``[started_at, ends_at)`` (or up to an early end), holds the moment it
   ended, whatever order a restart handles due turns and due seasons in.
@@ -19,12 +20,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ratings.ladders import ALL_TIME, LADDERS, rebuild_ladders
-
 from .backend import Backend, Reading, Writing, reads, writes
 from .errors import StoreError
 from .records import RatingRecord, RatingValues
 from .transaction import Step
+
+# The ladders' rows as stored: the season column of a ladder's all-time rating, and the ladders a row may name.
+# They are ``ratings.ladders``' ``ALL_TIME`` and ``LADDERS`` (tests/test_seasons.py holds them equal): the store
+# keeps its own so that it takes nothing from the ratings.
+ALL_TIME = 0
+LADDERS = ("1v1", "ffa")
 
 MAX_SEASON_DAYS = 365
 
@@ -133,18 +138,18 @@ def players_last_seen(games: Iterable[Sequence[Any]]) -> tuple[dict[int, str], d
     return names, last
 
 
-def rebuild_steps(results: Sequence[Any], season_of: Mapping[int, int]) -> list[Step]:
-    """Every ladder rating again from the stored results (``ResultRecord``, in the order their games ended),
-    each game in the season ``season_games`` recorded for it (``season_of``; none: all-time only)."""
+def rebuild_steps(results: Sequence[Any], rebuilt: Mapping[int, Any]) -> list[Step]:
+    """The rows of every ladder rating again: each server's ``RebuiltRatings.ladders`` (``rebuilt``, decided
+    from ``results``, the stored ``ResultRecord`` in the order their games ended)."""
     by_guild: dict[int, dict[int, list[Any]]] = {}
     for r in results:
         by_guild.setdefault(r.guild_id, {}).setdefault(r.game_id, []).append(r)
     steps = [Step("DELETE FROM ladder_ratings")]
     for guild_id, games in by_guild.items():
-        if not guild_id:
+        decided = rebuilt.get(guild_id)
+        if not guild_id or decided is None:
             continue
-        final = rebuild_ladders((game_id, season_of.get(game_id, ALL_TIME), [r.seat_result() for r in rows])
-                                for game_id, rows in games.items())
+        final = decided.ladders
         names, last = players_last_seen(games.values())
         if final:
             steps.append(Step(_LADDER_UPSERT, [(guild_id, ladder, season, u, names[u], x.mu, x.sigma, x.score,

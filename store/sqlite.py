@@ -18,8 +18,9 @@ import stat
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
@@ -30,6 +31,9 @@ from .migrations import AFTER, LATEST_VERSION, MIGRATIONS, statements
 from .process_lock import ProcessLock
 from .sql import RUNNING_GAMES_SQL, SQLStore
 from .transaction import Reader, Transaction, run_on_connection
+
+if TYPE_CHECKING:
+    from .results import Rebuild
 
 log = logging.getLogger(__name__)
 DEFAULT_PATH = Path("data/risk.sqlite3")
@@ -95,6 +99,12 @@ def _newer_schema(path: str | Path, version: int) -> DatabaseError:
 
 
 
+def _after(hook: Callable[[sqlite3.Connection, Rebuild | None], None], rebuild: Rebuild | None,
+           conn: sqlite3.Connection) -> None:
+    """A migration step's work beyond its SQL (``migrations.AFTER``), handed the store's rebuild."""
+    hook(conn, rebuild)
+
+
 class SQLiteStore(SQLStore):
     """The store in one SQLite file: WAL journal, foreign keys on, one connection for every read and write.
 
@@ -108,7 +118,8 @@ class SQLiteStore(SQLStore):
 
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH, *, synchronous: str = "NORMAL",
                  busy_timeout_ms: int = 5000, cache_size: int = 2048, checkpoint_interval: float | None = 0.05,
-                 clock: Callable[[], float] = time.time, sole_process: bool = False) -> None:
+                 clock: Callable[[], float] = time.time, sole_process: bool = False,
+                 rebuild: Rebuild | None = None) -> None:
         if synchronous.upper() not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS_MODES)}")
         super().__init__(cache_size=cache_size, clock=clock)
@@ -116,6 +127,7 @@ class SQLiteStore(SQLStore):
         self.synchronous = synchronous.upper()
         self.busy_timeout_ms = int(busy_timeout_ms)
         self.checkpoint_interval = checkpoint_interval
+        self.rebuild = rebuild   # how the historical migrations' backfills rate (``migrations.AFTER``)
         self._db: aiosqlite.Connection | None = None
         self._checkpointer: asyncio.Task[None] | None = None
         self._stop_checkpoints = asyncio.Event()
@@ -178,7 +190,7 @@ class SQLiteStore(SQLStore):
                 for statement in statements(MIGRATIONS[number]):
                     await db.execute(statement)
                 if number + 1 in AFTER:
-                    await run_on_connection(db, AFTER[number + 1])
+                    await run_on_connection(db, partial(_after, AFTER[number + 1], self.rebuild))
             await db.execute(f"PRAGMA user_version = {LATEST_VERSION}")
             await db.execute("COMMIT")
         except BaseException:

@@ -20,6 +20,7 @@ from engine import Game
 
 from .errors import DatabaseError
 from .postgres import PostgresStore, is_postgres_url
+from .results import Rebuild
 from .sql import SQLStore
 from .sqlite import SQLiteStore
 from .transaction import Step
@@ -45,13 +46,13 @@ class TransferReport:
         return out
 
 
-def _open(setting: str, *, existing: bool) -> SQLStore:
+def _open(setting: str, *, existing: bool, rebuild: Rebuild | None = None) -> SQLStore:
     if is_postgres_url(setting):
         return PostgresStore(setting.strip())
     path = Path(setting)
     if existing and not path.is_file():
         raise DatabaseError("There is no database at {path}.", path=path)
-    return SQLiteStore(path, checkpoint_interval=None)
+    return SQLiteStore(path, checkpoint_interval=None, rebuild=rebuild)
 
 
 async def _columns(store: SQLStore) -> dict[str, list[tuple[str, str]]]:
@@ -97,12 +98,13 @@ def _converter(kind: str) -> Callable[[Any], object]:
     return lambda v: v
 
 
-async def transfer(source_setting: str, target_setting: str) -> TransferReport:
+async def transfer(source_setting: str, target_setting: str, rebuild: Rebuild | None = None) -> TransferReport:
     """Copy every game, its events, seats, timers, interactions, and the preferences and settings from the
-    source database to the target (created or upgraded as needed); verify each game there."""
+    source database to the target (created or upgraded as needed); verify each game there. ``rebuild``
+    (``table.results.rebuilt``): what rates the games an old SQLite source's migrations backfill."""
     if source_setting.strip() == target_setting.strip():
         raise DatabaseError("The source and the target are the same database.")
-    source, target = _open(source_setting, existing=True), _open(target_setting, existing=False)
+    source, target = _open(source_setting, existing=True, rebuild=rebuild), _open(target_setting, existing=False)
     report = TransferReport()
     async with source, target:
         source_tables, target_tables = await _columns(source), await _columns(target)

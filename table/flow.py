@@ -34,6 +34,7 @@ from engine.game import split_log
 from engine.settings import hold_time, turn_limit
 from engine.state import OVER, SETUP, WAITING
 from ops import logs
+from ratings import EARLY_TURNS
 from store import (
     ACTIVE_STATUSES,
     FINISHED,
@@ -200,7 +201,8 @@ class Table(StandingOrders, SeatOffers):
             record = await self.store.get_game(game_id)
             minimum = int(record.settings.get("min_reliability") or 0)
             if minimum and record.status == LOBBY and record.seat_of(user_id) is None:
-                figures = await self.store.reliability(record.guild_id, [user_id], record.channel_id)
+                figures = await self.store.reliability(record.guild_id, [user_id], record.channel_id,
+                                                       early_turns=EARLY_TURNS)
                 refusal = below_minimum(figures[user_id], minimum)
                 if refusal is not None:
                     raise refusal

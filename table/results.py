@@ -12,13 +12,22 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from ratings import REPEAT_WINDOW, Rating, SeatResult, repeats_before, table_of
-from ratings.ladders import ALL_TIME, ladder_of, rate_on_ladder, season_start
+from ratings import REPEAT_WINDOW, Rating, SeatResult, rebuild, repeats_before, table_of
+from ratings.ladders import ALL_TIME, ladder_of, rate_on_ladder, rebuild_ladders, season_start
 from ratings.model import Circles, notes, rate_and_meet
-from store import GameRecord, ResultRecord
+from store import GameRecord, ResultRecord, Store
 from store.change import GameChange
 from store.records import RatingRecord
-from store.results import LogFacts, game_rows, names_of, rating_rows, recent_games, result_steps, results_of
+from store.results import (
+    LogFacts,
+    RebuiltRatings,
+    game_rows,
+    names_of,
+    rating_rows,
+    recent_games,
+    result_steps,
+    results_of,
+)
 from store.seasons import ladder_rows, ladder_steps, last_seasons, season_at
 
 log = logging.getLogger(__name__)
@@ -31,6 +40,31 @@ def seat_result(r: ResultRecord) -> SeatResult:
                       human_share=r.human_share, own_turns=own, ended_at=r.ended_at, seat=r.seat,
                       substitute=r.since_turn > 0, removed_by=r.removed_by, went_out=r.went_out,
                       ai_version=r.ai_version)
+
+
+def rebuilt(results: Sequence[ResultRecord], season_of: Mapping[int, int]) -> dict[int, RebuiltRatings]:
+    """Every rating again, by server, from the stored results in the order their games ended, as ``finish`` gave
+    them one by one: the ratings over every game with their history and whom the players met, and the ladders
+    (each game in the season ``season_of`` recorded for it; none: all-time only). The store's rebuild and the
+    migrations' backfills write what this decides."""
+    by_guild: dict[int, dict[int, list[ResultRecord]]] = {}
+    for r in results:
+        by_guild.setdefault(r.guild_id, {}).setdefault(r.game_id, []).append(r)
+    out = {}
+    for guild_id, games in by_guild.items():
+        seats = {game_id: [seat_result(r) for r in rows] for game_id, rows in games.items()}
+        circles = Circles()
+        final, history = rebuild(seats.items(), circles)
+        ladders = rebuild_ladders((game_id, season_of.get(game_id, ALL_TIME), rows)
+                                  for game_id, rows in seats.items()) if guild_id else {}
+        out[guild_id] = RebuiltRatings(final, circles.met, history, ladders)
+    return out
+
+
+async def rebuild_ratings(store: Store) -> int:
+    """Every rating, its history and the ladders again from the stored results, in one transaction
+    (``bot.py ratings rebuild``): the number of games rated."""
+    return await store.rebuild_ratings(rebuilt)
 
 
 def rated(records: Mapping[int, RatingRecord]) -> dict[int, Rating]:

@@ -18,6 +18,7 @@ import asyncio
 import secrets
 from typing import TYPE_CHECKING
 
+from ratings import EARLY_TURNS
 from store import PAUSED, RUNNING, GameRecord, SeatStatus, Store, StoreError
 from store.errors import AlreadySeated, NotSeated
 
@@ -89,7 +90,8 @@ class SeatOffers:
                 raise SeatRefused(SeatRefused.NOT_OFFERED)
             minimum = int(record.settings.get("min_reliability") or 0)
             if minimum:
-                figure = (await self.store.reliability(record.guild_id, [user_id], record.channel_id))[user_id]
+                figure = (await self.store.reliability(record.guild_id, [user_id], record.channel_id,
+                                                       early_turns=EARLY_TURNS))[user_id]
                 if figure.percent is not None and figure.percent < minimum:
                     raise SeatRefused(SeatRefused.BELOW, figure, minimum)
             state = record.game().state

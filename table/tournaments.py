@@ -44,7 +44,7 @@ from competition import FORMATS, CompetitionError, Pairing, Result, Spec, Standi
 from engine import Settings
 from engine.errors import SettingsError
 from engine.settings import TEAM_FORMATS
-from ratings import Rating
+from ratings import EARLY_TURNS, Rating
 from store import ACTIVE_STATUSES, FINISHED, LOBBY, ChannelBusy, GameRecord, Shards, StoreError, StoreReader
 from store import CANCELLED as GAME_CANCELLED
 from store.results import below_minimum
@@ -215,7 +215,8 @@ class Tournaments:
                                high=int(high if high is not None else 9999))
         minimum = int(rules.get("min_reliability") or 0)
         if minimum:
-            figures = await self.store.reliability(record.guild_id, [user_id], record.channel_id)
+            figures = await self.store.reliability(record.guild_id, [user_id], record.channel_id,
+                                                   early_turns=EARLY_TURNS)
             refusal = below_minimum(figures[user_id], minimum)
             if refusal is not None:
                 raise EntryRefused("Your reliability here is {figure}% (games counted: {games}); this tournament "

@@ -8,6 +8,7 @@ import pytest
 from engine import ai
 from ratings import AI_VERSION_RATINGS, SeatResult, ai_identity, ai_rating, model, rate_game
 from ratings.model import MU
+from table.results import rebuild_ratings, seat_result
 from tests.test_results import ALICE, db_rows, new_game, play, store  # noqa: F401 (the fixture)
 
 
@@ -39,10 +40,10 @@ async def test_a_rebuild_keeps_an_old_game_rated_against_the_version_it_played(s
     assert versions == [(first.id, 1), (second.id, 2)]
     incremental = await db_rows(store, history_sql)
     assert [row[1] for row in incremental] == [first.id, second.id]
-    assert await store.rebuild_ratings() == 2
+    assert await rebuild_ratings(store) == 2
     assert await db_rows(store, history_sql) == incremental
     # The old game rated against the new version would have given another rating: the version is what kept it.
-    seats = [r.seat_result() for r in await store.results(first.id)]
+    seats = [seat_result(r) for r in await store.results(first.id)]
     assert seats[1].ai_version == 1
     as_played = rate_game({}, seats)[ALICE]
     as_new = rate_game({}, [s if s.user_id else SeatResult(None, "hard", s.placement, ai_version=2)

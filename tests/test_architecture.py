@@ -293,16 +293,12 @@ def test_a_circle_between_packages_in_a_tree_is_found(tmp_path):  # planted: pre
     assert find_cycle(packages_of(graph)) == ["cogs", "present", "cogs"]
 
 
-# The store reads and writes; the table and the ratings decide. What store/ still takes from ratings/: the rebuild
-# of every rating (``bot.py ratings rebuild``) and the historical migrations that fill results and ratings in (4,
-# and the seasons' ladders) rate with ``ratings``; the reads filter by its constants (the games before a rating is
-# shown, the early turns of an abandon, the ladders). Nothing may join this list; nothing of table/ may be imported.
-STORE_FROM_RATINGS = {
-    "store.results": {"ratings", "ratings.EARLY_TURNS", "ratings.MIN_GAMES", "ratings.SeatResult", "ratings.model",
-                      "ratings.model.Circles", "ratings.rebuild"},
-    "store.seasons": {"ratings.ladders", "ratings.ladders.ALL_TIME", "ratings.ladders.LADDERS",
-                      "ratings.ladders.rebuild_ladders"},
-}
+# The store reads and writes; the table and the ratings decide. store/ takes nothing from table/ or ratings/: the
+# rebuild of every rating is decided in ``table/results.py`` and handed to the store (``rebuild_ratings``, and the
+# historical migrations' backfills through ``SQLiteStore(rebuild=...)``); the reads' thresholds (the games before
+# a rating is shown, the early turns of an abandon) are their callers' parameters. The list may only shrink: it is
+# empty.
+STORE_FROM_RATINGS: dict[str, set[str]] = {}
 
 
 def store_imports() -> dict[str, set[str]]:
@@ -328,7 +324,7 @@ def test_a_store_module_taking_from_the_table_or_the_ratings_is_found():  # plan
                "store.results": {"ratings", "ratings.MIN_GAMES", "ratings.rate_game"},
                "store.change": {"store.records"}, "table.play": {"store.change", "ratings"}}
     assert new_store_imports(planted) == {"store.sql": {"table.play", "table.play.Plays"},
-                                          "store.results": {"ratings.rate_game"}}
+                                          "store.results": {"ratings", "ratings.MIN_GAMES", "ratings.rate_game"}}
 
 
 def test_the_event_loop_never_reads_a_whole_log():

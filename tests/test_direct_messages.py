@@ -9,7 +9,7 @@ from pathlib import Path
 from discord_helpers import OfflineDiscord, make_bot, play_rounds, start
 from discord_offline import OfflineChannel
 
-from ratings import EARLY_TURNS
+from ratings import EARLY_TURNS, MIN_GAMES
 
 
 async def dm_game(d: OfflineDiscord, user: str, *, finish: bool = True) -> OfflineChannel:
@@ -108,14 +108,15 @@ async def test_the_store_reads_no_dms_records_without_the_dm_channel(tmp_path: P
         await dm_game(d, "alice")
         bob_dm = await dm_game(d, "bob")
         store, bob = d.bot.store, d.user("bob").id
-        assert await store.finished_games(None) == [] and await store.leaderboard(None) == ([], 0)
-        assert await store.player_stats(None, bob) is None and await store.ratings(None) == {}
+        assert await store.finished_games(None) == []
+        assert await store.leaderboard(None, minimum=MIN_GAMES) == ([], 0)
+        assert await store.player_stats(None, bob, minimum=MIN_GAMES) is None and await store.ratings(None) == {}
         assert await store.rating_history(None, bob) == []
         assert [g.channel_id for g in await store.finished_games(None, bob_dm.id)] == [bob_dm.id]
         assert list(await store.ratings(None, bob_dm.id)) == [bob]
         assert [game for game, _ in await store.rating_history(None, bob, bob_dm.id)] == await game_ids(d, bob_dm)
         assert await store.rating_history(None, d.user("alice").id, bob_dm.id) == []
-        assert (await store.player_stats(None, bob, bob_dm.id)).games == 1
+        assert (await store.player_stats(None, bob, bob_dm.id, minimum=MIN_GAMES)).games == 1
 
 
 async def test_the_limits_of_a_dm_count_only_that_dms_games(tmp_path: Path):

@@ -10,7 +10,7 @@ import random
 import pytest
 from test_results import store  # noqa: F401 (the fixture, on both databases)
 
-from ratings import REPEAT_LIMIT, Rating, SeatResult, rate_game, rebuild
+from ratings import EARLY_TURNS, REPEAT_LIMIT, Rating, SeatResult, rate_game, rebuild
 from ratings.model import (
     ESTABLISHED_OPPONENTS,
     LEFT_EARLY,
@@ -24,6 +24,7 @@ from ratings.model import (
     rate_and_meet,
     repeats_before,
 )
+from table.results import rebuild_ratings
 
 HOST, BOB, CAROL, DAVE = 1, 2, 3, 4
 SETTLED = {u: Rating(games=30, established=True) for u in (HOST, BOB, CAROL, DAVE)}
@@ -205,9 +206,9 @@ def test_a_removed_player_or_one_still_in_at_the_end_did_not_abandon_the_game():
 
     # (turns, ai_turns, missed, placement, ai_took_over, longest, round limit, substitute, removed, still in)
     left = (2, 0, 0, 2, False, 3, 0)
-    assert reliability_of([left]).abandoned == 1   # an early surrender
-    assert reliability_of([(*left, False, True, False)]).abandoned == 0   # removed by the host
-    assert reliability_of([(*left, False, False, True)]).abandoned == 0   # still in when the game was cancelled
+    assert reliability_of([left], EARLY_TURNS).abandoned == 1   # an early surrender
+    assert reliability_of([(*left, False, True, False)], EARLY_TURNS).abandoned == 0   # removed by the host
+    assert reliability_of([(*left, False, False, True)], EARLY_TURNS).abandoned == 0   # still in at the cancel
 
 
 async def test_kicks_and_standings_ends_are_rated_the_same_by_a_rebuild_on_either_database(store):  # noqa: F811
@@ -241,7 +242,7 @@ async def test_kicks_and_standings_ends_are_rated_the_same_by_a_rebuild_on_eithe
            "SELECT guild_id, user_id, opponent_id, trusted FROM rated_opponents ORDER BY 1, 2, 3")
     before = [await db_rows(store, q) for q in sql]
     assert before[0] and before[1]
-    await store.rebuild_ratings()
+    await rebuild_ratings(store)
     assert [await db_rows(store, q) for q in sql] == before
     assert (await store.ratings(GUILD))   # somebody was rated
 

@@ -11,6 +11,7 @@ from engine import Surrender
 from ratings import EARLY_TURNS, MIN_GAMES, REPEAT_LIMIT, REPEAT_WINDOW, Rating, SeatResult, rate_game, rebuild
 from table import Table
 from table.play import apply_action
+from table.results import rebuild_ratings
 
 
 def table_on(store) -> Table:  # noqa: F811
@@ -27,14 +28,14 @@ async def test_a_player_kicked_before_their_first_turn_is_not_rated(store):  # n
     assert results[kicked.seat].placement == 3 and results[kicked.seat].turns == 0
     ratings = await store.ratings(GUILD)
     assert kicked.user_id not in ratings  # no rated loss
-    stats = await store.player_stats(GUILD, kicked.user_id)
+    stats = await store.player_stats(GUILD, kicked.user_id, minimum=MIN_GAMES)
     assert stats is not None and (stats.games, stats.unrated, stats.average_placement) == (0, 1, None)
     # The two others are rated as a game of two: the kicked seat gives nobody anything.
     others = [r for r in results.values() if r.seat != kicked.seat]
     alone = rate_game({}, [SeatResult(r.user_id, None, 1 if r.placement == 1 else 2) for r in others])
     for r in others:
         assert ratings[r.user_id].mu == pytest.approx(alone[r.user_id].mu)
-        assert (await store.player_stats(GUILD, r.user_id)).games == 1
+        assert (await store.player_stats(GUILD, r.user_id, minimum=MIN_GAMES)).games == 1
 
 
 async def test_instant_surrenders_by_a_second_account_give_the_winner_nothing(store):  # noqa: F811
@@ -53,9 +54,9 @@ async def test_instant_surrenders_by_a_second_account_give_the_winner_nothing(st
     # The surrender counts against the one who surrendered.
     assert 0 < ratings[BOB].games == contested and ratings[BOB].wins == 0
     assert ratings[BOB].mu < rate_game({}, [SeatResult(ALICE, None, 1), SeatResult(BOB, None, 2)])[BOB].mu < 25
-    rows, _ = await store.leaderboard(GUILD)
+    rows, _ = await store.leaderboard(GUILD, minimum=MIN_GAMES)
     assert ALICE not in {r.user_id for r in rows}
-    stats = await store.player_stats(GUILD, ALICE)
+    stats = await store.player_stats(GUILD, ALICE, minimum=MIN_GAMES)
     assert (stats.games, stats.unrated, stats.rating) == (0, MIN_GAMES + 1, None)
 
 
@@ -128,9 +129,9 @@ async def test_the_same_two_players_count_five_rated_games_a_week_and_a_rebuild_
         assert record.status == "finished"
     ratings = await store.ratings(GUILD)
     assert ratings[ALICE].games == ratings[BOB].games == REPEAT_LIMIT and ratings[ALICE].wins == REPEAT_LIMIT
-    stats = await store.player_stats(GUILD, ALICE)
+    stats = await store.player_stats(GUILD, ALICE, minimum=MIN_GAMES)
     assert (stats.games, stats.unrated) == (REPEAT_LIMIT, 1)
     history = "SELECT guild_id, user_id, game_id, mu, sigma, score, games FROM rating_history ORDER BY 1, 2, 3"
     before = await db_rows(store, history)
-    await store.rebuild_ratings()
+    await rebuild_ratings(store)
     assert await db_rows(store, history) == before

@@ -9,6 +9,7 @@ from discord_helpers import OfflineDiscord, make_bot, open_lobby
 from test_results import ALICE, BOB, CAROL, GUILD, new_game, play, store  # noqa: F401 (the fixture)
 
 from engine import Surrender
+from ratings import EARLY_TURNS
 from store.results import (
     RELIABILITY_GAMES,
     RELIABLE_GAMES,
@@ -22,7 +23,7 @@ from table.play import apply_action
 def test_the_figure_is_turns_on_time_times_games_finished():
     # Ten games, one abandoned to the AI; 40 turns due, 36 of them on time: 0.9 × 0.9.
     rows = [(4, 0, 0, 1, False, 4, 0)] * 8 + [(4, 4, 4, 2, True, 4, 0), (4, 0, 0, 1, False, 4, 0)]
-    figure = reliability_of(rows)
+    figure = reliability_of(rows, EARLY_TURNS)
     assert figure == Reliability(games=10, abandoned=1, turns=40, on_time=36)
     assert figure.percent == 81 and not figure.reliable and not figure.new
     assert Reliability().percent is None and Reliability().new
@@ -35,13 +36,13 @@ def test_leaving_early_is_an_abandon_but_standing_at_a_short_round_limit_is_not(
     kicked = (0, 0, 0, 3, False, 9, 0)           # out before any turn
     at_limit = (2, 0, 0, 2, False, 2, 2)         # still playing when a two-round game ended
     out_before_limit = (1, 0, 0, 3, False, 5, 5)  # went out in the first round of a five-round game
-    assert reliability_of([surrendered]).abandoned == 1
-    assert reliability_of([kicked]) == Reliability(games=1, abandoned=1, turns=0, on_time=0)
-    assert reliability_of([kicked]).percent == 0
-    assert reliability_of([at_limit]).abandoned == 0
-    assert reliability_of([out_before_limit]).abandoned == 1
+    assert reliability_of([surrendered], EARLY_TURNS).abandoned == 1
+    assert reliability_of([kicked], EARLY_TURNS) == Reliability(games=1, abandoned=1, turns=0, on_time=0)
+    assert reliability_of([kicked], EARLY_TURNS).percent == 0
+    assert reliability_of([at_limit], EARLY_TURNS).abandoned == 0
+    assert reliability_of([out_before_limit], EARLY_TURNS).abandoned == 1
     # The turns the AI played after it took a seat over are the abandon's, not missed turns.
-    assert reliability_of([(10, 7, 3, 2, True, 10, 0)]) == Reliability(1, 1, 6, 3)
+    assert reliability_of([(10, 7, 3, 2, True, 10, 0)], EARLY_TURNS) == Reliability(1, 1, 6, 3)
 
 
 def test_a_player_with_no_game_may_join_any_lobby_and_one_below_the_minimum_is_refused():
@@ -60,12 +61,13 @@ async def test_reliability_counts_the_last_games_on_the_server_only(store):  # n
         assert (await apply_action(store, record.id, Surrender(bob))).record.status == "finished"
     record = await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed="full", max_rounds=4))
     assert record.status == "finished"
-    figures = await store.reliability(GUILD, [ALICE, BOB, CAROL])
+    figures = await store.reliability(GUILD, [ALICE, BOB, CAROL], early_turns=EARLY_TURNS)
     assert figures[CAROL] == Reliability()
     assert figures[ALICE].games == 3 and figures[ALICE].abandoned == 0 and figures[ALICE].percent == 100
     assert figures[BOB].games == 3 and figures[BOB].abandoned == 2 and figures[BOB].percent == 33
-    assert (await store.reliability(GUILD + 1, [BOB]))[BOB] == Reliability()   # another server's records
-    assert await store.reliability(None, [BOB]) == {BOB: Reliability()}        # a direct message asked for none
+    early = EARLY_TURNS
+    assert (await store.reliability(GUILD + 1, [BOB], early_turns=early))[BOB] == Reliability()  # another server's
+    assert await store.reliability(None, [BOB], early_turns=early) == {BOB: Reliability()}  # a direct message: none
 
 
 async def _finished_games(d: OfflineDiscord, good: str, bad: str, count: int) -> None:
@@ -86,7 +88,8 @@ async def _finished_games(d: OfflineDiscord, good: str, bad: str, count: int) ->
 async def test_the_lobby_shows_each_players_reliability_and_refuses_one_below_its_minimum(tmp_path: Path):
     async with OfflineDiscord(make_bot(tmp_path / "g.db")) as d:
         await _finished_games(d, "alice", "*bob*", RELIABLE_GAMES)
-        figures = await d.bot.store.reliability(d.server.guild_id, [d.user("alice").id, d.user("*bob*").id])
+        figures = await d.bot.store.reliability(d.server.guild_id, [d.user("alice").id, d.user("*bob*").id],
+                                                early_turns=EARLY_TURNS)
         assert figures[d.user("alice").id].reliable and figures[d.user("*bob*").id].percent == 0
 
         step = await d.send_command("alice", "general", "risk new", {"min_reliability": 50})
@@ -133,7 +136,7 @@ async def test_only_the_last_twenty_games_count(store):  # noqa: F811
         record = await play(store, await new_game(store, [(ALICE, "Alice"), (BOB, "Bob")], seed=f"short-{n}",
                                                   max_rounds=1))
         assert record.status == "finished"
-        figure = (await store.reliability(GUILD, [BOB]))[BOB]
+        figure = (await store.reliability(GUILD, [BOB], early_turns=EARLY_TURNS))[BOB]
         assert figure.games == min(n + 2, RELIABILITY_GAMES)
         assert figure.abandoned == (0 if n == RELIABILITY_GAMES - 1 else 1)   # the first game falls out at last
     assert figure.percent == 100 and figure.reliable

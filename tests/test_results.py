@@ -16,9 +16,10 @@ from engine import Surrender
 from engine.ai import make_ai
 from engine.summary import placements, turns_played
 from ratings import EARLY_TURNS, MIN_GAMES, Rating, SeatResult, rate_game
-from store import GameRecord, SQLiteStore
+from store import DatabaseError, GameRecord, SQLiteStore
 from store.migrations import LATEST_VERSION
 from table.play import apply_action, start_game
+from table.results import rebuild_ratings, rebuilt
 
 GUILD, CHANNEL = 10, 100
 ALICE, BOB, CAROL, DAVE = 1001, 1002, 1003, 1004
@@ -173,7 +174,7 @@ async def test_a_seat_the_ai_took_over_is_marked_and_weighted_down(store):
     moved = abs((await store.ratings(GUILD))[BOB].mu - 25)
     assert moved == pytest.approx(abs(full[BOB].mu - 25) * max(0.1, bob.human_share))
     assert moved < abs(full[BOB].mu - 25)
-    stats = await store.player_stats(GUILD, BOB)
+    stats = await store.player_stats(GUILD, BOB, minimum=MIN_GAMES)
     assert stats is not None and stats.reliability == pytest.approx((bob.turns - bob.ai_turns)
                                                                     / (bob.turns - bob.ai_turns + 1))
 
@@ -203,7 +204,7 @@ async def test_rebuilding_the_ratings_gives_exactly_the_ratings_of_the_games_one
     history_sql = "SELECT guild_id, user_id, game_id, mu, sigma, score, games FROM rating_history ORDER BY 1, 2, 3"
     incremental = await db_rows(store, ratings_sql), await db_rows(store, history_sql), await db_rows(store, met_sql)
     assert len(incremental[1]) > len(incremental[0]) > 0 and incremental[2]
-    assert await store.rebuild_ratings() == 7
+    assert await rebuild_ratings(store) == 7
     assert (await db_rows(store, ratings_sql), await db_rows(store, history_sql),
             await db_rows(store, met_sql)) == incremental
 
@@ -214,13 +215,13 @@ async def test_the_leaderboard_shows_players_with_enough_games_best_first(store)
                                          seed=f"board-{n}"))
     await play(store, await new_game(store, [(CAROL, "Carol"), (ALICE, "Alice")], channel=CHANNEL + 9))
     # A new server of two regulars: each has met every other player it had rated, so both are established.
-    rows, total = await store.leaderboard(GUILD)
+    rows, total = await store.leaderboard(GUILD, minimum=MIN_GAMES)
     assert total == 2 and [r.rank for r in rows] == [1, 2]  # Carol has one game: not yet on the board
     assert {r.user_id for r in rows} == {ALICE, BOB} and rows[0].score >= rows[1].score
     ratings = await store.ratings(GUILD)
     assert rows[0].score == Rating.of(ratings[rows[0].user_id]).score
-    assert (await store.player_stats(GUILD, CAROL)).rating is None
-    page, _ = await store.leaderboard(GUILD, offset=1, limit=1)
+    assert (await store.player_stats(GUILD, CAROL, minimum=MIN_GAMES)).rating is None
+    page, _ = await store.leaderboard(GUILD, offset=1, limit=1, minimum=MIN_GAMES)
     assert [r.user_id for r in page] == [rows[1].user_id]
     games = await store.finished_games(GUILD)
     assert len(games) == MIN_GAMES + 1 and games[0].channel_id == CHANNEL + 9
@@ -247,7 +248,15 @@ async def test_the_migration_fills_the_results_of_games_that_ended_before_it(tmp
         for column in ("offer", "offer_message", "takeover_message", "removed_by"):
             conn.execute(f"ALTER TABLE seat_status DROP COLUMN {column}")
         conn.execute("PRAGMA user_version = 3")
+    # The store decides no rating: a store not handed the table's rebuild refuses the upgrade, and changes nothing.
     s = SQLiteStore(path, checkpoint_interval=None)
+    with pytest.raises(DatabaseError, match="ended before ratings were kept"):
+        await s.open()
+    await s.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert not conn.execute("SELECT name FROM sqlite_master WHERE name = 'results'").fetchall()
+    s = SQLiteStore(path, checkpoint_interval=None, rebuild=rebuilt)
     await s.open()
     try:
         assert (await db_rows(s, "PRAGMA user_version"))[0][0] == LATEST_VERSION
@@ -258,7 +267,7 @@ async def test_the_migration_fills_the_results_of_games_that_ended_before_it(tmp
         # The ratings themselves; who is established the migration guesses (5 games) until a rebuild decides it.
         assert {u: (r.mu, r.sigma, r.games, r.wins) for u, r in (await s.ratings(GUILD)).items()} == {
             u: (r.mu, r.sigma, r.games, r.wins) for u, r in ratings.items()}
-        old = await s.player_stats(GUILD, ALICE)
+        old = await s.player_stats(GUILD, ALICE, minimum=MIN_GAMES)
         assert old.games == 1 and old.reliability is None and old.median_move is None  # unknown, not perfect
     finally:
         await s.close()
@@ -327,18 +336,19 @@ async def test_the_records_of_a_direct_message_are_that_channels_on_either_datab
     games = await store.finished_games(None, bob_dm)
     assert [g.channel_id for g in games] == [bob_dm]
     assert await store.finished_games(None) == [] and await store.finished_games(0) == []
-    assert (await store.player_stats(None, BOB, bob_dm)).games == 1
-    assert await store.player_stats(None, ALICE, bob_dm) is None and await store.player_stats(None, BOB) is None
-    rows, total = await store.leaderboard(None, channel_id=bob_dm)
+    assert (await store.player_stats(None, BOB, bob_dm, minimum=MIN_GAMES)).games == 1
+    assert await store.player_stats(None, ALICE, bob_dm, minimum=MIN_GAMES) is None
+    assert await store.player_stats(None, BOB, minimum=MIN_GAMES) is None
+    rows, total = await store.leaderboard(None, channel_id=bob_dm, minimum=MIN_GAMES)
     assert [r.user_id for r in rows] == [BOB] and total == 1
-    assert await store.leaderboard(None) == ([], 0)
+    assert await store.leaderboard(None, minimum=MIN_GAMES) == ([], 0)
     assert set(await store.ratings(None, alice_dm)) == {ALICE} and await store.ratings(None) == {}
     assert [g for g, _ in await store.rating_history(None, ALICE, alice_dm)] == [
         g.game_id for g in await store.finished_games(None, alice_dm)]
     assert await store.rating_history(None, ALICE, bob_dm) == []
     # The server's records are the server's alone.
-    assert {r.user_id for r in (await store.leaderboard(GUILD))[0]} == {ALICE, BOB}
-    assert (await store.player_stats(GUILD, BOB)).games == 1
+    assert {r.user_id for r in (await store.leaderboard(GUILD, minimum=MIN_GAMES))[0]} == {ALICE, BOB}
+    assert (await store.player_stats(GUILD, BOB, minimum=MIN_GAMES)).games == 1
 
 
 async def test_two_games_ending_at_once_on_one_server_are_rated_one_after_the_other(store, monkeypatch):
@@ -381,5 +391,5 @@ async def test_two_games_ending_at_once_on_one_server_are_rated_one_after_the_ot
     ratings_sql = "SELECT user_id, mu, sigma, games, wins FROM ratings ORDER BY user_id"
     at_once = await db_rows(store, ratings_sql)
     assert len(at_once) == 2
-    assert await store.rebuild_ratings() == 2
+    assert await rebuild_ratings(store) == 2
     assert await db_rows(store, ratings_sql) == at_once

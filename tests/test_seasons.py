@@ -29,6 +29,7 @@ from ratings.ladders import (
 )
 from ratings.model import MU, SIGMA, rebuild
 from table.play import apply_action
+from table.results import rebuild_ratings, seat_result
 from table.scheduler import Scheduler
 from table.seasons import Seasons
 
@@ -90,7 +91,7 @@ async def test_ladders_per_season_with_a_soft_reset_and_a_rebuild_that_gives_the
     # The second season's first game starts each player from the soft reset of their first season's rating,
     # damped by how established the opponent is over every game (a new server of two regulars: established), not
     # by the season's own count of games (none yet).
-    seats = [r.seat_result() for r in results]
+    seats = [seat_result(r) for r in results]
     starts = {u: soft_reset(in_first[u]) for u in (ALICE, BOB)}
     expected = rate_on_ladder(starts, seats, (ALICE, BOB), established)
     assert established[ALICE].established and established[BOB].established
@@ -112,7 +113,7 @@ async def test_ladders_per_season_with_a_soft_reset_and_a_rebuild_that_gives_the
     before = await ladder_rows(store)
     assert {(r[1], r[2]) for r in before} == {(ONE_V_ONE, ALL_TIME), (ONE_V_ONE, first.id), (ONE_V_ONE, second.id),
                                                (FREE_FOR_ALL, ALL_TIME), (FREE_FOR_ALL, first.id)}
-    await store.rebuild_ratings()
+    await rebuild_ratings(store)
     after = await ladder_rows(store)
     assert [r[:5] + r[7:] for r in after] == [r[:5] + r[7:] for r in before]
     assert all(a[5] == pytest.approx(b[5]) and a[6] == pytest.approx(b[6]) for a, b in zip(after, before, strict=True))
@@ -279,7 +280,7 @@ async def test_a_game_that_ends_after_the_season_while_the_bot_was_down_counts_i
         assert "nobody rated" in told[0].text
         step = await d.send_command("bob", "general", "season status", {})
         assert f"Ended <t:{int(season.ends_at)}:f>" in step[0].text
-        await d.bot.store.rebuild_ratings()   # the rebuild keeps it out of the season too
+        await rebuild_ratings(d.bot.store)   # the rebuild keeps it out of the season too
         assert await d.bot.store.ladder_ratings(d.server.guild_id, ONE_V_ONE, season.id) == {}
     finally:
         await d.close()
@@ -402,3 +403,12 @@ def test_the_ladders_count_every_rated_game_on_its_ladder_and_season(games):
         assert rating.games == len(mine)
     # Every game the all-time record rated is on exactly one ladder's all-time board.
     assert sum(r.games for (_l, s, _u), r in ladders.items() if s == ALL_TIME) == sum(r.games for r in overall.values())
+
+
+def test_the_store_names_the_ladders_as_the_ratings_do():
+    """store/ keeps the ladders' stored names and the all-time season's number itself (it imports nothing of
+    ratings/): they are the ratings' own."""
+    from ratings import ladders
+    from store import seasons as stored
+
+    assert stored.LADDERS == ladders.LADDERS and stored.ALL_TIME == ladders.ALL_TIME

@@ -15,9 +15,10 @@ from test_results import ALICE, BOB, CAROL, DAVE, GUILD, db_rows, new_game, play
 
 from engine import Player
 from engine.ai import make_ai
-from ratings import Rating, SeatResult, rate_game
+from ratings import EARLY_TURNS, Rating, SeatResult, rate_game
 from store.transaction import Step
 from table import SeatRefused, Table
+from table.results import rebuild_ratings
 
 HOUR = 3600
 ERIN = 1005
@@ -177,11 +178,12 @@ async def test_a_substitute_claims_an_offered_seat_and_plays_it(tmp_path: Path):
             (d.user("bob").id, True, False), (d.user("dave").id, False, True)]
         bob, dave = rows
         assert bob.turns == dave.turns and bob.turns - bob.ai_turns == 1 and dave.turns - dave.ai_turns >= 1
-        figures = await d.bot.store.reliability(d.server.guild_id, [d.user("bob").id, d.user("dave").id])
+        figures = await d.bot.store.reliability(d.server.guild_id, [d.user("bob").id, d.user("dave").id],
+                                                early_turns=EARLY_TURNS)
         assert figures[d.user("bob").id].abandoned == 1 and figures[d.user("dave").id].abandoned == 0
         ratings = await d.bot.store.ratings(d.server.guild_id)
         assert d.user("bob").id in ratings and d.user("dave").id in ratings
-        await d.bot.store.rebuild_ratings()  # bot.py ratings rebuild gives the same
+        await rebuild_ratings(d.bot.store)  # bot.py ratings rebuild gives the same
         assert await d.bot.store.ratings(d.server.guild_id) == ratings
     finally:
         await d.close()
@@ -292,7 +294,7 @@ async def test_two_claims_at_once_exactly_one_wins_and_the_record_is_split(store
     history = await db_rows(store, "SELECT user_id FROM rating_history WHERE game_id = ?", record.id)
     assert {BOB, DAVE} <= {h[0] for h in history}
     ratings = await store.ratings(GUILD)
-    await store.rebuild_ratings()
+    await rebuild_ratings(store)
     assert await store.ratings(GUILD) == ratings
 
 

@@ -23,6 +23,7 @@ from present.i18n import LANGUAGES, _, _plain, language_of, percent, pgettext
 from present.names import safe_name
 from present.text import AI_NAMES, _noop, player_name
 from present.turns import deadline_name
+from ratings import EARLY_TURNS
 from store import GameRecord, StoreReader
 from store.results import Reliability
 from table.flow import LIVE
@@ -122,7 +123,9 @@ def reliability_text(figure: Reliability, locale: object | None = None) -> str:
 async def lobby_figures(store: StoreReader, record: GameRecord) -> dict[int, Reliability]:
     """The reliability of the lobby's humans on its server."""
     humans = [p.user_id for p in record.players if p.user_id is not None and not p.is_ai]
-    return await store.reliability(record.guild_id, humans, record.channel_id) if humans else {}
+    if not humans:
+        return {}
+    return await store.reliability(record.guild_id, humans, record.channel_id, early_turns=EARLY_TURNS)
 
 
 def lobby_embed(record: GameRecord, interaction: discord.Interaction[Any],

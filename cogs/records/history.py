@@ -126,7 +126,8 @@ class LeaderboardView(Pager):
             rows, self.total = await self.cog.store.ladder(guild_id, self.ladder, self.season.id if self.season
                                                            else None, self.page * PAGE, PAGE, MIN_GAMES)
         else:
-            rows, self.total = await self.cog.store.leaderboard(guild_id, self.page * PAGE, PAGE, channel_id)
+            rows, self.total = await self.cog.store.leaderboard(guild_id, self.page * PAGE, PAGE, channel_id,
+                                                                minimum=MIN_GAMES)
         pages = max(1, -(-self.total // PAGE))
         self.turn_back.disabled = self.page == 0
         self.turn_on.disabled = self.page >= pages - 1
@@ -238,7 +239,7 @@ class HistoryCommands(CogBase):
     async def risk_stats(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
         who = player or interaction.user
         guild_id, channel_id = server_of(interaction)
-        stats = await self.store.player_stats(guild_id, who.id, channel_id)
+        stats = await self.store.player_stats(guild_id, who.id, channel_id, minimum=MIN_GAMES)
         if stats is None:
             raise UserError(_("{player} has not finished a game on this server yet.", interaction.locale,
                               player=safe_name(who.display_name)))
