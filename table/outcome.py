@@ -146,6 +146,11 @@ class Outcome:
             return True
         return self.opens_round()
 
+    def shown(self) -> bool:
+        """Whether a message of its own shows the board after a part (a move, an AI's or a stand-in's turn), so the
+        message that calls the players needs no picture; a secret placement of the set-up round shows nothing."""
+        return any(p.by in (PLAYER, AI, TIMEOUT) and p.after.sealed is None for p in self.parts)
+
     def opens_round(self) -> bool:
         """Whether a round (a freestyle round, or the set-up round) opened here and waits for its players."""
         state = self.state

@@ -237,7 +237,7 @@ class Announcer:
         # All queued at once, awaited at the end: under load a map a later one supersedes is skipped (postbox.py).
         ending = await self._game_over(record, outcome.state) if outcome.ended else None  # read before queuing
         calling = await self.live.ready(record, outcome.state, outcome.deadline,   # no picture the messages above show
-                                        picture=not any(p.by in (PLAYER, AI, TIMEOUT) for p in outcome.parts),
+                                        picture=not outcome.shown(),
                                         ping=outcome.pings()) \
             if ending is None and outcome.calls_anew() and outcome.state is not None else None
         sent: list[Awaitable[object]] = []
