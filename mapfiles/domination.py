@@ -42,7 +42,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageFilter
 
 from engine.board import DEFAULT_WILDCARDS, MAX_DESCRIPTION, MAX_PLAYERS, MAX_WILDCARDS
-from render.regions import rough_boxes
+from render.regions import pair_box, rough_boxes
 
 from .errors import MapFileError
 from .images import open_image
@@ -479,9 +479,7 @@ def picture_borders(regions: Image.Image, picture: Image.Image, pairs: set[tuple
     for a, b in sorted(pairs & within):
         if a not in boxes or b not in boxes:
             continue
-        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[a], boxes[b]
-        box = (max(0, min(ax0, bx0) - PICTURE_REACH), max(0, min(ay0, by0) - PICTURE_REACH),
-               min(w, max(ax1, bx1) + PICTURE_REACH), min(h, max(ay1, by1) + PICTURE_REACH))
+        box = pair_box(boxes, a, b, PICTURE_REACH, (w, h))
         around = regions.crop(box)
         masks = [around.point([255 if v == value else 0 for v in range(256)]) for value in (a, b)]
         open_water = sea.crop(box)

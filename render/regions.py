@@ -97,6 +97,14 @@ def parse_colour(text: object) -> Colour | None:
     return None
 
 
+def pair_box(boxes: dict[int, tuple[int, int, int, int]], one: int, other: int, reach: int,
+             size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The box around two territories' ``rough_boxes``, widened by ``reach`` and kept within the image."""
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[one], boxes[other]
+    return (max(0, min(ax0, bx0) - reach), max(0, min(ay0, by0) - reach),
+            min(size[0], max(ax1, bx1) + reach), min(size[1], max(ay1, by1) + reach))
+
+
 def rough_boxes(regions: Image.Image, count: int, step: int = 16) -> dict[int, tuple[int, int, int, int]]:
     """For each territory value 1..count, a box that holds all its pixels, to the nearest ``step`` pixels:
     from the histograms of strips of rows and of columns, so each territory is then examined only there."""
@@ -405,9 +413,7 @@ def _keep_straits(regions: Image.Image, seam: Image.Image, reach: int, straits: 
     for one, other in straits:
         if one not in boxes or other not in boxes:
             continue
-        (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = boxes[one], boxes[other]
-        area = (max(0, min(ax0, bx0) - reach), max(0, min(ay0, by0) - reach),
-                min(w, max(ax1, bx1) + reach), min(h, max(ay1, by1) + reach))
+        area = pair_box(boxes, one, other, reach, (w, h))
         around = regions.crop(area)
         spread = [around.point([255 if v == value else 0 for v in range(256)]).filter(ImageFilter.BoxBlur(reach))
                   .point(lambda v: 255 if v else 0) for value in (one, other)]
