@@ -604,6 +604,7 @@ def test_any_broken_value_anywhere_in_a_map_file_is_a_clear_refusal(world):
     assert tried > 500
 
 
+@pytest.mark.slow  # every line of a file broken in turn: the slow suite
 def test_any_line_of_a_domination_file_broken_is_a_clear_refusal(world):
     text, files = mapdraw.domination_files(world)
     lines = text.decode().splitlines()
@@ -614,6 +615,7 @@ def test_any_line_of_a_domination_file_broken_is_a_clear_refusal(world):
                 import_domination(broken, files, "drawn.map")
 
 
+@pytest.mark.slow  # every line of a file broken in turn: the slow suite
 def test_any_value_of_a_conquer_club_file_broken_is_a_clear_refusal(world):
     import re
 
