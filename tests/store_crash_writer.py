@@ -37,13 +37,13 @@ def next_move(record: GameRecord) -> Action:
     while a freestyle round waits, a start (or the end of the hold of the player who ended the last round, which
     the bot's timer would release); otherwise the move of the player whose turn it is. Now and then a round's
     deadline passes (the table's ``EndRound``): a set-up round of an odd game once its first seat has placed all,
-    every second freestyle round once one turn of it was played."""
+    every other freestyle round, the first among them, once one turn of it was played."""
     game = record.game()
     s = game.state
     left = [seat for seat in s.sealed if game.setup_left(seat)] if s.sealed is not None else []
     if s.sealed is not None and record.id % 2 and len(left) < len(s.sealed):
         return EndRound(s.active_seats()[0])
-    if s.phase == WAITING and s.round % 2 == 0 and 0 < len(s.to_play) < len(s.active_seats()):
+    if s.phase == WAITING and s.round % 2 == 1 and 0 < len(s.to_play) < len(s.active_seats()):
         return EndRound(s.active_seats()[0])
     if s.sealed is not None:
         seat = left[0]
