@@ -129,9 +129,10 @@ def cancel_ends_by_standings(record: GameRecord) -> bool:
     return in_play(record) and record.game().state.round > 1
 
 
-def _held_back(state: GameState, parts: list[Part]) -> bool:
-    """Whether the round that opened holds back a player whose turn was played for them (``parts``)."""
-    return state.phase == WAITING and state.held is not None and state.held in {p.seat for p in parts}
+def _held_back(state: GameState, parts: list[Part]) -> int | None:
+    """The player the round that opened holds back though their turn was played for them (``parts``), if any."""
+    held = state.held
+    return held if state.phase == WAITING and held is not None and held in {p.seat for p in parts} else None
 
 
 class Table(StandingOrders, SeatOffers):
@@ -613,16 +614,16 @@ class Table(StandingOrders, SeatOffers):
                 end = EndRound(state.active_seats()[0])
                 after = Game(state.copy())
                 after.apply(end)
-                if not _held_back(after.state, parts):
+                if _held_back(after.state, parts) is None:
                     return await self._act(record, end, state.current, TIMEOUT, notes, parts=parts)
                 result = await self.plays.apply(record.id, end)
                 parts.append(self._part(state.current, TIMEOUT, state, result))
                 record = result.record
             state = record.game().state
-            if _held_back(state, parts) and state.held is not None:
+            if (held := _held_back(state, parts)) is not None:
                 # The round ran out: the turn played for its last player ended it, not that player, whom the next
                 # round does not hold back (they were away; a hold would cost them its first hours too).
-                return await self._act(record, ReleaseHold(state.held), state.held, TIMEOUT, notes, parts=parts)
+                return await self._act(record, ReleaseHold(held), held, TIMEOUT, notes, parts=parts)
             return await self._finish(record, parts, notes)
 
     async def _close_setup_round(self, record: GameRecord) -> Outcome:
