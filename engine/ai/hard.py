@@ -30,14 +30,9 @@ from ..state import CAPITAL, CLAIM, NEUTRAL, REINFORCE, SETUP
 from .appraisal import WIN, Position
 from .knowledge import Memory, seat_view
 from .normal import NormalAI
+from .weights import Weights
 
-LOSS = 1.0                  # each army of ours a battle is expected to cost
-DAMAGE = 0.1                # each enemy army it is expected to destroy (others gain from it too)
-EXPOSED = 0.12              # each enemy army that can reach a newly taken territory, times the share that fights
-WEAKENED = 0.8              # times what a source guards (a held continent, its capital), if the blitz leaves it
-                            # short of the threat it faces
 STALL_TURNS = 25            # turns per player after which a game is taken to have stalled
-MARGIN = 0.6                # what a conquest after the turn's first must be worth beyond its cost
 
 
 # Exact odds up to this many attackers × defenders (a millisecond or two), else the normal approximation.
@@ -62,8 +57,9 @@ class Plan:
 class HardAI(NormalAI):
     level = "hard"
 
-    def __init__(self) -> None:
+    def __init__(self, weights: Weights | None = None) -> None:
         super().__init__()
+        self.w = weights if weights is not None else Weights.tuned()
 
     def choose(self, game: Game, seat: int, memory: Memory | None = None) -> Action:
         """The next action of ``seat``, from what it may know (``memory``: what it saw under fog)."""
@@ -149,7 +145,7 @@ class HardAI(NormalAI):
             if stake == 0:
                 continue
             threat = pos.threat(t)
-            need = math.ceil(threat * 0.8) - s.armies[t] + 1
+            need = math.ceil(threat * self.w.guard) - s.armies[t] + 1
             if threat <= 1 or need <= 0:
                 continue
             urgency = stake * need / (threat + 1)
@@ -185,7 +181,7 @@ class HardAI(NormalAI):
             return -1e9, 1
         value = pos.conquest_value(dst)
         # Armies left in the conquered territory face the enemies around it.
-        exposure = EXPOSED * pos.pressure(dst) if pos.hostile(dst) else 0.0
+        exposure = self.w.exposed * pos.pressure(dst) if pos.hostile(dst) else 0.0
         onward = self._onward(pos, dst, src)
         damage = self.damage(pos) if s.owners.get(dst) != NEUTRAL else 0.0
         # A source that guards something must not be left short of the attack it faces.
@@ -199,18 +195,17 @@ class HardAI(NormalAI):
             o = fight(armies, defenders, stop_at)
             lost = armies - o.expected_attacker_left
             killed = defenders - o.expected_defender_left
-            score = o.win * (value + onward - exposure) - LOSS * lost + damage * killed
+            score = o.win * (value + onward - exposure) - self.w.loss * lost + damage * killed
             if stake and threat > 0:
                 left = o.expected_attacker_left if o.win < 1 else stop_at
                 left = min(left, max(stop_at, o.expected_attacker_left * (1 - o.win) + stop_at * o.win))
                 if left < threat:
-                    score -= WEAKENED * stake * min(1.0, (threat - left) / max(1.0, threat))
+                    score -= self.w.weakened * stake * min(1.0, (threat - left) / max(1.0, threat))
             if score > best[0]:
                 best = (score, stop_at)
         return best
 
-    @staticmethod
-    def damage(pos: Position) -> float:
+    def damage(self, pos: Position) -> float:
         """What each enemy army destroyed is worth. Others gain from it too, unless one enemy is left or the
         game has stalled between large stacks: then the battles of attrition it wins are what ends the game."""
         s = pos.game.state
@@ -218,7 +213,7 @@ class HardAI(NormalAI):
             return 0.9
         if s.turn > STALL_TURNS * len(s.players):
             return 1.0
-        return DAMAGE
+        return self.w.damage
 
     def _onward(self, pos: Position, dst: str, src: str) -> float:
         """A push goes on: part of what the weakest enemy next to ``dst`` in the same continent is worth."""
@@ -238,7 +233,7 @@ class HardAI(NormalAI):
             score, stop_at = self.price(pos, src, dst, s.armies[src])
             if best is None or score > best.score:
                 best = Plan(score, src, dst, stop_at)
-        margin = MARGIN if s.conquered_this_turn and not pos.sweep else 0.0
+        margin = self.w.margin if s.conquered_this_turn and not pos.sweep else 0.0
         if best is None or best.score <= margin:
             return None
         return best

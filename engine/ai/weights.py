@@ -1,0 +1,54 @@
+"""The hard AI's weights: what each thing it weighs is worth, in armies.
+
+The values it plays with are tuned (``bench/tune_hard.py`` plays candidate weights against each other and keeps
+the winners) and kept in ``hard_weights.json`` beside this module; a field the file does not name keeps its
+default here. ``Weights.tuned()`` reads them once."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+TUNED = Path(__file__).with_name("hard_weights.json")
+
+
+@dataclass(frozen=True)
+class Weights:
+    loss: float = 1.0           # each army of ours a battle is expected to cost
+    damage: float = 0.1         # each enemy army it is expected to destroy (others gain from it too)
+    exposed: float = 0.12       # each enemy army that can reach a newly taken territory, times the share that fights
+    weakened: float = 0.8       # times what a source guards, if the blitz leaves it short of the threat it faces
+    margin: float = 0.6         # what a conquest after the turn's first must be worth beyond its cost
+    chain: float = 0.85         # how much of the onward conquests a stack can go on to make counts now
+    leader: float = 0.6         # more for a territory or continent of a runaway leader, times its share beyond fair
+    guard: float = 0.8          # the share of the threat a held continent's border is kept against
+    exposure: float = 0.15      # each army short of the threat on a border left at the turn's end
+
+    def with_values(self, values: dict[str, float]) -> Weights:
+        """These weights with some fields replaced (unknown names are an error)."""
+        names = {f.name for f in fields(self)}
+        unknown = set(values) - names
+        if unknown:
+            raise ValueError(f"unknown weights: {', '.join(sorted(unknown))}")
+        return replace(self, **{k: float(v) for k, v in values.items()})
+
+    def as_dict(self) -> dict[str, float]:
+        return {f.name: float(getattr(self, f.name)) for f in fields(self)}
+
+    @staticmethod
+    def tuned() -> Weights:
+        return _tuned()
+
+
+@cache
+def _tuned() -> Weights:
+    if not TUNED.exists():
+        return Weights()
+    data: dict[str, Any] = json.loads(TUNED.read_text())
+    return Weights().with_values(data.get("weights", {}))
+
+
+__all__ = ["TUNED", "Weights"]
