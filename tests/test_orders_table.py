@@ -3,6 +3,7 @@ delay, played as the player's own moves, told to the player only, run once acros
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
@@ -13,8 +14,9 @@ from engine.orders import FRONT, Orders, Placing
 from engine.state import ATTACK, REINFORCE, WAITING
 from table import Table, Timer
 from table.orders import DELAY_HIGH, DELAY_LEAST
-from table.outcome import PLAYER
+from table.outcome import PLAYER, TIMEOUT
 from table.scheduler import Scheduler
+from table.thinking import Thinking
 
 pytestmark = pytest.mark.asyncio
 GUILD, CHANNEL = 1, 10
@@ -44,6 +46,28 @@ def user_of(record, seat: int) -> int:
     user = record.player(seat).user_id
     assert user is not None
     return user
+
+
+@contextlib.contextmanager
+def bot_stops_after(table, steps: int):
+    """The bot's process dies once the ``steps``-th action through ``table`` is stored (its change committed)."""
+    real = table.plays.apply
+    calls = 0
+
+    async def apply(*args, **kwargs):
+        nonlocal calls
+        calls += 1
+        result = await real(*args, **kwargs)
+        if calls == steps:
+            raise SystemExit("the bot stopped")
+        return result
+
+    table.plays.apply = apply
+    try:
+        with pytest.raises(SystemExit):
+            yield
+    finally:
+        table.plays.apply = real
 
 
 async def test_orders_run_after_a_random_delay_as_the_players_own_moves(sqlite_store):
@@ -148,21 +172,8 @@ async def test_a_restart_in_the_middle_of_a_plan_does_nothing_twice(sqlite_store
     plan = Orders(place=(Placing(mine[0], 1), Placing(mine[1], 1), Placing(mine[2])), end=True)
     await table.leave_orders(record, seat, user_of(record, seat), plan)
     [(_, kind)] = (await orders_timers(sqlite_store, game_id)).keys()
-    real = table.plays.apply
-    calls = 0
-
-    async def crash_after_second(*args, **kwargs):   # the process dies once the second step is stored
-        nonlocal calls
-        calls += 1
-        result = await real(*args, **kwargs)
-        if calls == 2:
-            raise SystemExit("the bot stopped")
-        return result
-
-    table.plays.apply = crash_after_second  # type: ignore[method-assign]
-    with pytest.raises(SystemExit):
+    with bot_stops_after(table, 2):   # once the second step is stored
         await table.run_orders(game_id, seat, Timer.parse(kind))
-    table.plays.apply = real  # type: ignore[method-assign]
     stored = await sqlite_store.standing_orders(game_id, seat)
     assert stored is not None and stored.cursor == 3   # the trade (none), then two placings
     again = Table(sqlite_store, now, lambda: "orders-table-seed")   # the bot after its restart
@@ -279,4 +290,104 @@ async def test_a_seat_the_ai_takes_over_loses_its_plan(sqlite_store):
     now.t += DAY + 1
     await scheduler.run_due()
     assert (await sqlite_store.get_game(game_id)).player(seat).is_ai
+    assert await sqlite_store.standing_orders(game_id, seat) is None
+
+
+class LevelsAsked(Thinking):
+    """Every AI decision made here (no worker processes), each one's seat and level noted."""
+
+    def __init__(self) -> None:
+        super().__init__(elsewhere=frozenset())
+        self.asked: list[tuple[int, str]] = []
+
+    async def choose(self, game, seat, level, memory=None):
+        self.asked.append((seat, level))
+        return await super().choose(game, seat, level, memory)
+
+
+async def armies_placed_by_hand(store, game_id: int, seat: int) -> list[tuple[str, int]]:
+    return [(e["territory"], e["count"]) for e in await store.events(game_id)
+            if e["type"] == "armies_placed" and e.get("source") == "reinforcement" and e["seat"] == seat]
+
+
+async def orders_ran(store, **settings):
+    """A game whose player to move left a plan that places their armies and leaves them the rest of the turn, run
+    when its timer fired; every AI decision noted (``LevelsAsked``)."""
+    table, scheduler, told, now, game_id = await new_game(store, **settings)
+    table.thinking = LevelsAsked()
+    record = await store.get_game(game_id)
+    state = record.game().state
+    seat = state.current
+    await table.leave_orders(record, seat, user_of(record, seat), Orders(place=(Placing(FRONT),), end=False))
+    now.t += DAY / 2
+    await scheduler.run_due()
+    return table, scheduler, told, now, game_id, seat, state.reinforcements
+
+
+@pytest.mark.parametrize(("on_timeout", "stand_in", "level"), [
+    ("ai", "hard", "hard"), ("ai", "normal", "normal"), ("cautious", "hard", "cautious"), ("skip", "hard", "skip"),
+])
+async def test_the_orders_run_first_then_the_stand_in_the_host_chose_plays_the_rest(sqlite_store, on_timeout,
+                                                                                      stand_in, level):
+    """A player's plan places their armies and leaves them the rest of the turn; they do not come back: at the
+    deadline the AI plays what is left, at the level ``on_timeout`` says (``ai``: the host's ``stand_in``)."""
+    table, scheduler, told, now, game_id, seat, income = await orders_ran(sqlite_store, on_timeout=on_timeout,
+                                                                           stand_in=stand_in)
+    thinking = table.thinking
+    assert thinking.asked == [], "the plan is the player's own moves"
+    assert [p.by for o in told.outcomes for p in o.parts] == [PLAYER]
+    now.t += DAY
+    await scheduler.run_due()
+    parts = [p for o in told.outcomes for p in o.parts if p.seat == seat]
+    assert [p.by for p in parts] == [PLAYER, TIMEOUT], "the orders, then the stand-in"
+    assert thinking.asked and set(thinking.asked) == {(seat, level)}
+    assert not any(e["type"] == "armies_placed" for e in parts[1].events), "it plays only what the plan left"
+    assert any(e["type"] == "turn_ended" and e["seat"] == seat for e in parts[1].events)
+    assert sum(n for _, n in await armies_placed_by_hand(sqlite_store, game_id, seat)) == income
+    assert (await sqlite_store.seat_status(game_id, seat)).missed == 1
+
+
+async def test_a_restart_during_the_stand_ins_turn_after_the_orders_does_nothing_twice(sqlite_store):
+    table, scheduler, _told, now, game_id, seat, income = await orders_ran(sqlite_store, on_timeout="ai",
+                                                                            stand_in="hard")
+    now.t += DAY
+    with bot_stops_after(table, 1):   # once the stand-in's first move is stored
+        await scheduler.run_due()
+    assert (await sqlite_store.get_game(game_id)).game().state.current == seat, "stopped in the middle of the turn"
+    again = Table(sqlite_store, now, lambda: "orders-table-seed", thinking=LevelsAsked())   # after the restart
+    told_again = Told()
+    await Scheduler(again, sqlite_store, now, told_again).run_due()
+    assert again.thinking.asked and set(again.thinking.asked) == {(seat, "hard")}
+    events = await sqlite_store.events(game_id)
+    assert sum(n for _, n in await armies_placed_by_hand(sqlite_store, game_id, seat)) == income
+    assert sum(1 for e in events if e["type"] == "turn_ended" and e["seat"] == seat) == 1
+    assert (await sqlite_store.seat_status(game_id, seat)).missed == 1, "one missed turn, counted once"
+    assert await sqlite_store.standing_orders(game_id, seat) is None
+
+
+async def test_a_restart_in_the_middle_of_the_orders_past_the_deadline_runs_their_rest_then_the_stand_in(
+        sqlite_store):
+    """The bot stops after two steps of a plan and comes back after the turn's deadline: the plan's last step runs
+    (once), then the stand-in at the host's level plays the rest of the turn."""
+    table, _scheduler, _told, now, game_id = await new_game(sqlite_store, on_timeout="ai", stand_in="hard")
+    record = await sqlite_store.get_game(game_id)
+    state = record.game().state
+    seat, income = state.current, state.reinforcements
+    mine = state.territories_of(seat)
+    plan = Orders(place=(Placing(mine[0], 1), Placing(mine[1], 1), Placing(mine[2])), end=False)
+    await table.leave_orders(record, seat, user_of(record, seat), plan)
+    [(_, kind)] = (await orders_timers(sqlite_store, game_id)).keys()
+    with bot_stops_after(table, 2):
+        await table.run_orders(game_id, seat, Timer.parse(kind))
+    now.t += 2 * DAY   # back after the deadline: both timers are due, the plan's first
+    again = Table(sqlite_store, now, lambda: "orders-table-seed", thinking=LevelsAsked())
+    told = Told()
+    await Scheduler(again, sqlite_store, now, told).run_due()
+    parts = [p for o in told.outcomes for p in o.parts if p.seat == seat]
+    assert [p.by for p in parts] == [PLAYER, TIMEOUT]
+    assert set(again.thinking.asked) == {(seat, "hard")}
+    assert await armies_placed_by_hand(sqlite_store, game_id, seat) == [(mine[0], 1), (mine[1], 1),
+                                                                        (mine[2], income - 2)]
+    events = await sqlite_store.events(game_id)
+    assert sum(1 for e in events if e["type"] == "turn_ended" and e["seat"] == seat) == 1
     assert await sqlite_store.standing_orders(game_id, seat) is None
