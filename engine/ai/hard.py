@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..actions import Action, Blitz, ChooseCapital, Claim, EndAttack, EndTurn, Fortify, Occupy, Place, Trade
 from ..choices import Choices, choices_for
@@ -39,11 +40,27 @@ STALL_TURNS = 25            # turns per player after which a game is taken to ha
 EXACT = 1_500
 
 
+@lru_cache(maxsize=8192)
 def fight(armies: int, defenders: int, stop_at: int = 1) -> BattleOdds:
     """The odds of a blitz: exact when small enough to be quick, else the normal approximation."""
     if armies * defenders <= EXACT:
         return battle_odds(armies, defenders, stop_at)
     return approximate_odds(armies, defenders)
+
+
+def left_if_won(o: BattleOdds, stop_at: int) -> float:
+    """The armies expected in the source after a blitz that conquers (a lost one leaves about ``stop_at``)."""
+    if o.win <= 0:
+        return float(stop_at)
+    return max(2.0, (o.expected_attacker_left - (1 - o.win) * stop_at) / o.win)
+
+
+# The work one decision may do: the battles a turn's plan may price. A plan that would need more is cut to its
+# first conquests (each decision counts it in ``fallbacks``); the count, not the clock, bounds the search, so
+# the same position always gives the same move.
+NODES = 2_500
+DEPTH = 5                   # conquests a plan looks ahead from where its stack stands
+WIDTH = 6                   # starts of a plan weighed for the reinforcements
 
 
 @dataclass(frozen=True)
@@ -60,14 +77,30 @@ class HardAI(NormalAI):
     def __init__(self, weights: Weights | None = None) -> None:
         super().__init__()
         self.w = weights if weights is not None else Weights.tuned()
+        self.decisions = 0      # decisions made
+        self.fallbacks = 0      # decisions whose plan was cut short by the work allowed (``NODES``)
+        self.nodes = 0          # battles priced in this decision
+        self.cut = False
+        self.leader: tuple[int, float] | None = None  # a runaway enemy and how far its income is beyond fair
 
     def choose(self, game: Game, seat: int, memory: Memory | None = None) -> Action:
         """The next action of ``seat``, from what it may know (``memory``: what it saw under fog)."""
+        self.decisions += 1
+        self.nodes, self.cut = 0, False
+        try:
+            return self._choose(game, seat, memory)
+        finally:
+            if self.cut:
+                self.fallbacks += 1
+
+    def _choose(self, game: Game, seat: int, memory: Memory | None) -> Action:
         view = seat_view(game, seat, memory)
         c = choices_for(view, seat)
         if c.phase in (CLAIM, SETUP, CAPITAL):
             return self._opening(view, seat, c)
         pos = Position.of(view, seat)
+        pos.sweep = self._sweeps(pos)
+        self.leader = self._runaway(pos)
         if c.phase == REINFORCE:
             return self._reinforce(pos, c)
         if c.occupy is not None:
@@ -157,15 +190,19 @@ class HardAI(NormalAI):
         """Where to put ``extra`` armies: the start of the best attack they allow (toward its base first), else
         the most threatened border of its base."""
         s, board = pos.game.state, pos.game.board
-        best: tuple[float, str] | None = None
+        starts: list[tuple[float, str]] = []
         for t in options:
             armies = s.armies[t] + extra
-            for dst in pos.game.attack_targets(pos.seat, t):
-                score = self.price(pos, t, dst, armies)[0]
-                if board.continent_of(dst).id in pos.goals:
-                    score += 1.0
-                if best is None or score > best[0]:
-                    best = (score, t)
+            quick = max((self.price(pos, t, dst, armies)[0] + (1.0 if board.continent_of(dst).id in pos.goals else 0.0)
+                         for dst in pos.game.attack_targets(pos.seat, t)), default=None)
+            if quick is not None:
+                starts.append((quick, t))
+        starts.sort(key=lambda st: (-st[0], st[1]))
+        best: tuple[float, str] | None = None
+        for quick, t in starts[:WIDTH]:
+            score = self.chain(pos, t, s.armies[t] + extra)[0] if extra else quick
+            if best is None or score > best[0]:
+                best = (score, t)
         if best is not None and best[0] > 0:
             return best[1]
         borders = [t for t in options if pos.hostile(t)] or options
@@ -179,7 +216,11 @@ class HardAI(NormalAI):
         defenders = s.armies.get(dst, 1)
         if armies < 2:
             return -1e9, 1
+        self.nodes += 1
         value = pos.conquest_value(dst)
+        if self.leader is not None and s.owners.get(dst) == self.leader[0]:
+            value += self.w.leader * self.leader[1]
+        value += self._mission_step(pos, dst)
         # Armies left in the conquered territory face the enemies around it.
         exposure = self.w.exposed * pos.pressure(dst) if pos.hostile(dst) else 0.0
         onward = self._onward(pos, dst, src)
@@ -210,10 +251,115 @@ class HardAI(NormalAI):
         game has stalled between large stacks: then the battles of attrition it wins are what ends the game."""
         s = pos.game.state
         if sum(1 for o in pos.income if pos.enemy(o)) == 1:
-            return 0.9
+            return self.w.duel
         if s.turn > STALL_TURNS * len(s.players):
             return 1.0
         return self.w.damage
+
+    def _sweeps(self, pos: Position) -> bool:
+        """Whether its income or armies dominate the table, so that every conquest counts and it keeps no
+        reserve: a share of all income or armies (the neutral's aside), a larger one against a single enemy."""
+        enemies = [o for o in pos.income if pos.enemy(o)]
+        if not enemies:
+            return False
+        share = self.w.sweep if len(enemies) > 1 else self.w.sweep_duel
+        income = sum(pos.income.values())
+        armies = sum(a for o, a in pos.armies.items() if o != NEUTRAL)
+        return pos.income.get(pos.seat, 0) >= share * income or pos.armies.get(pos.seat, 0) >= share * armies
+
+    def _mission_step(self, pos: Position, dst: str) -> float:
+        """More for a conquest that completes a continent its mission names (the mission's own win aside)."""
+        mission = pos.game.mission(pos.seat)
+        if mission is None or mission["kind"] != "continents":
+            return 0.0
+        continent = pos.game.board.continent_of(dst)
+        if continent.id not in mission["continents"] or continent.id in pos.held:
+            return 0.0
+        s = pos.game.state
+        if all(s.owners.get(t) == pos.seat for t in continent.territories if t != dst):
+            return self.w.mission * continent.bonus
+        return self.w.mission * continent.bonus / len(continent.territories)
+
+    def _runaway(self, pos: Position) -> tuple[int, float] | None:
+        """The enemy whose income runs away from the table's (with three or more players left), and how many
+        fair shares beyond its own it has."""
+        enemies = [o for o in pos.income if pos.enemy(o)]
+        if len(pos.income) < 3 or not enemies:
+            return None
+        total = sum(pos.income.values())
+        fair = total / len(pos.income)
+        top = max(enemies, key=lambda o: (pos.income[o], -o))
+        beyond = pos.income[top] / fair - 1.5
+        return (top, min(2.0, beyond)) if beyond > 0 else None
+
+    def chain(self, pos: Position, src: str, armies: int, first: str | None = None) -> tuple[float, int]:
+        """What a stack of ``armies`` at ``src`` can make of the rest of its turn, and where its first blitz
+        should stop: up to ``DEPTH`` conquests in a row (the first on ``first`` if given), each priced as
+        ``price`` prices it on the board the ones before it leave (a continent completed by the last of them
+        counts), weighed by the chance of getting that far. After each conquest the stack goes on from the
+        territory taken (all moved in) or from where it stood (the least moved in), whichever offers more. The
+        board is changed in place and put back."""
+        game, s, seat = pos.game, pos.game.state, pos.seat
+        owners: dict[str, int | None] = {}
+        armies_of: dict[str, int] = {}
+        counts, conquered = dict(pos.counts), s.conquered_this_turn
+        total, reach, first_stop = 0.0, 1.0, 1
+        last: tuple[str, str, int] | None = None  # the last conquest: from, taken, armies left to share
+        try:
+            for step in range(DEPTH):
+                if step and self.nodes >= NODES:
+                    self.cut = True
+                    break
+                if last is None:
+                    starts = [(src, armies, [first] if first is not None else game.attack_targets(seat, src))]
+                else:
+                    back, taken, left = last
+                    least = min(3, left - 1)
+                    starts = [(taken, left - 1, game.attack_targets(seat, taken)),
+                              (back, left - least, [d for d in game.attack_targets(seat, back) if d != taken])]
+                best: tuple[float, str, int, str, int] | None = None
+                for at, stack, targets in starts:
+                    for dst in targets:
+                        score, stop_at = self.price(pos, at, dst, stack)
+                        if best is None or score > best[0]:
+                            best = (score, dst, stop_at, at, stack)
+                if best is None or (step and best[0] <= 0):
+                    break
+                score, dst, stop_at, at, stack = best
+                if last is not None:
+                    back, taken, left = last
+                    s.armies[taken] = left - 1 if at == taken else min(3, left - 1)
+                    s.armies[back] = 1 if at == taken else left - min(3, left - 1)
+                if step == 0:
+                    total, first_stop = score, stop_at
+                else:
+                    total += reach * self.w.chain ** step * score
+                o = fight(stack, s.armies.get(dst, 1), stop_at)
+                reach *= o.win
+                if reach < 0.3 or step == DEPTH - 1:
+                    break
+                left = max(2, int(left_if_won(o, stop_at)))
+                owners.setdefault(dst, s.owners.get(dst))
+                armies_of.setdefault(dst, s.armies.get(dst, 0))
+                armies_of.setdefault(at, s.armies.get(at, 0))
+                loser = s.owners.get(dst)
+                if loser is not None and loser in pos.counts:
+                    pos.counts[loser] -= 1
+                pos.counts[seat] = pos.counts.get(seat, 0) + 1
+                s.owners[dst], s.armies[dst], s.armies[at] = seat, left - 1, 1
+                s.conquered_this_turn = True
+                last = (at, dst, left)
+        finally:
+            for t, owner in owners.items():
+                if owner is None:
+                    s.owners.pop(t, None)
+                else:
+                    s.owners[t] = owner
+            s.armies.update(armies_of)
+            pos.counts.clear()
+            pos.counts.update(counts)
+            s.conquered_this_turn = conquered
+        return total, first_stop
 
     def _onward(self, pos: Position, dst: str, src: str) -> float:
         """A push goes on: part of what the weakest enemy next to ``dst`` in the same continent is worth."""
@@ -230,7 +376,7 @@ class HardAI(NormalAI):
         s = pos.game.state
         best: Plan | None = None
         for src, dst in c.attack_pairs():
-            score, stop_at = self.price(pos, src, dst, s.armies[src])
+            score, stop_at = self.chain(pos, src, s.armies[src], dst)
             if best is None or score > best.score:
                 best = Plan(score, src, dst, stop_at)
         margin = self.w.margin if s.conquered_this_turn and not pos.sweep else 0.0
@@ -247,6 +393,13 @@ class HardAI(NormalAI):
         behind = pos.pressure(src, without=dst) if pos.hostile(src) else 0
         ahead = pos.pressure(dst) if pos.hostile(dst) else 0
         prospects = [n for n in pos.game.board.neighbours(dst) if not pos.game.friendly(pos.seat, s.owners.get(n))]
+        # Where the turn's plan goes on: from the territory taken with all, or from the source with the rest.
+        ahead_plan = max((self.price(pos, dst, n, hi)[0] for n in pos.game.attack_targets(pos.seat, dst)),
+                         default=0.0)
+        back_plan = max((self.price(pos, src, n, hi + 1 - lo)[0] for n in pos.game.attack_targets(pos.seat, src)
+                         if n != dst), default=0.0)
+        if max(ahead_plan, back_plan) > self.w.margin:
+            return hi if ahead_plan >= back_plan else lo
         if not pos.hostile(src) or behind == 0:
             return hi
         if not prospects and ahead == 0:

@@ -21,6 +21,10 @@ class Weights:
     damage: float = 0.1         # each enemy army it is expected to destroy (others gain from it too)
     exposed: float = 0.12       # each enemy army that can reach a newly taken territory, times the share that fights
     weakened: float = 0.8       # times what a source guards, if the blitz leaves it short of the threat it faces
+    duel: float = 0.9           # each enemy army destroyed when one enemy is left (the battles of attrition that end it)
+    sweep: float = 0.42         # the share of all income or armies from which it takes everything it can
+    sweep_duel: float = 0.3     # the same against a single enemy
+    mission: float = 2.0        # times a mission continent's bonus for completing it (a share for each step)
     margin: float = 0.6         # what a conquest after the turn's first must be worth beyond its cost
     chain: float = 0.85         # how much of the onward conquests a stack can go on to make counts now
     leader: float = 0.6         # more for a territory or continent of a runaway leader, times its share beyond fair
