@@ -24,6 +24,7 @@ The old AI is loaded from its file only if the file's SHA-256 is the one recorde
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import importlib.util
 import math
@@ -38,7 +39,7 @@ from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.append(str(ROOT / "bench"))   # last: its scripts' names must not hide the packages (ops, store, render)
 
 from ai_strength import DECISION_BUDGET, TURN_BUDGET, wilson  # noqa: E402
 
@@ -105,7 +106,7 @@ def seat_ai(role: str, seat: int, weights: dict[str, float] | None = None) -> AI
 def counters(ais: Iterable[Any]) -> tuple[int, int] | None:
     """The decisions of these new AIs that fell back because their search ran out of budget, and all their
     decisions; None if the AI does not count them."""
-    ais = [getattr(ai, "ai", ai) for ai in ais]   # under a Timed
+    ais = [ai.ai if isinstance(ai, Timed) else ai for ai in ais]
     if not any(hasattr(ai, "fallbacks") for ai in ais):
         return None
     return sum(int(getattr(ai, "fallbacks", 0)) for ai in ais), sum(int(getattr(ai, "decisions", 0)) for ai in ais)
@@ -281,7 +282,7 @@ def drawn_map_id(count: int = DRAWN_TERRITORIES) -> str:
     map_id = f"drawn{count}"
     if registered_map(map_id) is None:
         sys.path.insert(0, str(ROOT / "tests"))
-        import mapdraw
+        import mapdraw  # type: ignore[import-not-found]
 
         blocks, cells = DRAWN[count]
         data = mapdraw.our_map(mapdraw.draw_world(blocks=blocks, cells=cells, size=(1600, 1000), seed=count),
@@ -326,10 +327,8 @@ def budget_game(job: tuple[BudgetLine, int]) -> Spent:
                            for s, role in enumerate(roles)]
     levels = ["hard" if role == NEW else role for role in roles]
     seed = game_seed(f"versus-budget:{line.map}:{line.fog}:{line.lineup}", i)
-    try:
+    with contextlib.suppress(Unfinished):   # a game cut short: its decisions so far are timed all the same
         play_game(levels, seed, line.settings, max_actions=BUDGET_ACTIONS, ais=ais)
-    except Unfinished:
-        pass   # its decisions so far are timed all the same
     timed = [ai for ai in ais if isinstance(ai, Timed)]
     return Spent([d for ai in timed for d in ai.decisions], [t for ai in timed for t in ai.turns], counters(timed))
 
