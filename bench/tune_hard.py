@@ -10,7 +10,8 @@ seeded games, keeps the better half by share of wins (a tie goes to the lower nu
 first), and doubles the games for the next stage, until one is left: G games a candidate in the first stage,
 2G in the second, and so on. The games are the cheap proxy ``--proxy``: two players and the neutral (``2p``,
 the new AI's seat alternating), six players with three new seats and three old (``3v3``, the even or the odd
-seats), or both in turn (``mixed``, the default). Their seeds (``game_seed("tune:SEED:stage:N", i)``) differ
+seats), or both in turn (``mixed``, the default); a game still going after ``TUNE_ACTIONS`` actions is a
+loss (weights that stall the game lose). Their seeds (``game_seed("tune:SEED:stage:N", i)``) differ
 from stage to stage and from the games of ``bench/ai_versus.py`` (``versus:...``), which then measure the
 winner on games it was not chosen on.
 
@@ -36,13 +37,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.append(str(ROOT / "bench"))   # last: its scripts' names must not hide the packages (ops, store, render)
 
-from ai_versus import NEW, OLD, frozen_hard, play, pooled  # noqa: E402
+from ai_versus import NEW, OLD, Played, frozen_hard, play, pooled  # noqa: E402
 
 from engine.ai import weights as weights_module  # noqa: E402
 from engine.ai.weights import Weights  # noqa: E402
 from engine.simulate import game_seed  # noqa: E402
 
 PROXIES = ("2p", "3v3", "mixed")
+TUNE_ACTIONS = 10_000   # a proxy game still going after this many actions (ten times a long one) is a loss
 
 
 def candidates(count: int, sigma: float, seed: str, start: dict[str, float]) -> list[dict[str, float]]:
@@ -63,10 +65,10 @@ def proxy_game(proxy: str, i: int) -> tuple[str, ...]:
     return tuple(NEW if s % 2 == side else OLD for s in range(2 if kind == "2p" else 6))
 
 
-def tune_game(job: tuple[dict[str, float], str, str, int]) -> bool:
-    """Whether the candidate ``weights`` won game ``i`` of the proxy, whose seeds are ``stage``'s."""
+def tune_game(job: tuple[dict[str, float], str, str, int]) -> Played:
+    """Game ``i`` of the proxy for the candidate ``weights`` (the new AI), whose seeds are ``stage``'s."""
     weights, proxy, stage, i = job
-    return play(proxy_game(proxy, i), game_seed(stage, i), {}, weights).won
+    return play(proxy_game(proxy, i), game_seed(stage, i), {}, weights, max_actions=TUNE_ACTIONS)
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,8 @@ class Stage:
     games: int                  # a candidate's
     seeds: str                  # the base of its games' seeds
     scores: dict[int, int]      # candidate: wins
+    unfinished: dict[int, int]  # candidate: games that did not end (losses)
+    seconds: float              # CPU of the stage's games
 
     def ranked(self) -> list[int]:
         return sorted(self.scores, key=lambda c: (-self.scores[c], c))
@@ -82,7 +86,9 @@ class Stage:
     def record(self) -> dict[str, Any]:
         return {"stage": self.number, "games_per_candidate": self.games, "seeds": self.seeds,
                 "games": self.games * len(self.scores),
-                "wins": {str(c): w for c, w in sorted(self.scores.items())}}
+                "wins": {str(c): w for c, w in sorted(self.scores.items())},
+                "unfinished": {str(c): u for c, u in sorted(self.unfinished.items()) if u},
+                "cpu_seconds": round(self.seconds)}
 
 
 def halve(pool: list[dict[str, float]], games: int, proxy: str, seed: str, jobs: int) -> list[Stage]:
@@ -94,15 +100,18 @@ def halve(pool: list[dict[str, float]], games: int, proxy: str, seed: str, jobs:
         base = f"tune:{seed}:stage:{number}"
         work = [(pool[c], proxy, base, i) for c in running for i in range(games)]
         started = time.perf_counter()
-        won = pooled(tune_game, work, jobs)
-        scores = {c: sum(won[k * games:(k + 1) * games]) for k, c in enumerate(running)}
-        stage = Stage(number, games, base, scores)
+        played = pooled(tune_game, work, jobs)
+        mine = {c: played[k * games:(k + 1) * games] for k, c in enumerate(running)}
+        stage = Stage(number, games, base, {c: sum(p.won for p in ps) for c, ps in mine.items()},
+                      {c: sum(p.turns < 0 for p in ps) for c, ps in mine.items()}, sum(p.seconds for p in played))
         stages.append(stage)
         print(f"stage {number}: {games} games a candidate, {len(running)} candidates, {len(work)} games "
-              f"({time.perf_counter() - started:.0f} s)", flush=True)
+              f"({time.perf_counter() - started:.0f} s, CPU {stage.seconds:.0f} s, longest game "
+              f"{max(p.seconds for p in played):.1f} s)", flush=True)
         for c in stage.ranked():
-            print(f"  candidate {c}{' (tuned now)' if c == 0 else ''}: {scores[c]} of {games} "
-                  f"({scores[c] / games:.1%})", flush=True)
+            unfinished = f", {stage.unfinished[c]} unfinished" if stage.unfinished[c] else ""
+            print(f"  candidate {c}{' (tuned now)' if c == 0 else ''}: {stage.scores[c]} of {games} "
+                  f"({stage.scores[c] / games:.1%}{unfinished})", flush=True)
         running = stage.ranked()[:max(1, len(running) // 2)]
         games *= 2
     return stages
