@@ -26,10 +26,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .actions import Action, ReleaseHold, StartTurn
-from .ai import ALL_LEVELS, Recollection, make_ai
+from .ai import ALL_LEVELS, Memory, Recollection, make_ai
 from .errors import MapError
 from .game import Game
 from .log import write_log
@@ -38,6 +38,16 @@ from .settings import Settings
 from .state import OVER, WAITING, Event, Player
 
 MAX_ACTIONS = 200_000
+
+
+class Unfinished(RuntimeError):
+    """A game still going after the most actions it was allowed (``play_game``'s ``max_actions``)."""
+
+
+class AIPlayer(Protocol):
+    """Anything that plays a seat: the next action of ``seat`` from what it may know (``memory`` under fog)."""
+
+    def choose(self, game: Game, seat: int, memory: Memory | None = None) -> Action: ...
 
 
 @dataclass
@@ -58,18 +68,22 @@ def game_seed(base: str | int, index: int) -> str:
 
 
 def play_game(levels: Sequence[str], seed: str, settings: Settings | dict[str, Any] | None = None,
-              max_actions: int = MAX_ACTIONS) -> GameResult:
-    """Play one game to the end with an AI in every seat."""
+              max_actions: int = MAX_ACTIONS, ais: Sequence[AIPlayer] | None = None) -> GameResult:
+    """Play one game to the end with an AI in every seat: ``make_ai`` of each seat's level, or the ready-made
+    ``ais`` (one a seat; ``levels`` then only names the seats), e.g. an AI with other weights or an old version."""
+    if ais is not None and len(ais) != len(levels):
+        raise ValueError(f"{len(ais)} AIs for {len(levels)} seats")
     started = time.perf_counter()
     players = [Player(i, f"{level.title()} {i + 1}", "ai", level) for i, level in enumerate(levels)]
     game, events = Game.new(players, seed, settings)
-    ais = [make_ai(level, salt=str(i)) for i, level in enumerate(levels)]
+    if ais is None:
+        ais = [make_ai(level, salt=str(i)) for i, level in enumerate(levels)]
     # Under fog each AI remembers what its seat saw, followed from the log.
     seen = Recollection.of_log(events) if game.state.settings.fog == "on" else None
     actions = 0
     while game.state.phase != OVER:
         if actions >= max_actions:
-            raise RuntimeError(f"game with seed {seed} did not finish in {max_actions} actions")
+            raise Unfinished(f"game with seed {seed} did not finish in {max_actions} actions")
         if game.state.phase == WAITING:  # a freestyle round between turns: who logs in first starts
             new = game.apply(next_starter(game, seed))
         else:
