@@ -230,12 +230,11 @@ def test_hard_attacks_first_into_its_missions_continent(mission, continent):
 def test_hard_takes_its_missions_continent_when_it_lies_open_to_its_stack(stack):
     """Its mission names South America, held by four single armies next to its stack of fourteen (and five to
     place); every other territory holds three, and from North Africa the rest of Africa lies open too (one army
-    each): it ends its turn holding South America."""
+    each): it ends its turn holding South America, whatever else it takes on the way (which attack comes first is
+    left to it: ``test_hard_attacks_first_into_its_missions_continent`` holds the first step)."""
     game = hard_game(mode="missions")
     armies = dict.fromkeys((*SOUTH_AMERICA, *game.board.continents["africa"].territories), 1)
     board(game, {stack: 0}, {**armies, stack: 14})
     game.state.missions[0] = continents_mission(("asia", "south_america"))
-    actions, _ = play_turn(game)
-    first = next(a for a in actions if isinstance(a, Blitz))
-    assert first.target in SOUTH_AMERICA
+    play_turn(game)
     assert holds(game, SOUTH_AMERICA)

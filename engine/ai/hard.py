@@ -301,7 +301,7 @@ class HardAI(NormalAI):
         board is changed in place and put back."""
         game, s, seat = pos.game, pos.game.state, pos.seat
         owners: dict[str, int | None] = {}
-        armies_of: dict[str, int] = {}
+        armies_of: dict[str, int | None] = {}
         counts, conquered = dict(pos.counts), s.conquered_this_turn
         total, reach, first_stop = 0.0, 1.0, 1
         last: tuple[str, str, int] | None = None  # the last conquest: from, taken, armies left to share
@@ -340,8 +340,8 @@ class HardAI(NormalAI):
                     break
                 left = max(2, int(left_if_won(o, stop_at)))
                 owners.setdefault(dst, s.owners.get(dst))
-                armies_of.setdefault(dst, s.armies.get(dst, 0))
-                armies_of.setdefault(at, s.armies.get(at, 0))
+                armies_of.setdefault(dst, s.armies.get(dst))
+                armies_of.setdefault(at, s.armies.get(at))
                 loser = s.owners.get(dst)
                 if loser is not None and loser in pos.counts:
                     pos.counts[loser] -= 1
@@ -355,7 +355,11 @@ class HardAI(NormalAI):
                     s.owners.pop(t, None)
                 else:
                     s.owners[t] = owner
-            s.armies.update(armies_of)
+            for t, count in armies_of.items():
+                if count is None:
+                    s.armies.pop(t, None)
+                else:
+                    s.armies[t] = count
             pos.counts.clear()
             pos.counts.update(counts)
             s.conquered_this_turn = conquered
