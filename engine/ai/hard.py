@@ -126,7 +126,7 @@ class HardAI(NormalAI):
         pos = Position.of(game, seat)
         options = set(c.placing)
         count = -(-c.place.most // 4) if s.sealed is not None else 1  # a set-up round: a quarter at a time
-        return Place(seat, self._stack_for(pos, [t for t in pos.mine if t in options] or sorted(options), 0), count)
+        return Place(seat, self._stack_for(pos, [t for t in pos.mine if t in options] or sorted(options), count), count)
 
     def _claim(self, game: Game, seat: int) -> str:
         s, board = game.state, game.board
@@ -416,12 +416,18 @@ class HardAI(NormalAI):
 
     # -- the free move ----------------------------------------------------------------------------
     def _fortify(self, pos: Position, c: Choices) -> Action | None:
+        """The free move: an idle stack, or a border's armies beyond the threat it faces, to the border that
+        needs them most or where next turn's plan starts best."""
         game, s, seat = pos.game, pos.game.state, pos.seat
-        best: tuple[float, str, str] | None = None
+        best: tuple[float, str, str, int] | None = None
         for src, options in c.fortify.items():
             if pos.hostile(src):
-                continue
-            movable = options.most
+                keep = max(1, math.ceil(pos.threat(src) * self.w.guard) + (3 if self.stake(pos, src) else 0))
+                movable = min(options.most, s.armies[src] - keep)
+                if movable < 3:
+                    continue
+            else:
+                movable = options.most
             for dst in options.targets:
                 if s.owners.get(dst) != seat:
                     continue
@@ -430,17 +436,21 @@ class HardAI(NormalAI):
                     if game.board.continent_of(dst).id in pos.held:
                         need += 3
                     gain = movable * 1.0 + max(0, need) * 0.5
-                elif game.fortify_ends_turn and any(pos.hostile(n) for n in game.board.neighbours(dst)
-                                                    if s.owners.get(n) == seat):
+                    if self.w.fortify_plan:
+                        gain += self.w.fortify_plan * max(0.0, self.chain(pos, dst, s.armies[dst] + movable)[0])
+                    if pos.hostile(src):
+                        gain -= movable * 0.5 + max(0, pos.pressure(src) - s.armies[src] + 4) * 0.5
+                elif game.fortify_ends_turn and not pos.hostile(src) and any(
+                        pos.hostile(n) for n in game.board.neighbours(dst) if s.owners.get(n) == seat):
                     gain = movable * 0.5  # a step toward the front
                 else:
                     continue
                 if best is None or gain > best[0]:
-                    best = (gain, src, dst)
-        if best is None:
+                    best = (gain, src, dst, movable)
+        if best is None or best[0] <= 0:
             return None
-        _, src, dst = best
-        return Fortify(seat, src, dst, c.fortify[src].most)
+        _, src, dst, movable = best
+        return Fortify(seat, src, dst, movable)
 
 
 __all__ = ["HardAI", "Position"]

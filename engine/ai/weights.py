@@ -25,6 +25,7 @@ class Weights:
     sweep: float = 0.42         # the share of all income or armies from which it takes everything it can
     sweep_duel: float = 0.3     # the same against a single enemy
     mission: float = 2.0        # times a mission continent's bonus for completing it (a share for each step)
+    fortify_plan: float = 0.3   # how much next turn's plan from a border counts in where the free move goes
     margin: float = 0.6         # what a conquest after the turn's first must be worth beyond its cost
     chain: float = 0.85         # how much of the onward conquests a stack can go on to make counts now
     leader: float = 0.6         # more for a territory or continent of a runaway leader, times its share beyond fair
