@@ -28,6 +28,7 @@ import random
 import shlex
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,13 +48,15 @@ PROXIES = ("2p", "3v3", "mixed")
 TUNE_ACTIONS = 10_000   # a proxy game still going after this many actions (ten times a long one) is a loss
 
 
-def candidates(count: int, sigma: float, seed: str, start: dict[str, float]) -> list[dict[str, float]]:
-    """``start`` and ``count`` perturbations of it: each field times exp(N(0, sigma)), from a seeded stream."""
+def candidates(count: int, sigma: float, seed: str, start: dict[str, float],
+               only: Sequence[str] | None = None) -> list[dict[str, float]]:
+    """``start`` and ``count`` perturbations of it: each field (of ``only``, if given; the others as they are)
+    times exp(N(0, sigma)), from a seeded stream."""
     rng = random.Random(f"tune:{seed}")
-    names = [f.name for f in fields(Weights)]
+    names = [f.name for f in fields(Weights) if only is None or f.name in only]
     out = [dict(start)]
     for _ in range(count):
-        out.append({name: start[name] * math.exp(rng.gauss(0.0, sigma)) for name in names})
+        out.append({**start, **{name: start[name] * math.exp(rng.gauss(0.0, sigma)) for name in names}})
     return out
 
 
@@ -121,17 +124,21 @@ def written(winner: dict[str, float], stages: list[Stage], pool: list[dict[str, 
             argv: list[str]) -> dict[str, Any]:
     """The contents of hard_weights.json: the winner's weights and how they were found."""
     best = stages[-1].ranked()[0]
+    earlier: list[dict[str, Any]] = []
+    if weights_module.TUNED.exists():
+        found = json.loads(weights_module.TUNED.read_text()).get("found", [])
+        earlier = found if isinstance(found, list) else [found]
     return {
         "weights": {k: round(v, 6) for k, v in winner.items()},
-        "found": {
+        "found": [*earlier, {
             "command": shlex.join([".venv/bin/python", "bench/tune_hard.py", *argv]),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "method": "successive halving against version 1 of hard (bench/frozen/hard_v1.py)",
-            "proxy": args.proxy, "seed": args.seed, "sigma": args.sigma,
+            "proxy": args.proxy, "seed": args.seed, "sigma": args.sigma, "fields": args.fields or "all",
             "winner": best,
             "candidates": [{k: round(v, 6) for k, v in c.items()} for c in pool],
             "stages": [s.record() for s in stages],
-        },
+        }],
     }
 
 
@@ -145,13 +152,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--proxy", choices=PROXIES, default="mixed", help="the games played (default mixed)")
     parser.add_argument("--seed", default="1", help="seeds the candidates and the games (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once, one process each")
+    parser.add_argument("--fields", help="the weights to tune, by name, comma-separated (default all)")
     parser.add_argument("--write", action="store_true", help=f"write the winner to {weights_module.TUNED}")
     args = parser.parse_args(argv)
     if args.candidates < 0 or args.games < 1 or args.sigma < 0:
         parser.error("--candidates and --sigma must not be negative, and --games must be at least 1")
     frozen_hard()   # refuse at once if the old AI's file changed
     start = Weights.tuned().as_dict()
-    pool = candidates(args.candidates, args.sigma, args.seed, start)
+    only = [f.strip() for f in args.fields.split(",")] if args.fields else None
+    unknown = set(only or ()) - set(start)
+    if unknown:
+        parser.error(f"unknown weights: {', '.join(sorted(unknown))}; the weights: {', '.join(start)}")
+    pool = candidates(args.candidates, args.sigma, args.seed, start, only)
     names = list(start)
     print("| candidate | " + " | ".join(names) + " |")
     print("|---|" + "---|" * len(names))

@@ -33,6 +33,9 @@ a rebuild gives exactly the ratings the games gave one by one.
 
 from __future__ import annotations
 
+import math
+from statistics import NormalDist
+
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -55,6 +58,10 @@ AI_RATINGS: dict[str | None, tuple[float, float]] = {
     "hard": (MU + 4.0, 2.0),   # above normal, whom it beats (its results: docs/rules.md)
     None: (MU, 2.0),
 }
+HARD_V2_SHARE = 0.62        # measured: bench/ai_versus.py, new-vs-old-2p
+# The lead in mean that gives that share in openskill's own prediction (``predict_win``: the normal CDF of the
+# lead over c = sqrt(2 beta^2 + sigma_1^2 + sigma_2^2)).
+HARD_V2_LEAD = math.sqrt(2 * MODEL.beta ** 2 + 2 * AI_RATINGS["hard"][1] ** 2) * NormalDist().inv_cdf(HARD_V2_SHARE)
 # Every version a level has had (engine/ai ``VERSIONS``), with its rating, the old ones kept: a game is rated
 # against the version its AI seats played (``SeatResult.ai_version``); one from before versions were recorded
 # played version 1. A new version gets its own entry here (tests/test_ai_versions.py checks there is one).
@@ -62,6 +69,9 @@ AI_VERSION_RATINGS: dict[tuple[str, int], tuple[float, float]] = {
     ("easy", 1): AI_RATINGS["easy"],
     ("normal", 1): AI_RATINGS["normal"],
     ("hard", 1): AI_RATINGS["hard"],
+    # Version 2 plans its turn; it beats version 1 in HARD_V2_SHARE of two-player games (docs/rules.md), which
+    # openskill's model gives to a mean this much higher (at both AIs' fixed uncertainty).
+    ("hard", 2): (AI_RATINGS["hard"][0] + HARD_V2_LEAD, AI_RATINGS["hard"][1]),
 }
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from engine import ai
 from ratings import AI_VERSION_RATINGS, SeatResult, ai_identity, ai_rating, model, rate_game
-from ratings.model import MU
+from ratings.model import HARD_V2_SHARE, MODEL, MU
 from table.results import rebuild_ratings, seat_result
 from tests.test_results import ALICE, db_rows, new_game, play, store  # noqa: F401 (the fixture)
 
@@ -30,6 +30,7 @@ def test_a_game_is_rated_against_the_version_its_ai_played(monkeypatch):
 
 async def test_a_rebuild_keeps_an_old_game_rated_against_the_version_it_played(store, monkeypatch):  # noqa: F811
     history_sql = "SELECT user_id, game_id, mu, sigma, score, games FROM rating_history ORDER BY 1, 2"
+    monkeypatch.setitem(ai.VERSIONS, "hard", 1)   # a game played before the hard AI's version 2
     first = await play(store, await new_game(store, [(ALICE, "Alice")], ("hard",), seed="version-1"))
     # The hard AI's play changes: its version goes up, with a stronger rating of its own.
     monkeypatch.setitem(ai.VERSIONS, "hard", 2)
@@ -49,3 +50,11 @@ async def test_a_rebuild_keeps_an_old_game_rated_against_the_version_it_played(s
     as_new = rate_game({}, [s if s.user_id else SeatResult(None, "hard", s.placement, ai_version=2)
                             for s in seats])[ALICE]
     assert incremental[0][2] == pytest.approx(as_played.mu) != pytest.approx(as_new.mu)
+
+
+def test_hard_version_2_is_rated_as_strong_as_it_measured_against_version_1():
+    """openskill's own prediction of version 2 against version 1 gives the share it won (docs/rules.md)."""
+    new, old = (MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in (AI_VERSION_RATINGS[("hard", 2)],
+                                                                   AI_VERSION_RATINGS[("hard", 1)]))
+    assert MODEL.predict_win([[new], [old]])[0] == pytest.approx(HARD_V2_SHARE)
+    assert AI_VERSION_RATINGS[("hard", 2)][0] > AI_VERSION_RATINGS[("hard", 1)][0]

@@ -173,9 +173,22 @@ def test_a_tuning_run_halves_its_candidates_and_records_how_it_found_the_winner(
     assert "stage 1: 1 games a candidate, 3 candidates, 3 games" in out
     assert "stage 2" not in out   # three halve to one
     data = json.loads(target.read_text())
-    found = data["found"]
+    [found] = data["found"]
     assert found["command"].endswith("bench/tune_hard.py " + " ".join(argv))
     assert [s["games_per_candidate"] for s in found["stages"]] == [1]
     assert found["stages"][0]["seeds"] == "tune:test:stage:1"
     assert data["weights"] == pytest.approx(found["candidates"][found["winner"]])
     assert Weights().with_values(data["weights"])   # every name one of the fields
+    # A second run on some of the fields: the others stay as they are, and both runs are on record.
+    monkeypatch.setattr(tune_hard.Weights, "tuned", staticmethod(lambda: Weights().with_values(data["weights"])))
+    again = ["--candidates", "2", "--games", "1", "--proxy", "2p", "--seed", "again", "--fields", "loss,margin",
+             "--write"]
+    assert tune_hard.main(again) == 0
+    second = json.loads(target.read_text())
+    assert [run["seed"] for run in second["found"]] == ["test", "again"]
+    assert second["found"][1]["fields"] == "loss,margin"
+    for candidate in second["found"][1]["candidates"]:
+        assert {k: v for k, v in candidate.items() if k not in ("loss", "margin")} == pytest.approx(
+            {k: v for k, v in data["weights"].items() if k not in ("loss", "margin")})
+    with pytest.raises(SystemExit):
+        tune_hard.main(["--fields", "nonsense"])

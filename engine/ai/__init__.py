@@ -23,7 +23,7 @@ ALL_LEVELS = (*PLAYER_LEVELS, "random")
 # The version of each player level's play, bumped whenever the level plays differently: a finished game records
 # the version its AI seats played (``results.ai_version``), so the ratings rate each game against the AI it met
 # (``ratings.AI_VERSION_RATINGS`` holds a rating for every version, old ones included).
-VERSIONS: dict[str, int] = {"easy": 1, "normal": 1, "hard": 1}
+VERSIONS: dict[str, int] = {"easy": 1, "normal": 1, "hard": 2}
 
 
 def version_of(level: str | None) -> int | None:

@@ -90,7 +90,8 @@ class HardAI(NormalAI):
 
     def __init__(self, weights: Weights | None = None) -> None:
         super().__init__()
-        self.w = weights if weights is not None else Weights.tuned()
+        self.weights = weights if weights is not None else Weights.tuned()
+        self.w = self.weights   # the weights of this decision: ``weights``, or against a single enemy theirs
         self.decisions = 0      # decisions made
         self.fallbacks = 0      # decisions whose plan was cut short by the work allowed (``NODES``)
         self.nodes = 0          # battles priced in this decision
@@ -109,6 +110,10 @@ class HardAI(NormalAI):
 
     def _choose(self, game: Game, seat: int, memory: Memory | None) -> Action:
         view = seat_view(game, seat, memory)
+        # Everything a decision weighs comes from its position alone, so a restart decides the same.
+        enemies = [o for o in view.state.active_seats() if not view.friendly(seat, o)]
+        self.w = self.weights.duelled() if len(enemies) == 1 else self.weights
+        self.leader = None
         c = choices_for(view, seat)
         if c.phase in (CLAIM, SETUP, CAPITAL):
             return self._opening(view, seat, c)

@@ -21,7 +21,7 @@ class Weights:
     damage: float = 0.1         # each enemy army it is expected to destroy (others gain from it too)
     exposed: float = 0.12       # each enemy army that can reach a newly taken territory, times the share that fights
     weakened: float = 0.8       # times what a source guards, if the blitz leaves it short of the threat it faces
-    duel: float = 0.9           # each enemy army destroyed when one enemy is left (the battles of attrition that end it)
+    duel: float = 0.9           # each enemy army destroyed when one enemy is left (the attrition that ends it)
     sweep: float = 0.42         # the share of all income or armies from which it takes everything it can
     sweep_duel: float = 0.3     # the same against a single enemy
     mission: float = 2.0        # times a mission continent's bonus for completing it (a share for each step)
@@ -30,7 +30,18 @@ class Weights:
     chain: float = 0.85         # how much of the onward conquests a stack can go on to make counts now
     leader: float = 0.6         # more for a territory or continent of a runaway leader, times its share beyond fair
     guard: float = 0.8          # the share of the threat a held continent's border is kept against
-    exposure: float = 0.15      # each army short of the threat on a border left at the turn's end
+
+    # Against a single enemy (two players, or the last two): the same things weighed apart, as the duel is
+    # another game than the table of many.
+    loss_duel: float = 1.0
+    exposed_duel: float = 0.12
+    margin_duel: float = 0.6
+    guard_duel: float = 0.8
+    chain_duel: float = 0.85
+
+    def duelled(self) -> Weights:
+        """The weights to play a single enemy with: each ``_duel`` field in place of its own."""
+        return _duelled(self)
 
     def with_values(self, values: dict[str, float]) -> Weights:
         """These weights with some fields replaced (unknown names are an error)."""
@@ -46,6 +57,12 @@ class Weights:
     @staticmethod
     def tuned() -> Weights:
         return _tuned()
+
+
+@cache
+def _duelled(w: Weights) -> Weights:
+    return replace(w, **{f.name[:-5]: getattr(w, f.name) for f in fields(w) if f.name.endswith("_duel")
+                         and f.name != "sweep_duel"})
 
 
 @cache
