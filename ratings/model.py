@@ -34,10 +34,9 @@ a rebuild gives exactly the ratings the games gave one by one.
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
-
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from statistics import NormalDist
 from typing import Any
 
 from openskill.models import PlackettLuce
