@@ -247,6 +247,11 @@ class HardAI(NormalAI):
         # A source that guards something must not be left short of the attack it faces.
         stake = self.stake(pos, src) if not pos.sweep else 0.0
         threat = pos.threat(src, without=dst) if stake else 0.0
+        # What the turn's end leaves open to the enemy's next: the source thinned, the territory taken held.
+        risky = self.w.risk > 0
+        if risky:
+            src_threat, dst_threat = pos.threat(src, without=dst), pos.threat(dst)
+            before = self.at_risk(pos, src, armies, src_threat)
         best: tuple[float, int] = (-1e9, 1)
         floor = max(1, armies // 2 - 1) if value < WIN else 1
         for stop_at in sorted({1, 2, 3, floor, max(1, math.ceil(threat))} if stake else {1, 2, 3, floor}):
@@ -256,6 +261,12 @@ class HardAI(NormalAI):
             lost = armies - o.expected_attacker_left
             killed = defenders - o.expected_defender_left
             score = o.win * (value + onward - exposure) - self.w.loss * lost + damage * killed
+            if risky:
+                moved = max(1, int(left_if_won(o, stop_at)) - 1)
+                after = (o.win * (self.at_risk(pos, dst, moved, dst_threat, taking=True)
+                                  + self.at_risk(pos, src, 1, src_threat))
+                         + (1 - o.win) * self.at_risk(pos, src, stop_at, src_threat))
+                score -= self.w.risk * (after - before)
             if stake and threat > 0:
                 left = o.expected_attacker_left if o.win < 1 else stop_at
                 left = min(left, max(stop_at, o.expected_attacker_left * (1 - o.win) + stop_at * o.win))
@@ -264,6 +275,19 @@ class HardAI(NormalAI):
             if score > best[0]:
                 best = (score, stop_at)
         return best
+
+    def at_risk(self, pos: Position, territory: str, armies: int, threat: float, taking: bool = False) -> float:
+        """What holding ``territory`` with ``armies`` is expected to lose on the enemy's next turn: the chance
+        the strongest attack on it (``threat``: a neighbour's stack and part of its income) takes it, times
+        what it is worth to hold (a territory, and the bonus of its continent when held whole, or completed by
+        ``taking`` it)."""
+        if threat < 1:
+            return 0.0
+        s = pos.game.state
+        continent = pos.game.board.continent_of(territory)
+        held = all(s.owners.get(t) == pos.seat for t in continent.territories if not (taking and t == territory))
+        worth = 1.0 + (continent.bonus if held else 0.0)
+        return fight(int(threat) + 1, max(1, armies)).win * worth
 
     def damage(self, pos: Position) -> float:
         """What each enemy army destroyed is worth. Others gain from it too, unless one enemy is left or the
