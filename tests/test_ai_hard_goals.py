@@ -194,14 +194,15 @@ def test_hard_does_not_open_its_continents_border_for_a_poor_attack():
 
 # -- two players and the neutral ----------------------------------------------------------------------------------
 def test_hard_in_a_two_player_game_hits_its_opponent_rather_than_the_neutral():
-    """Two players: a stack in Siam between India (neutral, one army) and China (the opponent's, three): the
-    turn goes on the opponent, and the neutral is left alone."""
+    """Two players: a stack in Siam between India (neutral, one army) and China (the opponent's, three), with
+    no continent of the neutral's cheap to take (Australia's four hold eight each): the turn goes on the
+    opponent, and the neutral is left alone. (With Australia's at three, taking it whole is a fair turn too.)"""
     game = hard_game(players=2)
     owners = dict.fromkeys(game.board.territory_ids, NEUTRAL)
     for continent in ("north_america", "europe", "africa"):
         owners.update(dict.fromkeys(game.board.continents[continent].territories, 1))
     owners.update({"siam": 0, "china": 1})
-    board(game, owners, {"siam": 12, "india": 1})
+    board(game, owners, {"siam": 12, "india": 1, **dict.fromkeys(AUSTRALIA, 8)})
     actions, events = play_turn(game)
     first = next(a for a in actions if isinstance(a, Blitz))
     assert first.target == "china"
