@@ -33,7 +33,6 @@ from .knowledge import Memory, seat_view
 from .normal import NormalAI
 from .weights import Weights
 
-STALL_TURNS = 25            # turns per player after which a game is taken to have stalled
 
 
 # Exact odds up to this many attackers × defenders (a millisecond or two), else the normal approximation.
@@ -240,6 +239,8 @@ class HardAI(NormalAI):
         if self.leader is not None and s.owners.get(dst) == self.leader[0]:
             value += self.w.leader * self.leader[1]
         value += self._mission_step(pos, dst)
+        if s.owners.get(dst) == NEUTRAL:
+            value -= self.w.neutral
         # Armies left in the conquered territory face the enemies around it.
         exposure = self.w.exposed * pos.pressure(dst) if pos.hostile(dst) else 0.0
         onward = self._onward(pos, dst, src)
@@ -295,7 +296,7 @@ class HardAI(NormalAI):
         s = pos.game.state
         if sum(1 for o in pos.income if pos.enemy(o)) == 1:
             return self.w.duel
-        if s.turn > STALL_TURNS * len(s.players):
+        if s.turn > self.w.stall * len(s.players):
             return 1.0
         return self.w.damage
 

@@ -27,6 +27,8 @@ class Weights:
     mission: float = 2.0        # times a mission continent's bonus for completing it (a share for each step)
     fortify_plan: float = 0.3   # how much next turn's plan from a border counts in where the free move goes
     risk: float = 0.5           # times what the enemy's next turn is expected to take of what a battle leaves
+    neutral: float = 0.0        # less for a neutral territory (it weakens no enemy)
+    stall: float = 25.0         # turns per player after which a game is taken to have stalled (attrition pays)
     margin: float = 0.6         # what a conquest after the turn's first must be worth beyond its cost
     chain: float = 0.85         # how much of the onward conquests a stack can go on to make counts now
     leader: float = 0.6         # more for a territory or continent of a runaway leader, times its share beyond fair
@@ -40,6 +42,7 @@ class Weights:
     guard_duel: float = 0.8
     chain_duel: float = 0.85
     risk_duel: float = 0.5
+    neutral_duel: float = 0.0
 
     def duelled(self) -> Weights:
         """The weights to play a single enemy with: each ``_duel`` field in place of its own."""
