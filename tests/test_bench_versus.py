@@ -122,6 +122,7 @@ def test_a_match_prints_its_line_with_two_processes(capsys):
     assert cells[6] == "no" and cells[8] == "0" and int(cells[2]) in (0, 1, 2)
 
 
+@pytest.mark.slow  # plays whole games (a second or more)
 def test_the_budget_times_every_decision_and_turn_of_the_new_ai(capsys):
     line = ai_versus.BudgetLine("classic", "off", "one")
     spent = ai_versus.budget_game((line, 0))
@@ -164,6 +165,7 @@ def test_the_proxy_games_alternate_the_new_side():
     assert mixed[1].count("new") == 3
 
 
+@pytest.mark.slow  # plays whole games (a second or more)
 def test_a_tuning_run_halves_its_candidates_and_records_how_it_found_the_winner(tmp_path, monkeypatch, capsys):
     target = tmp_path / "hard_weights.json"
     monkeypatch.setattr(tune_hard.weights_module, "TUNED", target)
