@@ -111,7 +111,9 @@ class HardAI(NormalAI):
         view = seat_view(game, seat, memory)
         # Everything a decision weighs comes from its position alone, so a restart decides the same.
         enemies = [o for o in view.state.active_seats() if not view.friendly(seat, o)]
-        self.w = self.weights.duelled() if len(enemies) == 1 else self.weights
+        teammates = [o for o in view.state.active_seats() if o != seat and view.friendly(seat, o)]
+        self.w = (self.weights.duelled() if len(enemies) == 1 else self.weights.teamed() if teammates
+                  else self.weights)
         self.leader = None
         c = choices_for(view, seat)
         if c.phase in (CLAIM, SETUP, CAPITAL):
@@ -280,14 +282,16 @@ class HardAI(NormalAI):
     def at_risk(self, pos: Position, territory: str, armies: int, threat: float, taking: bool = False) -> float:
         """What holding ``territory`` with ``armies`` is expected to lose on the enemy's next turn: the chance
         the strongest attack on it (``threat``: a neighbour's stack and part of its income) takes it, times
-        what it is worth to hold (a territory, and the bonus of its continent when held whole, or completed by
-        ``taking`` it)."""
+        what it is worth to hold (a territory, the bonus of its continent when held whole, or completed by
+        ``taking`` it, and the game's goal at its own capital)."""
         if threat < 1:
             return 0.0
         s = pos.game.state
         continent = pos.game.board.continent_of(territory)
         held = all(s.owners.get(t) == pos.seat for t in continent.territories if not (taking and t == territory))
         worth = 1.0 + (continent.bonus if held else 0.0)
+        if territory == pos.game.capital_of(pos.seat):
+            worth += self.w.capital
         return fight(int(threat) + 1, max(1, armies)).win * worth
 
     def damage(self, pos: Position) -> float:

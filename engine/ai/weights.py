@@ -29,6 +29,7 @@ class Weights:
     risk: float = 0.5           # times what the enemy's next turn is expected to take of what a battle leaves
     neutral: float = 0.0        # less for a neutral territory (it weakens no enemy)
     stall: float = 25.0         # turns per player after which a game is taken to have stalled (attrition pays)
+    capital: float = 12.0       # what its own capital is worth to hold, when the enemy's next turn may take it
     margin: float = 0.6         # what a conquest after the turn's first must be worth beyond its cost
     chain: float = 0.85         # how much of the onward conquests a stack can go on to make counts now
     leader: float = 0.6         # more for a territory or continent of a runaway leader, times its share beyond fair
@@ -43,6 +44,14 @@ class Weights:
     chain_duel: float = 0.85
     risk_duel: float = 0.5
     neutral_duel: float = 0.0
+
+    # In a team game: what the enemies' next turn may take is weighed apart (the table's ``risk`` made the
+    # team player passive while the other team pressed on).
+    risk_team: float = 0.0
+
+    def teamed(self) -> Weights:
+        """The weights to play beside teammates with."""
+        return _teamed(self)
 
     def duelled(self) -> Weights:
         """The weights to play a single enemy with: each ``_duel`` field in place of its own."""
@@ -62,6 +71,11 @@ class Weights:
     @staticmethod
     def tuned() -> Weights:
         return _tuned()
+
+
+@cache
+def _teamed(w: Weights) -> Weights:
+    return replace(w, risk=w.risk_team)
 
 
 @cache
