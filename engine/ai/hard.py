@@ -1,21 +1,22 @@
-"""The hard AI: every choice of its turn weighed in armies, with the exact battle odds.
+"""The hard AI (version 2): a turn planned as a whole, every choice weighed in armies with the exact battle odds.
 
 It plays for a base: it claims the territories of one small continent with few ways in that nobody else has a
-foot in, makes that continent (``appraisal.Position.base``) the goal of its placements and attacks, then
-guards the continents it holds against the attack a neighbour may bring next turn (the stack it has there and
-part of its income). A decision prices each candidate move in armies' worth (``appraisal``): a territory, a
-continent completed or an enemy's broken, the card the turn's first conquest earns, a player it can finish
-this turn (their cards), the game's goal, against the armies the battle is expected to cost (``engine.odds``:
-the whole distribution of a blitz, and where to stop it) and the weakness it leaves behind. After the turn's
-card it attacks on only for a conquest worth clearly more than its cost, and keeps the rest as a reserve;
-once its income or armies dominate the table it sweeps (every territory counts, no reserve). Its
-reinforcements go first to the threatened border of a held continent or its capital, then all on one front:
-the start of the best attack, toward its base first. Conquering armies move on or stay as the threats around
-both territories say; the free move brings the largest idle stack to the most threatened border.
+foot in, makes that continent (``appraisal.Position.base``) the goal of its placements and attacks, then guards
+the continents it holds against the attack a neighbour may bring next turn. A battle is priced in armies'
+worth (``price``): a territory, a continent completed or an enemy's broken, the turn's card, a player it can
+finish (their cards), a runaway leader's territory, the game's goal (``appraisal``, ``_mission_step``), against
+the armies it is expected to cost (``engine.odds``, and where to stop the blitz) and what the enemies' next
+turn is expected to take of what it leaves (``at_risk``). An attack is not priced alone: ``chain`` follows the
+conquests the stack can make in a row on the board the ones before it leave (up to ``DEPTH``), going on from
+the territory taken or from where the stack stood; placements go where that plan is worth most, the move-in
+and the free move follow it. Its weights (``weights.Weights``) are tuned (``bench/tune_hard.py``); against a
+single enemy and beside teammates it plays with weights of their own.
 
 It decides only on what its seat may know (``knowledge.seat_view``: under fog the board out of sight as it
-last saw it, unknown territories counted as nobody's), and uses no randomness: the same position always gives
-the same action, so a game replays and verifies."""
+last saw it, unknown territories counted as nobody's), keeps nothing from one decision to the next, bounds its
+work by a count of battles priced (``NODES``), not by a clock, and uses no randomness: the same position always
+gives the same action, on a new AI as on one that played the whole game, so a game replays and verifies and a
+restart in the middle of a turn goes on as it would have."""
 
 from __future__ import annotations
 
@@ -32,8 +33,6 @@ from .appraisal import WIN, Position
 from .knowledge import Memory, seat_view
 from .normal import NormalAI
 from .weights import Weights
-
-
 
 # Exact odds up to this many attackers × defenders (a millisecond or two), else the normal approximation.
 EXACT = 1_500
