@@ -60,6 +60,19 @@ def overwhelming(defenders: int, stop_at: int) -> int:
     return stop_at + 3 * defenders + 30
 
 
+def at_risk(armies: int, threat: float, worth: float) -> float:
+    """What holding a territory of ``worth`` with ``armies`` is expected to lose on the enemy's next turn: the
+    chance the strongest attack on it (``threat``: a neighbour's stack and part of its income) takes it."""
+    if threat < 1:
+        return 0.0
+    return fight(int(threat) + 1, max(1, armies)).win * worth
+
+
+def enemies_of(pos: Position) -> list[int]:
+    """The players with territories the seat may attack (the neutral and teammates aside)."""
+    return [o for o in pos.income if pos.enemy(o)]
+
+
 def left_if_won(o: BattleOdds, stop_at: int) -> float:
     """The armies expected in the source after a blitz that conquers (a lost one leaves about ``stop_at``)."""
     if o.win <= 0:
@@ -89,7 +102,7 @@ class HardAI(NormalAI):
     def __init__(self, weights: Weights | None = None) -> None:
         super().__init__()
         self.weights = weights if weights is not None else Weights.tuned()
-        self.w = self.weights   # the weights of this decision: ``weights``, or against a single enemy theirs
+        self.w = self.weights   # this decision's: ``weights``, or their own against a single enemy or with teammates
         self.decisions = 0      # decisions made
         self.fallbacks = 0      # decisions whose plan was cut short by the work allowed (``NODES``)
         self.nodes = 0          # battles priced in this decision
@@ -253,7 +266,9 @@ class HardAI(NormalAI):
         risky = self.w.risk > 0
         if risky:
             src_threat, dst_threat = pos.threat(src, without=dst), pos.threat(dst)
-            before = self.at_risk(pos, src, armies, src_threat)
+            src_worth, dst_worth = self.worth(pos, src), self.worth(pos, dst, taking=True)
+            before = at_risk(armies, src_threat, src_worth)
+            thinned = at_risk(1, src_threat, src_worth)
         best: tuple[float, int] = (-1e9, 1)
         floor = max(1, armies // 2 - 1) if value < WIN else 1
         for stop_at in sorted({1, 2, 3, floor, max(1, math.ceil(threat))} if stake else {1, 2, 3, floor}):
@@ -265,9 +280,8 @@ class HardAI(NormalAI):
             score = o.win * (value + onward - exposure) - self.w.loss * lost + damage * killed
             if risky:
                 moved = max(1, int(left_if_won(o, stop_at)) - 1)
-                after = (o.win * (self.at_risk(pos, dst, moved, dst_threat, taking=True)
-                                  + self.at_risk(pos, src, 1, src_threat))
-                         + (1 - o.win) * self.at_risk(pos, src, stop_at, src_threat))
+                after = (o.win * (at_risk(moved, dst_threat, dst_worth) + thinned)
+                         + (1 - o.win) * at_risk(stop_at, src_threat, src_worth))
                 score -= self.w.risk * (after - before)
             if stake and threat > 0:
                 left = o.expected_attacker_left if o.win < 1 else stop_at
@@ -278,26 +292,22 @@ class HardAI(NormalAI):
                 best = (score, stop_at)
         return best
 
-    def at_risk(self, pos: Position, territory: str, armies: int, threat: float, taking: bool = False) -> float:
-        """What holding ``territory`` with ``armies`` is expected to lose on the enemy's next turn: the chance
-        the strongest attack on it (``threat``: a neighbour's stack and part of its income) takes it, times
-        what it is worth to hold (a territory, the bonus of its continent when held whole, or completed by
-        ``taking`` it, and the game's goal at its own capital)."""
-        if threat < 1:
-            return 0.0
+    def worth(self, pos: Position, territory: str, taking: bool = False) -> float:
+        """What holding ``territory`` is worth when the enemy's next turn may take it: a territory, the bonus of
+        its continent when held whole (or completed by ``taking`` it), and the game's goal at its own capital."""
         s = pos.game.state
         continent = pos.game.board.continent_of(territory)
         held = all(s.owners.get(t) == pos.seat for t in continent.territories if not (taking and t == territory))
         worth = 1.0 + (continent.bonus if held else 0.0)
         if territory == pos.game.capital_of(pos.seat):
             worth += self.w.capital
-        return fight(int(threat) + 1, max(1, armies)).win * worth
+        return worth
 
     def damage(self, pos: Position) -> float:
         """What each enemy army destroyed is worth. Others gain from it too, unless one enemy is left or the
         game has stalled between large stacks: then the battles of attrition it wins are what ends the game."""
         s = pos.game.state
-        if sum(1 for o in pos.income if pos.enemy(o)) == 1:
+        if len(enemies_of(pos)) == 1:
             return self.w.duel
         if s.turn > self.w.stall * len(s.players):
             return 1.0
@@ -306,7 +316,7 @@ class HardAI(NormalAI):
     def _sweeps(self, pos: Position) -> bool:
         """Whether its income or armies dominate the table, so that every conquest counts and it keeps no
         reserve: a share of all income or armies (the neutral's aside), a larger one against a single enemy."""
-        enemies = [o for o in pos.income if pos.enemy(o)]
+        enemies = enemies_of(pos)
         if not enemies:
             return False
         share = self.w.sweep if len(enemies) > 1 else self.w.sweep_duel
@@ -330,7 +340,7 @@ class HardAI(NormalAI):
     def _runaway(self, pos: Position) -> tuple[int, float] | None:
         """The enemy whose income runs away from the table's (with three or more players left), and how many
         fair shares beyond its own it has."""
-        enemies = [o for o in pos.income if pos.enemy(o)]
+        enemies = enemies_of(pos)
         if len(pos.income) < 3 or not enemies:
             return None
         total = sum(pos.income.values())
@@ -361,7 +371,7 @@ class HardAI(NormalAI):
                     starts = [(src, armies, [first] if first is not None else game.attack_targets(seat, src))]
                 else:
                     back, taken, left = last
-                    least = min(3, left - 1)
+                    least = min(3, left - 1)   # moved in when the stack goes on from where it stood
                     starts = [(taken, left - 1, game.attack_targets(seat, taken)),
                               (back, left - least, [d for d in game.attack_targets(seat, back) if d != taken])]
                 best: tuple[float, str, int, str, int] | None = None
@@ -373,10 +383,9 @@ class HardAI(NormalAI):
                 if best is None or (step and best[0] <= 0):
                     break
                 score, dst, stop_at, at, stack = best
-                if last is not None:
-                    back, taken, left = last
-                    s.armies[taken] = left - 1 if at == taken else min(3, left - 1)
-                    s.armies[back] = 1 if at == taken else left - min(3, left - 1)
+                if last is not None:   # the last conquest's move-in, as the stack goes on
+                    s.armies[taken] = left - 1 if at == taken else least
+                    s.armies[back] = 1 if at == taken else left - least
                 if step == 0:
                     total, first_stop = score, stop_at
                 else:
