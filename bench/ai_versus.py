@@ -57,8 +57,7 @@ FROZEN_MODULE = "engine.ai._hard_v1"   # inside the package, for its relative im
 NEW, OLD, NORMAL = "new", "old", "normal"   # who sits in a seat: the hard of now, version 1 of hard, normal
 MATCH_ACTIONS = 50_000    # a match's game still going after this many actions is unfinished (a loss)
 BUDGET_ACTIONS = 10_000   # a timed game is cut after this many actions (six hards on a large map play long)
-DRAWN_TERRITORIES = 180
-DRAWN = {180: ((4, 3), (5, 3))}   # islands × territories per island, as bench/board_phone.py draws them
+DRAWN_TERRITORIES = 180   # the drawn map timed (tests/mapdraw.py ``SIZED``, as bench/board_phone.py draws it)
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -284,9 +283,7 @@ def drawn_map_id(count: int = DRAWN_TERRITORIES) -> str:
         sys.path.insert(0, str(ROOT / "tests"))
         import mapdraw  # type: ignore[import-not-found]
 
-        blocks, cells = DRAWN[count]
-        data = mapdraw.our_map(mapdraw.draw_world(blocks=blocks, cells=cells, size=(1600, 1000), seed=count),
-                               players=6)
+        data = mapdraw.our_map(mapdraw.sized_world(count), players=6)
         data["id"] = map_id
         register_map(parse_map(data))
     return map_id

@@ -240,16 +240,11 @@ async def whole_game(d: Any, server: Any, browser: Any, moves: int) -> dict[str,
     return result
 
 
-DRAWN = {42: ((2, 1), (7, 3)), 110: ((2, 1), (11, 5)), 180: ((4, 3), (5, 3))}  # as bench/maps.py draws them
-
-
 def drawn_files(count: int) -> tuple[bytes, dict[str, bytes]]:
     """A map of ``count`` territories drawn by tests/mapdraw.py: its Domination map file and the others."""
     import mapdraw  # tests/mapdraw.py
 
-    blocks, cells = DRAWN[count]
-    world = mapdraw.draw_world(blocks=blocks, cells=cells, size=(1600, 1000), seed=count)
-    map_text, files, _ = mapdraw.domination_real_files(world, f"sized{count}")
+    map_text, files, _ = mapdraw.domination_real_files(mapdraw.sized_world(count), f"sized{count}")
     return map_text, files
 
 
@@ -282,7 +277,9 @@ def sizes() -> None:
     from web.trace import territory_paths
 
     static = sum((ROOT / "web" / "static" / name).stat().st_size for name in ("board.js", "board.css"))
-    for count in DRAWN:
+    import mapdraw  # tests/mapdraw.py
+
+    for count in mapdraw.SIZED:
         board = drawn_map(count)
         geo = geometry_for(board.id)
         data = {"game": 1, "you": 0, "language": "en",

@@ -70,6 +70,16 @@ def _name(rng: random.Random, used: set[str]) -> str:
             return word
 
 
+# The drawn maps the benches measure, by their number of territories: islands × territories per island.
+SIZED = {42: ((2, 1), (7, 3)), 110: ((2, 1), (11, 5)), 180: ((4, 3), (5, 3))}
+
+
+def sized_world(count: int) -> World:
+    """The drawn map of ``count`` territories (one of ``SIZED``), the same every time."""
+    blocks, cells = SIZED[count]
+    return draw_world(blocks=blocks, cells=cells, size=(1600, 1000), seed=count)
+
+
 def draw_world(blocks: tuple[int, int] = (2, 1), cells: tuple[int, int] = (3, 2), size: tuple[int, int] = (1200, 700),
                seed: int = 1) -> World:
     """Islands in a ``blocks`` grid, each of ``cells`` territories, on a picture of ``size``."""
