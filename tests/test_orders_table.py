@@ -266,12 +266,7 @@ async def test_both_databases_keep_a_plan_and_its_progress_with_the_step(store):
 
 
 async def test_at_the_deadline_the_stand_in_plays_only_what_the_orders_left(sqlite_store):
-    table, scheduler, told, now, game_id = await new_game(sqlite_store)
-    record = await sqlite_store.get_game(game_id)
-    seat = record.game().state.current
-    await table.leave_orders(record, seat, user_of(record, seat), Orders(place=(Placing(FRONT),), end=False))
-    now.t += DAY / 2
-    await scheduler.run_due()
+    _table, scheduler, told, now, game_id, seat, _income = await orders_ran(sqlite_store)
     assert (await sqlite_store.get_game(game_id)).game().state.phase == ATTACK
     now.t += DAY
     await scheduler.run_due()
