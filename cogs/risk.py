@@ -93,7 +93,9 @@ class RiskCog(PlayCommands, PlanCommands, HintCommands, LobbyCommands, InfoComma
         self.services.desk = self  # and bot.py the table and announcer it hands the live board
         self.bot.add_dynamic_items(GameButton, GameSelect, LobbyButton, LobbySelect)
         self.use_stored_maps()
-        self.scheduler.start()
+        # Timers run once the gateway is ready: their work reads its cache (a tournament's opening after a
+        # restart looks there for the thread it made before).
+        self.scheduler.start(self.bot.wait_until_ready)
 
     async def cog_unload(self) -> None:
         await self.scheduler.stop()

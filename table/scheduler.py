@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -77,9 +77,11 @@ class Scheduler:
         self.tournaments: TournamentTimers | None = None
 
     # -- the loop -----------------------------------------------------------------------------------
-    def start(self) -> None:
+    def start(self, ready: Callable[[], Awaitable[object]] | None = None) -> None:
+        """Run the due timers from now on. ``ready``: what to wait for first (the bot's connection, whose cache a
+        timer's work reads: a tournament's opening looks there for the thread it made before a restart)."""
         if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="background:scheduler")
+            self._task = asyncio.get_running_loop().create_task(self._run(ready), name="background:scheduler")
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -92,7 +94,9 @@ class Scheduler:
         """A timer changed: recompute how long to sleep."""
         self._wake.set()
 
-    async def _run(self) -> None:
+    async def _run(self, ready: Callable[[], Awaitable[object]] | None = None) -> None:
+        if ready is not None:
+            await ready()
         while True:
             try:
                 nxt = await self.store.next_due(self.shards)

@@ -226,3 +226,35 @@ async def test_two_processes_on_one_database_pair_a_round_once(backend, tmp_path
     await second_store.close()
     if backend == "postgres":
         await drop_database(server, url)
+
+
+async def test_the_timers_wait_for_the_connection_before_a_cut_short_opening_goes_on(tmp_path):
+    """An opening cut short (the process stopped while opening the round's rooms) is due again at once after a
+    restart; the scheduler runs it only once the bot is ready (its cache holds the threads made before)."""
+    clock = Clock(lambda: 1_000_000.0)
+    store = await open_store(tmp_path / "t.sqlite3", clock=clock)
+
+    class Stopped(Threads):
+        async def open_room(self, tournament: TournamentRecord, pairing: Pairing, names: Sequence[str]) -> int:
+            raise ConnectionError("the process stopped here")
+
+    desk, _ = desk_on(store, clock, Stopped())
+    tid = await new_tournament(desk, Spec("swiss", rounds=1), 2)
+    with pytest.raises(ConnectionError):
+        await desk.start(tid)
+    threads = Threads()
+    desk, scheduler = desk_on(store, clock, threads)
+    ready = asyncio.Event()
+    scheduler.start(ready.wait)
+    try:
+        for _ in range(20):
+            await asyncio.sleep(0.01)
+        assert threads.opened == [] and (await store.get_tournament(tid)).due_kind == "open"
+        ready.set()
+        async with asyncio.timeout(10):
+            while not threads.opened:
+                await asyncio.sleep(0.01)
+        assert threads.opened == [(1, 1)]
+    finally:
+        await scheduler.stop()
+        await store.close()
