@@ -155,6 +155,21 @@ def test_select_takes_a_territory_name(tmp_path: Path, monkeypatch: pytest.Monke
     assert after(out, "select nowhere").startswith("error: no option 'nowhere' in the select menu; options: ")
 
 
+def test_select_finds_the_menu_that_names_the_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]):
+    """A lobby carries two menus (Add an AI, Change a setting): an option of the second is chosen by its name, as
+    a player taps it; one no menu names is refused with the first menu's options."""
+    out = bot_console(tmp_path, "\n".join([
+        "/risk new deployment:auto", "select Hints", "select players may ask for a hint", "select Hard AI",
+        "/risk start", "/hint", "select Nowhere",
+    ]) + "\n", monkeypatch, capsys)
+    assert "  [select Hints: no hints | players may ask for a hint]" in block(out, "select Hints")
+    assert "  |   Hints: **players may ask for a hint**" in block(out, "select players may ask for a hint")
+    assert "  |   2. Hard AI 🤖" in block(out, "select Hard AI")
+    assert after(out, "/hint").startswith("[#general] bot (only @alice sees this): 💡 The hard AI would ")
+    assert after(out, "select Nowhere").startswith("error: no option 'Nowhere' in the select menu; options: ")
+
+
 def test_commands_in_the_users_language(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]):
     out = bot_console(tmp_path, "\n".join([

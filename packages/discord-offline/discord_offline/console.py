@@ -4,8 +4,9 @@ Input, one action per line::
 
     [#channel] [@user] /command [subcommand] option:value option:"two words"
     [@user] click LABEL                  press a button on the newest message that user sees
-    [@user] select VALUE [VALUE...]      choose in the newest select menu that user sees: a label, a value,
-                                         or the start of a name (select peru, select "south af")
+    [@user] select VALUE [VALUE...]      choose in the newest select menus that user sees (the first that
+                                         offers it): a label, a value, or the start of a name (select peru,
+                                         select "south af")
     [@user] submit field:value ...       fill and send the form (modal) the bot opened
     [#channel] [@user] complete /command option:partial
                                          show the bot's suggestions for the last option (a suggestion's
@@ -279,32 +280,43 @@ class Console:
             raise OfflineError("select what? e.g. select Brazil")
         whole = self._unquote(remainder)
         try:
-            step = await self.discord.select(user, [self.menu_value(user, whole)])
+            custom_id, value = self.menu_value(user, whole)
+            step = await self.discord.select(user, [value], custom_id=custom_id)
         except OfflineError as error:
             if len(tokens) == 1:
                 raise
             try:  # several values, one a word
-                step = await self.discord.select(user, [self.menu_value(user, t.text) for t in tokens])
+                chosen = [self.menu_value(user, t.text) for t in tokens]
+                step = await self.discord.select(user, [v for _, v in chosen], custom_id=chosen[0][0])
             except OfflineError:
                 raise error from None
         self.show(step)
 
-    def menu_value(self, user: str, text: str) -> str:
-        """The option of the newest select menu ``user`` sees that ``text`` names.
+    def menu_value(self, user: str, text: str) -> tuple[str | None, str]:
+        """The select menu (its custom id) and the option of it that ``text`` names, among the menus of the newest
+        message with menus that ``user`` sees: the first menu naming it (a message may carry several, as a
+        lobby's Add AI and Change a setting). None for the menu: the newest.
 
         An exact value or label is kept as typed. Otherwise the option is found by its name, the label without an
         army count or details, ignoring case and accents: the whole name or an unambiguous start of it.
         """
-        menu = next((m.selects[0] for m in reversed(self.discord.visible_to(user)) if m.selects), None)
-        if menu is None or menu.get("kind") != "string":
-            return text
-        options = menu.get("options") or []
+        shown = next((m for m in reversed(self.discord.visible_to(user)) if m.selects), None)
+        menus = [m for m in (shown.selects if shown is not None else []) if m.get("kind") == "string"]
+        for menu in menus:
+            value = self._option(menu.get("options") or [], text)
+            if value is not None:
+                return (None if menu is shown.selects[0] else str(menu["custom_id"])), value  # type: ignore[union-attr]
+        return None, text  # the offline Discord says which options there are
+
+    @staticmethod
+    def _option(options: list[dict[str, Any]], text: str) -> str | None:
+        """The value of the option ``text`` names, None if none does."""
         if any(o["value"] == text or text.casefold() in (str(o["label"]).casefold(), str(o["value"]).casefold())
                for o in options):
             return text
         wanted = fold(text)
         if not wanted:
-            return text
+            return None
         names = [(o, fold(label_name(o["label"])), fold(o["label"]), fold(o["value"])) for o in options]
         found = [o for o, name, label, value in names if wanted in (name, label, value)]
         if not found:
@@ -314,7 +326,7 @@ class Console:
         if found:
             labels = " | ".join(str(o["label"]) for o in found)
             raise OfflineError(f"{text!r} could be any of: {labels}; type more of the name")
-        return text  # the offline Discord says which options there are
+        return None
 
     # ------------------------------------------------------------------ commands, in any language
 
