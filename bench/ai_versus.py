@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import hashlib
 import importlib.util
 import math
@@ -262,6 +263,10 @@ class Timed:
 
     def choose(self, game: Game, seat: int, memory: Memory | None = None) -> Action:
         turn = game.state.turn
+        # The bench's own record of the game (every event, every seat's memory) grows to hundreds of thousands of
+        # objects that a worker deciding for the bot never holds; frozen, a collection the decision triggers goes
+        # through the decision's own objects, as it would in the worker (``budget_game`` lets them go after).
+        gc.freeze()
         started = time.process_time()
         action = self.ai.choose(game, seat, memory)
         took = time.process_time() - started
@@ -324,8 +329,11 @@ def budget_game(job: tuple[BudgetLine, int]) -> Spent:
                            for s, role in enumerate(roles)]
     levels = ["hard" if role == NEW else role for role in roles]
     seed = game_seed(f"versus-budget:{line.map}:{line.fog}:{line.lineup}", i)
-    with contextlib.suppress(Unfinished):   # a game cut short: its decisions so far are timed all the same
-        play_game(levels, seed, line.settings, max_actions=BUDGET_ACTIONS, ais=ais)
+    try:
+        with contextlib.suppress(Unfinished):   # a game cut short: its decisions so far are timed all the same
+            play_game(levels, seed, line.settings, max_actions=BUDGET_ACTIONS, ais=ais)
+    finally:
+        gc.unfreeze()
     timed = [ai for ai in ais if isinstance(ai, Timed)]
     return Spent([d for ai in timed for d in ai.decisions], [t for ai in timed for t in ai.turns], counters(timed))
 
