@@ -239,3 +239,32 @@ def test_hard_takes_its_missions_continent_when_it_lies_open_to_its_stack(stack)
     game.state.missions[0] = continents_mission(("asia", "south_america"))
     play_turn(game)
     assert holds(game, SOUTH_AMERICA)
+
+
+def test_hard_in_a_two_player_set_up_puts_the_neutral_army_in_the_way_of_the_enemys_stack():
+    """Two players' set-up: each turn also places a neutral army; it goes next to the enemy's stack (which must
+    then break through it), not where it would stand in its own way."""
+    seats = [Player(i, f"P{i}", "ai", "hard") for i in range(2)]
+    game, _ = Game.new(seats, "hard-goals:wall", {"deployment": "deal", "setup": "turns"})
+    ai = make_ai("hard")
+    for _ in range(50):   # the set-up's placements, up to a turn's neutral army
+        seat = game.state.current
+        c = choices_for(game, seat)
+        if c.neutral is not None and c.place is None:
+            break
+        game.apply(ai.choose(game, seat))
+    else:
+        raise AssertionError("no neutral army to place")
+    s, board_ = game.state, game.board
+    enemy = 1 - seat
+    offered = set(c.neutral.territories)
+    stack = next(t for t in sorted(s.owners) if s.owners[t] == enemy
+                 and any(n in offered for n in board_.neighbours(t)))
+    for t, owner in s.owners.items():
+        if owner in (0, 1):
+            s.armies[t] = 1
+    s.armies[stack] = 20
+    action = ai.choose(game, seat)
+    assert isinstance(action, Place) and action.territory in offered
+    assert stack in board_.neighbours(action.territory), (action.territory, stack)
+    assert choices_for(game, seat).offers(action)

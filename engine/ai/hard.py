@@ -153,12 +153,30 @@ class HardAI(NormalAI):
             return ChooseCapital(seat, self.capital_choice(game, seat))
         if c.claim:
             return Claim(seat, self._claim(game, seat))
+        if c.place is None and c.neutral is not None:
+            return Place(seat, self._wall(game, seat, c.neutral.territories), 1)
         if c.place is None:
             return NormalAI._setup_place(self, game, seat, c)
         pos = Position.of(game, seat)
         options = set(c.placing)
         count = -(-c.place.most // 4) if s.sealed is not None else 1  # a set-up round: a quarter at a time
         return Place(seat, self._stack_for(pos, [t for t in pos.mine if t in options] or sorted(options), count), count)
+
+    def _wall(self, game: Game, seat: int, offered: list[str]) -> str:
+        """Two players' set-up: the neutral army goes where it stands most in the enemy's way: before the enemy's
+        stacks (their armies next to it), less before its own (``wall_own``), and spread a little."""
+        s, board = game.state, game.board
+
+        def wall(t: str) -> float:
+            enemy = own = 0
+            for n in board.neighbours(t):
+                owner = s.owners.get(n)
+                if owner == seat:
+                    own += s.armies.get(n, 0)
+                elif owner not in (None, NEUTRAL) and not game.friendly(seat, owner):
+                    enemy += s.armies.get(n, 0)
+            return enemy - self.w.wall_own * own - 0.1 * s.armies.get(t, 0)
+        return max(sorted(offered), key=wall)
 
     def _claim(self, game: Game, seat: int) -> str:
         s, board = game.state, game.board

@@ -34,6 +34,7 @@ class Weights:
     chain: float = 0.85         # how much of the onward conquests a stack can go on to make counts now
     leader: float = 0.6         # more for a territory or continent of a runaway leader, times its share beyond fair
     guard: float = 0.8          # the share of the threat a held continent's border is kept against
+    wall_own: float = 0.25      # two players' set-up: each army of its own next to where a neutral army would go
 
     # Against a single enemy (two players, or the last two): the same things weighed apart, as the duel is
     # another game than the table of many.
