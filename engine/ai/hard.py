@@ -214,7 +214,7 @@ class HardAI(NormalAI):
         continent = pos.game.board.continent_of(territory)
         if continent.id in pos.held:
             stake += continent.bonus
-        if territory == pos.game.capital_of(pos.seat):
+        if territory in pos.game.state.capitals.values():
             stake += 8
         return stake
 
@@ -271,7 +271,7 @@ class HardAI(NormalAI):
         if self.leader is not None and s.owners.get(dst) == self.leader[0]:
             value += self.w.leader * self.leader[1]
         value += self._mission_step(pos, dst)
-        if s.owners.get(dst) == NEUTRAL:
+        if s.owners.get(dst) == NEUTRAL and not self.stalled(pos):
             value -= self.w.neutral
         # Armies left in the conquered territory face the enemies around it.
         exposure = self.w.exposed * pos.pressure(dst) if pos.hostile(dst) else 0.0
@@ -319,17 +319,31 @@ class HardAI(NormalAI):
         worth = 1.0 + (continent.bonus if held else 0.0)
         if territory == pos.game.capital_of(pos.seat):
             worth += self.w.capital
+        elif territory in pos.game.state.capitals.values():
+            worth += self.w.captured
         return worth
 
     def damage(self, pos: Position) -> float:
         """What each enemy army destroyed is worth. Others gain from it too, unless one enemy is left or the
         game has stalled between large stacks: then the battles of attrition it wins are what ends the game."""
-        s = pos.game.state
-        if len(enemies_of(pos)) == 1:
-            return self.w.duel
-        if s.turn > self.w.stall * len(s.players):
+        enemies = enemies_of(pos)
+        stalled = self.stalled(pos)
+        if len(enemies) == 1:
+            if not stalled:
+                return self.w.duel
+            # A duel that has stalled between stacks of thousands: every even trade brings the end nearer for
+            # the larger side, the more so the larger it is (a stack that never attacks never wins).
+            ratio = pos.armies.get(pos.seat, 0) / max(1, pos.armies.get(enemies[0], 0))
+            return max(self.w.duel, 1.0) * max(1.0, ratio)
+        if stalled:
             return 1.0
         return self.w.damage
+
+    def stalled(self, pos: Position) -> bool:
+        """Whether the game has gone on so long (``stall`` turns a player) that it is taken to have stalled
+        between large stacks: then the battles that end it are worth their cost, a neutral's among them."""
+        s = pos.game.state
+        return s.turn > self.w.stall * len(s.players)
 
     def _sweeps(self, pos: Position) -> bool:
         """Whether its income or armies dominate the table, so that every conquest counts and it keeps no

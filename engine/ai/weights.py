@@ -30,6 +30,7 @@ class Weights:
     neutral: float = 0.0        # less for a neutral territory (it weakens no enemy)
     stall: float = 25.0         # turns per player after which a game is taken to have stalled (attrition pays)
     capital: float = 12.0       # what its own capital is worth to hold, when the enemy's next turn may take it
+    captured: float = 12.0      # the same for another's capital it holds
     margin: float = 0.6         # what a conquest after the turn's first must be worth beyond its cost
     chain: float = 0.85         # how much of the onward conquests a stack can go on to make counts now
     leader: float = 0.6         # more for a territory or continent of a runaway leader, times its share beyond fair
