@@ -1,6 +1,8 @@
 """The hard AI plays legal, goal-directed turns: in hand-built positions on the classic map, it takes the continent
 there to take, guards the border of the one it holds, finishes a player for their cards, trades its sets, keeps
-its armies when every attack is bad, hits its real opponent rather than the neutral, and plays for its mission.
+its armies when every attack is bad, hits its real opponent rather than the neutral, and plays for its mission;
+with two players it sets the neutral in the enemy's way and ends a stalled duel it leads; with capitals it guards
+a capital it took.
 
 Each test plays the AI's decisions through ``Game.apply``, every one checked against the seat's legal choices
 (``engine.choices``), and asserts the robust fact of the turn (what it holds at its end, where the armies went),
@@ -268,3 +270,28 @@ def test_hard_in_a_two_player_set_up_puts_the_neutral_army_in_the_way_of_the_ene
     assert isinstance(action, Place) and action.territory in offered
     assert stack in board_.neighbours(action.territory), (action.territory, stack)
     assert choices_for(game, seat).offers(action)
+
+
+def test_hard_in_a_stalled_duel_it_leads_by_far_breaks_through_the_neutral_to_end_it():
+    """Two players, long past the stall: the opponent is down to Australia behind a neutral Indonesia, the hard
+    AI's stack of hundreds in Siam. It attacks through the neutral rather than sit on its stack for ever."""
+    game = hard_game(players=2)
+    owners = dict.fromkeys(game.board.territory_ids, 0)
+    owners.update({"indonesia": NEUTRAL, "new_guinea": 1, "western_australia": 1, "eastern_australia": 1})
+    board(game, owners, {"siam": 400, "indonesia": 12, "new_guinea": 40, "western_australia": 40,
+                         "eastern_australia": 1})
+    game.state.turn = 1_000
+    actions, _ = play_turn(game)
+    assert any(isinstance(a, Blitz) and a.target == "indonesia" for a in actions)
+    assert game.state.owners["indonesia"] == 0
+
+
+def test_hard_with_capitals_guards_a_capital_it_took():
+    """Capitals: an enemy's capital it took (Egypt, two armies) faces a stack of twelve in the Middle East; its
+    reinforcements go there, as they would to its own capital."""
+    game = hard_game(players=3, mode="capitals")
+    owners = {**dict.fromkeys(SOUTH_AMERICA, 0), "north_africa": 0, "egypt": 0}
+    board(game, owners, {"egypt": 2, "north_africa": 2, "middle_east": 12}, reinforcements=6)
+    game.state.capitals = {0: "argentina", 1: "egypt", 2: "alaska"}
+    action = make_ai("hard").choose(game, 0)
+    assert isinstance(action, Place) and action.territory == "egypt", action

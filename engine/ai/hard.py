@@ -10,7 +10,8 @@ turn is expected to take of what it leaves (``at_risk``). An attack is not price
 conquests the stack can make in a row on the board the ones before it leave (up to ``DEPTH``), going on from
 the territory taken or from where the stack stood; placements go where that plan is worth most, the move-in
 and the free move follow it. Its weights (``weights.Weights``) are tuned (``bench/tune_hard.py``); against a
-single enemy and beside teammates it plays with weights of their own.
+single enemy and beside teammates it plays with weights of their own. In a two-player set-up the neutral army
+goes in the way of the enemy's stacks (``_wall``); a game that has stalled (``stalled``) is played to its end.
 
 It decides only on what its seat may know (``knowledge.seat_view``: under fog the board out of sight as it
 last saw it, unknown territories counted as nobody's), keeps nothing from one decision to the next, bounds its
