@@ -22,6 +22,7 @@ restart in the middle of a turn goes on as it would have."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -163,7 +164,7 @@ class HardAI(NormalAI):
         count = -(-c.place.most // 4) if s.sealed is not None else 1  # a set-up round: a quarter at a time
         return Place(seat, self._stack_for(pos, [t for t in pos.mine if t in options] or sorted(options), count), count)
 
-    def _wall(self, game: Game, seat: int, offered: list[str]) -> str:
+    def _wall(self, game: Game, seat: int, offered: Sequence[str]) -> str:
         """Two players' set-up: the neutral army goes where it stands most in the enemy's way: before the enemy's
         stacks (their armies next to it), less before its own (``wall_own``), and spread a little."""
         s, board = game.state, game.board
