@@ -314,7 +314,8 @@ class HardAI(NormalAI):
 
     def worth(self, pos: Position, territory: str, taking: bool = False) -> float:
         """What holding ``territory`` is worth when the enemy's next turn may take it: a territory, the bonus of
-        its continent when held whole (or completed by ``taking`` it), and the game's goal at its own capital."""
+        its continent when held whole (or completed by ``taking`` it), and the game's goal at a capital (its own
+        most, ``capital``; another's it holds, ``captured``)."""
         s = pos.game.state
         continent = pos.game.board.continent_of(territory)
         held = all(s.owners.get(t) == pos.seat for t in continent.territories if not (taking and t == territory))
