@@ -295,7 +295,7 @@ class Console:
     def menu_value(self, user: str, text: str) -> tuple[str | None, str]:
         """The select menu (its custom id) and the option of it that ``text`` names, among the menus of the newest
         message with menus that ``user`` sees: the first menu naming it (a message may carry several, as a
-        lobby's Add AI and Change a setting). None for the menu: the newest.
+        lobby's Add AI and Change a setting). None for the menu when none names it: the newest.
 
         An exact value or label is kept as typed. Otherwise the option is found by its name, the label without an
         army count or details, ignoring case and accents: the whole name or an unambiguous start of it.
@@ -305,7 +305,7 @@ class Console:
         for menu in menus:
             value = self._option(menu.get("options") or [], text)
             if value is not None:
-                return (None if menu is shown.selects[0] else str(menu["custom_id"])), value  # type: ignore[union-attr]
+                return str(menu["custom_id"]), value
         return None, text  # the offline Discord says which options there are
 
     @staticmethod
